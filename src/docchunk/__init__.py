@@ -1,0 +1,61 @@
+"""docchunk: chunk structured documents and text for retrieval, embedding and search.
+
+Public names are loaded lazily (PEP 562), so ``import docchunk`` does not import
+docling-core, tokenizers, tiktoken or any framework.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from docchunk.errors import (
+    ConfigError,
+    DocchunkError,
+    DocumentError,
+    MissingDependencyError,
+    TokenizerError,
+)
+
+__version__ = "0.1.0"
+
+_LAZY = {
+    "get_tokenizer": "docchunk.tokenizers",
+    "Tokenizer": "docchunk.tokenizers",
+    "HierarchicalChunker": "docchunk.chunkers.doc.hierarchical",
+    "HybridChunker": "docchunk.chunkers.doc.hybrid",
+    "DocChunk": "docchunk.chunkers.doc.types",
+    "DocMeta": "docchunk.chunkers.doc.types",
+    "contextualize": "docchunk.chunkers.doc.types",
+    "load_document": "docchunk.loading",
+}
+
+__all__ = [
+    "ConfigError",
+    "DocchunkError",
+    "DocumentError",
+    "MissingDependencyError",
+    "TokenizerError",
+    "__version__",
+    *_LAZY,
+]
+
+if TYPE_CHECKING:  # pragma: no cover
+    from docchunk.chunkers.doc.hierarchical import HierarchicalChunker
+    from docchunk.chunkers.doc.hybrid import HybridChunker
+    from docchunk.chunkers.doc.types import DocChunk, DocMeta, contextualize
+    from docchunk.loading import load_document
+    from docchunk.tokenizers import Tokenizer, get_tokenizer
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'docchunk' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

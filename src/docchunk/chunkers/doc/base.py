@@ -1,0 +1,73 @@
+"""Shared configuration of docchunk's document chunkers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from docling_core.transforms.chunker.base import BaseChunker
+from docling_core.transforms.chunker.hierarchical_chunker import ChunkingSerializerProvider
+from docling_core.transforms.serializer.base import BaseSerializerProvider
+from pydantic import ConfigDict, Field, PrivateAttr, field_validator
+
+from docchunk.chunkers.doc.types import DocChunk, DocMeta, contextualize, page_numbers_of
+from docchunk.chunkers.doc.walk import Piece
+from docchunk.errors import ConfigError
+from docchunk.tokenizers import Tokenizer, get_tokenizer
+
+__all__ = ["DocumentChunker"]
+
+
+class DocumentChunker(BaseChunker):
+    """Base of docchunk's document chunkers; a docling-core ``BaseChunker``.
+
+    Attributes:
+        tokenizer: Any spec :func:`docchunk.get_tokenizer` accepts (default: the
+            bundled all-MiniLM-L6-v2 tokenizer); it counts every chunk's ``token_count``.
+        serializer_provider: docling-core serializer provider that turns elements
+            into text (default: docling-core's ``ChunkingSerializerProvider``).
+        always_emit_headings: Also emit a heading-only chunk (empty text) for each
+            section without content, as docling-core does.
+        delim: Separator between headings, captions and text, and between merged texts.
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    tokenizer: Any = None
+    serializer_provider: BaseSerializerProvider = Field(default_factory=ChunkingSerializerProvider)
+    always_emit_headings: bool = False
+
+    _tok: Tokenizer = PrivateAttr()
+
+    @field_validator("delim")
+    @classmethod
+    def _check_delim(cls, value: str) -> str:
+        if not isinstance(value, str):
+            raise ConfigError(f"delim must be a str, got {value!r}")
+        return value
+
+    def model_post_init(self, __context: Any) -> None:
+        self._tok = get_tokenizer(self.tokenizer)
+
+    @property
+    def token_counter(self) -> Tokenizer:
+        """The resolved :class:`docchunk.Tokenizer` that counts ``token_count``."""
+        return self._tok
+
+    def contextualize(self, chunk: Any) -> str:
+        """The embedding string of a chunk: headings, captions, text, joined by ``delim``.
+
+        Equals docling-core's ``BaseChunker.contextualize`` for the same chunk.
+        """
+        return contextualize(chunk, self.delim)
+
+    def _to_chunk(self, piece: Piece, token_count: int, oversized: bool = False) -> DocChunk:
+        meta = DocMeta(
+            doc_items=piece.items,
+            headings=piece.headings,
+            captions=piece.captions,
+            origin=piece.origin,
+            token_count=token_count,
+            page_numbers=page_numbers_of(piece.items),
+            oversized=True if oversized else None,
+        )
+        return DocChunk(text=piece.text, meta=meta)

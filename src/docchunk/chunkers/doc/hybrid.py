@@ -1,0 +1,274 @@
+"""Token-aware document chunking: docling-core's hybrid chunking, counted once and cached."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+
+from docling_core.transforms.chunker.hierarchical_chunker import ChunkingDocSerializer
+from docling_core.types.doc import DoclingDocument, SectionHeaderItem, TableItem, TitleItem
+
+from docchunk.chunkers.doc.base import DocumentChunker
+from docchunk.chunkers.doc.tables import split_lines, split_table_by_columns
+from docchunk.chunkers.doc.types import DocChunk, join_context
+from docchunk.chunkers.doc.walk import Piece, walk
+from docchunk.chunkers.text.semsplit import semchunk_split
+from docchunk.errors import ConfigError
+
+__all__ = ["HybridChunker"]
+
+_CACHE_LIMIT = 500_000
+
+
+class HybridChunker(DocumentChunker):
+    """Chunks a ``DoclingDocument`` by structure, then by tokens.
+
+    Starts from the hierarchical chunks (see :class:`HierarchicalChunker`), splits
+    each chunk whose contextualized text exceeds ``max_tokens`` first at element
+    boundaries, then inside the text (semchunk's recursive splitting; tables line
+    by line with the header repeated), then merges consecutive undersized chunks
+    that share their headings (``merge_peers``). Algorithm and output follow
+    docling-core 2.104's ``HybridChunker``: with the same tokenizer and settings the
+    chunk texts, headings, doc_items and ``contextualize()`` strings are equal.
+
+    Each text is tokenized at most once per document (counts are cached), element
+    texts are counted in batches, and pydantic models are built only for the final
+    chunks, which makes it several times faster than docling-core.
+
+    Invariants of the result (docling-core does not keep all of them; see
+    ``docs/compat.md``): ``meta.token_count == count_tokens(contextualize(chunk))
+    <= max_tokens`` unless one indivisible piece (a single character) is larger,
+    in which case ``meta.oversized`` is True; no chunk has empty text except
+    heading-only chunks when ``always_emit_headings``; no text is dropped; equal
+    input gives equal output.
+
+    Args:
+        tokenizer: Any spec :func:`docchunk.get_tokenizer` accepts, including
+            docling-core tokenizers; default: all-MiniLM-L6-v2 (bundled, offline).
+        max_tokens: Budget per chunk in tokens of ``tokenizer``, for the
+            contextualized text (headings + captions + text); >= 1. Default: the
+            tokenizer's own limit (256 for the default tokenizer).
+        merge_peers: Merge consecutive undersized chunks with equal headings.
+        merge_list_items: Accepted for docling-core compatibility (always merged).
+        repeat_table_header: Split oversized tables line by line, repeating the header.
+        omit_header_on_overflow: Leave the header out for a table row that fits only without it.
+        always_emit_headings: Emit heading-only chunks for sections without content.
+        delim: Separator of headings, captions and merged texts; ``"\\n"``.
+        serializer_provider: docling-core serializer provider.
+
+    Raises:
+        ConfigError: ``max_tokens`` is not a positive int, or it is None and the
+            tokenizer has no limit of its own.
+
+    Example:
+        >>> chunker = HybridChunker(tokenizer="tiktoken:cl100k_base", max_tokens=128)  # doctest: +SKIP
+        >>> texts = [chunker.contextualize(c) for c in chunker.chunk(doc)]  # doctest: +SKIP
+    """
+
+    max_tokens: Any = None
+    merge_peers: bool = True
+    merge_list_items: bool = True
+    repeat_table_header: bool = True
+    omit_header_on_overflow: bool = False
+
+    def model_post_init(self, __context: Any) -> None:
+        super().model_post_init(__context)
+        limit = self.max_tokens if self.max_tokens is not None else self._tok.max_tokens
+        if limit is None:
+            raise ConfigError(
+                f"max_tokens is required: the tokenizer {self._tok.name!r} has no limit of its own; "
+                "pass max_tokens=<positive int>, the budget per chunk in tokens of that tokenizer"
+            )
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise ConfigError(f"max_tokens must be a positive int (tokens per chunk), got {limit!r}")
+        self.max_tokens = limit
+
+    def chunk(self, dl_doc: DoclingDocument, **kwargs: Any) -> Iterator[DocChunk]:
+        """Yield the chunks of ``dl_doc`` in document order (see the class invariants)."""
+        run = _Run(self, dl_doc)
+        pieces = [s for p in walk(dl_doc, run.serializer, self.always_emit_headings) for s in run.split_by_items(p)]
+        pieces = [s for p in pieces for s in run.split_text(p)]
+        if self.merge_peers:
+            pieces = run.merge(pieces)
+        for piece in pieces:
+            count = run.count(run.ctx(piece))
+            yield self._to_chunk(piece, count, oversized=count > self.max_tokens)
+
+
+class _Run:
+    """The state of one ``chunk()`` call: serializer, cached counts, settings."""
+
+    def __init__(self, chunker: HybridChunker, doc: DoclingDocument):
+        self.max = chunker.max_tokens
+        self.delim = chunker.delim
+        self.tok = chunker.token_counter
+        self.chunker = chunker
+        self.serializer = chunker.serializer_provider.get_serializer(doc=doc)
+        self._counts: dict[str, int] = {}
+        self._item_texts: dict[str, str] = {}
+        self._delim_tokens: int | None = None
+
+    # -- counting -------------------------------------------------------------
+    def count(self, text: str) -> int:
+        n = self._counts.get(text)
+        if n is None:
+            if len(self._counts) > _CACHE_LIMIT:
+                self._counts.clear()
+            n = self._counts[text] = self.tok.count_tokens(text)
+        return n
+
+    def count_many(self, texts: list[str]) -> list[int]:
+        missing = list({t for t in texts if t not in self._counts})
+        if missing:
+            for t, n in zip(missing, self.tok.count_tokens_batch(missing)):
+                self._counts[t] = n
+        return [self._counts[t] for t in texts]
+
+    @property
+    def delim_tokens(self) -> int:
+        """Token cost of joining two texts with the delimiter (docling-core's estimate)."""
+        if self._delim_tokens is None:
+            c = self.count
+            self._delim_tokens = c(f"a{self.delim}b") - c("a") - c("b")
+        return self._delim_tokens
+
+    def ctx(self, piece: Piece) -> str:
+        return join_context(piece.headings, piece.captions, piece.text, self.delim)
+
+    # -- phase 1: split at element boundaries ----------------------------------
+    def item_text(self, item: Any) -> str:
+        ref = item.self_ref
+        text = self._item_texts.get(ref)
+        if text is None:
+            if isinstance(item, (TitleItem, SectionHeaderItem)):
+                text = ""
+            else:
+                text = self.serializer.serialize(item=item).text or ""
+            self._item_texts[ref] = text
+        return text
+
+    def split_by_items(self, piece: Piece) -> list[Piece]:
+        """Windows of whole elements that fit ``max_tokens`` (docling-core's ``_split_by_doc_items``)."""
+        items = piece.items
+        n = len(items)
+        if n <= 1:
+            return [replace(piece, captions=None)]
+        texts = [self.item_text(it) for it in items]
+        counts = self.count_many(texts)
+
+        def window(lo: int, hi: int) -> Piece:
+            text = self.delim.join([t for t in texts[lo : hi + 1] if t])
+            return Piece(text=text, items=items[lo : hi + 1], headings=piece.headings, origin=piece.origin)
+
+        def fits_exact(lo: int, hi: int) -> int:
+            return self.count(self.ctx(window(lo, hi)))
+
+        overhead = fits_exact(0, 0) - counts[0]
+        out: list[Piece] = []
+        lo = 0
+        while lo < n:
+            hi, running = lo, 0
+            while hi < n:
+                running += counts[hi] + (self.delim_tokens if hi > lo else 0)
+                if running + overhead > self.max:
+                    exact = fits_exact(lo, hi)
+                    if exact > self.max:
+                        break
+                    running = exact - overhead
+                hi += 1
+            if hi == lo:
+                out.append(window(lo, lo))
+                lo += 1
+                continue
+            end = hi
+            while end - 1 > lo and fits_exact(lo, end - 1) > self.max:
+                end -= 1
+            out.append(window(lo, end - 1))
+            lo = end
+        return out
+
+    # -- phase 2: split inside the text ----------------------------------------
+    def split_text(self, piece: Piece) -> list[Piece]:
+        """Token-bounded segments of an oversized piece (docling-core's ``_split_using_plain_text``)."""
+        total = self.count(self.ctx(piece))
+        if total <= self.max:
+            return [piece]
+        available = self.max - (total - self.count(piece.text))
+        while available > 0:
+            segments = [replace(piece, text=s) for s in self.segment(piece, available)]
+            if not segments:
+                return []
+            overflow = max(self.count(self.ctx(s)) for s in segments) - self.max
+            if overflow <= 0:
+                return segments
+            available -= overflow
+        if piece.headings is not None or piece.captions is not None:
+            # headings and captions alone exceed the budget: drop them, keep the text
+            return self.split_text(replace(piece, headings=None, captions=None))
+        return [replace(piece, text=s) for s in self.segment(piece, self.max)]
+
+    def segment(self, piece: Piece, available: int) -> list[str]:
+        """Texts of at most ``available`` tokens: tables by lines, other text by semchunk's rules."""
+        items = piece.items
+        if (
+            self.chunker.repeat_table_header
+            and isinstance(self.serializer, ChunkingDocSerializer)
+            and len(items) == 1
+            and isinstance(items[0], TableItem)
+        ):
+            return self._segment_table(piece.text, available)
+        spans, _ = semchunk_split(piece.text, available, self.count, self.tok.max_token_chars)
+        return [piece.text[s:e] for s, e in spans]
+
+    def _segment_table(self, text: str, available: int) -> list[str]:
+        omit = self.chunker.omit_header_on_overflow
+        header, body = self.serializer.table_serializer.get_header_and_body_lines(table_text=text)
+        start = text.find(header[0]) if header else 0
+        preamble = text[:start] if start > 0 else ""
+        table_prefix = "".join(header)
+        full_prefix = preamble + table_prefix
+        if body and not omit and any(self.count(table_prefix + line) > available for line in body):
+            return split_table_by_columns(header, body, preamble, available, self.count, omit)
+        segments = split_lines(body, available, self.count, full_prefix, omit)
+        if preamble:
+            segments = segments[:1] + [s[len(preamble) :] if s.startswith(full_prefix) else s for s in segments[1:]]
+        return segments
+
+    # -- phase 3: merge undersized peers ---------------------------------------
+    def merge(self, pieces: list[Piece]) -> list[Piece]:
+        """Merge runs of pieces with equal headings while they fit (docling-core's merge)."""
+        n = len(pieces)
+        counts = self.count_many([p.text for p in pieces])
+        out: list[Piece] = []
+
+        def candidate(lo: int, hi: int) -> Piece:
+            run = pieces[lo : hi + 1]
+            return Piece(
+                text=self.delim.join([p.text for p in run]),
+                items=[it for p in run for it in p.items],
+                headings=pieces[lo].headings,
+                origin=pieces[hi].origin,
+            )
+
+        lo = 0
+        while lo < n:
+            first = pieces[lo]
+            overhead = self.count(self.ctx(first)) - counts[lo]
+            hi, fit, running = lo + 1, lo, counts[lo]
+            while hi < n and pieces[hi].headings == first.headings:
+                running += counts[hi] + self.delim_tokens
+                if running + overhead > self.max:
+                    exact = self.count(self.ctx(candidate(lo, hi)))
+                    if exact > self.max:
+                        break
+                    running = exact - overhead
+                fit = hi
+                hi += 1
+            while fit > lo and self.count(self.ctx(candidate(lo, fit))) > self.max:
+                fit -= 1
+            out.append(first if fit == lo else candidate(lo, fit))
+            lo = fit + 1
+        return out
+
+

@@ -1,0 +1,83 @@
+"""Chunk models of the document chunkers: docling-core's ``DocChunk`` plus size and pages."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from docling_core.transforms.chunker.doc_chunk import DocChunk as _DLDocChunk
+from docling_core.transforms.chunker.doc_chunk import DocMeta as _DLDocMeta
+from pydantic import Field
+
+__all__ = ["DocMeta", "DocChunk", "contextualize", "page_numbers_of"]
+
+_OWN_FIELDS = ["token_count", "page_numbers", "oversized"]
+
+
+class DocMeta(_DLDocMeta):
+    """docling-core's ``DocMeta`` (headings, captions, doc_items, origin) with three additions.
+
+    The additions are excluded from embedding and LLM serialization, so
+    ``contextualize()`` gives the same string as for docling-core's ``DocMeta``, and
+    ``export_json_dict()`` keeps docling-core's keys and adds these:
+
+    Attributes:
+        token_count: Tokens of ``contextualize(chunk)``, counted by the chunker's tokenizer.
+        page_numbers: Sorted, distinct page numbers (1-based) of the provenance of
+            ``doc_items``; None when the items carry no provenance.
+        oversized: True when ``token_count`` exceeds the chunker's ``max_tokens``
+            because one indivisible piece (no split point inside) is larger; else None.
+    """
+
+    token_count: int | None = Field(default=None, ge=0)
+    page_numbers: list[int] | None = None
+    oversized: bool | None = None
+
+    excluded_embed: ClassVar[list[str]] = [*_DLDocMeta.excluded_embed, *_OWN_FIELDS]
+    excluded_llm: ClassVar[list[str]] = [*_DLDocMeta.excluded_llm, *_OWN_FIELDS]
+
+
+class DocChunk(_DLDocChunk):
+    """A chunk of a ``DoclingDocument``: ``text`` and :class:`DocMeta`; a docling-core ``DocChunk``."""
+
+    meta: DocMeta
+
+
+def contextualize(chunk: Any, delim: str = "\n") -> str:
+    """Serialize a chunk with its headings and captions for an embedding model.
+
+    Gives the same string as docling-core's ``BaseChunker.contextualize``: the
+    headings, then the captions, then the text, joined by ``delim``. Metadata that
+    is excluded from embedding (doc_items, origin, token_count ...) is left out.
+
+    Args:
+        chunk: A :class:`DocChunk` or any docling-core ``BaseChunk``.
+        delim: The separator, ``"\\n"`` by default as in docling-core.
+
+    Returns:
+        The embedding string.
+    """
+    meta = chunk.meta
+    if type(meta) is DocMeta or type(meta) is _DLDocMeta:
+        # read captions without triggering the deprecation warning of the field
+        return join_context(meta.headings, meta.__dict__.get("captions"), chunk.text, delim)
+    from docling_core.transforms.chunker.base import BaseChunker
+
+    class _Ctx(BaseChunker):
+        def chunk(self, dl_doc, **kwargs):  # pragma: no cover - never called
+            raise NotImplementedError
+
+    return _Ctx(delim=delim).contextualize(chunk)
+
+
+def join_context(headings: Sequence[str] | None, captions: Sequence[str] | None, text: str, delim: str) -> str:
+    """The contextualized string of a chunk from its parts (see :func:`contextualize`)."""
+    if not headings and not captions:
+        return text
+    return delim.join([*(headings or ()), *(captions or ()), text])
+
+
+def page_numbers_of(doc_items: Sequence[Any]) -> list[int] | None:
+    """Sorted distinct ``page_no`` of the items' provenance, or None when there is none."""
+    pages = {p.page_no for it in doc_items for p in (getattr(it, "prov", None) or ())}
+    return sorted(pages) if pages else None

@@ -1,0 +1,120 @@
+"""The structural pass shared by the document chunkers: one piece per element.
+
+Follows docling-core's ``HierarchicalChunker`` walk: document order, headings by
+level (a heading drops the headings at its level and deeper), lists and inline
+groups serialized as one element, text from the configured serializer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from docling_core.transforms.serializer.base import BaseDocSerializer
+from docling_core.transforms.serializer.common import DocSerializer
+from docling_core.types.doc.document import (
+    DocItem,
+    DoclingDocument,
+    InlineGroup,
+    ListGroup,
+    SectionHeaderItem,
+    TitleItem,
+)
+
+__all__ = ["Piece", "walk"]
+
+
+@dataclass
+class Piece:
+    """An intermediate chunk: text, its doc items and the headings in scope.
+
+    ``headings`` and ``captions`` are None (never empty) when absent, as in docling-core.
+    ``oversized`` marks a piece that exceeds the budget but cannot be split further.
+    """
+
+    text: str
+    items: list[Any]
+    headings: list[str] | None
+    origin: Any = None
+    captions: list[str] | None = None
+    oversized: bool = False
+    heading_only: bool = field(default=False)
+
+
+def walk(doc: DoclingDocument, serializer: BaseDocSerializer, always_emit_headings: bool = False) -> Iterator[Piece]:
+    """Yield the hierarchical pieces of ``doc`` in document order.
+
+    Args:
+        doc: The document.
+        serializer: Turns an element into text (docling-core's chunking serializer by default).
+        always_emit_headings: Also yield a heading-only piece (empty text) for each
+            leaf heading whose section has no content.
+
+    Yields:
+        :class:`Piece` objects; only heading-only pieces have empty text.
+    """
+    heading_by_level: dict[int, Any] = {}
+    all_headings: list[Any] = []
+    yielded = False
+    emitted: set[str] = set()
+    visited: set[str] = set()
+    is_doc_ser = isinstance(serializer, DocSerializer)
+    excluded = serializer.get_excluded_refs()
+    for item, _level in doc.iterate_items(
+        with_groups=True,
+        traverse_pictures=serializer.params.traverse_pictures if is_doc_ser else False,
+        included_content_layers=serializer.params.layers if is_doc_ser else None,
+    ):
+        if item.self_ref in excluded or (is_doc_ser and serializer._skip_in_walk(node=item, root=None)):
+            continue
+        if isinstance(item, (TitleItem, SectionHeaderItem)):
+            level = item.level if isinstance(item, SectionHeaderItem) else 0
+            keys = sorted(heading_by_level)
+            if always_emit_headings and any(k >= level for k in keys):
+                piece = _heading_piece(heading_by_level, keys, emitted)
+                if piece is not None:
+                    yield piece
+            for k in keys:
+                if k >= level:
+                    del heading_by_level[k]
+            heading_by_level[level] = item
+            all_headings.append(item)
+            continue
+        if not isinstance(item, (ListGroup, InlineGroup, DocItem)) or item.self_ref in visited:
+            continue
+        res = serializer.serialize(item=item, visited=visited)
+        if not res.text:
+            continue
+        items = [span.item for span in res.spans]
+        if not items:
+            continue
+        keys = sorted(heading_by_level)
+        headings = [heading_by_level[k].text for k in keys] or None
+        if always_emit_headings and keys:
+            emitted.add(heading_by_level[keys[-1]].self_ref)
+        yielded = True
+        yield Piece(text=res.text, items=items, headings=headings, origin=doc.origin)
+    if always_emit_headings and heading_by_level:
+        piece = _heading_piece(heading_by_level, sorted(heading_by_level), emitted)
+        if piece is not None:
+            yield piece
+    elif not yielded and not always_emit_headings:
+        # docchunk invariant (docling-core yields nothing here): a document whose only
+        # text is its headings still gives a chunk, holding those headings as text.
+        texts = [h.text for h in all_headings if h.text]
+        if texts:
+            yield Piece(text="\n".join(texts), items=all_headings, headings=None, origin=doc.origin)
+
+
+def _heading_piece(heading_by_level: dict[int, Any], keys: list[int], emitted: set[str]) -> Piece | None:
+    leaf = heading_by_level[keys[-1]].self_ref
+    if leaf in emitted:
+        return None
+    emitted.add(leaf)
+    return Piece(
+        text="",
+        items=[heading_by_level[k] for k in keys],
+        headings=[heading_by_level[k].text for k in keys],
+        heading_only=True,
+    )

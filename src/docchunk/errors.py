@@ -1,0 +1,61 @@
+"""The docchunk exception tree.
+
+Every error docchunk raises derives from :class:`DocchunkError` and also from the
+built-in exception a caller would expect, so ``except ValueError`` keeps working.
+This module is a leaf: it imports nothing from docchunk.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "DocchunkError",
+    "ConfigError",
+    "DocumentError",
+    "TokenizerError",
+    "MissingDependencyError",
+]
+
+
+class DocchunkError(Exception):
+    """Root of every exception raised by docchunk."""
+
+
+class ConfigError(DocchunkError, ValueError):
+    """A parameter of a chunker, tokenizer or command has an invalid value."""
+
+
+class DocumentError(DocchunkError, ValueError):
+    """An input document is missing, unreadable, corrupt or of an unsupported kind."""
+
+
+class TokenizerError(DocchunkError, ValueError):
+    """A tokenizer spec cannot be resolved, or a tokenizer failed to count."""
+
+
+class MissingDependencyError(DocchunkError, ImportError):
+    """An optional dependency is not installed; the message names the extra to install."""
+
+
+def require(module: str, extra: str, purpose: str):
+    """Import an optional module or raise :class:`MissingDependencyError`.
+
+    Args:
+        module: Dotted module name to import, e.g. ``"tiktoken"``.
+        extra: The docchunk extra that installs it, e.g. ``"tiktoken"``.
+        purpose: What the caller needed it for, shown in the message.
+
+    Returns:
+        The imported module.
+
+    Raises:
+        MissingDependencyError: When the module cannot be imported.
+    """
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise MissingDependencyError(
+            f"{purpose} needs the package {module.split('.')[0]!r}, which is not installed; "
+            f'install it with: pip install "docchunk[{extra}]"'
+        ) from exc

@@ -1,0 +1,127 @@
+"""Tokenizers: what every token-based size in docchunk counts.
+
+``get_tokenizer(spec)`` turns any accepted spec into a :class:`Tokenizer` with
+``count_tokens(text) -> int`` and ``max_tokens`` (or None).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from docchunk.errors import TokenizerError
+from docchunk.tokenizers.base import CallableTokenizer, CharacterTokenizer, Tokenizer, WordTokenizer
+from docchunk.tokenizers.hf import DEFAULT_MODEL, HFTokenizer
+from docchunk.tokenizers.tiktoken import TiktokenTokenizer
+
+__all__ = [
+    "Tokenizer",
+    "CharacterTokenizer",
+    "WordTokenizer",
+    "CallableTokenizer",
+    "HFTokenizer",
+    "TiktokenTokenizer",
+    "get_tokenizer",
+    "DEFAULT_TOKENIZER",
+    "ACCEPTED_SPECS",
+]
+
+DEFAULT_TOKENIZER = f"hf:{DEFAULT_MODEL}"
+"""The default: the all-MiniLM-L6-v2 WordPiece tokenizer bundled with docchunk (offline), limit 256."""
+
+ACCEPTED_SPECS = (
+    '"character", "word", "hf:<hub name | local directory | path to tokenizer.json>", '
+    '"tiktoken:<encoding or model name>", a docchunk Tokenizer, a tokenizers.Tokenizer, '
+    "a transformers tokenizer, a tiktoken.Encoding, a docling-core tokenizer, "
+    "or a callable str -> int"
+)
+
+
+def _instance_of(obj: Any, module: str, cls: str) -> bool:
+    """isinstance check against a class of an optional module, without importing it."""
+    mod = sys.modules.get(module)
+    return mod is not None and isinstance(obj, getattr(mod, cls, ()))
+
+
+def get_tokenizer(spec: Any = None, max_tokens: int | None = None) -> Tokenizer:
+    """Resolve a tokenizer spec.
+
+    Args:
+        spec: One of: None (the default, ``DEFAULT_TOKENIZER``: all-MiniLM-L6-v2's
+            WordPiece tokens, bundled, offline, limit 256); ``"character"`` (Unicode
+            code points); ``"word"`` (whitespace-separated words);
+            ``"hf:<hub name | directory | tokenizer.json>"``;
+            ``"tiktoken:<encoding or model>"``; a :class:`Tokenizer`; a
+            ``tokenizers.Tokenizer``; a transformers tokenizer; a ``tiktoken.Encoding``;
+            a docling-core ``BaseTokenizer``; any callable ``str -> int``.
+        max_tokens: Overrides the tokenizer's own limit (in its tokens); must be >= 1.
+
+    Returns:
+        A :class:`Tokenizer`. Counts never include special tokens.
+
+    Raises:
+        TokenizerError: The spec is of none of the accepted forms, or loading failed.
+        MissingDependencyError: The spec needs an extra (``hf``, ``tiktoken``) that is
+            not installed.
+
+    Example:
+        >>> get_tokenizer("character").count_tokens("héllo")
+        5
+    """
+    if max_tokens is not None and (isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 1):
+        raise TokenizerError(f"max_tokens must be a positive int, got {max_tokens!r}")
+    tok = _resolve(DEFAULT_TOKENIZER if spec is None else spec, max_tokens)
+    if max_tokens is not None:
+        tok.max_tokens = max_tokens
+    return tok
+
+
+def _resolve(spec: Any, max_tokens: int | None) -> Tokenizer:
+    if isinstance(spec, Tokenizer):
+        if max_tokens is None or spec.max_tokens == max_tokens:
+            return spec
+        import copy
+
+        return copy.copy(spec)
+    if isinstance(spec, str):
+        return _from_string(spec, max_tokens)
+    if _instance_of(spec, "tokenizers", "Tokenizer"):
+        return HFTokenizer(spec, max_tokens=max_tokens, name="hf:<tokenizers.Tokenizer>")
+    if _instance_of(spec, "tiktoken", "Encoding") or _instance_of(spec, "tiktoken.core", "Encoding"):
+        return TiktokenTokenizer(spec, max_tokens=max_tokens)
+    if _instance_of(spec, "transformers", "PreTrainedTokenizerBase"):
+        return _from_transformers(spec, max_tokens)
+    if _instance_of(spec, "docling_core.transforms.chunker.tokenizer.base", "BaseTokenizer"):
+        limit = max_tokens if max_tokens is not None else spec.get_max_tokens()
+        inner = spec.get_tokenizer()
+        if _instance_of(inner, "transformers", "PreTrainedTokenizerBase"):
+            return _from_transformers(inner, limit)
+        if _instance_of(inner, "tiktoken", "Encoding") or _instance_of(inner, "tiktoken.core", "Encoding"):
+            return TiktokenTokenizer(inner, max_tokens=limit)
+        return CallableTokenizer(spec.count_tokens, max_tokens=limit, name=type(spec).__name__)
+    if callable(spec):
+        return CallableTokenizer(spec, max_tokens=max_tokens)
+    raise TokenizerError(f"unknown tokenizer spec {spec!r}; accepted forms: {ACCEPTED_SPECS}")
+
+
+def _from_string(spec: str, max_tokens: int | None) -> Tokenizer:
+    kind, sep, ref = spec.partition(":")
+    if not sep:
+        if spec == "character":
+            return CharacterTokenizer()
+        if spec == "word":
+            return WordTokenizer()
+    elif kind == "hf" and ref:
+        return HFTokenizer.from_spec(ref, max_tokens)
+    elif kind == "tiktoken" and ref:
+        return TiktokenTokenizer.from_spec(ref, max_tokens)
+    raise TokenizerError(f"unknown tokenizer spec {spec!r}; accepted forms: {ACCEPTED_SPECS}")
+
+
+def _from_transformers(tok: Any, max_tokens: int | None) -> Tokenizer:
+    """Use the fast tokenizer's Rust backend when there is one; else ``tokenize()``."""
+    name = f"hf:{getattr(tok, 'name_or_path', '') or type(tok).__name__}"
+    backend = getattr(tok, "backend_tokenizer", None)
+    if backend is not None:
+        return HFTokenizer(backend, max_tokens=max_tokens, name=name)
+    return CallableTokenizer(lambda text: len(tok.tokenize(text)), max_tokens=max_tokens, name=name)

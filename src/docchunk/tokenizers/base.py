@@ -1,0 +1,76 @@
+"""The tokenizer contract shared by every chunker: count the tokens of a string."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+
+__all__ = ["Tokenizer", "CharacterTokenizer", "WordTokenizer", "CallableTokenizer"]
+
+
+class Tokenizer(ABC):
+    """Counts tokens of text; the unit of every token-based size in docchunk.
+
+    Attributes:
+        name: A short, human-readable name such as ``"character"`` or
+            ``"hf:sentence-transformers/all-MiniLM-L6-v2"``.
+        max_tokens: The model's input limit in tokens, or None when unknown.
+        max_token_chars: Length in characters (bytes for byte-level BPE) of the
+            longest token of the vocabulary, or None when unknown. Used only to
+            skip counting text that is obviously too long.
+    """
+
+    name: str = "tokenizer"
+    max_tokens: int | None = None
+    max_token_chars: int | None = None
+
+    @abstractmethod
+    def count_tokens(self, text: str) -> int:
+        """Return the number of tokens of ``text`` (no special tokens added)."""
+
+    def count_tokens_batch(self, texts: Sequence[str]) -> list[int]:
+        """Return ``[count_tokens(t) for t in texts]``; backends may batch natively."""
+        return [self.count_tokens(t) for t in texts]
+
+    def __call__(self, text: str) -> int:
+        return self.count_tokens(text)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r} max_tokens={self.max_tokens}>"
+
+
+class CharacterTokenizer(Tokenizer):
+    """One token per Python ``str`` character (Unicode code point)."""
+
+    name = "character"
+    max_token_chars = 1
+
+    def count_tokens(self, text: str) -> int:
+        return len(text)
+
+
+class WordTokenizer(Tokenizer):
+    """One token per whitespace-separated word (``len(text.split())``)."""
+
+    name = "word"
+
+    def count_tokens(self, text: str) -> int:
+        return len(text.split())
+
+
+class CallableTokenizer(Tokenizer):
+    """Adapts any callable ``str -> int`` (or a docling-core tokenizer) to :class:`Tokenizer`.
+
+    Args:
+        counter: Returns the number of tokens of a string.
+        max_tokens: Optional input limit of the model, in the counter's tokens.
+        name: Name shown in reprs and error messages.
+    """
+
+    def __init__(self, counter: Callable[[str], int], max_tokens: int | None = None, name: str | None = None):
+        self._counter = counter
+        self.max_tokens = max_tokens
+        self.name = name or getattr(counter, "__name__", type(counter).__name__)
+
+    def count_tokens(self, text: str) -> int:
+        return int(self._counter(text))

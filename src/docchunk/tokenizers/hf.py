@@ -1,0 +1,121 @@
+"""Hugging Face tokenizers (the Rust ``tokenizers`` library) as docchunk tokenizers."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from docchunk.errors import TokenizerError, require
+from docchunk.tokenizers.base import Tokenizer
+
+__all__ = ["HFTokenizer", "DEFAULT_MODEL", "BUNDLED_TOKENIZER_JSON"]
+
+DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+"""The default model, as in docling-core; its ``tokenizer.json`` ships with docchunk."""
+
+BUNDLED_TOKENIZER_JSON = Path(__file__).parent / "data" / "all-MiniLM-L6-v2.tokenizer.json"
+_BUNDLED = {DEFAULT_MODEL: (BUNDLED_TOKENIZER_JSON, 256), "all-MiniLM-L6-v2": (BUNDLED_TOKENIZER_JSON, 256)}
+_MAX_SANE_LIMIT = 1_000_000
+
+
+def _load_tokenizers():
+    return require("tokenizers", "hf", "A Hugging Face tokenizer")
+
+
+class HFTokenizer(Tokenizer):
+    """Counts tokens with a ``tokenizers.Tokenizer``, without special tokens.
+
+    Truncation and padding configured in a ``tokenizer.json`` are switched off on
+    a private copy, so counts are never capped or padded. Counts equal
+    ``len(transformers_tokenizer.tokenize(text))``, which is what docling-core's
+    ``HuggingFaceTokenizer`` counts.
+
+    Args:
+        tokenizer: A ``tokenizers.Tokenizer``; it is copied, not modified.
+        max_tokens: The model's input limit in tokens, or None when unknown.
+        name: Name shown in reprs and error messages.
+    """
+
+    def __init__(self, tokenizer: Any, max_tokens: int | None = None, name: str = "hf"):
+        tk = _load_tokenizers()
+        own = tk.Tokenizer.from_str(tokenizer.to_str())
+        own.no_truncation()
+        own.no_padding()
+        self._tok = own
+        self.max_tokens = max_tokens
+        self.name = name
+        self.max_token_chars = max((len(t) for t in own.get_vocab(with_added_tokens=True)), default=None)
+
+    @property
+    def backend(self) -> Any:
+        """The underlying ``tokenizers.Tokenizer`` (truncation and padding off)."""
+        return self._tok
+
+    def count_tokens(self, text: str) -> int:
+        return len(self._tok.encode(text, add_special_tokens=False).ids)
+
+    def count_tokens_batch(self, texts: Sequence[str]) -> list[int]:
+        if len(texts) < 4:
+            return [self.count_tokens(t) for t in texts]
+        return [len(e.ids) for e in self._tok.encode_batch(list(texts), add_special_tokens=False)]
+
+    @classmethod
+    def from_spec(cls, ref: str, max_tokens: int | None = None) -> HFTokenizer:
+        """Load from a hub name, a local model directory or a ``tokenizer.json`` path.
+
+        ``sentence-transformers/all-MiniLM-L6-v2`` resolves to the copy bundled with
+        docchunk and never touches the network; other hub names are downloaded
+        by ``tokenizers`` (or read from the local Hugging Face cache).
+
+        Raises:
+            TokenizerError: When nothing can be loaded from ``ref``.
+        """
+        tk = _load_tokenizers()
+        path = Path(ref).expanduser()
+        limit: int | None = None
+        try:
+            if ref in _BUNDLED:
+                file, limit = _BUNDLED[ref]
+                tok = tk.Tokenizer.from_file(str(file))
+            elif path.is_dir():
+                if not (path / "tokenizer.json").is_file():
+                    raise TokenizerError(
+                        f"tokenizer directory {ref!r} holds no tokenizer.json; "
+                        "pass a directory saved by transformers/sentence-transformers or the path of a tokenizer.json"
+                    )
+                tok = tk.Tokenizer.from_file(str(path / "tokenizer.json"))
+                limit = _limit_from_dir(path)
+            elif path.is_file():
+                tok = tk.Tokenizer.from_file(str(path))
+                limit = _limit_from_dir(path.parent)
+            else:
+                tok = tk.Tokenizer.from_pretrained(ref)
+        except TokenizerError:
+            raise
+        except Exception as exc:
+            raise TokenizerError(
+                f"could not load the Hugging Face tokenizer {ref!r}: {exc}. "
+                "Give a local directory with a tokenizer.json, the path of a tokenizer.json, "
+                "or a hub name while online"
+            ) from exc
+        return cls(tok, max_tokens=max_tokens if max_tokens is not None else limit, name=f"hf:{ref}")
+
+
+def _limit_from_dir(directory: Path) -> int | None:
+    """Read a model's input limit: sentence-transformers' config first, then tokenizer_config."""
+    st = directory / "sentence_bert_config.json"
+    if st.is_file():
+        try:
+            return int(json.loads(st.read_text())["max_seq_length"])
+        except (ValueError, KeyError, TypeError):
+            pass
+    tc = directory / "tokenizer_config.json"
+    if tc.is_file():
+        try:
+            value = int(json.loads(tc.read_text())["model_max_length"])
+            return value if 0 < value < _MAX_SANE_LIMIT else None
+        except (ValueError, KeyError, TypeError):
+            pass
+    return None

@@ -1,0 +1,62 @@
+"""OpenAI's tiktoken encodings as docchunk tokenizers."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from docchunk.errors import TokenizerError, require
+from docchunk.tokenizers.base import Tokenizer
+
+__all__ = ["TiktokenTokenizer"]
+
+
+class TiktokenTokenizer(Tokenizer):
+    """Counts tokens with a ``tiktoken.Encoding``.
+
+    Special-token text such as ``<|endoftext|>`` is counted as ordinary text
+    (``encode_ordinary``) instead of raising, so any document can be chunked.
+
+    Args:
+        encoding: A ``tiktoken.Encoding``.
+        max_tokens: The model's input limit in tokens, or None when unknown.
+    """
+
+    def __init__(self, encoding: Any, max_tokens: int | None = None):
+        self._enc = encoding
+        self.max_tokens = max_tokens
+        self.name = f"tiktoken:{encoding.name}"
+        self.max_token_chars = max((len(b) for b in encoding.token_byte_values()), default=None)
+
+    @property
+    def backend(self) -> Any:
+        """The underlying ``tiktoken.Encoding``."""
+        return self._enc
+
+    def count_tokens(self, text: str) -> int:
+        return len(self._enc.encode_ordinary(text))
+
+    def count_tokens_batch(self, texts: Sequence[str]) -> list[int]:
+        if len(texts) < 4:
+            return [self.count_tokens(t) for t in texts]
+        return [len(ids) for ids in self._enc.encode_ordinary_batch(list(texts))]
+
+    @classmethod
+    def from_spec(cls, ref: str, max_tokens: int | None = None) -> TiktokenTokenizer:
+        """Load an encoding by name (``cl100k_base``) or by model name (``gpt-4o``).
+
+        Raises:
+            TokenizerError: When tiktoken knows neither an encoding nor a model by that name.
+        """
+        tiktoken = require("tiktoken", "tiktoken", "A tiktoken tokenizer")
+        try:
+            enc = tiktoken.get_encoding(ref)
+        except Exception:
+            try:
+                enc = tiktoken.encoding_for_model(ref)
+            except Exception as exc:
+                raise TokenizerError(
+                    f"tiktoken knows no encoding or model named {ref!r} ({exc}); known encodings: "
+                    f"{', '.join(sorted(tiktoken.list_encoding_names()))}"
+                ) from exc
+        return cls(enc, max_tokens=max_tokens)
