@@ -32,6 +32,14 @@ class Tokenizer(ABC):
         """Return ``[count_tokens(t) for t in texts]``; backends may batch natively."""
         return [self.count_tokens(t) for t in texts]
 
+    def joins_additively(self, delim: str) -> bool:
+        """Whether ``count(a + delim + b) == count(a) + count(delim) + count(b)`` for all a, b.
+
+        When True, chunkers compute the size of joined texts by arithmetic instead of
+        tokenizing them again. The default is the safe answer, False.
+        """
+        return False
+
     def __call__(self, text: str) -> int:
         return self.count_tokens(text)
 
@@ -48,6 +56,9 @@ class CharacterTokenizer(Tokenizer):
     def count_tokens(self, text: str) -> int:
         return len(text)
 
+    def joins_additively(self, delim: str) -> bool:
+        return True
+
 
 class WordTokenizer(Tokenizer):
     """One token per whitespace-separated word (``len(text.split())``)."""
@@ -56,6 +67,10 @@ class WordTokenizer(Tokenizer):
 
     def count_tokens(self, text: str) -> int:
         return len(text.split())
+
+    def joins_additively(self, delim: str) -> bool:
+        # words never merge across whitespace, and whitespace counts zero words
+        return bool(delim) and delim.isspace()
 
 
 class CallableTokenizer(Tokenizer):

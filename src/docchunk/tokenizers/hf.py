@@ -48,6 +48,22 @@ class HFTokenizer(Tokenizer):
         self.name = name
         self.max_token_chars = max((len(t) for t in own.get_vocab(with_added_tokens=True)), default=None)
 
+    def joins_additively(self, delim: str) -> bool:
+        """True for WordPiece (BERT-style) pipelines joined by whitespace.
+
+        Their normalizer works character by character and their pre-tokenizer splits
+        at every whitespace, so no token spans a whitespace delimiter.
+        """
+        if not delim or not delim.isspace():
+            return False
+        tk = _load_tokenizers()
+        model_ok = isinstance(self._tok.model, tk.models.WordPiece)
+        norm = self._tok.normalizer
+        norm_ok = norm is None or isinstance(norm, tk.normalizers.BertNormalizer)
+        pre = self._tok.pre_tokenizer
+        pre_ok = isinstance(pre, (tk.pre_tokenizers.BertPreTokenizer, tk.pre_tokenizers.WhitespaceSplit))
+        return model_ok and norm_ok and pre_ok
+
     @property
     def backend(self) -> Any:
         """The underlying ``tokenizers.Tokenizer`` (truncation and padding off)."""

@@ -92,7 +92,7 @@ class HybridChunker(DocumentChunker):
         if self.merge_peers:
             pieces = run.merge(pieces)
         for piece in pieces:
-            count = run.count(run.ctx(piece))
+            count = run.ctx_count(piece)
             yield self._to_chunk(piece, count, oversized=count > self.max_tokens)
 
 
@@ -108,6 +108,8 @@ class _Run:
         self._counts: dict[str, int] = {}
         self._item_texts: dict[str, str] = {}
         self._delim_tokens: int | None = None
+        # with an additive tokenizer, sizes of joined texts follow by arithmetic
+        self.additive = self.tok.joins_additively(self.delim)
 
     # -- counting -------------------------------------------------------------
     def count(self, text: str) -> int:
@@ -136,6 +138,20 @@ class _Run:
     def ctx(self, piece: Piece) -> str:
         return join_context(piece.headings, piece.captions, piece.text, self.delim)
 
+    def text_count(self, piece: Piece) -> int:
+        if piece.text_tokens is None:
+            piece.text_tokens = self.count(piece.text)
+        return piece.text_tokens
+
+    def ctx_count(self, piece: Piece) -> int:
+        """Tokens of ``ctx(piece)``; by arithmetic when the tokenizer joins additively."""
+        if not self.additive:
+            return self.count(self.ctx(piece))
+        parts = [*(piece.headings or ()), *(piece.captions or ())]
+        if not parts:
+            return self.text_count(piece)
+        return sum(self.count_many(parts)) + self.text_count(piece) + self.delim_tokens * len(parts)
+
     # -- phase 1: split at element boundaries ----------------------------------
     def item_text(self, item: Any) -> str:
         ref = item.self_ref
@@ -158,11 +174,17 @@ class _Run:
         counts = self.count_many(texts)
 
         def window(lo: int, hi: int) -> Piece:
-            text = self.delim.join([t for t in texts[lo : hi + 1] if t])
-            return Piece(text=text, items=items[lo : hi + 1], headings=piece.headings, origin=piece.origin)
+            kept = [i for i in range(lo, hi + 1) if texts[i]]
+            tokens = None
+            if self.additive:
+                tokens = sum(counts[i] for i in kept) + self.delim_tokens * max(len(kept) - 1, 0)
+            text = self.delim.join([texts[i] for i in kept])
+            return Piece(
+                text=text, items=items[lo : hi + 1], headings=piece.headings, origin=piece.origin, text_tokens=tokens
+            )
 
         def fits_exact(lo: int, hi: int) -> int:
-            return self.count(self.ctx(window(lo, hi)))
+            return self.ctx_count(window(lo, hi))
 
         overhead = fits_exact(0, 0) - counts[0]
         out: list[Piece] = []
@@ -191,22 +213,22 @@ class _Run:
     # -- phase 2: split inside the text ----------------------------------------
     def split_text(self, piece: Piece) -> list[Piece]:
         """Token-bounded segments of an oversized piece (docling-core's ``_split_using_plain_text``)."""
-        total = self.count(self.ctx(piece))
+        total = self.ctx_count(piece)
         if total <= self.max:
             return [piece]
-        available = self.max - (total - self.count(piece.text))
+        available = self.max - (total - self.text_count(piece))
         while available > 0:
-            segments = [replace(piece, text=s) for s in self.segment(piece, available)]
+            segments = [replace(piece, text=s, text_tokens=None) for s in self.segment(piece, available)]
             if not segments:
                 return []
-            overflow = max(self.count(self.ctx(s)) for s in segments) - self.max
+            overflow = max(self.ctx_count(s) for s in segments) - self.max
             if overflow <= 0:
                 return segments
             available -= overflow
         if piece.headings is not None or piece.captions is not None:
             # headings and captions alone exceed the budget: drop them, keep the text
             return self.split_text(replace(piece, headings=None, captions=None))
-        return [replace(piece, text=s) for s in self.segment(piece, self.max)]
+        return [replace(piece, text=s, text_tokens=None) for s in self.segment(piece, self.max)]
 
     def segment(self, piece: Piece, available: int) -> list[str]:
         """Texts of at most ``available`` tokens: tables by lines, other text by semchunk's rules."""
@@ -244,28 +266,30 @@ class _Run:
 
         def candidate(lo: int, hi: int) -> Piece:
             run = pieces[lo : hi + 1]
+            tokens = sum(counts[lo : hi + 1]) + self.delim_tokens * (hi - lo) if self.additive else None
             return Piece(
                 text=self.delim.join([p.text for p in run]),
                 items=[it for p in run for it in p.items],
                 headings=pieces[lo].headings,
                 origin=pieces[hi].origin,
+                text_tokens=tokens,
             )
 
         lo = 0
         while lo < n:
             first = pieces[lo]
-            overhead = self.count(self.ctx(first)) - counts[lo]
+            overhead = self.ctx_count(first) - counts[lo]
             hi, fit, running = lo + 1, lo, counts[lo]
             while hi < n and pieces[hi].headings == first.headings:
                 running += counts[hi] + self.delim_tokens
                 if running + overhead > self.max:
-                    exact = self.count(self.ctx(candidate(lo, hi)))
+                    exact = self.ctx_count(candidate(lo, hi))
                     if exact > self.max:
                         break
                     running = exact - overhead
                 fit = hi
                 hi += 1
-            while fit > lo and self.count(self.ctx(candidate(lo, fit))) > self.max:
+            while fit > lo and self.ctx_count(candidate(lo, fit)) > self.max:
                 fit -= 1
             out.append(first if fit == lo else candidate(lo, fit))
             lo = fit + 1

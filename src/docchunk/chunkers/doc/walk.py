@@ -40,6 +40,7 @@ class Piece:
     captions: list[str] | None = None
     oversized: bool = False
     heading_only: bool = field(default=False)
+    text_tokens: int | None = None
 
 
 def walk(doc: DoclingDocument, serializer: BaseDocSerializer, always_emit_headings: bool = False) -> Iterator[Piece]:
