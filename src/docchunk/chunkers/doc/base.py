@@ -7,11 +7,11 @@ from typing import Any
 from docling_core.transforms.chunker.base import BaseChunker
 from docling_core.transforms.chunker.hierarchical_chunker import ChunkingSerializerProvider
 from docling_core.transforms.serializer.base import BaseSerializerProvider
-from pydantic import ConfigDict, Field, PrivateAttr, field_validator
+from pydantic import ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
 from docchunk.chunkers.doc.types import DocChunk, DocMeta, contextualize, page_numbers_of
 from docchunk.chunkers.doc.walk import Piece
-from docchunk.errors import ConfigError
+from docchunk.errors import ConfigError, DocchunkError
 from docchunk.tokenizers import Tokenizer, get_tokenizer
 
 __all__ = ["DocumentChunker"]
@@ -37,6 +37,12 @@ class DocumentChunker(BaseChunker):
     always_emit_headings: bool = False
 
     _tok: Tokenizer = PrivateAttr()
+
+    def __init__(self, **data: Any) -> None:
+        try:
+            super().__init__(**data)
+        except ValidationError as exc:
+            raise _config_error(type(self).__name__, exc) from None
 
     @field_validator("delim")
     @classmethod
@@ -71,3 +77,14 @@ class DocumentChunker(BaseChunker):
             oversized=True if oversized else None,
         )
         return DocChunk(text=piece.text, meta=meta)
+
+
+def _config_error(owner: str, exc: ValidationError) -> DocchunkError:
+    """Our own error for a failed pydantic validation: the original one when we raised it."""
+    for err in exc.errors():
+        original = (err.get("ctx") or {}).get("error")
+        if isinstance(original, DocchunkError):
+            return original
+    first = exc.errors()[0]
+    where = ".".join(str(p) for p in first.get("loc", ())) or "<init>"
+    return ConfigError(f"{owner}: invalid {where}={first.get('input')!r}: {first['msg']}")

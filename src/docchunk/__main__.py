@@ -1,0 +1,5 @@
+"""``python -m docchunk`` runs the command line."""
+
+from docchunk.cli.main import main
+
+main()

@@ -1,0 +1,1 @@
+"""The ``docchunk`` command line."""

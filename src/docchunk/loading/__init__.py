@@ -1,0 +1,128 @@
+"""Turn files, JSON and markup into ``DoclingDocument`` objects.
+
+DoclingDocument JSON needs only docling-core. Markdown, HTML, DOCX, PPTX, XLSX and
+CSV go through docling's per-format backends (the ``convert`` extra; no models, no
+network); PDF needs docling's full PDF pipeline.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from docling_core.types.doc import DoclingDocument
+from pydantic import ValidationError
+
+from docchunk.errors import DocumentError
+from docchunk.loading.convert import CONVERTIBLE, PDF_SUFFIXES, convert_bytes, convert_file
+
+__all__ = ["load_document", "SUPPORTED_SUFFIXES", "iter_input_files"]
+
+SUPPORTED_SUFFIXES = (".json", *CONVERTIBLE, *PDF_SUFFIXES)
+"""File name endings :func:`load_document` reads (case-insensitive)."""
+
+_FORMATS = {"json", "md", "markdown", "html", "htm", "docx", "pptx", "xlsx", "csv", "pdf"}
+
+
+def load_document(source: Any, format: str | None = None) -> DoclingDocument:
+    """Load a ``DoclingDocument`` from a path, JSON, a dict or markup text.
+
+    Args:
+        source: One of: a ``DoclingDocument`` (returned as is); a path (``str`` or
+            ``Path``) of a ``.json`` DoclingDocument or of a ``.md``, ``.html``,
+            ``.docx``, ``.pptx``, ``.xlsx``, ``.csv`` or ``.pdf`` file; a ``dict`` of
+            DoclingDocument JSON; DoclingDocument JSON as ``str`` or ``bytes``;
+            Markdown, HTML or CSV text (``str`` or ``bytes``) with ``format=``.
+        format: ``"json"``, ``"md"``, ``"html"``, ``"csv"``, ``"docx"``, ``"pptx"``
+            or ``"xlsx"`` to say what a ``str``/``bytes`` source holds; for paths
+            the extension decides and ``format`` overrides it.
+
+    Returns:
+        The document.
+
+    Raises:
+        DocumentError: The file is missing or unreadable, the JSON is invalid or
+            not a DoclingDocument, or the format is unsupported.
+        MissingDependencyError: Converting needs the ``convert`` extra (or docling's
+            PDF pipeline for PDF).
+
+    Example:
+        >>> doc = load_document("# Title\\n\\nSome text.", format="md")  # doctest: +SKIP
+    """
+    if isinstance(source, DoclingDocument):
+        return source
+    if format is not None and format.lower().lstrip(".") not in _FORMATS:
+        raise DocumentError(f"unknown format {format!r}; use one of {sorted(_FORMATS)}")
+    fmt = format.lower().lstrip(".") if format else None
+    if isinstance(source, dict):
+        return _from_dict(source, "<dict>")
+    if isinstance(source, Path) or (isinstance(source, str) and fmt is None and _looks_like_path(source)):
+        return _from_path(Path(source), fmt)
+    if isinstance(source, (str, bytes, bytearray)):
+        data = bytes(source) if not isinstance(source, str) else source.encode("utf-8")
+        if fmt in (None, "json"):
+            return _from_json_bytes(data, "<json>")
+        return convert_bytes(data, fmt, "<text>")
+    raise DocumentError(
+        f"cannot load a document from {type(source).__name__}; "
+        "pass a path, DoclingDocument JSON (str, bytes or dict), or markup with format="
+    )
+
+
+def _looks_like_path(text: str) -> bool:
+    stripped = text.lstrip()
+    return bool(stripped) and not stripped.startswith(("{", "[")) and "\n" not in text and len(text) < 4096
+
+
+def _from_path(path: Path, fmt: str | None) -> DoclingDocument:
+    if not path.exists():
+        raise DocumentError(f"{path}: no such file")
+    if path.is_dir():
+        raise DocumentError(f"{path}: is a directory; pass its files, or use the CLI, which walks folders")
+    suffix = f".{fmt}" if fmt else path.suffix.lower()
+    if suffix == ".json":
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise DocumentError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+        return _from_json_bytes(data, str(path))
+    if suffix in CONVERTIBLE or suffix in PDF_SUFFIXES:
+        return convert_file(path, suffix)
+    raise DocumentError(
+        f"{path}: unsupported file type {path.suffix or '(no extension)'!r}; "
+        f"supported: {', '.join(SUPPORTED_SUFFIXES)}"
+    )
+
+
+def _from_json_bytes(data: bytes, where: str) -> DoclingDocument:
+    try:
+        obj = json.loads(data)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise DocumentError(f"{where}: invalid JSON: {exc}") from exc
+    if not isinstance(obj, dict):
+        raise DocumentError(f"{where}: JSON is a {type(obj).__name__}, not a DoclingDocument object")
+    return _from_dict(obj, where)
+
+
+def _from_dict(obj: dict, where: str) -> DoclingDocument:
+    if obj.get("schema_name") != "DoclingDocument":
+        raise DocumentError(
+            f"{where}: JSON is not a DoclingDocument (schema_name is {obj.get('schema_name')!r}, "
+            "expected 'DoclingDocument'); convert the source with docling first"
+        )
+    try:
+        return DoclingDocument.model_validate(obj)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = ".".join(str(p) for p in first.get("loc", ()))
+        raise DocumentError(
+            f"{where}: invalid DoclingDocument ({exc.error_count()} errors; first at {loc or '<root>'}: {first['msg']})"
+        ) from exc
+
+
+def iter_input_files(path: Path) -> list[Path]:
+    """The files a CLI path stands for: the file itself, or a folder's supported files, sorted."""
+    if path.is_dir():
+        return sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SUPPORTED_SUFFIXES)
+    return [path]

@@ -1,0 +1,91 @@
+"""Conversion of Markdown, HTML, Office and CSV files through docling's format backends.
+
+Calls the per-format backends directly instead of ``docling.document_converter``,
+which (docling-slim 2.143) fails to import without torch once transformers is
+installed; the backends need no models and no network.
+"""
+
+from __future__ import annotations
+
+from io import BytesIO
+from pathlib import Path
+
+from docling_core.types.doc import DoclingDocument
+
+from docchunk.errors import DocumentError, MissingDependencyError, require
+
+__all__ = ["CONVERTIBLE", "PDF_SUFFIXES", "convert_file", "convert_bytes"]
+
+# suffix -> (InputFormat member, backend module, backend class)
+_BACKENDS = {
+    ".md": ("MD", "docling.backend.md_backend", "MarkdownDocumentBackend"),
+    ".markdown": ("MD", "docling.backend.md_backend", "MarkdownDocumentBackend"),
+    ".html": ("HTML", "docling.backend.html_backend", "HTMLDocumentBackend"),
+    ".htm": ("HTML", "docling.backend.html_backend", "HTMLDocumentBackend"),
+    ".docx": ("DOCX", "docling.backend.msword_backend", "MsWordDocumentBackend"),
+    ".pptx": ("PPTX", "docling.backend.mspowerpoint_backend", "MsPowerpointDocumentBackend"),
+    ".xlsx": ("XLSX", "docling.backend.msexcel_backend", "MsExcelDocumentBackend"),
+    ".csv": ("CSV", "docling.backend.csv_backend", "CsvDocumentBackend"),
+}
+CONVERTIBLE = tuple(_BACKENDS)
+PDF_SUFFIXES = (".pdf",)
+
+
+def convert_file(path: Path, suffix: str) -> DoclingDocument:
+    """Convert one file; see :func:`docchunk.load_document`."""
+    if suffix in PDF_SUFFIXES:
+        return _convert_pdf(path)
+    return _convert(path, suffix, str(path))
+
+
+def convert_bytes(data: bytes, fmt: str, where: str) -> DoclingDocument:
+    """Convert in-memory content of the given format (``md``, ``html``, ``csv`` ...)."""
+    suffix = {"markdown": ".md", "htm": ".html"}.get(fmt, f".{fmt}")
+    if suffix not in _BACKENDS:
+        raise DocumentError(f"{where}: cannot convert format {fmt!r}; supported: {sorted(_BACKENDS)}")
+    return _convert(BytesIO(data), suffix, where, name=f"document{suffix}")
+
+
+def _convert(source: Path | BytesIO, suffix: str, where: str, name: str | None = None) -> DoclingDocument:
+    fmt_name, module, cls = _BACKENDS[suffix]
+    purpose = f"Converting {suffix} files"
+    require("docling", "convert", purpose)
+    base_models = require("docling.datamodel.base_models", "convert", purpose)
+    document = require("docling.datamodel.document", "convert", purpose)
+    try:
+        backend = getattr(require(module, "convert", purpose), cls)
+    except MissingDependencyError:
+        raise
+    fmt = getattr(base_models.InputFormat, fmt_name)
+    try:
+        if isinstance(source, Path):
+            in_doc = document.InputDocument(path_or_stream=source, format=fmt, backend=backend)
+        else:
+            in_doc = document.InputDocument(path_or_stream=source, format=fmt, backend=backend, filename=name)
+        if not in_doc.valid:
+            raise DocumentError(f"{where}: not a valid {suffix} file (docling could not open it)")
+        doc = in_doc._backend.convert()
+    except DocumentError:
+        raise
+    except ImportError as exc:
+        raise MissingDependencyError(
+            f'{purpose} needs docling\'s format backends: pip install "docchunk[convert]" ({exc})'
+        ) from exc
+    except Exception as exc:
+        raise DocumentError(f"{where}: cannot convert {suffix} file: {type(exc).__name__}: {exc}") from exc
+    return doc
+
+
+def _convert_pdf(path: Path) -> DoclingDocument:
+    try:
+        from docling.document_converter import DocumentConverter  # type: ignore[import-not-found]
+    except ImportError as exc:
+        raise MissingDependencyError(
+            f"{path}: converting PDF needs docling's PDF pipeline (layout models, torch), which is not "
+            f'installed or does not import ({exc}); install it with: pip install "docling", '
+            "or convert the PDF to DoclingDocument JSON with docling first"
+        ) from exc
+    try:
+        return DocumentConverter().convert(path).document
+    except Exception as exc:
+        raise DocumentError(f"{path}: cannot convert PDF: {type(exc).__name__}: {exc}") from exc
