@@ -227,7 +227,7 @@ class _Run:
             available -= overflow
         if piece.headings is not None or piece.captions is not None:
             # headings and captions alone exceed the budget: drop them, keep the text
-            return self.split_text(replace(piece, headings=None, captions=None))
+            return self.split_text(replace(piece, headings=None, captions=None, plain_only=True))
         return [replace(piece, text=s, text_tokens=None) for s in self.segment(piece, self.max)]
 
     def segment(self, piece: Piece, available: int) -> list[str]:
@@ -235,6 +235,7 @@ class _Run:
         items = piece.items
         if (
             self.chunker.repeat_table_header
+            and not piece.plain_only
             and isinstance(self.serializer, ChunkingDocSerializer)
             and len(items) == 1
             and isinstance(items[0], TableItem)

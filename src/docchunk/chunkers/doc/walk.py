@@ -41,6 +41,9 @@ class Piece:
     oversized: bool = False
     heading_only: bool = field(default=False)
     text_tokens: int | None = None
+    # docling-core re-validates a chunk whose headings it dropped, which turns its
+    # doc items into plain DocItems; tables are then split as plain text
+    plain_only: bool = False
 
 
 def walk(doc: DoclingDocument, serializer: BaseDocSerializer, always_emit_headings: bool = False) -> Iterator[Piece]:

@@ -1,0 +1,116 @@
+"""Differential tests: our document chunkers against docling-core 2.104.0's, chunk by chunk."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+from tests.conftest import doc_params, load
+
+docling_core = pytest.importorskip("docling_core")
+pytest.importorskip("semchunk", reason="docling-core's HybridChunker needs semchunk (docling-core[chunking])")
+
+from docling_core.transforms.chunker.hierarchical_chunker import HierarchicalChunker as DLHierarchical  # noqa: E402
+from docling_core.transforms.chunker.hybrid_chunker import HybridChunker as DLHybrid  # noqa: E402
+
+import docchunk  # noqa: E402
+
+
+def test_pinned_docling_core_version():
+    from importlib.metadata import version
+
+    assert version("docling-core") == "2.104.0", "parity is claimed against docling-core 2.104.0"
+
+
+def signature(chunker, chunk) -> tuple:
+    """What parity means: text, headings, captions, doc_item refs and the contextualized string."""
+    meta = chunk.meta
+    return (
+        chunk.text,
+        meta.headings,
+        meta.__dict__.get("captions"),
+        [item.self_ref for item in meta.doc_items],
+        chunker.contextualize(chunk),
+    )
+
+
+def assert_same(theirs, ours, doc) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = [signature(theirs, c) for c in theirs.chunk(doc)]
+    got = [signature(ours, c) for c in ours.chunk(doc)]
+    for i, (e, g) in enumerate(zip(expected, got)):
+        assert g == e, f"chunk {i} differs"
+    assert len(got) == len(expected)
+
+
+def _without_docling_quirks(doc) -> bool:
+    """Documents where docling-core's output breaks one of our invariants (see docs/compat.md)."""
+    texts = [t for t in doc.texts if getattr(t, "text", "")]
+    from docling_core.types.doc import SectionHeaderItem, TitleItem
+
+    return any(not isinstance(t, (SectionHeaderItem, TitleItem)) for t in texts) or bool(doc.tables) or bool(
+        doc.pictures
+    )
+
+
+@pytest.mark.parametrize("path", doc_params())
+def test_hierarchical_defaults(path):
+    doc = load(path)
+    if not _without_docling_quirks(doc):
+        pytest.skip("headings-only document: docling-core gives no chunk, we give one (docs/compat.md)")
+    assert_same(DLHierarchical(), docchunk.HierarchicalChunker(), doc)
+
+
+@pytest.mark.parametrize("merge_peers", [True, False], ids=["merge", "nomerge"])
+@pytest.mark.parametrize("max_tokens", [64, 256])
+@pytest.mark.parametrize("path", doc_params())
+def test_hybrid_minilm(path, max_tokens, merge_peers, transformers_minilm, minilm_dir):
+    from docling_core.transforms.chunker.tokenizer.huggingface import HuggingFaceTokenizer
+
+    doc = load(path)
+    if not _without_docling_quirks(doc):
+        pytest.skip("headings-only document: docling-core gives no chunk, we give one (docs/compat.md)")
+    theirs = DLHybrid(
+        tokenizer=HuggingFaceTokenizer(tokenizer=transformers_minilm, max_tokens=max_tokens), merge_peers=merge_peers
+    )
+    ours = docchunk.HybridChunker(tokenizer=f"hf:{minilm_dir}", max_tokens=max_tokens, merge_peers=merge_peers)
+    assert_same(theirs, ours, doc)
+
+
+@pytest.mark.parametrize("path", doc_params())
+def test_hybrid_tiktoken_cl100k_128(path, cl100k):
+    from docling_core.transforms.chunker.tokenizer.openai import OpenAITokenizer
+
+    doc = load(path)
+    if not _without_docling_quirks(doc):
+        pytest.skip("headings-only document: docling-core gives no chunk, we give one (docs/compat.md)")
+    theirs = DLHybrid(tokenizer=OpenAITokenizer(tokenizer=cl100k, max_tokens=128))
+    ours = docchunk.HybridChunker(tokenizer=cl100k, max_tokens=128)
+    assert_same(theirs, ours, doc)
+
+
+@pytest.mark.parametrize("path", doc_params())
+def test_docling_tokenizer_objects_are_accepted(path, transformers_minilm):
+    """Passing docling-core's own tokenizer object gives the same chunks as docling-core."""
+    from docling_core.transforms.chunker.tokenizer.huggingface import HuggingFaceTokenizer
+
+    doc = load(path)
+    if not _without_docling_quirks(doc):
+        pytest.skip("headings-only document")
+    tok = HuggingFaceTokenizer(tokenizer=transformers_minilm, max_tokens=128)
+    assert_same(DLHybrid(tokenizer=tok), docchunk.HybridChunker(tokenizer=tok), doc)
+
+
+def test_default_hybrid_matches_docling_default(transformers_minilm):
+    """Our default (bundled all-MiniLM-L6-v2, 256) equals docling-core's default HybridChunker()."""
+    from docling_core.transforms.chunker.tokenizer.huggingface import HuggingFaceTokenizer
+
+    from tests.conftest import DATA
+
+    doc = load(DATA / "docling_core__2_inp_dl_doc.json")
+    theirs = DLHybrid(tokenizer=HuggingFaceTokenizer(tokenizer=transformers_minilm, max_tokens=256))
+    ours = docchunk.HybridChunker()
+    assert ours.max_tokens == 256
+    assert_same(theirs, ours, doc)
