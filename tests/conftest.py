@@ -84,3 +84,14 @@ def transformers_minilm(minilm_dir):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return transformers.AutoTokenizer.from_pretrained(str(minilm_dir))
+
+
+def _hypothesis_profiles() -> None:
+    from hypothesis import settings
+
+    settings.register_profile("default", max_examples=40)
+    settings.register_profile("stress", max_examples=600)
+    settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+_hypothesis_profiles()

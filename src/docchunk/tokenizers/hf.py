@@ -106,6 +106,11 @@ class HFTokenizer(Tokenizer):
             elif path.is_file():
                 tok = tk.Tokenizer.from_file(str(path))
                 limit = _limit_from_dir(path.parent)
+            elif ref.startswith(("/", ".", "~", "\\")) or path.suffix == ".json":
+                raise TokenizerError(
+                    f"no tokenizer at {ref!r}: no such file or directory; give an existing model directory, "
+                    "the path of a tokenizer.json, or a hub name such as 'sentence-transformers/all-MiniLM-L6-v2'"
+                )
             else:
                 tok = tk.Tokenizer.from_pretrained(ref)
         except TokenizerError:

@@ -168,7 +168,7 @@ class _Run:
         """Windows of whole elements that fit ``max_tokens`` (docling-core's ``_split_by_doc_items``)."""
         items = piece.items
         n = len(items)
-        if n <= 1:
+        if n <= 1 or piece.from_headings:
             return [replace(piece, captions=None)]
         texts = [self.item_text(it) for it in items]
         counts = self.count_many(texts)
@@ -252,7 +252,9 @@ class _Run:
         table_prefix = "".join(header)
         full_prefix = preamble + table_prefix
         if body and not omit and any(self.count(table_prefix + line) > available for line in body):
-            return split_table_by_columns(header, body, preamble, available, self.count, omit)
+            by_columns = split_table_by_columns(header, body, preamble, available, self.count, omit)
+            if by_columns is not None:
+                return by_columns
         segments = split_lines(body, available, self.count, full_prefix, omit)
         if preamble:
             segments = segments[:1] + [s[len(preamble) :] if s.startswith(full_prefix) else s for s in segments[1:]]

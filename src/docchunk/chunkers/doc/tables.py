@@ -150,7 +150,7 @@ def split_table_by_columns(
     max_tokens: int,
     count: Count,
     omit_prefix: bool = False,
-) -> list[str]:
+) -> list[str] | None:
     """Split a Markdown table into sub-tables of whole columns that fit the budget.
 
     Finds by binary search the widest column range whose sub-table (header,
@@ -160,7 +160,9 @@ def split_table_by_columns(
     sub-table only.
 
     Returns:
-        The sub-table texts, in column order.
+        The sub-table texts, in column order; None when rows have different numbers
+        of cells (e.g. text with ``|`` in it), where docling-core would drop the
+        cells beyond the shortest row: the caller then splits by lines instead.
     """
     header_rows = [
         _parse_cells(line) for line in header_lines if not MARKDOWN_SEPARATOR_ROW_RE.match(line.rstrip("\n"))
@@ -169,6 +171,8 @@ def split_table_by_columns(
     n_cols = min((len(r) for r in header_rows + body_rows), default=0)
     if n_cols == 0:
         return ["".join(body_lines)]
+    if any(len(r) != n_cols for r in header_rows + body_rows):
+        return None
 
     def header(lo: int, hi: int, first: bool) -> str:
         rows = [_row(h, lo, hi) for h in header_rows]

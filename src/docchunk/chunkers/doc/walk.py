@@ -44,6 +44,8 @@ class Piece:
     # docling-core re-validates a chunk whose headings it dropped, which turns its
     # doc items into plain DocItems; tables are then split as plain text
     plain_only: bool = False
+    # the fallback piece of a headings-only document: its text is the headings' text
+    from_headings: bool = False
 
 
 def walk(doc: DoclingDocument, serializer: BaseDocSerializer, always_emit_headings: bool = False) -> Iterator[Piece]:
@@ -108,7 +110,9 @@ def walk(doc: DoclingDocument, serializer: BaseDocSerializer, always_emit_headin
         # text is its headings still gives a chunk, holding those headings as text.
         texts = [h.text for h in all_headings if h.text]
         if texts:
-            yield Piece(text="\n".join(texts), items=all_headings, headings=None, origin=doc.origin)
+            yield Piece(
+                text="\n".join(texts), items=all_headings, headings=None, origin=doc.origin, from_headings=True
+            )
 
 
 def _heading_piece(heading_by_level: dict[int, Any], keys: list[int], emitted: set[str]) -> Piece | None:

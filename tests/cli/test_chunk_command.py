@@ -1,0 +1,126 @@
+"""The docchunk chunk command: output rows, exit codes, one-line errors."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from docchunk.cli.main import main
+from tests.conftest import DATA
+
+DOC = DATA / "md_deepseek__deepseek_title.md.json"
+FIELDS = {"text", "contextualized", "token_count", "meta", "source", "chunk_index", "page_numbers"}
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    try:
+        main(list(args))
+        code = 0
+    except SystemExit as exc:
+        code = exc.code or 0
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def rows(text: str) -> list[dict]:
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def test_chunks_to_stdout_with_all_fields(capsys):
+    code, out, err = run(capsys, "chunk", str(DOC))
+    assert code == 0, err
+    data = rows(out)
+    assert data and all(FIELDS <= set(r) for r in data)
+    assert [r["chunk_index"] for r in data] == list(range(len(data)))
+    import docchunk
+
+    tok = docchunk.get_tokenizer()
+    for r in data:
+        assert r["source"] == str(DOC)
+        assert r["token_count"] == tok.count_tokens(r["contextualized"]) <= 256
+        assert r["meta"]["schema_name"] == "docling_core.transforms.chunker.DocMeta"
+        assert r["meta"]["doc_items"]
+        assert r["contextualized"].endswith(r["text"])
+
+
+def test_options_and_output_file(capsys, tmp_path):
+    out_file = tmp_path / "out.jsonl"
+    code, out, err = run(
+        capsys, "chunk", str(DATA / "pdf__multi_page.json"), "-o", str(out_file), "--tokenizer", "word",
+        "--max-tokens", "40", "--no-merge-peers",
+    )  # fmt: skip
+    assert code == 0, err
+    assert out == ""
+    data = rows(out_file.read_text())
+    assert all(r["token_count"] <= 40 for r in data)
+    assert any(r["page_numbers"] for r in data)
+    code, out, _ = run(capsys, "chunk", str(DATA / "pdf__multi_page.json"), "--chunker", "hierarchical")
+    assert code == 0 and len(rows(out)) >= len(data) // 4
+
+
+def test_folder_input_and_progress(capsys, tmp_path):
+    for i in range(12):
+        shutil.copy(DOC, tmp_path / f"doc{i:02d}.json")
+    code, out, err = run(capsys, "chunk", str(tmp_path))
+    assert code == 0
+    sources = [r["source"] for r in rows(out)]
+    assert sorted(set(sources)) == [str(tmp_path / f"doc{i:02d}.json") for i in range(12)]
+    assert "12/12" in err  # the progress display
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda d: d / "missing.json", "no such file"),
+        (lambda d: (d / "bad.json").write_text("{oops") and d / "bad.json", "invalid JSON"),
+        (lambda d: (d / "list.json").write_text("[]") and d / "list.json", "not a DoclingDocument"),
+        (lambda d: (d / "notes.txt").write_text("hi") and d / "notes.txt", "unsupported file type"),
+    ],
+    ids=["missing", "invalid-json", "not-docling", "unsupported"],
+)
+def test_bad_input_is_one_line_and_others_still_written(capsys, tmp_path, make, message):
+    bad = make(tmp_path)
+    code, out, err = run(capsys, "chunk", str(DOC), str(bad), str(DOC))
+    assert code == 1
+    lines = err.strip().splitlines()
+    assert len(lines) == 2 and str(bad) in lines[0] and message in lines[0]
+    assert "Traceback" not in err
+    assert {r["source"] for r in rows(out)} == {str(DOC)}
+    code, out, err = run(capsys, "chunk", str(DOC), str(bad))
+    assert len(rows(out)) == len(rows(run(capsys, "chunk", str(DOC))[1]))
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--max-tokens", "0"], "--max-tokens"),
+        (["--max-tokens", "-5"], "--max-tokens"),
+        (["--tokenizer", "nonsense"], "unknown tokenizer"),
+        (["--chunker", "semantic"], "--chunker"),
+        (["--tokenizer", "character"], "max_tokens is required"),
+    ],
+)
+def test_usage_errors_exit_2(capsys, args, message):
+    code, out, err = run(capsys, "chunk", str(DOC), *args)
+    assert code == 2
+    assert out == ""
+    assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_no_paths_is_usage_error(capsys):
+    code, _, err = run(capsys, "chunk")
+    assert code == 2 and "PATHS" in err
+
+
+def test_entry_point_subprocess(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "docchunk", "chunk", str(DOC), "-o", str(tmp_path / "o.jsonl")],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    assert rows((tmp_path / "o.jsonl").read_text())

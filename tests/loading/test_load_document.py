@@ -1,0 +1,87 @@
+"""load_document: every accepted source, and a clear DocumentError for everything else."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import docchunk
+from tests.conftest import DATA
+
+
+def test_json_path_text_bytes_dict_agree():
+    path = DATA / "md_deepseek__deepseek_title.md.json"
+    raw = path.read_text()
+    docs = [
+        docchunk.load_document(path),
+        docchunk.load_document(str(path)),
+        docchunk.load_document(raw),
+        docchunk.load_document(raw.encode()),
+        docchunk.load_document(json.loads(raw)),
+    ]
+    assert all(d == docs[0] for d in docs)
+    assert docchunk.load_document(docs[0]) is docs[0]
+
+
+def test_old_schema_versions_load():
+    doc = docchunk.load_document(DATA / "docling_core__2_inp_dl_doc.json")
+    assert doc.texts
+
+
+@pytest.fixture
+def convert():
+    pytest.importorskip("docling.backend.md_backend", reason='conversion needs pip install "docchunk[convert]"')
+
+
+@pytest.mark.parametrize("name", ["wiki.md", "word_sample.docx", "ending_with_table.md"])
+def test_convert_files(convert, name):
+    doc = docchunk.load_document(DATA / name)
+    assert doc.texts or doc.tables
+
+
+def test_convert_strings(convert):
+    doc = docchunk.load_document("# Title\n\nSome *text*.", format="md")
+    assert [t.text for t in doc.texts][:2] == ["Title", "Some"]  # inline formatting splits the paragraph
+    doc = docchunk.load_document(b"<h1>T</h1><p>para</p>", format="html")
+    assert "para" in [t.text for t in doc.texts]
+
+
+@pytest.mark.parametrize(
+    ("content", "suffix", "message"),
+    [
+        ("{not json", ".json", "invalid JSON"),
+        ("[1, 2]", ".json", "not a DoclingDocument"),
+        ('{"a": 1}', ".json", "not a DoclingDocument"),
+        ('{"schema_name": "DoclingDocument", "version": "1.10.0", "name": 3, "body": 7}', ".json", "invalid DoclingDocument"),
+        ("hello", ".txt", "unsupported file type"),
+        ("", ".json", "invalid JSON"),
+    ],
+)
+def test_bad_files(tmp_path, content, suffix, message):
+    path = tmp_path / f"input{suffix}"
+    path.write_text(content)
+    with pytest.raises(docchunk.DocumentError, match=message) as info:
+        docchunk.load_document(path)
+    assert str(path) in str(info.value)
+
+
+def test_missing_and_directory(tmp_path):
+    with pytest.raises(docchunk.DocumentError, match="no such file"):
+        docchunk.load_document(tmp_path / "nope.json")
+    with pytest.raises(docchunk.DocumentError, match="is a directory"):
+        docchunk.load_document(tmp_path)
+
+
+def test_corrupt_docx(tmp_path, convert):
+    path = tmp_path / "broken.docx"
+    path.write_bytes(b"PK\x03\x04 this is not a real office file")
+    with pytest.raises(docchunk.DocumentError, match="broken.docx"):
+        docchunk.load_document(path)
+
+
+def test_unknown_format_and_type():
+    with pytest.raises(docchunk.DocumentError, match="unknown format"):
+        docchunk.load_document("x", format="rtf")
+    with pytest.raises(docchunk.DocumentError, match="cannot load"):
+        docchunk.load_document(12)

