@@ -28,6 +28,13 @@ _LAZY = {
     "DocMeta": "docchunk.chunkers.doc.types",
     "contextualize": "docchunk.chunkers.doc.types",
     "load_document": "docchunk.loading",
+    "Chunk": "docchunk.types",
+    "WindowChunk": "docchunk.types",
+    "RecursiveChunker": "docchunk.chunkers.text",
+    "TokenChunker": "docchunk.chunkers.text",
+    "SentenceChunker": "docchunk.chunkers.text",
+    "WindowChunker": "docchunk.chunkers.text",
+    "separators_for": "docchunk.chunkers.text",
 }
 
 __all__ = [
@@ -45,7 +52,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from docchunk.chunkers.doc.hybrid import HybridChunker
     from docchunk.chunkers.doc.types import DocChunk, DocMeta, contextualize
     from docchunk.loading import load_document
+    from docchunk.chunkers.text import RecursiveChunker, SentenceChunker, TokenChunker, WindowChunker, separators_for
     from docchunk.tokenizers import Tokenizer, get_tokenizer
+    from docchunk.types import Chunk, WindowChunk
 
 
 def __getattr__(name: str) -> Any:

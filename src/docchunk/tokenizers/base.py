@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 
+from docchunk.errors import TokenizerError
+
 __all__ = ["Tokenizer", "CharacterTokenizer", "WordTokenizer", "CallableTokenizer"]
+
+_WORD = re.compile(r"\S+")
 
 
 class Tokenizer(ABC):
@@ -32,6 +37,17 @@ class Tokenizer(ABC):
         """Return ``[count_tokens(t) for t in texts]``; backends may batch natively."""
         return [self.count_tokens(t) for t in texts]
 
+    def token_offsets(self, text: str) -> list[int]:
+        """Start offset (a ``str`` index into ``text``) of each token, non-decreasing.
+
+        Raises:
+            TokenizerError: This tokenizer cannot say where its tokens are (callables).
+        """
+        raise TokenizerError(
+            f"the tokenizer {self.name!r} cannot give token offsets, which this chunker needs; "
+            'use "character", "word", an "hf:..." or a "tiktoken:..." tokenizer'
+        )
+
     def joins_additively(self, delim: str) -> bool:
         """Whether ``count(a + delim + b) == count(a) + count(delim) + count(b)`` for all a, b.
 
@@ -56,6 +72,9 @@ class CharacterTokenizer(Tokenizer):
     def count_tokens(self, text: str) -> int:
         return len(text)
 
+    def token_offsets(self, text: str) -> list[int]:
+        return list(range(len(text)))
+
     def joins_additively(self, delim: str) -> bool:
         return True
 
@@ -67,6 +86,9 @@ class WordTokenizer(Tokenizer):
 
     def count_tokens(self, text: str) -> int:
         return len(text.split())
+
+    def token_offsets(self, text: str) -> list[int]:
+        return [m.start() for m in _WORD.finditer(text)]
 
     def joins_additively(self, delim: str) -> bool:
         # words never merge across whitespace, and whitespace counts zero words

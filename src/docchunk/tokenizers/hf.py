@@ -77,6 +77,9 @@ class HFTokenizer(Tokenizer):
             return [self.count_tokens(t) for t in texts]
         return [len(e.ids) for e in self._tok.encode_batch(list(texts), add_special_tokens=False)]
 
+    def token_offsets(self, text: str) -> list[int]:
+        return [start for start, _ in self._tok.encode(text, add_special_tokens=False).offsets]
+
     @classmethod
     def from_spec(cls, ref: str, max_tokens: int | None = None) -> HFTokenizer:
         """Load from a hub name, a local model directory or a ``tokenizer.json`` path.

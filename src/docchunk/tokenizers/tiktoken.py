@@ -36,6 +36,14 @@ class TiktokenTokenizer(Tokenizer):
     def count_tokens(self, text: str) -> int:
         return len(self._enc.encode_ordinary(text))
 
+    def token_offsets(self, text: str) -> list[int]:
+        """Character offsets of the tokens; a token inside a multi-byte character gets its start."""
+        tokens = self._enc.encode_ordinary(text)
+        decoded, offsets = self._enc.decode_with_offsets(tokens)
+        if decoded != text:  # pragma: no cover - only for text tiktoken cannot round-trip
+            raise TokenizerError(f"tiktoken does not round-trip this text; cannot place token offsets in {text[:40]!r}")
+        return offsets
+
     def count_tokens_batch(self, texts: Sequence[str]) -> list[int]:
         if len(texts) < 4:
             return [self.count_tokens(t) for t in texts]

@@ -56,6 +56,10 @@ class HybridChunker(DocumentChunker):
         always_emit_headings: Emit heading-only chunks for sections without content.
         delim: Separator of headings, captions and merged texts; ``"\\n"``.
         serializer_provider: docling-core serializer provider.
+        text_splitter: Optional text chunker (``RecursiveChunker``, ``SentenceChunker``,
+            ``TokenChunker``) that splits oversized non-table text instead of the
+            default, docling-core-compatible semchunk rules; it is run with this
+            chunker's tokenizer and the remaining budget as its ``chunk_size``.
 
     Raises:
         ConfigError: ``max_tokens`` is not a positive int, or it is None and the
@@ -71,6 +75,7 @@ class HybridChunker(DocumentChunker):
     merge_list_items: bool = True
     repeat_table_header: bool = True
     omit_header_on_overflow: bool = False
+    text_splitter: Any = None
 
     def model_post_init(self, __context: Any) -> None:
         super().model_post_init(__context)
@@ -83,6 +88,14 @@ class HybridChunker(DocumentChunker):
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
             raise ConfigError(f"max_tokens must be a positive int (tokens per chunk), got {limit!r}")
         self.max_tokens = limit
+        splitter = self.text_splitter
+        if splitter is not None:
+            if not callable(getattr(splitter, "with_budget", None)):
+                raise ConfigError(
+                    "text_splitter must be a docchunk text chunker (RecursiveChunker, SentenceChunker, "
+                    f"TokenChunker), got {splitter!r}"
+                )
+            splitter.with_budget(self._tok, limit)  # raises ConfigError for chunkers without a budget
 
     def chunk(self, dl_doc: DoclingDocument, **kwargs: Any) -> Iterator[DocChunk]:
         """Yield the chunks of ``dl_doc`` in document order (see the class invariants)."""
@@ -108,6 +121,7 @@ class _Run:
         self._counts: dict[str, int] = {}
         self._item_texts: dict[str, str] = {}
         self._delim_tokens: int | None = None
+        self._splitters: dict[tuple[int, int], Any] = {}
         # with an additive tokenizer, sizes of joined texts follow by arithmetic
         self.additive = self.tok.joins_additively(self.delim)
 
@@ -241,8 +255,19 @@ class _Run:
             and isinstance(items[0], TableItem)
         ):
             return self._segment_table(piece.text, available)
+        splitter = self.chunker.text_splitter
+        if splitter is not None:
+            return [c.text for c in self._splitter_for(splitter, available).chunk(piece.text) if c.text.strip()]
         spans, _ = semchunk_split(piece.text, available, self.count, self.tok.max_token_chars)
         return [piece.text[s:e] for s, e in spans]
+
+    def _splitter_for(self, splitter: Any, available: int) -> Any:
+        """The user's text chunker, set to our tokenizer and the remaining budget (cached)."""
+        key = (id(splitter), available)
+        own = self._splitters.get(key)
+        if own is None:
+            own = self._splitters[key] = splitter.with_budget(self.tok, available)
+        return own
 
     def _segment_table(self, text: str, available: int) -> list[str]:
         omit = self.chunker.omit_header_on_overflow

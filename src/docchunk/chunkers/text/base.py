@@ -1,0 +1,72 @@
+"""Base of the text chunkers: validation, batching and the shared size check."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable
+from typing import Any
+
+from docchunk.errors import ConfigError
+from docchunk.tokenizers import Tokenizer, get_tokenizer
+from docchunk.types import Chunk
+
+__all__ = ["TextChunker", "check_size"]
+
+
+def check_size(name: str, value: Any, minimum: int) -> int:
+    """Validate an integer size parameter.
+
+    Raises:
+        ConfigError: ``value`` is not an int >= ``minimum``.
+    """
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ConfigError(f"{name} must be an int >= {minimum}, got {value!r}")
+    return value
+
+
+class TextChunker(ABC):
+    """A chunker of plain text: callable, with ``chunk(text)`` and ``chunk_batch(texts)``.
+
+    Every chunk it returns satisfies ``text[start_index:end_index] == chunk.text``
+    (unless its offsets are None, for chunks whose separators were removed).
+    """
+
+    tokenizer: Tokenizer
+
+    def __init__(self, tokenizer: Any = "character"):
+        self.tokenizer = get_tokenizer(tokenizer)
+
+    @abstractmethod
+    def chunk(self, text: str) -> list[Chunk]:
+        """Split ``text`` into chunks, in order."""
+
+    def chunk_batch(self, texts: Iterable[str]) -> list[list[Chunk]]:
+        """``[self.chunk(t) for t in texts]``."""
+        return [self.chunk(t) for t in texts]
+
+    def __call__(self, text: str | Iterable[str]) -> Any:
+        """Chunk one text (``list[Chunk]``) or, given an iterable of texts, each of them."""
+        if isinstance(text, str):
+            return self.chunk(text)
+        return self.chunk_batch(text)
+
+    def with_budget(self, tokenizer: Any, chunk_size: int) -> TextChunker:
+        """A copy of this chunker that counts with ``tokenizer`` and packs to ``chunk_size``.
+
+        Used by :class:`docchunk.HybridChunker` to split oversized text with the
+        remaining token budget. Overlap is capped below the new size.
+
+        Raises:
+            ConfigError: This chunker has no token budget to set (``WindowChunker``).
+        """
+        raise ConfigError(f"{type(self).__name__} cannot be used with a token budget")
+
+    @staticmethod
+    def _check_text(text: Any) -> str:
+        if not isinstance(text, str):
+            raise ConfigError(f"text must be a str, got {type(text).__name__}")
+        return text
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{k}={v!r}" for k, v in vars(self).items() if not k.startswith("_") and k != "tokenizer")
+        return f"{type(self).__name__}({fields}, tokenizer={self.tokenizer.name!r})"

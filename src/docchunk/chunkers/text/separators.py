@@ -1,0 +1,71 @@
+"""Separator presets for :class:`docchunk.RecursiveChunker`, coarsest first.
+
+Each preset is a list of literal strings (never regexes) and ends with the default
+paragraph, line, word, character tail. The code presets follow LangChain's
+``RecursiveCharacterTextSplitter.get_separators_for_language`` and chunk-clj.
+"""
+
+from __future__ import annotations
+
+from docchunk.errors import ConfigError
+
+__all__ = ["DEFAULT_SEPARATORS", "LANGUAGES", "separators_for"]
+
+DEFAULT_SEPARATORS = ["\n\n", "\n", " ", ""]
+
+_HEADINGS = ["\n# ", "\n## ", "\n### ", "\n#### ", "\n##### ", "\n###### "]
+
+_PRESETS: dict[str, list[str]] = {
+    "markdown": [*_HEADINGS, "```\n", "\n\n***\n\n", "\n\n---\n\n", "\n\n___\n\n"],
+    "python": ["\nclass ", "\ndef ", "\nasync def ", "\n    def ", "\n    async def ", "\n\tdef "],
+    "clojure": ["\n(ns ", "\n(defn ", "\n(defn- ", "\n(defmacro ", "\n(defprotocol ", "\n(defrecord ", "\n(def ", "\n(deftest "],
+    "javascript": [
+        "\nexport ", "\nfunction ", "\nconst ", "\nlet ", "\nvar ", "\nclass ",
+        "\nif ", "\nfor ", "\nwhile ", "\nswitch ", "\ncase ", "\ndefault ",
+    ],
+    "typescript": [
+        "\nenum ", "\ninterface ", "\nnamespace ", "\ntype ", "\nexport ", "\nclass ", "\nfunction ",
+        "\nconst ", "\nlet ", "\nvar ", "\nif ", "\nfor ", "\nwhile ", "\nswitch ", "\ncase ", "\ndefault ",
+    ],
+    "java": [
+        "\nclass ", "\ninterface ", "\nenum ", "\npublic ", "\nprotected ", "\nprivate ", "\nstatic ",
+        "\nif ", "\nfor ", "\nwhile ", "\nswitch ", "\ncase ",
+    ],
+    "go": ["\nfunc ", "\nvar ", "\nconst ", "\ntype ", "\nif ", "\nfor ", "\nswitch ", "\ncase "],
+    "rust": ["\nfn ", "\npub fn ", "\nimpl ", "\nstruct ", "\nenum ", "\nconst ", "\nlet ", "\nif ", "\nwhile ", "\nfor ", "\nloop ", "\nmatch "],
+    "html": [
+        "<body", "<div", "<p", "<br", "<li", "<h1", "<h2", "<h3", "<h4", "<h5", "<h6", "<span", "<table",
+        "<tr", "<td", "<th", "<ul", "<ol", "<header", "<footer", "<nav", "<head", "<style", "<script",
+        "<meta", "<title",
+    ],
+    "latex": [
+        "\n\\chapter{", "\n\\section{", "\n\\subsection{", "\n\\subsubsection{", "\n\\begin{enumerate}",
+        "\n\\begin{itemize}", "\n\\begin{description}", "\n\\begin{list}", "\n\\begin{quote}",
+        "\n\\begin{quotation}", "\n\\begin{verse}", "\n\\begin{verbatim}", "\n\\begin{align}", "$$", "$",
+    ],
+}  # fmt: skip
+
+LANGUAGES = tuple(sorted(_PRESETS))
+"""The names ``separators_for`` and ``RecursiveChunker(language=...)`` accept."""
+
+
+def separators_for(language: str) -> list[str]:
+    """The separator preset of ``language``, coarsest first, ending with the default tail.
+
+    Args:
+        language: One of :data:`LANGUAGES` (case-insensitive).
+
+    Returns:
+        A new list of literal separators.
+
+    Raises:
+        ConfigError: Unknown language; the message lists the known ones.
+
+    Example:
+        >>> separators_for("python")[:2]
+        ['\\nclass ', '\\ndef ']
+    """
+    key = language.lower() if isinstance(language, str) else language
+    if key not in _PRESETS:
+        raise ConfigError(f"unknown language {language!r}; known languages: {', '.join(LANGUAGES)}")
+    return [*_PRESETS[key], *DEFAULT_SEPARATORS]

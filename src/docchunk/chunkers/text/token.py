@@ -1,0 +1,94 @@
+"""Fixed windows of tokens, cut on character boundaries."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from docchunk.chunkers.text.base import TextChunker, check_size
+from docchunk.errors import ConfigError
+from docchunk.types import Chunk
+
+__all__ = ["TokenChunker", "token_windows"]
+
+
+def token_windows(text: str, tokenizer: Any, chunk_size: int, chunk_overlap: int = 0, base: int = 0) -> list[Chunk]:
+    """Windows of at most ``chunk_size`` tokens over ``text``, overlapping by ``chunk_overlap`` tokens.
+
+    Boundaries are token starts, so a chunk never cuts a character (a byte-level
+    token inside a multi-byte character belongs to the chunk holding the whole
+    character). Each window's text is counted again and shrunk until it fits;
+    a single character larger than ``chunk_size`` is emitted alone, oversized.
+    Offsets are shifted by ``base``.
+    """
+    if not text:
+        return []
+    offsets = tokenizer.token_offsets(text)
+    n = len(offsets)
+    if n == 0:
+        return [Chunk.model_construct(text=text, start_index=base, end_index=base + len(text),
+                                      token_count=tokenizer.count_tokens(text), context=None, oversized=False)]  # fmt: skip
+
+    def char_at(index: int) -> int:
+        return len(text) if index >= n else (0 if index == 0 else offsets[index])
+
+    out: list[Chunk] = []
+    a = 0
+    while a < n:
+        start = char_at(a)
+        b = min(a + chunk_size, n)
+        while b < n and char_at(b) <= start:  # never an empty chunk
+            b += 1
+        count = tokenizer.count_tokens(text[start : char_at(b)])
+        while count > chunk_size and b - 1 > a and char_at(b - 1) > start:
+            b -= 1
+            count = tokenizer.count_tokens(text[start : char_at(b)])
+        end = char_at(b)
+        out.append(Chunk.model_construct(text=text[start:end], start_index=base + start, end_index=base + end,
+                                         token_count=count, context=None, oversized=count > chunk_size))  # fmt: skip
+        if b >= n:
+            break
+        nxt = max(b - chunk_overlap, a + 1)
+        while nxt < b and char_at(nxt) <= start:
+            nxt += 1
+        a = nxt
+    return out
+
+
+class TokenChunker(TextChunker):
+    """Fixed windows of ``chunk_size`` tokens, ``chunk_overlap`` tokens shared by neighbours.
+
+    Args:
+        tokenizer: Any spec :func:`docchunk.get_tokenizer` accepts that can give token
+            offsets (``"character"``, ``"word"``, ``"hf:..."``, ``"tiktoken:..."``, or
+            such tokenizer objects); callables cannot.
+        chunk_size: Tokens per chunk; >= 1.
+        chunk_overlap: Tokens shared by consecutive chunks; 0 <= overlap < chunk_size.
+
+    Invariants of ``chunk(text)``: ``text[c.start_index:c.end_index] == c.text``;
+    ``c.token_count == count_tokens(c.text) <= chunk_size`` unless one character
+    alone is larger (``oversized``); boundaries fall on character boundaries; no
+    chunk is empty; without overlap the chunks tile the text.
+
+    Raises:
+        ConfigError: Invalid sizes or ``chunk_overlap >= chunk_size``.
+        TokenizerError: The tokenizer cannot give token offsets.
+
+    Example:
+        >>> [c.text for c in TokenChunker("character", chunk_size=4)("abcdefghij")]
+        ['abcd', 'efgh', 'ij']
+    """
+
+    def __init__(self, tokenizer: Any = "character", chunk_size: int = 512, chunk_overlap: int = 0):
+        super().__init__(tokenizer)
+        self.chunk_size = check_size("chunk_size", chunk_size, 1)
+        self.chunk_overlap = check_size("chunk_overlap", chunk_overlap, 0)
+        if chunk_overlap >= chunk_size:
+            raise ConfigError(f"chunk_overlap ({chunk_overlap!r}) must be smaller than chunk_size ({chunk_size!r})")
+        self.tokenizer.token_offsets("")  # fail at construction when offsets are unsupported
+
+    def with_budget(self, tokenizer: Any, chunk_size: int) -> TokenChunker:
+        return TokenChunker(tokenizer, chunk_size, min(self.chunk_overlap, chunk_size - 1))
+
+    def chunk(self, text: str) -> list[Chunk]:
+        """Split ``text`` into token windows (see the class invariants)."""
+        return token_windows(self._check_text(text), self.tokenizer, self.chunk_size, self.chunk_overlap)

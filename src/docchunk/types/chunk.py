@@ -1,0 +1,53 @@
+"""The text chunk: a slice of the input with its size (after chonkie's ``Chunk``)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+__all__ = ["Chunk", "WindowChunk"]
+
+
+class Chunk(BaseModel):
+    """A chunk of a text.
+
+    Attributes:
+        text: The chunk's text.
+        start_index: Start offset in the input (a Python ``str`` index), or None when
+            the text is not a slice of the input (separators removed).
+        end_index: End offset (exclusive); ``source[start_index:end_index] == text``
+            whenever both are set and no refinery added context to ``text``.
+        token_count: Size of ``text`` in tokens of the chunker's tokenizer (the
+            unit of its ``chunk_size``).
+        context: Text a refinery added from neighbouring chunks without merging
+            it into ``text``; None otherwise.
+        oversized: True when ``token_count`` exceeds the chunker's limit because one
+            indivisible piece (no split point inside) is larger.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: str
+    start_index: int | None = None
+    end_index: int | None = None
+    token_count: int = 0
+    context: str | None = None
+    oversized: bool = False
+
+    def __len__(self) -> int:
+        return len(self.text)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class WindowChunk(Chunk):
+    """A chunk of :class:`docchunk.WindowChunker`: context, main segment, context.
+
+    Attributes:
+        main_start_index: Start offset of the main segment (the ``offset`` new units).
+        main_end_index: End offset of the main segment; the main segments of all
+            chunks tile the input with no gap and no overlap.
+    """
+
+    main_start_index: int = 0
+    main_end_index: int = 0
