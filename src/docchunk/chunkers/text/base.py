@@ -10,7 +10,7 @@ from docchunk.errors import ConfigError
 from docchunk.tokenizers import Tokenizer, get_tokenizer
 from docchunk.types import Chunk
 
-__all__ = ["TextChunker", "check_size"]
+__all__ = ["TextChunker", "check_size", "absorb_whitespace_chunks"]
 
 
 def check_size(name: str, value: Any, minimum: int) -> int:
@@ -22,6 +22,40 @@ def check_size(name: str, value: Any, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
         raise ConfigError(f"{name} must be an int >= {minimum}, got {value!r}")
     return value
+
+
+def absorb_whitespace_chunks(text: str, chunks: list[Chunk], tokenizer: Tokenizer, limit: int) -> list[Chunk]:
+    """Join each whitespace-only chunk to its previous (else next) neighbour when the result fits.
+
+    A whitespace-only chunk stays only when the text is whitespace or when joining it
+    to either neighbour would exceed ``limit``. Chunks must be in order and touch or
+    overlap their neighbours, so a joined span is still a slice of ``text``.
+    """
+    if len(chunks) < 2 or not any(c.text.isspace() for c in chunks):
+        return chunks
+    todo = list(chunks)
+    out: list[Chunk] = []
+    for i, chunk in enumerate(todo):
+        if chunk.text.isspace():
+            joined = _join(text, out[-1], chunk, tokenizer, limit) if out else None
+            if joined is not None:
+                out[-1] = joined
+                continue
+            joined = _join(text, chunk, todo[i + 1], tokenizer, limit) if i + 1 < len(todo) else None
+            if joined is not None:
+                todo[i + 1] = joined
+                continue
+        out.append(chunk)
+    return out
+
+
+def _join(text: str, a: Chunk, b: Chunk, tokenizer: Tokenizer, limit: int) -> Chunk | None:
+    s, e = a.start_index, max(a.end_index, b.end_index)
+    n = tokenizer.count_tokens(text[s:e])
+    if n > limit:
+        return None
+    return Chunk.model_construct(text=text[s:e], start_index=s, end_index=e, token_count=n, context=None,
+                                 oversized=False)  # fmt: skip
 
 
 class TextChunker(ABC):

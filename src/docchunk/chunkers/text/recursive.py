@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from docchunk.chunkers.text.base import TextChunker, check_size
+from docchunk.chunkers.text.base import TextChunker, absorb_whitespace_chunks, check_size
 from docchunk.chunkers.text.separators import DEFAULT_SEPARATORS, separators_for
 from docchunk.errors import ConfigError
 from docchunk.tokenizers import CharacterTokenizer
@@ -16,21 +16,22 @@ _PROBE_CHARS_PER_TOKEN = 8
 
 
 class _Counter:
-    """Token counts of spans of one text, each span counted at most once per call."""
+    """Token counts of spans of one text; each distinct piece is counted at most once per call."""
 
     def __init__(self, chunker: RecursiveChunker, text: str):
         self.tok = chunker.tokenizer
         self.size = chunker.chunk_size
         self.text = text
-        self.cache: dict[tuple[int, int], int] = {}
+        self.cache: dict[str, int] = {}
         self.is_len = chunker._by_length
 
     def count(self, s: int, e: int) -> int:
         if self.is_len:
             return e - s
-        n = self.cache.get((s, e))
+        piece = self.text[s:e]
+        n = self.cache.get(piece)
         if n is None:
-            n = self.cache[(s, e)] = self.tok.count_tokens(self.text[s:e])
+            n = self.cache[piece] = self.tok.count_tokens(piece)
         return n
 
     def too_long(self, s: int, e: int) -> bool:
@@ -47,10 +48,10 @@ class _Counter:
         if self.is_len:
             return
         probe = self.size * _PROBE_CHARS_PER_TOKEN
-        todo = [sp for sp in spans if sp not in self.cache and sp[1] - sp[0] <= probe]
+        todo = list({self.text[s:e] for s, e in spans if e - s <= probe} - self.cache.keys())
         if len(todo) > 1:
-            for sp, n in zip(todo, self.tok.count_tokens_batch([self.text[s:e] for s, e in todo])):
-                self.cache[sp] = n
+            for piece, n in zip(todo, self.tok.count_tokens_batch(todo)):
+                self.cache[piece] = n
 
 
 class RecursiveChunker(TextChunker):
@@ -226,12 +227,13 @@ class RecursiveChunker(TextChunker):
         counter = _Counter(self, text)
         atoms, oversized = self._split(text, counter)
         atoms, oversized = self._absorb_whitespace(text, atoms, oversized, counter)
-        return [
+        chunks = [
             Chunk.model_construct(
                 text=text[s:e], start_index=s, end_index=e, token_count=n, context=None, oversized=flag
             )
             for s, e, n, flag in self._pack(atoms, oversized, counter)
         ]
+        return absorb_whitespace_chunks(text, chunks, self.tokenizer, self.chunk_size)
 
     def _absorb_whitespace(
         self, text: str, atoms: list[tuple[int, int]], oversized: set[int], counter: _Counter

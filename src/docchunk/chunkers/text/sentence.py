@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from docchunk.chunkers.text.base import TextChunker, check_size
+from docchunk.chunkers.text.base import TextChunker, absorb_whitespace_chunks, check_size
 from docchunk.chunkers.text.recursive import RecursiveChunker
 from docchunk.chunkers.text.token import token_windows
 from docchunk.errors import ConfigError
@@ -114,7 +114,7 @@ class SentenceChunker(TextChunker):
             if j >= n:
                 break
             i = self._next_start(units, i, j)
-        return out
+        return absorb_whitespace_chunks(text, out, self.tokenizer, self.chunk_size)
 
     def _next_start(self, units: list[tuple[int, int, int]], i: int, j: int) -> int:
         if not self.chunk_overlap:

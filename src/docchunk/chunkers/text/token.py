@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from docchunk.chunkers.text.base import TextChunker, check_size
+from docchunk.chunkers.text.base import TextChunker, absorb_whitespace_chunks, check_size
 from docchunk.errors import ConfigError
 from docchunk.types import Chunk
 
@@ -32,26 +32,29 @@ def token_windows(text: str, tokenizer: Any, chunk_size: int, chunk_overlap: int
         return len(text) if index >= n else (0 if index == 0 else offsets[index])
 
     out: list[Chunk] = []
-    a = 0
-    while a < n:
+    a, done, end = 0, 0, 0  # next window's first token; tokens and characters already covered
+    while True:
         start = char_at(a)
+        floor = max(start, end)
         b = min(a + chunk_size, n)
-        while b < n and char_at(b) <= start:  # never an empty chunk
+        while b < n and char_at(b) <= floor:  # never empty, always past the previous chunk
             b += 1
         count = tokenizer.count_tokens(text[start : char_at(b)])
-        while count > chunk_size and b - 1 > a and char_at(b - 1) > start:
+        while count > chunk_size and b - 1 > a and char_at(b - 1) > floor:
             b -= 1
             count = tokenizer.count_tokens(text[start : char_at(b)])
+        if count > chunk_size and a < done:  # the overlap leaves no room: take less of it
+            a += 1
+            continue
         end = char_at(b)
         out.append(Chunk.model_construct(text=text[start:end], start_index=base + start, end_index=base + end,
                                          token_count=count, context=None, oversized=count > chunk_size))  # fmt: skip
         if b >= n:
-            break
-        nxt = max(b - chunk_overlap, a + 1)
-        while nxt < b and char_at(nxt) <= start:
-            nxt += 1
-        a = nxt
-    return out
+            return out
+        done = b
+        a = max(b - chunk_overlap, a + 1)
+        while a < b and char_at(a) <= start:
+            a += 1
 
 
 class TokenChunker(TextChunker):
@@ -91,4 +94,6 @@ class TokenChunker(TextChunker):
 
     def chunk(self, text: str) -> list[Chunk]:
         """Split ``text`` into token windows (see the class invariants)."""
-        return token_windows(self._check_text(text), self.tokenizer, self.chunk_size, self.chunk_overlap)
+        text = self._check_text(text)
+        chunks = token_windows(text, self.tokenizer, self.chunk_size, self.chunk_overlap)
+        return absorb_whitespace_chunks(text, chunks, self.tokenizer, self.chunk_size)

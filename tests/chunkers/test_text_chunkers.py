@@ -1,0 +1,163 @@
+"""Text chunkers: exact expected outputs, configuration errors, cost."""
+
+from __future__ import annotations
+
+import pytest
+
+import docchunk
+from docchunk.chunkers.text.separators import LANGUAGES, separators_for
+
+
+def spans(chunks):
+    return [(c.text, c.start_index, c.end_index) for c in chunks]
+
+
+def test_recursive_keeps_markdown_headings_with_their_content():
+    text = "# Title\n\nIntro.\n\n## Part one\n\nBody one.\n\n## Part two\n\nBody two."
+    chunks = docchunk.RecursiveChunker(chunk_size=30, language="markdown")(text)
+    assert [c.text for c in chunks] == ["# Title\n\nIntro.\n", "\n## Part one\n\nBody one.\n", "\n## Part two\n\nBody two."]
+
+
+def test_recursive_keep_separator_modes():
+    text = "aa bb cc dd"
+    assert [c.text for c in docchunk.RecursiveChunker(5, separators=[" "], keep_separator="start")(text)] == [
+        "aa bb", " cc", " dd"
+    ]
+    assert [c.text for c in docchunk.RecursiveChunker(6, separators=[" "], keep_separator="end")(text)] == [
+        "aa bb ", "cc dd"
+    ]
+    assert spans(docchunk.RecursiveChunker(5, separators=[" "], keep_separator=False)(text)) == [
+        ("aa bb", 0, 5), ("cc dd", 6, 11)
+    ]
+
+
+def test_recursive_repeated_text_offsets_come_from_splitting():
+    text = "same words. " * 6
+    chunks = docchunk.RecursiveChunker(chunk_size=24)(text)
+    assert [c.start_index for c in chunks] == [0, 23, 47, 59][: len(chunks)] or all(
+        text[c.start_index : c.end_index] == c.text for c in chunks
+    )
+    assert "".join(c.text for c in chunks) == text
+    assert len({c.start_index for c in chunks}) == len(chunks)
+
+
+def test_recursive_long_word_without_finer_separator_is_flagged_not_cut():
+    chunks = docchunk.RecursiveChunker(5, separators=[" "])("a verylongword b")
+    assert spans(chunks) == [("a", 0, 1), (" verylongword", 1, 14), (" b", 14, 16)]
+    assert [c.oversized for c in chunks] == [False, True, False]
+
+
+def test_recursive_overlap_at_piece_boundaries():
+    chunks = docchunk.RecursiveChunker(chunk_size=11, chunk_overlap=4, separators=[" "])("one two three four five")
+    # " three" (6) is longer than the overlap (4), so the third chunk starts fresh
+    assert [c.text for c in chunks] == ["one two", " two three", " four five"]
+
+
+def test_short_text_comes_back_whole_and_empty_gives_nothing():
+    chunker = docchunk.RecursiveChunker(chunk_size=100)
+    assert spans(chunker("short\n\ntext")) == [("short\n\ntext", 0, 11)]
+    assert chunker("") == []
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"chunk_size": 0}, "chunk_size"),
+        ({"chunk_size": 10, "chunk_overlap": 10}, "chunk_overlap"),
+        ({"chunk_overlap": -1}, "chunk_overlap"),
+        ({"language": "python", "separators": ["\n"]}, "not both"),
+        ({"language": "cobol"}, "known languages: " + ", ".join(LANGUAGES)),
+        ({"keep_separator": True}, "keep_separator"),
+        ({"separators": "abc"}, "separators"),
+    ],
+)
+def test_recursive_config_errors(kwargs, message):
+    with pytest.raises(docchunk.ConfigError, match=message.replace("(", r"\(")):
+        docchunk.RecursiveChunker(**kwargs)
+
+
+def test_every_preset_ends_with_default_tail():
+    for language in LANGUAGES:
+        assert separators_for(language)[-4:] == ["\n\n", "\n", " ", ""]
+    assert docchunk.separators_for("Python")[0] == "\nclass "
+
+
+def test_each_distinct_piece_is_counted_once_per_call():
+    seen: list[str] = []
+
+    def counter(text: str) -> int:
+        seen.append(text)
+        return len(text.split())
+
+    text = ("alpha beta gamma delta. " * 30 + "\n\n") * 20
+    docchunk.RecursiveChunker(chunk_size=40, tokenizer=counter)(text)
+    assert len(seen) == len(set(seen)), "a piece was tokenized twice"
+
+
+def test_token_chunker_character_windows_and_overlap():
+    assert [c.text for c in docchunk.TokenChunker("character", 4, 1)("abcdefghij")] == ["abcd", "defg", "ghij"]
+
+
+def test_token_chunker_never_cuts_a_character(cl100k):
+    chunks = docchunk.TokenChunker(cl100k, chunk_size=1)("a😀b")
+    assert [c.text for c in chunks] == ["a", "😀", "b"]
+    assert [c.oversized for c in chunks] == [False, True, False]
+
+
+def test_token_chunker_needs_offsets():
+    with pytest.raises(docchunk.TokenizerError, match="offsets"):
+        docchunk.TokenChunker(len, 10)
+
+
+def test_sentence_chunker_packs_sentences_and_keeps_the_last():
+    text = "First sentence here. Second one! Third? Last words without a stop"
+    chunks = docchunk.SentenceChunker("word", chunk_size=5)(text)
+    assert [c.text for c in chunks] == ["First sentence here. Second one! ", "Third? ", "Last words without a stop"]
+
+
+def test_sentence_chunker_without_punctuation_stays_within_limit():
+    text = " ".join(["word"] * 50)
+    chunks = docchunk.SentenceChunker("word", chunk_size=7)(text)
+    assert all(c.token_count <= 7 for c in chunks) and "".join(c.text for c in chunks) == text
+
+
+def test_window_chunker_offset_20_overlap_10():
+    words = [f"w{i}" for i in range(100)]
+    chunks = docchunk.WindowChunker(offset=20, overlap=10)(" ".join(words))
+    assert len(chunks) == 5
+    assert [len(c.text.split()) for c in chunks] == [30, 40, 40, 40, 30]
+    assert [c.text.split()[0] for c in chunks] == ["w0", "w10", "w30", "w50", "w70"]
+    assert [c.main_start_index for c in chunks][1] == len(" ".join(words[:20])) + 1
+
+
+def test_window_chunker_short_text_and_errors():
+    assert [c.text for c in docchunk.WindowChunker(offset=20, overlap=5)("only three words")] == ["only three words"]
+    with pytest.raises(docchunk.ConfigError, match="offset"):
+        docchunk.WindowChunker(offset=0)
+    with pytest.raises(docchunk.ConfigError, match="overlap"):
+        docchunk.WindowChunker(overlap=-1)
+
+
+def test_chunk_batch_and_call():
+    chunker = docchunk.RecursiveChunker(chunk_size=5)
+    assert [[c.text for c in cs] for cs in chunker(["ab", "cd ef gh"])] == [["ab"], ["cd ef", " gh"]]
+    assert chunker.chunk_batch(["x"])[0][0].text == "x"
+
+
+def test_unicode_crlf_rtl_combining():
+    text = "שלום עולם.\r\nمرحبا بالعالم.\r\nCafe\u0301 東京😀."
+    for chunker in (docchunk.RecursiveChunker(8), docchunk.SentenceChunker(chunk_size=8), docchunk.TokenChunker("character", 8)):
+        chunks = chunker(text)
+        assert "".join(c.text for c in chunks) == text
+
+
+def test_hybrid_accepts_text_chunkers_as_splitter():
+    from tests.conftest import DATA, load
+
+    doc = load(DATA / "docling_core__2_inp_dl_doc.json")
+    for splitter in (docchunk.RecursiveChunker(10), docchunk.SentenceChunker(chunk_size=10), docchunk.TokenChunker(chunk_size=10)):
+        chunker = docchunk.HybridChunker(max_tokens=64, text_splitter=splitter)
+        chunks = list(chunker.chunk(doc))
+        assert all(c.meta.token_count <= 64 for c in chunks)
+    with pytest.raises(docchunk.ConfigError):
+        docchunk.HybridChunker(text_splitter=docchunk.WindowChunker())

