@@ -89,8 +89,8 @@ def transformers_minilm(minilm_dir):
 def _hypothesis_profiles() -> None:
     from hypothesis import settings
 
-    settings.register_profile("default", max_examples=40)
-    settings.register_profile("stress", max_examples=600)
+    settings.register_profile("default", max_examples=40, deadline=None)
+    settings.register_profile("stress", max_examples=600, deadline=None)
     settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 

@@ -48,6 +48,15 @@ class Tokenizer(ABC):
             'use "character", "word", an "hf:..." or a "tiktoken:..." tokenizer'
         )
 
+    def clean_boundary(self, left: str, right: str) -> bool:
+        """Whether ``count(a + b) == count(a) + count(b)`` whenever ``a`` ends with the
+        character ``left`` and ``b`` starts with the character ``right``.
+
+        True means no token spans that boundary and neither side's tokens depend on the
+        other; chunkers then size joined pieces by arithmetic. Default: False (measure).
+        """
+        return False
+
     def joins_additively(self, delim: str) -> bool:
         """Whether ``count(a + delim + b) == count(a) + count(delim) + count(b)`` for all a, b.
 
@@ -78,6 +87,9 @@ class CharacterTokenizer(Tokenizer):
     def joins_additively(self, delim: str) -> bool:
         return True
 
+    def clean_boundary(self, left: str, right: str) -> bool:
+        return True
+
 
 class WordTokenizer(Tokenizer):
     """One token per whitespace-separated word (``len(text.split())``)."""
@@ -93,6 +105,9 @@ class WordTokenizer(Tokenizer):
     def joins_additively(self, delim: str) -> bool:
         # words never merge across whitespace, and whitespace counts zero words
         return bool(delim) and delim.isspace()
+
+    def clean_boundary(self, left: str, right: str) -> bool:
+        return left.isspace() or right.isspace()
 
 
 class CallableTokenizer(Tokenizer):

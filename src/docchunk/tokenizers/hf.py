@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -47,6 +48,21 @@ class HFTokenizer(Tokenizer):
         self.max_tokens = max_tokens
         self.name = name
         self.max_token_chars = max((len(t) for t in own.get_vocab(with_added_tokens=True)), default=None)
+        self._pre = self._pipeline_kind(tk)
+
+    def _pipeline_kind(self, tk: Any) -> str | None:
+        """"bert" or "whitespace" for WordPiece pipelines whose words are tokenized alone, else None."""
+        norm = self._tok.normalizer
+        if not isinstance(self._tok.model, tk.models.WordPiece):
+            return None
+        if not (norm is None or isinstance(norm, tk.normalizers.BertNormalizer)):
+            return None
+        pre = self._tok.pre_tokenizer
+        if isinstance(pre, tk.pre_tokenizers.BertPreTokenizer):
+            return "bert"
+        if isinstance(pre, tk.pre_tokenizers.WhitespaceSplit):
+            return "whitespace"
+        return None
 
     def joins_additively(self, delim: str) -> bool:
         """True for WordPiece (BERT-style) pipelines joined by whitespace.
@@ -54,15 +70,15 @@ class HFTokenizer(Tokenizer):
         Their normalizer works character by character and their pre-tokenizer splits
         at every whitespace, so no token spans a whitespace delimiter.
         """
-        if not delim or not delim.isspace():
+        return self._pre is not None and bool(delim) and delim.isspace()
+
+    def clean_boundary(self, left: str, right: str) -> bool:
+        """True at whitespace (and, for BERT pre-tokenization, punctuation) in WordPiece pipelines."""
+        if self._pre is None:
             return False
-        tk = _load_tokenizers()
-        model_ok = isinstance(self._tok.model, tk.models.WordPiece)
-        norm = self._tok.normalizer
-        norm_ok = norm is None or isinstance(norm, tk.normalizers.BertNormalizer)
-        pre = self._tok.pre_tokenizer
-        pre_ok = isinstance(pre, (tk.pre_tokenizers.BertPreTokenizer, tk.pre_tokenizers.WhitespaceSplit))
-        return model_ok and norm_ok and pre_ok
+        if left.isspace() or right.isspace():
+            return True
+        return self._pre == "bert" and (_is_bert_punct(left) or _is_bert_punct(right))
 
     @property
     def backend(self) -> Any:
@@ -143,3 +159,11 @@ def _limit_from_dir(directory: Path) -> int | None:
         except (ValueError, KeyError, TypeError):
             pass
     return None
+
+
+def _is_bert_punct(char: str) -> bool:
+    """BERT's punctuation test: ASCII symbols and Unicode category P*; always its own pre-token."""
+    cp = ord(char)
+    if 33 <= cp <= 47 or 58 <= cp <= 64 or 91 <= cp <= 96 or 123 <= cp <= 126:
+        return True
+    return unicodedata.category(char).startswith("P")

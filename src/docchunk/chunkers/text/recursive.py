@@ -34,24 +34,25 @@ class _Counter:
             n = self.cache[piece] = self.tok.count_tokens(piece)
         return n
 
-    def too_long(self, s: int, e: int) -> bool:
-        """Cheap test first (a prefix that is already too long), then the exact count."""
+    def size_or_over(self, s: int, e: int) -> int:
+        """The count of a span, or ``size + 1`` when a prefix already shows it is too long."""
         if self.is_len:
-            return e - s > self.size
+            return e - s
         probe = self.size * _PROBE_CHARS_PER_TOKEN
         if e - s > probe and self.count(s, s + probe) > self.size:
-            return True
-        return self.count(s, e) > self.size
+            return self.size + 1
+        return self.count(s, e)
 
-    def prefetch(self, spans: list[tuple[int, int]]) -> None:
-        """Count many short spans in one batch (native batching where the backend has it)."""
+    def counts(self, spans: list[tuple[int, int]]) -> list[int]:
+        """:meth:`size_or_over` of many spans; short ones are counted in one native batch."""
         if self.is_len:
-            return
+            return [e - s for s, e in spans]
         probe = self.size * _PROBE_CHARS_PER_TOKEN
         todo = list({self.text[s:e] for s, e in spans if e - s <= probe} - self.cache.keys())
         if len(todo) > 1:
             for piece, n in zip(todo, self.tok.count_tokens_batch(todo)):
                 self.cache[piece] = n
+        return [self.size_or_over(s, e) for s, e in spans]
 
 
 class RecursiveChunker(TextChunker):
@@ -123,25 +124,76 @@ class RecursiveChunker(TextChunker):
         self._by_length = isinstance(self.tokenizer, CharacterTokenizer)
         self._additive = self.tokenizer.joins_additively("")
 
-    # -- phase 1: split ----------------------------------------------------------
-    def _split(self, text: str, counter: _Counter) -> tuple[list[tuple[int, int]], set[int]]:
-        """Atoms: spans that fit (or cannot be split), in order; and the indices of oversized ones."""
-        atoms: list[tuple[int, int]] = []
-        oversized: set[int] = set()
-        stack: list[tuple[int, int, int]] = [(0, len(text), 0)]
-        while stack:
-            lo, hi, level = stack.pop()
-            if not counter.too_long(lo, hi):
-                atoms.append((lo, hi))
+    # -- phase 1: split -------------------------------------------------------------
+    def _split(self, text: str, counter: _Counter) -> list[tuple[int, int, int, bool]]:
+        """Groups ``(start, end, tokens, oversized)`` in order, each within ``chunk_size``.
+
+        A span that does not fit is split at the first separator (from its level on)
+        that occurs in it; its consecutive pieces are grouped greedily while they fit,
+        and a piece that alone is too large is split again at the next level.
+        """
+        groups: list[tuple[int, int, int, bool]] = []
+        n = counter.size_or_over(0, len(text))
+        if n <= self.chunk_size:
+            return [(0, len(text), n, False)]
+        self._visit(text, 0, len(text), 0, counter, groups)
+        return groups
+
+    def _visit(self, text: str, lo: int, hi: int, level: int, counter: _Counter, groups: list) -> None:
+        pieces, next_level = self._split_once(text, lo, hi, level)
+        if pieces is None:
+            groups.append((lo, hi, counter.count(lo, hi), True))
+            return
+        size = self.chunk_size
+        counts = counter.counts(pieces)
+        run: list[int] = []  # indices of the pieces in the current group
+        total = 0
+        for index, count in enumerate(counts):
+            if count > size:
+                self._flush(text, pieces, counts, run, total, counter, groups)
+                run, total = [], 0
+                s, e = pieces[index]
+                self._visit(text, s, e, next_level, counter, groups)
                 continue
-            pieces, next_level = self._split_once(text, lo, hi, level)
-            if pieces is None:
-                oversized.add(len(atoms))
-                atoms.append((lo, hi))
-                continue
-            counter.prefetch(pieces)
-            stack.extend((s, e, next_level) for s, e in reversed(pieces))
-        return atoms, oversized
+            gap = self._gap(counter, pieces, run[-1], index) if run else 0
+            # with overlap, pieces stay apart so that overlap can be taken at piece boundaries
+            if run and not self.chunk_overlap and total + gap + count <= size:
+                run.append(index)
+                total += gap + count
+            else:
+                self._flush(text, pieces, counts, run, total, counter, groups)
+                run, total = [index], count
+        self._flush(text, pieces, counts, run, total, counter, groups)
+
+    def _gap(self, counter: _Counter, pieces: list[tuple[int, int]], a: int, b: int) -> int:
+        return counter.count(pieces[a][1], pieces[b][0]) if pieces[a][1] < pieces[b][0] else 0
+
+    def _flush(self, text: str, pieces: list, counts: list[int], run: list[int], total: int,
+               counter: _Counter, groups: list) -> None:  # fmt: skip
+        """Emit a group; its size is exact by arithmetic at clean boundaries, else measured once."""
+        if not run:
+            return
+        s, e = pieces[run[0]][0], pieces[run[-1]][1]
+        if len(run) > 1 and not self._clean(text, pieces, run):
+            exact = counter.count(s, e)
+            if exact > self.chunk_size:  # the estimate was low: keep the pieces apart
+                groups.extend((pieces[i][0], pieces[i][1], counts[i], False) for i in run)
+                return
+            total = exact
+        groups.append((s, e, total, False))
+
+    def _clean(self, text: str, pieces: list, run: Any) -> bool:
+        """Whether the joined size of ``pieces[run]`` is the sum of their sizes."""
+        if self._additive:
+            return True
+        tok = self.tokenizer
+        for a, b in zip(run, run[1:]):
+            if pieces[a][1] != pieces[b][0]:  # a dropped separator lies between: measure
+                return False
+            cut = pieces[b][0]
+            if not tok.clean_boundary(text[cut - 1], text[cut]):
+                return False
+        return True
 
     def _split_once(self, text: str, lo: int, hi: int, level: int) -> tuple[list[tuple[int, int]] | None, int]:
         """Split ``text[lo:hi]`` at the first separator from ``level`` on that occurs in it."""
@@ -151,64 +203,66 @@ class RecursiveChunker(TextChunker):
                 if hi - lo <= 1:
                     return None, index + 1
                 return [(i, i + 1) for i in range(lo, hi)], index + 1
-            first = text.find(sep, lo, hi)
-            if first == -1:
+            if text.find(sep, lo, hi) == -1:
                 continue
-            cuts = []
-            pos = first
-            while pos != -1:
-                cuts.append(pos)
-                pos = text.find(sep, pos + len(sep), hi)
-            return self._pieces(lo, hi, cuts, len(sep)), index + 1
+            width = len(sep)
+            lengths = [len(part) for part in text[lo:hi].split(sep)]
+            return self._pieces(lo, lengths, width), index + 1
         return None, len(self.separators)
 
-    def _pieces(self, lo: int, hi: int, cuts: list[int], width: int) -> list[tuple[int, int]]:
-        if self.keep_separator == "start":
-            bounds = [lo, *cuts, hi]
-            spans = list(zip(bounds, bounds[1:]))
-        elif self.keep_separator == "end":
-            bounds = [lo, *(c + width for c in cuts), hi]
-            spans = list(zip(bounds, bounds[1:]))
-        else:
-            starts = [lo, *(c + width for c in cuts)]
-            spans = list(zip(starts, [*cuts, hi]))
-        return [(s, e) for s, e in spans if s < e]
+    def _pieces(self, lo: int, lengths: list[int], width: int) -> list[tuple[int, int]]:
+        """Spans of the parts between separators, with the separator kept per ``keep_separator``."""
+        spans: list[tuple[int, int]] = []
+        pos = lo
+        last = len(lengths) - 1
+        keep = self.keep_separator
+        for i, length in enumerate(lengths):
+            start, end = pos, pos + length
+            pos = end + width
+            if keep == "start" and i > 0:
+                start -= width
+            elif keep == "end" and i < last:
+                end += width
+            if start < end:
+                spans.append((start, end))
+        return spans
 
-    # -- phase 2: pack -------------------------------------------------------------
-    def _pack(self, atoms: list[tuple[int, int]], oversized: set[int], counter: _Counter) -> list[tuple[int, int, int, bool]]:
-        """Greedy packing with overlap; returns ``(start, end, token_count, oversized)``."""
-        counts = [counter.count(s, e) for s, e in atoms]
-        gaps = [counter.count(atoms[i][1], atoms[i + 1][0]) for i in range(len(atoms) - 1)]
+    # -- phase 2: pack --------------------------------------------------------------
+    def _pack(self, groups: list[tuple[int, int, int, bool]], counter: _Counter, text: str) -> list[tuple[int, int, int, bool]]:
+        """Greedy packing of groups with overlap; returns ``(start, end, token_count, oversized)``."""
         size, overlap = self.chunk_size, self.chunk_overlap
+        counts = [g[2] for g in groups]
+        spans = [(g[0], g[1]) for g in groups]
+        gaps = [counter.count(groups[i][1], groups[i + 1][0]) for i in range(len(groups) - 1)]
         out: list[tuple[int, int, int, bool]] = []
-        n, i = len(atoms), 0
+        n, i = len(groups), 0
         while i < n:
-            if i in oversized:
-                out.append((atoms[i][0], atoms[i][1], counts[i], counts[i] > size))
+            if groups[i][3]:
+                out.append((groups[i][0], groups[i][1], counts[i], counts[i] > size))
                 i += 1
                 continue
             j, total = i + 1, counts[i]
-            while j < n and j not in oversized and total + gaps[j - 1] + counts[j] <= size:
+            while j < n and not groups[j][3] and total + gaps[j - 1] + counts[j] <= size:
                 total += gaps[j - 1] + counts[j]
                 j += 1
-            if not self._additive and j - i > 1:
-                total = counter.count(atoms[i][0], atoms[j - 1][1])
+            if j - i > 1 and not self._clean(text, spans, range(i, j)):
+                total = counter.count(groups[i][0], groups[j - 1][1])
                 while total > size and j - 1 > i:
                     j -= 1
-                    total = counter.count(atoms[i][0], atoms[j - 1][1])
-            out.append((atoms[i][0], atoms[j - 1][1], total, False))
+                    total = counter.count(groups[i][0], groups[j - 1][1])
+            out.append((groups[i][0], groups[j - 1][1], total, False))
             if j >= n:
                 break
-            i = self._overlap_start(i, j, counts, gaps, oversized) if overlap else j
+            i = self._overlap_start(i, j, counts, gaps, groups) if overlap else j
         return out
 
-    def _overlap_start(self, i: int, j: int, counts: list[int], gaps: list[int], oversized: set[int]) -> int:
-        """First atom of the next chunk: trailing atoms of this one within ``chunk_overlap``."""
+    def _overlap_start(self, i: int, j: int, counts: list[int], gaps: list[int], groups: list) -> int:
+        """First group of the next chunk: trailing groups of this one within ``chunk_overlap``."""
         k, carried = j, 0
         while k - 1 > i and carried + counts[k - 1] + gaps[k - 1] <= self.chunk_overlap:
             k -= 1
             carried += counts[k] + gaps[k]
-        if j not in oversized:
+        if not groups[j][3]:
             while k < j and carried + gaps[j - 1] + counts[j] > self.chunk_size:
                 carried -= counts[k] + gaps[k]
                 k += 1
@@ -225,41 +279,10 @@ class RecursiveChunker(TextChunker):
         if not text:
             return []
         counter = _Counter(self, text)
-        atoms, oversized = self._split(text, counter)
-        atoms, oversized = self._absorb_whitespace(text, atoms, oversized, counter)
         chunks = [
             Chunk.model_construct(
                 text=text[s:e], start_index=s, end_index=e, token_count=n, context=None, oversized=flag
             )
-            for s, e, n, flag in self._pack(atoms, oversized, counter)
+            for s, e, n, flag in self._pack(self._split(text, counter), counter, text)
         ]
         return absorb_whitespace_chunks(text, chunks, self.tokenizer, self.chunk_size)
-
-    def _absorb_whitespace(
-        self, text: str, atoms: list[tuple[int, int]], oversized: set[int], counter: _Counter
-    ) -> tuple[list[tuple[int, int]], set[int]]:
-        """Join whitespace-only atoms to a neighbour (the next one for ``"start"``) when it fits."""
-        if not any(text[s:e].isspace() for s, e in atoms) or len(atoms) < 2:
-            return atoms, oversized
-        order = (1, -1) if self.keep_separator != "end" else (-1, 1)
-        merged: list[tuple[int, int]] = list(atoms)
-        flags = [i in oversized for i in range(len(atoms))]
-        i = 0
-        while i < len(merged):
-            s, e = merged[i]
-            if len(merged) > 1 and text[s:e].isspace():
-                for step in order:
-                    k = i + step
-                    if 0 <= k < len(merged) and not flags[k]:
-                        lo, hi = min(merged[i][0], merged[k][0]), max(merged[i][1], merged[k][1])
-                        if not counter.too_long(lo, hi):
-                            merged[min(i, k)] = (lo, hi)
-                            del merged[max(i, k)]
-                            del flags[max(i, k)]
-                            i = max(min(i, k) - 1, 0)
-                            break
-                else:
-                    i += 1
-                continue
-            i += 1
-        return merged, {i for i, f in enumerate(flags) if f}
