@@ -55,20 +55,29 @@ def mode_setup(mode: str):
     return tok, tok.count_tokens, 512, tok.backend
 
 
-def peers(mode: str, size: int, native) -> dict[str, Callable[[str], list[str]]]:
-    runners: dict[str, Callable[[str], list[str]]] = {}
+def peers(mode: str, size: int, native) -> dict[str, Callable[[], Callable[[str], list[str]]]]:
+    """Factories of each installed peer's chunking function."""
+    runners: dict[str, Callable[[], Callable[[str], list[str]]]] = {}
     try:
         import chonkie
 
-        chunker = chonkie.RecursiveChunker(tokenizer="character" if native is None else native, chunk_size=size)
-        runners["chonkie"] = lambda t: [c.text for c in chunker.chunk(t)]
+        def make_chonkie():
+            chunker = chonkie.RecursiveChunker(tokenizer="character" if native is None else native, chunk_size=size)
+            return lambda t: [c.text for c in chunker.chunk(t)]
+
+        make_chonkie()
+        runners["chonkie"] = make_chonkie
     except Exception as exc:  # pragma: no cover - a peer that is missing or refuses this mode
         print(f"  (chonkie skipped: {exc})")
     try:
         import semchunk
 
-        sc = semchunk.chunkerify(len if native is None else native, chunk_size=size)
-        runners["semchunk"] = lambda t: sc(t)
+        def make_semchunk():
+            # a new counter object each time, so semchunk's global memo starts empty
+            counter = (lambda t: len(t)) if native is None else native
+            return semchunk.chunkerify(counter, chunk_size=size)
+
+        runners["semchunk"] = make_semchunk
     except Exception as exc:  # pragma: no cover
         print(f"  (semchunk skipped: {exc})")
     try:
@@ -84,7 +93,7 @@ def peers(mode: str, size: int, native) -> dict[str, Callable[[str], list[str]]]
             lc = RecursiveCharacterTextSplitter(
                 chunk_size=size, chunk_overlap=0, length_function=lambda t: len(native.encode(t, add_special_tokens=False))
             )
-        runners["langchain"] = lc.split_text
+        runners["langchain"] = lambda: lc.split_text
     except Exception as exc:  # pragma: no cover
         print(f"  (langchain skipped: {exc})")
     try:
@@ -96,15 +105,17 @@ def peers(mode: str, size: int, native) -> dict[str, Callable[[str], list[str]]]
             ts = TextSplitter.from_tiktoken_model("gpt-4", size)
         else:
             ts = TextSplitter.from_huggingface_tokenizer(native, size)
-        runners["semantic-text-splitter"] = ts.chunks
+        runners["semantic-text-splitter"] = lambda: ts.chunks
     except Exception as exc:  # pragma: no cover
         print(f"  (semantic-text-splitter skipped: {exc})")
     return runners
 
 
-def timed(fn: Callable[[str], list], text: str, repeats: int):
+def timed(make: Callable[[], Callable[[str], list]], text: str, repeats: int):
+    """Median time of ``make()(text)``; a fresh chunker per repeat, so no cache survives a run."""
     times, out = [], None
     for _ in range(repeats):
+        fn = make()
         gc.collect()
         t0 = time.perf_counter()
         out = fn(text)
@@ -128,16 +139,15 @@ def main() -> None:
     print(f"{'mode':<10} {'chunker':<24} {'seconds':>8} {'MB/s':>7} {'chunks':>7} {'over limit':>10} {'docchunk x':>10}")
     for mode in args.modes:
         tok, count, size, native = mode_setup(mode)
-        ours = docchunk.RecursiveChunker(chunk_size=size, tokenizer=tok)
-        t_ours, chunks = timed(ours.chunk, text, args.repeats)
+        t_ours, chunks = timed(lambda: docchunk.RecursiveChunker(chunk_size=size, tokenizer=tok).chunk, text, args.repeats)
         if "".join(c.text for c in chunks) != text or any(text[c.start_index : c.end_index] != c.text for c in chunks):
             sys.exit(f"{mode}: docchunk's chunks do not tile the input; refusing to report")
         over = sum(count(c.text) > size and not c.oversized for c in chunks)
         if over:
             sys.exit(f"{mode}: docchunk has {over} unflagged chunks over the limit; refusing to report")
         print(f"{mode:<10} {'docchunk':<24} {t_ours:>8.3f} {mb / t_ours:>7.2f} {len(chunks):>7} {0:>10} {'':>10}", flush=True)
-        for name, fn in peers(mode, size, native).items():
-            t, out = timed(fn, text, args.repeats)
+        for name, make in peers(mode, size, native).items():
+            t, out = timed(make, text, args.repeats)
             violations = sum(count(c) > size for c in out)
             print(f"{mode:<10} {name:<24} {t:>8.3f} {mb / t:>7.2f} {len(out):>7} {violations:>10} {t / t_ours:>9.1f}x", flush=True)
 

@@ -101,7 +101,8 @@ def test_bad_input_is_one_line_and_others_still_written(capsys, tmp_path, make, 
         (["--max-tokens", "-5"], "--max-tokens"),
         (["--tokenizer", "nonsense"], "unknown tokenizer"),
         (["--chunker", "semantic"], "--chunker"),
-        (["--tokenizer", "character"], "max_tokens is required"),
+        (["--tokenizer", "character"], "give --max-tokens"),
+        (["--chunker", "hierarchical", "--max-tokens", "5"], "hybrid only"),
     ],
 )
 def test_usage_errors_exit_2(capsys, args, message):

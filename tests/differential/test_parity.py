@@ -36,9 +36,12 @@ def signature(chunker, chunk) -> tuple:
 
 
 def assert_same(theirs, ours, doc) -> None:
+    """Equal chunk for chunk, except that docling-core's chunks without text (empty or
+    whitespace only, e.g. a caption whose text went with its table) are not emitted by
+    docchunk (docs/compat.md)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        expected = [signature(theirs, c) for c in theirs.chunk(doc)]
+        expected = [signature(theirs, c) for c in theirs.chunk(doc) if c.text.strip()]
     got = [signature(ours, c) for c in ours.chunk(doc)]
     for i, (e, g) in enumerate(zip(expected, got)):
         assert g == e, f"chunk {i} differs"

@@ -90,17 +90,25 @@ def chunk_command(
             out.writelines(lines)
             out.flush()
     if failures:
-        _error(f"{failures} of {len(files)} input(s) failed; the others were written")
+        rest = "; the others were written" if failures < len(files) else ""
+        _error(f"{failures} of {len(files)} input(s) failed{rest}")
         sys.exit(1)
 
 
 def _make_chunker(kind: str, spec: str | None, max_tokens: int | None, merge_peers: bool, debug: bool) -> Any:
-    from docchunk import HierarchicalChunker, HybridChunker
+    from docchunk import HierarchicalChunker, HybridChunker, get_tokenizer
 
+    if kind == "hierarchical" and (max_tokens is not None or not merge_peers):
+        raise click.UsageError("--max-tokens and --no-merge-peers apply to --chunker hybrid only")
     try:
+        tokenizer = get_tokenizer(spec)
         if kind == "hierarchical":
-            return HierarchicalChunker(tokenizer=spec)
-        return HybridChunker(tokenizer=spec, max_tokens=max_tokens, merge_peers=merge_peers)
+            return HierarchicalChunker(tokenizer=tokenizer)
+        if max_tokens is None and tokenizer.max_tokens is None:
+            raise click.UsageError(
+                f"--tokenizer {spec} has no token limit of its own; give --max-tokens N (tokens per chunk)"
+            )
+        return HybridChunker(tokenizer=tokenizer, max_tokens=max_tokens, merge_peers=merge_peers)
     except DocchunkError as exc:
         if debug:
             raise

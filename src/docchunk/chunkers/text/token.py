@@ -25,7 +25,7 @@ def token_windows(text: str, tokenizer: Any, chunk_size: int, chunk_overlap: int
     offsets = tokenizer.token_offsets(text)
     n = len(offsets)
     if n == 0:
-        return [Chunk.model_construct(text=text, start_index=base, end_index=base + len(text),
+        return [Chunk(text=text, start_index=base, end_index=base + len(text),
                                       token_count=tokenizer.count_tokens(text), context=None, oversized=False)]  # fmt: skip
 
     def char_at(index: int) -> int:
@@ -47,7 +47,7 @@ def token_windows(text: str, tokenizer: Any, chunk_size: int, chunk_overlap: int
             a += 1
             continue
         end = char_at(b)
-        out.append(Chunk.model_construct(text=text[start:end], start_index=base + start, end_index=base + end,
+        out.append(Chunk(text=text[start:end], start_index=base + start, end_index=base + end,
                                          token_count=count, context=None, oversized=count > chunk_size))  # fmt: skip
         if b >= n:
             return out

@@ -85,7 +85,7 @@ class WindowChunker(TextChunker):
             last = first + self.offset
             s, e = at(first - self.overlap), at(last + self.overlap)
             out.append(
-                WindowChunk.model_construct(
+                WindowChunk(
                     text=text[s:e], start_index=s, end_index=e, token_count=self.tokenizer.count_tokens(text[s:e]),
                     context=None, oversized=False, main_start_index=at(first), main_end_index=at(last),
                 )  # fmt: skip
