@@ -281,10 +281,12 @@ class _Run:
         table_prefix = "".join(header)
         full_prefix = preamble + table_prefix
         if body and not omit and any(self.count(table_prefix + line) > available for line in body):
-            by_columns = split_table_by_columns(header, body, preamble, available, self.count, omit)
+            by_columns = split_table_by_columns(
+                header, body, preamble, available, self.count, omit, self.tok.clean_boundary
+            )
             if by_columns is not None:
                 return by_columns
-        segments = split_lines(body, available, self.count, full_prefix, omit)
+        segments = split_lines(body, available, self.count, full_prefix, omit, self.tok.clean_boundary)
         if preamble:
             segments = segments[:1] + [s[len(preamble) :] if s.startswith(full_prefix) else s for s in segments[1:]]
         return segments

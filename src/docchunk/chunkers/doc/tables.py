@@ -14,9 +14,59 @@ from docling_core.transforms.serializer.markdown import MARKDOWN_SEPARATOR_ROW_R
 __all__ = ["split_lines", "split_table_by_columns"]
 
 Count = Callable[[str], int]
+Clean = Callable[[str, str], bool]
 
 
-def _split_by_limit(text: str, limit: int, count: Count, prefix: str = "") -> tuple[str, str]:
+def _never(left: str, right: str) -> bool:
+    return False
+
+
+class _Sizer:
+    """Counts concatenations by arithmetic where the tokenizer's boundary is clean."""
+
+    def __init__(self, count: Count, clean: Clean | None):
+        self.count = count
+        self.clean = clean or _never
+
+    def cat(self, a: str, a_tokens: int, b: str) -> int:
+        """``count(a + b)`` given ``a_tokens == count(a)``."""
+        if not a:
+            return self.count(b)
+        if not b:
+            return a_tokens
+        if self.clean(a[-1], b[0]):
+            return a_tokens + self.count(b)
+        return self.count(a + b)
+
+    def fits(self, a: str, a_tokens: int, b: str, limit: int) -> int | None:
+        """``count(a + b)`` when it is at most ``limit``, else None.
+
+        Long ``b`` is first measured up to a clean boundary past ``8 * limit``
+        characters: the tokens of a prefix cut at a clean boundary are a lower bound
+        of the whole, so an over-long text is rejected without counting all of it.
+        """
+        probe = 8 * limit
+        if self.clean is not _never and len(b) > probe and (not a or self.clean(a[-1], b[0])):
+            cut = next((k for k in range(probe, min(len(b), probe + 200)) if self.clean(b[k - 1], b[k])), None)
+            if cut is not None and a_tokens + self.count(b[:cut]) > limit:
+                return None
+        n = self.cat(a, a_tokens, b)
+        return n if n <= limit else None
+
+    def lines(self, parts: list[str]) -> int:
+        """``count("".join(parts))``."""
+        total, text = 0, ""
+        for part in parts:
+            if not part:
+                continue
+            if text and not self.clean(text[-1], part[0]):
+                return self.count("".join(parts))
+            total += self.count(part)
+            text = part
+        return total
+
+
+def _split_by_limit(text: str, limit: int, sizer: _Sizer, prefix: str = "") -> tuple[str, str]:
     """Split ``text`` into ``(head, tail)`` with ``count(prefix + head) <= limit``.
 
     Binary search over character positions, then back to the last space when that
@@ -24,26 +74,56 @@ def _split_by_limit(text: str, limit: int, count: Count, prefix: str = "") -> tu
     """
     if limit <= 0 or not text:
         return "", text
-    if count(prefix + text) <= limit:
+    prefix_n = sizer.count(prefix) if prefix else 0
+
+    def size(head: str) -> int:
+        return sizer.cat(prefix, prefix_n, head)
+
+    if sizer.fits(prefix, prefix_n, text, limit) is not None:
         return text, ""
     lo, hi, best = 0, len(text), None
     while lo <= hi:
         mid = (lo + hi) // 2
-        if count(prefix + text[:mid]) <= limit:
+        if sizer.fits(prefix, prefix_n, text[:mid], limit) is not None:
             best, lo = mid, mid + 1
         else:
             hi = mid - 1
     if not best:
-        best = next((i for i in range(len(text) - 1, 0, -1) if count(prefix + text[:i]) <= limit), None)
+        best = _last_fitting_prefix(text, limit, size, sizer.clean)
         if best is None:
             return "", text
     space = text[:best].rfind(" ")
-    if space > 0 and count(prefix + text[:space]) <= limit:
+    if space > 0 and size(text[:space]) <= limit:
         best = space
     return text[:best], text[best:]
 
 
-def split_lines(lines: list[str], max_tokens: int, count: Count, prefix: str = "", omit_prefix: bool = False) -> list[str]:
+def _last_fitting_prefix(text: str, limit: int, size: Callable[[str], int], clean: Clean) -> int | None:
+    """The largest ``i`` in ``[1, len(text))`` with ``size(text[:i]) <= limit``, or None.
+
+    docling-core scans every ``i`` from the top (quadratic on long lines). At a clean
+    token boundary ``k`` the size of ``text[:i]`` for ``i >= k`` is at least that of
+    ``text[:k]``, so a binary search over clean boundaries finds the first one that is
+    too large, and only the positions just below it need the scan: same answer.
+    """
+    top = len(text) - 1
+    if clean is not _never:
+        bounds = [k for k in range(1, len(text)) if clean(text[k - 1], text[k])]
+        lo, hi = 0, len(bounds)
+        while lo < hi:  # first clean boundary whose prefix is too large
+            mid = (lo + hi) // 2
+            if size(text[: bounds[mid]]) > limit:
+                hi = mid
+            else:
+                lo = mid + 1
+        if lo < len(bounds):
+            top = min(top, bounds[lo] - 1)
+    return next((i for i in range(top, 0, -1) if size(text[:i]) <= limit), None)
+
+
+def split_lines(
+    lines: list[str], max_tokens: int, count: Count, prefix: str = "", omit_prefix: bool = False, clean: Clean | None = None
+) -> list[str]:
     """Pack whole lines into chunks of at most ``max_tokens``, each starting with ``prefix``.
 
     A line that does not fit even in a fresh chunk is cut at a space (or anywhere)
@@ -56,56 +136,58 @@ def split_lines(lines: list[str], max_tokens: int, count: Count, prefix: str = "
         count: Cached token counter.
         prefix: Text repeated at the start of every chunk, e.g. a table header.
         omit_prefix: Leave the prefix out for a line that fits only without it.
+        clean: The tokenizer's ``clean_boundary``; where it holds, joined sizes are sums.
 
     Returns:
         The chunk texts. A character that alone exceeds the budget is emitted alone.
     """
+    sizer = _Sizer(count, clean)
     prefix_len = 0
     chunks: list[str] = []
     if prefix:
         n = count(prefix)
         if n >= max_tokens:
-            chunks.extend(split_lines([prefix], max_tokens, count))
+            chunks.extend(split_lines([prefix], max_tokens, count, clean=clean))
         else:
             prefix_len = n
     fresh = prefix if prefix_len else ""
-    current = fresh
-    if omit_prefix and prefix_len and lines and count(prefix + lines[0]) > max_tokens:
+    current, cur_n = fresh, prefix_len
+    if omit_prefix and prefix_len and lines and sizer.cat(prefix, prefix_len, lines[0]) > max_tokens:
         chunks.append(prefix)
-        current = ""
+        current, cur_n = "", 0
     for line in lines:
         remaining = line
         while True:
-            if count(current + remaining) <= max_tokens:
-                current += remaining
+            joined = sizer.fits(current, cur_n, remaining, max_tokens)
+            if joined is not None:
+                current, cur_n = current + remaining, joined
                 break
-            if count(fresh + remaining) <= max_tokens:
+            if sizer.fits(fresh, prefix_len, remaining, max_tokens) is not None:
                 if current:
                     chunks.append(current)
-                current = fresh
+                current, cur_n = fresh, prefix_len
                 continue
-            if omit_prefix and prefix_len and count(remaining) <= max_tokens:
+            if omit_prefix and prefix_len and sizer.fits("", 0, remaining, max_tokens) is not None:
                 if current and current != prefix:
                     chunks.append(current)
-                current = ""
+                current, cur_n = "", 0
                 continue
-            available = max_tokens - count(current)
-            take, remaining = _split_by_limit(remaining, available, count)
-            while take and count(current + take) > max_tokens:
-                take, back = _split_by_limit(take, count(take) - 1, count)
+            take, remaining = _split_by_limit(remaining, max_tokens - cur_n, sizer)
+            while take and sizer.cat(current, cur_n, take) > max_tokens:
+                take, back = _split_by_limit(take, count(take) - 1, sizer)
                 remaining = back + remaining
             if not take:
-                take, remaining = _split_by_limit(remaining, max_tokens, count, prefix=current)
+                take, remaining = _split_by_limit(remaining, max_tokens, sizer, prefix=current)
             if not take:
                 if current:
                     chunks.append(current)
-                    current = prefix if prefix_len and not omit_prefix else ""
+                    current, cur_n = (prefix, prefix_len) if prefix_len and not omit_prefix else ("", 0)
                     continue
                 # docling-core raises here; we keep the character, alone and oversized
                 take, remaining = remaining[0], remaining[1:]
             current += take
             chunks.append(current)
-            current = prefix if prefix_len and not omit_prefix else ""
+            current, cur_n = (prefix, prefix_len) if prefix_len and not omit_prefix else ("", 0)
             if not remaining:
                 break
     if current and (not prefix_len or current != prefix):
@@ -150,6 +232,7 @@ def split_table_by_columns(
     max_tokens: int,
     count: Count,
     omit_prefix: bool = False,
+    clean: Clean | None = None,
 ) -> list[str] | None:
     """Split a Markdown table into sub-tables of whole columns that fit the budget.
 
@@ -174,18 +257,21 @@ def split_table_by_columns(
     if any(len(r) != n_cols for r in header_rows + body_rows):
         return None
 
+    sizer = _Sizer(count, clean)
+
     def header(lo: int, hi: int, first: bool) -> str:
         rows = [_row(h, lo, hi) for h in header_rows]
         return (preamble if first and preamble else "") + "".join(rows) + _row(["-"] * (hi - lo), 0, hi - lo)
 
-    def subtable(lo: int, hi: int, first: bool) -> str:
-        return header(lo, hi, first) + "".join(_row(b, lo, hi) for b in body_rows)
+    def subtable_parts(lo: int, hi: int, first: bool) -> list[str]:
+        return [header(lo, hi, first), *(_row(b, lo, hi) for b in body_rows)]
 
     def rows_fit(lo: int, hi: int, first: bool) -> bool:
         hdr = header(lo, hi, first)
-        if count(hdr) >= max_tokens:
+        hdr_n = count(hdr)
+        if hdr_n >= max_tokens:
             return False
-        return all(count(hdr + _row(b, lo, hi)) <= max_tokens for b in body_rows)
+        return all(sizer.cat(hdr, hdr_n, _row(b, lo, hi)) <= max_tokens for b in body_rows)
 
     def widest(col: int, fits: Callable[[int], bool]) -> int | None:
         lo, hi, best = col + 1, n_cols, None
@@ -200,13 +286,15 @@ def split_table_by_columns(
     segments: list[str] = []
     col, first = 0, True
     while col < n_cols:
-        end = widest(col, lambda m: count(subtable(col, m, first)) <= max_tokens)
+        end = widest(col, lambda m: sizer.lines(subtable_parts(col, m, first)) <= max_tokens)
         if end is not None:
-            segments.append(subtable(col, end, first))
+            segments.append("".join(subtable_parts(col, end, first)))
         else:
             end = widest(col, lambda m: rows_fit(col, m, first)) or col + 1
             sub_header = header(col, end, first)
-            parts = split_lines([_row(b, col, end) for b in body_rows], max_tokens, count, sub_header, omit_prefix)
+            parts = split_lines(
+                [_row(b, col, end) for b in body_rows], max_tokens, count, sub_header, omit_prefix, clean
+            )
             if preamble and first:
                 parts = parts[:1] + [p[len(preamble) :] if p.startswith(sub_header) else p for p in parts[1:]]
             segments.extend(parts)
