@@ -35,6 +35,9 @@ _LAZY = {
     "SentenceChunker": "docchunk.chunkers.text",
     "WindowChunker": "docchunk.chunkers.text",
     "separators_for": "docchunk.chunkers.text",
+    "OverlapRefinery": "docchunk.refineries",
+    "RecursiveRules": "docchunk.refineries",
+    "RecursiveLevel": "docchunk.refineries",
 }
 
 __all__ = [
@@ -53,6 +56,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from docchunk.chunkers.doc.types import DocChunk, DocMeta, contextualize
     from docchunk.loading import load_document
     from docchunk.chunkers.text import RecursiveChunker, SentenceChunker, TokenChunker, WindowChunker, separators_for
+    from docchunk.refineries import OverlapRefinery, RecursiveLevel, RecursiveRules
     from docchunk.tokenizers import Tokenizer, get_tokenizer
     from docchunk.types import Chunk, WindowChunk
 

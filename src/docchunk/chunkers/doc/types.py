@@ -11,7 +11,7 @@ from pydantic import Field
 
 __all__ = ["DocMeta", "DocChunk", "contextualize", "page_numbers_of"]
 
-_OWN_FIELDS = ["token_count", "page_numbers", "oversized"]
+_OWN_FIELDS = ["token_count", "page_numbers", "oversized", "context_prefix", "context_suffix"]
 
 
 class DocMeta(_DLDocMeta):
@@ -27,11 +27,16 @@ class DocMeta(_DLDocMeta):
             ``doc_items``; None when the items carry no provenance.
         oversized: True when ``token_count`` exceeds the chunker's ``max_tokens``
             because one indivisible piece (no split point inside) is larger; else None.
+        context_prefix: Text of the previous chunk that an ``OverlapRefinery`` with
+            ``merge=False`` attached; ``contextualize()`` puts it before the text.
+        context_suffix: Likewise, text of the next chunk, put after the text.
     """
 
     token_count: int | None = Field(default=None, ge=0)
     page_numbers: list[int] | None = None
     oversized: bool | None = None
+    context_prefix: str | None = None
+    context_suffix: str | None = None
 
     excluded_embed: ClassVar[list[str]] = [*_DLDocMeta.excluded_embed, *_OWN_FIELDS]
     excluded_llm: ClassVar[list[str]] = [*_DLDocMeta.excluded_llm, *_OWN_FIELDS]
@@ -58,8 +63,11 @@ def contextualize(chunk: Any, delim: str = "\n") -> str:
         The embedding string.
     """
     meta = chunk.meta
-    if type(meta) is DocMeta or type(meta) is _DLDocMeta:
+    if type(meta) is DocMeta:
+        text = f"{meta.context_prefix or ''}{chunk.text}{meta.context_suffix or ''}"
         # read captions without triggering the deprecation warning of the field
+        return join_context(meta.headings, meta.__dict__.get("captions"), text, delim)
+    if type(meta) is _DLDocMeta:
         return join_context(meta.headings, meta.__dict__.get("captions"), chunk.text, delim)
     from docling_core.transforms.chunker.base import BaseChunker
 

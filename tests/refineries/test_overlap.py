@@ -1,0 +1,147 @@
+"""OverlapRefinery: exact expected values for text chunks, document chunks, errors."""
+
+from __future__ import annotations
+
+import pytest
+
+import docchunk
+from docchunk import Chunk, OverlapRefinery, RecursiveLevel, RecursiveRules
+
+TEXT = (
+    "This is the first sentence. This is the second sentence, providing context. "
+    "This is the third sentence, which needs context from the second."
+)
+
+
+def texts(chunks):
+    return [c.text for c in chunks]
+
+
+def test_spec_example_token_chunks_half_context_suffix_merged():
+    chunks = docchunk.TokenChunker(tokenizer="character", chunk_size=40)(TEXT)
+    assert texts(chunks) == [
+        "This is the first sentence. This is the ",
+        "second sentence, providing context. This",
+        " is the third sentence, which needs cont",
+        "ext from the second.",
+    ]
+    refined = OverlapRefinery(tokenizer="character", context_size=0.5, method="suffix", merge=True)(chunks)
+    assert refined is chunks  # inplace by default
+    # the largest chunk has 40 characters: 0.5 -> 20 characters of the next chunk
+    assert texts(refined) == [
+        "This is the first sentence. This is the second sentence, pro",
+        "second sentence, providing context. This is the third senten",
+        " is the third sentence, which needs context from the second.",
+        "ext from the second.",
+    ]
+    assert [(c.start_index, c.end_index, c.token_count) for c in refined] == [
+        (0, 60, 60), (40, 100, 60), (80, 140, 60), (120, 140, 20)
+    ]
+    assert all(TEXT[c.start_index : c.end_index] == c.text for c in refined)
+
+
+def test_fraction_of_largest_chunk_on_very_different_lengths():
+    chunks = [
+        Chunk(text="a" * 100, start_index=0, end_index=100, token_count=100),
+        Chunk(text="bb", start_index=100, end_index=102, token_count=2),
+        Chunk(text="c" * 30, start_index=102, end_index=132, token_count=30),
+    ]
+    refined = OverlapRefinery(context_size=0.1, method="prefix")(chunks)
+    # 10% of the largest (100) is 10 characters; a 2-character neighbour is taken whole
+    assert texts(refined) == ["a" * 100, "a" * 10 + "bb", "bb" + "c" * 30]
+    assert [(c.start_index, c.end_index) for c in refined] == [(0, 100), (90, 102), (100, 132)]
+    tiny = [Chunk(text="x", start_index=0, end_index=1), Chunk(text="y", start_index=1, end_index=2)]
+    assert texts(OverlapRefinery(context_size=0.01)(tiny)) == ["xy", "y"]  # never rounds to zero
+
+
+def test_recursive_mode_three_levels():
+    rules = RecursiveRules(
+        levels=[
+            RecursiveLevel(delimiters=["\n\n"], include_delim="prev"),
+            RecursiveLevel(delimiters=["."], include_delim="prev"),
+            RecursiveLevel(whitespace=True),
+        ]
+    )
+    chunks = [
+        Chunk(text="Para one.\n\nFirst sentence. Second sentence.", start_index=0, end_index=43),
+        Chunk(text="Short.\n\nNext para here. More words follow", start_index=43, end_index=83),
+    ]
+    prefix = OverlapRefinery(context_size=20, mode="recursive", method="prefix", rules=rules, merge=False, inplace=False)
+    out = prefix(chunks)
+    # paragraphs: "First sentence. Second sentence." (32) is too long; sentences: " Second sentence." (17) fits
+    assert out[1].context == " Second sentence." and out[0].context is None
+    assert texts(out) == texts(chunks)
+    suffix = OverlapRefinery(context_size=10, mode="recursive", method="suffix", rules=rules, merge=False, inplace=False)
+    out = suffix(chunks)
+    # "Short.\n\n" (8) is the first paragraph unit and fits 10 characters
+    assert out[0].context == "Short.\n\n" and out[1].context is None
+    words = OverlapRefinery(context_size=6, mode="recursive", method="suffix", rules=rules, merge=False, inplace=False)
+    assert words(chunks)[0].context == "Short."  # sentence level: "Short." (6)
+
+
+def test_prefix_and_suffix_without_merge_leave_text_and_input():
+    chunks = docchunk.RecursiveChunker(chunk_size=12, separators=[" "])("one two three four five six")
+    before = [c.model_copy() for c in chunks]
+    out = OverlapRefinery(context_size=3, method="prefix", merge=False, inplace=False)(chunks)
+    assert [c.model_dump() for c in chunks] == [c.model_dump() for c in before]  # input untouched
+    assert texts(out) == texts(chunks)
+    assert [c.context for c in out] == [None, "two", "our"]
+    out = OverlapRefinery(context_size=3, method="suffix", merge=False, inplace=False)(chunks)
+    assert [c.context for c in out] == [" th", " fi", None]
+
+
+def test_word_tokenizer_context():
+    chunks = docchunk.RecursiveChunker(chunk_size=12, separators=[" "])("one two three four five six")
+    out = OverlapRefinery(tokenizer="word", context_size=1, method="suffix")(chunks)
+    # a token runs to the start of the next one, so the whitespace after it comes along
+    assert texts(out) == ["one two three ", " three four five ", " five six"]
+
+
+def test_empty_and_single():
+    refinery = OverlapRefinery(context_size=5)
+    assert refinery([]) == []
+    single = [Chunk(text="alone", start_index=0, end_index=5, token_count=5)]
+    assert texts(refinery(single)) == ["alone"]
+
+
+@pytest.mark.parametrize("bad", [0, -1, 1.5, 0.0, True, "3", None])
+def test_bad_context_size(bad):
+    with pytest.raises(docchunk.ConfigError, match="context_size"):
+        OverlapRefinery(context_size=bad)
+
+
+def test_bad_mode_method_and_token_mode_needs_offsets():
+    with pytest.raises(docchunk.ConfigError, match="mode"):
+        OverlapRefinery(mode="semantic")
+    with pytest.raises(docchunk.ConfigError, match="method"):
+        OverlapRefinery(method="both")
+    with pytest.raises(docchunk.TokenizerError, match="offsets"):
+        OverlapRefinery(tokenizer=len)
+    assert OverlapRefinery(tokenizer=len, mode="recursive").mode == "recursive"
+
+
+def test_document_chunks_contextualize_and_budget():
+    from tests.conftest import DATA, load
+
+    doc = load(DATA / "docling_core__2_inp_dl_doc.json")
+    chunker = docchunk.HybridChunker(max_tokens=64)
+    plain = list(chunker.chunk(doc))
+    merged = OverlapRefinery(tokenizer=chunker.token_counter, context_size=8, method="suffix", inplace=False)(plain)
+    assert [c.text for c in merged[:-1]] != [c.text for c in plain[:-1]]
+    for before, after, nxt in zip(plain, merged, plain[1:]):
+        assert after.text.startswith(before.text)
+        assert nxt.text.startswith(after.text[len(before.text) :])
+        assert after.meta.token_count == chunker.token_counter.count_tokens(chunker.contextualize(after))
+    assert merged[-1].text == plain[-1].text
+
+    kept = OverlapRefinery(tokenizer=chunker.token_counter, context_size=8, method="prefix", merge=False, inplace=False)(plain)
+    assert [c.text for c in kept] == [c.text for c in plain]
+    assert kept[0].meta.context_prefix is None and kept[1].meta.context_prefix
+    ctx = chunker.contextualize(kept[1])
+    assert kept[1].meta.context_prefix + kept[1].text in ctx
+    assert "context_prefix" in kept[1].meta.export_json_dict()
+
+    budget = OverlapRefinery(tokenizer=chunker.token_counter, context_size=30, max_tokens=64, inplace=False)(plain)
+    for before, after in zip(plain, budget):
+        assert after.text.startswith(before.text)  # the body is never trimmed
+        assert after.meta.token_count <= 64 or after.text == before.text
