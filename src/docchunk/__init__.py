@@ -35,6 +35,8 @@ _LAZY = {
     "SentenceChunker": "docchunk.chunkers.text",
     "WindowChunker": "docchunk.chunkers.text",
     "separators_for": "docchunk.chunkers.text",
+    "SemanticChunker": "docchunk.chunkers.text",
+    "SDPMChunker": "docchunk.chunkers.text",
     "OverlapRefinery": "docchunk.refineries",
     "RecursiveRules": "docchunk.refineries",
     "RecursiveLevel": "docchunk.refineries",
@@ -55,7 +57,15 @@ if TYPE_CHECKING:  # pragma: no cover
     from docchunk.chunkers.doc.hybrid import HybridChunker
     from docchunk.chunkers.doc.types import DocChunk, DocMeta, contextualize
     from docchunk.loading import load_document
-    from docchunk.chunkers.text import RecursiveChunker, SentenceChunker, TokenChunker, WindowChunker, separators_for
+    from docchunk.chunkers.text import (
+        RecursiveChunker,
+        SDPMChunker,
+        SemanticChunker,
+        SentenceChunker,
+        TokenChunker,
+        WindowChunker,
+        separators_for,
+    )
     from docchunk.refineries import OverlapRefinery, RecursiveLevel, RecursiveRules
     from docchunk.tokenizers import Tokenizer, get_tokenizer
     from docchunk.types import Chunk, WindowChunk

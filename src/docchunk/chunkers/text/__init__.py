@@ -2,6 +2,7 @@
 
 from docchunk.chunkers.text.base import TextChunker
 from docchunk.chunkers.text.recursive import RecursiveChunker
+from docchunk.chunkers.text.semantic import SDPMChunker, SemanticChunker
 from docchunk.chunkers.text.sentence import SentenceChunker
 from docchunk.chunkers.text.separators import LANGUAGES, separators_for
 from docchunk.chunkers.text.token import TokenChunker
@@ -13,6 +14,8 @@ __all__ = [
     "TokenChunker",
     "SentenceChunker",
     "WindowChunker",
+    "SemanticChunker",
+    "SDPMChunker",
     "separators_for",
     "LANGUAGES",
 ]

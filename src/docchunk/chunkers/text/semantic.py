@@ -1,0 +1,251 @@
+"""Semantic chunking (topic boundaries from embeddings) and semantic double-pass merging (SDPM)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from docchunk.chunkers.text.base import TextChunker, check_size
+from docchunk.chunkers.text.recursive import RecursiveChunker
+from docchunk.chunkers.text.sentence import sentence_spans
+from docchunk.errors import ConfigError, require
+from docchunk.types import Chunk
+
+__all__ = ["SemanticChunker", "SDPMChunker"]
+
+EmbedBatch = Callable[[list[str]], Any]
+
+
+class SemanticChunker(TextChunker):
+    """Splits text where the topic changes, by the similarity of consecutive sentence windows.
+
+    First pass (after Greg Kamradt's semantic chunking and chonkie's
+    ``SemanticChunker``):
+
+    1. split the text into sentences (they tile the text);
+    2. embed, for each sentence, its window: the sentence with ``similarity_window``
+       neighbours on each side (one ``embed_batch`` call per ``batch_size`` windows;
+       each window is embedded once per call);
+    3. compute the cosine similarity of each pair of consecutive windows;
+    4. place a boundary after sentence ``i`` where the similarity between windows
+       ``i`` and ``i + 1`` is a local minimum and lies below the ``threshold``
+       quantile of all the similarities;
+    5. group the sentences between boundaries (a group keeps at least
+       ``min_sentences_per_chunk`` sentences) and pack each group into chunks of at
+       most ``chunk_size`` tokens, whole sentences first; a sentence longer than
+       that is split by :class:`RecursiveChunker`, keeping offsets.
+
+    Args:
+        embed_batch: ``list[str] -> array of shape (n, d)`` (numpy or list of lists).
+        threshold: Quantile in [0, 1] of the consecutive-window similarities below
+            which a local minimum becomes a boundary: higher gives more boundaries.
+        chunk_size: Maximum chunk size in tokens of ``tokenizer``; >= 1.
+        tokenizer: Any spec :func:`docchunk.get_tokenizer` accepts.
+        similarity_window: Neighbouring sentences on each side in a window; >= 0.
+        min_sentences_per_chunk: Fewest sentences in a topic group; >= 1.
+        batch_size: Windows per ``embed_batch`` call; >= 1.
+
+    Attributes:
+        embedded_count: Texts embedded by the last ``chunk()`` call (one per sentence).
+
+    Invariants: chunks tile the text (``source[start_index:end_index] == text``, no
+    gap); ``token_count <= chunk_size`` unless one character is larger; text
+    without sentence punctuation still gets chunks within the limit.
+
+    Raises:
+        ConfigError: Invalid parameters, or ``embed_batch`` returned the wrong shape.
+    """
+
+    def __init__(
+        self,
+        embed_batch: EmbedBatch,
+        threshold: float = 0.8,
+        chunk_size: int = 2048,
+        tokenizer: Any = "character",
+        similarity_window: int = 1,
+        min_sentences_per_chunk: int = 1,
+        batch_size: int = 64,
+    ):
+        super().__init__(tokenizer)
+        if not callable(embed_batch):
+            raise ConfigError(f"embed_batch must be a callable list[str] -> (n, d) array, got {embed_batch!r}")
+        if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0.0 <= threshold <= 1.0:
+            raise ConfigError(f"threshold must be a number in [0, 1], got {threshold!r}")
+        self.embed_batch = embed_batch
+        self.threshold = float(threshold)
+        self.chunk_size = check_size("chunk_size", chunk_size, 1)
+        self.similarity_window = check_size("similarity_window", similarity_window, 0)
+        self.min_sentences_per_chunk = check_size("min_sentences_per_chunk", min_sentences_per_chunk, 1)
+        self.batch_size = check_size("batch_size", batch_size, 1)
+        self.embedded_count = 0
+        self._splitter = RecursiveChunker(chunk_size=chunk_size, tokenizer=self.tokenizer)
+
+    # -- embedding --------------------------------------------------------------------
+    def _embed(self, texts: list[str]) -> Any:
+        np = require("numpy", "semantic", "Semantic chunking")
+        rows = []
+        for start in range(0, len(texts), self.batch_size):
+            batch = texts[start : start + self.batch_size]
+            out = np.asarray(self.embed_batch(batch), dtype=float)
+            if out.ndim != 2 or out.shape[0] != len(batch):
+                raise ConfigError(
+                    f"embed_batch must return an array of shape ({len(batch)}, d) for {len(batch)} texts, "
+                    f"got shape {out.shape}"
+                )
+            rows.append(out)
+        self.embedded_count += len(texts)
+        matrix = np.vstack(rows)
+        norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+        return matrix / np.where(norms == 0, 1.0, norms)
+
+    def _window_embeddings(self, text: str, spans: list[tuple[int, int]]) -> Any:
+        w = self.similarity_window
+        n = len(spans)
+        windows = [text[spans[max(0, i - w)][0] : spans[min(n - 1, i + w)][1]] for i in range(n)]
+        return self._embed(windows)
+
+    # -- first pass -------------------------------------------------------------------
+    def _boundaries(self, unit: Any) -> list[int]:
+        """Sentence indices after which a topic boundary falls."""
+        np = require("numpy", "semantic", "Semantic chunking")
+        if len(unit) < 2:
+            return []
+        sims = np.einsum("ij,ij->i", unit[:-1], unit[1:])
+        cutoff = float(np.quantile(sims, self.threshold))
+        cuts = []
+        for i, s in enumerate(sims):
+            left = sims[i - 1] if i > 0 else np.inf
+            right = sims[i + 1] if i + 1 < len(sims) else np.inf
+            if s < cutoff and s <= left and s <= right:
+                cuts.append(i)
+        return self._enforce_min_sentences(cuts, len(unit))
+
+    def _enforce_min_sentences(self, cuts: list[int], n: int) -> list[int]:
+        kept, start = [], 0
+        for cut in cuts:
+            if cut + 1 - start >= self.min_sentences_per_chunk and n - (cut + 1) >= self.min_sentences_per_chunk:
+                kept.append(cut)
+                start = cut + 1
+        return kept
+
+    def _groups(self, spans: list[tuple[int, int]], cuts: list[int]) -> list[tuple[int, int]]:
+        """Sentence index ranges ``[a, b)`` between boundaries."""
+        bounds = [0, *(c + 1 for c in cuts), len(spans)]
+        return list(zip(bounds, bounds[1:]))
+
+    def _pack(self, text: str, spans: list[tuple[int, int]], lo: int, hi: int) -> list[Chunk]:
+        """Chunks of sentences ``lo..hi`` within ``chunk_size``: whole sentences, long ones split."""
+        out: list[Chunk] = []
+        tok = self.tokenizer
+        counts = tok.count_tokens_batch([text[a:b] for a, b in spans[lo:hi]])
+        i = lo
+        while i < hi:
+            s, n = spans[i][0], counts[i - lo]
+            if n > self.chunk_size:
+                for piece in self._splitter.chunk(text[s : spans[i][1]]):
+                    out.append(Chunk(text=piece.text, start_index=s + piece.start_index, end_index=s + piece.end_index,
+                                     token_count=piece.token_count, oversized=piece.oversized))  # fmt: skip
+                i += 1
+                continue
+            j = i + 1
+            while j < hi:
+                cut = spans[j][0]
+                if tok.clean_boundary(text[cut - 1], text[cut]):
+                    m = n + counts[j - lo]
+                else:
+                    m = tok.count_tokens(text[s : spans[j][1]])
+                if m > self.chunk_size:
+                    break
+                n, j = m, j + 1
+            out.append(Chunk(text=text[s : spans[j - 1][1]], start_index=s, end_index=spans[j - 1][1], token_count=n))
+            i = j
+        return out
+
+    def _first_pass(self, text: str) -> tuple[list[tuple[int, int]], Any, list[tuple[int, int]]]:
+        spans = sentence_spans(text)
+        unit = self._window_embeddings(text, spans)
+        return spans, unit, self._groups(spans, self._boundaries(unit))
+
+    def chunk(self, text: str) -> list[Chunk]:
+        """Split ``text`` at topic boundaries (see the class docstring)."""
+        text = self._check_text(text)
+        self.embedded_count = 0
+        if not text:
+            return []
+        spans, _, groups = self._first_pass(text)
+        return [c for lo, hi in groups for c in self._pack(text, spans, lo, hi)]
+
+
+class SDPMChunker(SemanticChunker):
+    """Semantic double-pass merging: the first pass of :class:`SemanticChunker`, then merging.
+
+    Second pass (after chonkie's ``SDPMChunker``): each topic group's embedding is the
+    mean of its sentences' window embeddings (no new embedding calls); a group is
+    compared with the one ``skip_window`` positions ahead, and when their cosine
+    similarity is at least ``threshold`` and the whole span (with the groups between
+    them) fits ``chunk_size`` tokens, the span becomes one group. Passes repeat
+    until nothing merges; the groups are then packed into chunks as in the first pass.
+    ``skip_window=1`` merges neighbours only; 2 bridges one intermediate group (a
+    short digression).
+
+    Args:
+        embed_batch: ``list[str] -> array of shape (n, d)``.
+        skip_window: How many groups ahead to compare; >= 1.
+        threshold: First pass: quantile of window similarities (see
+            :class:`SemanticChunker`); second pass: the minimum cosine similarity of
+            two groups' mean embeddings to merge them.
+        chunk_size: Maximum chunk size in tokens of ``tokenizer``; >= 1.
+        tokenizer: Any spec :func:`docchunk.get_tokenizer` accepts.
+        similarity_window, min_sentences_per_chunk, batch_size: as in
+            :class:`SemanticChunker`.
+
+    Raises:
+        ConfigError: Invalid parameters.
+    """
+
+    def __init__(
+        self,
+        embed_batch: EmbedBatch,
+        skip_window: int = 1,
+        threshold: float = 0.8,
+        chunk_size: int = 2048,
+        tokenizer: Any = "character",
+        similarity_window: int = 1,
+        min_sentences_per_chunk: int = 1,
+        batch_size: int = 64,
+    ):
+        super().__init__(embed_batch, threshold, chunk_size, tokenizer, similarity_window, min_sentences_per_chunk,
+                         batch_size)  # fmt: skip
+        self.skip_window = check_size("skip_window", skip_window, 1)
+
+    def _merge(self, text: str, spans: list[tuple[int, int]], unit: Any, groups: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        np = require("numpy", "semantic", "Semantic chunking")
+        groups = list(groups)
+        k = self.skip_window
+        changed = True
+        while changed:
+            changed = False
+            i = 0
+            while i + k < len(groups):
+                a, b = groups[i], groups[i + k]
+                ea, eb = unit[a[0] : a[1]].mean(axis=0), unit[b[0] : b[1]].mean(axis=0)
+                denom = float(np.linalg.norm(ea) * np.linalg.norm(eb)) or 1.0
+                similar = float(ea @ eb) / denom >= self.threshold
+                if similar and self.tokenizer.count_tokens(text[spans[a[0]][0] : spans[b[1] - 1][1]]) <= self.chunk_size:
+                    groups[i : i + k + 1] = [(a[0], b[1])]
+                    changed = True
+                    continue
+                i += 1
+        return groups
+
+    def chunk(self, text: str) -> list[Chunk]:
+        """Split ``text`` at topic boundaries, then merge related groups (see the class docstring)."""
+        text = self._check_text(text)
+        self.embedded_count = 0
+        if not text:
+            return []
+        spans, unit, groups = self._first_pass(text)
+        groups = self._merge(text, spans, unit, groups)
+        return [c for lo, hi in groups for c in self._pack(text, spans, lo, hi)]
+
+

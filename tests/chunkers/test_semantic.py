@@ -1,0 +1,101 @@
+"""Semantic and SDPM chunkers: exact boundaries with a known embedding, invariants, cost."""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import docchunk
+from tests.property.strategies import texts
+
+TOPICS = ("cat", "stock", "rain")
+
+
+def topic_embed(batch: list[str]) -> np.ndarray:
+    """One axis per topic keyword: same-topic sentences have similarity 1, others 0."""
+    rows = [[t.lower().count(k) for k in TOPICS] for t in batch]
+    return np.asarray(rows, dtype=float) + 1e-12
+
+
+def hash_embed(batch: list[str]) -> np.ndarray:
+    """A deterministic pseudo-random embedding per text."""
+    rows = []
+    for t in batch:
+        seed = int.from_bytes(hashlib.sha256(t.encode("utf-8", "surrogatepass")).digest()[:8], "little")
+        rows.append(np.random.default_rng(seed).normal(size=8))
+    return np.asarray(rows)
+
+
+CATS = "The cat sleeps. The cat eats. My cat purrs. "
+STOCKS = "The stock fell. A stock rose. Stock markets close. "
+
+
+def test_boundaries_fall_on_topic_changes():
+    text = CATS + STOCKS + "The cat naps."
+    chunker = docchunk.SemanticChunker(topic_embed, threshold=0.5, chunk_size=500, similarity_window=0)
+    chunks = chunker(text)
+    assert [c.text for c in chunks] == [CATS, STOCKS, "The cat naps."]
+    assert chunker.embedded_count == 7  # one text per sentence, each embedded once
+    assert "".join(c.text for c in chunks) == text
+
+
+def test_windowed_similarity_and_batches():
+    calls: list[int] = []
+
+    def counting(batch):
+        calls.append(len(batch))
+        return topic_embed(batch)
+
+    text = CATS * 2 + STOCKS * 2
+    chunker = docchunk.SemanticChunker(counting, threshold=0.5, chunk_size=500, similarity_window=1, batch_size=5)
+    chunks = chunker(text)
+    assert [c.text for c in chunks] == [CATS * 2, STOCKS * 2]
+    assert calls == [5, 5, 2] and chunker.embedded_count == 12
+
+
+def test_chunk_size_splits_a_topic_group_at_sentences():
+    chunker = docchunk.SemanticChunker(topic_embed, threshold=0.5, chunk_size=30, similarity_window=0)
+    chunks = chunker(CATS)
+    assert [c.text for c in chunks] == ["The cat sleeps. The cat eats. ", "My cat purrs. "]
+
+
+def test_sdpm_bridges_a_digression_with_skip_window_2():
+    a, b = "The cat sleeps. The cat eats. ", "The stock fell. "
+    text = a + b + a
+    first = docchunk.SemanticChunker(topic_embed, threshold=0.8, chunk_size=500, similarity_window=0)(text)
+    assert [c.text for c in first] == [a, b, a]
+    bridged = docchunk.SDPMChunker(topic_embed, skip_window=2, threshold=0.8, chunk_size=500, similarity_window=0)
+    assert [c.text for c in bridged(text)] == [text]
+    adjacent = docchunk.SDPMChunker(topic_embed, skip_window=1, threshold=0.8, chunk_size=500, similarity_window=0)
+    assert [c.text for c in adjacent(text)] == [a, b, a]
+    small = docchunk.SDPMChunker(topic_embed, skip_window=2, threshold=0.8, chunk_size=50, similarity_window=0)
+    assert [c.text for c in small(text)] == [a, b, a]  # the merged span would not fit
+
+
+@pytest.mark.parametrize("cls", [docchunk.SemanticChunker, docchunk.SDPMChunker])
+@given(text=texts(max_words=80), size=st.integers(1, 80), window=st.integers(0, 2), threshold=st.floats(0, 1))
+def test_invariants(cls, text, size, window, threshold):
+    chunker = cls(hash_embed, threshold=threshold, chunk_size=size, similarity_window=window, tokenizer="character")
+    chunks = chunker(text)
+    assert "".join(c.text for c in chunks) == text, "chunks tile the text; the last sentence is never dropped"
+    for c in chunks:
+        assert text[c.start_index : c.end_index] == c.text and c.text
+        assert c.token_count == len(c.text) and (c.token_count <= size or (c.oversized and len(c.text) == 1))
+
+
+def test_text_without_punctuation_and_errors():
+    text = " ".join(["word"] * 100)
+    chunks = docchunk.SemanticChunker(hash_embed, chunk_size=50)(text)
+    assert all(c.token_count <= 50 for c in chunks) and "".join(c.text for c in chunks) == text
+    with pytest.raises(docchunk.ConfigError, match="threshold"):
+        docchunk.SemanticChunker(hash_embed, threshold=1.5)
+    with pytest.raises(docchunk.ConfigError, match="skip_window"):
+        docchunk.SDPMChunker(hash_embed, skip_window=0)
+    with pytest.raises(docchunk.ConfigError, match="shape"):
+        docchunk.SemanticChunker(lambda b: [[1.0]], chunk_size=50)("One. Two. Three.")
+    with pytest.raises(docchunk.ConfigError, match="embed_batch"):
+        docchunk.SemanticChunker("not callable")
