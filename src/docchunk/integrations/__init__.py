@@ -1,0 +1,1 @@
+"""Framework integrations (LangChain, LlamaIndex); each loads its framework only when imported."""

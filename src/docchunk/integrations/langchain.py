@@ -1,0 +1,89 @@
+"""LangChain: a document loader that chunks with docchunk, and a text splitter over docchunk's text chunkers.
+
+Needs the ``langchain`` extra (``pip install "docchunk[langchain]"``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from docchunk.errors import require
+from docchunk.integrations._rows import chunk_metadata
+
+_lc_loaders = require("langchain_core.document_loaders", "langchain", "docchunk.integrations.langchain")
+_lc_documents = require("langchain_core.documents", "langchain", "docchunk.integrations.langchain")
+_lc_splitters = require("langchain_text_splitters", "langchain", "docchunk.integrations.langchain")
+
+__all__ = ["DocchunkLoader", "DocchunkTextSplitter"]
+
+
+class DocchunkLoader(_lc_loaders.BaseLoader):
+    """Loads files with :func:`docchunk.load_document` and yields one LangChain ``Document`` per chunk.
+
+    Args:
+        paths: A path or paths (str or Path) of anything ``load_document`` reads.
+        chunker: A docchunk document chunker; default ``HybridChunker()``.
+
+    Each ``Document`` has ``page_content = chunker.contextualize(chunk)`` and flat
+    metadata: ``source``, ``chunk_index``, ``headings``, ``captions``,
+    ``page_numbers``, ``token_count`` and ``doc_items`` (refs).
+
+    Raises:
+        DocumentError: From ``lazy_load`` when a file cannot be read.
+    """
+
+    def __init__(self, paths: str | Path | Iterable[str | Path], chunker: Any = None):
+        self.paths = [paths] if isinstance(paths, (str, Path)) else list(paths)
+        if chunker is None:
+            from docchunk import HybridChunker
+
+            chunker = HybridChunker()
+        self.chunker = chunker
+
+    def lazy_load(self) -> Iterator[Any]:
+        from docchunk import load_document
+
+        for path in self.paths:
+            doc = load_document(Path(path))
+            for index, chunk in enumerate(self.chunker.chunk(doc)):
+                yield _lc_documents.Document(
+                    page_content=self.chunker.contextualize(chunk),
+                    metadata=chunk_metadata(chunk, str(path), index),
+                )
+
+
+class DocchunkTextSplitter(_lc_splitters.TextSplitter):
+    """A LangChain ``TextSplitter`` backed by a docchunk text chunker.
+
+    Args:
+        chunker: ``RecursiveChunker``, ``TokenChunker``, ``SentenceChunker``,
+            ``WindowChunker``, ``SemanticChunker`` ... (its own sizes apply).
+        add_start_index: Put each chunk's exact ``start_index`` (from the chunker's
+            offsets, never searched) into the metadata.
+
+    Example:
+        >>> splitter = DocchunkTextSplitter(RecursiveChunker(chunk_size=500), add_start_index=True)  # doctest: +SKIP
+        >>> docs = splitter.create_documents([text])  # doctest: +SKIP
+    """
+
+    def __init__(self, chunker: Any, add_start_index: bool = False):
+        size = getattr(chunker, "chunk_size", 4000)
+        overlap = min(getattr(chunker, "chunk_overlap", 0), max(size - 1, 0))
+        super().__init__(chunk_size=size, chunk_overlap=overlap, add_start_index=add_start_index)
+        self.chunker = chunker
+
+    def split_text(self, text: str) -> list[str]:
+        return [c.text for c in self.chunker(text)]
+
+    def create_documents(self, texts: list[str], metadatas: list[dict] | None = None) -> list[Any]:
+        documents = []
+        for i, text in enumerate(texts):
+            base = dict(metadatas[i]) if metadatas else {}
+            for chunk in self.chunker(text):
+                metadata = dict(base)
+                if self._add_start_index:
+                    metadata["start_index"] = chunk.start_index
+                documents.append(_lc_documents.Document(page_content=chunk.text, metadata=metadata))
+        return documents

@@ -1,0 +1,103 @@
+"""LlamaIndex: a node parser over docchunk's document and text chunkers.
+
+Needs the ``llama-index`` extra (``pip install "docchunk[llama-index]"``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from docchunk.errors import require
+from docchunk.integrations._rows import chunk_metadata
+
+_li_parser = require("llama_index.core.node_parser", "llama-index", "docchunk.integrations.llama_index")
+_li_schema = require("llama_index.core.schema", "llama-index", "docchunk.integrations.llama_index")
+
+__all__ = ["DocchunkNodeParser"]
+
+# shown to neither the embedding nor the LLM: bookkeeping, not content
+_HIDDEN = ["source", "chunk_index", "captions", "page_numbers", "token_count", "doc_items"]
+
+
+class DocchunkNodeParser(_li_parser.NodeParser):
+    """Turns LlamaIndex documents into ``TextNode``s with a docchunk chunker.
+
+    With a document chunker (``HybridChunker``, ``HierarchicalChunker``, the default
+    being ``HybridChunker()``), each input document's text must be DoclingDocument
+    JSON (as ``DoclingReader`` with JSON export gives); node text is the chunk text
+    and ``headings`` is metadata the embedding sees once (metadata + text). With a
+    text chunker, node text is the chunk and ``start_char_idx``/``end_char_idx`` are
+    its exact offsets. Nodes have SOURCE, PREVIOUS and NEXT relationships.
+
+    Attributes:
+        chunker: The docchunk chunker.
+    """
+
+    chunker: Any = None
+
+    def model_post_init(self, __context: Any) -> None:
+        if self.chunker is None:
+            from docchunk import HybridChunker
+
+            self.chunker = HybridChunker()
+
+    def _postprocess_parsed_nodes(self, nodes: list[Any], parent_doc_map: dict[str, Any]) -> list[Any]:
+        # LlamaIndex re-derives offsets by searching the text, which repeated passages
+        # confuse; keep the offsets that came from the splitting
+        exact = [(n.start_char_idx, n.end_char_idx) for n in nodes]
+        nodes = super()._postprocess_parsed_nodes(nodes, parent_doc_map)
+        for node, (start, end) in zip(nodes, exact):
+            node.start_char_idx, node.end_char_idx = start, end
+        return nodes
+
+    def _parse_nodes(self, nodes: Sequence[Any], show_progress: bool = False, **kwargs: Any) -> list[Any]:
+        out: list[Any] = []
+        for document in nodes:
+            text = document.get_content()
+            if hasattr(self.chunker, "contextualize"):
+                made = self._document_nodes(document, text)
+            else:
+                made = self._text_nodes(document, text)
+            for prev, nxt in zip(made, made[1:]):
+                prev.relationships[_li_schema.NodeRelationship.NEXT] = nxt.as_related_node_info()
+                nxt.relationships[_li_schema.NodeRelationship.PREVIOUS] = prev.as_related_node_info()
+            out.extend(made)
+        return out
+
+    def _document_nodes(self, document: Any, text: str) -> list[Any]:
+        from docchunk import load_document
+
+        doc = load_document(text, format="json")
+        source = str(document.metadata.get("file_path") or document.metadata.get("source") or document.doc_id)
+        nodes = []
+        for index, chunk in enumerate(self.chunker.chunk(doc)):
+            metadata = {**document.metadata, **chunk_metadata(chunk, source, index)}
+            hidden = [k for k in _HIDDEN if k in metadata] + list(document.excluded_embed_metadata_keys)
+            nodes.append(
+                _li_schema.TextNode(
+                    text=chunk.text,
+                    metadata=metadata,
+                    excluded_embed_metadata_keys=hidden,
+                    excluded_llm_metadata_keys=[k for k in _HIDDEN if k in metadata]
+                    + list(document.excluded_llm_metadata_keys),
+                    relationships={_li_schema.NodeRelationship.SOURCE: document.as_related_node_info()},
+                )
+            )
+        return nodes
+
+    def _text_nodes(self, document: Any, text: str) -> list[Any]:
+        nodes = []
+        for chunk in self.chunker(text):
+            nodes.append(
+                _li_schema.TextNode(
+                    text=chunk.text,
+                    metadata=dict(document.metadata),
+                    start_char_idx=chunk.start_index,
+                    end_char_idx=chunk.end_index,
+                    excluded_embed_metadata_keys=list(document.excluded_embed_metadata_keys),
+                    excluded_llm_metadata_keys=list(document.excluded_llm_metadata_keys),
+                    relationships={_li_schema.NodeRelationship.SOURCE: document.as_related_node_info()},
+                )
+            )
+        return nodes

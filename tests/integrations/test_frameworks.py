@@ -1,0 +1,94 @@
+"""LangChain and LlamaIndex: our chunkers inside their docling integrations, and our own adapters."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import docchunk
+from tests.conftest import DATA
+
+DOC = DATA / "pdf__multi_page.json"
+REPEATED = "abc def ghi. " * 30
+
+
+class _JsonConverter:
+    """A conversion backend for langchain-docling that reads DoclingDocument JSON (no models)."""
+
+    class _Result:
+        def __init__(self, document):
+            self.document = document
+
+    def convert(self, source, **kwargs):
+        return self._Result(docchunk.load_document(source))
+
+
+def test_our_chunker_inside_langchain_docling_loader():
+    pytest.importorskip("langchain_docling", reason='needs langchain-docling: pip install "docchunk[langchain]"')
+    from langchain_docling import DoclingLoader
+
+    chunker = docchunk.HybridChunker(max_tokens=64)
+    docs = list(DoclingLoader(str(DOC), converter=_JsonConverter(), chunker=chunker).lazy_load())
+    expected = [chunker.contextualize(c) for c in chunker.chunk(docchunk.load_document(DOC))]
+    assert [d.page_content for d in docs] == expected
+    assert docs[0].metadata["dl_meta"]["token_count"] <= 64
+
+
+def test_docchunk_loader_flat_metadata():
+    pytest.importorskip("langchain_core", reason='needs pip install "docchunk[langchain]"')
+    from docchunk.integrations.langchain import DocchunkLoader
+
+    docs = list(DocchunkLoader([DOC, str(DOC)], chunker=docchunk.HybridChunker(max_tokens=128)).lazy_load())
+    assert len(docs) % 2 == 0 and docs
+    for d in docs:
+        meta = d.metadata
+        assert set(meta) == {"source", "chunk_index", "headings", "captions", "page_numbers", "token_count", "doc_items"}
+        assert all(isinstance(v, (str, int)) or (isinstance(v, list) and all(isinstance(x, (str, int)) for x in v)) for v in meta.values())
+        assert meta["page_numbers"] and meta["token_count"] <= 128
+
+
+def test_docchunk_text_splitter_exact_start_index():
+    pytest.importorskip("langchain_text_splitters", reason='needs pip install "docchunk[langchain]"')
+    from docchunk.integrations.langchain import DocchunkTextSplitter
+
+    splitter = DocchunkTextSplitter(docchunk.RecursiveChunker(chunk_size=50), add_start_index=True)
+    docs = splitter.create_documents([REPEATED], metadatas=[{"source": "r"}])
+    starts = [c.start_index for c in docchunk.RecursiveChunker(chunk_size=50)(REPEATED)]
+    assert [d.metadata["start_index"] for d in docs] == starts
+    assert all(REPEATED[d.metadata["start_index"] :].startswith(d.page_content) for d in docs)
+    assert splitter.split_text(REPEATED) == [d.page_content for d in docs]
+
+
+def test_our_chunker_inside_llama_index_docling_node_parser():
+    pytest.importorskip("llama_index.node_parser.docling", reason='needs pip install "docchunk[llama-index]"')
+    from llama_index.core import Document
+    from llama_index.node_parser.docling import DoclingNodeParser
+
+    chunker = docchunk.HybridChunker(max_tokens=64)
+    nodes = DoclingNodeParser(chunker=chunker).get_nodes_from_documents([Document(text=DOC.read_text())])
+    expected = [c.text for c in chunker.chunk(docchunk.load_document(DOC))]
+    assert [n.text for n in nodes] == expected
+    assert "token_count" in nodes[0].metadata and "token_count" in nodes[0].excluded_embed_metadata_keys
+
+
+def test_docchunk_node_parser_documents_and_text():
+    pytest.importorskip("llama_index.core", reason='needs pip install "docchunk[llama-index]"')
+    from llama_index.core import Document
+    from llama_index.core.schema import MetadataMode, NodeRelationship
+
+    from docchunk.integrations.llama_index import DocchunkNodeParser
+
+    source = Document(text=DOC.read_text(), metadata={"file_path": "multi_page.json"})
+    nodes = DocchunkNodeParser(chunker=docchunk.HybridChunker(max_tokens=128)).get_nodes_from_documents([source])
+    embed_view = nodes[1].get_content(metadata_mode=MetadataMode.EMBED)
+    heading = nodes[1].metadata["headings"][0]
+    assert embed_view.count(heading) == 1 and "doc_items" not in embed_view
+    assert set(nodes[1].relationships) >= {NodeRelationship.SOURCE, NodeRelationship.PREVIOUS, NodeRelationship.NEXT}
+
+    text_nodes = DocchunkNodeParser(chunker=docchunk.RecursiveChunker(chunk_size=50)).get_nodes_from_documents(
+        [Document(text=REPEATED)]
+    )
+    chunks = docchunk.RecursiveChunker(chunk_size=50)(REPEATED)
+    assert [(n.start_char_idx, n.end_char_idx) for n in text_nodes] == [(c.start_index, c.end_index) for c in chunks]
+    assert json.dumps([n.text for n in text_nodes]) == json.dumps([c.text for c in chunks])
