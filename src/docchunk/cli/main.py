@@ -54,6 +54,15 @@ def cli() -> None:
 @click.option("--max-tokens", type=int, default=None, callback=_positive, help="Tokens per chunk (hybrid).")
 @click.option("--no-merge-peers", is_flag=True, help="Do not merge undersized chunks with equal headings (hybrid).")
 @click.option("--progress/--no-progress", default=None, help=f"Progress bar on stderr (default: {PROGRESS_MIN_FILES}+ files).")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Local worker processes (no Ray); output order is the same as with one.")  # fmt: skip
+@click.option("--engine", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+              help="ray: chunk on Ray Data and write shards into the folder -o.")  # fmt: skip
+@click.option("--address", default=None, help="Ray cluster address (--engine ray); default: start a local Ray.")
+@click.option("--num-workers", type=click.IntRange(min=1), default=2, show_default=True,
+              help="CPUs of the local Ray instance (--engine ray).")  # fmt: skip
+@click.option("--format", "out_format", type=click.Choice(["jsonl", "parquet"]), default="jsonl", show_default=True,
+              help="Shard format for --engine ray.")  # fmt: skip
 @click.option("--debug", is_flag=True, help="Show tracebacks.")
 def chunk_command(
     paths: tuple[Path, ...],
@@ -63,6 +72,11 @@ def chunk_command(
     max_tokens: int | None,
     no_merge_peers: bool,
     progress: bool | None,
+    workers: int,
+    engine: str,
+    address: str | None,
+    num_workers: int,
+    out_format: str,
     debug: bool,
 ) -> None:
     """Chunk PATHS (DoclingDocument JSON files, folders of them, or Markdown, HTML,
@@ -71,27 +85,82 @@ def chunk_command(
     Each line holds text, contextualized, token_count, meta, source, chunk_index
     and page_numbers.
     """
-    chunker_obj = _make_chunker(chunker, tokenizer_spec, max_tokens, not no_merge_peers, debug)
+    settings = (chunker, tokenizer_spec, max_tokens, not no_merge_peers)
+    chunker_obj = _make_chunker(*settings, debug)
     from docchunk.loading import iter_input_files
 
     files = [f for p in paths for f in iter_input_files(p)]
+    if engine == "ray":
+        failures = _run_ray(chunker_obj, files, output, address, num_workers, out_format)
+        _finish(failures, len(files))
+        return
     show = progress if progress is not None else len(files) >= PROGRESS_MIN_FILES
     failures = 0
     with _open_output(output) as out:
-        for path in _progress(files, show):
-            try:
-                lines = list(_chunk_lines(chunker_obj, path))
-            except (DocchunkError, OSError) as exc:
+        for lines, problem in _progress(_results(files, chunker_obj, settings, workers, debug), show, len(files)):
+            if problem is not None:
                 failures += 1
-                _error(str(exc) if str(path) in str(exc) else f"{path}: {exc}")
-                if debug:
-                    raise
+                _error(problem)
                 continue
             out.writelines(lines)
             out.flush()
+    _finish(failures, len(files))
+
+
+def _results(files: list[Path], chunker: Any, settings: tuple, workers: int, debug: bool) -> Iterator[tuple[list[str], str | None]]:
+    """``(lines, problem)`` per file, in input order; ``workers`` > 1 uses local processes."""
+    if workers <= 1 or len(files) < 2:
+        for path in files:
+            try:
+                yield _chunk_lines(chunker, path), None
+            except (DocchunkError, OSError) as exc:
+                if debug:
+                    raise
+                yield [], str(exc) if str(path) in str(exc) else f"{path}: {exc}"
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init, initargs=settings) as pool:
+        yield from pool.map(_worker_chunk, files, chunksize=max(1, len(files) // (workers * 8)))
+
+
+def _run_ray(chunker: Any, files: list[Path], output: Path | None, address: str | None, num_workers: int,
+             out_format: str) -> int:  # fmt: skip
+    """Chunk on Ray Data and write JSONL (or Parquet) shards into the folder ``output``; returns failures."""
+    if output is None:
+        raise click.UsageError("--engine ray needs -o OUT_DIR, the folder for the output shards")
+    from docchunk.errors import require
+
+    ray = require("ray", "ray", "--engine ray")
+    from docchunk.integrations.ray import chunk_dataset
+
+    import logging
+
+    logging.getLogger("ray").setLevel(logging.WARNING)
+    logging.getLogger("ray.data").setLevel(logging.WARNING)
+    if not ray.is_initialized():
+        ray.init(address=address, num_cpus=None if address else num_workers, include_dashboard=False,
+                 log_to_driver=False, logging_level=logging.WARNING)  # fmt: skip
+    context = ray.data.DataContext.get_current()
+    context.enable_progress_bars = False
+    context.print_on_execution_start = False
+    ds = ray.data.from_items([{"path": str(p)} for p in files], override_num_blocks=max(1, min(len(files), num_workers * 4)))
+    rows = chunk_dataset(ds, chunker).materialize()
+    errors = rows.filter(lambda r: r["error"] is not None).take_all()
+    for row in errors:
+        _error(row["error"])
+    good = rows.filter(lambda r: r["error"] is None).drop_columns(["error"])
+    if out_format == "parquet":
+        good.write_parquet(str(output))
+    else:
+        good.write_json(str(output))
+    return len(errors)
+
+
+def _finish(failures: int, total: int) -> None:
     if failures:
-        rest = "; the others were written" if failures < len(files) else ""
-        _error(f"{failures} of {len(files)} input(s) failed{rest}")
+        rest = "; the others were written" if failures < total else ""
+        _error(f"{failures} of {total} input(s) failed{rest}")
         sys.exit(1)
 
 
@@ -115,22 +184,27 @@ def _make_chunker(kind: str, spec: str | None, max_tokens: int | None, merge_pee
         raise click.UsageError(str(exc)) from exc
 
 
-def _chunk_lines(chunker: Any, path: Path) -> Iterator[str]:
+def _chunk_lines(chunker: Any, path: Path) -> list[str]:
+    from docchunk.integrations._rows import chunk_rows
     from docchunk.loading import load_document
 
-    doc = load_document(path)
-    for index, chunk in enumerate(chunker.chunk(doc)):
-        meta = chunk.meta.export_json_dict()
-        row = {
-            "text": chunk.text,
-            "contextualized": chunker.contextualize(chunk),
-            "token_count": chunk.meta.token_count,
-            "page_numbers": chunk.meta.page_numbers or [],
-            "source": str(path),
-            "chunk_index": index,
-            "meta": meta,
-        }
-        yield json.dumps(row, ensure_ascii=False) + "\n"
+    return [json.dumps(row, ensure_ascii=False) + "\n" for row in chunk_rows(chunker, str(path), load_document(path))]
+
+
+_WORKER_CHUNKER: Any = None
+
+
+def _worker_init(kind: str, spec: str | None, max_tokens: int | None, merge_peers: bool) -> None:
+    global _WORKER_CHUNKER
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    _WORKER_CHUNKER = _make_chunker(kind, spec, max_tokens, merge_peers, debug=False)
+
+
+def _worker_chunk(path: Path) -> tuple[list[str], str | None]:
+    try:
+        return _chunk_lines(_WORKER_CHUNKER, path), None
+    except (DocchunkError, OSError) as exc:
+        return [], str(exc) if str(path) in str(exc) else f"{path}: {exc}"
 
 
 @contextmanager
@@ -146,12 +220,12 @@ def _open_output(output: Path | None) -> Iterator[IO[str]]:
         yield handle
 
 
-def _progress(files: list[Path], show: bool) -> Any:
+def _progress(items: Any, show: bool, total: int) -> Any:
     if not show:
-        return files
+        return items
     from tqdm import tqdm
 
-    return tqdm(files, desc="chunking", unit="file", file=sys.stderr)
+    return tqdm(items, desc="chunking", unit="file", total=total, file=sys.stderr)
 
 
 def _error(message: str) -> None:

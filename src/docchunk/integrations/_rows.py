@@ -18,3 +18,22 @@ def chunk_metadata(chunk: Any, source: str, index: int) -> dict[str, Any]:
         "token_count": getattr(meta, "token_count", None),
         "doc_items": [item.self_ref for item in meta.doc_items],
     }
+
+
+def chunk_rows(chunker: Any, source: str, doc: Any) -> list[dict[str, Any]]:
+    """The rows of the CLI's JSONL for one document: ``text``, ``contextualized``,
+    ``token_count``, ``page_numbers``, ``source``, ``chunk_index``, ``meta``."""
+    rows = []
+    for index, chunk in enumerate(chunker.chunk(doc)):
+        rows.append(
+            {
+                "text": chunk.text,
+                "contextualized": chunker.contextualize(chunk),
+                "token_count": chunk.meta.token_count,
+                "page_numbers": chunk.meta.page_numbers or [],
+                "source": source,
+                "chunk_index": index,
+                "meta": chunk.meta.export_json_dict(),
+            }
+        )
+    return rows
