@@ -74,36 +74,25 @@ def test_recursive(name, text, size, overlap_frac, keep, language):
             assert "".join(c.text for c in chunks) == text
 
 
+@pytest.mark.parametrize("kind", ["token", "sentence"])
 @pytest.mark.parametrize("name", TOKENIZERS)
 @settings_
 @given(text=any_text, size=st.integers(1, 40), overlap=st.integers(0, 10))
-def test_token(name, text, size, overlap):
+def test_token_and_sentence(kind, name, text, size, overlap):
     tok = tokenizer(name)
     overlap = min(overlap, size - 1)
-    chunks = docchunk.TokenChunker(tok, size, overlap)(text)
+    cls = docchunk.TokenChunker if kind == "token" else docchunk.SentenceChunker
+    chunks = cls(tok, size, overlap)(text)
     starts = tok.token_offsets(text)
 
-    def one_token(chunk_text: str) -> bool:
-        """Only a window of one token of the text (a character, or a sub-word that re-tokenizes longer)."""
+    def indivisible(chunk_text: str) -> bool:
+        """One character, or one token of the text (a token window) that re-tokenizes longer."""
+        if len(chunk_text) == 1:
+            return True
         c = next(c for c in chunks if c.text == chunk_text)
-        inside = {p for p in starts if c.start_index <= p < c.end_index} | {c.start_index}
-        return len(chunk_text) == 1 or len(inside) == 1
+        return len({p for p in starts if c.start_index <= p < c.end_index} | {c.start_index}) == 1
 
-    check_common(text, chunks, tok, size, indivisible=one_token)
-    if chunks:
-        check_tiling(text, chunks)
-        if not overlap:
-            assert "".join(c.text for c in chunks) == text
-
-
-@pytest.mark.parametrize("name", TOKENIZERS)
-@settings_
-@given(text=any_text, size=st.integers(1, 40), overlap=st.integers(0, 10))
-def test_sentence(name, text, size, overlap):
-    tok = tokenizer(name)
-    overlap = min(overlap, size - 1)
-    chunks = docchunk.SentenceChunker(tok, size, overlap)(text)
-    check_common(text, chunks, tok, size, indivisible=lambda t: len(t) == 1)
+    check_common(text, chunks, tok, size, indivisible=indivisible)
     if chunks:
         check_tiling(text, chunks)
         if not overlap:

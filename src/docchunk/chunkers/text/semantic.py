@@ -172,8 +172,13 @@ class SemanticChunker(TextChunker):
         self.embedded_count = 0
         if not text:
             return []
-        spans, _, groups = self._first_pass(text)
+        spans, unit, groups = self._first_pass(text)
+        groups = self._second_pass(text, spans, unit, groups)
         return [c for lo, hi in groups for c in self._pack(text, spans, lo, hi)]
+
+    def _second_pass(self, text: str, spans: list[tuple[int, int]], unit: Any, groups: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """Hook for :class:`SDPMChunker`; the single-pass chunker keeps its groups."""
+        return groups
 
 
 class SDPMChunker(SemanticChunker):
@@ -218,7 +223,8 @@ class SDPMChunker(SemanticChunker):
                          batch_size)  # fmt: skip
         self.skip_window = check_size("skip_window", skip_window, 1)
 
-    def _merge(self, text: str, spans: list[tuple[int, int]], unit: Any, groups: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    def _second_pass(self, text: str, spans: list[tuple[int, int]], unit: Any, groups: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """Merge groups ``skip_window`` apart while similar and within ``chunk_size``, until stable."""
         np = require("numpy", "semantic", "Semantic chunking")
         groups = list(groups)
         k = self.skip_window
@@ -237,15 +243,3 @@ class SDPMChunker(SemanticChunker):
                     continue
                 i += 1
         return groups
-
-    def chunk(self, text: str) -> list[Chunk]:
-        """Split ``text`` at topic boundaries, then merge related groups (see the class docstring)."""
-        text = self._check_text(text)
-        self.embedded_count = 0
-        if not text:
-            return []
-        spans, unit, groups = self._first_pass(text)
-        groups = self._merge(text, spans, unit, groups)
-        return [c for lo, hi in groups for c in self._pack(text, spans, lo, hi)]
-
-
