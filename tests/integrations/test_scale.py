@@ -75,5 +75,12 @@ def test_ray_rows_equal_single_process_rows(capsys, corpus_dir, tmp_path):
         assert code == 1 and "zz_broken.json" in err
         written = [json.loads(line) for shard in sorted(out.iterdir()) for line in shard.read_text().splitlines()]
         assert Counter(key(r) for r in written) == expected
+
+        parquet = tmp_path / "parquet"
+        code, _, _ = run(capsys, "chunk", str(corpus_dir), "--engine", "ray", "--format", "parquet", "-o", str(parquet))
+        import pyarrow.parquet as pq
+
+        table = pq.read_table(sorted(str(p) for p in parquet.iterdir()))
+        assert code == 1 and Counter(key(r) for r in table.to_pylist()) == expected
     finally:
         ray.shutdown()

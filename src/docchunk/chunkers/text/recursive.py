@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import accumulate
 from typing import Any
 
 from docchunk.chunkers.text.base import TextChunker, absorb_whitespace_chunks, check_size
@@ -47,12 +48,17 @@ class _Counter:
         """:meth:`size_or_over` of many spans; short ones are counted in one native batch."""
         if self.is_len:
             return [e - s for s, e in spans]
-        probe = self.size * _PROBE_CHARS_PER_TOKEN
-        todo = list({self.text[s:e] for s, e in spans if e - s <= probe} - self.cache.keys())
-        if len(todo) > 1:
+        text, cache, probe = self.text, self.cache, self.size * _PROBE_CHARS_PER_TOKEN
+        pieces = [text[s:e] for s, e in spans]
+        todo = [p for p in set(pieces) if len(p) <= probe and p not in cache]
+        if todo:
             for piece, n in zip(todo, self.tok.count_tokens_batch(todo)):
-                self.cache[piece] = n
-        return [self.size_or_over(s, e) for s, e in spans]
+                cache[piece] = n
+        out = []
+        for (s, e), piece in zip(spans, pieces):
+            n = cache.get(piece)
+            out.append(n if n is not None else self.size_or_over(s, e))
+        return out
 
 
 class RecursiveChunker(TextChunker):
@@ -212,20 +218,15 @@ class RecursiveChunker(TextChunker):
 
     def _pieces(self, lo: int, lengths: list[int], width: int) -> list[tuple[int, int]]:
         """Spans of the parts between separators, with the separator kept per ``keep_separator``."""
-        spans: list[tuple[int, int]] = []
-        pos = lo
-        last = len(lengths) - 1
-        keep = self.keep_separator
-        for i, length in enumerate(lengths):
-            start, end = pos, pos + length
-            pos = end + width
-            if keep == "start" and i > 0:
-                start -= width
-            elif keep == "end" and i < last:
-                end += width
-            if start < end:
-                spans.append((start, end))
-        return spans
+        starts = list(accumulate((n + width for n in lengths), initial=lo))  # starts[i]: start of part i
+        hi = starts[-1] - width
+        if self.keep_separator == "start":
+            bounds = [lo, *(q - width for q in starts[1:-1]), hi]
+        elif self.keep_separator == "end":
+            bounds = [*starts[:-1], hi]
+        else:
+            return [(q, q + n) for q, n in zip(starts, lengths) if n]
+        return [(a, b) for a, b in zip(bounds, bounds[1:]) if a < b]
 
     # -- phase 2: pack --------------------------------------------------------------
     def _pack(self, groups: list[tuple[int, int, int, bool]], counter: _Counter, text: str) -> list[tuple[int, int, int, bool]]:
