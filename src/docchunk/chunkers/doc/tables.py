@@ -103,14 +103,35 @@ def _last_fitting_prefix(text: str, limit: int, size: Callable[[str], int], clea
 
     docling-core scans every ``i`` from the top (quadratic on long lines). At a clean
     token boundary ``k`` the size of ``text[:i]`` for ``i >= k`` is at least that of
-    ``text[:k]``, so a binary search over clean boundaries finds the first one that is
-    too large, and only the positions just below it need the scan: same answer.
+    ``text[:k]``, so the first clean boundary whose prefix is too large bounds the
+    answer from above: it is found by galloping over clean boundaries from the
+    start, and only the positions just below it are scanned. Same answer.
     """
     top = len(text) - 1
     if clean is not _never:
-        bounds = [k for k in range(1, len(text)) if clean(text[k - 1], text[k])]
-        lo, hi = 0, len(bounds)
-        while lo < hi:  # first clean boundary whose prefix is too large
+        bounds: list[int] = []
+        scan = 1
+
+        def bound(index: int) -> int | None:
+            nonlocal scan
+            while len(bounds) <= index and scan < len(text):
+                if clean(text[scan - 1], text[scan]):
+                    bounds.append(scan)
+                scan += 1
+            return bounds[index] if index < len(bounds) else None
+
+        step, lo, hi = 1, 0, None  # first boundary index whose prefix is too large, in [lo, hi]
+        while True:
+            k = bound(lo + step - 1)
+            if k is None:
+                break
+            if size(text[:k]) > limit:
+                hi = lo + step - 1
+                break
+            lo, step = lo + step, step * 2
+        if hi is None:  # none within reach of the gallop: finish with a plain search of the rest
+            hi = len(bounds)
+        while lo < hi:
             mid = (lo + hi) // 2
             if size(text[: bounds[mid]]) > limit:
                 hi = mid
