@@ -85,3 +85,13 @@ def test_unknown_format_and_type():
         docchunk.load_document("x", format="rtf")
     with pytest.raises(docchunk.DocumentError, match="cannot load"):
         docchunk.load_document(12)
+
+
+def test_pdf_without_docling_pipeline_names_what_to_install(tmp_path):
+    path = tmp_path / "paper.pdf"
+    path.write_bytes(b"%PDF-1.4\n% not a real pdf\n")
+    with pytest.raises((docchunk.MissingDependencyError, docchunk.DocumentError)) as info:
+        docchunk.load_document(path)
+    assert "paper.pdf" in str(info.value)
+    if isinstance(info.value, docchunk.MissingDependencyError):
+        assert "pip install" in str(info.value)
