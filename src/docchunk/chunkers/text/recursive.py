@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from itertools import accumulate
 from typing import Any
 
@@ -146,10 +147,15 @@ class RecursiveChunker(TextChunker):
         return groups
 
     def _visit(self, text: str, lo: int, hi: int, level: int, counter: _Counter, groups: list) -> None:
-        pieces, next_level = self._split_once(text, lo, hi, level)
-        if pieces is None:
+        cut = self._split_once(text, lo, hi, level)
+        if cut is None:
             groups.append((lo, hi, counter.count(lo, hi), True))
             return
+        lengths, width, next_level = cut
+        if counter.is_len and self.keep_separator and not self.chunk_overlap:
+            self._visit_by_length(text, self._bounds(lo, lengths, width), next_level, counter, groups)
+            return
+        pieces = self._pieces(lo, lengths, width)
         size = self.chunk_size
         counts = counter.counts(pieces)
         run: list[int] = []  # indices of the pieces in the current group
@@ -201,32 +207,48 @@ class RecursiveChunker(TextChunker):
                 return False
         return True
 
-    def _split_once(self, text: str, lo: int, hi: int, level: int) -> tuple[list[tuple[int, int]] | None, int]:
-        """Split ``text[lo:hi]`` at the first separator from ``level`` on that occurs in it."""
+    def _visit_by_length(self, text: str, bounds: list[int], next_level: int, counter: _Counter, groups: list) -> None:
+        """Character mode with contiguous pieces: greedy groups found by binary search on offsets."""
+        size, last, i = self.chunk_size, len(bounds) - 1, 0
+        while i < last:
+            start = bounds[i]
+            if bounds[i + 1] - start > size:
+                self._visit(text, start, bounds[i + 1], next_level, counter, groups)
+                i += 1
+                continue
+            j = bisect_right(bounds, start + size, i + 1) - 1
+            if bounds[j] > start:
+                groups.append((start, bounds[j], bounds[j] - start, False))
+            i = j
+
+    def _split_once(self, text: str, lo: int, hi: int, level: int) -> tuple[list[int], int, int] | None:
+        """Lengths of the parts of ``text[lo:hi]`` between occurrences of the first separator
+        (from ``level`` on) that occurs in it, the separator's width and the next level;
+        None when no separator is left (``""`` splits into characters, width 0)."""
         for index in range(level, len(self.separators)):
             sep = self.separators[index]
             if sep == "":
-                if hi - lo <= 1:
-                    return None, index + 1
-                return [(i, i + 1) for i in range(lo, hi)], index + 1
+                return ([1] * (hi - lo), 0, index + 1) if hi - lo > 1 else None
             if text.find(sep, lo, hi) == -1:
                 continue
-            width = len(sep)
-            lengths = [len(part) for part in text[lo:hi].split(sep)]
-            return self._pieces(lo, lengths, width), index + 1
-        return None, len(self.separators)
+            return [len(part) for part in text[lo:hi].split(sep)], len(sep), index + 1
+        return None
 
-    def _pieces(self, lo: int, lengths: list[int], width: int) -> list[tuple[int, int]]:
-        """Spans of the parts between separators, with the separator kept per ``keep_separator``."""
+    def _bounds(self, lo: int, lengths: list[int], width: int) -> list[int]:
+        """Boundaries of the contiguous pieces (``keep_separator`` "start" or "end"); may repeat."""
         starts = list(accumulate((n + width for n in lengths), initial=lo))  # starts[i]: start of part i
         hi = starts[-1] - width
         if self.keep_separator == "start":
-            bounds = [lo, *(q - width for q in starts[1:-1]), hi]
-        elif self.keep_separator == "end":
-            bounds = [*starts[:-1], hi]
-        else:
-            return [(q, q + n) for q, n in zip(starts, lengths) if n]
-        return [(a, b) for a, b in zip(bounds, bounds[1:]) if a < b]
+            return [lo, *(q - width for q in starts[1:-1]), hi]
+        return [*starts[:-1], hi]
+
+    def _pieces(self, lo: int, lengths: list[int], width: int) -> list[tuple[int, int]]:
+        """Non-empty spans of the pieces, with the separator kept per ``keep_separator``."""
+        if self.keep_separator:
+            bounds = self._bounds(lo, lengths, width)
+            return [(a, b) for a, b in zip(bounds, bounds[1:]) if a < b]
+        starts = accumulate((n + width for n in lengths), initial=lo)
+        return [(q, q + n) for q, n in zip(starts, lengths) if n]
 
     # -- phase 2: pack --------------------------------------------------------------
     def _pack(self, groups: list[tuple[int, int, int, bool]], counter: _Counter, text: str) -> list[tuple[int, int, int, bool]]:
