@@ -66,31 +66,38 @@ def test_hierarchical_defaults(path):
     assert_same(DLHierarchical(), docchunk.HierarchicalChunker(), doc)
 
 
-@pytest.mark.parametrize("merge_peers", [True, False], ids=["merge", "nomerge"])
-@pytest.mark.parametrize("max_tokens", [64, 256])
-@pytest.mark.parametrize("path", doc_params())
-def test_hybrid_minilm(path, max_tokens, merge_peers, transformers_minilm, minilm_dir):
+HYBRID_CONFIGS = [
+    pytest.param("minilm", 64, True, id="minilm-64-merge"),
+    pytest.param("minilm", 64, False, id="minilm-64-nomerge"),
+    pytest.param("minilm", 256, True, id="minilm-256-merge"),
+    pytest.param("minilm", 256, False, id="minilm-256-nomerge"),
+    pytest.param("cl100k", 128, True, id="cl100k-128-merge"),
+]
+
+
+def _tokenizer_pair(kind: str, max_tokens: int, request) -> tuple:
+    """(docling-core's tokenizer, ours) for the same model and budget."""
+    if kind == "cl100k":
+        from docling_core.transforms.chunker.tokenizer.openai import OpenAITokenizer
+
+        enc = request.getfixturevalue("cl100k")
+        return OpenAITokenizer(tokenizer=enc, max_tokens=max_tokens), docchunk.get_tokenizer(enc, max_tokens)
     from docling_core.transforms.chunker.tokenizer.huggingface import HuggingFaceTokenizer
 
-    doc = load(path)
-    if not _without_docling_quirks(doc):
-        pytest.skip("headings-only document: docling-core gives no chunk, we give one (docs/compat.md)")
-    theirs = DLHybrid(
-        tokenizer=HuggingFaceTokenizer(tokenizer=transformers_minilm, max_tokens=max_tokens), merge_peers=merge_peers
-    )
-    ours = docchunk.HybridChunker(tokenizer=f"hf:{minilm_dir}", max_tokens=max_tokens, merge_peers=merge_peers)
-    assert_same(theirs, ours, doc)
+    hf = request.getfixturevalue("transformers_minilm")
+    ours = docchunk.get_tokenizer(f"hf:{request.getfixturevalue('minilm_dir')}", max_tokens)
+    return HuggingFaceTokenizer(tokenizer=hf, max_tokens=max_tokens), ours
 
 
+@pytest.mark.parametrize(("kind", "max_tokens", "merge_peers"), HYBRID_CONFIGS)
 @pytest.mark.parametrize("path", doc_params())
-def test_hybrid_tiktoken_cl100k_128(path, cl100k):
-    from docling_core.transforms.chunker.tokenizer.openai import OpenAITokenizer
-
+def test_hybrid(path, kind, max_tokens, merge_peers, request):
     doc = load(path)
     if not _without_docling_quirks(doc):
         pytest.skip("headings-only document: docling-core gives no chunk, we give one (docs/compat.md)")
-    theirs = DLHybrid(tokenizer=OpenAITokenizer(tokenizer=cl100k, max_tokens=128))
-    ours = docchunk.HybridChunker(tokenizer=cl100k, max_tokens=128)
+    theirs_tok, ours_tok = _tokenizer_pair(kind, max_tokens, request)
+    theirs = DLHybrid(tokenizer=theirs_tok, merge_peers=merge_peers)
+    ours = docchunk.HybridChunker(tokenizer=ours_tok, merge_peers=merge_peers)
     assert_same(theirs, ours, doc)
 
 
