@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -59,8 +60,13 @@ def test_hybrid_invariants(name, doc, size_index, merge_peers, emit):
             assert chunk.text, "empty chunk"
 
     # no content dropped: every non-space character of the structural chunks, in order
+    # (a table split by columns comes column group by column group: then as a multiset)
     structure = "".join(_WS.sub("", c.text) for c in docchunk.HierarchicalChunker(tokenizer=tok, always_emit_headings=emit).chunk(doc))
-    assert is_subsequence(structure, "".join(_WS.sub("", c.text) for c in chunks))
+    output = "".join(_WS.sub("", c.text) for c in chunks)
+    if doc.tables:
+        assert not Counter(structure) - Counter(output)
+    else:
+        assert is_subsequence(structure, output)
     if structure:
         assert any(c.text.strip() for c in chunks)
 

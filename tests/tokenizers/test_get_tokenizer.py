@@ -114,8 +114,30 @@ def test_additivity_claim_holds_for_minilm():
     tok = docchunk.get_tokenizer()
     assert isinstance(tok, HFTokenizer) and tok.joins_additively("\n") and not tok.joins_additively("x")
 
-    @given(a=texts(max_words=10), b=texts(max_words=10), delim=st.sampled_from(["\n", " ", "\n\n", "\t"]))
+    delims = ["\n", " ", "\n\n", "\t", "\x1c", "\x85", "\u2028", "\u3000", "\xa0", "\u200b"]
+
+    @given(a=texts(max_words=10), b=texts(max_words=10), delim=st.sampled_from(delims))
     def check(a, b, delim):
-        assert tok.count_tokens(a + delim + b) == tok.count_tokens(a) + tok.count_tokens(delim) + tok.count_tokens(b)
+        if tok.joins_additively(delim):
+            assert tok.count_tokens(a + delim + b) == tok.count_tokens(a) + tok.count_tokens(delim) + tok.count_tokens(b)
+        if a and b and tok.clean_boundary(a[-1], b[0]):
+            assert tok.count_tokens(a + b) == tok.count_tokens(a) + tok.count_tokens(b)
 
     check()
+
+
+def test_control_whitespace_is_not_a_clean_join_regression():
+    """Bug: "\x1c" and "\x85" are str.isspace() but BERT's normalizer deletes them, merging words."""
+    tok = docchunk.get_tokenizer()
+    for delim in ("\x1c", "\x85", "\u2028"):
+        assert not tok.joins_additively(delim)
+        assert not tok.clean_boundary(delim, "x")
+    doc_chunker = docchunk.HybridChunker(delim="\x1c")
+    from docling_core.types.doc import DocItemLabel, DoclingDocument
+
+    doc = DoclingDocument(name="d")
+    doc.add_heading(text="ab", level=1)
+    doc.add_text(label=DocItemLabel.TEXT, text="cd ef gh")
+    doc.add_text(label=DocItemLabel.TEXT, text="ij kl")
+    for chunk in doc_chunker.chunk(doc):
+        assert chunk.meta.token_count == tok.count_tokens(doc_chunker.contextualize(chunk))

@@ -70,13 +70,13 @@ class HFTokenizer(Tokenizer):
         Their normalizer works character by character and their pre-tokenizer splits
         at every whitespace, so no token spans a whitespace delimiter.
         """
-        return self._pre is not None and bool(delim) and delim.isspace()
+        return self._pre is not None and bool(delim) and all(_is_bert_space(c) for c in delim)
 
     def clean_boundary(self, left: str, right: str) -> bool:
         """True at whitespace (and, for BERT pre-tokenization, punctuation) in WordPiece pipelines."""
         if self._pre is None:
             return False
-        if left.isspace() or right.isspace():
+        if _is_bert_space(left) or _is_bert_space(right):
             return True
         return self._pre == "bert" and (_is_bert_punct(left) or _is_bert_punct(right))
 
@@ -167,3 +167,8 @@ def _is_bert_punct(char: str) -> bool:
     if 33 <= cp <= 47 or 58 <= cp <= 64 or 91 <= cp <= 96 or 123 <= cp <= 126:
         return True
     return unicodedata.category(char).startswith("P")
+
+
+def _is_bert_space(char: str) -> bool:
+    """BERT's whitespace: space, tab, newline, carriage return, Unicode Zs (not every ``isspace``)."""
+    return char in " \t\n\r" or unicodedata.category(char) == "Zs"
