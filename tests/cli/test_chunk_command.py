@@ -125,3 +125,34 @@ def test_entry_point_subprocess(tmp_path):
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
     assert rows((tmp_path / "o.jsonl").read_text())
+
+
+def test_dangling_ref_deep_json_and_undecodable_name_regression(capsys, tmp_path):
+    """Bugs: a dangling "$ref" or deeply nested JSON printed a traceback and stopped the run;
+    a file name that is not UTF-8 broke writing to -o."""
+    data = json.loads(DOC.read_text())
+    data["body"]["children"].append({"$ref": "#/texts/9999"})
+    (tmp_path / "b_dangling.json").write_text(json.dumps(data))
+    (tmp_path / "c_deep.json").write_text('{"schema_name": "DoclingDocument", "x": ' + "[" * 100000 + "]" * 100000 + "}")
+    shutil.copy(DOC, tmp_path / "a.json")
+    shutil.copy(DOC, tmp_path / "d.json")
+    odd = tmp_path / "x\udcff.json"  # the bytes b"x\xff.json" as Python decodes them
+    try:
+        shutil.copy(DOC, odd)
+    except (UnicodeEncodeError, OSError):
+        odd = None
+    out = tmp_path / "out.jsonl"
+    code, _, err = run(capsys, "chunk", str(tmp_path), "-o", str(out))
+    assert code == 1 and "Traceback" not in err
+    assert "b_dangling.json" in err and "c_deep.json" in err
+    per_doc = len(rows(run(capsys, "chunk", str(DOC))[1]))
+    assert len(out.read_bytes().splitlines()) == per_doc * (3 if odd else 2)
+
+
+def test_bad_callable_tokenizer_is_a_tokenizer_error():
+    import docchunk
+
+    doc = docchunk.load_document(DOC)
+    for counter in (lambda t: -1, lambda t: None, lambda t: 1 / 0):
+        with pytest.raises(docchunk.TokenizerError):
+            list(docchunk.HybridChunker(tokenizer=counter, max_tokens=10).chunk(doc))

@@ -113,10 +113,10 @@ def _results(files: list[Path], chunker: Any, settings: tuple, workers: int, deb
         for path in files:
             try:
                 yield _chunk_lines(chunker, path), None
-            except (DocchunkError, OSError) as exc:
+            except Exception as exc:  # one bad input never stops the others
                 if debug:
                     raise
-                yield [], str(exc) if str(path) in str(exc) else f"{path}: {exc}"
+                yield [], _problem(path, exc)
         return
     from concurrent.futures import ProcessPoolExecutor
 
@@ -203,8 +203,15 @@ def _worker_init(kind: str, spec: str | None, max_tokens: int | None, merge_peer
 def _worker_chunk(path: Path) -> tuple[list[str], str | None]:
     try:
         return _chunk_lines(_WORKER_CHUNKER, path), None
-    except (DocchunkError, OSError) as exc:
-        return [], str(exc) if str(path) in str(exc) else f"{path}: {exc}"
+    except Exception as exc:  # one bad input never stops the others
+        return [], _problem(path, exc)
+
+
+def _problem(path: Path, exc: Exception) -> str:
+    """One line naming the file and what went wrong."""
+    message = str(exc) if isinstance(exc, (DocchunkError, OSError)) else f"{type(exc).__name__}: {exc}"
+    message = " ".join(message.split())[:500]
+    return message if str(path) in message else f"{path}: {message}"
 
 
 @contextmanager
@@ -213,7 +220,8 @@ def _open_output(output: Path | None) -> Iterator[IO[str]]:
         yield sys.stdout
         return
     try:
-        handle = output.open("w", encoding="utf-8")
+        # surrogateescape: file names that are not valid UTF-8 are written back as their bytes
+        handle = output.open("w", encoding="utf-8", errors="surrogateescape")
     except OSError as exc:
         raise click.UsageError(f"cannot write {output}: {exc.strerror or exc}") from exc
     with handle:

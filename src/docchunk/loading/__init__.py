@@ -98,6 +98,8 @@ def _from_path(path: Path, fmt: str | None) -> DoclingDocument:
 def _from_json_bytes(data: bytes, where: str) -> DoclingDocument:
     try:
         obj = json.loads(data)
+    except RecursionError as exc:
+        raise DocumentError(f"{where}: JSON nested too deeply to be a DoclingDocument") from exc
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise DocumentError(f"{where}: invalid JSON: {exc}") from exc
     if not isinstance(obj, dict):
@@ -118,6 +120,11 @@ def _from_dict(obj: dict, where: str) -> DoclingDocument:
         loc = ".".join(str(p) for p in first.get("loc", ()))
         raise DocumentError(
             f"{where}: invalid DoclingDocument ({exc.error_count()} errors; first at {loc or '<root>'}: {first['msg']})"
+        ) from exc
+    except (RecursionError, LookupError, AttributeError, TypeError, ValueError) as exc:
+        # docling-core resolves references while validating: a dangling "$ref" raises these
+        raise DocumentError(
+            f"{where}: invalid DoclingDocument ({type(exc).__name__}: {exc}); check its \"$ref\" references"
         ) from exc
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
@@ -125,4 +126,14 @@ class CallableTokenizer(Tokenizer):
         self.name = name or getattr(counter, "__name__", type(counter).__name__)
 
     def count_tokens(self, text: str) -> int:
-        return int(self._counter(text))
+        try:
+            n = self._counter(text)
+        except Exception as exc:
+            raise TokenizerError(f"the tokenizer {self.name!r} failed on a text of {len(text)} characters: {exc}") from exc
+        try:
+            count = -1 if isinstance(n, bool) else operator.index(n)
+        except TypeError:
+            count = -1
+        if count < 0:
+            raise TokenizerError(f"the tokenizer {self.name!r} returned {n!r}; a token counter must return an int >= 0")
+        return count
