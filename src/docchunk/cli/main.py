@@ -23,10 +23,6 @@ from docchunk.errors import DocchunkError
 PROGRESS_MIN_FILES = 10
 
 
-def _fail_usage(message: str) -> None:
-    raise click.UsageError(message)
-
-
 def _positive(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
     if value is not None and value < 1:
         raise click.BadParameter(f"{value!r}: must be a positive number of tokens (>= 1)")
@@ -209,9 +205,9 @@ def _worker_chunk(path: Path) -> tuple[list[str], str | None]:
 
 def _problem(path: Path, exc: Exception) -> str:
     """One line naming the file and what went wrong."""
-    message = str(exc) if isinstance(exc, (DocchunkError, OSError)) else f"{type(exc).__name__}: {exc}"
-    message = " ".join(message.split())[:500]
-    return message if str(path) in message else f"{path}: {message}"
+    from docchunk.integrations._rows import describe_failure
+
+    return describe_failure(str(path), exc)
 
 
 @contextmanager

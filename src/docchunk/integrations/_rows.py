@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from docchunk.errors import DocchunkError
+
 
 def chunk_metadata(chunk: Any, source: str, index: int) -> dict[str, Any]:
     """``source``, ``chunk_index``, ``headings``, ``captions``, ``page_numbers``, ``token_count``,
@@ -37,3 +39,10 @@ def chunk_rows(chunker: Any, source: str, doc: Any) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+def describe_failure(source: str, exc: BaseException) -> str:
+    """One line naming the input and what went wrong (for the CLI and the Ray error rows)."""
+    message = str(exc) if isinstance(exc, (DocchunkError, OSError)) else f"{type(exc).__name__}: {exc}"
+    message = " ".join(message.split())[:500]
+    return message if source in message else f"{source}: {message}"

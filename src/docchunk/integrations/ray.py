@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from docchunk.errors import DocchunkError, require
-from docchunk.integrations._rows import chunk_rows
+from docchunk.integrations._rows import chunk_rows, describe_failure
 
 __all__ = ["chunk_dataset", "ROW_FIELDS"]
 
@@ -46,10 +46,9 @@ class _ChunkRows:
 
 
 def _error_row(source: str, exc: Exception) -> dict[str, Any]:
-    message = str(exc) if source in str(exc) else f"{source}: {exc}"
     return {
         "text": None, "contextualized": None, "token_count": None, "page_numbers": [], "source": source,
-        "chunk_index": None, "meta": None, "error": message,
+        "chunk_index": None, "meta": None, "error": describe_failure(source, exc),
     }  # fmt: skip
 
 
