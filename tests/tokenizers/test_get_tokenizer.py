@@ -141,3 +141,28 @@ def test_control_whitespace_is_not_a_clean_join_regression():
     doc.add_text(label=DocItemLabel.TEXT, text="ij kl")
     for chunk in doc_chunker.chunk(doc):
         assert chunk.meta.token_count == tok.count_tokens(doc_chunker.contextualize(chunk))
+
+
+def test_clean_boundary_claim_holds_for_cl100k(cl100k):
+    """clean_boundary lets chunkers add counts instead of re-encoding: check it on hard text."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from tests.property.strategies import texts
+
+    tok = docchunk.get_tokenizer(cl100k)
+    assert tok.clean_boundary("a", "\n") and tok.clean_boundary("7", " ") and tok.clean_boundary("東", "\t")
+    assert tok.clean_boundary(".", " ") and tok.clean_boundary("a", ".") and tok.clean_boundary("7", "x")
+    assert not tok.clean_boundary(".", "\n") and not tok.clean_boundary(" ", " ") and not tok.clean_boundary("a", "b")
+    assert not tok.clean_boundary("1", "2") and not tok.clean_boundary("(", "x")
+    tricky = st.sampled_from(["'s", "'ll", "1234", "x", "É", "é", "\u0301", "😀", ".", "\n", "  ", "\r\n", "\u3000", "ab'"])
+    sides = st.lists(st.one_of(tricky, texts(max_words=6)), max_size=4).map("".join)
+
+    @settings(max_examples=400, deadline=None)
+    @given(a=sides, b=sides, ws=st.sampled_from(["", " ", "\n", "\t", "\r", "\n\n", "  ", " \n", ".", "'"]))
+    def check(a, b, ws):
+        b = ws + b
+        if a and b and tok.clean_boundary(a[-1], b[0]):
+            assert tok.count_tokens(a + b) == tok.count_tokens(a) + tok.count_tokens(b)
+
+    check()

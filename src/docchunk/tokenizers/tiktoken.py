@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
@@ -9,6 +10,25 @@ from docchunk.errors import TokenizerError, require
 from docchunk.tokenizers.base import Tokenizer
 
 __all__ = ["TiktokenTokenizer"]
+
+# OpenAI's encodings, whose pre-tokenizer regexes (r50k, p50k, cl100k, o200k) have no
+# lookbehind and never let a run of letters or of digits absorb the whitespace after it
+_KNOWN_ENCODINGS = frozenset(
+    {"gpt2", "r50k_base", "p50k_base", "p50k_edit", "cl100k_base", "o200k_base", "o200k_harmony"}
+)
+# cl100k's regex also ends every punctuation match before a space or tab, and ends letter
+# runs before anything but letters, digit runs before anything but digits
+_CL100K = frozenset({"cl100k_base"})
+_WHITESPACE = frozenset(" \t\n\r")
+_SPACES = frozenset(" \t")
+
+
+def _category(char: str) -> str:
+    """``"L"`` for a letter, ``"N"`` for a number (regex ``\\p{L}``, ``\\p{N}``), else ``""``."""
+    if char.isascii():
+        return "L" if char.isalpha() else "N" if char.isdigit() else ""
+    major = unicodedata.category(char)[0]
+    return major if major in "LN" else ""
 
 
 class TiktokenTokenizer(Tokenizer):
@@ -27,6 +47,8 @@ class TiktokenTokenizer(Tokenizer):
         self.max_tokens = max_tokens
         self.name = f"tiktoken:{encoding.name}"
         self.max_token_chars = max((len(b) for b in encoding.token_byte_values()), default=None)
+        family = encoding.name.removesuffix("_offline")
+        self._known, self._cl100k = family in _KNOWN_ENCODINGS, family in _CL100K
 
     @property
     def backend(self) -> Any:
@@ -43,6 +65,23 @@ class TiktokenTokenizer(Tokenizer):
         if decoded != text:  # pragma: no cover - only for text tiktoken cannot round-trip
             raise TokenizerError(f"tiktoken does not round-trip this text; cannot place token offsets in {text[:40]!r}")
         return offsets
+
+    def clean_boundary(self, left: str, right: str) -> bool:
+        """Where no pre-token of an OpenAI encoding can span the boundary.
+
+        Their pre-tokenizers split text into regex matches, each encoded alone, and the
+        regexes have no lookbehind. A match ending in a letter or digit never extends
+        over whitespace, so a letter or digit before a space, tab or line break is
+        clean for all of them. For cl100k also: any non-whitespace character before a
+        space or tab, and a letter or digit before any non-whitespace character except
+        one of its own class (letter after letter, digit after digit).
+        """
+        if not self._known:
+            return False
+        kind = _category(left)
+        if right in _WHITESPACE:
+            return bool(kind) or (self._cl100k and right in _SPACES and not left.isspace())
+        return self._cl100k and bool(kind) and not right.isspace() and _category(right) != kind
 
     def count_tokens_batch(self, texts: Sequence[str]) -> list[int]:
         # tiktoken's own batch call starts a thread pool per call, slower than a loop here

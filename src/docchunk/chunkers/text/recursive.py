@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bisect import bisect_right
-from itertools import accumulate
+from bisect import bisect_left, bisect_right
+from itertools import accumulate, compress
 from typing import Any
 
 from docchunk.chunkers.text.base import TextChunker, absorb_whitespace_chunks, check_size
@@ -15,6 +15,7 @@ from docchunk.types import Chunk
 __all__ = ["RecursiveChunker"]
 
 _PROBE_CHARS_PER_TOKEN = 8
+_LOCAL_REACH = 32  # characters searched on each side of an unclean join for a clean position
 
 
 class _Counter:
@@ -26,6 +27,25 @@ class _Counter:
         self.text = text
         self.cache: dict[str, int] = {}
         self.is_len = chunker._by_length
+        self._clean_pairs: dict[tuple[str, str], bool] = {}
+        self._deltas: dict[str, tuple[int, int, int]] = {}
+        # tokenizers with clean positions call the boundary after a word clean; the rest have none
+        self.local = self.clean("a", " ")
+
+    def clean(self, left: str, right: str) -> bool:
+        """The tokenizer's ``clean_boundary``, memoized per character pair."""
+        pair = (left, right)
+        flag = self._clean_pairs.get(pair)
+        if flag is None:
+            flag = self._clean_pairs[pair] = self.tok.clean_boundary(left, right)
+        return flag
+
+    def unclean_cuts(self, cuts: list[int]) -> list[int]:
+        """The cuts ``b`` (0 < b < len(text)) whose join ``text[b - 1] | text[b]`` is not clean, in order."""
+        text, clean = self.text, self.clean
+        pairs = [(text[b - 1], text[b]) for b in cuts]
+        bad = {pair for pair in set(pairs) if not clean(*pair)}
+        return list(compress(cuts, map(bad.__contains__, pairs))) if bad else []
 
     def count(self, s: int, e: int) -> int:
         if self.is_len:
@@ -44,6 +64,71 @@ class _Counter:
         if e - s > probe and self.count(s, s + probe) > self.size:
             return self.size + 1
         return self.count(s, e)
+
+    def joined(self, start: int, end: int, unclean: list[int], total: int) -> int:
+        """Exact count of ``text[start:end]``, given the sum ``total`` of the counts of its
+        pieces and the cuts between pieces that are not clean.
+
+        At a clean cut the counts add up. At an unclean cut ``b`` only a local window
+        ``p..q`` between the nearest clean positions is measured: since ``p`` and ``q``
+        are clean, the joined count differs from the sum by
+        ``count(p..q) - count(p..b) - count(b..q)``. That difference depends only on the
+        characters around ``b``, so it is memoized by them. When windows touch or no
+        clean position is near a cut, the whole span is measured instead.
+        """
+        text, deltas, reach = self.text, self._deltas, _LOCAL_REACH
+        last_q, limit = start, len(text) - reach
+        for b in unclean:
+            if not self.local:
+                return self.count(start, end)
+            key = text[b - reach : b + reach] if reach <= b <= limit else None
+            hit = deltas.get(key) if key is not None else None
+            if hit is not None:
+                delta, p, q = hit[0], b + hit[1], b + hit[2]
+                if p < last_q or q > end:
+                    return self.count(start, end)
+            else:
+                p, q = self._window(b, max(last_q, b - reach), min(end, b + reach))
+                if p is None:
+                    return self.count(start, end)
+                delta = self.count(p, q) - self.count(p, b) - self.count(b, q)
+                if key is not None:
+                    deltas[key] = (delta, p - b, q - b)
+            total += delta
+            last_q = q
+        return total
+
+    def _window(self, b: int, floor: int, ceil: int) -> tuple[int, int] | tuple[None, None]:
+        """The nearest clean positions ``floor < p < b < q < ceil`` around an unclean cut, or Nones."""
+        text, memo, clean = self.text, self._clean_pairs, self.clean
+        p = b - 1
+        while p > floor and not (memo.get((text[p - 1], text[p])) or clean(text[p - 1], text[p])):
+            p -= 1
+        q = b + 1
+        while q < ceil and not (memo.get((text[q - 1], text[q])) or clean(text[q - 1], text[q])):
+            q += 1
+        if p == floor or q == ceil:
+            return None, None
+        return p, q
+
+    def counts_between(self, cuts: list[int]) -> list[int]:
+        """:meth:`size_or_over` of ``text[cuts[k]:cuts[k + 1]]`` for each k; short pieces are
+        counted in one native batch, each distinct piece once."""
+        if self.is_len:
+            return [e - s for s, e in zip(cuts, cuts[1:])]
+        text, cache = self.text, self.cache
+        pieces = [text[s:e] for s, e in zip(cuts, cuts[1:])]
+        out = list(map(cache.get, pieces))
+        if None not in out:
+            return out
+        probe = self.size * _PROBE_CHARS_PER_TOKEN
+        todo = [p for p in {p for p, n in zip(pieces, out) if n is None} if len(p) <= probe]
+        if todo:
+            cache.update(zip(todo, self.tok.count_tokens_batch(todo)))
+        out = list(map(cache.get, pieces))
+        if None in out:  # long pieces: a probe of their prefix may show they are too long
+            out = [n if n is not None else self.size_or_over(s, e) for s, e, n in zip(cuts, cuts[1:], out)]
+        return out
 
     def counts(self, spans: list[tuple[int, int]]) -> list[int]:
         """:meth:`size_or_over` of many spans; short ones are counted in one native batch."""
@@ -152,8 +237,12 @@ class RecursiveChunker(TextChunker):
             groups.append((lo, hi, counter.count(lo, hi), True))
             return
         lengths, width, next_level = cut
-        if counter.is_len and self.keep_separator and not self.chunk_overlap:
-            self._visit_by_length(text, self._bounds(lo, lengths, width), next_level, counter, groups)
+        if self.keep_separator and not self.chunk_overlap:
+            bounds = self._bounds(lo, lengths, width)
+            if counter.is_len:
+                self._visit_by_length(text, bounds, next_level, counter, groups)
+            else:
+                self._visit_contiguous(text, list(dict.fromkeys(bounds)), next_level, counter, groups)
             return
         pieces = self._pieces(lo, lengths, width)
         size = self.chunk_size
@@ -219,6 +308,31 @@ class RecursiveChunker(TextChunker):
             j = bisect_right(bounds, start + size, i + 1) - 1
             if bounds[j] > start:
                 groups.append((start, bounds[j], bounds[j] - start, False))
+            i = j
+
+    def _visit_contiguous(self, text: str, bounds: list[int], next_level: int, counter: _Counter, groups: list) -> None:
+        """Token mode with contiguous pieces ``bounds[k]:bounds[k + 1]``: greedy groups by
+        binary search on prefix sums of the piece counts, measured again only across
+        boundaries that the tokenizer does not call clean."""
+        size, n = self.chunk_size, len(bounds) - 1
+        counts = counter.counts_between(bounds)
+        prefix = list(accumulate(counts, initial=0))
+        unclean = [] if self._additive else counter.unclean_cuts(bounds[1:-1])
+        i = 0
+        while i < n:
+            if counts[i] > size:
+                self._visit(text, bounds[i], bounds[i + 1], next_level, counter, groups)
+                i += 1
+                continue
+            j = bisect_right(prefix, prefix[i] + size, i + 1) - 1  # pieces i..j-1 fit by their sum
+            total = prefix[j] - prefix[i]
+            if unclean and j - i > 1 and (a := bisect_right(unclean, bounds[i])) < (z := bisect_left(unclean, bounds[j])):
+                total = counter.joined(bounds[i], bounds[j], unclean[a:z], total)
+                if total > size:  # the sum was low: keep the pieces apart, packing measures joins
+                    groups.extend((bounds[k], bounds[k + 1], counts[k], False) for k in range(i, j))
+                    i = j
+                    continue
+            groups.append((bounds[i], bounds[j], total, False))
             i = j
 
     def _split_once(self, text: str, lo: int, hi: int, level: int) -> tuple[list[int], int, int] | None:
@@ -302,10 +416,9 @@ class RecursiveChunker(TextChunker):
         if not text:
             return []
         counter = _Counter(self, text)
+        make = Chunk.model_construct  # the values are built here, of the declared types
         chunks = [
-            Chunk(
-                text=text[s:e], start_index=s, end_index=e, token_count=n, context=None, oversized=flag
-            )
+            make(text=text[s:e], start_index=s, end_index=e, token_count=n, context=None, oversized=flag)
             for s, e, n, flag in self._pack(self._split(text, counter), counter, text)
         ]
         return absorb_whitespace_chunks(text, chunks, self.tokenizer, self.chunk_size)
