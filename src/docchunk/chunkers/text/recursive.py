@@ -29,6 +29,8 @@ class _Counter:
         self.is_len = chunker._by_length
         self._clean_pairs: dict[tuple[str, str], bool] = {}
         self._deltas: dict[str, tuple[int, int, int]] = {}
+        self.splits: dict[tuple[str, int], list[tuple[int, int, int, bool]]] = {}
+        self._part_counts: dict[tuple[str, bool], dict[str, int]] = {}
         # tokenizers with clean positions call the boundary after a word clean; the rest have none
         self.local = self.clean("a", " ")
 
@@ -40,9 +42,14 @@ class _Counter:
             flag = self._clean_pairs[pair] = self.tok.clean_boundary(left, right)
         return flag
 
-    def unclean_cuts(self, cuts: list[int]) -> list[int]:
-        """The cuts ``b`` (0 < b < len(text)) whose join ``text[b - 1] | text[b]`` is not clean, in order."""
+    def unclean_cuts(self, cuts: list[int], right: str | None = None) -> list[int]:
+        """The cuts ``b`` (0 < b < len(text)) whose join ``text[b - 1] | text[b]`` is not
+        clean, in order; ``right``, when given, is ``text[b]`` at every cut."""
         text, clean = self.text, self.clean
+        if right:
+            lefts = [text[b - 1] for b in cuts]
+            bad_left = {c for c in set(lefts) if not clean(c, right)}
+            return list(compress(cuts, map(bad_left.__contains__, lefts))) if bad_left else []
         pairs = [(text[b - 1], text[b]) for b in cuts]
         bad = {pair for pair in set(pairs) if not clean(*pair)}
         return list(compress(cuts, map(bad.__contains__, pairs))) if bad else []
@@ -110,6 +117,36 @@ class _Counter:
         if p == floor or q == ceil:
             return None, None
         return p, q
+
+    def part_counts(self, parts: list[str], sep: str, start_mode: bool, bounds: list[int]) -> list[int]:
+        """:meth:`size_or_over` of each non-empty piece of a split: ``parts[0]``, then
+        ``sep + part`` for the others (``start_mode``), or ``part + sep`` for all but
+        the last, then the last. ``bounds`` are the pieces' offsets (empty ones included).
+
+        Counts are memoized per separator by the part, so the pieces are not sliced out
+        of the text again; each distinct piece is counted once.
+        """
+        if not sep:  # characters
+            return self.counts_between([b for b, c in zip(bounds, bounds[1:]) if b < c] + [bounds[-1]])
+        memo = self._part_counts.setdefault((sep, start_mode), {})
+        body = parts[1:] if start_mode else parts[:-1]
+        out = list(map(memo.get, body))
+        if None in out:
+            probe = self.size * _PROBE_CHARS_PER_TOKEN - len(sep)
+            todo = [p for p in {p for p, n in zip(body, out) if n is None} if len(p) <= probe]
+            if todo:
+                pieces = [sep + p for p in todo] if start_mode else [p + sep for p in todo]
+                memo.update(zip(todo, self.tok.count_tokens_batch(pieces)))
+                out = list(map(memo.get, body))
+            if None in out:  # long pieces: a probe of their prefix may show they are too long
+                first = 1 if start_mode else 0  # index in bounds of body[0]'s piece
+                out = [self.size_or_over(bounds[k + first], bounds[k + first + 1]) if c is None else c
+                       for k, c in enumerate(out)]  # fmt: skip
+        end = parts[0] if start_mode else parts[-1]
+        if not end:
+            return out
+        n = self.size_or_over(bounds[0], bounds[1]) if start_mode else self.size_or_over(bounds[-2], bounds[-1])
+        return [n, *out] if start_mode else [*out, n]
 
     def counts_between(self, cuts: list[int]) -> list[int]:
         """:meth:`size_or_over` of ``text[cuts[k]:cuts[k + 1]]`` for each k; short pieces are
@@ -236,13 +273,14 @@ class RecursiveChunker(TextChunker):
         if cut is None:
             groups.append((lo, hi, counter.count(lo, hi), True))
             return
-        lengths, width, next_level = cut
+        parts, sep, next_level = cut
+        lengths, width = list(map(len, parts)), len(sep)
         if self.keep_separator and not self.chunk_overlap:
             bounds = self._bounds(lo, lengths, width)
             if counter.is_len:
                 self._visit_by_length(text, bounds, next_level, counter, groups)
             else:
-                self._visit_contiguous(text, list(dict.fromkeys(bounds)), next_level, counter, groups)
+                self._visit_contiguous(text, bounds, parts, sep, next_level, counter, groups)
             return
         pieces = self._pieces(lo, lengths, width)
         size = self.chunk_size
@@ -310,18 +348,24 @@ class RecursiveChunker(TextChunker):
                 groups.append((start, bounds[j], bounds[j] - start, False))
             i = j
 
-    def _visit_contiguous(self, text: str, bounds: list[int], next_level: int, counter: _Counter, groups: list) -> None:
-        """Token mode with contiguous pieces ``bounds[k]:bounds[k + 1]``: greedy groups by
-        binary search on prefix sums of the piece counts, measured again only across
-        boundaries that the tokenizer does not call clean."""
+    def _visit_contiguous(self, text: str, bounds: list[int], parts: list[str], sep: str, next_level: int,
+                          counter: _Counter, groups: list) -> None:  # fmt: skip
+        """Token mode with contiguous pieces ``bounds[k]:bounds[k + 1]`` (the ``parts`` of a
+        split with ``sep`` attached per ``keep_separator``): greedy groups by binary search
+        on prefix sums of the piece counts, sized again only across unclean joins."""
+        start_mode = self.keep_separator == "start"
+        counts = counter.part_counts(parts, sep, start_mode, bounds)
+        if bounds[0] == bounds[1]:  # a leading empty piece ("start" mode, the text begins with sep)
+            bounds = bounds[1:]
+        elif bounds[-1] == bounds[-2]:  # a trailing one ("end" mode)
+            bounds = bounds[:-1]
         size, n = self.chunk_size, len(bounds) - 1
-        counts = counter.counts_between(bounds)
         prefix = list(accumulate(counts, initial=0))
-        unclean = [] if self._additive else counter.unclean_cuts(bounds[1:-1])
+        unclean = [] if self._additive else counter.unclean_cuts(bounds[1:-1], sep[:1] if start_mode else None)
         i = 0
         while i < n:
             if counts[i] > size:
-                self._visit(text, bounds[i], bounds[i + 1], next_level, counter, groups)
+                self._visit_repeated(text, bounds[i], bounds[i + 1], next_level, counter, groups)
                 i += 1
                 continue
             j = bisect_right(prefix, prefix[i] + size, i + 1) - 1  # pieces i..j-1 fit by their sum
@@ -335,17 +379,29 @@ class RecursiveChunker(TextChunker):
             groups.append((bounds[i], bounds[j], total, False))
             i = j
 
-    def _split_once(self, text: str, lo: int, hi: int, level: int) -> tuple[list[int], int, int] | None:
-        """Lengths of the parts of ``text[lo:hi]`` between occurrences of the first separator
-        (from ``level`` on) that occurs in it, the separator's width and the next level;
-        None when no separator is left (``""`` splits into characters, width 0)."""
+    def _visit_repeated(self, text: str, lo: int, hi: int, level: int, counter: _Counter, groups: list) -> None:
+        """:meth:`_visit`, memoized per call by the span's text: an oversized piece that
+        occurs again (boilerplate, repeated table rows) is split the same way."""
+        key = (text[lo:hi], level)
+        known = counter.splits.get(key)
+        if known is None:
+            first = len(groups)
+            self._visit(text, lo, hi, level, counter, groups)
+            counter.splits[key] = [(s - lo, e - lo, n, flag) for s, e, n, flag in groups[first:]]
+        else:
+            groups.extend([(s + lo, e + lo, n, flag) for s, e, n, flag in known])
+
+    def _split_once(self, text: str, lo: int, hi: int, level: int) -> tuple[list[str], str, int] | None:
+        """The parts of ``text[lo:hi]`` between occurrences of the first separator (from
+        ``level`` on) that occurs in it, that separator and the next level; None when no
+        separator is left (``""`` splits into characters)."""
         for index in range(level, len(self.separators)):
             sep = self.separators[index]
             if sep == "":
-                return ([1] * (hi - lo), 0, index + 1) if hi - lo > 1 else None
+                return (list(text[lo:hi]), sep, index + 1) if hi - lo > 1 else None
             if text.find(sep, lo, hi) == -1:
                 continue
-            return [len(part) for part in text[lo:hi].split(sep)], len(sep), index + 1
+            return text[lo:hi].split(sep), sep, index + 1
         return None
 
     def _bounds(self, lo: int, lengths: list[int], width: int) -> list[int]:
@@ -416,9 +472,8 @@ class RecursiveChunker(TextChunker):
         if not text:
             return []
         counter = _Counter(self, text)
-        make = Chunk.model_construct  # the values are built here, of the declared types
         chunks = [
-            make(text=text[s:e], start_index=s, end_index=e, token_count=n, context=None, oversized=flag)
+            Chunk(text=text[s:e], start_index=s, end_index=e, token_count=n, context=None, oversized=flag)
             for s, e, n, flag in self._pack(self._split(text, counter), counter, text)
         ]
         return absorb_whitespace_chunks(text, chunks, self.tokenizer, self.chunk_size)
