@@ -161,3 +161,24 @@ def test_hybrid_accepts_text_chunkers_as_splitter():
         assert all(c.meta.token_count <= 64 for c in chunks)
     with pytest.raises(docchunk.ConfigError):
         docchunk.HybridChunker(text_splitter=docchunk.WindowChunker())
+
+
+@pytest.mark.parametrize("keep", ["start", "end", False])
+@pytest.mark.parametrize("size", [12, 48, 160])
+@pytest.mark.parametrize("name", ["cl100k", "minilm"])
+def test_recursive_counts_are_exact_on_repeated_real_text(name, size, keep, cl100k):
+    """Joined sizes come from arithmetic, memoized local windows and memoized repeated
+    pieces; each chunk's token_count must still equal a fresh count of its text."""
+    from tests.conftest import DATA, load
+
+    tok = docchunk.get_tokenizer(cl100k if name == "cl100k" else None)
+    markdown = load(DATA / "docx__word_sample.docx.json").export_to_markdown()
+    text = ((DATA / "wiki.md").read_text() + "\n\n" + markdown + "\n\n" + (DATA / "ending_with_table.md").read_text()) * 2
+    chunks = docchunk.RecursiveChunker(chunk_size=size, tokenizer=tok, keep_separator=keep)(text)
+    for c in chunks:
+        assert c.token_count == tok.count_tokens(c.text), c.text
+        assert c.token_count <= size or c.oversized
+        if c.start_index is not None:
+            assert text[c.start_index : c.end_index] == c.text
+    if keep:
+        assert "".join(c.text for c in chunks) == text

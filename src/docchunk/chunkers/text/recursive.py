@@ -74,49 +74,58 @@ class _Counter:
 
     def joined(self, start: int, end: int, unclean: list[int], total: int) -> int:
         """Exact count of ``text[start:end]``, given the sum ``total`` of the counts of its
-        pieces and the cuts between pieces that are not clean.
+        pieces and the cuts between pieces that are not clean (in order).
 
-        At a clean cut the counts add up. At an unclean cut ``b`` only a local window
-        ``p..q`` between the nearest clean positions is measured: since ``p`` and ``q``
-        are clean, the joined count differs from the sum by
-        ``count(p..q) - count(p..b) - count(b..q)``. That difference depends only on the
-        characters around ``b``, so it is memoized by them. When windows touch or no
-        clean position is near a cut, the whole span is measured instead.
+        At a clean cut the counts add up. Around unclean cuts ``b1..bm`` only a local
+        window ``p..q`` is measured, where ``p`` and ``q`` are the nearest clean
+        positions (or the span's ends) with no clean position between the cuts: the
+        joined count differs from the sum by ``count(p..q)`` minus the counts of
+        ``p..b1, b1..b2, ..., bm..q``. A window with one cut depends only on the
+        characters around it, so its difference is memoized by them.
         """
-        text, deltas, reach = self.text, self._deltas, _LOCAL_REACH
-        last_q, limit = start, len(text) - reach
-        for b in unclean:
-            if not self.local:
-                return self.count(start, end)
+        if not self.local:
+            return self.count(start, end)
+        text, deltas, reach, count = self.text, self._deltas, _LOCAL_REACH, self.count
+        limit = len(text) - reach
+        window: list[int] = []  # [p, b1, ..., bm]; q is found after bm
+        k, n = 0, len(unclean)
+        while k < n:
+            b = unclean[k]
             key = text[b - reach : b + reach] if reach <= b <= limit else None
             hit = deltas.get(key) if key is not None else None
-            if hit is not None:
-                delta, p, q = hit[0], b + hit[1], b + hit[2]
-                if p < last_q or q > end:
-                    return self.count(start, end)
-            else:
-                p, q = self._window(b, max(last_q, b - reach), min(end, b + reach))
-                if p is None:
-                    return self.count(start, end)
-                delta = self.count(p, q) - self.count(p, b) - self.count(b, q)
-                if key is not None:
-                    deltas[key] = (delta, p - b, q - b)
+            if hit is not None and b + hit[1] >= start and b + hit[2] <= end and (k + 1 == n or unclean[k + 1] >= b + hit[2]):
+                total += hit[0]
+                k += 1
+                continue
+            p = self._clean_before(b, start)
+            window = [p, b]
+            q = self._clean_after(b, end)
+            while k + 1 < n and unclean[k + 1] < q:  # the next cut has no clean position before it
+                k += 1
+                window.append(unclean[k])
+                q = self._clean_after(unclean[k], end)
+            delta = count(p, q) - sum(count(x, y) for x, y in zip(window, [*window[1:], q]))
+            if key is not None and len(window) == 2 and b - reach < p and q < b + reach:
+                deltas[key] = (delta, p - b, q - b)
             total += delta
-            last_q = q
+            k += 1
         return total
 
-    def _window(self, b: int, floor: int, ceil: int) -> tuple[int, int] | tuple[None, None]:
-        """The nearest clean positions ``floor < p < b < q < ceil`` around an unclean cut, or Nones."""
+    def _clean_before(self, b: int, floor: int) -> int:
+        """The nearest clean position ``p < b``, or ``floor`` when there is none after it."""
         text, memo, clean = self.text, self._clean_pairs, self.clean
         p = b - 1
         while p > floor and not (memo.get((text[p - 1], text[p])) or clean(text[p - 1], text[p])):
             p -= 1
+        return max(p, floor)
+
+    def _clean_after(self, b: int, ceil: int) -> int:
+        """The nearest clean position ``q > b``, or ``ceil`` when there is none before it."""
+        text, memo, clean = self.text, self._clean_pairs, self.clean
         q = b + 1
         while q < ceil and not (memo.get((text[q - 1], text[q])) or clean(text[q - 1], text[q])):
             q += 1
-        if p == floor or q == ceil:
-            return None, None
-        return p, q
+        return min(q, ceil)
 
     def part_counts(self, parts: list[str], sep: str, start_mode: bool, bounds: list[int]) -> list[int]:
         """:meth:`size_or_over` of each non-empty piece of a split: ``parts[0]``, then
@@ -439,15 +448,25 @@ class RecursiveChunker(TextChunker):
                 total += gaps[j - 1] + counts[j]
                 j += 1
             if j - i > 1 and not self._clean(text, spans, range(i, j)):
-                total = counter.count(groups[i][0], groups[j - 1][1])
+                total = self._joined_groups(counter, groups, counts, i, j)
                 while total > size and j - 1 > i:
                     j -= 1
-                    total = counter.count(groups[i][0], groups[j - 1][1])
+                    total = self._joined_groups(counter, groups, counts, i, j)
             out.append((groups[i][0], groups[j - 1][1], total, False))
             if j >= n:
                 break
             i = self._overlap_start(i, j, counts, gaps, groups) if overlap else j
         return out
+
+    def _joined_groups(self, counter: _Counter, groups: list, counts: list[int], i: int, j: int) -> int:
+        """Exact size of groups ``i..j-1`` joined: by local windows when they are contiguous."""
+        start, end = groups[i][0], groups[j - 1][1]
+        cuts = [groups[k][0] for k in range(i + 1, j)]
+        if any(groups[k - 1][1] != groups[k][0] for k in range(i + 1, j)):
+            return counter.count(start, end)
+        text, clean = counter.text, counter.clean
+        unclean = [b for b in cuts if not clean(text[b - 1], text[b])]
+        return counter.joined(start, end, unclean, sum(counts[i:j]))
 
     def _overlap_start(self, i: int, j: int, counts: list[int], gaps: list[int], groups: list) -> int:
         """First group of the next chunk: trailing groups of this one within ``chunk_overlap``."""
