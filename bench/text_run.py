@@ -63,7 +63,7 @@ def peers(mode: str, size: int, native) -> dict[str, Callable[[], Callable[[str]
 
         def make_chonkie():
             chunker = chonkie.RecursiveChunker(tokenizer="character" if native is None else native, chunk_size=size)
-            return lambda t: [c.text for c in chunker.chunk(t)]
+            return chunker.chunk  # Chunk objects: text, start_index, end_index, token_count
 
         make_chonkie()
         runners["chonkie"] = make_chonkie
@@ -111,6 +111,20 @@ def peers(mode: str, size: int, native) -> dict[str, Callable[[], Callable[[str]
     return runners
 
 
+def peer_notes(text: str, out: list, count: Callable[[str], int]) -> str:
+    """What a peer's chunk objects claim that is not so: token counts, offsets, coverage."""
+    notes = []
+    if out and hasattr(out[0], "token_count"):
+        wrong = sum(c.token_count != count(c.text) for c in out)
+        notes.append(f"token_count wrong in {wrong} of {len(out)} chunks")
+    if out and hasattr(out[0], "start_index"):
+        bad = sum(text[c.start_index : c.end_index] != c.text for c in out)
+        notes.append(f"offsets wrong in {bad}")
+        if "".join(c.text for c in out) != text:
+            notes.append("chunks do not give back the input")
+    return "; ".join(notes)
+
+
 def timed(make: Callable[[], Callable[[str], list]], text: str, repeats: int):
     """Median time of ``make()(text)``; a fresh chunker per repeat, so no cache survives a run."""
     times, out = [], None
@@ -148,8 +162,12 @@ def main() -> None:
         print(f"{mode:<10} {'docchunk':<24} {t_ours:>8.3f} {mb / t_ours:>7.2f} {len(chunks):>7} {0:>10} {'':>10}", flush=True)
         for name, make in peers(mode, size, native).items():
             t, out = timed(make, text, args.repeats)
-            violations = sum(count(c) > size for c in out)
+            texts = [getattr(c, "text", c) for c in out]
+            violations = sum(count(c) > size for c in texts)
             print(f"{mode:<10} {name:<24} {t:>8.3f} {mb / t:>7.2f} {len(out):>7} {violations:>10} {t / t_ours:>9.1f}x", flush=True)
+            notes = peer_notes(text, out, count)
+            if notes:
+                print(f"{'':<10} {'':<24} {notes}", flush=True)
 
 
 if __name__ == "__main__":
