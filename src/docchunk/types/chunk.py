@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from collections.abc import Iterable
 
-__all__ = ["Chunk", "WindowChunk"]
+from pydantic import BaseModel, ConfigDict, TypeAdapter
+
+__all__ = ["Chunk", "WindowChunk", "make_chunks"]
 
 
 class Chunk(BaseModel):
@@ -51,3 +53,18 @@ class WindowChunk(Chunk):
 
     main_start_index: int = 0
     main_end_index: int = 0
+
+
+_CHUNK_LIST: TypeAdapter[list[Chunk]] | None = None
+
+
+def make_chunks(text: str, spans: Iterable[tuple[int, int, int, bool]]) -> list[Chunk]:
+    """Chunks of ``text`` from ``(start, end, token_count, oversized)`` spans, validated
+    as one list by pydantic (faster than one model at a time)."""
+    global _CHUNK_LIST
+    if _CHUNK_LIST is None:
+        _CHUNK_LIST = TypeAdapter(list[Chunk])
+    return _CHUNK_LIST.validate_python(
+        [{"text": text[s:e], "start_index": s, "end_index": e, "token_count": n, "oversized": flag}
+         for s, e, n, flag in spans]
+    )  # fmt: skip

@@ -11,6 +11,7 @@ from docchunk.chunkers.text.separators import DEFAULT_SEPARATORS, separators_for
 from docchunk.errors import ConfigError
 from docchunk.tokenizers import CharacterTokenizer
 from docchunk.types import Chunk
+from docchunk.types.chunk import make_chunks
 
 __all__ = ["RecursiveChunker"]
 
@@ -491,8 +492,5 @@ class RecursiveChunker(TextChunker):
         if not text:
             return []
         counter = _Counter(self, text)
-        chunks = [
-            Chunk(text=text[s:e], start_index=s, end_index=e, token_count=n, context=None, oversized=flag)
-            for s, e, n, flag in self._pack(self._split(text, counter), counter, text)
-        ]
+        chunks = make_chunks(text, self._pack(self._split(text, counter), counter, text))
         return absorb_whitespace_chunks(text, chunks, self.tokenizer, self.chunk_size)
