@@ -112,6 +112,27 @@ class _Counter:
             k += 1
         return total
 
+    def join_fixes(self, unclean: list[int]) -> _JoinFixes:
+        """The memoized corrections at many unclean cuts of one split, for groups of its pieces."""
+        text, deltas, reach, count = self.text, self._deltas, _LOCAL_REACH, self.count
+        limit = len(text) - reach
+        keys: list[str | None] = [text[b - reach : b + reach] for b in unclean]
+        if unclean[0] < reach or unclean[-1] > limit:
+            keys = [key if reach <= b <= limit else None for key, b in zip(keys, unclean)]
+        hits = list(map(deltas.get, keys))
+        if None in hits:
+            for k in [k for k, hit in enumerate(hits) if hit is None]:
+                b, key = unclean[k], keys[k]
+                if key is None:
+                    continue
+                if key in deltas:  # seen earlier in this split
+                    hits[k] = deltas[key]
+                    continue
+                p, q = self._clean_before(b, b - reach), self._clean_after(b, b + reach)
+                if b - reach < p and q < b + reach:
+                    hits[k] = deltas[keys[k]] = (count(p, q) - count(p, b) - count(b, q), p - b, q - b)  # type: ignore[index]
+        return _JoinFixes(self, unclean, hits)
+
     def _clean_before(self, b: int, floor: int) -> int:
         """The nearest clean position ``p < b``, or ``floor`` when there is none after it."""
         text, memo, clean = self.text, self._clean_pairs, self.clean
@@ -150,8 +171,8 @@ class _Counter:
                 out = list(map(memo.get, body))
             if None in out:  # long pieces: a probe of their prefix may show they are too long
                 first = 1 if start_mode else 0  # index in bounds of body[0]'s piece
-                out = [self.size_or_over(bounds[k + first], bounds[k + first + 1]) if c is None else c
-                       for k, c in enumerate(out)]  # fmt: skip
+                for k in [k for k, c in enumerate(out) if c is None]:
+                    out[k] = self.size_or_over(bounds[k + first], bounds[k + first + 1])
         end = parts[0] if start_mode else parts[-1]
         if not end:
             return out
@@ -192,6 +213,27 @@ class _Counter:
             n = cache.get(piece)
             out.append(n if n is not None else self.size_or_over(s, e))
         return out
+
+
+class _JoinFixes:
+    """Prefix sums of the memoized corrections at the unclean cuts of one split, so that a
+    group of its pieces is sized in O(log n); see :meth:`_Counter.joined`."""
+
+    def __init__(self, counter: _Counter, unclean: list[int], hits: list[tuple[int, int, int] | None]):
+        self.counter, self.unclean, self.hits = counter, unclean, hits
+        self.fix = list(accumulate((h[0] if h else 0 for h in hits), initial=0))
+        self.lo = [b + h[1] if h else b for b, h in zip(unclean, hits)]
+        self.hi = [b + h[2] if h else b for b, h in zip(unclean, hits)]
+        # bad[k]: how many of the cuts 0..k-1 are unknown or have a window that reaches the next cut
+        nexts = [*unclean[1:], len(counter.text)]
+        self.bad = list(accumulate((h is None or n < q for h, n, q in zip(hits, nexts, self.hi)), initial=0))
+
+    def joined(self, start: int, end: int, a: int, z: int, total: int) -> int:
+        """Exact size of ``text[start:end]`` whose unclean cuts are ``unclean[a:z]``."""
+        if (self.bad[z - 1] == self.bad[a] and self.hits[z - 1] is not None
+                and self.lo[a] >= start and self.hi[z - 1] <= end):  # fmt: skip
+            return total + self.fix[z] - self.fix[a]
+        return self.counter.joined(start, end, self.unclean[a:z], total)
 
 
 class RecursiveChunker(TextChunker):
@@ -372,6 +414,7 @@ class RecursiveChunker(TextChunker):
         size, n = self.chunk_size, len(bounds) - 1
         prefix = list(accumulate(counts, initial=0))
         unclean = [] if self._additive else counter.unclean_cuts(bounds[1:-1], sep[:1] if start_mode else None)
+        fixes = None
         i = 0
         while i < n:
             if counts[i] > size:
@@ -381,7 +424,9 @@ class RecursiveChunker(TextChunker):
             j = bisect_right(prefix, prefix[i] + size, i + 1) - 1  # pieces i..j-1 fit by their sum
             total = prefix[j] - prefix[i]
             if unclean and j - i > 1 and (a := bisect_right(unclean, bounds[i])) < (z := bisect_left(unclean, bounds[j])):
-                total = counter.joined(bounds[i], bounds[j], unclean[a:z], total)
+                if fixes is None:
+                    fixes = counter.join_fixes(unclean)
+                total = fixes.joined(bounds[i], bounds[j], a, z, total)
                 if total > size:  # the sum was low: keep the pieces apart, packing measures joins
                     groups.extend((bounds[k], bounds[k + 1], counts[k], False) for k in range(i, j))
                     i = j
