@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable
 from itertools import accumulate, compress
 from typing import Any
 
@@ -16,6 +17,8 @@ from docchunk.types.chunk import make_chunks
 __all__ = ["RecursiveChunker"]
 
 _PROBE_CHARS_PER_TOKEN = 8
+# a piece longer than this many characters per token of the limit is sized from its parts
+_WHOLE_CHARS_PER_TOKEN = 4
 _LOCAL_REACH = 32  # characters searched on each side of an unclean join for a clean position
 
 
@@ -32,6 +35,7 @@ class _Counter:
         self._deltas: dict[str, tuple[int, int, int]] = {}
         self.splits: dict[tuple[str, int], list[tuple[int, int, int, bool]]] = {}
         self._part_counts: dict[tuple[str, bool], dict[str, int]] = {}
+        self.measured_cuts: dict[tuple[int, int], tuple[list[str], str, int]] = {}
         # tokenizers with clean positions call the boundary after a word clean; the rest have none
         self.local = self.clean("a", " ")
 
@@ -149,34 +153,42 @@ class _Counter:
             q += 1
         return min(q, ceil)
 
-    def part_counts(self, parts: list[str], sep: str, start_mode: bool, bounds: list[int]) -> list[int]:
-        """:meth:`size_or_over` of each non-empty piece of a split: ``parts[0]``, then
-        ``sep + part`` for the others (``start_mode``), or ``part + sep`` for all but
-        the last, then the last. ``bounds`` are the pieces' offsets (empty ones included).
+    def part_counts(self, parts: list[str], sep: str, start_mode: bool, bounds: list[int],
+                    measure: Callable[[int, int], int]) -> list[int]:  # fmt: skip
+        """Exact counts of the non-empty pieces of a split: ``parts[0]``, then ``sep + part``
+        for the others (``start_mode``), or ``part + sep`` for all but the last, then the
+        last. ``bounds`` are the pieces' offsets (empty ones included).
 
         Counts are memoized per separator by the part, so the pieces are not sliced out
-        of the text again; each distinct piece is counted once.
+        of the text again, and each distinct piece is counted once. A piece long enough
+        that it probably has to be split is not tokenized whole: ``measure(start, end)``
+        sizes it from the parts its own split needs anyway.
         """
         if not sep:  # characters
             return self.counts_between([b for b, c in zip(bounds, bounds[1:]) if b < c] + [bounds[-1]])
         memo = self._part_counts.setdefault((sep, start_mode), {})
         body = parts[1:] if start_mode else parts[:-1]
         out = list(map(memo.get, body))
+        longest = self.size * _WHOLE_CHARS_PER_TOKEN - len(sep)
         if None in out:
-            probe = self.size * _PROBE_CHARS_PER_TOKEN - len(sep)
-            todo = [p for p in {p for p, n in zip(body, out) if n is None} if len(p) <= probe]
+            todo = [p for p in {p for p, n in zip(body, out) if n is None} if len(p) <= longest]
             if todo:
                 pieces = [sep + p for p in todo] if start_mode else [p + sep for p in todo]
                 memo.update(zip(todo, self.tok.count_tokens_batch(pieces)))
                 out = list(map(memo.get, body))
-            if None in out:  # long pieces: a probe of their prefix may show they are too long
+            if None in out:  # long pieces
                 first = 1 if start_mode else 0  # index in bounds of body[0]'s piece
                 for k in [k for k, c in enumerate(out) if c is None]:
-                    out[k] = self.size_or_over(bounds[k + first], bounds[k + first + 1])
+                    part = body[k]
+                    n = memo.get(part)
+                    if n is None:
+                        n = memo[part] = measure(bounds[k + first], bounds[k + first + 1])
+                    out[k] = n
         end = parts[0] if start_mode else parts[-1]
         if not end:
             return out
-        n = self.size_or_over(bounds[0], bounds[1]) if start_mode else self.size_or_over(bounds[-2], bounds[-1])
+        lo, hi = (bounds[0], bounds[1]) if start_mode else (bounds[-2], bounds[-1])
+        n = self.count(lo, hi) if len(end) <= longest else measure(lo, hi)
         return [n, *out] if start_mode else [*out, n]
 
     def counts_between(self, cuts: list[int]) -> list[int]:
@@ -213,6 +225,16 @@ class _Counter:
             n = cache.get(piece)
             out.append(n if n is not None else self.size_or_over(s, e))
         return out
+
+
+def _drop_empty_end(bounds: list[int]) -> list[int]:
+    """Bounds without the empty piece a split leaves when the text starts ("start" mode)
+    or ends ("end" mode) with the separator."""
+    if bounds[0] == bounds[1]:
+        return bounds[1:]
+    if bounds[-1] == bounds[-2]:
+        return bounds[:-1]
+    return bounds
 
 
 class _JoinFixes:
@@ -321,7 +343,7 @@ class RecursiveChunker(TextChunker):
         return groups
 
     def _visit(self, text: str, lo: int, hi: int, level: int, counter: _Counter, groups: list) -> None:
-        cut = self._split_once(text, lo, hi, level)
+        cut = counter.measured_cuts.pop((lo, level), None) or self._split_once(text, lo, hi, level)
         if cut is None:
             groups.append((lo, hi, counter.count(lo, hi), True))
             return
@@ -406,11 +428,9 @@ class RecursiveChunker(TextChunker):
         split with ``sep`` attached per ``keep_separator``): greedy groups by binary search
         on prefix sums of the piece counts, sized again only across unclean joins."""
         start_mode = self.keep_separator == "start"
-        counts = counter.part_counts(parts, sep, start_mode, bounds)
-        if bounds[0] == bounds[1]:  # a leading empty piece ("start" mode, the text begins with sep)
-            bounds = bounds[1:]
-        elif bounds[-1] == bounds[-2]:  # a trailing one ("end" mode)
-            bounds = bounds[:-1]
+        counts = counter.part_counts(parts, sep, start_mode, bounds,
+                                     lambda s, e: self._measure(text, s, e, next_level, counter))  # fmt: skip
+        bounds = _drop_empty_end(bounds)
         size, n = self.chunk_size, len(bounds) - 1
         prefix = list(accumulate(counts, initial=0))
         unclean = [] if self._additive else counter.unclean_cuts(bounds[1:-1], sep[:1] if start_mode else None)
@@ -433,6 +453,26 @@ class RecursiveChunker(TextChunker):
                     continue
             groups.append((bounds[i], bounds[j], total, False))
             i = j
+
+    def _measure(self, text: str, lo: int, hi: int, level: int, counter: _Counter) -> int:
+        """Exact size of ``text[lo:hi]`` from the counts of its parts at ``level`` and the
+        corrections at their unclean joins (contiguous pieces only)."""
+        cut = self._split_once(text, lo, hi, level)
+        if cut is None or not cut[1]:  # indivisible, or characters: count it whole
+            return counter.count(lo, hi)
+        parts, sep, next_level = cut
+        start_mode = self.keep_separator == "start"
+        bounds = self._bounds(lo, list(map(len, parts)), len(sep))
+        counts = counter.part_counts(parts, sep, start_mode, bounds,
+                                     lambda s, e: self._measure(text, s, e, next_level, counter))  # fmt: skip
+        bounds = _drop_empty_end(bounds)
+        total = sum(counts)
+        unclean = [] if self._additive else counter.unclean_cuts(bounds[1:-1], sep[:1] if start_mode else None)
+        if unclean:
+            total = counter.joined(lo, hi, unclean, total)
+        if total > self.chunk_size:  # it will be split: keep the split for _visit
+            counter.measured_cuts[(lo, level)] = cut
+        return total
 
     def _visit_repeated(self, text: str, lo: int, hi: int, level: int, counter: _Counter, groups: list) -> None:
         """:meth:`_visit`, memoized per call by the span's text: an oversized piece that
