@@ -182,3 +182,14 @@ def test_recursive_counts_are_exact_on_repeated_real_text(name, size, keep, cl10
             assert text[c.start_index : c.end_index] == c.text
     if keep:
         assert "".join(c.text for c in chunks) == text
+
+
+def test_recursive_long_but_compressible_piece_stays_whole(cl100k):
+    """A piece long in characters is sized from its parts; if it fits it is not split."""
+    tok = docchunk.get_tokenizer(cl100k)
+    table = ("| " + "-" * 40 + " |\n") * 60  # 2,700 characters, 240 cl100k tokens
+    prose = "Words of a paragraph that goes on. " * 60
+    text = "Intro line.\n\n" + table + "\n\n" + prose
+    chunks = docchunk.RecursiveChunker(chunk_size=512, tokenizer=tok)(text)
+    assert any(table.strip() in c.text for c in chunks), [c.text[:30] for c in chunks]
+    assert all(c.token_count == tok.count_tokens(c.text) <= 512 for c in chunks)
