@@ -155,7 +155,8 @@ def test_clean_boundary_claim_holds_for_cl100k(cl100k):
     assert tok.clean_boundary(".", " ") and tok.clean_boundary("a", ".") and tok.clean_boundary("7", "x")
     assert not tok.clean_boundary(".", "\n") and not tok.clean_boundary(" ", " ") and not tok.clean_boundary("a", "b")
     assert not tok.clean_boundary("1", "2") and not tok.clean_boundary("(", "x")
-    tricky = st.sampled_from(["'s", "'ll", "1234", "x", "É", "é", "\u0301", "😀", ".", "\n", "  ", "\r\n", "\u3000", "ab'"])
+    assert tok.clean_boundary("\n", "x") and tok.clean_boundary("\r", "|") and not tok.clean_boundary("\n", " ")
+    tricky = st.sampled_from(["'s", "'ll", "1234", "x", "É", "é", "\u0301", "😀", ".", "\n", "  ", "\r\n", "\u3000", "ab'", " \n", "\n\n"])
     sides = st.lists(st.one_of(tricky, texts(max_words=6)), max_size=4).map("".join)
 
     @settings(max_examples=400, deadline=None)

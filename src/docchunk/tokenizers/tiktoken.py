@@ -21,6 +21,7 @@ _KNOWN_ENCODINGS = frozenset(
 _CL100K = frozenset({"cl100k_base"})
 _WHITESPACE = frozenset(" \t\n\r")
 _SPACES = frozenset(" \t")
+_NEWLINES = frozenset("\r\n")
 
 
 def _category(char: str) -> str:
@@ -73,15 +74,19 @@ class TiktokenTokenizer(Tokenizer):
         regexes have no lookbehind. A match ending in a letter or digit never extends
         over whitespace, so a letter or digit before a space, tab or line break is
         clean for all of them. For cl100k also: any non-whitespace character before a
-        space or tab, and a letter or digit before any non-whitespace character except
-        one of its own class (letter after letter, digit after digit).
+        space or tab, a line break before any non-whitespace character (cl100k's
+        whitespace matches end at a line break before non-whitespace), and a letter or
+        digit before any non-whitespace character except one of its own class (letter
+        after letter, digit after digit).
         """
         if not self._known:
             return False
         kind = _category(left)
         if right in _WHITESPACE:
             return bool(kind) or (self._cl100k and right in _SPACES and not left.isspace())
-        return self._cl100k and bool(kind) and not right.isspace() and _category(right) != kind
+        if not self._cl100k or right.isspace():
+            return False
+        return left in _NEWLINES or (bool(kind) and _category(right) != kind)
 
     def count_tokens_batch(self, texts: Sequence[str]) -> list[int]:
         # tiktoken's own batch call starts a thread pool per call, slower than a loop here
