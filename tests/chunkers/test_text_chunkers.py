@@ -193,3 +193,42 @@ def test_recursive_long_but_compressible_piece_stays_whole(cl100k):
     chunks = docchunk.RecursiveChunker(chunk_size=512, tokenizer=tok)(text)
     assert any(table.strip() in c.text for c in chunks), [c.text[:30] for c in chunks]
     assert all(c.token_count == tok.count_tokens(c.text) <= 512 for c in chunks)
+
+
+@pytest.mark.parametrize("right", ["|--a b", "|\n| a", "| x y"])
+def test_join_correction_is_not_memoized_from_a_clipped_window_regression(cl100k, right):
+    """Bug: when no clean position lay between a span's start and an unclean join, the
+    window started at the span's start, and that window was memoized as if its start were
+    clean; a longer span with the same characters around the join then got a wrong count
+    (found on table padding in the corpus at chunk_size=2)."""
+    from docchunk.chunkers.text.recursive import _Counter
+
+    tok = docchunk.get_tokenizer(cl100k)
+    text, b = " " * 40 + right + "-" * 40, 40
+    counter = _Counter(docchunk.RecursiveChunker(chunk_size=8, tokenizer=tok), text)
+    for start in (b - 1, 0):
+        total = tok.count_tokens(text[start:b]) + tok.count_tokens(text[b:])
+        assert counter.joined(start, len(text), [b], total) == tok.count_tokens(text[start:])
+
+
+@pytest.fixture(scope="module")
+def corpus_markdown():
+    from tests.conftest import CORPUS, CORPUS_REASON, load
+
+    paths = sorted((CORPUS / "docling").glob("*.json"))
+    if not paths:
+        pytest.skip(CORPUS_REASON)
+    return "\n\n".join(load(p).export_to_markdown() for p in paths)
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("keep", ["start", "end"])
+@pytest.mark.parametrize("size", [2, 8, 96])
+@pytest.mark.parametrize("name", ["cl100k", "minilm"])
+def test_recursive_counts_are_exact_on_the_corpus(corpus_markdown, name, size, keep, cl100k):
+    tok = docchunk.get_tokenizer(cl100k if name == "cl100k" else None)
+    chunks = docchunk.RecursiveChunker(chunk_size=size, tokenizer=tok, keep_separator=keep)(corpus_markdown)
+    assert "".join(c.text for c in chunks) == corpus_markdown
+    wrong = [(c.start_index, c.text[:40], c.token_count) for c in chunks if c.token_count != tok.count_tokens(c.text)]
+    assert not wrong, wrong[:5]
+    assert all(c.token_count <= size or c.oversized for c in chunks)

@@ -110,7 +110,8 @@ class _Counter:
                 window.append(unclean[k])
                 q = self._clean_after(unclean[k], end)
             delta = count(p, q) - sum(count(x, y) for x, y in zip(window, [*window[1:], q]))
-            if key is not None and len(window) == 2 and b - reach < p and q < b + reach:
+            # p and q are clean positions only when the scans stopped before the span's ends
+            if key is not None and len(window) == 2 and max(start, b - reach) < p and q < min(end, b + reach):
                 deltas[key] = (delta, p - b, q - b)
             total += delta
             k += 1
