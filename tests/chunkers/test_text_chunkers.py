@@ -232,3 +232,51 @@ def test_recursive_counts_are_exact_on_the_corpus(corpus_markdown, name, size, k
     wrong = [(c.start_index, c.text[:40], c.token_count) for c in chunks if c.token_count != tok.count_tokens(c.text)]
     assert not wrong, wrong[:5]
     assert all(c.token_count <= size or c.oversized for c in chunks)
+
+
+def test_bert_clean_boundary_ignores_punctuation_newer_than_its_tables_regression():
+    """Bug: Python's Unicode 14 calls U+2E45 punctuation, the Rust tokenizer does not and
+    keeps it inside the word, so joined counts were off."""
+    tok = docchunk.get_tokenizer()
+    assert not tok.clean_boundary("a", "\u2e45")
+    chunks = docchunk.RecursiveChunker(chunk_size=3, separators=["\u2e45", ""], tokenizer=tok)("hi\u2e45there " * 4)
+    assert all(c.token_count == tok.count_tokens(c.text) for c in chunks)
+
+
+def test_long_run_without_clean_positions_is_linear_regression(cl100k, monkeypatch):
+    """Bug: every unclean cut of a long run rescanned the rest of the run (16 s for 10,000
+    spaces). Counted as calls of the boundary test, not timed."""
+    from docchunk.chunkers.text import recursive
+
+    calls = 0
+    original = recursive._Counter.clean
+
+    def counting(self, left, right):
+        nonlocal calls
+        calls += 1
+        return original(self, left, right)
+
+    monkeypatch.setattr(recursive._Counter, "clean", counting)
+    tok = docchunk.get_tokenizer(cl100k)
+    text = "| " + " " * 10_000 + "|\n"
+    chunks = docchunk.RecursiveChunker(chunk_size=64, tokenizer=tok)(text)
+    assert "".join(c.text for c in chunks) == text and all(c.token_count == tok.count_tokens(c.text) for c in chunks)
+    assert calls < 20 * len(text), calls
+
+
+def test_text_that_fits_comes_back_whole_even_when_a_prefix_counts_more_regression():
+    """Bug: a WordPiece word over 100 characters is one [UNK]; a prefix probe counted more
+    tokens than the whole text and split text that fits."""
+    tok = docchunk.get_tokenizer()
+    assert [c.text for c in docchunk.RecursiveChunker(chunk_size=10, tokenizer=tok)("a" * 101)] == ["a" * 101]
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [({"separators": []}, "must not be empty"), ({"keep_separator": 0}, "keep_separator")])
+def test_recursive_rejects_empty_separators_and_integer_keep(kwargs, message):
+    with pytest.raises(docchunk.ConfigError, match=message):
+        docchunk.RecursiveChunker(**kwargs)
+
+
+def test_bytes_input_says_decode_it():
+    with pytest.raises(docchunk.ConfigError, match="decode"):
+        docchunk.RecursiveChunker()(b"bytes")

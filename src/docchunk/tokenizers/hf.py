@@ -162,13 +162,19 @@ def _limit_from_dir(directory: Path) -> int | None:
 
 
 def _is_bert_punct(char: str) -> bool:
-    """BERT's punctuation test: ASCII symbols and Unicode category P*; always its own pre-token."""
+    """BERT's punctuation test: ASCII symbols and Unicode category P*; always its own pre-token.
+
+    The Rust tokenizer's Unicode tables need not be Python's: a character counts only
+    when both Python's database and Unicode 3.2's call it punctuation, so characters
+    added or recategorised since (U+2E43, U+061D, ...) are measured, not assumed.
+    """
     cp = ord(char)
     if 33 <= cp <= 47 or 58 <= cp <= 64 or 91 <= cp <= 96 or 123 <= cp <= 126:
         return True
-    return unicodedata.category(char).startswith("P")
+    return unicodedata.category(char).startswith("P") and unicodedata.ucd_3_2_0.category(char).startswith("P")
 
 
 def _is_bert_space(char: str) -> bool:
-    """BERT's whitespace: space, tab, newline, carriage return, Unicode Zs (not every ``isspace``)."""
-    return char in " \t\n\r" or unicodedata.category(char) == "Zs"
+    """BERT's whitespace: space, tab, newline, carriage return, Unicode Zs (not every
+    ``isspace``), in both Python's Unicode database and Unicode 3.2's."""
+    return char in " \t\n\r" or (unicodedata.category(char) == "Zs" and unicodedata.ucd_3_2_0.category(char) == "Zs")

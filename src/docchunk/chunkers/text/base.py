@@ -82,6 +82,8 @@ class TextChunker(ABC):
         """Chunk one text (``list[Chunk]``) or, given an iterable of texts, each of them."""
         if isinstance(text, str):
             return self.chunk(text)
+        if isinstance(text, (bytes, bytearray)):
+            raise ConfigError(f"text must be a str, got {type(text).__name__}: decode it first, e.g. text.decode('utf-8')")
         return self.chunk_batch(text)
 
     def with_budget(self, tokenizer: Any, chunk_size: int) -> TextChunker:
@@ -98,7 +100,8 @@ class TextChunker(ABC):
     @staticmethod
     def _check_text(text: Any) -> str:
         if not isinstance(text, str):
-            raise ConfigError(f"text must be a str, got {type(text).__name__}")
+            hint = ": decode it first, e.g. text.decode('utf-8')" if isinstance(text, (bytes, bytearray)) else ""
+            raise ConfigError(f"text must be a str, got {type(text).__name__}{hint}")
         return text
 
     def __repr__(self) -> str:

@@ -33,6 +33,7 @@ class _Counter:
         self.is_len = chunker._by_length
         self._clean_pairs: dict[tuple[str, str], bool] = {}
         self._deltas: dict[str, tuple[int, int, int]] = {}
+        self._no_window: set[str] = set()
         self.splits: dict[tuple[str, int], list[tuple[int, int, int, bool]]] = {}
         self._part_counts: dict[tuple[str, bool], dict[str, int]] = {}
         self.measured_cuts: dict[tuple[int, int], tuple[list[str], str, int]] = {}
@@ -69,12 +70,21 @@ class _Counter:
         return n
 
     def size_or_over(self, s: int, e: int) -> int:
-        """The count of a span, or ``size + 1`` when a prefix already shows it is too long."""
+        """The count of a span, or ``size + 1`` when a prefix ending at a clean position (so
+        that its count is part of the whole's) already shows it is too long."""
         if self.is_len:
             return e - s
         probe = self.size * _PROBE_CHARS_PER_TOKEN
-        if e - s > probe and self.count(s, s + probe) > self.size:
-            return self.size + 1
+        if e - s > probe:
+            cut = s + probe
+            if self.local:  # probe up to a clean position, so the prefix's count is part of the whole's
+                text, floor = self.text, cut - _LOCAL_REACH
+                while cut > floor and not self.clean(text[cut - 1], text[cut]):
+                    cut -= 1
+                if cut == floor:
+                    return self.count(s, e)
+            if self.count(s, cut) > self.size:
+                return self.size + 1
         return self.count(s, e)
 
     def joined(self, start: int, end: int, unclean: list[int], total: int) -> int:
@@ -105,10 +115,9 @@ class _Counter:
             p = self._clean_before(b, start)
             window = [p, b]
             q = self._clean_after(b, end)
-            while k + 1 < n and unclean[k + 1] < q:  # the next cut has no clean position before it
-                k += 1
+            while k + 1 < n and unclean[k + 1] < q:  # no clean position before the next cut either:
+                k += 1  # it joins this window, whose end q (the first clean position after it) stays
                 window.append(unclean[k])
-                q = self._clean_after(unclean[k], end)
             delta = count(p, q) - sum(count(x, y) for x, y in zip(window, [*window[1:], q]))
             # p and q are clean positions only when the scans stopped before the span's ends
             if key is not None and len(window) == 2 and max(start, b - reach) < p and q < min(end, b + reach):
@@ -133,9 +142,13 @@ class _Counter:
                 if key in deltas:  # seen earlier in this split
                     hits[k] = deltas[key]
                     continue
+                if key in self._no_window:  # no clean position near: the span is measured around it
+                    continue
                 p, q = self._clean_before(b, b - reach), self._clean_after(b, b + reach)
                 if b - reach < p and q < b + reach:
-                    hits[k] = deltas[keys[k]] = (count(p, q) - count(p, b) - count(b, q), p - b, q - b)  # type: ignore[index]
+                    hits[k] = deltas[key] = (count(p, q) - count(p, b) - count(b, q), p - b, q - b)
+                else:
+                    self._no_window.add(key)
         return _JoinFixes(self, unclean, hits)
 
     def _clean_before(self, b: int, floor: int) -> int:
@@ -288,7 +301,8 @@ class RecursiveChunker(TextChunker):
     ``chunk_size`` except a piece with no finer separator left, which is emitted
     whole with ``oversized=True``; chunks are in order and, apart from overlap and
     (with ``keep_separator=False``) separators at chunk boundaries, cover the whole
-    text; a whitespace-only chunk appears only when the input is whitespace.
+    text; a whitespace-only chunk appears only when the input is whitespace or when
+    joining it to either neighbour would exceed ``chunk_size``.
     Text that fits comes back whole as one chunk; ``""`` gives no chunk.
 
     Raises:
@@ -316,11 +330,13 @@ class RecursiveChunker(TextChunker):
             raise ConfigError(f"chunk_overlap ({chunk_overlap!r}) must be smaller than chunk_size ({chunk_size!r})")
         if language is not None and separators is not None:
             raise ConfigError("pass either language= or separators=, not both")
-        if keep_separator not in ("start", "end", False):
+        if keep_separator is not False and keep_separator not in ("start", "end"):
             raise ConfigError(f'keep_separator must be "start", "end" or False, got {keep_separator!r}')
         if separators is not None:
             if not isinstance(separators, (list, tuple)) or not all(isinstance(s, str) for s in separators):
                 raise ConfigError(f"separators must be a list of str, got {separators!r}")
+            if not separators:
+                raise ConfigError('separators must not be empty; pass None for the default ["\\n\\n", "\\n", " ", ""]')
             separators = list(separators)
         self.separators = separators_for(language) if language is not None else (separators or list(DEFAULT_SEPARATORS))
         self.keep_separator = keep_separator
