@@ -280,3 +280,13 @@ def test_recursive_rejects_empty_separators_and_integer_keep(kwargs, message):
 def test_bytes_input_says_decode_it():
     with pytest.raises(docchunk.ConfigError, match="decode"):
         docchunk.RecursiveChunker()(b"bytes")
+
+
+def test_token_windows_cut_by_characters_when_no_token_start_fits_regression(cl100k):
+    """Bug: a window whose only cut points were token starts stayed whole and oversized
+    ('ado' as 2 WordPiece tokens at chunk_size=1) although shorter pieces fit."""
+    mini, cl = docchunk.get_tokenizer(), docchunk.get_tokenizer(cl100k)
+    assert [(c.text, c.oversized) for c in docchunk.TokenChunker(mini, chunk_size=1)("xado")] == [
+        ("x", False), ("ad", False), ("o", False)]  # fmt: skip
+    chunks = docchunk.TokenChunker(cl, chunk_size=1)("현재")
+    assert [c.text for c in chunks] == ["현", "재"] and [c.oversized for c in chunks] == [True, False]

@@ -47,14 +47,34 @@ def token_windows(text: str, tokenizer: Any, chunk_size: int, chunk_overlap: int
             a += 1
             continue
         end = char_at(b)
-        out.append(Chunk(text=text[start:end], start_index=base + start, end_index=base + end,
-                                         token_count=count, context=None, oversized=count > chunk_size))  # fmt: skip
+        if count > chunk_size and end - start > 1:  # no token start inside fits: cut by characters
+            out.extend(_fit_characters(text, start, end, tokenizer, chunk_size, base))
+        else:
+            out.append(Chunk(text=text[start:end], start_index=base + start, end_index=base + end,
+                             token_count=count, context=None, oversized=count > chunk_size))  # fmt: skip
         if b >= n:
             return out
         done = b
         a = max(b - chunk_overlap, a + 1)
         while a < b and char_at(a) <= start:
             a += 1
+
+
+def _fit_characters(text: str, start: int, stop: int, tokenizer: Any, chunk_size: int, base: int) -> list[Chunk]:
+    """Chunks of ``text[start:stop]`` (a few characters that tokenize together, e.g. one
+    WordPiece word or a byte-level token spanning characters) cut greedily by characters:
+    each the longest prefix within ``chunk_size``, or one character, then oversized."""
+    out: list[Chunk] = []
+    while start < stop:
+        end = stop
+        count = tokenizer.count_tokens(text[start:end])
+        while count > chunk_size and end - start > 1:
+            end -= 1
+            count = tokenizer.count_tokens(text[start:end])
+        out.append(Chunk(text=text[start:end], start_index=base + start, end_index=base + end,
+                         token_count=count, context=None, oversized=count > chunk_size))  # fmt: skip
+        start = end
+    return out
 
 
 class TokenChunker(TextChunker):
