@@ -78,7 +78,7 @@ class _Counter:
         if e - s > probe:
             cut = s + probe
             if self.local:  # probe up to a clean position, so the prefix's count is part of the whole's
-                text, floor = self.text, cut - _LOCAL_REACH
+                text, floor = self.text, max(s, cut - _LOCAL_REACH)
                 while cut > floor and not self.clean(text[cut - 1], text[cut]):
                     cut -= 1
                 if cut == floor:
