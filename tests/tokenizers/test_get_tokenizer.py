@@ -167,3 +167,11 @@ def test_clean_boundary_claim_holds_for_cl100k(cl100k):
             assert tok.count_tokens(a + b) == tok.count_tokens(a) + tok.count_tokens(b)
 
     check()
+
+
+def test_lone_surrogate_gives_a_clear_error_with_hf():
+    tok = docchunk.get_tokenizer()
+    with pytest.raises(docchunk.TokenizerError, match="lone surrogate"):
+        tok.count_tokens("bad \ud800 text")
+    with pytest.raises(docchunk.TokenizerError, match="U\\+D800"):
+        tok.count_tokens_batch(["ok", "fine", "also", "bad \ud800 text"])

@@ -86,15 +86,24 @@ class HFTokenizer(Tokenizer):
         return self._tok
 
     def count_tokens(self, text: str) -> int:
-        return len(self._tok.encode(text, add_special_tokens=False).ids)
+        try:
+            return len(self._tok.encode(text, add_special_tokens=False).ids)
+        except TypeError as exc:
+            raise _encode_error(self.name, [text], exc) from exc
 
     def count_tokens_batch(self, texts: Sequence[str]) -> list[int]:
         if len(texts) < 4:
             return [self.count_tokens(t) for t in texts]
-        return [len(e.ids) for e in self._tok.encode_batch(list(texts), add_special_tokens=False)]
+        try:
+            return [len(e.ids) for e in self._tok.encode_batch(list(texts), add_special_tokens=False)]
+        except TypeError as exc:
+            raise _encode_error(self.name, texts, exc) from exc
 
     def token_offsets(self, text: str) -> list[int]:
-        return [start for start, _ in self._tok.encode(text, add_special_tokens=False).offsets]
+        try:
+            return [start for start, _ in self._tok.encode(text, add_special_tokens=False).offsets]
+        except TypeError as exc:
+            raise _encode_error(self.name, [text], exc) from exc
 
     @classmethod
     def from_spec(cls, ref: str, max_tokens: int | None = None) -> HFTokenizer:
@@ -159,6 +168,20 @@ def _limit_from_dir(directory: Path) -> int | None:
         except (ValueError, KeyError, TypeError):
             pass
     return None
+
+
+def _encode_error(name: str, texts: Sequence[str], exc: Exception) -> TokenizerError:
+    """A clear error for text the Rust tokenizer refuses: most often a lone surrogate
+    (from a bad ``\\ud800`` JSON escape), which is not valid Unicode text."""
+    for text in texts:
+        for index, char in enumerate(text):
+            if 0xD800 <= ord(char) <= 0xDFFF:
+                return TokenizerError(
+                    f"the tokenizer {name!r} cannot encode a lone surrogate (U+{ord(char):04X} at index {index} of "
+                    f"{text[max(0, index - 20) : index + 20]!r}); it is not valid Unicode. Repair the text first, "
+                    "e.g. text.encode('utf-8', 'replace').decode('utf-8')"
+                )
+    return TokenizerError(f"the tokenizer {name!r} failed: {exc}")
 
 
 def _is_bert_punct(char: str) -> bool:
