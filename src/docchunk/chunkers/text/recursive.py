@@ -264,13 +264,6 @@ class _JoinFixes:
         nexts = [*unclean[1:], len(counter.text)]
         self.bad = list(accumulate((h is None or n < q for h, n, q in zip(hits, nexts, self.hi)), initial=0))
 
-    def joined(self, start: int, end: int, a: int, z: int, total: int) -> int:
-        """Exact size of ``text[start:end]`` whose unclean cuts are ``unclean[a:z]``."""
-        if (self.bad[z - 1] == self.bad[a] and self.hits[z - 1] is not None
-                and self.lo[a] >= start and self.hi[z - 1] <= end):  # fmt: skip
-            return total + self.fix[z] - self.fix[a]
-        return self.counter.joined(start, end, self.unclean[a:z], total)
-
 
 class RecursiveChunker(TextChunker):
     """Splits text at the coarsest separators that make pieces fit, then packs pieces.
@@ -450,26 +443,38 @@ class RecursiveChunker(TextChunker):
         bounds = _drop_empty_end(bounds)
         size, n = self.chunk_size, len(bounds) - 1
         prefix = list(accumulate(counts, initial=0))
-        unclean = [] if self._additive else counter.unclean_cuts(bounds[1:-1], sep[:1] if start_mode else None)
-        fixes = None
+        plan: list[tuple[int, int]] = []  # greedy groups i..j-1 by their sums; j = 0 for an oversized piece
         i = 0
         while i < n:
             if counts[i] > size:
-                self._visit_repeated(text, bounds[i], bounds[i + 1], next_level, counter, groups)
+                plan.append((i, 0))
                 i += 1
+            else:
+                j = bisect_right(prefix, prefix[i] + size, i + 1) - 1  # pieces i..j-1 fit by their sum
+                plan.append((i, j))
+                i = j
+        inner: list[int] = []  # unclean joins inside a group: only these need a correction
+        if not self._additive:
+            edges = {bounds[i] for i, _ in plan}
+            inner = [b for b in counter.unclean_cuts(bounds[1:-1], sep[:1] if start_mode else None) if b not in edges]
+        if inner:
+            fixes = counter.join_fixes(inner)
+            bad, hits, lows, highs, fix = fixes.bad, fixes.hits, fixes.lo, fixes.hi, fixes.fix
+        for i, j in plan:
+            if not j:
+                self._visit_repeated(text, bounds[i], bounds[i + 1], next_level, counter, groups)
                 continue
-            j = bisect_right(prefix, prefix[i] + size, i + 1) - 1  # pieces i..j-1 fit by their sum
+            start, end = bounds[i], bounds[j]
             total = prefix[j] - prefix[i]
-            if unclean and j - i > 1 and (a := bisect_right(unclean, bounds[i])) < (z := bisect_left(unclean, bounds[j])):
-                if fixes is None:
-                    fixes = counter.join_fixes(unclean)
-                total = fixes.joined(bounds[i], bounds[j], a, z, total)
+            if inner and j - i > 1 and (a := bisect_right(inner, start)) < (z := bisect_left(inner, end)):
+                if bad[z - 1] == bad[a] and hits[z - 1] is not None and lows[a] >= start and highs[z - 1] <= end:
+                    total += fix[z] - fix[a]
+                else:  # a window reaches past a neighbour or the group: measure around them
+                    total = counter.joined(start, end, inner[a:z], total)
                 if total > size:  # the sum was low: keep the pieces apart, packing measures joins
                     groups.extend((bounds[k], bounds[k + 1], counts[k], False) for k in range(i, j))
-                    i = j
                     continue
-            groups.append((bounds[i], bounds[j], total, False))
-            i = j
+            groups.append((start, end, total, False))
 
     def _measure(self, text: str, lo: int, hi: int, level: int, counter: _Counter) -> int:
         """Exact size of ``text[lo:hi]`` from the counts of its parts at ``level`` and the
