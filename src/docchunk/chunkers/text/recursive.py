@@ -543,7 +543,10 @@ class RecursiveChunker(TextChunker):
         size, overlap = self.chunk_size, self.chunk_overlap
         counts = [g[2] for g in groups]
         spans = [(g[0], g[1]) for g in groups]
-        gaps = [counter.count(groups[i][1], groups[i + 1][0]) for i in range(len(groups) - 1)]
+        if all(a[1] == b[0] for a, b in zip(groups, groups[1:])):  # contiguous: nothing between groups
+            gaps = [0] * max(0, len(groups) - 1)
+        else:
+            gaps = [counter.count(groups[i][1], groups[i + 1][0]) for i in range(len(groups) - 1)]
         out: list[tuple[int, int, int, bool]] = []
         n, i = len(groups), 0
         while i < n:
