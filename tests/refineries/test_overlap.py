@@ -129,8 +129,9 @@ def test_document_chunks_contextualize_and_budget():
     merged = OverlapRefinery(tokenizer=chunker.token_counter, context_size=8, method="suffix", inplace=False)(plain)
     assert [c.text for c in merged[:-1]] != [c.text for c in plain[:-1]]
     for before, after, nxt in zip(plain, merged, plain[1:]):
-        assert after.text.startswith(before.text)
-        assert nxt.text.startswith(after.text[len(before.text) :])
+        # document chunks are separate elements: the context goes on its own line
+        assert after.text.startswith(before.text + "\n")
+        assert nxt.text.startswith(after.text[len(before.text) + 1 :])
         assert after.meta.token_count == chunker.token_counter.count_tokens(chunker.contextualize(after))
     assert merged[-1].text == plain[-1].text
 
@@ -138,7 +139,7 @@ def test_document_chunks_contextualize_and_budget():
     assert [c.text for c in kept] == [c.text for c in plain]
     assert kept[0].meta.context_prefix is None and kept[1].meta.context_prefix
     ctx = chunker.contextualize(kept[1])
-    assert kept[1].meta.context_prefix + kept[1].text in ctx
+    assert kept[1].meta.context_prefix + "\n" + kept[1].text in ctx
     assert "context_prefix" in kept[1].meta.export_json_dict()
 
     budget = OverlapRefinery(tokenizer=chunker.token_counter, context_size=30, max_tokens=64, inplace=False)(plain)

@@ -32,8 +32,10 @@ class OverlapRefinery:
             (the first gets none).
         rules: Units for ``mode="recursive"``.
         merge: True puts the context into ``text`` (``token_count`` is recounted
-            with ``tokenizer``; text-chunk offsets then cover the extended span when
-            the neighbour is adjacent in the source, else they become None);
+            with ``tokenizer`` and may exceed the chunker's limit by the context;
+            text-chunk offsets then cover the extended span when the neighbour is
+            adjacent in the source, else they become None; on document chunks the
+            context goes on its own line, after ``"\\n"``);
             False stores it in ``chunk.context`` (document chunks:
             ``meta.context_prefix``/``meta.context_suffix``) and leaves ``text`` as is.
         inplace: True modifies and returns the given list; False returns new
@@ -181,11 +183,16 @@ class OverlapRefinery:
         if not context:
             return
         if self.merge:
-            chunk.text = chunk.text + context if self.method == "suffix" else context + chunk.text
+            chunk.text = self._join_doc(chunk.text, context)
         else:
             setattr(chunk.meta, "context_suffix" if self.method == "suffix" else "context_prefix", context)
         if hasattr(chunk.meta, "token_count"):
             chunk.meta.token_count = self.tokenizer.count_tokens(contextualize(chunk))
+
+    def _join_doc(self, text: str, context: str) -> str:
+        """A document chunk's text with the context, on its own line: document chunks are
+        separate elements, not slices of one string (``"\\n"``, the chunkers' ``delim``)."""
+        return f"{text}\n{context}" if self.method == "suffix" else f"{context}\n{text}"
 
     def _fit_doc_context(self, chunk: Any, context: str) -> str:
         """Trim the context (never the body) until ``contextualize`` fits ``max_tokens``."""
@@ -195,7 +202,7 @@ class OverlapRefinery:
 
         def fits(ctx: str) -> bool:
             trial = chunk.model_copy(deep=False)
-            trial.text = chunk.text + ctx if self.method == "suffix" else ctx + chunk.text
+            trial.text = self._join_doc(chunk.text, ctx)
             return self.tokenizer.count_tokens(contextualize(trial)) <= self.max_tokens
 
         if fits(context):

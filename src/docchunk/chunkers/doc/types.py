@@ -64,7 +64,8 @@ def contextualize(chunk: Any, delim: str = "\n") -> str:
     """
     meta = chunk.meta
     if type(meta) is DocMeta:
-        text = f"{meta.context_prefix or ''}{chunk.text}{meta.context_suffix or ''}"
+        # refinery context sits on its own line(s) around the text, as merge=True puts it
+        text = delim.join(part for part in (meta.context_prefix, chunk.text, meta.context_suffix) if part)
         # read captions without triggering the deprecation warning of the field
         return join_context(meta.headings, meta.__dict__.get("captions"), text, delim)
     if type(meta) is _DLDocMeta:
