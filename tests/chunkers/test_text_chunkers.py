@@ -290,3 +290,17 @@ def test_token_windows_cut_by_characters_when_no_token_start_fits_regression(cl1
         ("x", False), ("ad", False), ("o", False)]  # fmt: skip
     chunks = docchunk.TokenChunker(cl, chunk_size=1)("현재")
     assert [c.text for c in chunks] == ["현", "재"] and [c.oversized for c in chunks] == [True, False]
+
+
+def test_wrong_input_types_say_what_to_do():
+    from docling_core.types.doc import DoclingDocument
+
+    chunker = docchunk.RecursiveChunker()
+    with pytest.raises(docchunk.ConfigError, match="HybridChunker"):
+        chunker(DoclingDocument(name="d"))
+    for bad in ({"a": "b"}, None, 123):
+        with pytest.raises(docchunk.ConfigError, match="must be a str"):
+            chunker(bad)
+    assert [[c.text for c in cs] for cs in chunker(iter(["ab", "cd"]))] == [["ab"], ["cd"]]
+    with pytest.raises(docchunk.DocumentError, match="load_document"):
+        list(docchunk.HybridChunker().chunk("a string"))

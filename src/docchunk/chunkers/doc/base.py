@@ -11,10 +11,24 @@ from pydantic import ConfigDict, Field, PrivateAttr, ValidationError, field_vali
 
 from docchunk.chunkers.doc.types import DocChunk, DocMeta, contextualize, page_numbers_of
 from docchunk.chunkers.doc.walk import Piece
-from docchunk.errors import ConfigError, DocchunkError
+from docchunk.errors import ConfigError, DocchunkError, DocumentError
 from docchunk.tokenizers import Tokenizer, get_tokenizer
 
-__all__ = ["DocumentChunker"]
+__all__ = ["DocumentChunker", "check_document"]
+
+
+def check_document(dl_doc: Any) -> None:
+    """Raise a clear :class:`DocumentError` unless ``dl_doc`` is a ``DoclingDocument``."""
+    from docling_core.types.doc import DoclingDocument
+
+    if not isinstance(dl_doc, DoclingDocument):
+        hint = (
+            "; load one with docchunk.load_document(path), or load_document(text, format='md') for a string, "
+            "or chunk plain text with docchunk.RecursiveChunker"
+            if isinstance(dl_doc, (str, bytes))
+            else "; load one with docchunk.load_document(path)"
+        )
+        raise DocumentError(f"chunk() takes a DoclingDocument, got {type(dl_doc).__name__}{hint}")
 
 
 class DocumentChunker(BaseChunker):

@@ -7,7 +7,7 @@ from typing import Any
 
 from docling_core.types.doc import DoclingDocument
 
-from docchunk.chunkers.doc.base import DocumentChunker
+from docchunk.chunkers.doc.base import DocumentChunker, check_document
 from docchunk.chunkers.doc.types import DocChunk, join_context
 from docchunk.chunkers.doc.walk import walk
 
@@ -50,6 +50,7 @@ class HierarchicalChunker(DocumentChunker):
             :class:`DocChunk`: non-empty text, except heading-only chunks when
             ``always_emit_headings`` is set.
         """
+        check_document(dl_doc)
         serializer = self.serializer_provider.get_serializer(doc=dl_doc)
         for piece in walk(dl_doc, serializer, self.always_emit_headings):
             count = self._tok.count_tokens(join_context(piece.headings, piece.captions, piece.text, self.delim))

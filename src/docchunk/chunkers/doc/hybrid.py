@@ -9,7 +9,7 @@ from typing import Any
 from docling_core.transforms.chunker.hierarchical_chunker import ChunkingDocSerializer
 from docling_core.types.doc import DoclingDocument, SectionHeaderItem, TableItem, TitleItem
 
-from docchunk.chunkers.doc.base import DocumentChunker
+from docchunk.chunkers.doc.base import DocumentChunker, check_document
 from docchunk.chunkers.doc.tables import split_lines, split_table_by_columns
 from docchunk.chunkers.doc.types import DocChunk, join_context
 from docchunk.chunkers.doc.walk import Piece, walk
@@ -99,6 +99,7 @@ class HybridChunker(DocumentChunker):
 
     def chunk(self, dl_doc: DoclingDocument, **kwargs: Any) -> Iterator[DocChunk]:
         """Yield the chunks of ``dl_doc`` in document order (see the class invariants)."""
+        check_document(dl_doc)
         run = _Run(self, dl_doc)
         pieces = [s for p in walk(dl_doc, run.serializer, self.always_emit_headings) for s in run.split_by_items(p)]
         pieces = [s for p in pieces for s in run.split_text(p)]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from docchunk.errors import ConfigError
@@ -82,9 +82,10 @@ class TextChunker(ABC):
         """Chunk one text (``list[Chunk]``) or, given an iterable of texts, each of them."""
         if isinstance(text, str):
             return self.chunk(text)
-        if isinstance(text, (bytes, bytearray)):
-            raise ConfigError(f"text must be a str, got {type(text).__name__}: decode it first, e.g. text.decode('utf-8')")
-        return self.chunk_batch(text)
+        if isinstance(text, (list, tuple, Iterator)):
+            return self.chunk_batch(text)
+        self._check_text(text)  # raises with what was passed and what to do
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def with_budget(self, tokenizer: Any, chunk_size: int) -> TextChunker:
         """A copy of this chunker that counts with ``tokenizer`` and packs to ``chunk_size``.
@@ -100,7 +101,13 @@ class TextChunker(ABC):
     @staticmethod
     def _check_text(text: Any) -> str:
         if not isinstance(text, str):
-            hint = ": decode it first, e.g. text.decode('utf-8')" if isinstance(text, (bytes, bytearray)) else ""
+            if isinstance(text, (bytes, bytearray)):
+                hint = ": decode it first, e.g. text.decode('utf-8')"
+            elif type(text).__name__ == "DoclingDocument":
+                hint = (": text chunkers take strings; chunk a DoclingDocument with docchunk.HybridChunker or "
+                        "HierarchicalChunker, or pass doc.export_to_markdown()")  # fmt: skip
+            else:
+                hint = " (or a list of str for several texts)"
             raise ConfigError(f"text must be a str, got {type(text).__name__}{hint}")
         return text
 
