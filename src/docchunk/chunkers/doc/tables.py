@@ -200,12 +200,17 @@ def split_lines(
             if not take:
                 take, remaining = _split_by_limit(remaining, max_tokens, sizer, prefix=current)
             if not take:
-                if current:
+                if current and current != fresh:
                     chunks.append(current)
                     current, cur_n = (prefix, prefix_len) if prefix_len and not omit_prefix else ("", 0)
                     continue
-                # docling-core raises here; we keep the character, alone and oversized
-                take, remaining = remaining[0], remaining[1:]
+                if current:  # not one character fits after the prefix: this piece goes without it
+                    if not any(chunk.startswith(prefix) for chunk in chunks):
+                        chunks.append(prefix)  # the prefix's own content (a table header) is kept
+                    take, remaining = _split_by_limit(remaining, max_tokens, sizer)
+                    current, cur_n = "", 0
+                if not take:  # docling-core raises here; we keep the character, alone and oversized
+                    take, remaining = remaining[0], remaining[1:]
             current += take
             chunks.append(current)
             current, cur_n = (prefix, prefix_len) if prefix_len and not omit_prefix else ("", 0)
