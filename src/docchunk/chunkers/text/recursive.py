@@ -179,7 +179,7 @@ class _Counter:
         sizes it from the parts its own split needs anyway.
         """
         if not sep:  # characters
-            return self.counts_between([b for b, c in zip(bounds, bounds[1:]) if b < c] + [bounds[-1]])
+            return self.counts([(b, c) for b, c in zip(bounds, bounds[1:]) if b < c])
         memo = self._part_counts.setdefault((sep, start_mode), {})
         body = parts[1:] if start_mode else parts[:-1]
         out = list(map(memo.get, body))
@@ -205,13 +205,13 @@ class _Counter:
         n = self.count(lo, hi) if len(end) <= longest else measure(lo, hi)
         return [n, *out] if start_mode else [*out, n]
 
-    def counts_between(self, cuts: list[int]) -> list[int]:
-        """:meth:`size_or_over` of ``text[cuts[k]:cuts[k + 1]]`` for each k; short pieces are
-        counted in one native batch, each distinct piece once."""
+    def counts(self, spans: list[tuple[int, int]]) -> list[int]:
+        """:meth:`size_or_over` of many spans; short ones are counted in one native batch,
+        each distinct piece once."""
         if self.is_len:
-            return [e - s for s, e in zip(cuts, cuts[1:])]
+            return [e - s for s, e in spans]
         text, cache = self.text, self.cache
-        pieces = [text[s:e] for s, e in zip(cuts, cuts[1:])]
+        pieces = [text[s:e] for s, e in spans]
         out = list(map(cache.get, pieces))
         if None not in out:
             return out
@@ -221,23 +221,7 @@ class _Counter:
             cache.update(zip(todo, self.tok.count_tokens_batch(todo)))
         out = list(map(cache.get, pieces))
         if None in out:  # long pieces: a probe of their prefix may show they are too long
-            out = [n if n is not None else self.size_or_over(s, e) for s, e, n in zip(cuts, cuts[1:], out)]
-        return out
-
-    def counts(self, spans: list[tuple[int, int]]) -> list[int]:
-        """:meth:`size_or_over` of many spans; short ones are counted in one native batch."""
-        if self.is_len:
-            return [e - s for s, e in spans]
-        text, cache, probe = self.text, self.cache, self.size * _PROBE_CHARS_PER_TOKEN
-        pieces = [text[s:e] for s, e in spans]
-        todo = [p for p in set(pieces) if len(p) <= probe and p not in cache]
-        if todo:
-            for piece, n in zip(todo, self.tok.count_tokens_batch(todo)):
-                cache[piece] = n
-        out = []
-        for (s, e), piece in zip(spans, pieces):
-            n = cache.get(piece)
-            out.append(n if n is not None else self.size_or_over(s, e))
+            out = [n if n is not None else self.size_or_over(s, e) for (s, e), n in zip(spans, out)]
         return out
 
 
