@@ -102,7 +102,6 @@ class _Counter:
             return self.count(start, end)
         text, deltas, reach, count = self.text, self._deltas, _LOCAL_REACH, self.count
         limit = len(text) - reach
-        window: list[int] = []  # [p, b1, ..., bm]; q is found after bm
         k, n = 0, len(unclean)
         while k < n:
             b = unclean[k]
@@ -113,7 +112,7 @@ class _Counter:
                 k += 1
                 continue
             p = self._clean_before(b, start)
-            window = [p, b]
+            window = [p, b]  # [p, b1, ..., bm]; q is found after bm
             q = self._clean_after(b, end)
             while k + 1 < n and unclean[k + 1] < q:  # no clean position before the next cut either:
                 k += 1  # it joins this window, whose end q (the first clean position after it) stays
@@ -149,7 +148,7 @@ class _Counter:
                     hits[k] = deltas[key] = (count(p, q) - count(p, b) - count(b, q), p - b, q - b)
                 else:
                     self._no_window.add(key)
-        return _JoinFixes(self, unclean, hits)
+        return _JoinFixes(len(text), unclean, hits)
 
     def _clean_before(self, b: int, floor: int) -> int:
         """The nearest clean position ``p < b``, or ``floor`` when there is none after it."""
@@ -239,13 +238,13 @@ class _JoinFixes:
     """Prefix sums of the memoized corrections at the unclean cuts of one split, so that a
     group of its pieces is sized in O(log n); see :meth:`_Counter.joined`."""
 
-    def __init__(self, counter: _Counter, unclean: list[int], hits: list[tuple[int, int, int] | None]):
-        self.counter, self.unclean, self.hits = counter, unclean, hits
+    def __init__(self, text_length: int, unclean: list[int], hits: list[tuple[int, int, int] | None]):
+        self.hits = hits
         self.fix = list(accumulate((h[0] if h else 0 for h in hits), initial=0))
         self.lo = [b + h[1] if h else b for b, h in zip(unclean, hits)]
         self.hi = [b + h[2] if h else b for b, h in zip(unclean, hits)]
         # bad[k]: how many of the cuts 0..k-1 are unknown or have a window that reaches the next cut
-        nexts = [*unclean[1:], len(counter.text)]
+        nexts = [*unclean[1:], text_length]
         self.bad = list(accumulate((h is None or n < q for h, n, q in zip(hits, nexts, self.hi)), initial=0))
 
 
@@ -421,10 +420,7 @@ class RecursiveChunker(TextChunker):
         """Token mode with contiguous pieces ``bounds[k]:bounds[k + 1]`` (the ``parts`` of a
         split with ``sep`` attached per ``keep_separator``): greedy groups by binary search
         on prefix sums of the piece counts, sized again only across unclean joins."""
-        start_mode = self.keep_separator == "start"
-        counts = counter.part_counts(parts, sep, start_mode, bounds,
-                                     lambda s, e: self._measure(text, s, e, next_level, counter))  # fmt: skip
-        bounds = _drop_empty_end(bounds)
+        bounds, counts = self._piece_counts(text, bounds, parts, sep, next_level, counter)
         size, n = self.chunk_size, len(bounds) - 1
         prefix = list(accumulate(counts, initial=0))
         plan: list[tuple[int, int]] = []  # greedy groups i..j-1 by their sums; j = 0 for an oversized piece
@@ -440,7 +436,7 @@ class RecursiveChunker(TextChunker):
         inner: list[int] = []  # unclean joins inside a group: only these need a correction
         if not self._additive:
             edges = {bounds[i] for i, _ in plan}
-            inner = [b for b in counter.unclean_cuts(bounds[1:-1], sep[:1] if start_mode else None) if b not in edges]
+            inner = [b for b in self._unclean_joins(counter, bounds, sep) if b not in edges]
         if inner:
             fixes = counter.join_fixes(inner)
             bad, hits, lows, highs, fix = fixes.bad, fixes.hits, fixes.lo, fixes.hi, fixes.fix
@@ -460,6 +456,19 @@ class RecursiveChunker(TextChunker):
                     continue
             groups.append((start, end, total, False))
 
+    def _piece_counts(self, text: str, bounds: list[int], parts: list[str], sep: str, next_level: int,
+                      counter: _Counter) -> tuple[list[int], list[int]]:  # fmt: skip
+        """The bounds of the non-empty pieces of a split and their exact counts; a long
+        piece is sized from its own parts at ``next_level``."""
+        counts = counter.part_counts(parts, sep, self.keep_separator == "start", bounds,
+                                     lambda s, e: self._measure(text, s, e, next_level, counter))  # fmt: skip
+        return _drop_empty_end(bounds), counts
+
+    def _unclean_joins(self, counter: _Counter, bounds: list[int], sep: str) -> list[int]:
+        """The inner bounds of contiguous pieces whose join is not clean ("start" mode puts
+        ``sep`` right of every one)."""
+        return counter.unclean_cuts(bounds[1:-1], sep[:1] if self.keep_separator == "start" else None)
+
     def _measure(self, text: str, lo: int, hi: int, level: int, counter: _Counter) -> int:
         """Exact size of ``text[lo:hi]`` from the counts of its parts at ``level`` and the
         corrections at their unclean joins (contiguous pieces only)."""
@@ -467,13 +476,10 @@ class RecursiveChunker(TextChunker):
         if cut is None or not cut[1]:  # indivisible, or characters: count it whole
             return counter.count(lo, hi)
         parts, sep, next_level = cut
-        start_mode = self.keep_separator == "start"
         bounds = self._bounds(lo, list(map(len, parts)), len(sep))
-        counts = counter.part_counts(parts, sep, start_mode, bounds,
-                                     lambda s, e: self._measure(text, s, e, next_level, counter))  # fmt: skip
-        bounds = _drop_empty_end(bounds)
+        bounds, counts = self._piece_counts(text, bounds, parts, sep, next_level, counter)
         total = sum(counts)
-        unclean = [] if self._additive else counter.unclean_cuts(bounds[1:-1], sep[:1] if start_mode else None)
+        unclean = [] if self._additive else self._unclean_joins(counter, bounds, sep)
         if unclean:
             total = counter.joined(lo, hi, unclean, total)
         if total > self.chunk_size:  # it will be split: keep the split for _visit
@@ -556,11 +562,9 @@ class RecursiveChunker(TextChunker):
     def _joined_groups(self, counter: _Counter, groups: list, counts: list[int], i: int, j: int) -> int:
         """Exact size of groups ``i..j-1`` joined: by local windows when they are contiguous."""
         start, end = groups[i][0], groups[j - 1][1]
-        cuts = [groups[k][0] for k in range(i + 1, j)]
         if any(groups[k - 1][1] != groups[k][0] for k in range(i + 1, j)):
             return counter.count(start, end)
-        text, clean = counter.text, counter.clean
-        unclean = [b for b in cuts if not clean(text[b - 1], text[b])]
+        unclean = counter.unclean_cuts([groups[k][0] for k in range(i + 1, j)])
         return counter.joined(start, end, unclean, sum(counts[i:j]))
 
     def _overlap_start(self, i: int, j: int, counts: list[int], gaps: list[int], groups: list) -> int:
