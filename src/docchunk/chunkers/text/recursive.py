@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
-from itertools import accumulate, compress
+from itertools import accumulate, chain, compress, filterfalse, islice, repeat
+from operator import add, is_, itemgetter, lt, or_
 from typing import Any
 
 from docchunk.chunkers.text.base import TextChunker, absorb_whitespace_chunks, check_size
@@ -20,6 +21,19 @@ _PROBE_CHARS_PER_TOKEN = 8
 # a piece longer than this many characters per token of the limit is sized from its parts
 _WHOLE_CHARS_PER_TOKEN = 4
 _LOCAL_REACH = 32  # characters searched on each side of an unclean join for a clean position
+_UNKNOWN = (0, 0, 0)  # the correction at a join whose window is not known (see _JoinFixes)
+
+
+class _CleanPairs(dict):
+    """``(left, right) -> clean_boundary(left, right)``, computed on first lookup."""
+
+    def __init__(self, clean_boundary: Callable[[str, str], bool]):
+        super().__init__()
+        self.clean_boundary = clean_boundary
+
+    def __missing__(self, pair: tuple[str, str]) -> bool:
+        flag = self[pair] = bool(self.clean_boundary(*pair))
+        return flag
 
 
 class _Counter:
@@ -31,7 +45,7 @@ class _Counter:
         self.text = text
         self.cache: dict[str, int] = {}
         self.is_len = chunker._by_length
-        self._clean_pairs: dict[tuple[str, str], bool] = {}
+        self._clean_pairs = _CleanPairs(self.tok.clean_boundary)
         self._deltas: dict[str, tuple[int, int, int]] = {}
         self._no_window: set[str] = set()
         self.splits: dict[tuple[str, int], list[tuple[int, int, int, bool]]] = {}
@@ -42,21 +56,17 @@ class _Counter:
 
     def clean(self, left: str, right: str) -> bool:
         """The tokenizer's ``clean_boundary``, memoized per character pair."""
-        pair = (left, right)
-        flag = self._clean_pairs.get(pair)
-        if flag is None:
-            flag = self._clean_pairs[pair] = self.tok.clean_boundary(left, right)
-        return flag
+        return self._clean_pairs[(left, right)]
 
     def unclean_cuts(self, cuts: list[int], right: str | None = None) -> list[int]:
         """The cuts ``b`` (0 < b < len(text)) whose join ``text[b - 1] | text[b]`` is not
         clean, in order; ``right``, when given, is ``text[b]`` at every cut."""
         text, clean = self.text, self.clean
+        lefts = list(map(text.__getitem__, map((-1).__add__, cuts)))
         if right:
-            lefts = [text[b - 1] for b in cuts]
             bad_left = {c for c in set(lefts) if not clean(c, right)}
             return list(compress(cuts, map(bad_left.__contains__, lefts))) if bad_left else []
-        pairs = [(text[b - 1], text[b]) for b in cuts]
+        pairs = list(zip(lefts, map(text.__getitem__, cuts)))
         bad = {pair for pair in set(pairs) if not clean(*pair)}
         return list(compress(cuts, map(bad.__contains__, pairs))) if bad else []
 
@@ -107,7 +117,12 @@ class _Counter:
             b = unclean[k]
             key = text[b - reach : b + reach] if reach <= b <= limit else None
             hit = deltas.get(key) if key is not None else None
-            if hit is not None and b + hit[1] >= start and b + hit[2] <= end and (k + 1 == n or unclean[k + 1] >= b + hit[2]):
+            if (
+                hit is not None
+                and b + hit[1] >= start
+                and b + hit[2] <= end
+                and (k + 1 == n or unclean[k + 1] >= b + hit[2])
+            ):
                 total += hit[0]
                 k += 1
                 continue
@@ -127,42 +142,46 @@ class _Counter:
 
     def join_fixes(self, unclean: list[int]) -> _JoinFixes:
         """The memoized corrections at many unclean cuts of one split, for groups of its pieces."""
-        text, deltas, reach, count = self.text, self._deltas, _LOCAL_REACH, self.count
+        text, deltas, reach = self.text, self._deltas, _LOCAL_REACH
         limit = len(text) - reach
         keys: list[str | None] = [text[b - reach : b + reach] for b in unclean]
         if unclean[0] < reach or unclean[-1] > limit:
             keys = [key if reach <= b <= limit else None for key, b in zip(keys, unclean)]
-        hits = list(map(deltas.get, keys))
-        if None in hits:
-            for k in [k for k, hit in enumerate(hits) if hit is None]:
-                b, key = unclean[k], keys[k]
-                if key is None:
-                    continue
-                if key in deltas:  # seen earlier in this split
-                    hits[k] = deltas[key]
-                    continue
-                if key in self._no_window:  # no clean position near: the span is measured around it
-                    continue
+        hits = list(map(deltas.get, keys, repeat(_UNKNOWN)))
+        missing = list(map(is_, hits, repeat(_UNKNOWN)))
+        if True in missing:
+            # one occurrence of each new key: the window lies within the key's characters
+            todo = dict(zip(compress(keys, missing), compress(unclean, missing)))
+            todo.pop(None, None)
+            for key in self._no_window.intersection(todo):  # no clean position near: measured around it
+                del todo[key]
+            windows: list[tuple[str, int, int, int]] = []
+            for key, b in todo.items():
                 p, q = self._clean_before(b, b - reach), self._clean_after(b, b + reach)
                 if b - reach < p and q < b + reach:
-                    hits[k] = deltas[key] = (count(p, q) - count(p, b) - count(b, q), p - b, q - b)
+                    windows.append((key, p, b, q))
                 else:
                     self._no_window.add(key)
+            if windows:
+                ns = iter(self.exact_counts([span for _, p, b, q in windows for span in ((p, q), (p, b), (b, q))]))
+                for (key, p, b, q), whole, left, right in zip(windows, ns, ns, ns):
+                    deltas[key] = (whole - left - right, p - b, q - b)
+                hits = list(map(deltas.get, keys, repeat(_UNKNOWN)))
         return _JoinFixes(len(text), unclean, hits)
 
     def _clean_before(self, b: int, floor: int) -> int:
         """The nearest clean position ``p < b``, or ``floor`` when there is none after it."""
-        text, memo, clean = self.text, self._clean_pairs, self.clean
+        text, clean = self.text, self._clean_pairs.__getitem__
         p = b - 1
-        while p > floor and not (memo.get((text[p - 1], text[p])) or clean(text[p - 1], text[p])):
+        while p > floor and not clean((text[p - 1], text[p])):
             p -= 1
         return max(p, floor)
 
     def _clean_after(self, b: int, ceil: int) -> int:
         """The nearest clean position ``q > b``, or ``ceil`` when there is none before it."""
-        text, memo, clean = self.text, self._clean_pairs, self.clean
+        text, clean = self.text, self._clean_pairs.__getitem__
         q = b + 1
-        while q < ceil and not (memo.get((text[q - 1], text[q])) or clean(text[q - 1], text[q])):
+        while q < ceil and not clean((text[q - 1], text[q])):
             q += 1
         return min(q, ceil)
 
@@ -181,14 +200,17 @@ class _Counter:
             return self.counts([(b, c) for b, c in zip(bounds, bounds[1:]) if b < c])
         memo = self._part_counts.setdefault((sep, start_mode), {})
         body = parts[1:] if start_mode else parts[:-1]
-        out = list(map(memo.get, body))
+        out = list(map(memo.get, body)) if memo else None  # a first split: all new
         longest = self.size * _WHOLE_CHARS_PER_TOKEN - len(sep)
-        if None in out:
-            todo = [p for p in {p for p, n in zip(body, out) if n is None} if len(p) <= longest]
+        if out is None or None in out:
+            new = set(body) if out is None else set(compress(body, map(is_, out, repeat(None))))
+            todo = [p for p in new if len(p) <= longest]
             if todo:
                 pieces = [sep + p for p in todo] if start_mode else [p + sep for p in todo]
                 memo.update(zip(todo, self.tok.count_tokens_batch(pieces)))
                 out = list(map(memo.get, body))
+            elif out is None:  # every piece is long
+                out = [None] * len(body)
             if None in out:  # long pieces
                 first = 1 if start_mode else 0  # index in bounds of body[0]'s piece
                 for k in [k for k, c in enumerate(out) if c is None]:
@@ -203,6 +225,15 @@ class _Counter:
         lo, hi = (bounds[0], bounds[1]) if start_mode else (bounds[-2], bounds[-1])
         n = self.count(lo, hi) if len(end) <= longest else measure(lo, hi)
         return [n, *out] if start_mode else [*out, n]
+
+    def exact_counts(self, spans: list[tuple[int, int]]) -> list[int]:
+        """Exact counts of many spans, in one native batch, each distinct piece once."""
+        text, cache = self.text, self.cache
+        pieces = [text[s:e] for s, e in spans]
+        todo = [p for p in set(pieces) if p not in cache]
+        if todo:
+            cache.update(zip(todo, self.tok.count_tokens_batch(todo)))
+        return list(map(cache.__getitem__, pieces))
 
     def counts(self, spans: list[tuple[int, int]]) -> list[int]:
         """:meth:`size_or_over` of many spans; short ones are counted in one native batch,
@@ -238,14 +269,15 @@ class _JoinFixes:
     """Prefix sums of the memoized corrections at the unclean cuts of one split, so that a
     group of its pieces is sized in O(log n); see :meth:`_Counter.joined`."""
 
-    def __init__(self, text_length: int, unclean: list[int], hits: list[tuple[int, int, int] | None]):
-        self.hits = hits
-        self.fix = list(accumulate((h[0] if h else 0 for h in hits), initial=0))
-        self.lo = [b + h[1] if h else b for b, h in zip(unclean, hits)]
-        self.hi = [b + h[2] if h else b for b, h in zip(unclean, hits)]
+    def __init__(self, text_length: int, unclean: list[int], hits: list[tuple[int, int, int]]):
+        self.hits = hits  # (correction, window start - cut, window end - cut), or _UNKNOWN
+        self.fix = list(accumulate(map(itemgetter(0), hits), initial=0))
+        self.lo = list(map(add, unclean, map(itemgetter(1), hits)))
+        self.hi = list(map(add, unclean, map(itemgetter(2), hits)))
         # bad[k]: how many of the cuts 0..k-1 are unknown or have a window that reaches the next cut
-        nexts = [*unclean[1:], text_length]
-        self.bad = list(accumulate((h is None or n < q for h, n, q in zip(hits, nexts, self.hi)), initial=0))
+        nexts = chain(islice(unclean, 1, None), (text_length,))
+        reaches = map(lt, nexts, self.hi)
+        self.bad = list(accumulate(map(or_, map(is_, hits, repeat(_UNKNOWN)), reaches), initial=0))
 
 
 class RecursiveChunker(TextChunker):
@@ -436,7 +468,7 @@ class RecursiveChunker(TextChunker):
         inner: list[int] = []  # unclean joins inside a group: only these need a correction
         if not self._additive:
             edges = {bounds[i] for i, _ in plan}
-            inner = [b for b in self._unclean_joins(counter, bounds, sep) if b not in edges]
+            inner = list(filterfalse(edges.__contains__, self._unclean_joins(counter, bounds, sep)))
         if inner:
             fixes = counter.join_fixes(inner)
             bad, hits, lows, highs, fix = fixes.bad, fixes.hits, fixes.lo, fixes.hi, fixes.fix
@@ -447,7 +479,7 @@ class RecursiveChunker(TextChunker):
             start, end = bounds[i], bounds[j]
             total = prefix[j] - prefix[i]
             if inner and j - i > 1 and (a := bisect_right(inner, start)) < (z := bisect_left(inner, end)):
-                if bad[z - 1] == bad[a] and hits[z - 1] is not None and lows[a] >= start and highs[z - 1] <= end:
+                if bad[z - 1] == bad[a] and hits[z - 1] is not _UNKNOWN and lows[a] >= start and highs[z - 1] <= end:
                     total += fix[z] - fix[a]
                 else:  # a window reaches past a neighbour or the group: measure around them
                     total = counter.joined(start, end, inner[a:z], total)
@@ -508,16 +540,17 @@ class RecursiveChunker(TextChunker):
                 return (list(text[lo:hi]), sep, index + 1) if hi - lo > 1 else None
             if text.find(sep, lo, hi) == -1:
                 continue
-            return text[lo:hi].split(sep), sep, index + 1
+            return (text if hi - lo == len(text) else text[lo:hi]).split(sep), sep, index + 1
         return None
 
     def _bounds(self, lo: int, lengths: list[int], width: int) -> list[int]:
         """Boundaries of the contiguous pieces (``keep_separator`` "start" or "end"); may repeat."""
-        starts = list(accumulate((n + width for n in lengths), initial=lo))  # starts[i]: start of part i
+        starts = list(accumulate(map(width.__add__, lengths), initial=lo))  # starts[i]: start of part i
         hi = starts[-1] - width
         if self.keep_separator == "start":
-            return [lo, *(q - width for q in starts[1:-1]), hi]
-        return [*starts[:-1], hi]
+            return [lo, *map((-width).__add__, islice(starts, 1, len(starts) - 1)), hi]
+        starts[-1] = hi
+        return starts
 
     def _pieces(self, lo: int, lengths: list[int], width: int) -> list[tuple[int, int]]:
         """Non-empty spans of the pieces, with the separator kept per ``keep_separator``."""
@@ -528,7 +561,9 @@ class RecursiveChunker(TextChunker):
         return [(q, q + n) for q, n in zip(starts, lengths) if n]
 
     # -- phase 2: pack --------------------------------------------------------------
-    def _pack(self, groups: list[tuple[int, int, int, bool]], counter: _Counter, text: str) -> list[tuple[int, int, int, bool]]:
+    def _pack(
+        self, groups: list[tuple[int, int, int, bool]], counter: _Counter, text: str
+    ) -> list[tuple[int, int, int, bool]]:
         """Greedy packing of groups with overlap; returns ``(start, end, token_count, oversized)``."""
         size, overlap = self.chunk_size, self.chunk_overlap
         counts = [g[2] for g in groups]
