@@ -1,17 +1,18 @@
 """Recursive text splitting speed: docchunk's RecursiveChunker against its peers, same text, same process.
 
 Usage:
-    python bench/text_run.py [--corpus ../shared/corpus/docling] [--mb 5] [--repeats 3]
+    python bench/text_run.py [--corpus ../shared/corpus/docling] [--mb 5] [--repeats 5]
                              [--modes character tiktoken hf]
 
 The input is the Markdown export of the corpus documents, repeated to at least
 ``--mb`` MB. For each mode (character: 2000 characters per chunk; tiktoken
 cl100k and HF all-MiniLM-L6-v2: 512 tokens per chunk) it runs every installed peer
 (chonkie's RecursiveChunker, semchunk, LangChain's RecursiveCharacterTextSplitter,
-semantic-text-splitter) and docchunk, checks every chunk against the limit (and,
-for docchunk, exact offsets and full coverage), and prints median time, MB/s,
-the number of chunks, limit violations and docchunk's speed ratio to each peer.
-docchunk's own output must be correct or the run aborts.
+semantic-text-splitter) and docchunk, interleaved round by round so that drift in
+the machine's speed hits all of them alike, checks every chunk against the limit
+(and, for docchunk, exact offsets, exact token counts and full coverage), and prints
+median time, MB/s, the number of chunks, limit violations and docchunk's speed
+ratio to each peer. docchunk's own output must be correct or the run aborts.
 """
 
 from __future__ import annotations
@@ -125,23 +126,31 @@ def peer_notes(text: str, out: list, count: Callable[[str], int]) -> str:
     return "; ".join(notes)
 
 
-def timed(make: Callable[[], Callable[[str], list]], text: str, repeats: int):
-    """Median time of ``make()(text)``; a fresh chunker per repeat, so no cache survives a run."""
-    times, out = [], None
-    for _ in range(repeats):
-        fn = make()
-        gc.collect()
-        t0 = time.perf_counter()
-        out = fn(text)
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times), out
+def timed_together(makers: dict[str, Callable[[], Callable[[str], list]]], text: str, repeats: int):
+    """Median time of ``make()(text)`` per runner, the runners interleaved round by round
+    (the order rotating) so that drift in the machine's speed hits all of them alike; a
+    fresh chunker per run, so no cache survives a run. Returns ``{name: (seconds, output)}``."""
+    times: dict[str, list[float]] = {name: [] for name in makers}
+    outs: dict[str, list] = {}
+    names = list(makers)
+    for round_ in range(repeats):
+        k = round_ % len(names)
+        for name in names[k:] + names[:k]:
+            fn = makers[name]()
+            gc.collect()
+            t0 = time.perf_counter()
+            out = fn(text)
+            times[name].append(time.perf_counter() - t0)
+            outs[name] = out
+            del out
+    return {name: (statistics.median(times[name]), outs[name]) for name in names}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus" / "docling")
     parser.add_argument("--mb", type=float, default=5.0)
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--modes", nargs="+", default=["character", "tiktoken", "hf"])
     args = parser.parse_args()
 
@@ -153,18 +162,23 @@ def main() -> None:
     print(f"{'mode':<10} {'chunker':<24} {'seconds':>8} {'MB/s':>7} {'chunks':>7} {'over limit':>10} {'docchunk x':>10}")
     for mode in args.modes:
         tok, count, size, native = mode_setup(mode)
-        t_ours, chunks = timed(lambda: docchunk.RecursiveChunker(chunk_size=size, tokenizer=tok).chunk, text, args.repeats)
+        makers = {"docchunk": lambda: docchunk.RecursiveChunker(chunk_size=size, tokenizer=tok).chunk}
+        makers.update(peers(mode, size, native))
+        results = timed_together(makers, text, args.repeats)
+        t_ours, chunks = results.pop("docchunk")
         if "".join(c.text for c in chunks) != text or any(text[c.start_index : c.end_index] != c.text for c in chunks):
             sys.exit(f"{mode}: docchunk's chunks do not tile the input; refusing to report")
         over = sum(count(c.text) > size and not c.oversized for c in chunks)
         if over:
             sys.exit(f"{mode}: docchunk has {over} unflagged chunks over the limit; refusing to report")
+        wrong = sum(c.token_count != count(c.text) for c in chunks)
+        if wrong:
+            sys.exit(f"{mode}: docchunk has {wrong} chunks with a wrong token_count; refusing to report")
         print(f"{mode:<10} {'docchunk':<24} {t_ours:>8.3f} {mb / t_ours:>7.2f} {len(chunks):>7} {0:>10} {'':>10}", flush=True)
-        for name, make in peers(mode, size, native).items():
-            t, out = timed(make, text, args.repeats)
+        for name, (t, out) in results.items():
             texts = [getattr(c, "text", c) for c in out]
             violations = sum(count(c) > size for c in texts)
-            print(f"{mode:<10} {name:<24} {t:>8.3f} {mb / t:>7.2f} {len(out):>7} {violations:>10} {t / t_ours:>9.1f}x", flush=True)
+            print(f"{mode:<10} {name:<24} {t:>8.3f} {mb / t:>7.2f} {len(out):>7} {violations:>10} {t / t_ours:>9.2f}x", flush=True)
             notes = peer_notes(text, out, count)
             if notes:
                 print(f"{'':<10} {'':<24} {notes}", flush=True)
