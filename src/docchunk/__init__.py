@@ -14,6 +14,7 @@ from docchunk.errors import (
     DocchunkError,
     DocumentError,
     MissingDependencyError,
+    ModelLimitWarning,
     TokenizerError,
 )
 
@@ -47,6 +48,7 @@ __all__ = [
     "DocchunkError",
     "DocumentError",
     "MissingDependencyError",
+    "ModelLimitWarning",
     "TokenizerError",
     "__version__",
     *_LAZY,

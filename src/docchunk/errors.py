@@ -13,6 +13,7 @@ __all__ = [
     "DocumentError",
     "TokenizerError",
     "MissingDependencyError",
+    "ModelLimitWarning",
 ]
 
 
@@ -34,6 +35,14 @@ class TokenizerError(DocchunkError, ValueError):
 
 class MissingDependencyError(DocchunkError, ImportError):
     """An optional dependency is not installed; the message names the extra to install."""
+
+
+class ModelLimitWarning(UserWarning):
+    """A chunk budget is above the input limit of the tokenizer's model.
+
+    An embedding model truncates longer input, so the end of such a chunk would not be
+    embedded. docchunk still honours the budget it was given; the warning names the limit.
+    """
 
 
 def require(module: str, extra: str, purpose: str):

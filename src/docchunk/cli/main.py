@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,7 +19,7 @@ from typing import IO, Any
 
 import click
 
-from docchunk.errors import DocchunkError
+from docchunk.errors import DocchunkError, ModelLimitWarning
 
 PROGRESS_MIN_FILES = 10
 
@@ -160,7 +161,9 @@ def _finish(failures: int, total: int) -> None:
         sys.exit(1)
 
 
-def _make_chunker(kind: str, spec: str | None, max_tokens: int | None, merge_peers: bool, debug: bool) -> Any:
+def _make_chunker(
+    kind: str, spec: str | None, max_tokens: int | None, merge_peers: bool, debug: bool, warn: bool = True
+) -> Any:
     from docchunk import HierarchicalChunker, HybridChunker, get_tokenizer
 
     if kind == "hierarchical" and (max_tokens is not None or not merge_peers):
@@ -173,7 +176,13 @@ def _make_chunker(kind: str, spec: str | None, max_tokens: int | None, merge_pee
             raise click.UsageError(
                 f"--tokenizer {spec} has no token limit of its own; give --max-tokens N (tokens per chunk)"
             )
-        return HybridChunker(tokenizer=tokenizer, max_tokens=max_tokens, merge_peers=merge_peers)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", ModelLimitWarning)
+            chunker = HybridChunker(tokenizer=tokenizer, max_tokens=max_tokens, merge_peers=merge_peers)
+        for warning in caught:
+            if warn and issubclass(warning.category, ModelLimitWarning):
+                click.echo(f"docchunk: warning: {warning.message}", err=True)
+        return chunker
     except DocchunkError as exc:
         if debug:
             raise
@@ -193,7 +202,7 @@ _WORKER_CHUNKER: Any = None
 def _worker_init(kind: str, spec: str | None, max_tokens: int | None, merge_peers: bool) -> None:
     global _WORKER_CHUNKER
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
-    _WORKER_CHUNKER = _make_chunker(kind, spec, max_tokens, merge_peers, debug=False)
+    _WORKER_CHUNKER = _make_chunker(kind, spec, max_tokens, merge_peers, debug=False, warn=False)
 
 
 def _worker_chunk(path: Path) -> tuple[list[str], str | None]:

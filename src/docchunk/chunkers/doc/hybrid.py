@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
@@ -14,7 +15,7 @@ from docchunk.chunkers.doc.tables import split_lines, split_table_by_columns
 from docchunk.chunkers.doc.types import DocChunk, join_context
 from docchunk.chunkers.doc.walk import Piece, walk
 from docchunk.chunkers.text.semsplit import semchunk_split
-from docchunk.errors import ConfigError
+from docchunk.errors import ConfigError, ModelLimitWarning
 
 __all__ = ["HybridChunker"]
 
@@ -65,6 +66,10 @@ class HybridChunker(DocumentChunker):
         ConfigError: ``max_tokens`` is not a positive int, or it is None and the
             tokenizer has no limit of its own.
 
+    Warns:
+        ModelLimitWarning: ``max_tokens`` is above the tokenizer's model input limit
+            (the chunker still uses it).
+
     Example:
         >>> chunker = HybridChunker(tokenizer="tiktoken:cl100k_base", max_tokens=128)  # doctest: +SKIP
         >>> texts = [chunker.contextualize(c) for c in chunker.chunk(doc)]  # doctest: +SKIP
@@ -87,6 +92,17 @@ class HybridChunker(DocumentChunker):
             )
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
             raise ConfigError(f"max_tokens must be a positive int (tokens per chunk), got {limit!r}")
+        model_limit = self._tok.max_tokens
+        if model_limit is not None and limit > model_limit:
+            warnings.warn(
+                ModelLimitWarning(
+                    f"max_tokens={limit} is above the input limit of the tokenizer's model ({model_limit} tokens "
+                    f"for {self._tok.name!r}); an embedding model truncates longer input, so the end of such "
+                    f"chunks would not be embedded. Use max_tokens <= {model_limit} (--max-tokens in the CLI), or "
+                    "leave it out to use the model's limit."
+                ),
+                stacklevel=5,  # the caller of HybridChunker(...)
+            )
         self.max_tokens = limit
         splitter = self.text_splitter
         if splitter is not None:
