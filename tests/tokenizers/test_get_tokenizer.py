@@ -169,6 +169,25 @@ def test_clean_boundary_claim_holds_for_cl100k(cl100k):
     check()
 
 
+def test_characters_newer_than_pythons_unicode_are_never_clean_regression(cl100k):
+    """Python 3.11's tables (Unicode 14) leave the Kawi digit U+11F50 unassigned, while
+    tiktoken's regex counts it as a digit: '3' + it + '45' is one digit run there. Found
+    by a hostile-input helper: the join was taken as clean, the sum was 6 tokens, the
+    chunk 7 and not flagged (chunk_size 7 happened to fit the wrong count)."""
+    import unicodedata
+
+    tok = docchunk.get_tokenizer(cl100k)
+    kawi = "\U00011f50"
+    if unicodedata.category(kawi) == "Cn":  # Python's tables are older than tiktoken's
+        assert not tok.clean_boundary("3", kawi) and not tok.clean_boundary(kawi, "4")
+    text = "3" + kawi + "45 "
+    for size in (1, 2, 3, 6, 7):
+        for keep in ("start", "end"):
+            for c in docchunk.RecursiveChunker(chunk_size=size, tokenizer=tok, keep_separator=keep).chunk(text):
+                assert c.token_count == tok.count_tokens(c.text)
+                assert c.token_count <= size or c.oversized
+
+
 def test_lone_surrogate_gives_a_clear_error_with_hf():
     tok = docchunk.get_tokenizer()
     with pytest.raises(docchunk.TokenizerError, match="lone surrogate"):

@@ -32,6 +32,16 @@ def _category(char: str) -> str:
     return major if major in "LN" else ""
 
 
+def _unassigned(char: str) -> bool:
+    """Whether Python's Unicode tables (14.0 in Python 3.11) leave ``char`` unassigned.
+
+    tiktoken's regex engine knows a newer Unicode, where such a character may be a
+    letter or a digit (Kawi digits U+11F50..U+11F59 are ``\\p{N}`` there), so no boundary
+    next to one is assumed clean.
+    """
+    return not char.isascii() and unicodedata.category(char) == "Cn"
+
+
 class TiktokenTokenizer(Tokenizer):
     """Counts tokens with a ``tiktoken.Encoding``.
 
@@ -77,9 +87,10 @@ class TiktokenTokenizer(Tokenizer):
         space or tab, a line break before any non-whitespace character (cl100k's
         whitespace matches end at a line break before non-whitespace), and a letter or
         digit before any non-whitespace character except one of its own class (letter
-        after letter, digit after digit).
+        after letter, digit after digit). A character that Python's Unicode tables leave
+        unassigned is never next to a clean boundary (tiktoken's tables are newer).
         """
-        if not self._known:
+        if not self._known or _unassigned(left) or _unassigned(right):
             return False
         kind = _category(left)
         if right in _WHITESPACE:
