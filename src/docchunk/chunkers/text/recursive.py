@@ -236,23 +236,15 @@ class _Counter:
         return list(map(cache.__getitem__, pieces))
 
     def counts(self, spans: list[tuple[int, int]]) -> list[int]:
-        """:meth:`size_or_over` of many spans; short ones are counted in one native batch,
-        each distinct piece once."""
+        """:meth:`size_or_over` of many spans; short ones are counted exactly in one native
+        batch (:meth:`exact_counts`), long ones may stop at a prefix that is too long."""
         if self.is_len:
             return [e - s for s, e in spans]
-        text, cache = self.text, self.cache
-        pieces = [text[s:e] for s, e in spans]
-        out = list(map(cache.get, pieces))
-        if None not in out:
-            return out
         probe = self.size * _PROBE_CHARS_PER_TOKEN
-        todo = [p for p in {p for p, n in zip(pieces, out) if n is None} if len(p) <= probe]
-        if todo:
-            cache.update(zip(todo, self.tok.count_tokens_batch(todo)))
-        out = list(map(cache.get, pieces))
-        if None in out:  # long pieces: a probe of their prefix may show they are too long
-            out = [n if n is not None else self.size_or_over(s, e) for (s, e), n in zip(spans, out)]
-        return out
+        if all(e - s <= probe for s, e in spans):
+            return self.exact_counts(spans)
+        short = iter(self.exact_counts([(s, e) for s, e in spans if e - s <= probe]))
+        return [next(short) if e - s <= probe else self.size_or_over(s, e) for s, e in spans]
 
 
 def _drop_empty_end(bounds: list[int]) -> list[int]:
