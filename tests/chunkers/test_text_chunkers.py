@@ -304,3 +304,12 @@ def test_wrong_input_types_say_what_to_do():
     assert [[c.text for c in cs] for cs in chunker(iter(["ab", "cd"]))] == [["ab"], ["cd"]]
     with pytest.raises(docchunk.DocumentError, match="load_document"):
         list(docchunk.HybridChunker().chunk("a string"))
+
+
+def test_separators_only_text_with_dropped_separators_gives_no_chunk():
+    """keep_separator=False drops separators; text made only of them has nothing left
+    when it does not fit (documented); when it fits it comes back whole."""
+    chunker = docchunk.RecursiveChunker
+    assert chunker(chunk_size=1, keep_separator=False).chunk(" " * 200) == []
+    assert [c.text for c in chunker(chunk_size=10, keep_separator=False).chunk(" " * 5)] == [" " * 5]
+    assert [c.text for c in chunker(chunk_size=2, keep_separator=False).chunk("a  b")] == ["a", "b"]

@@ -303,7 +303,10 @@ class RecursiveChunker(TextChunker):
     (with ``keep_separator=False``) separators at chunk boundaries, cover the whole
     text; a whitespace-only chunk appears only when the input is whitespace or when
     joining it to either neighbour would exceed ``chunk_size``.
-    Text that fits comes back whole as one chunk; ``""`` gives no chunk.
+    Text that fits comes back whole as one chunk; ``""`` gives no chunk. With
+    ``keep_separator=False``, text that does not fit and consists only of separators
+    (e.g. 200 spaces at ``chunk_size=1``) gives no chunk: every piece is a dropped
+    separator.
 
     Raises:
         ConfigError: Invalid sizes, ``chunk_overlap >= chunk_size``, both
