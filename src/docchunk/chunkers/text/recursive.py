@@ -562,7 +562,6 @@ class RecursiveChunker(TextChunker):
         """Greedy packing of groups with overlap; returns ``(start, end, token_count, oversized)``."""
         size, overlap = self.chunk_size, self.chunk_overlap
         counts = [g[2] for g in groups]
-        spans = [(g[0], g[1]) for g in groups]
         if all(a[1] == b[0] for a, b in zip(groups, groups[1:])):  # contiguous: nothing between groups
             gaps = [0] * max(0, len(groups) - 1)
         else:
@@ -578,7 +577,7 @@ class RecursiveChunker(TextChunker):
             while j < n and not groups[j][3] and total + gaps[j - 1] + counts[j] <= size:
                 total += gaps[j - 1] + counts[j]
                 j += 1
-            if j - i > 1 and not self._clean(text, spans, range(i, j)):
+            if j - i > 1 and not self._clean(text, groups, range(i, j)):
                 total = self._joined_groups(counter, groups, counts, i, j)
                 while total > size and j - 1 > i:
                     j -= 1
