@@ -5,7 +5,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from itertools import accumulate, chain, compress, filterfalse, islice, repeat
-from operator import add, is_, itemgetter, lt, or_
+from operator import add, is_, is_not, itemgetter, lt, not_, or_
 from typing import Any
 
 from docchunk.chunkers.text.base import TextChunker, absorb_whitespace_chunks, check_size
@@ -49,7 +49,12 @@ class _Counter:
         self._deltas: dict[str, tuple[int, int, int]] = {}
         self._no_window: set[str] = set()
         self.splits: dict[tuple[str, int], list[tuple[int, int, int, bool]]] = {}
-        self._part_counts: dict[tuple[str, bool], dict[str, int]] = {}
+        # pieces of splits by separator: part -> id; each id's count, and in "start" mode the
+        # correction at the join after the piece and whether its separator|part join is clean
+        self._part_ids: dict[tuple[str, bool], dict[str, int]] = {}
+        self._sizes: list[int | None] = []
+        self._tails: dict[int, tuple[int, int, int] | None] = {}
+        self._heads: dict[int, bool] = {}
         self.measured_cuts: dict[tuple[int, int], tuple[list[str], str, int]] = {}
         # tokenizers with clean positions call the boundary after a word clean; the rest have none
         self.local = self.clean("a", " ")
@@ -186,45 +191,100 @@ class _Counter:
         return min(q, ceil)
 
     def part_counts(self, parts: list[str], sep: str, start_mode: bool, bounds: list[int],
-                    measure: Callable[[int, int], int]) -> list[int]:  # fmt: skip
-        """Exact counts of the non-empty pieces of a split: ``parts[0]``, then ``sep + part``
-        for the others (``start_mode``), or ``part + sep`` for all but the last, then the
-        last. ``bounds`` are the pieces' offsets (empty ones included).
+                    measure: Callable[[int, int], int]) -> tuple[list[int], list[int]]:  # fmt: skip
+        """Exact counts and ids of the non-empty pieces of a split: ``parts[0]``, then
+        ``sep + part`` for the others (``start_mode``), or ``part + sep`` for all but the
+        last, then the last. ``bounds`` are the pieces' offsets (empty ones included).
 
-        Counts are memoized per separator by the part, so the pieces are not sliced out
-        of the text again, and each distinct piece is counted once. A piece long enough
-        that it probably has to be split is not tokenized whole: ``measure(start, end)``
-        sizes it from the parts its own split needs anyway.
+        Each distinct piece gets an id (per separator, by its part, so the pieces are not
+        sliced out of the text again) and is counted once: equal ids mean equal piece
+        texts. The unattached end piece and the pieces of a character split get ids of
+        their own. A piece long enough that it probably has to be split is not tokenized
+        whole: ``measure(start, end)`` sizes it from the parts its own split needs anyway.
         """
+        sizes = self._sizes
         if not sep:  # characters
-            return self.counts([(b, c) for b, c in zip(bounds, bounds[1:]) if b < c])
-        memo = self._part_counts.setdefault((sep, start_mode), {})
+            counts = self.counts([(b, c) for b, c in zip(bounds, bounds[1:]) if b < c])
+            first = len(sizes)
+            sizes.extend(counts)
+            return counts, list(range(first, len(sizes)))
+        memo = self._part_ids.setdefault((sep, start_mode), {})
         body = parts[1:] if start_mode else parts[:-1]
-        out = list(map(memo.get, body)) if memo else None  # a first split: all new
+        ids = list(map(memo.get, body)) if memo else None  # a first split: all new
         longest = self.size * _WHOLE_CHARS_PER_TOKEN - len(sep)
-        if out is None or None in out:
-            new = set(body) if out is None else set(compress(body, map(is_, out, repeat(None))))
+        if ids is None or None in ids:
+            new = list(set(body) if ids is None else set(compress(body, map(is_, ids, repeat(None)))))
+            memo.update(zip(new, range(len(sizes), len(sizes) + len(new))))
+            sizes.extend(repeat(None, len(new)))
             todo = [p for p in new if len(p) <= longest]
             if todo:
                 pieces = [sep + p for p in todo] if start_mode else [p + sep for p in todo]
-                memo.update(zip(todo, self.tok.count_tokens_batch(pieces)))
-                out = list(map(memo.get, body))
-            elif out is None:  # every piece is long
-                out = [None] * len(body)
-            if None in out:  # long pieces
-                first = 1 if start_mode else 0  # index in bounds of body[0]'s piece
-                for k in [k for k, c in enumerate(out) if c is None]:
-                    part = body[k]
-                    n = memo.get(part)
-                    if n is None:
-                        n = memo[part] = measure(bounds[k + first], bounds[k + first + 1])
-                    out[k] = n
+                for p, n in zip(todo, self.tok.count_tokens_batch(pieces)):
+                    sizes[memo[p]] = n
+            ids = list(map(memo.__getitem__, body))
+        out = list(map(sizes.__getitem__, ids))
+        if None in out:  # long pieces
+            first = 1 if start_mode else 0  # index in bounds of body[0]'s piece
+            for k in [k for k, c in enumerate(out) if c is None]:
+                n = sizes[ids[k]]
+                if n is None:
+                    n = sizes[ids[k]] = measure(bounds[k + first], bounds[k + first + 1])
+                out[k] = n
         end = parts[0] if start_mode else parts[-1]
         if not end:
-            return out
+            return out, ids
         lo, hi = (bounds[0], bounds[1]) if start_mode else (bounds[-2], bounds[-1])
         n = self.count(lo, hi) if len(end) <= longest else measure(lo, hi)
-        return [n, *out] if start_mode else [*out, n]
+        sizes.append(n)
+        end_id = len(sizes) - 1
+        return ([n, *out], [end_id, *ids]) if start_mode else ([*out, n], [*ids, end_id])
+
+    def start_fixes(self, bounds: list[int], ids: list[int], sep: str) -> tuple[list[int], list[tuple[int, int, int]]]:
+        """The inner bounds of the pieces of a "start" mode split (``bounds``, piece ids
+        from :meth:`part_counts`, every piece but an unattached first one begins with
+        ``sep``) whose join is not clean, and the correction at each (as in
+        :meth:`joined`), or ``_UNKNOWN``.
+
+        The join ``b`` after a piece is followed by ``sep``, so its window runs from the
+        nearest clean position ``p`` inside the piece to the first clean position ``q``
+        in ``sep``, or right after it when the next piece's ``sep|part`` join is clean.
+        Both the correction and whether it applies depend on one piece each, so they
+        are computed once per piece id, not per join.
+        """
+        text, tails, heads, w, clean = self.text, self._tails, self._heads, len(sep), self.clean
+        inside = next((x for x in range(1, w) if clean(sep[x - 1], sep[x])), None)  # a clean position in sep
+        if not tails.keys() >= set(ids):
+            where = dict(zip(ids, range(len(ids))))  # id -> a piece with it
+            windows: list[tuple[int, int, int, int]] = []
+            for uid in [uid for uid in where if uid not in tails]:
+                k = where[uid]
+                s, b = bounds[k], bounds[k + 1]
+                heads[uid] = b - s > w and text.startswith(sep, s) and clean(sep[-1], text[s + w])
+                if clean(text[b - 1], sep[0]):
+                    tails[uid] = None
+                    continue
+                p = self._clean_before(b, s)
+                if p > s:
+                    windows.append((uid, p, b, inside or w))
+                else:
+                    tails[uid] = _UNKNOWN
+            if windows:
+                cache = self.cache
+                strings = [t for _, p, b, q in windows for t in (text[p:b] + sep[:q], text[p:b], sep[:q])]
+                todo = [t for t in set(strings) if t not in cache]
+                if todo:
+                    cache.update(zip(todo, self.tok.count_tokens_batch(todo)))
+                ns = iter(map(cache.__getitem__, strings))
+                for (uid, p, b, q), whole, left, right in zip(windows, ns, ns, ns):
+                    tails[uid] = (whole - left - right, p - b, q)
+        infos = list(map(tails.__getitem__, islice(ids, 0, len(ids) - 1)))
+        unclean = list(map(is_not, infos, repeat(None)))
+        cuts = list(compress(islice(bounds, 1, len(bounds) - 1), unclean))
+        hits = list(compress(infos, unclean))
+        if inside is None:  # the window ends after sep only when the next piece's sep|part join is clean
+            ok = compress(map(heads.__getitem__, islice(ids, 1, None)), unclean)
+            hits = [hit if good else _UNKNOWN for hit, good in zip(hits, ok)]
+        return cuts, hits
 
     def exact_counts(self, spans: list[tuple[int, int]]) -> list[int]:
         """Exact counts of many spans, in one native batch, each distinct piece once."""
@@ -447,7 +507,7 @@ class RecursiveChunker(TextChunker):
         """Token mode with contiguous pieces ``bounds[k]:bounds[k + 1]`` (the ``parts`` of a
         split with ``sep`` attached per ``keep_separator``): greedy groups by binary search
         on prefix sums of the piece counts, sized again only across unclean joins."""
-        bounds, counts = self._piece_counts(text, bounds, parts, sep, next_level, counter)
+        bounds, counts, ids = self._piece_counts(text, bounds, parts, sep, next_level, counter)
         size, n = self.chunk_size, len(bounds) - 1
         prefix = list(accumulate(counts, initial=0))
         plan: list[tuple[int, int]] = []  # greedy groups i..j-1 by their sums; j = 0 for an oversized piece
@@ -463,9 +523,15 @@ class RecursiveChunker(TextChunker):
         inner: list[int] = []  # unclean joins inside a group: only these need a correction
         if not self._additive:
             edges = {bounds[i] for i, _ in plan}
-            inner = list(filterfalse(edges.__contains__, self._unclean_joins(counter, bounds, sep)))
+            if sep and self.keep_separator == "start" and n > 1:
+                unclean, found = counter.start_fixes(bounds, ids, sep)
+                keep = list(map(not_, map(edges.__contains__, unclean)))
+                inner = list(compress(unclean, keep))
+                fixes = _JoinFixes(len(text), inner, list(compress(found, keep)))
+            else:
+                inner = list(filterfalse(edges.__contains__, self._unclean_joins(counter, bounds, sep)))
+                fixes = counter.join_fixes(inner) if inner else None
         if inner:
-            fixes = counter.join_fixes(inner)
             bad, hits, lows, highs, fix = fixes.bad, fixes.hits, fixes.lo, fixes.hi, fixes.fix
         for i, j in plan:
             if not j:
@@ -484,12 +550,13 @@ class RecursiveChunker(TextChunker):
             groups.append((start, end, total, False))
 
     def _piece_counts(self, text: str, bounds: list[int], parts: list[str], sep: str, next_level: int,
-                      counter: _Counter) -> tuple[list[int], list[int]]:  # fmt: skip
-        """The bounds of the non-empty pieces of a split and their exact counts; a long
-        piece is sized from its own parts at ``next_level``."""
-        counts = counter.part_counts(parts, sep, self.keep_separator == "start", bounds,
-                                     lambda s, e: self._measure(text, s, e, next_level, counter))  # fmt: skip
-        return _drop_empty_end(bounds), counts
+                      counter: _Counter) -> tuple[list[int], list[int], list[int]]:  # fmt: skip
+        """The bounds of the non-empty pieces of a split, their exact counts and their ids
+        (:meth:`_Counter.part_counts`); a long piece is sized from its own parts at
+        ``next_level``."""
+        counts, ids = counter.part_counts(parts, sep, self.keep_separator == "start", bounds,
+                                          lambda s, e: self._measure(text, s, e, next_level, counter))  # fmt: skip
+        return _drop_empty_end(bounds), counts, ids
 
     def _unclean_joins(self, counter: _Counter, bounds: list[int], sep: str) -> list[int]:
         """The inner bounds of contiguous pieces whose join is not clean ("start" mode puts
@@ -504,7 +571,7 @@ class RecursiveChunker(TextChunker):
             return counter.count(lo, hi)
         parts, sep, next_level = cut
         bounds = self._bounds(lo, list(map(len, parts)), len(sep))
-        bounds, counts = self._piece_counts(text, bounds, parts, sep, next_level, counter)
+        bounds, counts, _ = self._piece_counts(text, bounds, parts, sep, next_level, counter)
         total = sum(counts)
         unclean = [] if self._additive else self._unclean_joins(counter, bounds, sep)
         if unclean:
