@@ -5,7 +5,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from itertools import accumulate, chain, compress, filterfalse, islice, repeat
-from operator import add, is_, is_not, itemgetter, lt, not_, or_
+from operator import add, is_, is_not, itemgetter, lt, or_
 from typing import Any
 
 from docchunk.chunkers.text.base import TextChunker, absorb_whitespace_chunks, check_size
@@ -520,15 +520,13 @@ class RecursiveChunker(TextChunker):
                 j = bisect_right(prefix, prefix[i] + size, i + 1) - 1  # pieces i..j-1 fit by their sum
                 plan.append((i, j))
                 i = j
-        inner: list[int] = []  # unclean joins inside a group: only these need a correction
+        inner: list[int] = []  # unclean joins (a group's own edges need no correction and get none)
         if not self._additive:
-            edges = {bounds[i] for i, _ in plan}
-            if sep and self.keep_separator == "start" and n > 1:
-                unclean, found = counter.start_fixes(bounds, ids, sep)
-                keep = list(map(not_, map(edges.__contains__, unclean)))
-                inner = list(compress(unclean, keep))
-                fixes = _JoinFixes(len(text), inner, list(compress(found, keep)))
-            else:
+            if sep and self.keep_separator == "start" and n > 1:  # corrections per piece: edges cost nothing
+                inner, found = counter.start_fixes(bounds, ids, sep)
+                fixes = _JoinFixes(len(text), inner, found)
+            else:  # corrections per join: skip the groups' edges
+                edges = {bounds[i] for i, _ in plan}
                 inner = list(filterfalse(edges.__contains__, self._unclean_joins(counter, bounds, sep)))
                 fixes = counter.join_fixes(inner) if inner else None
         if inner:
