@@ -48,7 +48,7 @@ class _Counter:
         self._clean_pairs = _CleanPairs(self.tok.clean_boundary)
         self._deltas: dict[str, tuple[int, int, int]] = {}
         self._no_window: set[str] = set()
-        self.splits: dict[tuple[str, int], list[tuple[int, int, int, bool]]] = {}
+        self.splits: dict[tuple[int, int], list[tuple[int, int, int, bool]]] = {}  # by piece id, level
         # pieces of splits by separator: part -> id; each id's count, and in "start" mode the
         # correction at the join after the piece and whether its separator|part join is clean
         self._part_ids: dict[tuple[str, bool], dict[str, int]] = {}
@@ -533,7 +533,7 @@ class RecursiveChunker(TextChunker):
             bad, hits, lows, highs, fix = fixes.bad, fixes.hits, fixes.lo, fixes.hi, fixes.fix
         for i, j in plan:
             if not j:
-                self._visit_repeated(text, bounds[i], bounds[i + 1], next_level, counter, groups)
+                self._visit_repeated(text, bounds[i], bounds[i + 1], ids[i], next_level, counter, groups)
                 continue
             start, end = bounds[i], bounds[j]
             total = prefix[j] - prefix[i]
@@ -578,10 +578,12 @@ class RecursiveChunker(TextChunker):
             counter.measured_cuts[(lo, level)] = cut
         return total
 
-    def _visit_repeated(self, text: str, lo: int, hi: int, level: int, counter: _Counter, groups: list) -> None:
-        """:meth:`_visit`, memoized per call by the span's text: an oversized piece that
-        occurs again (boilerplate, repeated table rows) is split the same way."""
-        key = (text[lo:hi], level)
+    def _visit_repeated(self, text: str, lo: int, hi: int, piece_id: int, level: int, counter: _Counter,
+                        groups: list) -> None:  # fmt: skip
+        """:meth:`_visit`, memoized per call by the piece's id (equal ids, equal texts; see
+        :meth:`_Counter.part_counts`): an oversized piece that occurs again (boilerplate,
+        repeated table rows) is split the same way."""
+        key = (piece_id, level)
         known = counter.splits.get(key)
         if known is None:
             first = len(groups)
