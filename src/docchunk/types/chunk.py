@@ -64,7 +64,10 @@ def make_chunks(text: str, spans: Iterable[tuple[int, int, int, bool]]) -> list[
     global _CHUNK_LIST
     if _CHUNK_LIST is None:
         _CHUNK_LIST = TypeAdapter(list[Chunk])
+    # ``oversized`` is passed only when True: pydantic validates a dict without the
+    # default-valued key about twice as fast
     return _CHUNK_LIST.validate_python(
-        [{"text": text[s:e], "start_index": s, "end_index": e, "token_count": n, "oversized": flag}
+        [{"text": text[s:e], "start_index": s, "end_index": e, "token_count": n, "oversized": True} if flag
+         else {"text": text[s:e], "start_index": s, "end_index": e, "token_count": n}
          for s, e, n, flag in spans]
     )  # fmt: skip
