@@ -269,12 +269,8 @@ class _Counter:
                 else:
                     tails[uid] = _UNKNOWN
             if windows:
-                cache = self.cache
                 strings = [t for _, p, b, q in windows for t in (text[p:b] + sep[:q], text[p:b], sep[:q])]
-                todo = [t for t in set(strings) if t not in cache]
-                if todo:
-                    cache.update(zip(todo, self.tok.count_tokens_batch(todo)))
-                ns = iter(map(cache.__getitem__, strings))
+                ns = iter(self.string_counts(strings))
                 for (uid, p, b, q), whole, left, right in zip(windows, ns, ns, ns):
                     tails[uid] = (whole - left - right, p - b, q)
         infos = list(map(tails.__getitem__, islice(ids, 0, len(ids) - 1)))
@@ -287,9 +283,13 @@ class _Counter:
         return cuts, hits
 
     def exact_counts(self, spans: list[tuple[int, int]]) -> list[int]:
-        """Exact counts of many spans, in one native batch, each distinct piece once."""
-        text, cache = self.text, self.cache
-        pieces = [text[s:e] for s, e in spans]
+        """Exact counts of many spans of the text (:meth:`string_counts` of their slices)."""
+        text = self.text
+        return self.string_counts([text[s:e] for s, e in spans])
+
+    def string_counts(self, pieces: list[str]) -> list[int]:
+        """Exact counts of many strings, in one native batch, each distinct one once."""
+        cache = self.cache
         todo = [p for p in set(pieces) if p not in cache]
         if todo:
             cache.update(zip(todo, self.tok.count_tokens_batch(todo)))
