@@ -41,3 +41,21 @@ def test_cli_prints_the_warning_once_and_still_chunks(capsys, tmp_path):
     assert err.count("docchunk: warning: max_tokens=1024 is above the input limit") == 1, err
     data = rows(out_file.read_text())
     assert data and max(r["token_count"] for r in data) > 256  # the budget given was used
+
+
+def test_cli_passes_other_warnings_through(capsys, monkeypatch):
+    """Only ModelLimitWarning is reformatted; another warning raised while the chunker is
+    built is shown as Python shows warnings (here recorded by pytest), not swallowed."""
+    import docchunk.chunkers.doc.hybrid as hybrid
+
+    original = hybrid.HybridChunker.model_post_init
+
+    def post_init(self, context):
+        warnings.warn("some other warning", DeprecationWarning, stacklevel=1)
+        original(self, context)
+
+    monkeypatch.setattr(hybrid.HybridChunker, "model_post_init", post_init)
+    with pytest.warns(DeprecationWarning, match="some other warning"):
+        code, _, err = run(capsys, "chunk", str(DATA / "pdf__multi_page.json"), "--max-tokens", "100")
+    assert code == 0, err
+    assert "docchunk: warning" not in err

@@ -179,8 +179,10 @@ def _make_chunker(
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", ModelLimitWarning)
             chunker = HybridChunker(tokenizer=tokenizer, max_tokens=max_tokens, merge_peers=merge_peers)
-        for warning in caught:
-            if warn and issubclass(warning.category, ModelLimitWarning):
+        for warning in caught:  # ours as one plain line (once, not per worker); others as Python shows them
+            if not issubclass(warning.category, ModelLimitWarning):
+                warnings.showwarning(warning.message, warning.category, warning.filename, warning.lineno)
+            elif warn:
                 click.echo(f"docchunk: warning: {warning.message}", err=True)
         return chunker
     except DocchunkError as exc:
