@@ -26,6 +26,7 @@ _LAZY = {
     "HierarchicalChunker": "docchunk.chunkers.doc.hierarchical",
     "HybridChunker": "docchunk.chunkers.doc.hybrid",
     "PageChunker": "docchunk.chunkers.doc.page",
+    "LineBasedTokenChunker": "docchunk.chunkers.doc.line",
     "DocChunk": "docchunk.chunkers.doc.types",
     "DocMeta": "docchunk.chunkers.doc.types",
     "contextualize": "docchunk.chunkers.doc.types",
@@ -58,6 +59,7 @@ __all__ = [
 if TYPE_CHECKING:  # pragma: no cover
     from docchunk.chunkers.doc.hierarchical import HierarchicalChunker
     from docchunk.chunkers.doc.hybrid import HybridChunker
+    from docchunk.chunkers.doc.line import LineBasedTokenChunker
     from docchunk.chunkers.doc.page import PageChunker
     from docchunk.chunkers.doc.types import DocChunk, DocMeta, contextualize
     from docchunk.loading import load_document
