@@ -27,6 +27,8 @@ _LAZY = {
     "HybridChunker": "docchunk.chunkers.doc.hybrid",
     "PageChunker": "docchunk.chunkers.doc.page",
     "LineBasedTokenChunker": "docchunk.chunkers.doc.line",
+    "TreeChunkExpander": "docchunk.chunkers.doc.expand",
+    "PageChunkExpander": "docchunk.chunkers.doc.expand",
     "DocChunk": "docchunk.chunkers.doc.types",
     "DocMeta": "docchunk.chunkers.doc.types",
     "contextualize": "docchunk.chunkers.doc.types",
@@ -59,6 +61,7 @@ __all__ = [
 if TYPE_CHECKING:  # pragma: no cover
     from docchunk.chunkers.doc.hierarchical import HierarchicalChunker
     from docchunk.chunkers.doc.hybrid import HybridChunker
+    from docchunk.chunkers.doc.expand import PageChunkExpander, TreeChunkExpander
     from docchunk.chunkers.doc.line import LineBasedTokenChunker
     from docchunk.chunkers.doc.page import PageChunker
     from docchunk.chunkers.doc.types import DocChunk, DocMeta, contextualize
