@@ -14,7 +14,7 @@ from docling_core.types.doc import DoclingDocument
 
 from docchunk.errors import DocumentError, MissingDependencyError, require
 
-__all__ = ["CONVERTIBLE", "PDF_SUFFIXES", "convert_file", "convert_bytes"]
+__all__ = ["CONVERTIBLE", "PDF_SUFFIXES", "convert_bytes", "convert_file"]
 
 # suffix -> (InputFormat member, backend module, backend class)
 _BACKENDS = {

@@ -10,7 +10,7 @@ from docchunk.errors import ConfigError
 from docchunk.tokenizers import Tokenizer, get_tokenizer
 from docchunk.types import Chunk
 
-__all__ = ["TextChunker", "check_size", "absorb_whitespace_chunks"]
+__all__ = ["TextChunker", "absorb_whitespace_chunks", "check_size"]
 
 
 def check_size(name: str, value: Any, minimum: int) -> int:
