@@ -12,9 +12,9 @@ from typing import Any
 from docchunk.errors import require
 from docchunk.integrations._rows import chunk_metadata
 
-_lc_loaders = require("langchain_core.document_loaders", "langchain", "docchunk.integrations.langchain")
-_lc_documents = require("langchain_core.documents", "langchain", "docchunk.integrations.langchain")
-_lc_splitters = require("langchain_text_splitters", "langchain", "docchunk.integrations.langchain")
+_lc_loaders: Any = require("langchain_core.document_loaders", "langchain", "docchunk.integrations.langchain")
+_lc_documents: Any = require("langchain_core.documents", "langchain", "docchunk.integrations.langchain")
+_lc_splitters: Any = require("langchain_text_splitters", "langchain", "docchunk.integrations.langchain")
 
 __all__ = ["DocchunkLoader", "DocchunkTextSplitter"]
 

@@ -12,8 +12,8 @@ from typing import Any
 from docchunk.errors import require
 from docchunk.integrations._rows import chunk_metadata
 
-_li_parser = require("llama_index.core.node_parser", "llama-index", "docchunk.integrations.llama_index")
-_li_schema = require("llama_index.core.schema", "llama-index", "docchunk.integrations.llama_index")
+_li_parser: Any = require("llama_index.core.node_parser", "llama-index", "docchunk.integrations.llama_index")
+_li_schema: Any = require("llama_index.core.schema", "llama-index", "docchunk.integrations.llama_index")
 
 __all__ = ["DocchunkNodeParser"]
 

@@ -78,7 +78,7 @@ def _convert(source: Path | BytesIO, suffix: str, where: str, name: str | None =
 
 def _convert_pdf(path: Path) -> DoclingDocument:
     try:
-        from docling.document_converter import DocumentConverter  # type: ignore[import-not-found]
+        from docling.document_converter import DocumentConverter  # type: ignore[import-not-found, unused-ignore]
     except ImportError as exc:
         raise MissingDependencyError(
             f"{path}: converting PDF needs docling's PDF pipeline (layout models, torch), which is not "

@@ -201,14 +201,15 @@ class OverlapRefinery:
 
     def _fit_doc_context(self, chunk: Any, context: str) -> str:
         """Trim the context (never the body) until ``contextualize`` fits ``max_tokens``."""
-        if self.max_tokens is None:
+        limit = self.max_tokens
+        if limit is None:
             return context
         from docchunk.chunkers.doc.types import contextualize
 
         def fits(ctx: str) -> bool:
             trial = chunk.model_copy(deep=False)
             trial.text = self._join_doc(chunk.text, ctx)
-            return self.tokenizer.count_tokens(contextualize(trial)) <= self.max_tokens
+            return self.tokenizer.count_tokens(contextualize(trial)) <= limit
 
         if fits(context):
             return context

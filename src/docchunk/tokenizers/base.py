@@ -134,7 +134,7 @@ class CallableTokenizer(Tokenizer):
     def __init__(self, counter: Callable[[str], int], max_tokens: int | None = None, name: str | None = None):
         self._counter = counter
         self.max_tokens = max_tokens
-        self.name = name or getattr(counter, "__name__", type(counter).__name__)
+        self.name = str(name or getattr(counter, "__name__", type(counter).__name__))
 
     def count_tokens(self, text: str) -> int:
         """The number of tokens in ``text`` (see :class:`Tokenizer`)."""

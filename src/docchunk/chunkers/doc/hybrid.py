@@ -5,7 +5,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 from docling_core.transforms.chunker.hierarchical_chunker import ChunkingDocSerializer
 from docling_core.types.doc import DoclingDocument, SectionHeaderItem, TableItem, TitleItem
@@ -293,7 +293,8 @@ class _Run:
 
     def _segment_table(self, text: str, available: int) -> list[str]:
         omit = self.chunker.omit_header_on_overflow
-        header, body = self.serializer.table_serializer.get_header_and_body_lines(table_text=text)
+        table_serializer = cast(Any, self.serializer).table_serializer  # a ChunkingDocSerializer's
+        header, body = table_serializer.get_header_and_body_lines(table_text=text)
         start = text.find(header[0]) if header else 0
         preamble = text[:start] if start > 0 else ""
         table_prefix = "".join(header)

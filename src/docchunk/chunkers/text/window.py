@@ -68,7 +68,7 @@ class WindowChunker(TextChunker):
                 starts.append(pos)
         return starts
 
-    def chunk(self, text: str) -> list[WindowChunk]:
+    def chunk(self, text: str) -> list[WindowChunk]:  # type: ignore[override]  # WindowChunks only
         """Split ``text`` into windows (see the class invariants)."""
         text = self._check_text(text)
         if not text:
