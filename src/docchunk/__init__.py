@@ -65,7 +65,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from docchunk.chunkers.doc.line import LineBasedTokenChunker
     from docchunk.chunkers.doc.page import PageChunker
     from docchunk.chunkers.doc.types import DocChunk, DocMeta, contextualize
-    from docchunk.loading import load_document
     from docchunk.chunkers.text import (
         RecursiveChunker,
         SDPMChunker,
@@ -75,6 +74,7 @@ if TYPE_CHECKING:  # pragma: no cover
         WindowChunker,
         separators_for,
     )
+    from docchunk.loading import load_document
     from docchunk.refineries import OverlapRefinery, RecursiveLevel, RecursiveRules
     from docchunk.tokenizers import Tokenizer, get_tokenizer
     from docchunk.types import Chunk, WindowChunk
