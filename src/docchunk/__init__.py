@@ -59,9 +59,9 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:  # pragma: no cover
+    from docchunk.chunkers.doc.expand import PageChunkExpander, TreeChunkExpander
     from docchunk.chunkers.doc.hierarchical import HierarchicalChunker
     from docchunk.chunkers.doc.hybrid import HybridChunker
-    from docchunk.chunkers.doc.expand import PageChunkExpander, TreeChunkExpander
     from docchunk.chunkers.doc.line import LineBasedTokenChunker
     from docchunk.chunkers.doc.page import PageChunker
     from docchunk.chunkers.doc.types import DocChunk, DocMeta, contextualize

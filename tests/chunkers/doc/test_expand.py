@@ -27,7 +27,8 @@ def test_compat_equals_docling_core(path):
         warnings.simplefilter("ignore")
         for theirs, ours in ((DLTree(), TreeChunkExpander(docling_compat=True)),
                              (DLPage(), PageChunkExpander(docling_compat=True))):  # fmt: skip
-            assert [_sig(ours.expand(c, doc, ser)) for c in chunks] == [_sig(theirs.expand(c, doc, ser)) for c in chunks]
+            expected = [_sig(theirs.expand(c, doc, ser)) for c in chunks]
+            assert [_sig(ours.expand(c, doc, ser)) for c in chunks] == expected
 
 
 def test_tree_expansion_gives_the_whole_list_and_keeps_meta():

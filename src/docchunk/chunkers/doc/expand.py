@@ -54,6 +54,7 @@ class ChunkExpander(BaseChunkExpander):
             raise config_error(type(self).__name__, exc) from None
 
     def model_post_init(self, __context: Any) -> None:
+        """Check ``max_tokens`` and resolve the tokenizer."""
         limit = self.max_tokens
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
             raise ConfigError(
@@ -148,7 +149,8 @@ class TreeChunkExpander(ChunkExpander):
 
     def _expansion(self, chunk: Any, dl_doc: DoclingDocument, serializer: Any) -> tuple[str, list[Any]] | None:
         tops = _top_items(chunk.meta.doc_items, dl_doc)
-        content, items = "", []
+        content = ""
+        items: list[Any] = []
         for top in tops:
             if isinstance(top, (ListGroup, InlineGroup, DocItem)):
                 # the whole subtree: docling-core serializes a heading without the section under it
@@ -223,8 +225,8 @@ def _top_items(doc_items: list[Any], doc: DoclingDocument) -> list[NodeItem]:
 def _default_serializer(doc: DoclingDocument) -> Any:
     from docchunk.chunkers.doc.base import DocumentChunker
 
-    provider = DocumentChunker.model_fields["serializer_provider"].default_factory()  # type: ignore[misc]
-    return provider.get_serializer(doc=doc)
+    factory: Any = DocumentChunker.model_fields["serializer_provider"].default_factory
+    return factory().get_serializer(doc=doc)
 
 
 ExpandMode = Literal["tree", "page"]

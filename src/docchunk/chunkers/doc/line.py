@@ -19,7 +19,7 @@ _PART_SEP = "\n\n"  # docling-core's Markdown serializer joins the document's pa
 
 
 class LineBasedTokenChunker(DocumentChunker):
-    """Chunks a document's serialized text into token-bounded runs of whole lines.
+    r"""Chunks a document's serialized text into token-bounded runs of whole lines.
 
     The document is serialized (docling-core's chunking serializer by default) and
     cut into lines; lines are packed greedily into chunks of at most ``max_tokens``
@@ -66,6 +66,7 @@ class LineBasedTokenChunker(DocumentChunker):
     docling_compat: bool = False
 
     def model_post_init(self, __context: Any) -> None:
+        """Resolve the budget from ``max_tokens``, ``max_tokens_override`` or the tokenizer."""
         super().model_post_init(__context)
         given = {v for v in (self.max_tokens, self.max_tokens_override) if v is not None}
         if len(given) > 1:

@@ -70,6 +70,7 @@ class PageChunker(DocumentChunker):
     docling_compat: bool = False
 
     def model_post_init(self, __context: Any) -> None:
+        """Check ``max_tokens``."""
         super().model_post_init(__context)
         limit = self.max_tokens
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
@@ -163,8 +164,7 @@ def page_parts(doc: DoclingDocument, serializer: Any) -> dict[int, list[_Part]]:
         (pages without parts map to an empty list). Parts have non-empty text.
     """
     order = {
-        item.self_ref: i
-        for i, (item, _) in enumerate(doc.iterate_items(with_groups=True, traverse_pictures=True))
+        item.self_ref: i for i, (item, _) in enumerate(doc.iterate_items(with_groups=True, traverse_pictures=True))
     }
     pages: dict[int, list[_Part]] = {}
     seen: set[str] = set()
