@@ -28,6 +28,7 @@ _LAZY = {
     "PageChunker": "docchunk.chunkers.doc.page",
     "LineBasedTokenChunker": "docchunk.chunkers.doc.line",
     "TreeChunkExpander": "docchunk.chunkers.doc.expand",
+    "ExpandingChunker": "docchunk.chunkers.doc.expand",
     "PageChunkExpander": "docchunk.chunkers.doc.expand",
     "DocChunk": "docchunk.chunkers.doc.types",
     "DocMeta": "docchunk.chunkers.doc.types",
@@ -59,7 +60,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:  # pragma: no cover
-    from docchunk.chunkers.doc.expand import PageChunkExpander, TreeChunkExpander
+    from docchunk.chunkers.doc.expand import ExpandingChunker, PageChunkExpander, TreeChunkExpander
     from docchunk.chunkers.doc.hierarchical import HierarchicalChunker
     from docchunk.chunkers.doc.hybrid import HybridChunker
     from docchunk.chunkers.doc.line import LineBasedTokenChunker

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any, Literal
 
-from docling_core.transforms.chunker.base import BaseChunkExpander
+from docling_core.transforms.chunker.base import BaseChunker, BaseChunkExpander
 from docling_core.types.doc import DoclingDocument
 from docling_core.types.doc.document import DocItem, InlineGroup, ListGroup, NodeItem
 from pydantic import ConfigDict, PrivateAttr, ValidationError
@@ -21,7 +21,7 @@ from docchunk.chunkers.doc.types import DocChunk, contextualize, page_numbers_of
 from docchunk.errors import ConfigError, DocumentError
 from docchunk.tokenizers import Tokenizer, get_tokenizer
 
-__all__ = ["ChunkExpander", "PageChunkExpander", "TreeChunkExpander"]
+__all__ = ["ChunkExpander", "ExpandingChunker", "PageChunkExpander", "TreeChunkExpander", "get_expander"]
 
 
 class ChunkExpander(BaseChunkExpander):
@@ -243,3 +243,30 @@ def get_expander(mode: ExpandMode, **kwargs: Any) -> ChunkExpander:
     if mode == "page":
         return PageChunkExpander(**kwargs)
     raise ConfigError(f"expand mode must be 'tree' or 'page', got {mode!r}")
+
+
+class ExpandingChunker(BaseChunker):
+    """A document chunker whose chunks come out expanded: ``chunker``, then ``expander``.
+
+    A docling-core ``BaseChunker``, so it goes wherever one does (the CLI's
+    ``--expand``, langchain-docling's ``DoclingLoader(chunker=...)``, llama-index's
+    ``DoclingNodeParser(chunker=...)``, docchunk's integrations).
+    ``contextualize`` is the inner chunker's.
+
+    Example:
+        >>> chunker = ExpandingChunker(chunker=HybridChunker(max_tokens=64),  # doctest: +SKIP
+        ...                            expander=TreeChunkExpander(max_tokens=512))
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True, extra="forbid")
+
+    chunker: BaseChunker
+    expander: ChunkExpander
+
+    def chunk(self, dl_doc: DoclingDocument, **kwargs: Any) -> Iterator[Any]:
+        """Yield the inner chunker's chunks of ``dl_doc``, each expanded."""
+        yield from self.expander.expand_all(self.chunker.chunk(dl_doc, **kwargs), dl_doc)
+
+    def contextualize(self, chunk: Any) -> str:
+        """The inner chunker's embedding string of ``chunk``."""
+        return self.chunker.contextualize(chunk)
