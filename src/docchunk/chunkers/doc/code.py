@@ -190,9 +190,10 @@ class CodeChunkingStrategy(BaseCodeChunkingStrategy):
         return parser
 
     def _definitions(self, container: Any, code: str, start: int, end: int) -> list[_Span]:
-        """Contiguous spans covering ``code[start:end]``: one per definition among the
-        container's children (from the start of its line, with the comments right
-        above it), the code between them as preamble spans.
+        """Contiguous spans covering ``code[start:end]``, definitions apart.
+
+        One span per definition among the container's children (from the start of its
+        line, with the comments right above it); the code between them as preamble spans.
         """
         to_char = _ByteToChar(code)
         spans: list[_Span] = []
