@@ -1,0 +1,347 @@
+"""Code chunking: code split at function and class boundaries with tree-sitter.
+
+docchunk's own algorithm (the ``[code]`` extra brings tree-sitter and its grammars):
+the code is parsed, its top-level definitions become chunks of their own, the
+code between them (imports, statements, comments) becomes preamble chunks, and
+a definition larger than the budget is split into its members (a class into its
+header and methods), then by the text splitter. Chunks are exact, contiguous
+slices of the code: together they give it back, character for character.
+
+docling-core 2.104.0's ``StandardCodeChunkingStrategy`` is the model for the
+interface (``chunk_code_item``) and the chunk types; its chunks repeat imports
+and class context and may leave code out, which docchunk's do not (see
+``docs/compat.md``). To get docling-core's chunks, pass its own strategy to a
+chunker with ``docling_compat=True``.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from docling_core.transforms.chunker.code_chunking.base_code_chunking_strategy import BaseCodeChunkingStrategy
+from docling_core.transforms.chunker.code_chunking.code_chunk import CodeChunk as _DLCodeChunk
+from docling_core.transforms.chunker.code_chunking.code_chunk import CodeChunkType
+from docling_core.transforms.chunker.code_chunking.code_chunk import CodeDocMeta as _DLCodeDocMeta
+from pydantic import Field
+
+from docchunk.errors import ConfigError, require
+from docchunk.tokenizers import Tokenizer, get_tokenizer
+
+__all__ = ["SUPPORTED_LANGUAGES", "CodeChunk", "CodeChunkType", "CodeChunkingStrategy", "CodeDocMeta"]
+
+# language -> (grammar module, its language function, definition node types by kind)
+_GRAMMARS: dict[str, tuple[str, str]] = {
+    "python": ("tree_sitter_python", "language"),
+    "c": ("tree_sitter_c", "language"),
+    "java": ("tree_sitter_java", "language"),
+    "javascript": ("tree_sitter_javascript", "language"),
+    "typescript": ("tree_sitter_typescript", "language_typescript"),
+}
+SUPPORTED_LANGUAGES = tuple(_GRAMMARS)
+
+_FUNCTIONS = {
+    "function_definition", "function_declaration", "generator_function_declaration", "method_definition",
+    "method_declaration", "constructor_declaration",
+}  # fmt: skip
+_CLASSES = {
+    "class_definition", "class_declaration", "abstract_class_declaration", "interface_declaration",
+    "enum_declaration", "record_declaration",
+}  # fmt: skip
+_WRAPPERS = {"decorated_definition", "export_statement"}  # a definition inside: decorators, `export`
+_BODIES = {"block", "class_body", "declaration_list", "enum_body", "interface_body"}
+
+
+class CodeDocMeta(_DLCodeDocMeta):
+    """docling-core's ``CodeDocMeta`` (part_name, docstring, start_line, end_line, chunk_type) plus docchunk's fields.
+
+    Attributes:
+        token_count: Tokens of the chunk text, counted by the strategy's tokenizer.
+        start_index: Offset (a Python ``str`` index) of the chunk in the code item's text;
+            ``code[start_index:end_index] == chunk.text``.
+        end_index: End offset, exclusive.
+        language: The code item's language.
+        oversized: True when ``token_count`` exceeds ``max_tokens`` because one
+            indivisible piece is larger; else None.
+        fallback: Why the code was split by the text splitter instead of tree-sitter
+            (an unsupported language, or code tree-sitter could not parse); else None.
+    """
+
+    token_count: int | None = Field(default=None, ge=0)
+    start_index: int | None = None
+    end_index: int | None = None
+    language: str | None = None
+    oversized: bool | None = None
+    fallback: str | None = None
+
+
+class CodeChunk(_DLCodeChunk):
+    """A chunk of a code item: ``text`` and :class:`CodeDocMeta`; a docling-core ``CodeChunk``."""
+
+    meta: CodeDocMeta
+
+
+@dataclass
+class _Span:
+    start: int
+    end: int
+    kind: CodeChunkType
+    name: str | None = None
+    node: Any = None
+
+
+class CodeChunkingStrategy(BaseCodeChunkingStrategy):
+    """Splits code items at function and class boundaries; a docling-core code chunking strategy.
+
+    Pass it as ``code_chunking_strategy`` to a document chunker, or call
+    :meth:`chunk_code` on a string.
+
+    Invariants of the chunks of one code text: contiguous exact slices
+    (``code[start_index:end_index] == text``) that give back the whole code; none
+    is empty or whitespace only (whitespace joins its neighbour); ``token_count <=
+    max_tokens`` unless one character is larger (then ``oversized``); a definition
+    that fits is one chunk (``FUNCTION``, ``METHOD`` or ``CLASS``); code between
+    definitions is a ``PREAMBLE`` chunk (the text splitter's ``CODE_BLOCK`` chunks
+    for unsupported languages, with ``meta.fallback`` saying why).
+
+    Args:
+        tokenizer: Any spec :func:`docchunk.get_tokenizer` accepts; default all-MiniLM-L6-v2.
+        max_tokens: Budget per chunk in tokens of ``tokenizer``; default: the
+            tokenizer's own limit (256 for the default tokenizer).
+
+    Raises:
+        ConfigError: No budget or a budget that is not a positive int.
+        MissingDependencyError: tree-sitter or a grammar is not installed
+            (``pip install ".[code]"``), raised when the language is first used.
+
+    Example:
+        >>> strategy = CodeChunkingStrategy(max_tokens=128)  # doctest: +SKIP
+        >>> [c.meta.part_name for c in strategy.chunk_code(source, "python")]  # doctest: +SKIP
+        [None, 'load', 'Loader']
+    """
+
+    def __init__(self, tokenizer: Any = None, max_tokens: int | None = None) -> None:
+        self._tok: Tokenizer = get_tokenizer(tokenizer)
+        limit = max_tokens if max_tokens is not None else self._tok.max_tokens
+        if limit is None:
+            raise ConfigError(
+                f"CodeChunkingStrategy: max_tokens is required: the tokenizer {self._tok.name!r} has no limit "
+                "of its own; pass max_tokens=<positive int>"
+            )
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise ConfigError(f"CodeChunkingStrategy: max_tokens must be a positive int, got {limit!r}")
+        self.max_tokens: int = limit
+        self._parsers: dict[str, Any] = {}
+
+    def chunk_code_item(
+        self, *, item: Any, doc: Any, doc_serializer: Any = None, visited: set[str] | None = None, **kwargs: Any
+    ) -> Iterator[CodeChunk]:
+        """Yield the chunks of one ``CodeItem`` of ``doc`` (docling-core's strategy interface)."""
+        if visited is not None:
+            visited.add(item.self_ref)
+        language = str(getattr(item.code_language, "value", item.code_language) or "").lower()
+        yield from self.chunk_code(item.text, language, item=item, origin=doc.origin)
+
+    def chunk_code(self, code: str, language: str, item: Any = None, origin: Any = None) -> list[CodeChunk]:
+        """The chunks of ``code`` in ``language`` (see the class invariants).
+
+        Args:
+            code: The source text.
+            language: ``"python"``, ``"c"``, ``"java"``, ``"javascript"``, ``"typescript"``;
+                others fall back to the text splitter.
+            item: The ``CodeItem`` the code comes from (the chunks' ``doc_items``);
+                default: a new one holding ``code``.
+            origin: The document origin for the chunks' meta.
+        """
+        if not code.strip():
+            return []
+        if item is None:
+            from docling_core.types.doc import DoclingDocument
+
+            item = DoclingDocument(name="code").add_code(text=code)
+        language = language.lower()
+        fallback = None
+        spans: list[_Span] | None = None
+        if language in _GRAMMARS:
+            tree = self._parser(language).parse(code.encode("utf-8"))
+            found = self._definitions(tree.root_node, code, 0, len(code))
+            if any(s.kind != CodeChunkType.PREAMBLE for s in found):
+                spans = self._fit(found, code)  # tree-sitter recovers from errors; definitions found are good
+            elif tree.root_node.has_error:
+                fallback = f"tree-sitter could not parse this {language} code"
+        else:
+            fallback = f"language {language or 'unknown'!r} is not supported by code chunking ({', '.join(_GRAMMARS)})"
+        if spans is None:
+            kind = CodeChunkType.CODE_BLOCK if fallback else CodeChunkType.PREAMBLE
+            spans = self._split_text(_Span(0, len(code), kind), code, language)
+        return [self._chunk(s, code, language, fallback, item, origin) for s in _absorb_whitespace(spans, code)]
+
+    # -- phases ------------------------------------------------------------------
+    def _parser(self, language: str) -> Any:
+        parser = self._parsers.get(language)
+        if parser is None:
+            ts = require("tree_sitter", "code", "code chunking")
+            module, function = _GRAMMARS[language]
+            grammar = require(module, "code", f"code chunking of {language}")
+            parser = self._parsers[language] = ts.Parser(ts.Language(getattr(grammar, function)()))
+        return parser
+
+    def _definitions(self, container: Any, code: str, start: int, end: int) -> list[_Span]:
+        """Contiguous spans covering ``code[start:end]``, definitions apart.
+
+        One span per definition among the container's children (from the start of its
+        line, with the comments right above it); the code between them as preamble spans.
+        """
+        to_char = _ByteToChar(code)
+        spans: list[_Span] = []
+        pos = start
+        children = list(container.named_children)
+        for i, node in enumerate(children):
+            kind, name = _kind(node)
+            if kind is None:
+                continue
+            first, above = node, i - 1
+            # comments right above a definition (no blank line between) belong to it
+            while above >= 0 and children[above].type == "comment":
+                if children[above].end_point[0] + 1 < first.start_point[0]:
+                    break
+                first, above = children[above], above - 1
+            lo = max(pos, _line_start(code, to_char(first.start_byte)))
+            hi = min(end, _line_end(code, to_char(node.end_byte)))
+            if lo > pos:
+                spans.append(_Span(pos, lo, CodeChunkType.PREAMBLE))
+            spans.append(_Span(lo, hi, kind, name, node))
+            pos = hi
+        if pos < end:
+            spans.append(_Span(pos, end, CodeChunkType.PREAMBLE))
+        return spans
+
+    def _fit(self, spans: list[_Span], code: str) -> list[_Span]:
+        """Spans within the budget: a class split into header and methods, then the text splitter."""
+        out: list[_Span] = []
+        counts = self._tok.count_tokens_batch([code[s.start : s.end] for s in spans])
+        for span, count in zip(spans, counts, strict=True):
+            if count <= self.max_tokens:
+                out.append(span)
+                continue
+            body = _body(span.node) if span.kind == CodeChunkType.CLASS and span.node is not None else None
+            members = self._definitions(body, code, span.start, span.end) if body is not None else []
+            if any(m.kind != CodeChunkType.PREAMBLE for m in members):
+                for m in members:
+                    if m.kind == CodeChunkType.FUNCTION:
+                        m.kind = CodeChunkType.METHOD
+                if members[0].kind == CodeChunkType.PREAMBLE:
+                    members[0].kind, members[0].name = CodeChunkType.CLASS, span.name  # the class header
+                out.extend(self._fit(members, code))
+            else:
+                out.extend(self._split_text(span, code, None))
+        return out
+
+    def _split_text(self, span: _Span, code: str, language: str | None) -> list[_Span]:
+        from docchunk.chunkers.text import RecursiveChunker
+
+        preset = language if language in {"python", "javascript", "typescript", "java"} else None
+        splitter = RecursiveChunker(chunk_size=self.max_tokens, tokenizer=self._tok, language=preset)
+        pieces = splitter.chunk(code[span.start : span.end])
+        out = []
+        for piece in pieces:
+            assert piece.start_index is not None and piece.end_index is not None
+            out.append(_Span(span.start + piece.start_index, span.start + piece.end_index, span.kind, span.name))
+        return out
+
+    def _chunk(self, span: _Span, code: str, language: str, fallback: str | None, item: Any, origin: Any) -> CodeChunk:
+        text = code[span.start : span.end]
+        count = self._tok.count_tokens(text)
+        meta = CodeDocMeta(
+            doc_items=[item],
+            origin=origin,
+            part_name=span.name,
+            start_line=code.count("\n", 0, span.start) + 1,
+            end_line=code.count("\n", 0, span.end - 1) + 1 if span.end > span.start else None,
+            sha256=int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big"),
+            chunk_type=span.kind,
+            token_count=count,
+            start_index=span.start,
+            end_index=span.end,
+            language=language or None,
+            oversized=True if count > self.max_tokens else None,
+            fallback=fallback,
+        )
+        return CodeChunk.model_construct(text=text, meta=meta)
+
+
+def _kind(node: Any) -> tuple[CodeChunkType | None, str | None]:
+    """The chunk type and name of a definition node (through decorators and ``export``), else (None, None)."""
+    inner = node
+    while inner.type in _WRAPPERS:
+        named = [c for c in inner.named_children if c.type in _FUNCTIONS | _CLASSES | _WRAPPERS]
+        if not named:
+            return None, None
+        inner = named[-1]
+    if inner.type in _FUNCTIONS:
+        kind = CodeChunkType.FUNCTION
+    elif inner.type in _CLASSES:
+        kind = CodeChunkType.CLASS
+    else:
+        return None, None
+    name = inner.child_by_field_name("name")
+    if name is None:  # C: the name sits in the declarator
+        declarator = inner.child_by_field_name("declarator")
+        while declarator is not None and declarator.child_by_field_name("declarator") is not None:
+            declarator = declarator.child_by_field_name("declarator")
+        name = declarator
+    return kind, name.text.decode("utf-8", "replace") if name is not None and name.text else None
+
+
+def _body(node: Any) -> Any:
+    inner = node
+    while inner.type in _WRAPPERS:
+        inner = inner.named_children[-1]
+    body = inner.child_by_field_name("body")
+    return body if body is not None and body.type in _BODIES else None
+
+
+class _ByteToChar:
+    """Maps UTF-8 byte offsets of ``code`` to ``str`` indices."""
+
+    def __init__(self, code: str) -> None:
+        self.ascii = code.isascii()
+        if not self.ascii:
+            self.starts = []
+            pos = 0
+            for ch in code:
+                self.starts.append(pos)
+                pos += len(ch.encode("utf-8"))
+            self.starts.append(pos)
+
+    def __call__(self, byte: int) -> int:
+        return byte if self.ascii else bisect.bisect_left(self.starts, byte)
+
+
+def _line_start(code: str, index: int) -> int:
+    return code.rfind("\n", 0, index) + 1
+
+
+def _line_end(code: str, index: int) -> int:
+    end = code.find("\n", index)
+    return len(code) if end < 0 else end + 1
+
+
+def _absorb_whitespace(spans: list[_Span], code: str) -> list[_Span]:
+    """Join whitespace-only spans to the span before them (or after, at the start)."""
+    out: list[_Span] = []
+    carry: int | None = None
+    for span in spans:
+        if not code[span.start : span.end].strip():
+            if out:
+                out[-1].end = span.end
+            elif carry is None:
+                carry = span.start
+            continue
+        if carry is not None:
+            span.start, carry = carry, None
+        out.append(span)
+    return out
