@@ -79,7 +79,17 @@ def eval_command(data_dir: Path, model: str, k: int, budget: int, corpus_ids: tu
 
 def _run(data_dir: Path, model: str, k: int, budget: int, corpus_ids: tuple[str, ...], cache_dir: Path | None,
          no_cache: bool, progress: bool, settings: dict[str, Any]) -> Any:  # fmt: skip
-    from docchunk.evaluation import CachedEmbedder, ChunkingConfig, default_cache_dir, evaluate, load_eval_set, load_model
+    from docchunk.errors import require
+
+    require("numpy", "eval", "docchunk eval")
+    from docchunk.evaluation import (
+        CachedEmbedder,
+        ChunkingConfig,
+        default_cache_dir,
+        evaluate,
+        load_eval_set,
+        load_model,
+    )
 
     settings["tokenizer"] = settings.pop("tokenizer_spec")
     config = ChunkingConfig(**settings)

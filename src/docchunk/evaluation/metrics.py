@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["SpanScores", "merge_spans", "overlap_length", "score_retrieval", "precision_omega", "overlapping"]
+__all__ = ["SpanScores", "merge_spans", "overlap_length", "overlapping", "precision_omega", "score_retrieval"]
 
 Span = tuple[int, int]
 

@@ -95,7 +95,8 @@ def select_budget(order: np.ndarray, tokens: np.ndarray, budget: int) -> np.ndar
 
 
 def evaluate(eval_set: EvalSet, config: ChunkingConfig, embed: Callable[[list[str]], np.ndarray],
-             k: int = 5, budget: int = 1000, model_name: str = "", progress: bool = False) -> EvalReport:  # fmt: skip
+             k: int = 5, budget: int = 1000, model_name: str = "", progress: bool = False,
+             chunker: Any = None) -> EvalReport:  # fmt: skip
     """Chunk, embed and retrieve for every question; score the retrieved spans.
 
     Each question ranks the chunks of its own corpus by cosine similarity to its
@@ -113,6 +114,10 @@ def evaluate(eval_set: EvalSet, config: ChunkingConfig, embed: Callable[[list[st
         budget: Tokens (cl100k) retrieved per question; >= 1.
         model_name: Recorded in the report.
         progress: A tqdm bar on stderr over the corpora while chunking.
+        chunker: Any object whose ``chunk(text)`` returns chunks with ``text``,
+            ``start_index`` and ``end_index`` (e.g. a peer library wrapped for
+            comparison); None builds ``config``'s chunker. ``config`` still supplies
+            the context settings.
 
     Returns:
         The report; all scores in percent.
@@ -124,7 +129,7 @@ def evaluate(eval_set: EvalSet, config: ChunkingConfig, embed: Callable[[list[st
     from docchunk import get_tokenizer
 
     counter = get_tokenizer(BUDGET_TOKENIZER)
-    chunker = config.build(embed)
+    chunker = config.build(embed) if chunker is None else chunker
     report = EvalReport(config={**config.to_dict(), "model": model_name, "k": k, "budget": budget})
     corpora: dict[str, tuple[EvalChunks, np.ndarray]] = {}
     items = _bar(eval_set.corpora.items(), progress, "chunking", len(eval_set.corpora))
