@@ -39,7 +39,7 @@ class Semchunk:
 
     def chunk(self, text: str) -> list[Chunk]:
         texts, offsets = self.chunker(text, offsets=True)
-        return [Chunk(text=t, start_index=s, end_index=e) for t, (s, e) in zip(texts, offsets)]
+        return [Chunk(text=t, start_index=s, end_index=e) for t, (s, e) in zip(texts, offsets, strict=False)]
 
 
 class LangChainRecursive:

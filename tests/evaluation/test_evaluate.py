@@ -71,7 +71,7 @@ def test_context_is_embedded_but_not_scored(excerpt, side):
     framed = ChunkingConfig("recursive", CL100K, chunk_size=60, context_size=10, context_side=side)
     a, b = chunk_corpus(plain, plain.build(), text), chunk_corpus(framed, framed.build(), text)
     assert np.array_equal(a.spans, b.spans)  # the scored spans are the chunks' own
-    for i, ((s, e), embedded) in enumerate(zip(b.spans.tolist(), b.embedded)):
+    for i, ((s, e), embedded) in enumerate(zip(b.spans.tolist(), b.embedded, strict=False)):
         own = text[s:e]
         head, tail = embedded.split(own, 1) if own else ("", "")
         assert head + own + tail == embedded
@@ -87,6 +87,7 @@ def test_context_is_embedded_but_not_scored(excerpt, side):
 def test_context_changes_the_ranking_not_the_spans(excerpt):
     plain = evaluate(excerpt, ChunkingConfig("recursive", CL100K, chunk_size=60), bag_of_words)
     framed = evaluate(excerpt, ChunkingConfig("recursive", CL100K, chunk_size=60, context_size=30), bag_of_words)
+
     def scored(report):
         return {c: {k: v for k, v in stats.items() if k != "mean_embedded_chars"} for c, stats in report.chunks.items()}
 

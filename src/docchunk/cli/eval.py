@@ -26,13 +26,15 @@ ROWS = [  # (label, figure)
 @click.argument("data_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--chunker", type=click.Choice(CHUNKER_NAMES), default="recursive", show_default=True)
 @click.option("--tokenizer", "tokenizer_spec", default=None, metavar="SPEC",
-              help='Unit of the sizes: "character", "word", "hf:<...>", "tiktoken:<...>" (default: all-MiniLM-L6-v2).')  # fmt: skip
+              help='Unit of the sizes: "character", "word", "hf:<...>", "tiktoken:<...>" '
+              "(default: all-MiniLM-L6-v2).")  # fmt: skip
 @click.option("--chunk-size", type=click.IntRange(min=1), default=200, show_default=True,
               help="Tokens per chunk (window: the main segment).")  # fmt: skip
 @click.option("--chunk-overlap", type=click.IntRange(min=0), default=0, show_default=True,
               help="Tokens repeated between chunks (window: context on each side).")  # fmt: skip
 @click.option("--context-size", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Tokens of each neighbouring chunk embedded with a chunk but not retrieved (OverlapRefinery merge=False).")  # fmt: skip
+              help="Tokens of each neighbouring chunk embedded with a chunk but not retrieved "
+              "(OverlapRefinery merge=False).")  # fmt: skip
 @click.option("--context-side", type=click.Choice(["both", "prefix", "suffix"]), default="both", show_default=True)
 @click.option("--context-mode", type=click.Choice(["token", "recursive"]), default="token", show_default=True,
               help="token: exactly --context-size tokens; recursive: whole sentences/words that fit.")  # fmt: skip
@@ -42,7 +44,8 @@ ROWS = [  # (label, figure)
 @click.option("--similarity-window", type=click.IntRange(min=0), default=1, show_default=True, help="semantic/sdpm.")
 @click.option("--embedding", "model", default="all-MiniLM-L6-v2", show_default=True,
               help="sentence-transformers model name (offline) or local directory.")  # fmt: skip
-@click.option("--k", "k", type=click.IntRange(min=1), default=5, show_default=True, help="Chunks retrieved per question.")
+@click.option("--k", "k", type=click.IntRange(min=1), default=5, show_default=True,
+              help="Chunks retrieved per question.")  # fmt: skip
 @click.option("--budget", type=click.IntRange(min=1), default=1000, show_default=True,
               help="cl100k tokens retrieved per question (top-ranked chunks that fit).")  # fmt: skip
 @click.option("--corpus", "corpus_ids", multiple=True, help="Evaluate only this corpus id (repeatable).")
@@ -52,8 +55,9 @@ ROWS = [  # (label, figure)
 @click.option("--no-cache", is_flag=True, help="Do not read or write the embedding cache.")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Progress bars on stderr.")
 @click.option("--debug", is_flag=True, help="Show tracebacks.")
-def eval_command(data_dir: Path, model: str, k: int, budget: int, corpus_ids: tuple[str, ...], json_out: Path | None,
-                 cache_dir: Path | None, no_cache: bool, progress: bool, debug: bool, **settings: Any) -> None:  # fmt: skip
+def eval_command(data_dir: Path, model: str, k: int, budget: int, corpus_ids: tuple[str, ...],
+                 json_out: Path | None, cache_dir: Path | None, no_cache: bool, progress: bool, debug: bool,
+                 **settings: Any) -> None:  # fmt: skip
     """Chunk the corpora of DATA_DIR, retrieve for each question, and score the retrieved character spans.
 
     DATA_DIR holds corpora/<id>.md and questions_df.csv (question, references as a

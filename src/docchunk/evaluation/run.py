@@ -137,15 +137,24 @@ def evaluate(eval_set: EvalSet, config: ChunkingConfig, embed: Callable[[list[st
         chunks = chunk_corpus(config, chunker, text)
         tokens = np.array(counter.count_tokens_batch([text[s:e] for s, e in chunks.spans.tolist()]), dtype=np.int64)
         corpora[corpus_id] = (chunks, tokens)
-        report.chunks[corpus_id] = {"count": len(tokens), "mean_tokens": float(tokens.mean()) if len(tokens) else 0.0,
-                                    "mean_chars": float((chunks.spans[:, 1] - chunks.spans[:, 0]).mean()) if len(tokens) else 0.0,
-                                    "mean_embedded_chars": float(np.mean([len(t) for t in chunks.embedded])) if len(tokens) else 0.0}  # fmt: skip
+        report.chunks[corpus_id] = _chunk_stats(chunks, tokens)
     vectors = _embed_all(corpora, eval_set, embed)
     for i, q in enumerate(eval_set.questions):
         chunks, tokens = corpora[q.corpus_id]
         order = rank(vectors["questions"][i], vectors[q.corpus_id])
         report.questions.append(_score(q, chunks.spans, tokens, order, k, budget))
     return report
+
+
+def _chunk_stats(chunks: EvalChunks, tokens: np.ndarray) -> dict[str, float]:
+    if not len(tokens):
+        return {"count": 0, "mean_tokens": 0.0, "mean_chars": 0.0, "mean_embedded_chars": 0.0}
+    return {
+        "count": len(tokens),
+        "mean_tokens": float(tokens.mean()),
+        "mean_chars": float((chunks.spans[:, 1] - chunks.spans[:, 0]).mean()),
+        "mean_embedded_chars": float(np.mean([len(t) for t in chunks.embedded])),
+    }
 
 
 def _embed_all(corpora: dict[str, tuple[EvalChunks, np.ndarray]], eval_set: EvalSet,
