@@ -13,7 +13,7 @@ from pathlib import Path
 
 from docchunk.errors import TokenizerError, require
 
-__all__ = ["hub_file", "optional_hub_file", "how_to_get"]
+__all__ = ["how_to_get", "hub_file", "optional_hub_file"]
 
 PROBE_TIMEOUT = 5.0
 """Seconds to wait for the Hub's answer to the one probe request (``HF_HUB_ETAG_TIMEOUT`` overrides it)."""
