@@ -3,7 +3,8 @@
 Thin by design: parses arguments, calls the public API, reports progress and
 errors. Bad input never prints a traceback (unless ``--debug``): one line on
 stderr per problem; usage errors exit 2, failed inputs exit 1 after every other
-input has been chunked and written.
+input has been chunked and written. Nothing to chunk (a folder without supported
+files, a document without text) is a failed input.
 """
 
 from __future__ import annotations
@@ -84,15 +85,16 @@ def chunk_command(
     """
     settings = (chunker, tokenizer_spec, max_tokens, not no_merge_peers)
     chunker_obj = _make_chunker(*settings, debug)
-    from docchunk.loading import iter_input_files
-
-    files = [f for p in paths for f in iter_input_files(p)]
+    files, empty = _input_files(paths)
+    for problem in empty:
+        _error(problem)
+    total = len(files) + len(empty)
     if engine == "ray":
-        failures = _run_ray(chunker_obj, files, output, address, num_workers, out_format)
-        _finish(failures, len(files))
+        failures = _run_ray(chunker_obj, files, output, address, num_workers, out_format) if files else 0
+        _finish(failures + len(empty), total)
         return
     show = progress if progress is not None else len(files) >= PROGRESS_MIN_FILES
-    failures = 0
+    failures = len(empty)
     with _open_output(output) as out:
         for lines, problem in _progress(_results(files, chunker_obj, settings, workers, debug), show, len(files)):
             if problem is not None:
@@ -101,7 +103,22 @@ def chunk_command(
                 continue
             out.writelines(lines)
             out.flush()
-    _finish(failures, len(files))
+    _finish(failures, total)
+
+
+def _input_files(paths: tuple[Path, ...]) -> tuple[list[Path], list[str]]:
+    """The files to chunk, and one problem per folder that holds none (nothing to chunk is an error)."""
+    from docchunk.loading import SUPPORTED_SUFFIXES, iter_input_files
+
+    files: list[Path] = []
+    empty: list[str] = []
+    for path in paths:
+        found = iter_input_files(path)
+        if not found:
+            kinds = ", ".join(SUPPORTED_SUFFIXES)
+            empty.append(f"{path}: nothing to chunk: the folder holds no supported file ({kinds})")
+        files.extend(found)
+    return files, empty
 
 
 def _results(files: list[Path], chunker: Any, settings: tuple, workers: int, debug: bool) -> Iterator[tuple[list[str], str | None]]:
@@ -192,7 +209,7 @@ def _make_chunker(
 
 
 def _chunk_lines(chunker: Any, path: Path) -> list[str]:
-    from docchunk.integrations._rows import chunk_rows
+    from docchunk.integrations.rows import chunk_rows
     from docchunk.loading import load_document
 
     return [json.dumps(row, ensure_ascii=False) + "\n" for row in chunk_rows(chunker, str(path), load_document(path))]
@@ -216,7 +233,7 @@ def _worker_chunk(path: Path) -> tuple[list[str], str | None]:
 
 def _problem(path: Path, exc: Exception) -> str:
     """One line naming the file and what went wrong."""
-    from docchunk.integrations._rows import describe_failure
+    from docchunk.integrations.rows import describe_failure
 
     return describe_failure(str(path), exc)
 

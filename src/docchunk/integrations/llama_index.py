@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from docchunk.errors import require
-from docchunk.integrations._rows import chunk_metadata
+from docchunk.integrations.rows import chunk_metadata
 
 _li_parser = require("llama_index.core.node_parser", "llama-index", "docchunk.integrations.llama_index")
 _li_schema = require("llama_index.core.schema", "llama-index", "docchunk.integrations.llama_index")

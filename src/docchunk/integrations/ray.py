@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from docchunk.errors import DocchunkError, require
-from docchunk.integrations._rows import chunk_rows, describe_failure
+from docchunk.integrations.rows import chunk_rows, describe_failure
 
 __all__ = ["chunk_dataset", "ROW_FIELDS"]
 
