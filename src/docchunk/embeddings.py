@@ -22,7 +22,7 @@ class SentenceTransformerEmbeddings:
 
     Raises:
         MissingDependencyError: sentence-transformers is not installed
-            (``pip install "docchunk[semantic]"``).
+            (``pip install ".[semantic]"``).
         ConfigError: The model cannot be loaded; for a hub name that is neither cached
             nor downloadable (no network, or ``HF_HUB_OFFLINE=1``) within a few seconds,
             with a message that says how to get the files.

@@ -39,7 +39,8 @@ def cli() -> None:
 
 @cli.command("chunk")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="JSONL file (default: stdout).")
+@click.option("-o", "--output", type=click.Path(path_type=Path),
+              help="JSONL file (default: stdout); with --engine ray, the folder for the shards.")  # fmt: skip
 @click.option(
     "--chunker", type=click.Choice(["hybrid", "hierarchical"]), default="hybrid", show_default=True,
     help="hybrid: structure + token limit; hierarchical: one chunk per element.",
@@ -143,32 +144,61 @@ def _run_ray(chunker: Any, files: list[Path], output: Path | None, address: str 
     """Chunk on Ray Data and write JSONL (or Parquet) shards into the folder ``output``; returns failures."""
     if output is None:
         raise click.UsageError("--engine ray needs -o OUT_DIR, the folder for the output shards")
-    from docchunk.errors import require
+    ray = _import_ray(address)
+    from docchunk.integrations.ray import check_output_folder, chunk_dataset, write_jsonl, write_parquet
 
-    ray = require("ray", "ray", "--engine ray")
-    from docchunk.integrations.ray import chunk_dataset
+    try:
+        check_output_folder(output, out_format)
+    except DocchunkError as exc:
+        raise click.UsageError(f"-o: {exc}") from exc
 
-    import logging
-
-    logging.getLogger("ray").setLevel(logging.WARNING)
-    logging.getLogger("ray.data").setLevel(logging.WARNING)
-    if not ray.is_initialized():
-        ray.init(address=address, num_cpus=None if address else num_workers, include_dashboard=False,
-                 log_to_driver=False, logging_level=logging.WARNING)  # fmt: skip
-    context = ray.data.DataContext.get_current()
-    context.enable_progress_bars = False
-    context.print_on_execution_start = False
+    _start_ray(ray, address, num_workers)
     ds = ray.data.from_items([{"path": str(p)} for p in files], override_num_blocks=max(1, min(len(files), num_workers * 4)))
     rows = chunk_dataset(ds, chunker).materialize()
     errors = rows.filter(lambda r: r["error"] is not None).take_all()
     for row in errors:
         _error(row["error"])
     good = rows.filter(lambda r: r["error"] is None).drop_columns(["error"])
-    if out_format == "parquet":
-        good.write_parquet(str(output))
-    else:
-        good.write_json(str(output))
+    (write_parquet if out_format == "parquet" else write_jsonl)(good, output)
     return len(errors)
+
+
+def _import_ray(address: str | None) -> Any:
+    """Ray, or one line saying what to install (Ray Data; Ray Client for ``ray://`` addresses)."""
+    import importlib.util
+
+    from docchunk.errors import MissingDependencyError, require
+
+    try:
+        ray = require("ray", "ray", "--engine ray")
+        require("ray.data", "ray", "--engine ray")
+        if address and address.startswith("ray://") and importlib.util.find_spec("grpc") is None:
+            raise MissingDependencyError(
+                f"--address {address} connects through Ray Client, which needs the package 'grpcio' (ray[client]); "
+                'install it from a docchunk checkout with: pip install ".[ray]"'
+            )
+    except MissingDependencyError as exc:
+        raise click.UsageError(str(exc)) from exc
+    return ray
+
+
+def _start_ray(ray: Any, address: str | None, num_workers: int) -> None:
+    """Connect to ``address`` or start a local Ray; a failure is one line and exit 1."""
+    import logging
+
+    logging.getLogger("ray").setLevel(logging.WARNING)
+    logging.getLogger("ray.data").setLevel(logging.WARNING)
+    if not ray.is_initialized():
+        try:
+            ray.init(address=address, num_cpus=None if address else num_workers, include_dashboard=False,
+                     log_to_driver=False, logging_level=logging.WARNING)  # fmt: skip
+        except Exception as exc:  # connection refused, no cluster at the address, ...
+            where = f"connect to the Ray cluster at {address}" if address else "start a local Ray instance"
+            _error(f"could not {where}: {type(exc).__name__}: {' '.join(str(exc).split())[:300]}")
+            sys.exit(1)
+    context = ray.data.DataContext.get_current()
+    context.enable_progress_bars = False
+    context.print_on_execution_start = False
 
 
 def _finish(failures: int, total: int) -> None:
@@ -243,6 +273,8 @@ def _open_output(output: Path | None) -> Iterator[IO[str]]:
     if output is None:
         yield sys.stdout
         return
+    if output.is_dir():
+        raise click.UsageError(f"-o {output}: is a folder; give the JSONL file to write (a folder is for --engine ray)")
     try:
         # surrogateescape: file names that are not valid UTF-8 are written back as their bytes
         handle = output.open("w", encoding="utf-8", errors="surrogateescape")

@@ -1,6 +1,6 @@
 """LangChain: a document loader that chunks with docchunk, and a text splitter over docchunk's text chunkers.
 
-Needs the ``langchain`` extra (``pip install "docchunk[langchain]"``).
+Needs the ``langchain`` extra (``pip install ".[langchain]"``).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """LlamaIndex: a node parser over docchunk's document and text chunkers.
 
-Needs the ``llama-index`` extra (``pip install "docchunk[llama-index]"``).
+Needs the ``llama-index`` extra (``pip install ".[llama-index]"``).
 """
 
 from __future__ import annotations
