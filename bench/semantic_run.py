@@ -84,13 +84,9 @@ def main() -> None:
     args = parser.parse_args()
 
     import docchunk
-    from docling_core.types.doc import DoclingDocument
+    from corpus import corpus_markdown
 
-    text = ""
-    for f in sorted(args.corpus.glob("*.json")):
-        text += DoclingDocument.load_from_json(f).export_to_markdown() + "\n\n"
-        if len(text) > args.kb * 1000:
-            break
+    text = "".join(part + "\n\n" for part in corpus_markdown(args.corpus, max_chars=args.kb * 1000))
     if args.model:
         from docchunk.embeddings import SentenceTransformerEmbeddings
 
