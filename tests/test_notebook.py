@@ -22,7 +22,7 @@ def notebook_namespace() -> dict:
     try:
         for cell in nb["cells"]:
             if cell["cell_type"] == "code":
-                exec(compile("".join(cell["source"]), "quickstart.ipynb", "exec"), namespace)  # noqa: S102
+                exec(compile("".join(cell["source"]), "quickstart.ipynb", "exec"), namespace)
     finally:
         os.chdir(here)
     return namespace

@@ -52,7 +52,8 @@ def ordered(rows: list[dict]) -> list[dict]:
 
 
 def run_ray(inputs, out, *extra):
-    return CliRunner().invoke(cli, ["chunk", str(inputs), "--engine", "ray", "--num-workers", "2", "-o", str(out), *extra])
+    args = ["chunk", str(inputs), "--engine", "ray", "--num-workers", "2", "-o", str(out), *extra]
+    return CliRunner().invoke(cli, args)
 
 
 def test_ray_jsonl_shards_equal_local_jsonl_in_an_existing_folder_regression(ray_session, inputs, local_rows, tmp_path):

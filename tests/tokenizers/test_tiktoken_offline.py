@@ -27,7 +27,8 @@ def offline_env(tmp_path) -> dict[str, str]:
 def test_plain_tiktoken_names_work_offline_regression(tmp_path, cl100k):
     code = (
         "import json, sys, docchunk\n"
-        "print(json.dumps({n: docchunk.get_tokenizer('tiktoken:' + n).count_tokens(sys.argv[1]) for n in sys.argv[2:]}))"
+        "counts = {n: docchunk.get_tokenizer('tiktoken:' + n).count_tokens(sys.argv[1]) for n in sys.argv[2:]}\n"
+        "print(json.dumps(counts))"
     )
     done = subprocess.run(
         [sys.executable, "-c", code, TEXT, *NAMES], env=offline_env(tmp_path), cwd=ROOT, capture_output=True,
@@ -51,7 +52,10 @@ def test_cli_with_plain_cl100k_name_works_offline_regression(tmp_path):
 
 def test_encoding_not_bundled_offline_names_what_is_bundled(tmp_path):
     pytest.importorskip("tiktoken")
-    code = "import docchunk\ntry:\n    docchunk.get_tokenizer('tiktoken:o200k_base')\nexcept docchunk.errors.TokenizerError as e:\n    print(e)"
+    code = (
+        "import docchunk\ntry:\n    docchunk.get_tokenizer('tiktoken:o200k_base')\n"
+        "except docchunk.errors.TokenizerError as e:\n    print(e)"
+    )
     done = subprocess.run(
         [sys.executable, "-c", code], env=offline_env(tmp_path), cwd=ROOT, capture_output=True, text=True, timeout=600
     )

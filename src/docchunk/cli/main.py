@@ -52,7 +52,9 @@ def cli() -> None:
 )  # fmt: skip
 @click.option("--max-tokens", type=int, default=None, callback=_positive, help="Tokens per chunk (hybrid).")
 @click.option("--no-merge-peers", is_flag=True, help="Do not merge undersized chunks with equal headings (hybrid).")
-@click.option("--progress/--no-progress", default=None, help=f"Progress bar on stderr (default: {PROGRESS_MIN_FILES}+ files).")
+@click.option(
+    "--progress/--no-progress", default=None, help=f"Progress bar on stderr (default: {PROGRESS_MIN_FILES}+ files)."
+)
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Local worker processes (no Ray); output order is the same as with one.")  # fmt: skip
 @click.option("--engine", type=click.Choice(["local", "ray"]), default="local", show_default=True,
@@ -78,8 +80,10 @@ def chunk_command(
     out_format: str,
     debug: bool,
 ) -> None:
-    """Chunk PATHS (DoclingDocument JSON files, folders of them, or Markdown, HTML,
-    DOCX, PPTX, XLSX, CSV files with the convert extra) into JSON lines.
+    """Chunk PATHS into JSON lines.
+
+    PATHS are DoclingDocument JSON files, folders of them, or Markdown, HTML, DOCX,
+    PPTX, XLSX, CSV files with the convert extra.
 
     Each line holds text, contextualized, token_count, meta, source, chunk_index
     and page_numbers.
@@ -122,7 +126,9 @@ def _input_files(paths: tuple[Path, ...]) -> tuple[list[Path], list[str]]:
     return files, empty
 
 
-def _results(files: list[Path], chunker: Any, settings: tuple, workers: int, debug: bool) -> Iterator[tuple[list[str], str | None]]:
+def _results(
+    files: list[Path], chunker: Any, settings: tuple, workers: int, debug: bool
+) -> Iterator[tuple[list[str], str | None]]:
     """``(lines, problem)`` per file, in input order; ``workers`` > 1 uses local processes."""
     if workers <= 1 or len(files) < 2:
         for path in files:
@@ -153,7 +159,8 @@ def _run_ray(chunker: Any, files: list[Path], output: Path | None, address: str 
         raise click.UsageError(f"-o: {exc}") from exc
 
     _start_ray(ray, address, num_workers)
-    ds = ray.data.from_items([{"path": str(p)} for p in files], override_num_blocks=max(1, min(len(files), num_workers * 4)))
+    blocks = max(1, min(len(files), num_workers * 4))
+    ds = ray.data.from_items([{"path": str(p)} for p in files], override_num_blocks=blocks)
     rows = chunk_dataset(ds, chunker).materialize()
     errors = rows.filter(lambda r: r["error"] is not None).take_all()
     for row in errors:

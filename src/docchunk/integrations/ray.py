@@ -172,8 +172,9 @@ def write_jsonl(rows: Any, path: str | Path) -> None:
         ConfigError: ``path`` is a file, or a folder that already holds ``.jsonl`` files.
     """
     datasource = require("ray.data.datasource", "ray", "docchunk.integrations.ray")
+    base: Any = datasource.BlockBasedFileDatasink
 
-    class JsonlDatasink(datasource.BlockBasedFileDatasink):
+    class JsonlDatasink(base):
         def __init__(self, folder: str):
             super().__init__(folder, file_format="jsonl")
 

@@ -20,8 +20,11 @@ ROW_FIELDS = ("text", "contextualized", "token_count", "page_numbers", "source",
 
 
 def chunk_metadata(chunk: Any, source: str, index: int) -> dict[str, Any]:
-    """``source``, ``chunk_index``, ``headings``, ``captions``, ``page_numbers``, ``token_count``,
-    ``doc_items`` (refs): only strings, ints and lists of them."""
+    """A chunk's flat metadata: only strings, ints and lists of them.
+
+    The keys: ``source``, ``chunk_index``, ``headings``, ``captions``, ``page_numbers``,
+    ``token_count``, ``doc_items`` (refs).
+    """
     meta = chunk.meta
     return {
         "source": source,
