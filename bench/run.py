@@ -31,12 +31,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def load_corpus(folder: Path):
-    from docling_core.types.doc import DoclingDocument
+    from corpus import corpus_docs
 
-    files = sorted(folder.glob("*.json"))
-    if not files:
-        sys.exit(f"no DoclingDocument JSON in {folder}")
-    return [DoclingDocument.load_from_json(f) for f in files]
+    return corpus_docs(folder)
 
 
 def big_document(docs, min_mb: float):

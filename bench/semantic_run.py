@@ -83,15 +83,11 @@ def main() -> None:
     parser.add_argument("--model", type=str, default=None)
     args = parser.parse_args()
 
-    from docling_core.types.doc import DoclingDocument
+    from corpus import corpus_markdown
 
     import docchunk
 
-    text = ""
-    for f in sorted(args.corpus.glob("*.json")):
-        text += DoclingDocument.load_from_json(f).export_to_markdown() + "\n\n"
-        if len(text) > args.kb * 1000:
-            break
+    text = "".join(part + "\n\n" for part in corpus_markdown(args.corpus, max_chars=args.kb * 1000))
     if args.model:
         from docchunk.embeddings import SentenceTransformerEmbeddings
 

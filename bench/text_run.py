@@ -34,10 +34,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def build_text(corpus: Path, mb: float) -> str:
-    from docling_core.types.doc import DoclingDocument
+    from corpus import corpus_markdown
 
-    parts = [DoclingDocument.load_from_json(f).export_to_markdown() for f in sorted(corpus.glob("*.json"))]
-    base = "\n\n".join(parts)
+    base = "\n\n".join(corpus_markdown(corpus))
     return (base + "\n\n") * max(1, int(mb * 1e6 / len(base.encode()) + 1))
 
 

@@ -66,5 +66,5 @@ def require(module: str, extra: str, purpose: str):
     except ImportError as exc:
         raise MissingDependencyError(
             f"{purpose} needs the package {module.split('.')[0]!r}, which is not installed; "
-            f'install it with: pip install "docchunk[{extra}]"'
+            f'install it from a docchunk checkout with: pip install ".[{extra}]"'
         ) from exc

@@ -25,7 +25,7 @@ class _JsonConverter:
 
 
 def test_our_chunker_inside_langchain_docling_loader():
-    pytest.importorskip("langchain_docling", reason='needs langchain-docling: pip install "docchunk[langchain]"')
+    pytest.importorskip("langchain_docling", reason='needs langchain-docling: pip install ".[langchain]"')
     from langchain_docling import DoclingLoader
 
     chunker = docchunk.HybridChunker(max_tokens=64)
@@ -36,7 +36,7 @@ def test_our_chunker_inside_langchain_docling_loader():
 
 
 def test_docchunk_loader_flat_metadata():
-    pytest.importorskip("langchain_core", reason='needs pip install "docchunk[langchain]"')
+    pytest.importorskip("langchain_core", reason='needs pip install ".[langchain]"')
     from docchunk.integrations.langchain import DocchunkLoader
 
     docs = list(DocchunkLoader([DOC, str(DOC)], chunker=docchunk.HybridChunker(max_tokens=128)).lazy_load())
@@ -52,7 +52,7 @@ def test_docchunk_loader_flat_metadata():
 
 
 def test_docchunk_text_splitter_exact_start_index():
-    pytest.importorskip("langchain_text_splitters", reason='needs pip install "docchunk[langchain]"')
+    pytest.importorskip("langchain_text_splitters", reason='needs pip install ".[langchain]"')
     from docchunk.integrations.langchain import DocchunkTextSplitter
 
     splitter = DocchunkTextSplitter(docchunk.RecursiveChunker(chunk_size=50), add_start_index=True)
@@ -64,7 +64,7 @@ def test_docchunk_text_splitter_exact_start_index():
 
 
 def test_our_chunker_inside_llama_index_docling_node_parser():
-    pytest.importorskip("llama_index.node_parser.docling", reason='needs pip install "docchunk[llama-index]"')
+    pytest.importorskip("llama_index.node_parser.docling", reason='needs pip install ".[llama-index]"')
     from llama_index.core import Document
     from llama_index.node_parser.docling import DoclingNodeParser
 
@@ -76,7 +76,7 @@ def test_our_chunker_inside_llama_index_docling_node_parser():
 
 
 def test_docchunk_node_parser_documents_and_text():
-    pytest.importorskip("llama_index.core", reason='needs pip install "docchunk[llama-index]"')
+    pytest.importorskip("llama_index.core", reason='needs pip install ".[llama-index]"')
     from llama_index.core import Document
     from llama_index.core.schema import MetadataMode, NodeRelationship
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections import Counter
 
 import pytest
 
@@ -50,38 +49,3 @@ def test_workers_give_the_same_output_in_the_same_order(capsys, corpus_dir, tmp_
     assert "zz_broken.json" in err1 and err1 == err2
     assert one.read_bytes() == many.read_bytes()
     assert len(one.read_text().splitlines()) > 200
-
-
-@pytest.mark.slow  # starts a local Ray cluster
-def test_ray_rows_equal_single_process_rows(capsys, corpus_dir, tmp_path):
-    ray = pytest.importorskip("ray", reason='needs Ray: pip install "docchunk[ray]"')
-    from docchunk import HybridChunker
-    from docchunk.integrations.ray import chunk_dataset
-
-    single = tmp_path / "single.jsonl"
-    run(capsys, "chunk", str(corpus_dir), "-o", str(single), "--no-progress")
-    expected = Counter(key(json.loads(line)) for line in single.read_text().splitlines())
-
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
-    try:
-        ray.data.DataContext.get_current().enable_progress_bars = False
-        files = sorted(str(p) for p in corpus_dir.iterdir())
-        rows = chunk_dataset(ray.data.from_items([{"path": f} for f in files]), HybridChunker()).take_all()
-        errors = [r for r in rows if r["error"] is not None]
-        assert len(errors) == 1 and "zz_broken.json" in errors[0]["error"]
-        assert Counter(key(r) for r in rows if r["error"] is None) == expected
-
-        out = tmp_path / "shards"
-        code, _, err = run(capsys, "chunk", str(corpus_dir), "--engine", "ray", "-o", str(out))
-        assert code == 1 and "zz_broken.json" in err
-        written = [json.loads(line) for shard in sorted(out.iterdir()) for line in shard.read_text().splitlines()]
-        assert Counter(key(r) for r in written) == expected
-
-        parquet = tmp_path / "parquet"
-        code, _, _ = run(capsys, "chunk", str(corpus_dir), "--engine", "ray", "--format", "parquet", "-o", str(parquet))
-        import pyarrow.parquet as pq
-
-        table = pq.read_table(sorted(str(p) for p in parquet.iterdir()))
-        assert code == 1 and Counter(key(r) for r in table.to_pylist()) == expected
-    finally:
-        ray.shutdown()

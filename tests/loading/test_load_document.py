@@ -31,7 +31,7 @@ def test_old_schema_versions_load():
 
 @pytest.fixture
 def convert():
-    pytest.importorskip("docling.backend.md_backend", reason='conversion needs pip install "docchunk[convert]"')
+    pytest.importorskip("docling.backend.md_backend", reason='conversion needs pip install ".[convert]"')
 
 
 @pytest.mark.parametrize("name", ["wiki.md", "word_sample.docx", "ending_with_table.md"])

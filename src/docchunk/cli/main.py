@@ -3,7 +3,8 @@
 Thin by design: parses arguments, calls the public API, reports progress and
 errors. Bad input never prints a traceback (unless ``--debug``): one line on
 stderr per problem; usage errors exit 2, failed inputs exit 1 after every other
-input has been chunked and written.
+input has been chunked and written. Nothing to chunk (a folder without supported
+files, a document without text) is a failed input.
 """
 
 from __future__ import annotations
@@ -42,7 +43,8 @@ cli.add_command(eval_command)
 
 @cli.command("chunk")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="JSONL file (default: stdout).")
+@click.option("-o", "--output", type=click.Path(path_type=Path),
+              help="JSONL file (default: stdout); with --engine ray, the folder for the shards.")  # fmt: skip
 @click.option(
     "--chunker", type=click.Choice(["hybrid", "hierarchical", "page", "line"]), default="hybrid", show_default=True,
     help="hybrid: structure + token limit; hierarchical: one chunk per element; page: one chunk per page "
@@ -96,15 +98,16 @@ def chunk_command(
     """
     settings = (chunker, tokenizer_spec, max_tokens, not no_merge_peers, expand)
     chunker_obj = _make_chunker(*settings, debug)
-    from docchunk.loading import iter_input_files
-
-    files = [f for p in paths for f in iter_input_files(p)]
+    files, empty = _input_files(paths)
+    for problem in empty:
+        _error(problem)
+    total = len(files) + len(empty)
     if engine == "ray":
-        failures = _run_ray(chunker_obj, files, output, address, num_workers, out_format)
-        _finish(failures, len(files))
+        failures = _run_ray(chunker_obj, files, output, address, num_workers, out_format) if files else 0
+        _finish(failures + len(empty), total)
         return
     show = progress if progress is not None else len(files) >= PROGRESS_MIN_FILES
-    failures = 0
+    failures = len(empty)
     with _open_output(output) as out:
         for lines, problem in _progress(_results(files, chunker_obj, settings, workers, debug), show, len(files)):
             if problem is not None:
@@ -113,7 +116,22 @@ def chunk_command(
                 continue
             out.writelines(lines)
             out.flush()
-    _finish(failures, len(files))
+    _finish(failures, total)
+
+
+def _input_files(paths: tuple[Path, ...]) -> tuple[list[Path], list[str]]:
+    """The files to chunk, and one problem per folder that holds none (nothing to chunk is an error)."""
+    from docchunk.loading import SUPPORTED_SUFFIXES, iter_input_files
+
+    files: list[Path] = []
+    empty: list[str] = []
+    for path in paths:
+        found = iter_input_files(path)
+        if not found:
+            kinds = ", ".join(SUPPORTED_SUFFIXES)
+            empty.append(f"{path}: nothing to chunk: the folder holds no supported file ({kinds})")
+        files.extend(found)
+    return files, empty
 
 
 def _results(
@@ -140,21 +158,15 @@ def _run_ray(chunker: Any, files: list[Path], output: Path | None, address: str 
     """Chunk on Ray Data and write JSONL (or Parquet) shards into the folder ``output``; returns failures."""
     if output is None:
         raise click.UsageError("--engine ray needs -o OUT_DIR, the folder for the output shards")
-    from docchunk.errors import require
+    ray = _import_ray(address)
+    from docchunk.integrations.ray import check_output_folder, chunk_dataset, write_jsonl, write_parquet
 
-    ray = require("ray", "ray", "--engine ray")
-    import logging
+    try:
+        check_output_folder(output, out_format)
+    except DocchunkError as exc:
+        raise click.UsageError(f"-o: {exc}") from exc
 
-    from docchunk.integrations.ray import chunk_dataset
-
-    logging.getLogger("ray").setLevel(logging.WARNING)
-    logging.getLogger("ray.data").setLevel(logging.WARNING)
-    if not ray.is_initialized():
-        ray.init(address=address, num_cpus=None if address else num_workers, include_dashboard=False,
-                 log_to_driver=False, logging_level=logging.WARNING)  # fmt: skip
-    context = ray.data.DataContext.get_current()
-    context.enable_progress_bars = False
-    context.print_on_execution_start = False
+    _start_ray(ray, address, num_workers)
     blocks = max(1, min(len(files), num_workers * 4))
     ds = ray.data.from_items([{"path": str(p)} for p in files], override_num_blocks=blocks)
     rows = chunk_dataset(ds, chunker).materialize()
@@ -162,11 +174,46 @@ def _run_ray(chunker: Any, files: list[Path], output: Path | None, address: str 
     for row in errors:
         _error(row["error"])
     good = rows.filter(lambda r: r["error"] is None).drop_columns(["error"])
-    if out_format == "parquet":
-        good.write_parquet(str(output))
-    else:
-        good.write_json(str(output))
+    (write_parquet if out_format == "parquet" else write_jsonl)(good, output)
     return len(errors)
+
+
+def _import_ray(address: str | None) -> Any:
+    """Ray, or one line saying what to install (Ray Data; Ray Client for ``ray://`` addresses)."""
+    import importlib.util
+
+    from docchunk.errors import MissingDependencyError, require
+
+    try:
+        ray = require("ray", "ray", "--engine ray")
+        require("ray.data", "ray", "--engine ray")
+        if address and address.startswith("ray://") and importlib.util.find_spec("grpc") is None:
+            raise MissingDependencyError(
+                f"--address {address} connects through Ray Client, which needs the package 'grpcio' (ray[client]); "
+                'install it from a docchunk checkout with: pip install ".[ray]"'
+            )
+    except MissingDependencyError as exc:
+        raise click.UsageError(str(exc)) from exc
+    return ray
+
+
+def _start_ray(ray: Any, address: str | None, num_workers: int) -> None:
+    """Connect to ``address`` or start a local Ray; a failure is one line and exit 1."""
+    import logging
+
+    logging.getLogger("ray").setLevel(logging.WARNING)
+    logging.getLogger("ray.data").setLevel(logging.WARNING)
+    if not ray.is_initialized():
+        try:
+            ray.init(address=address, num_cpus=None if address else num_workers, include_dashboard=False,
+                     log_to_driver=False, logging_level=logging.WARNING)  # fmt: skip
+        except Exception as exc:  # connection refused, no cluster at the address, ...
+            where = f"connect to the Ray cluster at {address}" if address else "start a local Ray instance"
+            _error(f"could not {where}: {type(exc).__name__}: {' '.join(str(exc).split())[:300]}")
+            sys.exit(1)
+    context = ray.data.DataContext.get_current()
+    context.enable_progress_bars = False
+    context.print_on_execution_start = False
 
 
 def _finish(failures: int, total: int) -> None:
@@ -231,7 +278,7 @@ def _build_chunker(kind: str, spec: str | None, max_tokens: int | None, merge_pe
 
 
 def _chunk_lines(chunker: Any, path: Path) -> list[str]:
-    from docchunk.integrations._rows import chunk_rows
+    from docchunk.integrations.rows import chunk_rows
     from docchunk.loading import load_document
 
     return [json.dumps(row, ensure_ascii=False) + "\n" for row in chunk_rows(chunker, str(path), load_document(path))]
@@ -255,7 +302,7 @@ def _worker_chunk(path: Path) -> tuple[list[str], str | None]:
 
 def _problem(path: Path, exc: Exception) -> str:
     """One line naming the file and what went wrong."""
-    from docchunk.integrations._rows import describe_failure
+    from docchunk.integrations.rows import describe_failure
 
     return describe_failure(str(path), exc)
 
@@ -265,6 +312,8 @@ def _open_output(output: Path | None) -> Iterator[IO[str]]:
     if output is None:
         yield sys.stdout
         return
+    if output.is_dir():
+        raise click.UsageError(f"-o {output}: is a folder; give the JSONL file to write (a folder is for --engine ray)")
     try:
         # surrogateescape: file names that are not valid UTF-8 are written back as their bytes
         handle = output.open("w", encoding="utf-8", errors="surrogateescape")

@@ -1,6 +1,6 @@
 """LangChain: a document loader that chunks with docchunk, and a text splitter over docchunk's text chunkers.
 
-Needs the ``langchain`` extra (``pip install "docchunk[langchain]"``).
+Needs the ``langchain`` extra (``pip install ".[langchain]"``).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from docchunk.errors import require
-from docchunk.integrations._rows import chunk_metadata
+from docchunk.integrations.rows import chunk_metadata
 
 _lc_loaders: Any = require("langchain_core.document_loaders", "langchain", "docchunk.integrations.langchain")
 _lc_documents: Any = require("langchain_core.documents", "langchain", "docchunk.integrations.langchain")

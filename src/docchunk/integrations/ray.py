@@ -1,6 +1,6 @@
-"""Ray Data: chunk a Dataset of documents into a Dataset of chunk rows.
+"""Ray Data: chunk a Dataset of documents into a Dataset of chunk rows, and write them as shards.
 
-Needs the ``ray`` extra (``pip install "docchunk[ray]"``).
+Needs the ``ray`` extra (``pip install ".[ray]"`` from a checkout).
 """
 
 from __future__ import annotations
@@ -9,13 +9,56 @@ import json
 from pathlib import Path
 from typing import Any
 
-from docchunk.errors import DocchunkError, require
-from docchunk.integrations._rows import chunk_rows, describe_failure
+from docchunk.errors import ConfigError, DocchunkError, require
+from docchunk.integrations.rows import ROW_FIELDS as _CHUNK_FIELDS
+from docchunk.integrations.rows import chunk_rows, describe_failure
 
-__all__ = ["ROW_FIELDS", "chunk_dataset"]
+__all__ = ["ROW_FIELDS", "check_output_folder", "chunk_dataset", "row_schema", "write_jsonl", "write_parquet"]
 
-ROW_FIELDS = ("text", "contextualized", "token_count", "page_numbers", "source", "chunk_index", "meta", "error")
+ROW_FIELDS = (*_CHUNK_FIELDS, "error")
 """Columns of the output rows: the CLI's JSONL fields, plus ``error``."""
+
+
+def row_schema(error: bool = True) -> Any:
+    """The Arrow schema of :func:`chunk_dataset`'s rows, the same for every block and shard.
+
+    ``text``, ``contextualized``, ``source``, ``meta`` (DocMeta as a JSON string) and
+    ``error`` are strings; ``token_count`` and ``chunk_index`` int64; ``page_numbers``
+    list<int64> (empty when the document has no page provenance). ``error=False``
+    leaves the ``error`` column out.
+    """
+    pa = require("pyarrow", "ray", "The Ray integration")
+    types = {
+        "text": pa.string(), "contextualized": pa.string(), "token_count": pa.int64(),
+        "page_numbers": pa.list_(pa.int64()), "source": pa.string(), "chunk_index": pa.int64(),
+        "meta": pa.string(), "error": pa.string(),
+    }  # fmt: skip
+    return pa.schema([(name, types[name]) for name in ROW_FIELDS if error or name != "error"])
+
+
+def _without_nones(value: Any) -> Any:
+    """A DoclingDocument dict as it was before Arrow's round trip.
+
+    Arrow stores a list of dicts as structs with the union of their keys, so each item
+    comes back with the keys of its siblings set to None (a ``TitleItem`` with
+    ``level: None``); dropping None-valued keys restores the original items.
+    """
+    if isinstance(value, dict):
+        return {k: _without_nones(v) for k, v in value.items() if v is not None}
+    if isinstance(value, (list, tuple)) or type(value).__name__ == "ndarray":
+        return [_without_nones(v) for v in value]
+    return value
+
+
+def _load_json_row(data: Any) -> Any:
+    from docchunk.loading import load_document
+
+    if not isinstance(data, dict):
+        return load_document(data, format="json")
+    try:
+        return load_document(data, format="json")
+    except DocchunkError:  # a dict that went through Arrow: retry with the keys Arrow added removed
+        return load_document(_without_nones(data), format="json")
 
 
 class _ChunkRows:
@@ -30,7 +73,7 @@ class _ChunkRows:
         source = str(row.get("path") or row.get("source") or "<row>")
         try:
             if row.get("json") is not None:
-                doc = load_document(row["json"], format="json")
+                doc = _load_json_row(row["json"])
             elif row.get("bytes") is not None:
                 fmt = Path(source).suffix.lstrip(".").lower() or "json"
                 doc = load_document(bytes(row["bytes"]), format=fmt)
@@ -52,24 +95,95 @@ def _error_row(source: str, exc: Exception) -> dict[str, Any]:
     }  # fmt: skip
 
 
+def _conform(table: Any) -> Any:
+    """A block with the columns and types of :func:`row_schema` (Arrow infers ``list<null>`` otherwise)."""
+    pa = require("pyarrow", "ray", "The Ray integration")
+    schema = row_schema(error="error" in table.column_names)
+    return pa.Table.from_pylist(table.to_pylist(), schema=schema)
+
+
 def chunk_dataset(ds: Any, chunker: Any = None) -> Any:
     """Chunk every document of a Ray Dataset.
 
     Args:
         ds: A ``ray.data.Dataset`` whose rows have ``path`` (a file
             :func:`docchunk.load_document` reads), or ``bytes`` (with ``path`` naming
-            the format by its extension), or ``json`` (DoclingDocument JSON).
+            the format by its extension), or ``json`` (DoclingDocument JSON: a string,
+            bytes, or a dict, also one that went through Arrow).
         chunker: A docchunk document chunker; default ``HybridChunker()``.
 
     Returns:
-        A Dataset with one row per chunk and the columns :data:`ROW_FIELDS` (the CLI's
-        JSONL fields; ``meta`` is the DocMeta as a JSON string). A document that
-        fails gives one row with ``error`` set (naming its path) and does not stop
-        the others.
+        A Dataset with one row per chunk and the columns :data:`ROW_FIELDS`, typed by
+        :func:`row_schema` in every block (the CLI's JSONL fields; ``meta`` is the
+        DocMeta as a JSON string). A document that fails, or has nothing to chunk,
+        gives one row with ``error`` set (naming its path) and does not stop the others.
+
+    Raises:
+        MissingDependencyError: Ray Data is not installed (``pip install ".[ray]"``).
     """
     require("ray.data", "ray", "docchunk.integrations.ray")
     if chunker is None:
         from docchunk import HybridChunker
 
         chunker = HybridChunker()
-    return ds.flat_map(_ChunkRows(chunker))
+    return ds.flat_map(_ChunkRows(chunker)).map_batches(_conform, batch_format="pyarrow")
+
+
+def check_output_folder(path: str | Path, fmt: str) -> str:
+    """``path`` as a string when it can take ``fmt`` shards (``"jsonl"`` or ``"parquet"``).
+
+    A new folder, or an existing one without ``*.{fmt}`` files, so that reading the
+    folder back gives one run's rows.
+
+    Raises:
+        ConfigError: ``path`` is a file, or a folder that already holds ``*.{fmt}`` files.
+    """
+    suffix = f".{fmt}"
+    folder = Path(path)
+    if folder.exists() and not folder.is_dir():
+        raise ConfigError(f"the output {str(folder)!r} is a file; give a folder for the shards (it may exist)")
+    if folder.is_dir() and any(folder.glob(f"*{suffix}")):
+        raise ConfigError(
+            f"the output folder {str(folder)!r} already holds {suffix} shards; remove them or give another folder, "
+            "so that reading the folder back gives this run's rows only"
+        )
+    return str(folder)
+
+
+def write_parquet(rows: Any, path: str | Path) -> None:
+    """Write chunk rows as Parquet shards into the folder ``path`` (created, or existing without Parquet files).
+
+    Every shard has :func:`row_schema`'s types, so ``pandas.read_parquet(path)`` reads
+    the folder as one table.
+
+    Raises:
+        ConfigError: ``path`` is a file, or a folder that already holds ``.parquet`` files.
+    """
+    rows.map_batches(_conform, batch_format="pyarrow").write_parquet(check_output_folder(path, "parquet"))
+
+
+def write_jsonl(rows: Any, path: str | Path) -> None:
+    """Write chunk rows as JSONL shards (``*.jsonl``) into the folder ``path``.
+
+    Each line is the line ``docchunk chunk`` writes for that chunk: the same keys in
+    the same order, ``meta`` as a JSON object.
+
+    Raises:
+        ConfigError: ``path`` is a file, or a folder that already holds ``.jsonl`` files.
+    """
+    datasource = require("ray.data.datasource", "ray", "docchunk.integrations.ray")
+    base: Any = datasource.BlockBasedFileDatasink
+
+    class JsonlDatasink(base):
+        def __init__(self, folder: str):
+            super().__init__(folder, file_format="jsonl")
+
+        def write_block_to_file(self, block: Any, file: Any) -> None:
+            lines = []
+            for row in block.to_arrow().to_pylist():
+                if isinstance(row.get("meta"), str):
+                    row["meta"] = json.loads(row["meta"])
+                lines.append(json.dumps(row, ensure_ascii=False) + "\n")
+            file.write("".join(lines).encode("utf-8", "surrogateescape"))
+
+    rows.write_datasink(JsonlDatasink(check_output_folder(path, "jsonl")))

@@ -69,7 +69,7 @@ def _convert(source: Path | BytesIO, suffix: str, where: str, name: str | None =
         raise
     except ImportError as exc:
         raise MissingDependencyError(
-            f'{purpose} needs docling\'s format backends: pip install "docchunk[convert]" ({exc})'
+            f'{purpose} needs docling\'s format backends: pip install ".[convert]" ({exc})'
         ) from exc
     except Exception as exc:
         raise DocumentError(f"{where}: cannot convert {suffix} file: {type(exc).__name__}: {exc}") from exc

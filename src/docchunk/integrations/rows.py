@@ -1,10 +1,22 @@
-"""Flat, vector-store friendly metadata of a document chunk (shared by the integrations and the CLI)."""
+"""The rows ``docchunk chunk`` writes, and flat chunk metadata (shared by the CLI and the integrations).
+
+Example:
+    >>> import docchunk
+    >>> from docchunk.integrations.rows import chunk_rows
+    >>> doc = docchunk.load_document("examples/docling_paper.json")  # doctest: +SKIP
+    >>> rows = chunk_rows(docchunk.HybridChunker(), "examples/docling_paper.json", doc)  # doctest: +SKIP
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from docchunk.errors import DocchunkError
+from docchunk.errors import DocchunkError, DocumentError
+
+__all__ = ["ROW_FIELDS", "chunk_metadata", "chunk_rows", "describe_failure"]
+
+ROW_FIELDS = ("text", "contextualized", "token_count", "page_numbers", "source", "chunk_index", "meta")
+"""The keys of every row, in this order: the fields of each line of ``docchunk chunk``'s JSONL."""
 
 
 def chunk_metadata(chunk: Any, source: str, index: int) -> dict[str, Any]:
@@ -26,10 +38,21 @@ def chunk_metadata(chunk: Any, source: str, index: int) -> dict[str, Any]:
 
 
 def chunk_rows(chunker: Any, source: str, doc: Any) -> list[dict[str, Any]]:
-    """The rows of the CLI's JSONL for one document.
+    """The rows of ``docchunk chunk``'s JSONL for one document, one per chunk, in order.
 
-    Each has ``text``, ``contextualized``, ``token_count``, ``page_numbers``, ``source``,
-    ``chunk_index``, ``meta``.
+    Args:
+        chunker: A docchunk (or docling-core) document chunker.
+        source: The document's name or path, copied into each row's ``source``.
+        doc: The ``DoclingDocument`` to chunk.
+
+    Returns:
+        Dicts with the keys :data:`ROW_FIELDS`: ``text``, ``contextualized``
+        (``chunker.contextualize(chunk)``), ``token_count`` (tokens of
+        ``contextualized``), ``page_numbers`` (a list, empty without provenance),
+        ``source``, ``chunk_index`` (0, 1, ...) and ``meta`` (docling-core's DocMeta JSON).
+
+    Raises:
+        DocumentError: The document gives no chunk (it holds no text): nothing to chunk.
     """
     rows = []
     for index, chunk in enumerate(chunker.chunk(doc)):
@@ -38,12 +61,14 @@ def chunk_rows(chunker: Any, source: str, doc: Any) -> list[dict[str, Any]]:
                 "text": chunk.text,
                 "contextualized": chunker.contextualize(chunk),
                 "token_count": chunk.meta.token_count,
-                "page_numbers": chunk.meta.page_numbers or [],
+                "page_numbers": list(chunk.meta.page_numbers or []),
                 "source": source,
                 "chunk_index": index,
                 "meta": chunk.meta.export_json_dict(),
             }
         )
+    if not rows:
+        raise DocumentError(f"{source}: nothing to chunk: the document holds no text")
     return rows
 
 

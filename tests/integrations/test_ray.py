@@ -1,0 +1,104 @@
+"""Ray Data: chunk_dataset rows and `docchunk chunk --engine ray` shards against the local command's output."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections import Counter
+
+import pytest
+from click.testing import CliRunner
+
+from docchunk.cli.main import cli
+from tests.conftest import DATA, shipped_docs
+
+pytestmark = pytest.mark.slow
+ray = pytest.importorskip("ray", reason='needs Ray: pip install ".[ray]"')
+
+EMPTY_DOC = {"schema_name": "DoclingDocument", "version": "1.0.0", "name": "empty"}
+
+
+@pytest.fixture(scope="module")
+def ray_session():
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
+    ray.data.DataContext.get_current().enable_progress_bars = False
+    yield ray
+    ray.shutdown()
+
+
+@pytest.fixture(scope="module")
+def inputs(tmp_path_factory):
+    """The shipped documents (with and without page numbers), a broken file and a document without text."""
+    folder = tmp_path_factory.mktemp("inputs")
+    for path in shipped_docs():
+        shutil.copy(path, folder / path.name)
+    (folder / "zz_broken.json").write_text("{not json")
+    (folder / "zz_empty.json").write_text(json.dumps(EMPTY_DOC))
+    return folder
+
+
+@pytest.fixture(scope="module")
+def local_rows(inputs, tmp_path_factory):
+    out = tmp_path_factory.mktemp("local") / "out.jsonl"
+    result = CliRunner().invoke(cli, ["chunk", str(inputs), "-o", str(out), "--no-progress"])
+    assert result.exit_code == 1 and "zz_broken.json" in result.stderr and "zz_empty.json" in result.stderr
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert any(r["page_numbers"] for r in rows) and any(not r["page_numbers"] for r in rows)
+    return rows
+
+
+def ordered(rows: list[dict]) -> list[dict]:
+    return sorted(rows, key=lambda r: (r["source"], r["chunk_index"]))
+
+
+def run_ray(inputs, out, *extra):
+    args = ["chunk", str(inputs), "--engine", "ray", "--num-workers", "2", "-o", str(out), *extra]
+    return CliRunner().invoke(cli, args)
+
+
+def test_ray_jsonl_shards_equal_local_jsonl_in_an_existing_folder_regression(ray_session, inputs, local_rows, tmp_path):
+    out = tmp_path / "existing"
+    out.mkdir()
+    result = run_ray(inputs, out)
+    assert result.exit_code == 1
+    assert "zz_broken.json" in result.stderr and "zz_empty.json: nothing to chunk" in result.stderr
+    shards = sorted(out.iterdir())
+    assert shards and all(p.suffix == ".jsonl" for p in shards)
+    written = [json.loads(line) for shard in shards for line in shard.read_text().splitlines()]
+    assert all(isinstance(r["meta"], dict) and list(r) == list(local_rows[0]) for r in written)
+    assert ordered(written) == ordered(local_rows)
+
+    again = run_ray(inputs, out)  # earlier shards would mix two runs' rows
+    assert again.exit_code == 2 and "already holds .jsonl shards" in again.stderr
+
+
+def test_ray_parquet_shards_read_back_with_pandas_regression(ray_session, inputs, local_rows, tmp_path):
+    pandas = pytest.importorskip("pandas")
+    out = tmp_path / "existing"
+    out.mkdir()
+    result = run_ray(inputs, out, "--format", "parquet")
+    assert result.exit_code == 1
+    table = pandas.read_parquet(out)
+    assert list(table.columns) == list(local_rows[0])
+    rows = table.to_dict("records")
+    for row in rows:
+        row["meta"] = json.loads(row["meta"])
+        row["page_numbers"] = [int(p) for p in row["page_numbers"]]
+    assert ordered(rows) == ordered(local_rows)
+
+
+def test_chunk_dataset_dict_json_rows_after_arrow_round_trip_regression(ray_session, local_rows):
+    from docchunk.integrations.ray import chunk_dataset
+
+    docs = [(str(p), json.loads(p.read_text())) for p in shipped_docs()]
+    ds = ray.data.from_items([{"json": doc, "path": path} for path, doc in docs], override_num_blocks=2)
+    rows = chunk_dataset(ds).take_all()
+    assert [r["error"] for r in rows if r["error"]] == []
+    for row in rows:
+        row.pop("error")
+        row["meta"] = json.loads(row["meta"])
+    expected = Counter(
+        json.dumps({**r, "source": str(DATA / r["source"].rsplit("/", 1)[-1])}, sort_keys=True)
+        for r in local_rows
+    )
+    assert Counter(json.dumps(r, sort_keys=True) for r in rows) == expected

@@ -1,0 +1,95 @@
+"""Hub model names without a network: one clear docchunk error within seconds, and the cache is used."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from docchunk.cli.main import main
+from tests.conftest import DATA, ROOT
+
+MISSING = "docchunk-tests/no-such-model-anywhere"
+
+# times the call alone (not the interpreter's start-up) and reports what it raised
+PROBE = """
+import json, sys, time
+kind = sys.argv[1]
+start = time.perf_counter()
+try:
+    if kind == "tokenizer":
+        import docchunk
+        docchunk.get_tokenizer("hf:" + sys.argv[2])
+    else:
+        from docchunk.embeddings import SentenceTransformerEmbeddings
+        SentenceTransformerEmbeddings(sys.argv[2])
+    result = {"error": None}
+except Exception as exc:
+    result = {"error": type(exc).__name__, "message": str(exc), "bases": [c.__name__ for c in type(exc).__mro__]}
+result["seconds"] = time.perf_counter() - start
+print(json.dumps(result))
+"""
+
+
+def probe(kind: str, name: str, **env: str) -> dict:
+    environ = {k: v for k, v in os.environ.items() if k not in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")}
+    environ.update(env)
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, kind, name], env=environ, cwd=ROOT, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+# HF_HUB_OFFLINE=1, and a Hub that cannot be reached (a closed port on this machine, so
+# nothing leaves it) without HF_HUB_OFFLINE: huggingface_hub used to retry for 20-90 s
+OFFLINE_SETUPS = [
+    pytest.param({"HF_HUB_OFFLINE": "1"}, id="HF_HUB_OFFLINE"),
+    pytest.param({"HF_ENDPOINT": "http://127.0.0.1:9"}, id="hub-unreachable"),
+]
+
+
+@pytest.mark.parametrize("env", OFFLINE_SETUPS)
+@pytest.mark.parametrize(("kind", "error"), [("tokenizer", "TokenizerError"), ("embeddings", "ConfigError")])
+def test_uncached_hub_name_offline_fails_fast_with_how_to_get_it_regression(kind, error, env):
+    result = probe(kind, MISSING, **env)
+    assert result["error"] == error and "DocchunkError" in result["bases"]
+    assert result["seconds"] < 10
+    message = result["message"]
+    assert MISSING in message and "not in the local cache" in message
+    assert f"huggingface-cli download {MISSING}" in message and "HF_HUB_OFFLINE" in message
+    assert "local" in message and "directory" in message
+
+
+def test_uncached_hub_tokenizer_in_the_cli_is_one_line_exit_2(capsys):
+    assert os.environ.get("HF_HUB_OFFLINE") == "1"  # set by conftest for the whole run
+    with pytest.raises(SystemExit) as exit_info:
+        main(["chunk", str(DATA / "pdf__multi_page.json"), "--tokenizer", f"hf:{MISSING}"])
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2
+    assert err.count("\n") == 1 and "huggingface-cli download" in err and "Traceback" not in err
+
+
+def test_cached_hub_name_loads_offline_with_its_limit(tmp_path, minilm_dir):
+    """A model in the Hugging Face cache is read from it with HF_HUB_OFFLINE=1, limit included."""
+    commit = "0" * 40
+    repo = tmp_path / "models--docchunk-tests--cached-minilm"
+    snapshot = repo / "snapshots" / commit
+    snapshot.mkdir(parents=True)
+    for name in ("tokenizer.json", "sentence_bert_config.json", "tokenizer_config.json"):
+        if (minilm_dir / name).is_file():
+            shutil.copy(minilm_dir / name, snapshot / name)
+    (repo / "refs").mkdir()
+    (repo / "refs" / "main").write_text(commit)
+    code = (
+        "import docchunk; t = docchunk.get_tokenizer('hf:docchunk-tests/cached-minilm'); "
+        "print(t.max_tokens, t.count_tokens('Hello world'))"
+    )
+    environ = dict(os.environ, HF_HUB_OFFLINE="1", HF_HUB_CACHE=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", code], env=environ, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["256", "2"]
