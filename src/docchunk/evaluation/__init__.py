@@ -1,6 +1,6 @@
 """Retrieval evaluation of chunkings over character spans (``docchunk eval``).
 
-Needs numpy, and sentence-transformers for the embedding model (``docchunk[eval]``).
+Needs numpy, and sentence-transformers for the embedding model (``pip install ".[eval]"``).
 Metrics follow Smith and Troynikov, "Evaluating Chunking Strategies for Retrieval"
 (Chroma, 2024); see :mod:`docchunk.evaluation.metrics`.
 

@@ -49,7 +49,7 @@ def load_model(model: str = DEFAULT_MODEL, device: str | None = "cpu") -> EmbedB
         device: Torch device.
 
     Raises:
-        MissingDependencyError: sentence-transformers is missing (``docchunk[semantic]``).
+        MissingDependencyError: sentence-transformers is missing (``pip install ".[semantic]"``).
         ConfigError: The model cannot be loaded offline.
     """
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
