@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,15 +18,10 @@ from typing import IO, Any
 
 import click
 
-from docchunk.errors import DocchunkError, ModelLimitWarning
+from docchunk.cli.inspect import inspect_command
+from docchunk.cli.options import DOC_CHUNKERS, chunker_option, doc_chunker_options, make_doc_chunker
 
 PROGRESS_MIN_FILES = 10
-
-
-def _positive(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
-    if value is not None and value < 1:
-        raise click.BadParameter(f"{value!r}: must be a positive number of tokens (>= 1)")
-    return value
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -36,20 +30,14 @@ def cli() -> None:
     """docchunk: chunk documents for retrieval, embedding and search."""
 
 
+cli.add_command(inspect_command)
+
+
 @cli.command("chunk")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="JSONL file (default: stdout).")
-@click.option(
-    "--chunker", type=click.Choice(["hybrid", "hierarchical"]), default="hybrid", show_default=True,
-    help="hybrid: structure + token limit; hierarchical: one chunk per element.",
-)  # fmt: skip
-@click.option(
-    "--tokenizer", "tokenizer_spec", default=None, metavar="SPEC",
-    help='"character", "word", "hf:<name|dir|tokenizer.json>" or "tiktoken:<encoding|model>" '
-    "(default: bundled all-MiniLM-L6-v2, offline).",
-)  # fmt: skip
-@click.option("--max-tokens", type=int, default=None, callback=_positive, help="Tokens per chunk (hybrid).")
-@click.option("--no-merge-peers", is_flag=True, help="Do not merge undersized chunks with equal headings (hybrid).")
+@chunker_option(DOC_CHUNKERS)
+@doc_chunker_options
 @click.option("--progress/--no-progress", default=None, help=f"Progress bar on stderr (default: {PROGRESS_MIN_FILES}+ files).")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Local worker processes (no Ray); output order is the same as with one.")  # fmt: skip
@@ -83,7 +71,7 @@ def chunk_command(
     and page_numbers.
     """
     settings = (chunker, tokenizer_spec, max_tokens, not no_merge_peers)
-    chunker_obj = _make_chunker(*settings, debug)
+    chunker_obj = make_doc_chunker(*settings, debug)
     from docchunk.loading import iter_input_files
 
     files = [f for p in paths for f in iter_input_files(p)]
@@ -161,36 +149,6 @@ def _finish(failures: int, total: int) -> None:
         sys.exit(1)
 
 
-def _make_chunker(
-    kind: str, spec: str | None, max_tokens: int | None, merge_peers: bool, debug: bool, warn: bool = True
-) -> Any:
-    from docchunk import HierarchicalChunker, HybridChunker, get_tokenizer
-
-    if kind == "hierarchical" and (max_tokens is not None or not merge_peers):
-        raise click.UsageError("--max-tokens and --no-merge-peers apply to --chunker hybrid only")
-    try:
-        tokenizer = get_tokenizer(spec)
-        if kind == "hierarchical":
-            return HierarchicalChunker(tokenizer=tokenizer)
-        if max_tokens is None and tokenizer.max_tokens is None:
-            raise click.UsageError(
-                f"--tokenizer {spec} has no token limit of its own; give --max-tokens N (tokens per chunk)"
-            )
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", ModelLimitWarning)
-            chunker = HybridChunker(tokenizer=tokenizer, max_tokens=max_tokens, merge_peers=merge_peers)
-        for warning in caught:  # ours as one plain line (once, not per worker); others as Python shows them
-            if not issubclass(warning.category, ModelLimitWarning):
-                warnings.showwarning(warning.message, warning.category, warning.filename, warning.lineno)
-            elif warn:
-                click.echo(f"docchunk: warning: {warning.message}", err=True)
-        return chunker
-    except DocchunkError as exc:
-        if debug:
-            raise
-        raise click.UsageError(str(exc)) from exc
-
-
 def _chunk_lines(chunker: Any, path: Path) -> list[str]:
     from docchunk.integrations._rows import chunk_rows
     from docchunk.loading import load_document
@@ -204,7 +162,7 @@ _WORKER_CHUNKER: Any = None
 def _worker_init(kind: str, spec: str | None, max_tokens: int | None, merge_peers: bool) -> None:
     global _WORKER_CHUNKER
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
-    _WORKER_CHUNKER = _make_chunker(kind, spec, max_tokens, merge_peers, debug=False, warn=False)
+    _WORKER_CHUNKER = make_doc_chunker(kind, spec, max_tokens, merge_peers, debug=False, warn=False)
 
 
 def _worker_chunk(path: Path) -> tuple[list[str], str | None]:
