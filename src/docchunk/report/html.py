@@ -156,6 +156,10 @@ def _histogram(documents: Sequence[DocumentView]) -> str:
             f'width="{step - gap:.1f}" height="{h}"></rect>'
             f'<text x="{k * step + step / 2:.1f}" y="{height - 20 - h - 3}" class="hn">{n or ""}</text></g>'
         )
+    if over_bin:  # where tiny ends
+        x = width * TINY_FRACTION * _BINS / len(bins)
+        bars.append(f'<line class="tl" x1="{x:.1f}" x2="{x:.1f}" y1="4" y2="{height - 20}"><title>tiny: under '
+                    f'{TINY_FRACTION:.0%} of the budget</title></line>')  # fmt: skip
     axis = (f'<text x="0" y="{height - 4}" class="ha">0</text>'
             f'<text x="{width * _BINS / len(bins):.1f}" y="{height - 4}" class="ha" text-anchor="end">{scale}</text>')  # fmt: skip
     return (f'<figure class="histogram"><svg viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
