@@ -81,7 +81,7 @@ class Chromium:
     manager; :meth:`open` loads a page in a new tab and returns its session id.
     """
 
-    def __init__(self, executable: str, user_data_dir: str, timeout: float = 60.0):
+    def __init__(self, executable: str, user_data_dir: str, timeout: float = 120.0):
         import os
         import subprocess
 
@@ -189,8 +189,9 @@ class Chromium:
         return session
 
     def evaluate(self, session: str, expression: str) -> Any:
-        """The value of a JavaScript expression in the page."""
-        result = self.send("Runtime.evaluate", {"expression": expression, "returnByValue": True}, session=session)
+        """The value of a JavaScript expression in the page (of the promise's result, for a promise)."""
+        params = {"expression": expression, "returnByValue": True, "awaitPromise": True}
+        result = self.send("Runtime.evaluate", params, session=session)
         if "exceptionDetails" in result:
             raise RuntimeError(f"{expression}: {result['exceptionDetails']}")
         return result["result"].get("value")
@@ -212,8 +213,10 @@ class Chromium:
         found = []
         for event in self.events:
             method, params = event.get("method"), event.get("params", {})
-            if method == "Runtime.exceptionThrown" or (
-                method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "assert")
-            ) or (method == "Log.entryAdded" and params.get("entry", {}).get("level") == "error"):
+            if (
+                method == "Runtime.exceptionThrown"
+                or (method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "assert"))
+                or (method == "Log.entryAdded" and params.get("entry", {}).get("level") == "error")
+            ):
                 found.append(event)
         return found

@@ -100,7 +100,7 @@ def test_a_text_chunker_chunks_a_documents_markdown_export(capsys, tmp_path):
 )  # fmt: skip
 def test_usage_errors_are_one_line_and_exit_2(capsys, tmp_path, options, message):
     report = tmp_path / "report.html"
-    code, out, err = run(capsys, "inspect", str(DATA / "wiki.md"), "-o", str(report), *options)
+    code, _, err = run(capsys, "inspect", str(DATA / "wiki.md"), "-o", str(report), *options)
     assert code == 2
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
     assert not report.exists()

@@ -83,7 +83,8 @@ def test_page_is_self_contained_and_only_its_own_script_may_run():
             assert value is None or value.startswith(("#", "data:")), (tag, name, value)
     assert not re.search(r"url\(\s*['\"]?(?!data:)", html)
     assert "@import" not in html
-    policy = next(a["content"] for t, a in page.tags if t == "meta" and a.get("http-equiv") == "Content-Security-Policy")
+    metas = [a for t, a in page.tags if t == "meta"]
+    policy = next(a["content"] for a in metas if a.get("http-equiv") == "Content-Security-Policy")
     assert "default-src 'none'" in policy
     code = [body for attrs, body in page.scripts if "type" not in attrs]
     assert len(code) == 1
@@ -121,9 +122,9 @@ def test_summary_counts_histogram_tiny_and_oversized():
     assert over > 0 and tiny > 0
     assert int(re.search(r'<b id="n-tiny">(\d+)</b>', html).group(1)) == tiny
     assert int(re.search(r'<b id="n-oversized">(\d+)</b>', html).group(1)) == over
-    links = re.findall(r'<details class="(tiny|oversized)".*?</details>', html, flags=re.S)
+    links = re.findall(r'<details class="(tiny|oversized)".*?</details>', html, flags=re.DOTALL)
     assert links == ["tiny", "oversized"]
-    listed = re.findall(r'<details class="tiny".*?</details>', html, flags=re.S)[0]
+    listed = re.findall(r'<details class="tiny".*?</details>', html, flags=re.DOTALL)[0]
     assert len(re.findall(r'href="#c\d+-\d+"', listed)) == tiny
 
 

@@ -18,7 +18,7 @@ from docchunk.cli.options import (
     text_chunker_options,
 )
 
-__all__ = ["inspect_command", "TEXT_SUFFIXES"]
+__all__ = ["TEXT_SUFFIXES", "inspect_command"]
 
 TEXT_SUFFIXES = (".txt", ".md", ".markdown", ".text")
 """Files a text chunker reads as plain text (UTF-8); other inputs are loaded as documents
@@ -46,9 +46,11 @@ def inspect_command(
     title: str | None,
     debug: bool,
 ) -> None:
-    """Chunk PATHS and write an HTML report: every chunk in reading order with its
-    heading path, token count against the budget, pages and flags; a summary with
-    a histogram and the tiny and oversized chunks; the contextualized text on click.
+    """Chunk PATHS and write an HTML report of the chunks.
+
+    The page shows every chunk in reading order with its heading path, token count
+    against the budget, pages and flags; a summary with a histogram and the tiny and
+    oversized chunks; the contextualized text on click.
 
     Document chunkers (hybrid, hierarchical) take what ``docchunk chunk`` takes; text
     chunkers read .txt and .md files as text (other inputs as their Markdown export).

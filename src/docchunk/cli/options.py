@@ -19,9 +19,9 @@ __all__ = [
     "TEXT_CHUNKERS",
     "chunker_option",
     "doc_chunker_options",
-    "text_chunker_options",
     "make_doc_chunker",
     "make_text_chunker",
+    "text_chunker_options",
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])

@@ -16,4 +16,12 @@ Example:
 from docchunk.report.html import TINY_FRACTION, render_html
 from docchunk.report.views import ChunkView, DocumentView, budget_of, describe_chunker, inspect_document
 
-__all__ = ["ChunkView", "DocumentView", "TINY_FRACTION", "budget_of", "describe_chunker", "inspect_document", "render_html"]
+__all__ = [
+    "TINY_FRACTION",
+    "ChunkView",
+    "DocumentView",
+    "budget_of",
+    "describe_chunker",
+    "inspect_document",
+    "render_html",
+]

@@ -22,12 +22,13 @@ from typing import Any
 
 from docchunk.report.views import ChunkView, DocumentView
 
-__all__ = ["render_html", "TINY_FRACTION"]
+__all__ = ["TINY_FRACTION", "render_html"]
 
 TINY_FRACTION = 0.25
 """A chunk is tiny when its token count is below this fraction of the budget."""
 
 _BINS = 10
+_PATH_SEP = " \u203a "  # single right-pointing angle quotation mark between headings
 
 
 def render_html(documents: Sequence[DocumentView], title: str = "docchunk inspect") -> str:
@@ -56,7 +57,7 @@ def render_html(documents: Sequence[DocumentView], title: str = "docchunk inspec
               f"script-src 'sha256-{digest}'; base-uri 'none'; form-action 'none'")  # fmt: skip
     body = "".join(_document(d, n) for n, d in enumerate(documents))
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f'<meta http-equiv="Content-Security-Policy" content="{policy}">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<link rel="icon" href="data:,"><title>{escape(title)}</title><style>{_asset("report.css")}</style></head>'
@@ -71,7 +72,7 @@ def render_html(documents: Sequence[DocumentView], title: str = "docchunk inspec
 
 
 def _asset(name: str) -> str:
-    return files("docchunk.report").joinpath("assets", name).read_text(encoding="utf-8")
+    return files("docchunk.report").joinpath("assets").joinpath(name).read_text(encoding="utf-8")
 
 
 def _anchor(doc: int, index: int) -> str:
@@ -93,7 +94,7 @@ def _summary(documents: Sequence[DocumentView]) -> str:
     counts = [c.token_count for d in documents for c in d.chunks if c.token_count is not None]
     total = sum(len(d.chunks) for d in documents)
     budgets = sorted({d.budget for d in documents if d.budget is not None})
-    facts = [f"<b id=\"n-chunks\">{total}</b> chunks in {len(documents)} document{'s' * (len(documents) != 1)}"]
+    facts = [f'<b id="n-chunks">{total}</b> chunks in {len(documents)} document{"s" * (len(documents) != 1)}']
     if budgets:
         facts.append("budget " + ", ".join(str(b) for b in budgets) + " tokens")
     if counts:
@@ -109,7 +110,7 @@ def _summary(documents: Sequence[DocumentView]) -> str:
     return (
         f'<p class="facts">{" · ".join(facts)}</p>'
         f'<p class="chunker">{"<br>".join(f"<code>{escape(c)}</code>" for c in chunkers)}</p>'
-        f"<ul class=\"sources\">{sources}</ul>{_histogram(documents)}"
+        f'<ul class="sources">{sources}</ul>{_histogram(documents)}'
         + _links("tiny", f"Tiny chunks (under {TINY_FRACTION:.0%} of the budget)", tiny, many)
         + _links("oversized", "Oversized chunks (over the budget)", over, many)
     )
@@ -118,30 +119,38 @@ def _summary(documents: Sequence[DocumentView]) -> str:
 def _links(kind: str, label: str, chunks: list[tuple[int, ChunkView]], many: bool) -> str:
     items = " ".join(
         f'<a href="#{_anchor(n, c.index)}">{f"{n}:" if many else ""}#{c.index}'
-        f'{f" ({c.token_count})" if c.token_count is not None else ""}</a>'
+        f"{f' ({c.token_count})' if c.token_count is not None else ''}</a>"
         for n, c in chunks
     )
     return f'<details class="{kind}"{" open" if 0 < len(chunks) <= 50 else ""}><summary>{label}: ' \
            f'<b id="n-{kind}">{len(chunks)}</b></summary><p>{items or "none"}</p></details>'  # fmt: skip
 
 
-def _histogram(documents: Sequence[DocumentView]) -> str:
-    """Inline SVG: chunks per token-count bin (tenths of the budget, plus one bin over it)."""
+def _bin_counts(documents: Sequence[DocumentView]) -> tuple[list[int], int, bool]:
+    """Histogram counts: ``(bins, scale, has_over_bin)``.
+
+    Chunks per tenth of the common budget plus one bin over it, or per tenth of the
+    largest count when the documents share no budget.
+    """
     pairs = [(c.token_count, d.budget) for d in documents for c in d.chunks if c.token_count is not None]
-    if not pairs:
-        return ""
     budgets = {b for _, b in pairs}
-    if None in budgets or len(budgets) > 1:  # no common budget: bins over 0..max
-        scale, unit, over_bin = max(max(n for n, _ in pairs), 1), "tokens", False
-        fractions = [n / scale for n, _ in pairs]
-    else:
-        scale, unit, over_bin = budgets.pop(), "tokens of the budget", True
-        fractions = [n / scale for n, _ in pairs]
+    common = budgets.pop() if len(budgets) == 1 else None
+    scale = common if common is not None else max([1, *(n for n, _ in pairs)])
     bins = [0] * (_BINS + 1)
-    for f in fractions:
-        bins[_BINS if f > 1 else min(int(f * _BINS), _BINS - 1)] += 1
-    if not over_bin:
-        bins[_BINS - 1] += bins.pop()
+    for n, _ in pairs:
+        fraction = n / scale
+        bins[_BINS if fraction > 1 else min(int(fraction * _BINS), _BINS - 1)] += 1
+    if common is None:  # nothing is over the largest count
+        bins.pop()
+    return bins, scale, common is not None
+
+
+def _histogram(documents: Sequence[DocumentView]) -> str:
+    """Inline SVG of :func:`_bin_counts`, each bar titled with its range and count."""
+    bins, scale, over_bin = _bin_counts(documents)
+    if not any(bins):
+        return ""
+    unit = "tokens of the budget" if over_bin else "tokens"
     width, height, gap = 560, 110, 4
     step = width / len(bins)
     top = max(bins) or 1
@@ -151,7 +160,7 @@ def _histogram(documents: Sequence[DocumentView]) -> str:
         span = f"over {scale}" if k == _BINS else f"{lo}–{hi}"
         h = round((height - 34) * n / top)
         bars.append(
-            f'<g><title>{span} {unit}: {n} chunk{"s" * (n != 1)}</title>'
+            f"<g><title>{span} {unit}: {n} chunk{'s' * (n != 1)}</title>"
             f'<rect class="{"hb over" if k == _BINS else "hb"}" x="{k * step + gap / 2:.1f}" y="{height - 20 - h}" '
             f'width="{step - gap:.1f}" height="{h}"></rect>'
             f'<text x="{k * step + step / 2:.1f}" y="{height - 20 - h - 3}" class="hn">{n or ""}</text></g>'
@@ -160,8 +169,9 @@ def _histogram(documents: Sequence[DocumentView]) -> str:
         x = width * TINY_FRACTION * _BINS / len(bins)
         bars.append(f'<line class="tl" x1="{x:.1f}" x2="{x:.1f}" y1="4" y2="{height - 20}"><title>tiny: under '
                     f'{TINY_FRACTION:.0%} of the budget</title></line>')  # fmt: skip
+    right = width * _BINS / len(bins)
     axis = (f'<text x="0" y="{height - 4}" class="ha">0</text>'
-            f'<text x="{width * _BINS / len(bins):.1f}" y="{height - 4}" class="ha" text-anchor="end">{scale}</text>')  # fmt: skip
+            f'<text x="{right:.1f}" y="{height - 4}" class="ha" text-anchor="end">{scale}</text>')  # fmt: skip
     return (f'<figure class="histogram"><svg viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
             f'role="img" aria-label="histogram of token counts">{"".join(bars)}{axis}</svg>'
             f"<figcaption>chunks by token count ({unit})</figcaption></figure>")  # fmt: skip
@@ -179,7 +189,7 @@ def _document(doc: DocumentView, n: int) -> str:
         for view in doc.chunks:
             if view.headings != path:
                 path = view.headings
-                parts.append(f'<div class="hp">{escape(" › ".join(path)) or "(no heading)"}</div>')
+                parts.append(f'<div class="hp">{escape(_PATH_SEP.join(path)) or "(no heading)"}</div>')
             parts.append(_chunk(view, n, doc.budget, escape(view.text)))
     parts.append("</section>")
     return "".join(parts)
@@ -224,7 +234,7 @@ def _chunk(view: ChunkView, n: int, budget: int | None, body: str) -> str:
     elif "table" in view.labels:
         meta.append('<span class="rows">table</span>')
     if view.headings:
-        meta.append(f'<span class="hd">{escape(" › ".join(view.headings))}</span>')
+        meta.append(f'<span class="hd">{escape(_PATH_SEP.join(view.headings))}</span>')
     return (f'<div class="{" ".join(classes)}" id="{_anchor(n, view.index)}" data-doc="{n}" '
             f'data-chunk="{view.index}" tabindex="0"><div class="m">{"".join(meta)}</div>'
             f'<div class="t">{body}</div></div>')  # fmt: skip
@@ -264,15 +274,18 @@ def _rows_label(rows: Any) -> str:
 
 
 def _data(documents: Sequence[DocumentView]) -> str:
-    """The JSON blob the page's script reads, safe inside ``<script>``: ``<``, ``>``, ``&`` escaped."""
+    """The JSON blob the page's script reads, safe inside ``<script>`` (``<``, ``>``, ``&`` escaped)."""
     docs = [{"source": d.source, "chunks": [_record(c) for c in d.chunks]} for d in documents]
     blob = json.dumps({"docs": docs}, ensure_ascii=False, separators=(",", ":"))
     return blob.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
 
 
 def _record(view: ChunkView) -> dict[str, Any]:
-    """What the panel shows beyond the element. ``x`` is the contextualized text, or
-    ``[before, after]`` around the chunk's text as the page holds it (half the size)."""
+    """What the panel shows beyond the element.
+
+    ``x`` is the contextualized text, or ``[before, after]`` around the chunk's text
+    as the page holds it (half the size).
+    """
     ctx = view.contextualized
     text = view.text
     exact_in_page = "\r" not in text and "\0" not in text  # HTML parsing rewrites these
