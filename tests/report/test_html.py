@@ -132,3 +132,22 @@ def test_the_chunker_is_described_without_object_addresses():
     view = inspect_document(docchunk.HybridChunker(max_tokens=100), "doc", load(DATA / "pdf__multi_page.json"))
     assert view.chunker.startswith("HybridChunker(") and "max_tokens=100" in view.chunker
     assert " at 0x" not in view.chunker and view.budget == 100
+
+
+def test_table_rows_and_pages_are_labelled():
+    from docchunk.report import ChunkView, DocumentView
+
+    views = [
+        ChunkView(index=0, text="| a | b |", contextualized="T\n| a | b |", token_count=10, pages=[2, 3, 4],
+                  labels=["table"], table_rows=[3, 4, 5, 7]),
+        ChunkView(index=1, text="| c | d |", contextualized="| c | d |", token_count=300, oversized=True,
+                  labels=["table"], table_rows={"start": 8, "end": 9}, pages=[4, 6]),
+    ]  # fmt: skip
+    html = render_html([DocumentView(source="t", chunker="C()", tokenizer="word", budget=100, chunks=views)])
+    assert '<span class="rows">rows 3–5, 7</span>' in html
+    assert '<span class="rows">rows {&quot;start&quot;: 8, &quot;end&quot;: 9}</span>' in html
+    assert '<span class="pg">p. 2–4</span>' in html and '<span class="pg">p. 4, 6</span>' in html
+    assert '<span class="flag">oversized</span>' in html
+    page = ReportPage(html)
+    assert page.data["docs"][0]["chunks"][0]["r"] == [3, 4, 5, 7]
+    assert page.contextualized(0) == "T\n| a | b |"
