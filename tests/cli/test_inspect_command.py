@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import docchunk
 from docchunk.cli.main import main
-from tests.conftest import DATA, shipped_docs
+from tests.conftest import CORPUS, CORPUS_REASON, DATA, shipped_docs
 from tests.helpers import ReportPage
 
 OPTION_SETS = {
@@ -48,12 +50,24 @@ def test_a_folder_gives_one_section_per_document_in_chunk_order(capsys, tmp_path
     code, _, err = run(capsys, "inspect", str(DATA), "-o", str(report))
     assert code == 0, err
     page = ReportPage(report.read_text(encoding="utf-8"))
-    import json
-
     rows = [json.loads(line) for line in chunk_lines(capsys, str(DATA))]
     sources = list(dict.fromkeys(r["source"] for r in rows))
     assert page.chunks == [(sources.index(r["source"]), r["chunk_index"]) for r in rows]
     assert [d["source"] for d in page.data["docs"]] == sources
+    assert page.texts == [r["text"] for r in rows]
+
+
+@pytest.mark.slow
+@pytest.mark.corpus
+@pytest.mark.skipif(not (CORPUS / "docling").is_dir(), reason=CORPUS_REASON)
+def test_the_corpus_gives_as_many_chunk_elements_as_chunk_writes(capsys, tmp_path):
+    report = tmp_path / "report.html"
+    code, _, err = run(capsys, "inspect", str(CORPUS / "docling"), "-o", str(report))
+    assert code == 0, err
+    page = ReportPage(report.read_text(encoding="utf-8"))
+    rows = [json.loads(line) for line in chunk_lines(capsys, str(CORPUS / "docling"), "--no-progress")]
+    sources = list(dict.fromkeys(r["source"] for r in rows))
+    assert page.chunks == [(sources.index(r["source"]), r["chunk_index"]) for r in rows]
     assert page.texts == [r["text"] for r in rows]
 
 
