@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -21,15 +20,11 @@ from typing import IO, Any
 import click
 
 from docchunk.cli.eval import eval_command
-from docchunk.errors import DocchunkError, ModelLimitWarning
+from docchunk.cli.inspect import inspect_command
+from docchunk.cli.options import DOC_CHUNKERS, chunker_option, doc_chunker_options, expand_option, make_doc_chunker
+from docchunk.errors import DocchunkError
 
 PROGRESS_MIN_FILES = 10
-
-
-def _positive(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
-    if value is not None and value < 1:
-        raise click.BadParameter(f"{value!r}: must be a positive number of tokens (>= 1)")
-    return value
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -39,26 +34,16 @@ def cli() -> None:
 
 
 cli.add_command(eval_command)
+cli.add_command(inspect_command)
 
 
 @cli.command("chunk")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("-o", "--output", type=click.Path(path_type=Path),
               help="JSONL file (default: stdout); with --engine ray, the folder for the shards.")  # fmt: skip
-@click.option(
-    "--chunker", type=click.Choice(["hybrid", "hierarchical", "page", "line"]), default="hybrid", show_default=True,
-    help="hybrid: structure + token limit; hierarchical: one chunk per element; page: one chunk per page "
-    "(split with --max-tokens); line: whole lines up to --max-tokens.",
-)  # fmt: skip
-@click.option("--expand", type=click.Choice(["tree", "page"]), default=None,
-              help="Expand each chunk to its whole top-level item (tree) or its pages (page).")  # fmt: skip
-@click.option(
-    "--tokenizer", "tokenizer_spec", default=None, metavar="SPEC",
-    help='"character", "word", "hf:<name|dir|tokenizer.json>" or "tiktoken:<encoding|model>" '
-    "(default: bundled all-MiniLM-L6-v2, offline).",
-)  # fmt: skip
-@click.option("--max-tokens", type=int, default=None, callback=_positive, help="Tokens per chunk (hybrid).")
-@click.option("--no-merge-peers", is_flag=True, help="Do not merge undersized chunks with equal headings (hybrid).")
+@chunker_option(DOC_CHUNKERS)
+@doc_chunker_options
+@expand_option
 @click.option(
     "--progress/--no-progress", default=None, help=f"Progress bar on stderr (default: {PROGRESS_MIN_FILES}+ files)."
 )
@@ -97,7 +82,7 @@ def chunk_command(
     and page_numbers.
     """
     settings = (chunker, tokenizer_spec, max_tokens, not no_merge_peers, expand)
-    chunker_obj = _make_chunker(*settings, debug)
+    chunker_obj = make_doc_chunker(*settings[:4], debug, expand=expand)
     files, empty = _input_files(paths)
     for problem in empty:
         _error(problem)
@@ -223,60 +208,6 @@ def _finish(failures: int, total: int) -> None:
         sys.exit(1)
 
 
-def _make_chunker(
-    kind: str,
-    spec: str | None,
-    max_tokens: int | None,
-    merge_peers: bool,
-    expand: str | None,
-    debug: bool,
-    warn: bool = True,
-) -> Any:
-    if kind != "hybrid" and not merge_peers:
-        raise click.UsageError("--no-merge-peers applies to --chunker hybrid only")
-    if kind == "hierarchical" and max_tokens is not None:
-        raise click.UsageError("--max-tokens applies to --chunker hybrid, page and line only")
-    try:
-        chunker = _build_chunker(kind, spec, max_tokens, merge_peers, warn)
-        if expand is None:
-            return chunker
-        from docchunk.chunkers.doc.expand import ExpandingChunker, get_expander
-
-        expander = get_expander(expand, tokenizer=chunker.token_counter)  # type: ignore[arg-type]
-        return ExpandingChunker(chunker=chunker, expander=expander)
-    except DocchunkError as exc:
-        if debug:
-            raise
-        raise click.UsageError(str(exc)) from exc
-
-
-def _build_chunker(kind: str, spec: str | None, max_tokens: int | None, merge_peers: bool, warn: bool) -> Any:
-    from docchunk import HierarchicalChunker, HybridChunker, LineBasedTokenChunker, PageChunker, get_tokenizer
-
-    tokenizer = get_tokenizer(spec)
-    if kind == "hierarchical":
-        return HierarchicalChunker(tokenizer=tokenizer)
-    if kind == "page":
-        return PageChunker(tokenizer=tokenizer, max_tokens=max_tokens)
-    if max_tokens is None and tokenizer.max_tokens is None:
-        raise click.UsageError(
-            f"--tokenizer {spec} has no token limit of its own; give --max-tokens N (tokens per chunk)"
-        )
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", ModelLimitWarning)
-        chunker: Any
-        if kind == "line":
-            chunker = LineBasedTokenChunker(tokenizer=tokenizer, max_tokens=max_tokens)
-        else:
-            chunker = HybridChunker(tokenizer=tokenizer, max_tokens=max_tokens, merge_peers=merge_peers)
-    for warning in caught:  # ours as one plain line (once, not per worker); others as Python shows them
-        if not issubclass(warning.category, ModelLimitWarning):
-            warnings.showwarning(warning.message, warning.category, warning.filename, warning.lineno)
-        elif warn:
-            click.echo(f"docchunk: warning: {warning.message}", err=True)
-    return chunker
-
-
 def _chunk_lines(chunker: Any, path: Path) -> list[str]:
     from docchunk.integrations.rows import chunk_rows
     from docchunk.loading import load_document
@@ -290,7 +221,7 @@ _WORKER_CHUNKER: Any = None
 def _worker_init(kind: str, spec: str | None, max_tokens: int | None, merge_peers: bool, expand: str | None) -> None:
     global _WORKER_CHUNKER
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
-    _WORKER_CHUNKER = _make_chunker(kind, spec, max_tokens, merge_peers, expand, debug=False, warn=False)
+    _WORKER_CHUNKER = make_doc_chunker(kind, spec, max_tokens, merge_peers, debug=False, warn=False, expand=expand)
 
 
 def _worker_chunk(path: Path) -> tuple[list[str], str | None]:

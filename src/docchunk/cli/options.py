@@ -1,0 +1,178 @@
+"""Chunker options shared by the commands, and the chunkers they build.
+
+Each option is defined once here; ``docchunk chunk`` and ``docchunk inspect`` (and
+any later command) apply the same objects, so their names, help and checks agree.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from docchunk.errors import DocchunkError, ModelLimitWarning
+
+__all__ = [
+    "DOC_CHUNKERS",
+    "TEXT_CHUNKERS",
+    "chunker_option",
+    "doc_chunker_options",
+    "expand_option",
+    "make_doc_chunker",
+    "make_text_chunker",
+    "text_chunker_options",
+]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+DOC_CHUNKERS = {
+    "hybrid": "structure + token limit",
+    "hierarchical": "one chunk per element",
+    "page": "one chunk per page (split with --max-tokens)",
+    "line": "whole lines up to --max-tokens",
+}
+TEXT_CHUNKERS = {
+    "recursive": "RecursiveChunker (text files)",
+    "token": "TokenChunker (text files)",
+    "sentence": "SentenceChunker (text files)",
+    "window": "WindowChunker, --chunk-size new tokens per window (text files)",
+}
+
+
+def _positive(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
+    if value is not None and value < 1:
+        raise click.BadParameter(f"{value!r}: must be a positive number of tokens (>= 1)")
+    return value
+
+
+def chunker_option(kinds: dict[str, str]) -> Callable[[F], F]:
+    """``--chunker`` over ``kinds`` (name -> help), default ``hybrid``."""
+    described = "; ".join(f"{name}: {text}" for name, text in kinds.items())
+    return click.option("--chunker", type=click.Choice(list(kinds)), default="hybrid", show_default=True,
+                        help=described + ".")  # fmt: skip
+
+
+tokenizer_option = click.option(
+    "--tokenizer", "tokenizer_spec", default=None, metavar="SPEC",
+    help='"character", "word", "hf:<name|dir|tokenizer.json>" or "tiktoken:<encoding|model>" '
+    "(default: bundled all-MiniLM-L6-v2, offline).",
+)  # fmt: skip
+max_tokens_option = click.option("--max-tokens", type=int, default=None, callback=_positive,
+                                 help="Tokens per chunk (hybrid, page, line).")  # fmt: skip
+no_merge_peers_option = click.option("--no-merge-peers", is_flag=True,
+                                     help="Do not merge undersized chunks with equal headings (hybrid).")  # fmt: skip
+chunk_size_option = click.option("--chunk-size", type=int, default=None, callback=_positive,
+                                 help="Tokens per chunk (text chunkers; default: the tokenizer's limit).")  # fmt: skip
+chunk_overlap_option = click.option("--chunk-overlap", type=click.IntRange(min=0), default=0, show_default=True,
+                                    help="Tokens shared by neighbouring chunks (text chunkers).")  # fmt: skip
+
+
+expand_option = click.option(
+    "--expand", type=click.Choice(["tree", "page"]), default=None,
+    help="Expand each chunk to its whole top-level item (tree) or its pages (page).",
+)  # fmt: skip
+
+
+def doc_chunker_options(func: F) -> F:
+    """The options of the document chunkers: ``--tokenizer``, ``--max-tokens``, ``--no-merge-peers``."""
+    return tokenizer_option(max_tokens_option(no_merge_peers_option(func)))
+
+
+def text_chunker_options(func: F) -> F:
+    """The options only text chunkers take: ``--chunk-size``, ``--chunk-overlap``."""
+    return chunk_size_option(chunk_overlap_option(func))
+
+
+def make_doc_chunker(
+    kind: str,
+    spec: str | None,
+    max_tokens: int | None,
+    merge_peers: bool,
+    debug: bool,
+    warn: bool = True,
+    expand: str | None = None,
+) -> Any:
+    """The document chunker of ``--chunker`` (hybrid, hierarchical, page, line) from the command's options.
+
+    With ``expand`` ("tree" or "page"), the chunker's chunks come out expanded
+    (:class:`docchunk.ExpandingChunker`).
+
+    Raises:
+        click.UsageError: Options that do not apply, or a bad tokenizer or budget
+            (the :class:`DocchunkError` itself when ``debug``).
+    """
+    if kind != "hybrid" and not merge_peers:
+        raise click.UsageError("--no-merge-peers applies to --chunker hybrid only")
+    if kind == "hierarchical" and max_tokens is not None:
+        raise click.UsageError("--max-tokens applies to --chunker hybrid, page and line only")
+    try:
+        chunker = _build_doc_chunker(kind, spec, max_tokens, merge_peers, warn)
+        if expand is None:
+            return chunker
+        from docchunk.chunkers.doc.expand import ExpandingChunker, get_expander
+
+        expander = get_expander(expand, tokenizer=chunker.token_counter)  # type: ignore[arg-type]
+        return ExpandingChunker(chunker=chunker, expander=expander)
+    except DocchunkError as exc:
+        if debug:
+            raise
+        raise click.UsageError(str(exc)) from exc
+
+
+def _build_doc_chunker(kind: str, spec: str | None, max_tokens: int | None, merge_peers: bool, warn: bool) -> Any:
+    from docchunk import HierarchicalChunker, HybridChunker, LineBasedTokenChunker, PageChunker, get_tokenizer
+
+    tokenizer = get_tokenizer(spec)
+    if kind == "hierarchical":
+        return HierarchicalChunker(tokenizer=tokenizer)
+    if kind == "page":
+        return PageChunker(tokenizer=tokenizer, max_tokens=max_tokens)
+    if max_tokens is None and tokenizer.max_tokens is None:
+        raise click.UsageError(
+            f"--tokenizer {spec} has no token limit of its own; give --max-tokens N (tokens per chunk)"
+        )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ModelLimitWarning)
+        chunker: Any
+        if kind == "line":
+            chunker = LineBasedTokenChunker(tokenizer=tokenizer, max_tokens=max_tokens)
+        else:
+            chunker = HybridChunker(tokenizer=tokenizer, max_tokens=max_tokens, merge_peers=merge_peers)
+    for warning in caught:  # ours as one plain line (once, not per worker); others as Python shows them
+        if not issubclass(warning.category, ModelLimitWarning):
+            warnings.showwarning(warning.message, warning.category, warning.filename, warning.lineno)
+        elif warn:
+            click.echo(f"docchunk: warning: {warning.message}", err=True)
+    return chunker
+
+
+def make_text_chunker(kind: str, spec: str | None, chunk_size: int | None, chunk_overlap: int, debug: bool) -> Any:
+    """A text chunker (``recursive``, ``token``, ``sentence``, ``window``) from the command's options.
+
+    ``--chunk-size`` defaults to the tokenizer's own limit. For ``window`` it is the
+    number of new tokens per window (``offset``) and ``--chunk-overlap`` the tokens
+    of context on each side.
+
+    Raises:
+        click.UsageError: No ``--chunk-size`` for a tokenizer without a limit, or a
+            bad tokenizer, size or overlap (the :class:`DocchunkError` when ``debug``).
+    """
+    from docchunk import RecursiveChunker, SentenceChunker, TokenChunker, WindowChunker, get_tokenizer
+
+    try:
+        tokenizer = get_tokenizer(spec)
+        size = chunk_size if chunk_size is not None else tokenizer.max_tokens
+        if size is None:
+            raise click.UsageError(f"--tokenizer {spec} has no token limit of its own; give --chunk-size N")
+        if kind == "window":
+            return WindowChunker(offset=size, overlap=chunk_overlap, unit="token", tokenizer=tokenizer)
+        if kind == "recursive":
+            return RecursiveChunker(chunk_size=size, chunk_overlap=chunk_overlap, tokenizer=tokenizer)
+        make = {"token": TokenChunker, "sentence": SentenceChunker}[kind]
+        return make(tokenizer=tokenizer, chunk_size=size, chunk_overlap=chunk_overlap)
+    except DocchunkError as exc:
+        if debug:
+            raise
+        raise click.UsageError(str(exc)) from exc
