@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 
-from tests.conftest import ROOT
+from tests.helpers import ROOT
 
 
 def test_quickstart_notebook_runs(monkeypatch):

@@ -13,7 +13,7 @@ import os
 import pytest
 
 import docchunk
-from tests.conftest import CORPUS, CORPUS_REASON, DATA, load
+from tests.helpers import CORPUS, CORPUS_REASON, DATA, load
 
 pytest.importorskip("torch", reason="needs torch: pip install torch==2.13.0 (CPU build), then sentence-transformers")
 pytest.importorskip("sentence_transformers", reason='needs sentence-transformers: pip install "docchunk[semantic]"')

@@ -159,7 +159,7 @@ def test_unicode_crlf_rtl_combining():
 
 
 def test_hybrid_accepts_text_chunkers_as_splitter():
-    from tests.conftest import DATA, load
+    from tests.helpers import DATA, load
 
     doc = load(DATA / "docling_core__2_inp_dl_doc.json")
     splitters = (
@@ -179,7 +179,7 @@ def test_hybrid_accepts_text_chunkers_as_splitter():
 def test_recursive_counts_are_exact_on_repeated_real_text(name, size, keep, cl100k):
     """Joined sizes come from arithmetic, memoized local windows and memoized repeated
     pieces; each chunk's token_count must still equal a fresh count of its text."""
-    from tests.conftest import DATA, load
+    from tests.helpers import DATA, load
 
     tok = docchunk.get_tokenizer(cl100k if name == "cl100k" else None)
     markdown = load(DATA / "docx__word_sample.docx.json").export_to_markdown()
@@ -223,7 +223,7 @@ def test_join_correction_is_not_memoized_from_a_clipped_window_regression(cl100k
 
 @pytest.fixture(scope="module")
 def corpus_markdown():
-    from tests.conftest import CORPUS, CORPUS_REASON, load
+    from tests.helpers import CORPUS, CORPUS_REASON, load
 
     paths = sorted((CORPUS / "docling").glob("*.json"))
     if not paths:
