@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 
 from tests.helpers import ROOT
 
@@ -15,5 +14,8 @@ def test_quickstart_notebook_runs(monkeypatch):
     for cell in nb["cells"]:
         if cell["cell_type"] == "code":
             exec(compile("".join(cell["source"]), "quickstart.ipynb", "exec"), namespace)
-    assert namespace["chunks"] and namespace["rows"][0]["token_count"] <= 256
-    assert os.getcwd() == str(ROOT / "notebooks")
+    chunks, rows, chunker = namespace["chunks"], namespace["rows"], namespace["chunker"]
+    assert chunks and len(rows) == len(chunks)
+    for row, chunk in zip(rows, chunks, strict=True):
+        assert row["text"] == chunk.text and row["contextualized"] == chunker.contextualize(chunk)
+        assert row["token_count"] == chunker.token_counter.count_tokens(row["contextualized"]) <= 256
