@@ -25,6 +25,11 @@ _LAZY = {
     "Tokenizer": "docchunk.tokenizers",
     "HierarchicalChunker": "docchunk.chunkers.doc.hierarchical",
     "HybridChunker": "docchunk.chunkers.doc.hybrid",
+    "PageChunker": "docchunk.chunkers.doc.page",
+    "LineBasedTokenChunker": "docchunk.chunkers.doc.line",
+    "TreeChunkExpander": "docchunk.chunkers.doc.expand",
+    "ExpandingChunker": "docchunk.chunkers.doc.expand",
+    "PageChunkExpander": "docchunk.chunkers.doc.expand",
     "DocChunk": "docchunk.chunkers.doc.types",
     "DocMeta": "docchunk.chunkers.doc.types",
     "contextualize": "docchunk.chunkers.doc.types",
@@ -55,8 +60,11 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:  # pragma: no cover
+    from docchunk.chunkers.doc.expand import ExpandingChunker, PageChunkExpander, TreeChunkExpander
     from docchunk.chunkers.doc.hierarchical import HierarchicalChunker
     from docchunk.chunkers.doc.hybrid import HybridChunker
+    from docchunk.chunkers.doc.line import LineBasedTokenChunker
+    from docchunk.chunkers.doc.page import PageChunker
     from docchunk.chunkers.doc.types import DocChunk, DocMeta, contextualize
     from docchunk.chunkers.text import (
         RecursiveChunker,

@@ -87,7 +87,7 @@ def test_bad_input_is_one_line_and_others_still_written(capsys, tmp_path, make, 
         (["--tokenizer", "nonsense"], "unknown tokenizer"),
         (["--chunker", "semantic"], "--chunker"),
         (["--tokenizer", "character"], "give --max-tokens"),
-        (["--chunker", "hierarchical", "--max-tokens", "5"], "hybrid only"),
+        (["--chunker", "hierarchical", "--max-tokens", "5"], "applies to --chunker hybrid, page and line only"),
     ],
 )
 def test_usage_errors_exit_2(capsys, args, message):

@@ -40,9 +40,12 @@ def cli() -> None:
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="JSONL file (default: stdout).")
 @click.option(
-    "--chunker", type=click.Choice(["hybrid", "hierarchical"]), default="hybrid", show_default=True,
-    help="hybrid: structure + token limit; hierarchical: one chunk per element.",
+    "--chunker", type=click.Choice(["hybrid", "hierarchical", "page", "line"]), default="hybrid", show_default=True,
+    help="hybrid: structure + token limit; hierarchical: one chunk per element; page: one chunk per page "
+    "(split with --max-tokens); line: whole lines up to --max-tokens.",
 )  # fmt: skip
+@click.option("--expand", type=click.Choice(["tree", "page"]), default=None,
+              help="Expand each chunk to its whole top-level item (tree) or its pages (page).")  # fmt: skip
 @click.option(
     "--tokenizer", "tokenizer_spec", default=None, metavar="SPEC",
     help='"character", "word", "hf:<name|dir|tokenizer.json>" or "tiktoken:<encoding|model>" '
@@ -77,6 +80,7 @@ def chunk_command(
     num_workers: int,
     out_format: str,
     debug: bool,
+    expand: str | None = None,
 ) -> None:
     """Chunk PATHS into JSON lines.
 
@@ -86,7 +90,7 @@ def chunk_command(
     Each line holds text, contextualized, token_count, meta, source, chunk_index
     and page_numbers.
     """
-    settings = (chunker, tokenizer_spec, max_tokens, not no_merge_peers)
+    settings = (chunker, tokenizer_spec, max_tokens, not no_merge_peers, expand)
     chunker_obj = _make_chunker(*settings, debug)
     from docchunk.loading import iter_input_files
 
@@ -169,33 +173,57 @@ def _finish(failures: int, total: int) -> None:
 
 
 def _make_chunker(
-    kind: str, spec: str | None, max_tokens: int | None, merge_peers: bool, debug: bool, warn: bool = True
+    kind: str,
+    spec: str | None,
+    max_tokens: int | None,
+    merge_peers: bool,
+    expand: str | None,
+    debug: bool,
+    warn: bool = True,
 ) -> Any:
-    from docchunk import HierarchicalChunker, HybridChunker, get_tokenizer
-
-    if kind == "hierarchical" and (max_tokens is not None or not merge_peers):
-        raise click.UsageError("--max-tokens and --no-merge-peers apply to --chunker hybrid only")
+    if kind != "hybrid" and not merge_peers:
+        raise click.UsageError("--no-merge-peers applies to --chunker hybrid only")
+    if kind == "hierarchical" and max_tokens is not None:
+        raise click.UsageError("--max-tokens applies to --chunker hybrid, page and line only")
     try:
-        tokenizer = get_tokenizer(spec)
-        if kind == "hierarchical":
-            return HierarchicalChunker(tokenizer=tokenizer)
-        if max_tokens is None and tokenizer.max_tokens is None:
-            raise click.UsageError(
-                f"--tokenizer {spec} has no token limit of its own; give --max-tokens N (tokens per chunk)"
-            )
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", ModelLimitWarning)
-            chunker = HybridChunker(tokenizer=tokenizer, max_tokens=max_tokens, merge_peers=merge_peers)
-        for warning in caught:  # ours as one plain line (once, not per worker); others as Python shows them
-            if not issubclass(warning.category, ModelLimitWarning):
-                warnings.showwarning(warning.message, warning.category, warning.filename, warning.lineno)
-            elif warn:
-                click.echo(f"docchunk: warning: {warning.message}", err=True)
-        return chunker
+        chunker = _build_chunker(kind, spec, max_tokens, merge_peers, warn)
+        if expand is None:
+            return chunker
+        from docchunk.chunkers.doc.expand import ExpandingChunker, get_expander
+
+        expander = get_expander(expand, tokenizer=chunker.token_counter)  # type: ignore[arg-type]
+        return ExpandingChunker(chunker=chunker, expander=expander)
     except DocchunkError as exc:
         if debug:
             raise
         raise click.UsageError(str(exc)) from exc
+
+
+def _build_chunker(kind: str, spec: str | None, max_tokens: int | None, merge_peers: bool, warn: bool) -> Any:
+    from docchunk import HierarchicalChunker, HybridChunker, LineBasedTokenChunker, PageChunker, get_tokenizer
+
+    tokenizer = get_tokenizer(spec)
+    if kind == "hierarchical":
+        return HierarchicalChunker(tokenizer=tokenizer)
+    if kind == "page":
+        return PageChunker(tokenizer=tokenizer, max_tokens=max_tokens)
+    if max_tokens is None and tokenizer.max_tokens is None:
+        raise click.UsageError(
+            f"--tokenizer {spec} has no token limit of its own; give --max-tokens N (tokens per chunk)"
+        )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ModelLimitWarning)
+        chunker: Any
+        if kind == "line":
+            chunker = LineBasedTokenChunker(tokenizer=tokenizer, max_tokens=max_tokens)
+        else:
+            chunker = HybridChunker(tokenizer=tokenizer, max_tokens=max_tokens, merge_peers=merge_peers)
+    for warning in caught:  # ours as one plain line (once, not per worker); others as Python shows them
+        if not issubclass(warning.category, ModelLimitWarning):
+            warnings.showwarning(warning.message, warning.category, warning.filename, warning.lineno)
+        elif warn:
+            click.echo(f"docchunk: warning: {warning.message}", err=True)
+    return chunker
 
 
 def _chunk_lines(chunker: Any, path: Path) -> list[str]:
@@ -208,10 +236,10 @@ def _chunk_lines(chunker: Any, path: Path) -> list[str]:
 _WORKER_CHUNKER: Any = None
 
 
-def _worker_init(kind: str, spec: str | None, max_tokens: int | None, merge_peers: bool) -> None:
+def _worker_init(kind: str, spec: str | None, max_tokens: int | None, merge_peers: bool, expand: str | None) -> None:
     global _WORKER_CHUNKER
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
-    _WORKER_CHUNKER = _make_chunker(kind, spec, max_tokens, merge_peers, debug=False, warn=False)
+    _WORKER_CHUNKER = _make_chunker(kind, spec, max_tokens, merge_peers, expand, debug=False, warn=False)
 
 
 def _worker_chunk(path: Path) -> tuple[list[str], str | None]:

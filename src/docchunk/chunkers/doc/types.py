@@ -11,7 +11,7 @@ from pydantic import Field
 
 __all__ = ["DocChunk", "DocMeta", "contextualize", "page_numbers_of"]
 
-_OWN_FIELDS = ["token_count", "page_numbers", "oversized", "context_prefix", "context_suffix"]
+_OWN_FIELDS = ["token_count", "page_numbers", "oversized", "context_prefix", "context_suffix", "expanded"]
 
 
 class DocMeta(_DLDocMeta):
@@ -30,6 +30,9 @@ class DocMeta(_DLDocMeta):
         context_prefix: Text of the previous chunk that an ``OverlapRefinery`` with
             ``merge=False`` attached; ``contextualize()`` puts it before the text.
         context_suffix: Likewise, text of the next chunk, put after the text.
+        expanded: Set by the chunk expanders (:class:`docchunk.TreeChunkExpander`,
+            :class:`docchunk.PageChunkExpander`): True when the chunk was expanded,
+            False when the expansion would exceed their ``max_tokens``; else None.
     """
 
     token_count: int | None = Field(default=None, ge=0)
@@ -37,6 +40,7 @@ class DocMeta(_DLDocMeta):
     oversized: bool | None = None
     context_prefix: str | None = None
     context_suffix: str | None = None
+    expanded: bool | None = None
 
     excluded_embed: ClassVar[list[str]] = [*_DLDocMeta.excluded_embed, *_OWN_FIELDS]
     excluded_llm: ClassVar[list[str]] = [*_DLDocMeta.excluded_llm, *_OWN_FIELDS]
