@@ -13,7 +13,7 @@ from docchunk.chunkers.doc.types import DocChunk, DocMeta, contextualize, page_n
 from docchunk.chunkers.doc.walk import Piece
 from docchunk.errors import ConfigError, DocchunkError, DocumentError
 from docchunk.tokenizers import Tokenizer, TokenizerSpec, get_tokenizer
-from docchunk.types.config import unknown_name_error
+from docchunk.types.config import check_size, unknown_name_error
 
 __all__ = ["DocumentChunker", "check_document"]
 
@@ -80,14 +80,24 @@ class DocumentChunker(BaseChunker):
         before, private = dict(self.__dict__), dict(self.__pydantic_private__ or {})
         try:
             super().__setattr__(name, value)  # validate_assignment
-            if name in self._POST_INIT_SETTINGS:
-                self.model_post_init(None)
+            if name in self._POST_INIT_SETTINGS and id(self) not in _RECHECKING:
+                _RECHECKING.add(id(self))  # model_post_init may assign settings itself
+                try:
+                    self.model_post_init(None)
+                finally:
+                    _RECHECKING.discard(id(self))
         except ValidationError as exc:
             raise _config_error(type(self).__name__, exc) from None
         except DocchunkError:  # leave the chunker as it was
             self.__dict__.update(before)
             object.__setattr__(self, "__pydantic_private__", private)
             raise
+
+    @field_validator("max_tokens", mode="before", check_fields=False)
+    @classmethod
+    def _check_max_tokens(cls, value: Any) -> Any:
+        """Every document chunker's ``max_tokens``: None or an int >= 1 (no coercion of "64" or True)."""
+        return value if value is None else check_size("max_tokens", value, 1)
 
     @field_validator("delim")
     @classmethod
@@ -124,6 +134,8 @@ class DocumentChunker(BaseChunker):
         )
         return DocChunk(text=piece.text, meta=meta)
 
+
+_RECHECKING: set[int] = set()  # chunkers whose model_post_init runs again after an assignment
 
 # keywords of docling-core's chunkers (2.104) that docchunk does not implement: what to do instead
 _NOT_IMPLEMENTED = {

@@ -9,7 +9,6 @@ from typing import Any, ClassVar, cast
 
 from docling_core.transforms.chunker.hierarchical_chunker import ChunkingDocSerializer
 from docling_core.types.doc import DoclingDocument, SectionHeaderItem, TableItem, TitleItem
-from pydantic import field_validator
 
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
 from docchunk.chunkers.doc.tables import split_lines, split_table_by_columns
@@ -85,11 +84,6 @@ class HybridChunker(DocumentChunker):
     text_splitter: Any = None  # a docchunk text chunker; checked in model_post_init with a clear message
 
     _POST_INIT_SETTINGS: ClassVar[frozenset[str]] = frozenset({"tokenizer", "max_tokens", "text_splitter"})
-
-    @field_validator("max_tokens", mode="before")
-    @classmethod
-    def _check_max_tokens(cls, value: Any) -> Any:
-        return value if value is None else check_size("max_tokens", value, 1)
 
     def model_post_init(self, __context: Any) -> None:
         """Resolve the tokenizer and check ``max_tokens`` against it (see the class docstring)."""
