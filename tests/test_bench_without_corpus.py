@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.helpers import ROOT
 
 EMPTY_DOC = {"schema_name": "DoclingDocument", "version": "1.0.0", "name": "empty"}
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.helpers import ROOT
 
 NO_TEST = "<!-- no-test -->"
 # blocks that start Ray, torch or docling's converter take more than a few seconds

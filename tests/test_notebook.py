@@ -9,7 +9,7 @@ import pytest
 
 from docchunk.cli.main import main
 from docchunk.integrations.rows import ROW_FIELDS
-from tests.conftest import ROOT
+from tests.helpers import ROOT
 
 
 @pytest.fixture(scope="module")

@@ -9,25 +9,10 @@ import sys
 
 import pytest
 
-from docchunk.cli.main import main
-from tests.conftest import DATA
+from tests.helpers import DATA, rows, run
 
 DOC = DATA / "md_deepseek__deepseek_title.md.json"
 FIELDS = {"text", "contextualized", "token_count", "meta", "source", "chunk_index", "page_numbers"}
-
-
-def run(capsys, *args: str) -> tuple[int, str, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = exc.code or 0
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def rows(text: str) -> list[dict]:
-    return [json.loads(line) for line in text.splitlines()]
 
 
 def test_chunks_to_stdout_with_all_fields(capsys):

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from docchunk.cli.main import main
-from tests.conftest import DATA
+from tests.helpers import DATA
 
 EXCERPT = DATA / "eval"
 

@@ -9,8 +9,7 @@ import pytest
 
 import docchunk
 from docchunk.cli.main import main
-from tests.conftest import DATA, ROOT
-from tests.helpers import Chromium
+from tests.helpers import DATA, ROOT, Chromium
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = [

@@ -8,8 +8,7 @@ import pytest
 
 import docchunk
 from docchunk.cli.main import main
-from tests.conftest import CORPUS, CORPUS_REASON, DATA, shipped_docs
-from tests.helpers import ReportPage
+from tests.helpers import CORPUS, CORPUS_REASON, DATA, ReportPage, shipped_docs
 
 OPTION_SETS = {
     "hybrid": (),

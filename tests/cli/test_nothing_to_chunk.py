@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from docchunk.cli.main import cli
-from tests.conftest import DATA
+from tests.helpers import DATA
 
 GOOD = DATA / "pdf__multi_page.json"
 EMPTY_DOC = {"schema_name": "DoclingDocument", "version": "1.0.0", "name": "empty"}

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from docchunk.cli.main import main
-from tests.conftest import DATA
+from tests.helpers import DATA
 
 DOC = str(DATA / "pdf__multi_page.json")
 
@@ -43,7 +43,7 @@ def test_ray_client_address_without_grpcio_is_one_line_regression(capsys, monkey
 def test_ray_extra_installs_ray_client():
     """The documented `--address ray://...` form needs ray[client]; the ray extra must install it."""
     tomllib = pytest.importorskip("tomllib")
-    from tests.conftest import ROOT
+    from tests.helpers import ROOT
 
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     assert any(req.startswith("ray[") and "client" in req.split("]")[0] for req in extras["ray"])

@@ -6,7 +6,7 @@ import warnings
 
 import pytest
 
-from tests.conftest import doc_params, load
+from tests.helpers import doc_params, load
 
 docling_core = pytest.importorskip("docling_core")
 pytest.importorskip("semchunk", reason="docling-core's HybridChunker needs semchunk (docling-core[chunking])")
@@ -117,7 +117,7 @@ def test_default_hybrid_matches_docling_default(transformers_minilm):
     """Our default (bundled all-MiniLM-L6-v2, 256) equals docling-core's default HybridChunker()."""
     from docling_core.transforms.chunker.tokenizer.huggingface import HuggingFaceTokenizer
 
-    from tests.conftest import DATA
+    from tests.helpers import DATA
 
     doc = load(DATA / "docling_core__2_inp_dl_doc.json")
     theirs = DLHybrid(tokenizer=HuggingFaceTokenizer(tokenizer=transformers_minilm, max_tokens=256))

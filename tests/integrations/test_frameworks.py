@@ -7,7 +7,7 @@ import json
 import pytest
 
 import docchunk
-from tests.conftest import DATA
+from tests.helpers import DATA
 
 DOC = DATA / "pdf__multi_page.json"
 REPEATED = "abc def ghi. " * 30

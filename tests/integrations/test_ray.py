@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from docchunk.cli.main import cli
-from tests.conftest import DATA, shipped_docs
+from tests.helpers import DATA, shipped_docs
 
 pytestmark = pytest.mark.slow
 ray = pytest.importorskip("ray", reason='needs Ray: pip install ".[ray]"')

@@ -7,8 +7,7 @@ import shutil
 
 import pytest
 
-from docchunk.cli.main import main
-from tests.conftest import DATA
+from tests.helpers import DATA, run
 
 SOURCES = ["md_deepseek__deepseek_title.md.json", "pdf__multi_page.json", "docling_core__2_inp_dl_doc.json",
            "html__html_rich_table_cells.html.json"]  # fmt: skip
@@ -22,15 +21,6 @@ def corpus_dir(tmp_path_factory):
         shutil.copy(DATA / SOURCES[i % len(SOURCES)], folder / f"doc{i:03d}.json")
     (folder / "zz_broken.json").write_text("{not json")
     return folder
-
-
-def run(capsys, *args):
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = exc.code or 0
-    return code, *capsys.readouterr()
 
 
 def key(row: dict) -> str:

@@ -7,7 +7,7 @@ import json
 import pytest
 
 import docchunk
-from tests.conftest import DATA
+from tests.helpers import DATA
 
 
 def test_json_path_text_bytes_dict_agree():

@@ -125,7 +125,7 @@ def test_bad_mode_method_and_token_mode_needs_offsets():
 
 
 def test_document_chunks_contextualize_and_budget():
-    from tests.conftest import DATA, load
+    from tests.helpers import DATA, load
 
     doc = load(DATA / "docling_core__2_inp_dl_doc.json")
     chunker = docchunk.HybridChunker(max_tokens=64)

@@ -10,8 +10,7 @@ import pytest
 
 import docchunk
 from docchunk.report import TINY_FRACTION, inspect_document, render_html
-from tests.conftest import DATA, load, shipped_docs
-from tests.helpers import ReportPage
+from tests.helpers import DATA, ReportPage, load, shipped_docs
 
 HOSTILE = (
     'start </script><script>window.pwned = 1</script> <img src=x onerror="window.pwned = 2"> '

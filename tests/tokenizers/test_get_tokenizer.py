@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import warnings
 
 import pytest
@@ -197,3 +199,16 @@ def test_lone_surrogate_gives_a_clear_error_with_hf():
         tok.count_tokens("bad \ud800 text")
     with pytest.raises(docchunk.TokenizerError, match="U\\+D800"):
         tok.count_tokens_batch(["ok", "fine", "also", "bad \ud800 text"])
+
+
+def test_missing_tokenizers_package_does_not_point_at_the_hf_extra_regression():
+    """Bug: the error said `pip install "docchunk[hf]"`, but tokenizers is a core dependency."""
+    code = (
+        "import sys; sys.modules['tokenizers'] = None\n"
+        "import docchunk\n"
+        "try:\n    docchunk.get_tokenizer()\n"
+        "except docchunk.MissingDependencyError as exc:\n    print(exc)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "needs the package 'tokenizers'" in out and "pip install tokenizers" in out
+    assert "docchunk[hf]" not in out

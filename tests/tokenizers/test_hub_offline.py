@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from docchunk.cli.main import main
-from tests.conftest import DATA, ROOT
+from tests.helpers import DATA, ROOT
 
 MISSING = "docchunk-tests/no-such-model-anywhere"
 

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from tests.conftest import DATA, ROOT
+from tests.helpers import DATA, ROOT
 
 NAMES = ["cl100k_base", "gpt-4", "gpt-3.5-turbo", "text-embedding-3-small", "text-embedding-ada-002"]
 TEXT = "Offline tokenizers count 12,345 tokens\n\n  of <|endoftext|> text, naïvely."

@@ -47,7 +47,7 @@ class ChunkingConfig:
     context_side: Literal["both", "prefix", "suffix"] = "both"
     context_mode: Literal["token", "recursive"] = "token"
     threshold: float = 0.8
-    boundaries: str = "paragraph"
+    boundaries: Literal["paragraph", "sentence"] = "paragraph"
     similarity_window: int = 1
 
     def __post_init__(self) -> None:

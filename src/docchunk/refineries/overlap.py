@@ -8,12 +8,13 @@ from typing import Any, Literal
 
 from docchunk.errors import ConfigError
 from docchunk.refineries.rules import RecursiveRules, split_units
-from docchunk.tokenizers import Tokenizer, get_tokenizer
+from docchunk.tokenizers import Tokenizer, TokenizerSpec, get_tokenizer
+from docchunk.types.config import StrictConfig, check_size
 
 __all__ = ["OverlapRefinery"]
 
 
-class OverlapRefinery:
+class OverlapRefinery(StrictConfig):
     r"""Adds context from each chunk's neighbour: the start of the next one or the end of the previous one.
 
     Args:
@@ -49,7 +50,9 @@ class OverlapRefinery:
     chonkie's ``OverlapRefinery``.
 
     Raises:
-        ConfigError: Invalid ``context_size``, ``mode``, ``method`` or ``max_tokens``.
+        ConfigError: Invalid ``context_size``, ``mode``, ``method`` or ``max_tokens``, or
+            an unknown keyword argument. Settings assigned after construction are
+            validated in the same way.
 
     Example:
         >>> chunks = TokenChunker("character", chunk_size=10)("abcdefghijklmnopqrst")  # doctest: +SKIP
@@ -59,7 +62,7 @@ class OverlapRefinery:
 
     def __init__(
         self,
-        tokenizer: Any = "character",
+        tokenizer: TokenizerSpec = "character",
         context_size: int | float = 0.25,
         mode: Literal["token", "recursive"] = "token",
         method: Literal["suffix", "prefix"] = "suffix",
@@ -79,9 +82,8 @@ class OverlapRefinery:
             raise ConfigError(f'mode must be "token" or "recursive", got {mode!r}')
         if method not in ("suffix", "prefix"):
             raise ConfigError(f'method must be "suffix" or "prefix", got {method!r}')
-        bad_type = isinstance(max_tokens, bool) or not isinstance(max_tokens, int)
-        if max_tokens is not None and (bad_type or max_tokens < 1):
-            raise ConfigError(f"max_tokens must be a positive int, got {max_tokens!r}")
+        if max_tokens is not None:
+            check_size("max_tokens", max_tokens, 1)
         if mode == "token":
             self.tokenizer.token_offsets("")  # fails now when the tokenizer has no offsets
         self.context_size = context_size

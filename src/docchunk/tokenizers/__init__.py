@@ -7,12 +7,41 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from docchunk.errors import TokenizerError
 from docchunk.tokenizers.base import CallableTokenizer, CharacterTokenizer, Tokenizer, WordTokenizer
 from docchunk.tokenizers.hf import DEFAULT_MODEL, HFTokenizer
 from docchunk.tokenizers.tiktoken import TiktokenTokenizer
+from docchunk.types.config import check_size
+
+if TYPE_CHECKING:
+    import tiktoken
+    import tokenizers
+    from transformers import PreTrainedTokenizerBase
+
+    class _DoclingTokenizer(Protocol):
+        """docling-core's ``BaseTokenizer``, by its shape (this layer does not import docling-core)."""
+
+        def count_tokens(self, text: str) -> int: ...
+        def get_max_tokens(self) -> int: ...
+        def get_tokenizer(self) -> Any: ...
+
+    TokenizerSpec: TypeAlias = (
+        str
+        | Tokenizer
+        | tokenizers.Tokenizer
+        | tiktoken.Encoding
+        | PreTrainedTokenizerBase
+        | _DoclingTokenizer
+        | Callable[[str], int]
+        | None
+    )
+    """What :func:`get_tokenizer` accepts (for type checkers; ``Any`` at run time)."""
+else:
+    # at run time the spec is checked by get_tokenizer (which names the accepted forms), not by pydantic
+    TokenizerSpec = Any
 
 __all__ = [
     "ACCEPTED_SPECS",
@@ -22,6 +51,7 @@ __all__ = [
     "HFTokenizer",
     "TiktokenTokenizer",
     "Tokenizer",
+    "TokenizerSpec",
     "WordTokenizer",
     "get_tokenizer",
 ]
@@ -43,7 +73,7 @@ def _instance_of(obj: Any, module: str, cls: str) -> bool:
     return mod is not None and isinstance(obj, getattr(mod, cls, ()))
 
 
-def get_tokenizer(spec: Any = None, max_tokens: int | None = None) -> Tokenizer:
+def get_tokenizer(spec: TokenizerSpec = None, max_tokens: int | None = None) -> Tokenizer:
     """Resolve a tokenizer spec.
 
     Args:
@@ -68,8 +98,8 @@ def get_tokenizer(spec: Any = None, max_tokens: int | None = None) -> Tokenizer:
         >>> get_tokenizer("character").count_tokens("héllo")
         5
     """
-    if max_tokens is not None and (isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 1):
-        raise TokenizerError(f"max_tokens must be a positive int, got {max_tokens!r}")
+    if max_tokens is not None:
+        check_size("max_tokens", max_tokens, 1, TokenizerError)
     tok = _resolve(DEFAULT_TOKENIZER if spec is None else spec, max_tokens)
     if max_tokens is not None:
         tok.max_tokens = max_tokens

@@ -22,7 +22,7 @@ _MAX_SANE_LIMIT = 1_000_000
 
 
 def _load_tokenizers():
-    return require("tokenizers", "hf", "A Hugging Face tokenizer")
+    return require("tokenizers", None, "A Hugging Face tokenizer")  # a core dependency, in no extra
 
 
 class HFTokenizer(Tokenizer):

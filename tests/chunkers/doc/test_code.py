@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import CORPUS, DATA
+from tests.helpers import CORPUS, DATA
 
 pytest.importorskip("tree_sitter", reason='code chunking needs tree-sitter: pip install ".[code]"')
 

@@ -7,7 +7,7 @@ import warnings
 import pytest
 
 from docchunk import ConfigError, DocumentError, HybridChunker, PageChunkExpander, TreeChunkExpander
-from tests.conftest import DATA, doc_params, load
+from tests.helpers import DATA, doc_params, load
 
 
 def _sig(chunk) -> tuple:

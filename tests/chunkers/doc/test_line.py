@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from docchunk import ConfigError, LineBasedTokenChunker, get_tokenizer
-from tests.conftest import DATA, doc_params, load
+from tests.helpers import DATA, doc_params, load
 from tests.property.strategies import texts
 
 
@@ -83,7 +83,7 @@ def test_budget_and_names():
     assert LineBasedTokenChunker(max_tokens_override=20).max_tokens == 20
     with pytest.raises(ConfigError, match="max_tokens is required"):
         LineBasedTokenChunker(tokenizer="word")
-    with pytest.raises(ConfigError, match="positive int"):
+    with pytest.raises(ConfigError, match="max_tokens must be an int >= 1, got 0"):
         LineBasedTokenChunker(max_tokens=0)
 
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from docchunk import DocumentError, PageChunker
-from tests.conftest import DATA, doc_params, load
+from tests.helpers import DATA, doc_params, load
 from tests.property.strategies import paged_documents
 
 

@@ -8,7 +8,7 @@ import pytest
 
 import docchunk
 from docchunk.cli.main import main
-from tests.conftest import DATA
+from tests.helpers import DATA
 
 DOC = DATA / "pdf__multi_page.json"
 

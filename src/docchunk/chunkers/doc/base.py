@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from docling_core.transforms.chunker.base import BaseChunker
 from docling_core.transforms.chunker.hierarchical_chunker import ChunkingSerializerProvider
@@ -12,7 +12,8 @@ from pydantic import ConfigDict, Field, PrivateAttr, ValidationError, field_vali
 from docchunk.chunkers.doc.types import DocChunk, DocMeta, contextualize, page_numbers_of
 from docchunk.chunkers.doc.walk import Piece
 from docchunk.errors import ConfigError, DocchunkError, DocumentError
-from docchunk.tokenizers import Tokenizer, get_tokenizer
+from docchunk.tokenizers import Tokenizer, TokenizerSpec, get_tokenizer
+from docchunk.types.config import check_size, unknown_name_error
 
 __all__ = ["DocumentChunker", "check_document"]
 
@@ -42,21 +43,61 @@ class DocumentChunker(BaseChunker):
         always_emit_headings: Also emit a heading-only chunk (empty text) for each
             section without content, as docling-core does.
         delim: Separator between headings, captions and text, and between merged texts.
+
+    Configuration is strict: an unknown keyword argument raises :class:`ConfigError`
+    naming the closest accepted one and all of them; a docling-core keyword that
+    docchunk does not implement (``code_chunking_strategy``) raises saying so (None,
+    docling-core's default, is accepted); a setting assigned after construction is
+    validated as at construction (pydantic ``validate_assignment``, and the checks of
+    ``model_post_init`` again for the settings they read), and an invalid value
+    leaves the chunker unchanged.
     """
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
+    model_config = ConfigDict(arbitrary_types_allowed=True, extra="forbid", validate_assignment=True)
+    # settings that model_post_init reads: assigning one runs it again
+    _POST_INIT_SETTINGS: ClassVar[frozenset[str]] = frozenset({"tokenizer"})
 
-    tokenizer: Any = None
+    tokenizer: TokenizerSpec = None
     serializer_provider: BaseSerializerProvider = Field(default_factory=ChunkingSerializerProvider)
     always_emit_headings: bool = False
 
     _tok: Tokenizer = PrivateAttr()
 
     def __init__(self, **data: Any) -> None:
+        _check_keywords(type(self), data)
         try:
             super().__init__(**data)
         except ValidationError as exc:
             raise _config_error(type(self).__name__, exc) from None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name.startswith("_"):
+            super().__setattr__(name, value)
+            return
+        fields = type(self).model_fields
+        if name not in fields:
+            raise unknown_name_error(type(self).__name__, name, fields, "attribute")
+        before, private = dict(self.__dict__), dict(self.__pydantic_private__ or {})
+        try:
+            super().__setattr__(name, value)  # validate_assignment
+            if name in self._POST_INIT_SETTINGS and id(self) not in _RECHECKING:
+                _RECHECKING.add(id(self))  # model_post_init may assign settings itself
+                try:
+                    self.model_post_init(None)
+                finally:
+                    _RECHECKING.discard(id(self))
+        except ValidationError as exc:
+            raise _config_error(type(self).__name__, exc) from None
+        except DocchunkError:  # leave the chunker as it was
+            self.__dict__.update(before)
+            object.__setattr__(self, "__pydantic_private__", private)
+            raise
+
+    @field_validator("max_tokens", mode="before", check_fields=False)
+    @classmethod
+    def _check_max_tokens(cls, value: Any) -> Any:
+        """Every document chunker's ``max_tokens``: None or an int >= 1 (no coercion of "64" or True)."""
+        return value if value is None else check_size("max_tokens", value, 1)
 
     @field_validator("delim")
     @classmethod
@@ -92,6 +133,31 @@ class DocumentChunker(BaseChunker):
             oversized=True if oversized else None,
         )
         return DocChunk(text=piece.text, meta=meta)
+
+
+_RECHECKING: set[int] = set()  # chunkers whose model_post_init runs again after an assignment
+
+# keywords of docling-core's chunkers (2.104) that docchunk does not implement: what to do instead
+_NOT_IMPLEMENTED = {
+    "code_chunking_strategy": (
+        "docchunk does not implement docling-core's code_chunking_strategy (code blocks are chunked like "
+        "other text); leave it out, or use docling-core's HierarchicalChunker for it"
+    ),
+}
+
+
+def _check_keywords(cls: type[DocumentChunker], data: dict[str, Any]) -> None:
+    """Raise :class:`ConfigError` for a keyword ``cls`` does not accept, naming the accepted ones."""
+    fields = cls.model_fields
+    for name in list(data):
+        if name in fields:
+            continue
+        if name in _NOT_IMPLEMENTED:
+            if data[name] is None:  # docling-core's default: nothing to implement
+                del data[name]
+                continue
+            raise ConfigError(f"{cls.__name__}: {name}={data[name]!r}: {_NOT_IMPLEMENTED[name]}")
+        raise unknown_name_error(cls.__name__, name, fields)
 
 
 def _config_error(owner: str, exc: ValidationError) -> DocchunkError:

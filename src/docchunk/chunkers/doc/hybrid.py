@@ -5,7 +5,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 from docling_core.transforms.chunker.hierarchical_chunker import ChunkingDocSerializer
 from docling_core.types.doc import DoclingDocument, SectionHeaderItem, TableItem, TitleItem
@@ -16,6 +16,7 @@ from docchunk.chunkers.doc.types import DocChunk, join_context
 from docchunk.chunkers.doc.walk import Piece, walk
 from docchunk.chunkers.text.semsplit import semchunk_split
 from docchunk.errors import ConfigError, ModelLimitWarning
+from docchunk.types.config import check_size
 
 __all__ = ["HybridChunker"]
 
@@ -75,12 +76,14 @@ class HybridChunker(DocumentChunker):
         >>> texts = [chunker.contextualize(c) for c in chunker.chunk(doc)]  # doctest: +SKIP
     """
 
-    max_tokens: Any = None
+    max_tokens: int | None = None
     merge_peers: bool = True
     merge_list_items: bool = True
     repeat_table_header: bool = True
     omit_header_on_overflow: bool = False
-    text_splitter: Any = None
+    text_splitter: Any = None  # a docchunk text chunker; checked in model_post_init with a clear message
+
+    _POST_INIT_SETTINGS: ClassVar[frozenset[str]] = frozenset({"tokenizer", "max_tokens", "text_splitter"})
 
     def model_post_init(self, __context: Any) -> None:
         """Resolve the tokenizer and check ``max_tokens`` against it (see the class docstring)."""
@@ -91,8 +94,7 @@ class HybridChunker(DocumentChunker):
                 f"max_tokens is required: the tokenizer {self._tok.name!r} has no limit of its own; "
                 "pass max_tokens=<positive int>, the budget per chunk in tokens of that tokenizer"
             )
-        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-            raise ConfigError(f"max_tokens must be a positive int (tokens per chunk), got {limit!r}")
+        check_size("max_tokens", limit, 1)
         model_limit = self._tok.max_tokens
         if model_limit is not None and limit > model_limit:
             warnings.warn(
@@ -104,7 +106,7 @@ class HybridChunker(DocumentChunker):
                 ),
                 stacklevel=5,  # the caller of HybridChunker(...)
             )
-        self.max_tokens = limit
+        self.__dict__["max_tokens"] = limit  # not setattr: that would run this again
         splitter = self.text_splitter
         if splitter is not None:
             if not callable(getattr(splitter, "with_budget", None)):
@@ -128,14 +130,14 @@ class HybridChunker(DocumentChunker):
                 # no content, so no chunk
                 continue
             count = run.ctx_count(piece)
-            yield self._to_chunk(piece, count, oversized=count > self.max_tokens)
+            yield self._to_chunk(piece, count, oversized=count > run.max)
 
 
 class _Run:
     """The state of one ``chunk()`` call: serializer, cached counts, settings."""
 
     def __init__(self, chunker: HybridChunker, doc: DoclingDocument):
-        self.max = chunker.max_tokens
+        self.max: int = cast(int, chunker.max_tokens)  # an int after model_post_init
         self.delim = chunker.delim
         self.tok = chunker.token_counter
         self.chunker = chunker

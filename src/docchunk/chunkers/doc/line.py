@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, ClassVar
 
 from docling_core.types.doc import DoclingDocument
 
@@ -12,6 +12,7 @@ from docchunk.chunkers.doc.base import DocumentChunker, check_document
 from docchunk.chunkers.doc.tables import split_lines
 from docchunk.chunkers.doc.types import DocChunk, DocMeta, page_numbers_of
 from docchunk.errors import ConfigError
+from docchunk.types.config import check_size
 
 __all__ = ["LineBasedTokenChunker"]
 
@@ -65,6 +66,8 @@ class LineBasedTokenChunker(DocumentChunker):
     omit_prefix_on_overflow: bool = False
     docling_compat: bool = False
 
+    _POST_INIT_SETTINGS: ClassVar[frozenset[str]] = frozenset({"tokenizer", "max_tokens", "max_tokens_override"})
+
     def model_post_init(self, __context: Any) -> None:
         """Resolve the budget from ``max_tokens``, ``max_tokens_override`` or the tokenizer."""
         super().model_post_init(__context)
@@ -80,9 +83,8 @@ class LineBasedTokenChunker(DocumentChunker):
                 f"max_tokens is required: the tokenizer {self._tok.name!r} has no limit of its own; "
                 "pass max_tokens=<positive int>, the budget per chunk in tokens of that tokenizer"
             )
-        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-            raise ConfigError(f"max_tokens must be a positive int (tokens per chunk), got {limit!r}")
-        self.max_tokens = limit
+        check_size("max_tokens", limit, 1)
+        self.__dict__["max_tokens"] = limit  # not setattr: that would run this again
 
     def chunk_text(self, lines: list[str]) -> list[str]:
         """Pack ``lines`` (kept as given, line ends included) into prefixed chunk texts."""

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from docling_core.types.doc import DoclingDocument
 
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
 from docchunk.chunkers.doc.types import DocChunk, DocMeta, page_numbers_of
-from docchunk.errors import ConfigError
+from docchunk.types.config import check_size
 
 __all__ = ["PageChunker"]
 
@@ -69,15 +69,13 @@ class PageChunker(DocumentChunker):
     max_tokens: int | None = None
     docling_compat: bool = False
 
+    _POST_INIT_SETTINGS: ClassVar[frozenset[str]] = frozenset({"tokenizer", "max_tokens"})
+
     def model_post_init(self, __context: Any) -> None:
         """Check ``max_tokens``."""
         super().model_post_init(__context)
-        limit = self.max_tokens
-        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
-            raise ConfigError(
-                f"PageChunker: max_tokens must be None (whole pages) or a positive int (tokens per chunk), "
-                f"got {limit!r}"
-            )
+        if self.max_tokens is not None:
+            check_size("max_tokens", self.max_tokens, 1)
 
     def chunk(self, dl_doc: DoclingDocument, **kwargs: Any) -> Iterator[DocChunk]:
         """Yield the page chunks of ``dl_doc`` in page order (see the class invariants)."""

@@ -30,7 +30,6 @@ class Piece:
     """An intermediate chunk: text, its doc items and the headings in scope.
 
     ``headings`` and ``captions`` are None (never empty) when absent, as in docling-core.
-    ``oversized`` marks a piece that exceeds the budget but cannot be split further.
     """
 
     text: str
@@ -38,7 +37,6 @@ class Piece:
     headings: list[str] | None
     origin: Any = None
     captions: list[str] | None = None
-    oversized: bool = False
     heading_only: bool = field(default=False)
     text_tokens: int | None = None
     # docling-core re-validates a chunk whose headings it dropped, which turns its

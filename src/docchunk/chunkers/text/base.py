@@ -7,21 +7,11 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from docchunk.errors import ConfigError
-from docchunk.tokenizers import Tokenizer, get_tokenizer
+from docchunk.tokenizers import Tokenizer, TokenizerSpec, get_tokenizer
 from docchunk.types import Chunk
+from docchunk.types.config import StrictConfig, check_size
 
 __all__ = ["TextChunker", "absorb_whitespace_chunks", "check_size"]
-
-
-def check_size(name: str, value: Any, minimum: int) -> int:
-    """Validate an integer size parameter.
-
-    Raises:
-        ConfigError: ``value`` is not an int >= ``minimum``.
-    """
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ConfigError(f"{name} must be an int >= {minimum}, got {value!r}")
-    return value
 
 
 def absorb_whitespace_chunks(text: str, chunks: list[Chunk], tokenizer: Tokenizer, limit: int) -> list[Chunk]:
@@ -59,16 +49,20 @@ def _join(text: str, a: Chunk, b: Chunk, tokenizer: Tokenizer, limit: int) -> Ch
                                  oversized=False)  # fmt: skip
 
 
-class TextChunker(ABC):
+class TextChunker(StrictConfig, ABC):
     """A chunker of plain text: callable, with ``chunk(text)`` and ``chunk_batch(texts)``.
 
     Every chunk it returns satisfies ``text[start_index:end_index] == chunk.text``
     (unless its offsets are None, for chunks whose separators were removed).
+
+    Configuration is strict (:class:`docchunk.types.config.StrictConfig`): an unknown
+    keyword argument raises :class:`ConfigError` naming the accepted ones, and a
+    setting assigned after construction is validated as the constructor validates it.
     """
 
     tokenizer: Tokenizer
 
-    def __init__(self, tokenizer: Any = "character"):
+    def __init__(self, tokenizer: TokenizerSpec = "character"):
         self.tokenizer = get_tokenizer(tokenizer)
 
     @abstractmethod
@@ -88,7 +82,7 @@ class TextChunker(ABC):
         self._check_text(text)  # raises with what was passed and what to do
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def with_budget(self, tokenizer: Any, chunk_size: int) -> TextChunker:
+    def with_budget(self, tokenizer: TokenizerSpec, chunk_size: int) -> TextChunker:
         """A copy of this chunker that counts with ``tokenizer`` and packs to ``chunk_size``.
 
         Used by :class:`docchunk.HybridChunker` to split oversized text with the

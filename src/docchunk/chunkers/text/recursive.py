@@ -6,12 +6,12 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from itertools import accumulate, chain, compress, filterfalse, islice, pairwise, repeat
 from operator import add, is_, is_not, itemgetter, lt, or_
-from typing import Any
+from typing import Any, Literal
 
 from docchunk.chunkers.text.base import TextChunker, absorb_whitespace_chunks, check_size
 from docchunk.chunkers.text.separators import DEFAULT_SEPARATORS, separators_for
 from docchunk.errors import ConfigError
-from docchunk.tokenizers import CharacterTokenizer
+from docchunk.tokenizers import CharacterTokenizer, TokenizerSpec
 from docchunk.types import Chunk
 from docchunk.types.chunk import make_chunks
 
@@ -400,9 +400,9 @@ class RecursiveChunker(TextChunker):
         chunk_size: int = 1000,
         chunk_overlap: int = 0,
         separators: list[str] | None = None,
-        keep_separator: Any = "start",
+        keep_separator: Literal["start", "end", False] = "start",
         language: str | None = None,
-        tokenizer: Any = "character",
+        tokenizer: TokenizerSpec = "character",
     ):
         super().__init__(tokenizer)
         self.chunk_size = check_size("chunk_size", chunk_size, 1)
@@ -708,7 +708,7 @@ class RecursiveChunker(TextChunker):
         return k
 
     # -- public --------------------------------------------------------------------
-    def with_budget(self, tokenizer: Any, chunk_size: int) -> RecursiveChunker:
+    def with_budget(self, tokenizer: TokenizerSpec, chunk_size: int) -> RecursiveChunker:
         """A copy with another tokenizer and ``chunk_size`` (the overlap capped below it)."""
         return RecursiveChunker(chunk_size, min(self.chunk_overlap, chunk_size - 1), list(self.separators),
                                 self.keep_separator, None, tokenizer)  # fmt: skip

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import pairwise
-from typing import Any
+from typing import Any, Literal
 
 from docchunk.chunkers.text.base import TextChunker, check_size
 from docchunk.chunkers.text.recursive import RecursiveChunker
 from docchunk.chunkers.text.sentence import sentence_spans
 from docchunk.errors import ConfigError, require
+from docchunk.tokenizers import TokenizerSpec
 from docchunk.types import Chunk
 
 __all__ = ["SDPMChunker", "SemanticChunker"]
@@ -102,11 +103,11 @@ class SemanticChunker(TextChunker):
         embed_batch: EmbedBatch,
         threshold: float = 0.8,
         chunk_size: int = 2048,
-        tokenizer: Any = "character",
+        tokenizer: TokenizerSpec = "character",
         similarity_window: int = 1,
         min_sentences_per_chunk: int = 1,
         batch_size: int = 64,
-        boundaries: str = "paragraph",
+        boundaries: Literal["paragraph", "sentence"] = "paragraph",
     ):
         super().__init__(tokenizer)
         if not callable(embed_batch):
@@ -279,11 +280,11 @@ class SDPMChunker(SemanticChunker):
         skip_window: int = 1,
         threshold: float = 0.8,
         chunk_size: int = 2048,
-        tokenizer: Any = "character",
+        tokenizer: TokenizerSpec = "character",
         similarity_window: int = 1,
         min_sentences_per_chunk: int = 1,
         batch_size: int = 64,
-        boundaries: str = "paragraph",
+        boundaries: Literal["paragraph", "sentence"] = "paragraph",
     ):
         super().__init__(embed_batch, threshold, chunk_size, tokenizer, similarity_window, min_sentences_per_chunk,
                          batch_size, boundaries)  # fmt: skip

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from docchunk.chunkers.text.base import TextChunker, absorb_whitespace_chunks, check_size
 from docchunk.chunkers.text.recursive import RecursiveChunker
 from docchunk.chunkers.text.token import token_windows
 from docchunk.errors import ConfigError
+from docchunk.tokenizers import TokenizerSpec
 from docchunk.types import Chunk
 
 __all__ = ["SentenceChunker", "sentence_spans"]
@@ -38,9 +38,13 @@ class SentenceChunker(TextChunker):
         chunk_size: Tokens per chunk; >= 1.
         chunk_overlap: Trailing sentences of a chunk, up to this many tokens, repeated
             at the start of the next; 0 <= overlap < chunk_size.
-        min_sentences_per_chunk: Accepted for compatibility with chonkie; >= 1. Packing
-            is greedy and the limit wins, so a chunk holds fewer sentences than this
-            only when the next sentence would exceed ``chunk_size``.
+        min_sentences_per_chunk: Fewest sentences in a chunk (as in chonkie); >= 1.
+            A chunk holds fewer only when the text has fewer or ``chunk_size`` does
+            not allow more (the limit wins, unlike chonkie). Packing is greedy, so
+            only the last chunk can fall short while the budget allows more: it then
+            takes sentences from the end of the chunk before, as long as that one
+            keeps the minimum. A piece of a sentence longer than ``chunk_size``
+            counts as one sentence.
 
     A sentence ends after ``.``, ``!``, ``?``, ``…`` (and CJK full stops) followed by
     whitespace, or at a newline. A sentence longer than ``chunk_size`` is split at
@@ -59,7 +63,7 @@ class SentenceChunker(TextChunker):
         ['One two. ', 'Three four five. Six.']
     """
 
-    def __init__(self, tokenizer: Any = "character", chunk_size: int = 512, chunk_overlap: int = 0,
+    def __init__(self, tokenizer: TokenizerSpec = "character", chunk_size: int = 512, chunk_overlap: int = 0,
                  min_sentences_per_chunk: int = 1):  # fmt: skip
         super().__init__(tokenizer)
         self.chunk_size = check_size("chunk_size", chunk_size, 1)
@@ -89,7 +93,7 @@ class SentenceChunker(TextChunker):
                     units.append((s + start, s + end, piece.token_count))
         return units
 
-    def with_budget(self, tokenizer: Any, chunk_size: int) -> SentenceChunker:
+    def with_budget(self, tokenizer: TokenizerSpec, chunk_size: int) -> SentenceChunker:
         """A copy with another tokenizer and ``chunk_size`` (the overlap capped below it)."""
         overlap = min(self.chunk_overlap, chunk_size - 1)
         return SentenceChunker(tokenizer, chunk_size, overlap, self.min_sentences_per_chunk)
@@ -101,6 +105,7 @@ class SentenceChunker(TextChunker):
             return []
         units = self._units(text)
         out: list[Chunk] = []
+        ranges: list[tuple[int, int]] = []  # the units of each chunk
         i, n = 0, len(units)
         while i < n:
             j, total = i + 1, units[i][2]
@@ -115,10 +120,41 @@ class SentenceChunker(TextChunker):
             end = units[j - 1][1]
             out.append(Chunk(text=text[start:end], start_index=start, end_index=end,
                              token_count=exact, context=None, oversized=exact > self.chunk_size))  # fmt: skip
+            ranges.append((i, j))
             if j >= n:
                 break
             i = self._next_start(units, i, j)
+        if self.min_sentences_per_chunk > 1 and len(out) > 1:
+            self._fill_last(text, units, ranges, out)
         return absorb_whitespace_chunks(text, out, self.tokenizer, self.chunk_size)
+
+    def _fill_last(self, text: str, units: list[tuple[int, int, int]], ranges: list[tuple[int, int]],
+                   out: list[Chunk]) -> None:  # fmt: skip
+        """Give the last chunk ``min_sentences_per_chunk`` sentences, taken from the end of the one before.
+
+        Greedy packing fills every chunk but the last as far as ``chunk_size`` allows,
+        so only the last can hold fewer sentences than the minimum while the budget
+        allows more. Its start moves back one sentence at a time while it holds fewer
+        than the minimum, stays within ``chunk_size``, and (without overlap, where the
+        chunk before ends where it starts) the chunk before keeps the minimum.
+        """
+        need, overlap = self.min_sentences_per_chunk, bool(self.chunk_overlap)
+        (pi, _), (i, j) = ranges[-2], ranges[-1]
+        start, count = i, out[-1].token_count
+        while j - start < need and start - 1 > pi and (overlap or start - 1 - pi >= need):
+            trial = self.tokenizer.count_tokens(text[units[start - 1][0] : units[j - 1][1]])
+            if trial > self.chunk_size:
+                break
+            start, count = start - 1, trial
+        if start == i:
+            return
+        s, e = units[start][0], units[j - 1][1]
+        out[-1] = Chunk(text=text[s:e], start_index=s, end_index=e, token_count=count, context=None, oversized=False)
+        if not overlap:  # the chunk before now ends where the last one starts
+            ps = units[pi][0]
+            n = self.tokenizer.count_tokens(text[ps:s])
+            out[-2] = Chunk(text=text[ps:s], start_index=ps, end_index=s, token_count=n, context=None,
+                            oversized=n > self.chunk_size)  # fmt: skip
 
     def _next_start(self, units: list[tuple[int, int, int]], i: int, j: int) -> int:
         if not self.chunk_overlap:

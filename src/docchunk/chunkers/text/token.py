@@ -6,6 +6,7 @@ from typing import Any
 
 from docchunk.chunkers.text.base import TextChunker, absorb_whitespace_chunks, check_size
 from docchunk.errors import ConfigError
+from docchunk.tokenizers import TokenizerSpec
 from docchunk.types import Chunk
 
 __all__ = ["TokenChunker", "token_windows"]
@@ -104,7 +105,7 @@ class TokenChunker(TextChunker):
         ['abcd', 'efgh', 'ij']
     """
 
-    def __init__(self, tokenizer: Any = "character", chunk_size: int = 512, chunk_overlap: int = 0):
+    def __init__(self, tokenizer: TokenizerSpec = "character", chunk_size: int = 512, chunk_overlap: int = 0):
         super().__init__(tokenizer)
         self.chunk_size = check_size("chunk_size", chunk_size, 1)
         self.chunk_overlap = check_size("chunk_overlap", chunk_overlap, 0)
@@ -112,7 +113,7 @@ class TokenChunker(TextChunker):
             raise ConfigError(f"chunk_overlap ({chunk_overlap!r}) must be smaller than chunk_size ({chunk_size!r})")
         self.tokenizer.token_offsets("")  # fail at construction when offsets are unsupported
 
-    def with_budget(self, tokenizer: Any, chunk_size: int) -> TokenChunker:
+    def with_budget(self, tokenizer: TokenizerSpec, chunk_size: int) -> TokenChunker:
         """A copy with another tokenizer and ``chunk_size`` (the overlap capped below it)."""
         return TokenChunker(tokenizer, chunk_size, min(self.chunk_overlap, chunk_size - 1))
 

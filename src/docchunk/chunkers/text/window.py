@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Literal
 
 from docchunk.chunkers.text.base import TextChunker, check_size
 from docchunk.errors import ConfigError
-from docchunk.tokenizers import WordTokenizer
+from docchunk.tokenizers import TokenizerSpec, WordTokenizer
 from docchunk.types import WindowChunk
 
 __all__ = ["WindowChunker"]
@@ -44,7 +44,13 @@ class WindowChunker(TextChunker):
         ['a b c ', 'b c d e', 'd e']
     """
 
-    def __init__(self, offset: int = 20, overlap: int = 10, unit: str = "word", tokenizer: Any = None):
+    def __init__(
+        self,
+        offset: int = 20,
+        overlap: int = 10,
+        unit: Literal["word", "token"] = "word",
+        tokenizer: TokenizerSpec = None,
+    ):
         if unit not in ("word", "token"):
             raise ConfigError(f'unit must be "word" or "token", got {unit!r}')
         super().__init__(WordTokenizer() if unit == "word" else tokenizer)

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import bisect
 import os
+import re
+from itertools import accumulate
 
 import pytest
 
 import docchunk
-from tests.conftest import CORPUS, CORPUS_REASON, DATA, load
+from tests.helpers import CORPUS, CORPUS_REASON, DATA, load
 
 pytest.importorskip("torch", reason="needs torch: pip install torch==2.13.0 (CPU build), then sentence-transformers")
 pytest.importorskip("sentence_transformers", reason='needs sentence-transformers: pip install ".[semantic]"')
@@ -68,17 +70,24 @@ MAJORITY = [
 def measure(embed, path, **options):
     """(boundaries, on a section start, section starts found, section starts, chance at paragraph breaks)."""
     text, starts = sections_text(path)
-    chunker = docchunk.SemanticChunker(embed, chunk_size=100_000, **options)
+    sentences: list[str] = []  # what the chunker embeds: its sentences, in order
+
+    def recording(batch):
+        sentences.extend(batch)
+        return embed(batch)
+
+    chunker = docchunk.SemanticChunker(recording, chunk_size=100_000, **options)
     chunks = chunker(text)
     assert "".join(c.text for c in chunks) == text
-    sentences, _, _ = chunker._first_pass(text)
-    assert chunker.embedded_count == 2 * len(sentences)  # two calls above, one embedding per sentence each
-    sentence_starts = [s for s, _ in sentences]
+    assert "".join(sentences) == text and chunker.embedded_count == len(sentences)  # each sentence embedded once
+    sentence_starts = list(accumulate(map(len, sentences[:-1]), initial=0))
     section_sentences = {bisect.bisect_left(sentence_starts, s) for s in starts[1:]}
     cuts = [bisect.bisect_left(sentence_starts, c.start_index) for c in chunks[1:]]
     on_sections = sum(k in section_sentences for k in cuts)
     found = len(section_sentences & set(cuts))
-    chance = len(section_sentences) / len(chunker._candidates(text, sentences))
+    # the candidate gaps with the default boundaries="paragraph": blank lines between sentences
+    paragraph_breaks = len(re.findall(r"\n\s*\n", text.strip()))
+    chance = len(section_sentences) / paragraph_breaks
     return len(cuts), on_sections, found, len(section_sentences), chance
 
 

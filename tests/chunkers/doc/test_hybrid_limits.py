@@ -7,8 +7,7 @@ import warnings
 import pytest
 
 import docchunk
-from tests.cli.test_chunk_command import rows, run
-from tests.conftest import DATA
+from tests.helpers import DATA, rows, run
 
 
 def test_budget_above_model_limit_warns_and_is_kept():

@@ -1,0 +1,84 @@
+"""Strict configuration of the document chunkers (issue #13.8): HybridChunker(max_token=64) chunked at 256."""
+
+from __future__ import annotations
+
+import pytest
+
+import docchunk
+from tests.helpers import DATA, load
+
+DOC = DATA / "docling_core__2_inp_dl_doc.json"
+
+
+def test_misspelt_max_token_is_an_error_not_the_default_budget():
+    with pytest.raises(docchunk.ConfigError) as info:
+        docchunk.HybridChunker(max_token=64)
+    message = str(info.value)
+    assert "'max_token'" in message and "did you mean 'max_tokens'" in message
+    assert "merge_peers" in message.split("Accepted: ")[1]
+
+
+@pytest.mark.parametrize(
+    ("cls", "bad", "good"),
+    [
+        (docchunk.HybridChunker, "merge_peer", "merge_peers"),
+        (docchunk.HybridChunker, "repeat_table_headers", "repeat_table_header"),
+        (docchunk.HierarchicalChunker, "always_emit_heading", "always_emit_headings"),
+        (docchunk.HierarchicalChunker, "delimiter", "delim"),
+    ],
+)
+def test_unknown_keywords_name_the_closest_accepted_one(cls, bad, good):
+    with pytest.raises(docchunk.ConfigError, match=f"'{bad}'; did you mean '{good}'"):
+        cls(**{bad: True})
+
+
+@pytest.mark.parametrize("cls", [docchunk.HierarchicalChunker, docchunk.HybridChunker])
+def test_docling_core_keyword_docchunk_does_not_implement_says_so(cls):
+    with pytest.raises(docchunk.ConfigError, match="does not implement docling-core's code_chunking_strategy"):
+        cls(code_chunking_strategy=object())
+    # docling-core's default (None) asks for nothing: accepted
+    assert "code_chunking_strategy" not in cls(code_chunking_strategy=None).model_dump()
+
+
+def test_assigned_max_tokens_takes_effect():
+    doc = load(DOC)
+    chunker = docchunk.HybridChunker(max_tokens=256)
+    chunker.max_tokens = 32
+    chunks = list(chunker.chunk(doc))
+    assert [c.text for c in chunks] == [c.text for c in docchunk.HybridChunker(max_tokens=32).chunk(doc)]
+    assert max(c.meta.token_count for c in chunks if not c.meta.oversized) <= 32
+
+
+def test_assigned_tokenizer_is_resolved_again():
+    chunker = docchunk.HybridChunker(max_tokens=64)
+    chunker.tokenizer = "word"
+    assert chunker.token_counter.count_tokens("two words") == 2
+    chunk = next(iter(chunker.chunk(load(DOC))))
+    assert chunk.meta.token_count == len(chunker.contextualize(chunk).split())
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("max_tokens", -1, "max_tokens must be an int >= 1, got -1"),
+        ("max_tokens", "64", "max_tokens must be an int >= 1, got '64'"),
+        ("merge_peers", "perhaps", "merge_peers"),
+        ("tokenizer", "no-such-tokenizer", "unknown tokenizer spec"),
+        ("text_splitter", 5, "text_splitter must be a docchunk text chunker"),
+        ("delim", 3, "invalid delim=3"),
+    ],
+)
+def test_invalid_assignment_is_an_error_and_leaves_the_chunker_unchanged(name, value, message):
+    chunker = docchunk.HybridChunker(max_tokens=64)
+    before = chunker.model_dump()
+    counter = chunker.token_counter
+    with pytest.raises(docchunk.DocchunkError, match=message):
+        setattr(chunker, name, value)
+    assert chunker.model_dump() == before and chunker.token_counter is counter
+    assert max(c.meta.token_count for c in chunker.chunk(load(DOC))) <= 64
+
+
+def test_assigning_an_unknown_setting_is_an_error():
+    chunker = docchunk.HierarchicalChunker()
+    with pytest.raises(docchunk.ConfigError, match="no setting 'max_token' to assign"):
+        chunker.max_token = 64
