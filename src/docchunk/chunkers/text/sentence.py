@@ -110,7 +110,7 @@ class SentenceChunker(TextChunker):
                 exact = self.tokenizer.count_tokens(text[start : units[j - 1][1]])
             end = units[j - 1][1]
             out.append(Chunk(text=text[start:end], start_index=start, end_index=end,
-                                             token_count=exact, context=None, oversized=exact > self.chunk_size))  # fmt: skip
+                                             token_count=exact, oversized=exact > self.chunk_size))  # fmt: skip
             if j >= n:
                 break
             i = self._next_start(units, i, j)
