@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 
 import docchunk
-from docchunk.chunkers.text.sentence import sentence_spans
+from docchunk.chunkers.text import sentence_spans
 from tests.property.strategies import texts
 
 
