@@ -24,7 +24,7 @@ def test_context_is_adjacent_source_text(text, size, context, method, mode, tok)
         chunks
     )
     assert [c.model_dump() for c in chunks] == [c.model_dump() for c in original]
-    for i, (before, after) in enumerate(zip(original, refined)):
+    for i, (before, after) in enumerate(zip(original, refined, strict=True)):
         assert text[after.start_index : after.end_index] == after.text  # chunks tile: context is adjacent
         if method == "suffix":
             assert after.text.startswith(before.text)
@@ -62,7 +62,7 @@ def test_both_sides_take_context_from_original_neighbours(text, size, context, f
     out = docchunk.OverlapRefinery(method=first, inplace=False, **kw)(chunks)
     out = docchunk.OverlapRefinery(method=second, **kw)(out)
     assert [c.text for c in chunks] == bodies
-    for i, (body, c) in enumerate(zip(bodies, out)):
+    for i, (body, c) in enumerate(zip(bodies, out, strict=False)):
         assert isinstance(c.start_index, int) and text[c.start_index : c.end_index] == c.text
         if merge:
             assert c.context_prefix is None and c.context_suffix is None

@@ -14,7 +14,7 @@ __all__ = ["OverlapRefinery"]
 
 
 class OverlapRefinery:
-    """Adds context from each chunk's neighbour: the start of the next one or the end of the previous one.
+    r"""Adds context from each chunk's neighbour: the start of the next one or the end of the previous one.
 
     Context is always taken from the neighbour's original text, never from context an
     earlier pass added to it, so a ``"prefix"`` pass followed by a ``"suffix"`` pass
@@ -99,7 +99,8 @@ class OverlapRefinery:
             raise ConfigError(f'mode must be "token" or "recursive", got {mode!r}')
         if method not in ("suffix", "prefix"):
             raise ConfigError(f'method must be "suffix" or "prefix", got {method!r}')
-        if max_tokens is not None and (isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 1):
+        bad_type = isinstance(max_tokens, bool) or not isinstance(max_tokens, int)
+        if max_tokens is not None and (bad_type or max_tokens < 1):
             raise ConfigError(f"max_tokens must be a positive int, got {max_tokens!r}")
         if mode == "token":
             self.tokenizer.token_offsets("")  # fails now when the tokenizer has no offsets
@@ -113,6 +114,7 @@ class OverlapRefinery:
         self.chunker = chunker
 
     def __call__(self, chunks: list[Any]) -> list[Any]:
+        """Same as :meth:`refine`."""
         return self.refine(chunks)
 
     def refine(self, chunks: list[Any]) -> list[Any]:
@@ -182,10 +184,12 @@ class OverlapRefinery:
 
     # -- text chunks ----------------------------------------------------------------
     def _apply_text(self, chunk: Any, context: str, neighbour: tuple[int, int] | None) -> None:
-        """Merge ``context`` into the chunk's span when the neighbour's original text is
-        adjacent in the source, else (or with ``merge=False``) store it in
-        ``context_prefix``/``context_suffix``. Context from an earlier pass of the same
-        method is replaced, never added to; the other side is left alone."""
+        """Merge ``context`` into the chunk's span, or store it in a context field.
+
+        Merged when ``merge=True`` and the neighbour's original text is adjacent in the
+        source; else stored in ``context_prefix``/``context_suffix``. Context from an earlier pass of the same
+        method is replaced, never added to; the other side is left alone.
+        """
         suffix = self.method == "suffix"
         span = _body_span(chunk)
         adjacent = span is not None and neighbour is not None and (
@@ -211,12 +215,14 @@ class OverlapRefinery:
     def _text_counter(self) -> Tokenizer:
         """The tokenizer of ``Chunk.token_count``: the chunker's when known, else the refinery's."""
         counter = getattr(self.chunker, "tokenizer", None)
-        return counter if hasattr(counter, "count_tokens") else self.tokenizer
+        return counter if isinstance(counter, Tokenizer) else self.tokenizer
 
     # -- document chunks ------------------------------------------------------------
     def _apply_doc(self, chunk: Any, body: str, context: str) -> None:
-        """Put the context around the document chunk (text or meta), trimmed to the
-        budget, and recount ``meta.token_count`` in the chunker's tokens."""
+        """Put the context around the document chunk (text or meta), trimmed to the budget.
+
+        ``meta.token_count`` is recounted in the chunker's tokens.
+        """
         from docchunk.chunkers.doc.types import contextualize
 
         budget = self._doc_budget(chunk)
@@ -248,8 +254,10 @@ class OverlapRefinery:
         return None
 
     def _fit_doc_context(self, chunk: Any, body: str, context: str, budget: Any) -> str:
-        """Trim the context (never the body) until ``contextualize`` fits the budget:
-        ``max_tokens`` if given, else the chunker's, counted in the chunker's tokens."""
+        """Trim the context (never the body) until ``contextualize`` fits the budget.
+
+        The budget is ``max_tokens`` if given, else the chunker's, in the chunker's tokens.
+        """
         limit = self.max_tokens if self.max_tokens is not None else getattr(budget, "max_tokens", None)
         if limit is None or not context:
             return context
@@ -314,10 +322,12 @@ def _unmerge_text(chunk: Any, suffix: bool) -> None:
 
 
 def _set_doc_context(chunk: Any, body: str, context: str, method: str, merge: bool) -> None:
-    """Put ``context`` on the ``method`` side of a document chunk: into ``text`` on its own
-    line (``merge=True``; document chunks are separate elements, not slices of one
+    """Put ``context`` on the ``method`` side of a document chunk.
+
+    Into ``text`` on its own line (``merge=True``; document chunks are separate elements, not slices of one
     string) or into ``meta.context_prefix``/``context_suffix``. Context from an earlier
-    pass on the same side is replaced; the other side is kept."""
+    pass on the same side is replaced; the other side is kept.
+    """
     merged = list(getattr(chunk, "_merged", None) or (None, None))
     side = 1 if method == "suffix" else 0
     merged[side] = (context or None) if merge else None

@@ -73,7 +73,11 @@ cjk_text = st.text(alphabet=st.sampled_from(list("你好世界。，「」こん
 def test_word_counts_stay_exact_on_cjk_text(text, size):
     """The arithmetic at joins (clean_boundary, joins_additively) stays exact with CJK words."""
     word = docchunk.get_tokenizer("word")
-    for chunker in (docchunk.RecursiveChunker(chunk_size=size, tokenizer="word"), docchunk.SentenceChunker("word", chunk_size=size)):
+    chunkers = (
+        docchunk.RecursiveChunker(chunk_size=size, tokenizer="word"),
+        docchunk.SentenceChunker("word", chunk_size=size),
+    )
+    for chunker in chunkers:
         chunks = chunker(text)
         assert "".join(c.text for c in chunks) == text
         for c in chunks:

@@ -9,7 +9,7 @@ from docling_core.transforms.chunker.doc_chunk import DocChunk as _DLDocChunk
 from docling_core.transforms.chunker.doc_chunk import DocMeta as _DLDocMeta
 from pydantic import Field, PrivateAttr
 
-__all__ = ["ChunkBudget", "DocMeta", "DocChunk", "contextualize", "page_numbers_of"]
+__all__ = ["ChunkBudget", "DocChunk", "DocMeta", "contextualize", "page_numbers_of"]
 
 _OWN_FIELDS = ["token_count", "page_numbers", "oversized", "context_prefix", "context_suffix"]
 
@@ -88,13 +88,15 @@ class DocChunk(_DLDocChunk):
 
     @property
     def budget(self) -> ChunkBudget | None:
-        """The :class:`ChunkBudget` of the chunker that made this chunk; None when unknown
-        (a chunk from docling-core, or one loaded from JSON)."""
+        """The :class:`ChunkBudget` of the chunker that made this chunk.
+
+        None when unknown: a chunk from docling-core, or one loaded from JSON.
+        """
         return self._budget
 
 
 def contextualize(chunk: Any, delim: str = "\n") -> str:
-    """Serialize a chunk with its headings and captions for an embedding model.
+    r"""Serialize a chunk with its headings and captions for an embedding model.
 
     Gives the same string as docling-core's ``BaseChunker.contextualize``: the
     headings, then the captions, then the text, joined by ``delim``. Metadata that
@@ -102,7 +104,7 @@ def contextualize(chunk: Any, delim: str = "\n") -> str:
 
     Args:
         chunk: A :class:`DocChunk` or any docling-core ``BaseChunk``.
-        delim: The separator, ``"\\n"`` by default as in docling-core.
+        delim: The separator, ``"\n"`` by default as in docling-core.
 
     Returns:
         The embedding string.

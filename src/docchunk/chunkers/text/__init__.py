@@ -9,14 +9,14 @@ from docchunk.chunkers.text.token import TokenChunker
 from docchunk.chunkers.text.window import WindowChunker
 
 __all__ = [
-    "TextChunker",
-    "RecursiveChunker",
-    "TokenChunker",
-    "SentenceChunker",
-    "WindowChunker",
-    "SemanticChunker",
-    "SDPMChunker",
-    "separators_for",
-    "sentence_spans",
     "LANGUAGES",
+    "RecursiveChunker",
+    "SDPMChunker",
+    "SemanticChunker",
+    "SentenceChunker",
+    "TextChunker",
+    "TokenChunker",
+    "WindowChunker",
+    "sentence_spans",
+    "separators_for",
 ]

@@ -70,21 +70,33 @@ def keep_fences_closed(text: str, chunks: list[Chunk], tokenizer: Tokenizer, lim
         moved = _move_cut(text, out[i - 1], out[i], fence, tokenizer, limit) if fence else None
         if moved is not None:
             out[i - 1 : i + 1] = moved
+            if len(moved) == 1:
+                continue  # merged: the next chunk now follows out[i - 1]
         i += 1
     return out
+
+
+def _offsets(chunk: Chunk) -> tuple[int, int]:
+    """A chunk's offsets (the recursive chunker always sets them)."""
+    assert chunk.start_index is not None and chunk.end_index is not None
+    return chunk.start_index, chunk.end_index
 
 
 _SPACE = re.compile(r"\s*")
 
 
 def _fence_at_start(text: str, chunk: Chunk, fences: dict[int, int]) -> tuple[int, int] | None:
-    """The closing fence line ``(start, end)`` that ``chunk`` begins with (after whitespace),
-    or that the cut before ``chunk`` falls inside (a separator such as ``"```\\n"`` can
-    match inside ``"````\\n"``); None when the line does not end inside the chunk."""
-    at = chunk.start_index
-    first = _SPACE.match(text, at).end()  # the first non-space character
+    r"""The closing fence line ``(start, end)`` that ``chunk`` begins with, if any.
+
+    After whitespace, or with the cut before ``chunk`` inside the line (a separator
+    such as ``"```\n"`` can match inside ``"````\n"``); None when the line does not
+    end inside the chunk.
+    """
+    at, end = _offsets(chunk)
+    space = _SPACE.match(text, at)
+    first = space.end() if space else at  # the first non-space character
     line = text.rfind("\n", 0, first) + 1  # the start of its line (a fence may be indented)
-    if line in fences and fences[line] <= chunk.end_index:
+    if line in fences and fences[line] <= end:
         return line, fences[line]
     return None
 
@@ -93,28 +105,29 @@ def _move_cut(text: str, prev: Chunk, cur: Chunk, fence: tuple[int, int], tokeni
               limit: int) -> list[Chunk] | None:  # fmt: skip
     """The chunks with the cut moved past the fence, or back one line; None when neither fits."""
     fence_start, fence_end = fence
-    adjacent = prev.end_index == cur.start_index
+    (ps, pe), (cs, ce) = _offsets(prev), _offsets(cur)
+    adjacent = pe == cs
     if adjacent:
-        after = _span(text, prev.start_index, fence_end, tokenizer, limit)
+        after = _span(text, ps, fence_end, tokenizer, limit)
         if after.token_count <= limit:
-            if fence_end == cur.end_index or not text[fence_end : cur.end_index].strip():
-                whole = _span(text, prev.start_index, cur.end_index, tokenizer, limit)
+            if fence_end == ce or not text[fence_end:ce].strip():
+                whole = _span(text, ps, ce, tokenizer, limit)
                 if whole.token_count <= limit:
                     return [whole]
-            if fence_end < cur.end_index:
-                return [after, _span(text, fence_end, cur.end_index, tokenizer, limit)]
-    line_before = text.rfind("\n", 0, max(0, min(fence_start, cur.start_index) - 1)) + 1
-    if line_before <= prev.start_index:
+            if fence_end < ce:
+                return [after, _span(text, fence_end, ce, tokenizer, limit)]
+    line_before = text.rfind("\n", 0, max(0, min(fence_start, cs) - 1)) + 1
+    if line_before <= ps:
         return None  # (a whitespace-only rest of prev is joined to a neighbour afterwards)
-    head = [_span(text, prev.start_index, line_before, tokenizer, limit)] if adjacent else [prev]
-    before = _span(text, line_before, cur.end_index, tokenizer, limit)
+    head = [_span(text, ps, line_before, tokenizer, limit)] if adjacent else [prev]
+    before = _span(text, line_before, ce, tokenizer, limit)
     if before.token_count <= limit:
         return [*head, before]
     # last resort: the line before and the fence become a chunk of their own
     block_end = _span(text, line_before, fence_end, tokenizer, limit)
-    if block_end.token_count > limit or fence_end >= cur.end_index:
+    if block_end.token_count > limit or fence_end >= ce:
         return None
-    return [*head, block_end, _span(text, fence_end, cur.end_index, tokenizer, limit)]
+    return [*head, block_end, _span(text, fence_end, ce, tokenizer, limit)]
 
 
 def _span(text: str, s: int, e: int, tokenizer: Tokenizer, limit: int) -> Chunk:

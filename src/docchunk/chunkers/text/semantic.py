@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import pairwise
 from typing import Any
 
 from docchunk.chunkers.text.base import TextChunker, check_size
@@ -11,14 +12,14 @@ from docchunk.chunkers.text.sentence import sentence_spans
 from docchunk.errors import ConfigError, require
 from docchunk.types import Chunk
 
-__all__ = ["SemanticChunker", "SDPMChunker"]
+__all__ = ["SDPMChunker", "SemanticChunker"]
 
 EmbedBatch = Callable[[list[str]], Any]
 BOUNDARIES = ("paragraph", "sentence")
 
 
 def _sentences(text: str) -> list[tuple[int, int]]:
-    """:func:`sentence_spans`, with whitespace-only spans (``"\\n \\n"``) joined to a neighbouring sentence."""
+    r""":func:`sentence_spans`, with whitespace-only spans (``"\n \n"``) joined to a neighbouring sentence."""
     spans: list[tuple[int, int]] = []
     for a, b in sentence_spans(text):
         if spans and (not text[a:b].strip() or not text[spans[-1][0] : spans[-1][1]].strip()):
@@ -139,7 +140,9 @@ class SemanticChunker(TextChunker):
             or not isinstance(similarity_floor, (int, float))
             or not -1.0 <= similarity_floor <= 1.0
         ):
-            raise ConfigError(f"similarity_floor must be a cosine similarity in [-1, 1] or None, got {similarity_floor!r}")
+            raise ConfigError(
+                f"similarity_floor must be a cosine similarity in [-1, 1] or None, got {similarity_floor!r}"
+            )
         self.similarity_floor = None if similarity_floor is None else float(similarity_floor)
         self.embedded_count = 0
         self._splitter = RecursiveChunker(chunk_size=chunk_size, tokenizer=self.tokenizer)
@@ -186,8 +189,11 @@ class SemanticChunker(TextChunker):
         return np.where(norms > 0, dots / np.where(norms > 0, norms, 1.0), 1.0)
 
     def _boundaries(self, text: str, spans: list[tuple[int, int]], unit: Any) -> list[int]:
-        """Sentence indices after which a topic boundary falls: candidate gaps that are local
-        minima of the candidates' scores and low (below the quantile cutoff, or clearly low)."""
+        """Sentence indices after which a topic boundary falls.
+
+        Candidate gaps that are local minima of the candidates' scores and low (below
+        the quantile cutoff, or clearly low).
+        """
         np = require("numpy", "semantic", "Semantic chunking")
         gaps = self._candidates(text, spans)
         if not gaps:
@@ -204,15 +210,18 @@ class SemanticChunker(TextChunker):
         return self._enforce_min_sentences(cuts, len(unit))
 
     def _clearly_low(self, unit: Any, gaps: list[int], sims: Any) -> list[bool]:
-        """Per candidate gap: its score is below ``similarity_floor``, or its two sentences are less
-        similar than every pair of adjacent sentences at the sentence ends that are not candidates."""
+        """Per candidate gap, whether its similarity is clearly low.
+
+        Its score is below ``similarity_floor``, or its two sentences are less similar
+        than every pair of adjacent sentences at the sentence ends that are not candidates.
+        """
         floor = self.similarity_floor
         low = [floor is not None and float(s) < floor for s in sims]
         inside = sorted(set(range(len(unit) - 1)) - set(gaps))
         if inside:
             pairs = self._gap_similarities(unit, [*gaps, *inside], window=0)
             reference = float(pairs[len(gaps) :].min())
-            low = [flag or float(p) < reference for flag, p in zip(low, pairs[: len(gaps)])]
+            low = [flag or float(p) < reference for flag, p in zip(low, pairs[: len(gaps)], strict=False)]
         return low
 
     def _enforce_min_sentences(self, cuts: list[int], n: int) -> list[int]:
@@ -226,7 +235,7 @@ class SemanticChunker(TextChunker):
     def _groups(self, spans: list[tuple[int, int]], cuts: list[int]) -> list[tuple[int, int]]:
         """Sentence index ranges ``[a, b)`` between boundaries."""
         bounds = [0, *(c + 1 for c in cuts), len(spans)]
-        return list(zip(bounds, bounds[1:]))
+        return list(pairwise(bounds))
 
     def _pack(self, text: str, spans: list[tuple[int, int]], lo: int, hi: int) -> list[Chunk]:
         """Chunks of sentences ``lo..hi`` within ``chunk_size``: whole sentences, long ones split."""
@@ -238,6 +247,7 @@ class SemanticChunker(TextChunker):
             s, n = spans[i][0], counts[i - lo]
             if n > self.chunk_size:
                 for piece in self._splitter.chunk(text[s : spans[i][1]]):
+                    assert piece.start_index is not None and piece.end_index is not None  # slices of the text
                     out.append(Chunk(text=piece.text, start_index=s + piece.start_index, end_index=s + piece.end_index,
                                      token_count=piece.token_count, oversized=piece.oversized))  # fmt: skip
                 i += 1
@@ -271,7 +281,9 @@ class SemanticChunker(TextChunker):
         groups = self._second_pass(text, spans, unit, groups)
         return [c for lo, hi in groups for c in self._pack(text, spans, lo, hi)]
 
-    def _second_pass(self, text: str, spans: list[tuple[int, int]], unit: Any, groups: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    def _second_pass(
+        self, text: str, spans: list[tuple[int, int]], unit: Any, groups: list[tuple[int, int]]
+    ) -> list[tuple[int, int]]:
         """Hook for :class:`SDPMChunker`; the single-pass chunker keeps its groups."""
         return groups
 
@@ -320,7 +332,9 @@ class SDPMChunker(SemanticChunker):
                          batch_size, boundaries, similarity_floor)  # fmt: skip
         self.skip_window = check_size("skip_window", skip_window, 1)
 
-    def _second_pass(self, text: str, spans: list[tuple[int, int]], unit: Any, groups: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    def _second_pass(
+        self, text: str, spans: list[tuple[int, int]], unit: Any, groups: list[tuple[int, int]]
+    ) -> list[tuple[int, int]]:
         """Merge groups ``skip_window`` apart while similar and within ``chunk_size``, until stable."""
         np = require("numpy", "semantic", "Semantic chunking")
         groups = list(groups)
@@ -334,7 +348,8 @@ class SDPMChunker(SemanticChunker):
                 ea, eb = unit[a[0] : a[1]].mean(axis=0), unit[b[0] : b[1]].mean(axis=0)
                 denom = float(np.linalg.norm(ea) * np.linalg.norm(eb)) or 1.0
                 similar = float(ea @ eb) / denom >= self.threshold
-                if similar and self.tokenizer.count_tokens(text[spans[a[0]][0] : spans[b[1] - 1][1]]) <= self.chunk_size:
+                joined = text[spans[a[0]][0] : spans[b[1] - 1][1]]
+                if similar and self.tokenizer.count_tokens(joined) <= self.chunk_size:
                     groups[i : i + k + 1] = [(a[0], b[1])]
                     changed = True
                     continue
