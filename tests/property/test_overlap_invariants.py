@@ -42,3 +42,37 @@ def test_context_is_adjacent_source_text(text, size, context, method, mode, tok)
             assert after.token_count == docchunk.get_tokenizer(tok).count_tokens(after.text)
         else:
             assert after.token_count == before.token_count
+
+
+@given(
+    text=texts(max_words=80),
+    size=st.integers(3, 40),
+    context=st.integers(1, 12),
+    first=st.sampled_from(["suffix", "prefix"]),
+    merge=st.booleans(),
+    mode=st.sampled_from(["token", "recursive"]),
+    tok=st.sampled_from(["character", "word"]),
+)
+def test_both_sides_take_context_from_original_neighbours(text, size, context, first, merge, mode, tok):
+    """Issue 13 item 1: a prefix and a suffix pass in either order, merged or not."""
+    chunks = docchunk.RecursiveChunker(chunk_size=size)(text)
+    bodies = [c.text for c in chunks]
+    second = "prefix" if first == "suffix" else "suffix"
+    kw = {"tokenizer": tok, "context_size": context, "mode": mode, "merge": merge}
+    out = docchunk.OverlapRefinery(method=first, inplace=False, **kw)(chunks)
+    out = docchunk.OverlapRefinery(method=second, **kw)(out)
+    assert [c.text for c in chunks] == bodies
+    for i, (body, c) in enumerate(zip(bodies, out, strict=False)):
+        assert isinstance(c.start_index, int) and text[c.start_index : c.end_index] == c.text
+        if merge:
+            assert c.context_prefix is None and c.context_suffix is None
+            at = chunks[i].start_index - c.start_index  # the body sits where it was
+            assert at >= 0 and c.text[at : at + len(body)] == body
+            prefix, suffix = c.text[:at], c.text[at + len(body) :]
+        else:
+            assert c.text == body
+            prefix, suffix = c.context_prefix or "", c.context_suffix or ""
+        assert (prefix == "") == (i == 0 or not bodies[i - 1])
+        assert (suffix == "") == (i + 1 == len(bodies) or not bodies[i + 1])
+        assert i == 0 or bodies[i - 1].endswith(prefix)
+        assert i + 1 == len(bodies) or bodies[i + 1].startswith(suffix)

@@ -71,16 +71,16 @@ def test_recursive_mode_three_levels():
     )
     out = prefix(chunks)
     # paragraphs: "First sentence. Second sentence." (32) is too long; sentences: " Second sentence." (17) fits
-    assert out[1].context == " Second sentence." and out[0].context is None
+    assert out[1].context_prefix == " Second sentence." and out[0].context_prefix is None
     assert texts(out) == texts(chunks)
     suffix = OverlapRefinery(
         context_size=10, mode="recursive", method="suffix", rules=rules, merge=False, inplace=False
     )
     out = suffix(chunks)
     # "Short.\n\n" (8) is the first paragraph unit and fits 10 characters
-    assert out[0].context == "Short.\n\n" and out[1].context is None
+    assert out[0].context_suffix == "Short.\n\n" and out[1].context_suffix is None
     words = OverlapRefinery(context_size=6, mode="recursive", method="suffix", rules=rules, merge=False, inplace=False)
-    assert words(chunks)[0].context == "Short."  # sentence level: "Short." (6)
+    assert words(chunks)[0].context_suffix == "Short."  # sentence level: "Short." (6)
 
 
 def test_prefix_and_suffix_without_merge_leave_text_and_input():
@@ -89,9 +89,9 @@ def test_prefix_and_suffix_without_merge_leave_text_and_input():
     out = OverlapRefinery(context_size=3, method="prefix", merge=False, inplace=False)(chunks)
     assert [c.model_dump() for c in chunks] == [c.model_dump() for c in before]  # input untouched
     assert texts(out) == texts(chunks)
-    assert [c.context for c in out] == [None, "two", "our"]
+    assert [c.context_prefix for c in out] == [None, "two", "our"]
     out = OverlapRefinery(context_size=3, method="suffix", merge=False, inplace=False)(chunks)
-    assert [c.context for c in out] == [" th", " fi", None]
+    assert [c.context_suffix for c in out] == [" th", " fi", None]
 
 
 def test_word_tokenizer_context():

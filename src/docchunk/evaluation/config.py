@@ -133,4 +133,5 @@ def _contexts(config: ChunkingConfig, chunks: list[Any], method: str) -> list[st
 
     refinery = OverlapRefinery(tokenizer=config.tokenizer, context_size=config.context_size, mode=config.context_mode,
                                method=method, merge=False, inplace=False)  # type: ignore[arg-type]  # fmt: skip
-    return [c.context or "" for c in refinery(chunks)]
+    side = "context_prefix" if method == "prefix" else "context_suffix"
+    return [getattr(c, side) or "" for c in refinery(chunks)]

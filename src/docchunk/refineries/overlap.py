@@ -17,42 +17,60 @@ __all__ = ["OverlapRefinery"]
 class OverlapRefinery(StrictConfig):
     r"""Adds context from each chunk's neighbour: the start of the next one or the end of the previous one.
 
+    Context is always taken from the neighbour's original text, never from context an
+    earlier pass added to it, so a ``"prefix"`` pass followed by a ``"suffix"`` pass
+    gives each middle chunk context from both neighbours; running the same method
+    twice replaces that side's context instead of adding to it.
+
     Args:
         tokenizer: Unit of ``context_size``; any spec :func:`docchunk.get_tokenizer`
             accepts (``"character"``, ``"word"``, HF, tiktoken, a callable).
-        context_size: An int >= 1 is a number of tokens; a float in (0, 1] is that
-            fraction of the largest chunk's token count (counted with ``tokenizer``),
-            rounded down but never to zero.
+        context_size: An int >= 1 is a number of tokens of ``tokenizer``; a float in
+            (0, 1] is that fraction of the largest chunk's token count (counted with
+            ``tokenizer``), rounded down but never to zero.
         mode: ``"token"`` takes the first (or last) ``context_size`` tokens of the
             neighbour, cut on character boundaries (needs a tokenizer with offsets);
             ``"recursive"`` takes the longest run of whole units from the neighbour's
             edge that fits, trying the levels of ``rules`` from first to last, and
             falls back to ``"token"`` when no single unit fits.
-        method: ``"suffix"`` appends the start of the next chunk to each chunk (the
-            last chunk gets none); ``"prefix"`` prepends the end of the previous chunk
+        method: ``"suffix"`` adds the start of the next chunk to each chunk (the
+            last chunk gets none); ``"prefix"`` adds the end of the previous chunk
             (the first gets none).
         rules: Units for ``mode="recursive"``.
-        merge: True puts the context into ``text`` (``token_count`` is recounted
-            with ``tokenizer`` and may exceed the chunker's limit by the context;
-            text-chunk offsets then cover the extended span when the neighbour is
-            adjacent in the source, else they become None; on document chunks the
-            context goes on its own line, after ``"\n"``);
-            False stores it in ``chunk.context`` (document chunks:
-            ``meta.context_prefix``/``meta.context_suffix``) and leaves ``text`` as is.
+        merge: Text chunks (:class:`docchunk.Chunk`): True makes the context part
+            of the chunk when the neighbour is adjacent in the source (as with every
+            chunker whose chunks tile the text): ``text`` and the offsets extend over
+            it, so ``text`` stays the exact slice ``source[start_index:end_index]``;
+            context from a neighbour that is not adjacent (chunks that overlap or
+            leave gaps) goes to ``context_prefix``/``context_suffix`` instead, as with
+            False, which only sets those fields and leaves ``text`` and the offsets.
+            Document chunks: True puts the context into ``text`` on its own line
+            (before or after, joined by ``"\\n"``); False stores it in
+            ``meta.context_prefix``/``meta.context_suffix``, which ``contextualize()``
+            includes.
         inplace: True modifies and returns the given list; False returns new
             chunks and leaves the input untouched.
-        max_tokens: For document chunks: keep ``contextualize(chunk)`` within this
-            many tokens of ``tokenizer`` by trimming the context, never the body.
+        max_tokens: Budget of a document chunk's ``contextualize(chunk)``, in tokens
+            of the chunker's tokenizer; default: the chunker's own ``max_tokens``.
+            The context is trimmed (never the body) to keep within it.
+        chunker: The chunker that made the chunks. Needed only for chunks that do
+            not remember it: document chunks from docling-core or loaded from JSON
+            (docchunk's document chunkers attach their ``ChunkBudget`` to each
+            chunk), and text chunks, whose merged ``token_count`` is recounted with
+            this chunker's tokenizer (default: with ``tokenizer``).
 
+    Invariants of the result: text chunks keep ``source[start_index:end_index] ==
+    text`` (ints stay ints); document chunks keep ``meta.token_count`` equal to the
+    tokens of ``contextualize(chunk)`` in the chunker's tokenizer, within the
+    chunker's ``max_tokens`` unless the body alone is larger (``meta.oversized``).
     A neighbour shorter than the context is taken whole; an empty list and a single
-    chunk come back unchanged. Works on :class:`docchunk.Chunk` lists from the text
-    chunkers and on ``DocChunk`` lists from the document chunkers. Design after
-    chonkie's ``OverlapRefinery``.
+    chunk come back unchanged. Design after chonkie's ``OverlapRefinery``.
 
     Raises:
         ConfigError: Invalid ``context_size``, ``mode``, ``method`` or ``max_tokens``, or
-            an unknown keyword argument. Settings assigned after construction are
-            validated in the same way.
+            an unknown keyword argument (settings assigned after construction are
+            validated in the same way); at ``refine()``, document chunks with a
+            ``meta.token_count`` whose chunker is unknown and no ``chunker=``.
 
     Example:
         >>> chunks = TokenChunker("character", chunk_size=10)("abcdefghijklmnopqrst")  # doctest: +SKIP
@@ -70,6 +88,7 @@ class OverlapRefinery(StrictConfig):
         merge: bool = True,
         inplace: bool = True,
         max_tokens: int | None = None,
+        chunker: Any = None,
     ):
         self.tokenizer: Tokenizer = get_tokenizer(tokenizer)
         if isinstance(context_size, bool) or not isinstance(context_size, (int, float)):
@@ -93,33 +112,42 @@ class OverlapRefinery(StrictConfig):
         self.merge = merge
         self.inplace = inplace
         self.max_tokens = max_tokens
+        self.chunker = chunker
 
     def __call__(self, chunks: list[Any]) -> list[Any]:
         """Same as :meth:`refine`."""
         return self.refine(chunks)
 
     def refine(self, chunks: list[Any]) -> list[Any]:
-        """Add context to each chunk (see the class docstring); returns the refined list."""
+        """Add context to each chunk (see the class docstring); returns the refined list.
+
+        Raises:
+            ConfigError: Document chunks with a ``meta.token_count`` whose chunker is
+                unknown (chunks from docling-core or loaded from JSON) and no ``chunker=``.
+        """
         out = chunks if self.inplace else [copy.deepcopy(c) for c in chunks]
         if len(out) < 2:
             return out
-        size = self._size(out)
-        sources = [c.text for c in out]  # neighbours' original text, before any merge
+        bodies = [_body_text(c) for c in out]  # the neighbours' original text, before any context
+        size = self._size(bodies)
         if self.method == "suffix":
             pairs = [(i, i + 1) for i in range(len(out) - 1)]
         else:
             pairs = [(i, i - 1) for i in range(1, len(out))]
         for target, neighbour in pairs:
-            context = self._context(sources[neighbour], size)
-            if context:
-                self._apply(out[target], context, out[neighbour])
+            context = self._context(bodies[neighbour], size)
+            meta = getattr(out[target], "meta", None)
+            if meta is not None and hasattr(meta, "doc_items"):
+                self._apply_doc(out[target], bodies[target], context)
+            elif context:
+                self._apply_text(out[target], context, _body_span(out[neighbour]))
         return out
 
     # -- selection ------------------------------------------------------------------
-    def _size(self, chunks: list[Any]) -> int:
+    def _size(self, bodies: list[str]) -> int:
         if isinstance(self.context_size, int):
             return self.context_size
-        largest = max(self.tokenizer.count_tokens(c.text) for c in chunks)
+        largest = max(self.tokenizer.count_tokens(b) for b in bodies)
         return max(1, math.floor(self.context_size * largest))
 
     def _context(self, text: str, size: int) -> str:
@@ -155,72 +183,160 @@ class OverlapRefinery(StrictConfig):
                 return "".join(taken)
         return ""
 
-    # -- application ----------------------------------------------------------------
-    def _apply(self, chunk: Any, context: str, neighbour: Any) -> None:
-        meta = getattr(chunk, "meta", None)
-        if meta is not None and hasattr(meta, "doc_items"):
-            self._apply_doc(chunk, context)
-        else:
-            self._apply_text(chunk, context, neighbour)
+    # -- text chunks ----------------------------------------------------------------
+    def _apply_text(self, chunk: Any, context: str, neighbour: tuple[int, int] | None) -> None:
+        """Merge ``context`` into the chunk's span, or store it in a context field.
 
-    def _apply_text(self, chunk: Any, context: str, neighbour: Any) -> None:
-        if not self.merge:
-            chunk.context = context
+        Merged when ``merge=True`` and the neighbour's original text is adjacent in the
+        source; else stored in ``context_prefix``/``context_suffix``. Context from an earlier pass of the same
+        method is replaced, never added to; the other side is left alone.
+        """
+        suffix = self.method == "suffix"
+        span = _body_span(chunk)
+        adjacent = span is not None and neighbour is not None and (
+            neighbour[0] == span[1] if suffix else neighbour[1] == span[0]
+        )
+        if not (self.merge and adjacent):
+            _unmerge_text(chunk, suffix)
+            setattr(chunk, "context_suffix" if suffix else "context_prefix", context)
             return
-        adjacent = chunk.start_index is not None and neighbour.start_index is not None
-        if self.method == "suffix":
-            adjacent = adjacent and neighbour.start_index == chunk.end_index
-            chunk.text = chunk.text + context
-            chunk.end_index = chunk.end_index + len(context) if adjacent else None
+        assert span is not None
+        s, (bs, be) = chunk.start_index, span
+        if suffix:
+            chunk.text = chunk.text[: be - s] + context
+            chunk.end_index = be + len(context)
+            chunk.context_suffix = None
         else:
-            adjacent = adjacent and neighbour.end_index == chunk.start_index
-            chunk.text = context + chunk.text
-            chunk.start_index = chunk.start_index - len(context) if adjacent else None
-        if not adjacent:
-            chunk.start_index = chunk.end_index = None
-        chunk.token_count = self.tokenizer.count_tokens(chunk.text)
+            chunk.text = context + chunk.text[bs - s :]
+            chunk.start_index = bs - len(context)
+            chunk.context_prefix = None
+        chunk._body = (bs, be)
+        chunk.token_count = self._text_counter().count_tokens(chunk.text)
 
-    def _apply_doc(self, chunk: Any, context: str) -> None:
+    def _text_counter(self) -> Tokenizer:
+        """The tokenizer of ``Chunk.token_count``: the chunker's when known, else the refinery's."""
+        counter = getattr(self.chunker, "tokenizer", None)
+        return counter if isinstance(counter, Tokenizer) else self.tokenizer
+
+    # -- document chunks ------------------------------------------------------------
+    def _apply_doc(self, chunk: Any, body: str, context: str) -> None:
+        """Put the context around the document chunk (text or meta), trimmed to the budget.
+
+        ``meta.token_count`` is recounted in the chunker's tokens.
+        """
         from docchunk.chunkers.doc.types import contextualize
 
-        context = self._fit_doc_context(chunk, context)
-        if not context:
-            return
-        if self.merge:
-            chunk.text = self._join_doc(chunk.text, context)
-        else:
-            setattr(chunk.meta, "context_suffix" if self.method == "suffix" else "context_prefix", context)
-        if hasattr(chunk.meta, "token_count"):
-            chunk.meta.token_count = self.tokenizer.count_tokens(contextualize(chunk))
+        budget = self._doc_budget(chunk)
+        context = self._fit_doc_context(chunk, body, context, budget)
+        _set_doc_context(chunk, body, context, self.method, self.merge)
+        if budget is not None and getattr(chunk.meta, "token_count", None) is not None:
+            count = budget.tokenizer.count_tokens(contextualize(chunk, budget.delim))
+            chunk.meta.token_count = count
+            limit = self.max_tokens or budget.max_tokens
+            if hasattr(chunk.meta, "oversized") and limit is not None:
+                chunk.meta.oversized = True if count > limit else None
 
-    def _join_doc(self, text: str, context: str) -> str:
-        r"""A document chunk's text with the context, on its own line.
+    def _doc_budget(self, chunk: Any) -> Any:
+        """The chunker's tokenizer, limit and delim: from ``chunker=``, else the chunk's own."""
+        from docchunk.chunkers.doc.types import ChunkBudget
 
-        Document chunks are separate elements, not slices of one string (``"\n"``, the
-        chunkers' ``delim``).
+        if self.chunker is not None:
+            tok = getattr(self.chunker, "token_counter", None) or get_tokenizer(self.chunker.tokenizer)
+            return ChunkBudget(tok, getattr(self.chunker, "max_tokens", None), getattr(self.chunker, "delim", "\n"))
+        budget = getattr(chunk, "budget", None)
+        if budget is not None:
+            return budget
+        if getattr(chunk.meta, "token_count", None) is not None:
+            raise ConfigError(
+                "OverlapRefinery: these document chunks have a meta.token_count but do not say which chunker "
+                "counted it (chunks from docling-core, or loaded from JSON); pass chunker=<the chunker that made "
+                "them>, e.g. OverlapRefinery(context_size=8, chunker=HybridChunker(max_tokens=64))"
+            )
+        return None
+
+    def _fit_doc_context(self, chunk: Any, body: str, context: str, budget: Any) -> str:
+        """Trim the context (never the body) until ``contextualize`` fits the budget.
+
+        The budget is ``max_tokens`` if given, else the chunker's, in the chunker's tokens.
         """
-        return f"{text}\n{context}" if self.method == "suffix" else f"{context}\n{text}"
-
-    def _fit_doc_context(self, chunk: Any, context: str) -> str:
-        """Trim the context (never the body) until ``contextualize`` fits ``max_tokens``."""
-        limit = self.max_tokens
-        if limit is None:
+        limit = self.max_tokens if self.max_tokens is not None else getattr(budget, "max_tokens", None)
+        if limit is None or not context:
             return context
         from docchunk.chunkers.doc.types import contextualize
 
+        counter = budget.tokenizer if budget is not None else self.tokenizer
+        delim = budget.delim if budget is not None else "\n"
+
         def fits(ctx: str) -> bool:
-            trial = chunk.model_copy(deep=False)
-            trial.text = self._join_doc(chunk.text, ctx)
-            return self.tokenizer.count_tokens(contextualize(trial)) <= limit
+            trial = chunk.model_copy()
+            trial.meta = chunk.meta.model_copy()
+            _set_doc_context(trial, body, ctx, self.method, self.merge)
+            return counter.count_tokens(contextualize(trial, delim)) <= limit
 
         if fits(context):
             return context
         lo, hi = 0, len(context)  # longest fitting run of characters from the neighbour's edge
         while lo < hi:
             mid = (lo + hi + 1) // 2
-            part = context[:mid] if self.method == "suffix" else context[len(context) - mid :]
-            if fits(part):
+            if fits(_edge(context, mid, self.method)):
                 lo = mid
             else:
                 hi = mid - 1
-        return context[:lo] if self.method == "suffix" else context[len(context) - lo :]
+        return _edge(context, lo, self.method)
+
+
+def _edge(context: str, length: int, method: str) -> str:
+    """The ``length`` characters of ``context`` nearest the chunk it is added to."""
+    return context[:length] if method == "suffix" else context[len(context) - length :]
+
+
+def _body_span(chunk: Any) -> tuple[int, int] | None:
+    """Offsets of a text chunk's original text (before merged context), None without offsets."""
+    body = getattr(chunk, "_body", None)
+    if body is not None:
+        return body
+    s, e = getattr(chunk, "start_index", None), getattr(chunk, "end_index", None)
+    return None if s is None or e is None else (s, e)
+
+
+def _body_text(chunk: Any) -> str:
+    """A chunk's original text: without the context an earlier merge put into ``text``."""
+    body = getattr(chunk, "_body", None)
+    if isinstance(body, str):  # a document chunk
+        return body
+    if isinstance(body, tuple):  # a text chunk: offsets of the original slice
+        start = chunk.start_index
+        return chunk.text[body[0] - start : body[1] - start]
+    return chunk.text
+
+
+def _unmerge_text(chunk: Any, suffix: bool) -> None:
+    """Remove context an earlier merge put on this side of a text chunk's span."""
+    span = getattr(chunk, "_body", None)
+    if span is None:
+        return
+    s, (bs, be) = chunk.start_index, span
+    if suffix and chunk.end_index != be:
+        chunk.text, chunk.end_index = chunk.text[: be - s], be
+    elif not suffix and s != bs:
+        chunk.text, chunk.start_index = chunk.text[bs - s :], bs
+
+
+def _set_doc_context(chunk: Any, body: str, context: str, method: str, merge: bool) -> None:
+    """Put ``context`` on the ``method`` side of a document chunk.
+
+    Into ``text`` on its own line (``merge=True``; document chunks are separate elements, not slices of one
+    string) or into ``meta.context_prefix``/``context_suffix``. Context from an earlier
+    pass on the same side is replaced; the other side is kept.
+    """
+    merged = list(getattr(chunk, "_merged", None) or (None, None))
+    side = 1 if method == "suffix" else 0
+    merged[side] = (context or None) if merge else None
+    if merge:
+        setattr(chunk.meta, f"context_{method}", None)
+    else:
+        setattr(chunk.meta, f"context_{method}", context or None)
+    chunk.text = "\n".join(part for part in (merged[0], body, merged[1]) if part)
+    if hasattr(chunk, "_merged"):  # docchunk's DocChunk remembers what is context (docling-core's cannot)
+        chunk._merged = (merged[0], merged[1])
+        chunk._body = body if any(merged) else None

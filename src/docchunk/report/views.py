@@ -142,7 +142,13 @@ def inspect_document(chunker: Any, source: str, document: Any) -> DocumentView:
 def _text_view(index: int, chunk: Any) -> ChunkView:
     return ChunkView(index=index, text=chunk.text, contextualized=chunk.text, token_count=chunk.token_count,
                      oversized=chunk.oversized, start_index=chunk.start_index, end_index=chunk.end_index,
-                     context=chunk.context)  # fmt: skip
+                     context=_text_context(chunk))  # fmt: skip
+
+
+def _text_context(chunk: Any) -> str | None:
+    """A text chunk's refinery context, prefix and suffix, or None."""
+    parts = [part for part in (chunk.context_prefix, chunk.context_suffix) if part]
+    return " … ".join(parts) if parts else None
 
 
 def _doc_view(index: int, chunk: Any, chunker: Any) -> ChunkView:

@@ -11,7 +11,19 @@ from docchunk.errors import TokenizerError
 
 __all__ = ["CallableTokenizer", "CharacterTokenizer", "Tokenizer", "WordTokenizer"]
 
-_WORD = re.compile(r"\S+")
+# CJK ideographs (with the extension blocks and compatibility ideographs), hiragana, katakana
+# (with the half-width forms) and hangul syllables: each is a word of its own, as in Unicode
+# word segmentation (UAX #29), which puts a word boundary around every ideograph
+_CJK = (
+    "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+    "\uac00-\ud7af\uff66-\uff9f\U00020000-\U0003134f"
+)
+# CJK punctuation and full-width forms: they stay with the character before them, as "word,"
+# stays one word in Western text
+_CJK_PUNCT = "\u3001-\u303f\uff01-\uff65"
+_WORD = re.compile(rf"[{_CJK}][{_CJK_PUNCT}]*|[^\s{_CJK}]+")
+_IS_CJK = re.compile(rf"[{_CJK}]")
+_IS_CJK_PUNCT = re.compile(rf"[{_CJK_PUNCT}]")
 
 
 class Tokenizer(ABC):
@@ -100,13 +112,26 @@ class CharacterTokenizer(Tokenizer):
 
 
 class WordTokenizer(Tokenizer):
-    """One token per whitespace-separated word (``len(text.split())``)."""
+    """One token per word: a run between whitespace, or one CJK ideograph, kana or hangul syllable.
+
+    Chinese and Japanese put no spaces between words, so counting whitespace-separated
+    runs would make a whole paragraph one "word"; like Unicode word segmentation
+    (UAX #29) for ideographs, each CJK character counts as one word (CJK punctuation
+    such as ``，`` or ``。`` stays with the character before it, as ``"word,"`` is one
+    word). Text without CJK characters counts ``len(text.split())``.
+
+    Example:
+        >>> WordTokenizer().count_tokens("Hello world. 今天很好。")
+        6
+    """
 
     name = "word"
 
     def count_tokens(self, text: str) -> int:
         """The number of tokens in ``text`` (see :class:`Tokenizer`)."""
-        return len(text.split())
+        if text.isascii() or _IS_CJK.search(text) is None:
+            return len(text.split())
+        return sum(1 for _ in _WORD.finditer(text))
 
     def token_offsets(self, text: str) -> list[int]:
         """The start offset of every token of ``text``, in order (see :class:`Tokenizer`)."""
@@ -119,7 +144,14 @@ class WordTokenizer(Tokenizer):
 
     def clean_boundary(self, left: str, right: str) -> bool:
         """See :meth:`Tokenizer.clean_boundary`."""
-        return left.isspace() or right.isspace()
+        # no word spans whitespace; a CJK character always starts a word of its own; after a CJK
+        # character, only CJK punctuation would join its word
+        return (
+            left.isspace()
+            or right.isspace()
+            or _IS_CJK.match(right) is not None
+            or (_IS_CJK.match(left) is not None and _IS_CJK_PUNCT.match(right) is None)
+        )
 
 
 class CallableTokenizer(Tokenizer):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter
+from pydantic import BaseModel, ConfigDict, PrivateAttr, TypeAdapter
 
 __all__ = ["Chunk", "WindowChunk", "make_chunks"]
 
@@ -13,15 +13,21 @@ class Chunk(BaseModel):
     """A chunk of a text.
 
     Attributes:
-        text: The chunk's text.
+        text: The chunk's text: always the slice ``source[start_index:end_index]`` of
+            the input, also after an :class:`docchunk.OverlapRefinery` merged context
+            into it (it then extends the offsets over the context).
         start_index: Start offset in the input (a Python ``str`` index), or None when
             the text is not a slice of the input (separators removed).
         end_index: End offset (exclusive); ``source[start_index:end_index] == text``
-            whenever both are set and no refinery added context to ``text``.
+            whenever both are set.
         token_count: Size of ``text`` in tokens of the chunker's tokenizer (the
             unit of its ``chunk_size``).
-        context: Text a refinery added from neighbouring chunks without merging
-            it into ``text``; None otherwise.
+        context_prefix: Text of the previous chunk that an ``OverlapRefinery``
+            attached before this one without making it part of ``text``
+            (``merge=False``, or a neighbour that is not adjacent in the input);
+            None otherwise. The string to embed is then
+            ``(context_prefix or "") + text + (context_suffix or "")``.
+        context_suffix: Likewise, text of the next chunk, after this one.
         oversized: True when ``token_count`` exceeds the chunker's limit because one
             indivisible piece (no split point inside) is larger.
     """
@@ -32,8 +38,12 @@ class Chunk(BaseModel):
     start_index: int | None = None
     end_index: int | None = None
     token_count: int = 0
-    context: str | None = None
+    context_prefix: str | None = None
+    context_suffix: str | None = None
     oversized: bool = False
+
+    # offsets of the text before an OverlapRefinery merged context into it (not serialized)
+    _body: tuple[int, int] | None = PrivateAttr(default=None)
 
     def __len__(self) -> int:
         return len(self.text)

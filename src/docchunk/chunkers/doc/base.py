@@ -9,7 +9,7 @@ from docling_core.transforms.chunker.hierarchical_chunker import ChunkingSeriali
 from docling_core.transforms.serializer.base import BaseSerializerProvider
 from pydantic import ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
-from docchunk.chunkers.doc.types import DocChunk, DocMeta, contextualize, page_numbers_of
+from docchunk.chunkers.doc.types import ChunkBudget, DocChunk, DocMeta, contextualize, page_numbers_of
 from docchunk.chunkers.doc.walk import Piece
 from docchunk.errors import ConfigError, DocchunkError, DocumentError
 from docchunk.tokenizers import Tokenizer, TokenizerSpec, get_tokenizer
@@ -132,7 +132,13 @@ class DocumentChunker(BaseChunker):
             page_numbers=page_numbers_of(piece.items),
             oversized=True if oversized else None,
         )
-        return DocChunk(text=piece.text, meta=meta)
+        chunk = DocChunk(text=piece.text, meta=meta)
+        chunk._budget = self._budget()
+        return chunk
+
+    def _budget(self) -> ChunkBudget:
+        """What each chunk remembers of this chunker (see :class:`ChunkBudget`)."""
+        return ChunkBudget(self._tok, getattr(self, "max_tokens", None), self.delim)
 
 
 _RECHECKING: set[int] = set()  # chunkers whose model_post_init runs again after an assignment

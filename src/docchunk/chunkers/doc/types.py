@@ -7,9 +7,9 @@ from typing import Any, ClassVar
 
 from docling_core.transforms.chunker.doc_chunk import DocChunk as _DLDocChunk
 from docling_core.transforms.chunker.doc_chunk import DocMeta as _DLDocMeta
-from pydantic import Field
+from pydantic import Field, PrivateAttr
 
-__all__ = ["DocChunk", "DocMeta", "contextualize", "page_numbers_of"]
+__all__ = ["ChunkBudget", "DocChunk", "DocMeta", "contextualize", "page_numbers_of"]
 
 _OWN_FIELDS = ["token_count", "page_numbers", "oversized", "context_prefix", "context_suffix", "expanded"]
 
@@ -46,10 +46,57 @@ class DocMeta(_DLDocMeta):
     excluded_llm: ClassVar[list[str]] = [*_DLDocMeta.excluded_llm, *_OWN_FIELDS]
 
 
+class ChunkBudget:
+    """How a document chunker sized its chunks: the tokenizer, the limit and ``delim``.
+
+    Each :class:`DocChunk` a docchunk chunker makes remembers its budget (as
+    :attr:`DocChunk.budget`, not serialized), so that an :class:`docchunk.OverlapRefinery`
+    recounts ``meta.token_count`` in the chunker's tokens and keeps the chunker's
+    ``max_tokens``. Copies of a chunk share the budget (it is immutable).
+
+    Attributes:
+        tokenizer: The chunker's :class:`docchunk.Tokenizer` (counts ``meta.token_count``).
+        max_tokens: The chunker's limit in tokens of ``tokenizer``; None when it has
+            none (``HierarchicalChunker``).
+        delim: The chunker's ``delim``, the separator ``contextualize`` uses.
+    """
+
+    __slots__ = ("delim", "max_tokens", "tokenizer")
+
+    def __init__(self, tokenizer: Any, max_tokens: int | None, delim: str = "\n"):
+        self.tokenizer = tokenizer
+        self.max_tokens = max_tokens
+        self.delim = delim
+
+    def __copy__(self) -> ChunkBudget:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ChunkBudget:
+        return self  # shared, never copied: it holds the chunker's tokenizer
+
+
 class DocChunk(_DLDocChunk):
-    """A chunk of a ``DoclingDocument``: ``text`` and :class:`DocMeta`; a docling-core ``DocChunk``."""
+    """A chunk of a ``DoclingDocument``: ``text`` and :class:`DocMeta`; a docling-core ``DocChunk``.
+
+    Besides docling-core's fields it remembers, without serializing them, the
+    :class:`ChunkBudget` of the chunker that made it and, once an
+    :class:`docchunk.OverlapRefinery` merged context into ``text``, the text before
+    any context (so that later passes take context from the original text).
+    """
 
     meta: DocMeta
+
+    _budget: ChunkBudget | None = PrivateAttr(default=None)
+    _body: str | None = PrivateAttr(default=None)
+    _merged: tuple[str | None, str | None] = PrivateAttr(default=(None, None))
+
+    @property
+    def budget(self) -> ChunkBudget | None:
+        """The :class:`ChunkBudget` of the chunker that made this chunk.
+
+        None when unknown: a chunk from docling-core, or one loaded from JSON.
+        """
+        return self._budget
 
 
 def contextualize(chunk: Any, delim: str = "\n") -> str:

@@ -3,7 +3,7 @@
 from docchunk.chunkers.text.base import TextChunker
 from docchunk.chunkers.text.recursive import RecursiveChunker
 from docchunk.chunkers.text.semantic import SDPMChunker, SemanticChunker
-from docchunk.chunkers.text.sentence import SentenceChunker
+from docchunk.chunkers.text.sentence import SentenceChunker, sentence_spans
 from docchunk.chunkers.text.separators import LANGUAGES, separators_for
 from docchunk.chunkers.text.token import TokenChunker
 from docchunk.chunkers.text.window import WindowChunker
@@ -17,5 +17,6 @@ __all__ = [
     "TextChunker",
     "TokenChunker",
     "WindowChunker",
+    "sentence_spans",
     "separators_for",
 ]

@@ -45,7 +45,7 @@ def _join(text: str, a: Chunk, b: Chunk, tokenizer: Tokenizer, limit: int) -> Ch
     n = tokenizer.count_tokens(text[s:e])
     if n > limit:
         return None
-    return Chunk(text=text[s:e], start_index=s, end_index=e, token_count=n, context=None,
+    return Chunk(text=text[s:e], start_index=s, end_index=e, token_count=n,
                                  oversized=False)  # fmt: skip
 
 

@@ -9,6 +9,7 @@ from operator import add, is_, is_not, itemgetter, lt, or_
 from typing import Any, Literal
 
 from docchunk.chunkers.text.base import TextChunker, absorb_whitespace_chunks, check_size
+from docchunk.chunkers.text.fences import keep_fences_closed
 from docchunk.chunkers.text.separators import DEFAULT_SEPARATORS, separators_for
 from docchunk.errors import ConfigError
 from docchunk.tokenizers import CharacterTokenizer, TokenizerSpec
@@ -424,6 +425,8 @@ class RecursiveChunker(TextChunker):
         self.language = language
         self._by_length = isinstance(self.tokenizer, CharacterTokenizer)
         self._additive = self.tokenizer.joins_additively("")
+        # Markdown code fences among the separators: keep a closing fence with its block
+        self._fences = any(sep.strip("\n").startswith(("```", "~~~")) for sep in self.separators)
 
     # -- phase 1: split -------------------------------------------------------------
     def _split(self, text: str, counter: _Counter) -> list[tuple[int, int, int, bool]]:
@@ -720,4 +723,6 @@ class RecursiveChunker(TextChunker):
             return []
         counter = _Counter(self, text)
         chunks = make_chunks(text, self._pack(self._split(text, counter), counter, text))
+        if self._fences:
+            chunks = keep_fences_closed(text, chunks, self.tokenizer, self.chunk_size)
         return absorb_whitespace_chunks(text, chunks, self.tokenizer, self.chunk_size)

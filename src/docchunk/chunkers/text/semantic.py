@@ -62,7 +62,13 @@ class SemanticChunker(TextChunker):
        text). Neither block crosses the gap, so a topic change shows as a dip exactly
        at the gap;
     5. place a boundary at a candidate gap whose score is a local minimum of the
-       candidates' scores and lies below the ``threshold`` quantile of them;
+       candidates' scores and is low: below the ``threshold`` quantile of them, or
+       clearly low on its own, so that a text with a single candidate gap (two
+       paragraphs, or two sentences with ``boundaries="sentence"``) can still be
+       split: below ``similarity_floor``, or, when the sentence pair across the gap
+       is less similar than every pair of adjacent sentences inside the paragraphs
+       (the text's own sentence-to-sentence similarities, at the sentence ends that
+       are not candidates);
     6. group the sentences between boundaries (a group keeps at least
        ``min_sentences_per_chunk`` sentences) and pack each group into chunks of at
        most ``chunk_size`` tokens, whole sentences first; a sentence longer than
@@ -86,6 +92,12 @@ class SemanticChunker(TextChunker):
         batch_size: Sentences per ``embed_batch`` call; >= 1.
         boundaries: ``"paragraph"`` (boundaries only at blank lines when the text has
             any) or ``"sentence"`` (at any sentence end).
+        similarity_floor: Cosine similarity in [-1, 1] below which a candidate gap
+            that is a local minimum is a boundary whatever the quantile; None turns
+            the floor off. The default 0.15 suits all-MiniLM-L6-v2, whose unrelated
+            sentences score about 0.0 (95% below 0.16) and related neighbours mostly
+            0.2-0.6 (``docs/semantic.md``); raise it for models whose similarities
+            run higher.
 
     Attributes:
         embedded_count: Texts embedded by the last ``chunk()`` call (one per sentence).
@@ -108,6 +120,7 @@ class SemanticChunker(TextChunker):
         min_sentences_per_chunk: int = 1,
         batch_size: int = 64,
         boundaries: Literal["paragraph", "sentence"] = "paragraph",
+        similarity_floor: float | None = 0.15,
     ):
         super().__init__(tokenizer)
         if not callable(embed_batch):
@@ -123,6 +136,15 @@ class SemanticChunker(TextChunker):
         if boundaries not in BOUNDARIES:
             raise ConfigError(f"boundaries must be one of {BOUNDARIES}, got {boundaries!r}")
         self.boundaries = boundaries
+        if similarity_floor is not None and (
+            isinstance(similarity_floor, bool)
+            or not isinstance(similarity_floor, (int, float))
+            or not -1.0 <= similarity_floor <= 1.0
+        ):
+            raise ConfigError(
+                f"similarity_floor must be a cosine similarity in [-1, 1] or None, got {similarity_floor!r}"
+            )
+        self.similarity_floor = None if similarity_floor is None else float(similarity_floor)
         self.embedded_count = 0
         self._splitter = RecursiveChunker(chunk_size=chunk_size, tokenizer=self.tokenizer)
 
@@ -153,10 +175,10 @@ class SemanticChunker(TextChunker):
         breaks = [i for i in every if _is_paragraph_break(text, spans[i], spans[i + 1])]
         return breaks or every
 
-    def _gap_similarities(self, unit: Any, gaps: list[int]) -> Any:
+    def _gap_similarities(self, unit: Any, gaps: list[int], window: int | None = None) -> Any:
         """Cosine similarity of the sentence blocks on either side of each gap (TextTiling block comparison)."""
         np = require("numpy", "semantic", "Semantic chunking")
-        w = self.similarity_window
+        w = self.similarity_window if window is None else window
         # zero rows pad both ends so blocks clip there; summing shifted copies (not differences of
         # running sums) keeps equal blocks exactly equal, so ties between gaps stay ties
         padded = np.vstack([np.zeros((w, unit.shape[1])), unit, np.zeros((w + 1, unit.shape[1]))])
@@ -168,20 +190,40 @@ class SemanticChunker(TextChunker):
         return np.where(norms > 0, dots / np.where(norms > 0, norms, 1.0), 1.0)
 
     def _boundaries(self, text: str, spans: list[tuple[int, int]], unit: Any) -> list[int]:
-        """Sentence indices after which a topic boundary falls."""
+        """Sentence indices after which a topic boundary falls.
+
+        Candidate gaps that are local minima of the candidates' scores and low (below
+        the quantile cutoff, or clearly low).
+        """
         np = require("numpy", "semantic", "Semantic chunking")
         gaps = self._candidates(text, spans)
         if not gaps:
             return []
         sims = self._gap_similarities(unit, gaps)
         cutoff = float(np.quantile(sims, self.threshold))
+        clearly_low = self._clearly_low(unit, gaps, sims)
         cuts = []
         for k, s in enumerate(sims):
             left = sims[k - 1] if k > 0 else np.inf
             right = sims[k + 1] if k + 1 < len(sims) else np.inf
-            if s < cutoff and s <= left and s <= right:
+            if (s < cutoff or clearly_low[k]) and s <= left and s <= right:
                 cuts.append(gaps[k])
         return self._enforce_min_sentences(cuts, len(unit))
+
+    def _clearly_low(self, unit: Any, gaps: list[int], sims: Any) -> list[bool]:
+        """Per candidate gap, whether its similarity is clearly low.
+
+        Its score is below ``similarity_floor``, or its two sentences are less similar
+        than every pair of adjacent sentences at the sentence ends that are not candidates.
+        """
+        floor = self.similarity_floor
+        low = [floor is not None and float(s) < floor for s in sims]
+        inside = sorted(set(range(len(unit) - 1)) - set(gaps))
+        if inside:
+            pairs = self._gap_similarities(unit, [*gaps, *inside], window=0)
+            reference = float(pairs[len(gaps) :].min())
+            low = [flag or float(p) < reference for flag, p in zip(low, pairs[: len(gaps)], strict=False)]
+        return low
 
     def _enforce_min_sentences(self, cuts: list[int], n: int) -> list[int]:
         kept, start = [], 0
@@ -267,8 +309,8 @@ class SDPMChunker(SemanticChunker):
             two groups' mean embeddings to merge them.
         chunk_size: Maximum chunk size in tokens of ``tokenizer``; >= 1.
         tokenizer: Any spec :func:`docchunk.get_tokenizer` accepts.
-        similarity_window, min_sentences_per_chunk, batch_size, boundaries: as in
-            :class:`SemanticChunker`.
+        similarity_window, min_sentences_per_chunk, batch_size, boundaries,
+            similarity_floor: as in :class:`SemanticChunker`.
 
     Raises:
         ConfigError: Invalid parameters.
@@ -285,9 +327,10 @@ class SDPMChunker(SemanticChunker):
         min_sentences_per_chunk: int = 1,
         batch_size: int = 64,
         boundaries: Literal["paragraph", "sentence"] = "paragraph",
+        similarity_floor: float | None = 0.15,
     ):
         super().__init__(embed_batch, threshold, chunk_size, tokenizer, similarity_window, min_sentences_per_chunk,
-                         batch_size, boundaries)  # fmt: skip
+                         batch_size, boundaries, similarity_floor)  # fmt: skip
         self.skip_window = check_size("skip_window", skip_window, 1)
 
     def _second_pass(

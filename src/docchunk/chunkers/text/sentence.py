@@ -13,15 +13,98 @@ from docchunk.types import Chunk
 
 __all__ = ["SentenceChunker", "sentence_spans"]
 
-# a sentence ends after terminal punctuation (and closing quotes/brackets) plus the
-# whitespace that follows it, or after a run of newlines
-_BOUNDARY = re.compile(r"""[.!?…。！？]+["'”’)\]]*\s+|\n+""")
+_CLOSERS = "\"'”’»)]}」』）】》〕〉"
+# Candidate sentence ends, in one pass over the text:
+#  - "cjk": CJK full stops (。！？ and the half-width ｡), then closing quotes or brackets,
+#    then any whitespace: CJK text puts no space between sentences;
+#  - "end": Western terminators (. ! ? … and runs of them), closing quotes or brackets,
+#    then the whitespace that must follow (a period inside "3.14" or "e.g" is no end);
+#  - "nl": a run of line breaks.
+_CANDIDATE = re.compile(
+    rf"(?P<cjk>[。！？｡]+[{re.escape(_CLOSERS)}]*\s*)"
+    rf"|(?P<end>[.!?…]+[{re.escape(_CLOSERS)}]*)(?P<ws>\s+)"
+    r"|(?P<nl>\n+)"
+)
+# the word before a period: letters, digits and inner periods ("e.g", "U.S", "5.3")
+_WORD_BEFORE = re.compile(r"([^\W_]|[.'’-])*[^\W_]\Z")
+
+# Abbreviations that end with a period but not a sentence, compared in this case ...
+_TITLES = frozenset(
+    # English, German, French, Spanish titles and forms of address
+    "Mr Mrs Ms Mx Dr Prof Sr Jr St Mt Rev Gen Col Capt Cpt Lt Sgt Maj Cmdr Adm Gov Sen Rep Pres Hon Fr Br "
+    "Hr Hrn Frl Mme Mlle Mgr Me Sra Srta Sres Dra Dña Lic Ing Arq "
+    # reference words that precede a number or a name
+    "No Nos Nr Fig Figs Tab Tbl Eq Eqs Sec Secs Ch Chap Vol Vols Art Abs Abb Ref Refs Ed Eds Ex Nº "
+    "Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec "
+    "Inc Ltd Co Corp Bros Dept Univ Assn Ave Blvd Rd S Bd Hg".split()
+)
+# ... or in any case (lower-cased before the lookup)
+_ABBREVIATIONS = frozenset(
+    "e.g i.e etc vs cf al approx ca resp viz esp incl excl min max pp ff et seq "
+    "z.b d.h u.a bzw usw vgl ggf evtl bspw inkl zzgl sog "
+    "p.ex c.-à-d env "
+    "p.ej núm pág págs aprox ud uds".split()
+)
+_SECTION_NUMBER = re.compile(r"\d+(\.\d+)*\Z")  # "5", "5.3": before the final period
+
+
+def _is_abbreviation(text: str, stop: int) -> bool:
+    """Whether the period at ``text[stop]`` ends an abbreviation rather than a sentence.
+
+    Titles, abbreviations, initials, dotted abbreviations, and section numbers
+    (``"5.3."``) alone at the start of their line.
+    """
+    match = _WORD_BEFORE.search(text, max(0, stop - 40), stop)
+    if match is None:
+        return False
+    word = match.group()
+    if word in _TITLES or word.lower() in _ABBREVIATIONS:
+        return True
+    if len(word) == 1 and word.isupper():  # an initial: "J. R. R. Tolkien"
+        return True
+    if "." in word and all(len(part) <= 2 and part.isalpha() for part in word.split(".")):
+        return True  # "U.S", "e.g", "z.B", "i.e" in any case
+    if _SECTION_NUMBER.match(word):  # a numbered heading or list item, alone at the start of its line
+        line_start = text.rfind("\n", 0, match.start()) + 1
+        return not text[line_start : match.start()].strip()
+    return False
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """Sentence spans that tile ``text`` (trailing whitespace stays with its sentence)."""
+    """Sentence spans that tile ``text``; trailing whitespace stays with its sentence.
+
+    The shared sentence rules of :class:`SentenceChunker`, :class:`SemanticChunker`
+    and :class:`SDPMChunker`. A sentence ends:
+
+    * after ``。``, ``！``, ``？`` (and ``｡``), with or without whitespace after them,
+      as CJK text puts none between sentences;
+    * after ``.``, ``!``, ``?``, ``…`` (or a run of them, such as ``?!``) and any
+      closing quotes or brackets, when whitespace follows, except after a period
+      that ends a title or abbreviation (``Dr.``, ``Mr.``, ``Prof.``, ``e.g.``,
+      ``i.e.``, ``etc.``, ``vs.``, ``Fig.``, ``No.``, ``z.B.``, ``usw.``, ``p.ej.``
+      ... in English, German, French and Spanish), an initial (``J. R. R.``), a
+      dotted abbreviation (``U.S.``) or a section number alone at the start of a
+      line (``5.3. Scope``); a decimal number (``3.14``) has no whitespace after
+      its period, so it never ends one;
+    * at a run of line breaks.
+
+    Args:
+        text: Any string.
+
+    Returns:
+        ``(start, end)`` character offsets, in order, that cover ``text`` exactly
+        with no gap and no overlap; empty for an empty text.
+
+    Example:
+        >>> text = "Dr. Lee came at 5 p.m. today. 今天很好。我们走吧！"
+        >>> [text[s:e] for s, e in sentence_spans(text)]
+        ['Dr. Lee came at 5 p.m. today. ', '今天很好。', '我们走吧！']
+    """
     spans, start = [], 0
-    for match in _BOUNDARY.finditer(text):
+    for match in _CANDIDATE.finditer(text):
+        end_mark = match.group("end")
+        if end_mark == "." and "\n" not in match.group("ws") and _is_abbreviation(text, match.start()):
+            continue
         if match.end() > start:
             spans.append((start, match.end()))
             start = match.end()
@@ -46,8 +129,9 @@ class SentenceChunker(TextChunker):
             keeps the minimum. A piece of a sentence longer than ``chunk_size``
             counts as one sentence.
 
-    A sentence ends after ``.``, ``!``, ``?``, ``…`` (and CJK full stops) followed by
-    whitespace, or at a newline. A sentence longer than ``chunk_size`` is split at
+    Sentences follow :func:`sentence_spans`: ``.``, ``!``, ``?``, ``…`` followed by
+    whitespace, CJK full stops with or without it, or a newline end one; titles,
+    abbreviations, initials and section numbers do not. A sentence longer than ``chunk_size`` is split at
     spaces (recursive splitting) and, for a word still too long, into token windows.
 
     Invariants: exact offsets; ``token_count == count_tokens(text) <= chunk_size``
@@ -119,7 +203,7 @@ class SentenceChunker(TextChunker):
                 exact = self.tokenizer.count_tokens(text[start : units[j - 1][1]])
             end = units[j - 1][1]
             out.append(Chunk(text=text[start:end], start_index=start, end_index=end,
-                             token_count=exact, context=None, oversized=exact > self.chunk_size))  # fmt: skip
+                             token_count=exact, oversized=exact > self.chunk_size))  # fmt: skip
             ranges.append((i, j))
             if j >= n:
                 break
@@ -149,11 +233,11 @@ class SentenceChunker(TextChunker):
         if start == i:
             return
         s, e = units[start][0], units[j - 1][1]
-        out[-1] = Chunk(text=text[s:e], start_index=s, end_index=e, token_count=count, context=None, oversized=False)
+        out[-1] = Chunk(text=text[s:e], start_index=s, end_index=e, token_count=count, oversized=False)
         if not overlap:  # the chunk before now ends where the last one starts
             ps = units[pi][0]
             n = self.tokenizer.count_tokens(text[ps:s])
-            out[-2] = Chunk(text=text[ps:s], start_index=ps, end_index=s, token_count=n, context=None,
+            out[-2] = Chunk(text=text[ps:s], start_index=ps, end_index=s, token_count=n,
                             oversized=n > self.chunk_size)  # fmt: skip
 
     def _next_start(self, units: list[tuple[int, int, int]], i: int, j: int) -> int:

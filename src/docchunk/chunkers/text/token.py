@@ -27,7 +27,7 @@ def token_windows(text: str, tokenizer: Any, chunk_size: int, chunk_overlap: int
     n = len(offsets)
     if n == 0:
         return [Chunk(text=text, start_index=base, end_index=base + len(text),
-                      token_count=tokenizer.count_tokens(text), context=None, oversized=False)]  # fmt: skip
+                      token_count=tokenizer.count_tokens(text), oversized=False)]  # fmt: skip
 
     def char_at(index: int) -> int:
         return len(text) if index >= n else (0 if index == 0 else offsets[index])
@@ -52,7 +52,7 @@ def token_windows(text: str, tokenizer: Any, chunk_size: int, chunk_overlap: int
             out.extend(_fit_characters(text, start, end, tokenizer, chunk_size, base))
         else:
             out.append(Chunk(text=text[start:end], start_index=base + start, end_index=base + end,
-                             token_count=count, context=None, oversized=count > chunk_size))  # fmt: skip
+                             token_count=count, oversized=count > chunk_size))  # fmt: skip
         if b >= n:
             return out
         done = b
@@ -76,7 +76,7 @@ def _fit_characters(text: str, start: int, stop: int, tokenizer: Any, chunk_size
             end -= 1
             count = tokenizer.count_tokens(text[start:end])
         out.append(Chunk(text=text[start:end], start_index=base + start, end_index=base + end,
-                         token_count=count, context=None, oversized=count > chunk_size))  # fmt: skip
+                         token_count=count, oversized=count > chunk_size))  # fmt: skip
         start = end
     return out
 

@@ -93,7 +93,7 @@ class WindowChunker(TextChunker):
             out.append(
                 WindowChunk(
                     text=text[s:e], start_index=s, end_index=e, token_count=self.tokenizer.count_tokens(text[s:e]),
-                    context=None, oversized=False, main_start_index=at(first), main_end_index=at(last),
+                    oversized=False, main_start_index=at(first), main_end_index=at(last),
                 )
             )
             if last >= n:
