@@ -11,7 +11,7 @@ from docling_core.transforms.chunker.hierarchical_chunker import ChunkingDocSeri
 from docling_core.types.doc import DoclingDocument, SectionHeaderItem, TableItem, TitleItem
 
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
-from docchunk.chunkers.doc.structure import structured_pieces
+from docchunk.chunkers.doc.structure import sentence_segments, structured_pieces
 from docchunk.chunkers.doc.tables import split_lines, split_table_by_columns
 from docchunk.chunkers.doc.types import DocChunk, join_context
 from docchunk.chunkers.doc.walk import Piece, walk
@@ -178,7 +178,7 @@ class _Run:
         self._counts: dict[str, int] = {}
         self._item_texts: dict[str, str] = {}
         self._delim_tokens: int | None = None
-        self._splitters: dict[tuple[int, int], Any] = {}
+        self._splitters: dict[tuple[Any, int], Any] = {}
         # with an additive tokenizer, sizes of joined texts follow by arithmetic
         self.additive = self.tok.joins_additively(self.delim)
 
@@ -315,6 +315,8 @@ class _Run:
         splitter = self.chunker.text_splitter
         if splitter is not None:
             return [c.text for c in self._splitter_for(splitter, available).chunk(piece.text) if c.text.strip()]
+        if not self.chunker.docling_compat:
+            return sentence_segments(self, piece.text, available)
         spans, _ = semchunk_split(piece.text, available, self.count, self.tok.max_token_chars)
         return [piece.text[s:e] for s, e in spans]
 

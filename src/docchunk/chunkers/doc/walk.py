@@ -48,6 +48,8 @@ class Piece:
     from_headings: bool = False
     # default mode: the half-open row range of the one table this piece holds rows of
     table_rows: tuple[int, int] | None = None
+    # default mode: the heading items behind ``headings`` (for the heading-path text piece)
+    heading_items: list[Any] | None = None
 
 
 def walk(doc: DoclingDocument, serializer: BaseDocSerializer, always_emit_headings: bool = False) -> Iterator[Piece]:
