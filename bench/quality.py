@@ -143,15 +143,19 @@ def main() -> None:
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
 
-    import docchunk
     from docling_core.types.doc import DoclingDocument
+
+    import docchunk
 
     docs = [DoclingDocument.load_from_json(f) for f in sorted(args.corpus.glob("*.json"))]
     if not docs:
         sys.exit(f"no DoclingDocument JSON in {args.corpus}")
     rows = []
     print(f"{len(docs)} documents from {args.corpus}")
-    print(f"{'config':<12} {'mode':<24} {'chunks':>6} {'debris':>6} {'cut':>4} {'lost':>4} {'<64':>6} {'over':>4} {'xpage':>5}")
+    print(
+        f"{'config':<12} {'mode':<24} {'chunks':>6} {'debris':>6} {'cut':>4} {'lost':>4} {'<64':>6} {'over':>4} "
+        f"{'xpage':>5}"
+    )
     for kind, max_tokens in [("minilm", 64), ("minilm", 256), ("cl100k", 128)]:
         tok = tokenizer(kind, max_tokens)
         for mode, options in MODES.items():

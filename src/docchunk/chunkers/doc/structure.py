@@ -37,17 +37,20 @@ def structured_pieces(run: Any, doc: DoclingDocument) -> list[Piece]:
     pieces = fit_headings(run, structured_walk(doc, run.serializer, chunker.always_emit_headings))
     if not chunker.merge_across_pages:
         pieces = [s for p in pieces for s in split_at_pages(run, p)]
-    pieces = [s for p in pieces for s in run.split_by_items(p)]
-    pieces = [t for p in pieces for t in split_table_piece(run, p)]
-    pieces = [s for p in pieces for s in run.split_text(p)]
+    pieces = [s for p in pieces for s in split_table_piece(run, p)]
+    pieces = [s for p in pieces for s in ([p] if p.table_rows is not None else run.split_text(p))]
     if chunker.merge_peers:
-        if chunker.merge_across_pages:
-            pieces = run.merge(pieces)
-        else:
-            pieces = [m for _, same in groupby(pieces, key=pages_of) for m in run.merge(list(same))]
+        pieces = merge_peers(run, pieces)
     if chunker.min_tokens:
         pieces = merge_small(run, pieces, chunker.min_tokens)
     return pieces
+
+
+def merge_peers(run: Any, pieces: list[Piece]) -> list[Piece]:
+    """docling-core's merge of peers (``run.merge``), per page with ``merge_across_pages=False``."""
+    if run.chunker.merge_across_pages:
+        return run.merge(pieces)
+    return [m for _, same in groupby(pieces, key=pages_of) for m in run.merge(list(same))]
 
 
 # -- headings ------------------------------------------------------------------
@@ -100,18 +103,24 @@ def pages_of(piece: Piece) -> frozenset[int]:
 
 
 def split_at_pages(run: Any, piece: Piece) -> list[Piece]:
-    """A piece of several items (a list) cut where its items' pages change."""
-    if len(piece.items) <= 1 or piece.from_headings or piece.heading_only:
+    """A piece of several items (a list, headings as text) cut where its items' pages change.
+
+    A table stays whole with its caption; so does a piece whose text is not its
+    items' texts joined (a heading path that starts with a sheet name).
+    """
+    items = piece.items
+    if len(items) <= 1 or piece.heading_only or any(isinstance(it, TableItem) for it in items):
         return [piece]
-    groups = [list(g) for _, g in groupby(piece.items, key=lambda it: pages_of(Piece("", [it], None)))]
+    groups = [list(g) for _, g in groupby(items, key=lambda it: pages_of(Piece("", [it], None)))]
     if len(groups) == 1:
         return [piece]
-    out = []
-    for items in groups:
-        text = run.delim.join(t for t in (run.item_text(it) for it in items) if t)
-        if text.strip():
-            out.append(replace(piece, text=text, items=items, text_tokens=None))
-    return out
+    if piece.from_headings:
+        if piece.text != "\n".join(it.text for it in items):
+            return [piece]
+        texts = ["\n".join(it.text for it in group) for group in groups]
+    else:
+        texts = [run.delim.join(t for t in (run.item_text(it) for it in group) if t) for group in groups]
+    return [replace(piece, text=t, items=g, text_tokens=None) for t, g in zip(texts, groups, strict=True) if t.strip()]
 
 
 # -- tables --------------------------------------------------------------------
@@ -123,10 +132,13 @@ def is_table_piece(piece: Piece) -> bool:
 def split_table_piece(run: Any, piece: Piece) -> list[Piece]:
     """Pieces of one table: whole rows, each with ``table_rows`` set (default mode).
 
-    Hook for the row-wise table chunking; pieces that are not a single table, and
-    (for now) tables, pass through unchanged to the text split.
+    Hook for the row-wise table chunking; any other piece is split at element
+    boundaries (``run.split_by_items``). (For now a table, with its captions, is
+    left whole for the text split: ``split_by_items`` would drop the caption text.)
     """
-    return [piece]
+    if any(isinstance(it, TableItem) for it in piece.items):
+        return [piece]
+    return run.split_by_items(piece)
 
 
 # -- text ----------------------------------------------------------------------
@@ -205,10 +217,10 @@ def join_pieces(run: Any, a: Piece, b: Piece) -> Piece:
     common = 0
     while common < min(len(ha), len(hb)) and ha[common] == hb[common]:
         common += 1
-    captions = a.captions if a.captions == b.captions else None
+    captions = a.captions if a.captions == b.captions or not b.captions else b.captions if not a.captions else None
     parts = []
     for part, extra in ((a, ha[common:]), (b, _not_ending(a.text, hb[common:]))):
-        own = [] if captions is not None else list(part.captions or [])
+        own = [] if captions is not None or not part.captions else list(part.captions)
         parts += [*extra, *own, part.text]
     rows = _joined_rows(a, b)
     return Piece(
