@@ -9,6 +9,7 @@ from docling_core.types.doc import DoclingDocument
 
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
 from docchunk.chunkers.doc.types import DocChunk, join_context
+from docchunk.chunkers.doc.structure import structured_walk
 from docchunk.chunkers.doc.walk import walk
 
 __all__ = ["HierarchicalChunker"]
@@ -52,6 +53,9 @@ class HierarchicalChunker(DocumentChunker):
         """
         check_document(dl_doc)
         serializer = self.serializer_provider.get_serializer(doc=dl_doc)
-        for piece in walk(dl_doc, serializer, self.always_emit_headings):
+        pieces = walk(dl_doc, serializer, self.always_emit_headings)
+        if not self.docling_compat:
+            pieces = structured_walk(dl_doc, serializer, self.always_emit_headings)
+        for piece in pieces:
             count = self._tok.count_tokens(join_context(piece.headings, piece.captions, piece.text, self.delim))
             yield self._to_chunk(piece, count)

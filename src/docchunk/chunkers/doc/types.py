@@ -11,11 +11,11 @@ from pydantic import Field
 
 __all__ = ["DocMeta", "DocChunk", "contextualize", "page_numbers_of"]
 
-_OWN_FIELDS = ["token_count", "page_numbers", "oversized", "context_prefix", "context_suffix"]
+_OWN_FIELDS = ["token_count", "page_numbers", "oversized", "context_prefix", "context_suffix", "table_rows"]
 
 
 class DocMeta(_DLDocMeta):
-    """docling-core's ``DocMeta`` (headings, captions, doc_items, origin) with three additions.
+    """docling-core's ``DocMeta`` (headings, captions, doc_items, origin) with docchunk's additions.
 
     The additions are excluded from embedding and LLM serialization, so
     ``contextualize()`` gives the same string as for docling-core's ``DocMeta``, and
@@ -30,6 +30,10 @@ class DocMeta(_DLDocMeta):
         context_prefix: Text of the previous chunk that an ``OverlapRefinery`` with
             ``merge=False`` attached; ``contextualize()`` puts it before the text.
         context_suffix: Likewise, text of the next chunk, put after the text.
+        table_rows: For a chunk that holds rows of one table (default mode of
+            :class:`docchunk.HybridChunker`), the half-open range ``(start, end)`` of
+            the table's row indices it holds (0-based, header rows included), so the
+            table can be rebuilt from its chunks; else None.
     """
 
     token_count: int | None = Field(default=None, ge=0)
@@ -37,6 +41,7 @@ class DocMeta(_DLDocMeta):
     oversized: bool | None = None
     context_prefix: str | None = None
     context_suffix: str | None = None
+    table_rows: tuple[int, int] | None = None
 
     excluded_embed: ClassVar[list[str]] = [*_DLDocMeta.excluded_embed, *_OWN_FIELDS]
     excluded_llm: ClassVar[list[str]] = [*_DLDocMeta.excluded_llm, *_OWN_FIELDS]
