@@ -85,13 +85,16 @@ class TablePiece:
     Attributes:
         text: Whole row entries joined by ``"\\n"``, or part of one row's triplets.
         rows: Half-open range ``(start, end)`` of grid row indices (body rows) this
-            piece holds; pieces of one split row each have that row's range.
+            piece holds; the pieces of one split row share its range. Empty rows
+            belong to the piece of the next row with text (or of the last one).
+        tokens: ``count_tokens(text)`` by the tokenizer :func:`table_pieces` was given.
         oversized: True when the text exceeds the budget because it holds one
             character that alone does.
     """
 
     text: str
     rows: tuple[int, int]
+    tokens: int
     oversized: bool = False
 
 
@@ -312,23 +315,23 @@ class _Joins:
         return self.tok.count_tokens(self.sep.join(self.texts[k] for k in [*group, i]))
 
 
-def _pack(texts: Sequence[str], joins: _Joins, available: int) -> list[list[int]]:
-    """Greedy groups of consecutive indices whose joined text fits ``available``.
+def _pack(texts: Sequence[str], joins: _Joins, available: int) -> list[tuple[list[int], int]]:
+    """Greedy groups of consecutive indices whose joined text fits ``available``, with its tokens.
 
     An index whose text alone exceeds ``available`` is a group of its own.
     """
-    groups: list[list[int]] = []
+    groups: list[tuple[list[int], int]] = []
     group: list[int] = []
     size = 0
     for i in range(len(texts)):
         joined = joins.add(group, size, i)
         if group and joined > available:
-            groups.append(group)
+            groups.append((group, size))
             group, size = [i], joins.n[i]
         else:
             group, size = [*group, i], joined
     if group:
-        groups.append(group)
+        groups.append((group, size))
     return groups
 
 
@@ -353,8 +356,9 @@ def table_pieces(rows: TableRows, available: int, tokenizer: Tokenizer) -> list[
     Returns:
         Pieces in row order, none empty. Invariants: ``count(piece.text) <=
         available`` unless ``piece.oversized`` (one character alone is larger);
-        the ``rows`` ranges cover ``[rows.start, rows.end)`` in order (consecutive
-        pieces meet, pieces of one split row share its range); every row text and
+        the ``rows`` ranges cover ``[rows.start, rows.end)`` in order (each piece's
+        range starts where the previous one ends, or equals it for the pieces of
+        one split row); every row text and
         every triplet text is whole in one piece or, when larger than the budget,
         spread over consecutive pieces in order. An empty table gives ``[]``.
 
@@ -369,40 +373,43 @@ def table_pieces(rows: TableRows, available: int, tokenizer: Tokenizer) -> list[
     joins = _Joins(tokenizer, ROW_SEP, texts)
     pieces: list[TablePiece] = []
     covered = rows.start
-    for group in _pack(texts, joins, available):
+    for group, size in _pack(texts, joins, available):
         first = full[group[0]]
-        if len(group) == 1 and joins.n[group[0]] > available:
-            parts = _split_row(first, available, tokenizer)
-            for k, (text, oversized) in enumerate(parts):
-                pieces.append(TablePiece(text, (covered if k == 0 else first.index, first.index + 1), oversized))
+        if size > available:  # one row, too large: split between its triplets
+            for text, tokens, oversized in _split_row(first, available, tokenizer):
+                pieces.append(TablePiece(text, (covered, first.index + 1), tokens, oversized))
         else:
-            pieces.append(TablePiece(ROW_SEP.join(texts[i] for i in group), (covered, full[group[-1]].index + 1)))
+            text = ROW_SEP.join(texts[i] for i in group)
+            pieces.append(TablePiece(text, (covered, full[group[-1]].index + 1), size))
         covered = full[group[-1]].index + 1
-    last = pieces[-1]
-    if last.rows[1] < rows.end:  # trailing empty rows belong to the last piece
-        pieces[-1] = TablePiece(last.text, (last.rows[0], rows.end), last.oversized)
+    last = pieces[-1].rows
+    if last[1] < rows.end:  # trailing empty rows belong to the last row's pieces
+        tail = (last[0], rows.end)
+        pieces = [TablePiece(p.text, tail, p.tokens, p.oversized) if p.rows == last else p for p in pieces]
     return pieces
 
 
-def _split_row(row: TableRow, available: int, tok: Tokenizer) -> list[tuple[str, bool]]:
-    """Texts (and oversized flags) of one row too large for the budget, split between triplets."""
+def _split_row(row: TableRow, available: int, tok: Tokenizer) -> list[tuple[str, int, bool]]:
+    """``(text, tokens, oversized)`` of one row too large for the budget, split between triplets."""
     texts = [prefix + value for prefix, value in row.cells]
     joins = _Joins(tok, CELL_SEP, texts)
-    out: list[tuple[str, bool]] = []
-    for group in _pack(texts, joins, available):
-        if len(group) == 1 and joins.n[group[0]] > available:
+    out: list[tuple[str, int, bool]] = []
+    for group, size in _pack(texts, joins, available):
+        if size > available:
             out.extend(_split_cell(*row.cells[group[0]], available, tok))
         else:
-            out.append((CELL_SEP.join(texts[i] for i in group), False))
+            out.append((CELL_SEP.join(texts[i] for i in group), size, False))
     return out
 
 
-def _split_cell(prefix: str, value: str, available: int, tok: Tokenizer) -> list[tuple[str, bool]]:
+def _split_cell(prefix: str, value: str, available: int, tok: Tokenizer) -> list[tuple[str, int, bool]]:
     """Fragments of one triplet too large for the budget, each starting with ``prefix``.
 
     The value is split to ``available - count(prefix)`` tokens, and the budget is
     lowered by any overflow the join causes until every fragment fits; when the
-    prefix leaves no room, the whole triplet is split without repeating it.
+    prefix leaves no room, the whole triplet is split without repeating it, and a
+    fragment made only of ``|``, ``-``, ``:`` and spaces stays with its neighbour
+    (flagged oversized when that exceeds the budget).
     """
     cache: dict[str, int] = {}
 
@@ -413,13 +420,33 @@ def _split_cell(prefix: str, value: str, available: int, tok: Tokenizer) -> list
         return n
 
     budget = available - count(prefix) if prefix else 0
-    while budget > 0:
+    while budget > 0 and value.strip():
         spans, _ = semchunk_split(value, budget, count, tok.max_token_chars)
         texts = [prefix + value[s:e] for s, e in spans]
-        overflow = max(tok.count_tokens_batch(texts)) - available
+        sizes = tok.count_tokens_batch(texts)
+        overflow = max(sizes) - available
         if overflow <= 0:
-            return [(t, False) for t in texts]
+            return [(t, n, False) for t, n in zip(texts, sizes)]
         budget -= overflow
     text = _readable(prefix + value)
-    spans, oversized = semchunk_split(text, available, count, tok.max_token_chars)
-    return [(text[s:e], k in oversized) for k, (s, e) in enumerate(spans)]
+    spans, _ = semchunk_split(text, available, count, tok.max_token_chars)
+    out = []
+    for s, e in _no_debris(text, spans):
+        n = count(text[s:e])
+        out.append((text[s:e], n, n > available))
+    return out
+
+
+def _no_debris(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``spans`` where a span made only of ``|``, ``-``, ``:`` and spaces is joined to a neighbour.
+
+    Such a fragment would read as a Markdown table remnant; it is kept with the text
+    before it (or after it, for the first), as one indivisible unit.
+    """
+    out: list[tuple[int, int]] = []
+    for s, e in spans:
+        if out and (set(text[s:e]) <= _DEBRIS_CHARS or set(text[out[-1][0] : out[-1][1]]) <= _DEBRIS_CHARS):
+            out[-1] = (out[-1][0], e)
+        else:
+            out.append((s, e))
+    return out
