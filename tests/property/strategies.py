@@ -147,3 +147,36 @@ def _add_table(draw, doc, prov, captioned: bool) -> None:
     if captioned:
         note = doc.add_text(label=DocItemLabel.FOOTNOTE, text=draw(texts(max_words=10)), parent=table)
         table.footnotes.append(note.get_ref())
+
+
+CELL_TEXT = st.one_of(
+    st.just(""),
+    st.sampled_from(["-", "|", ":", "a|b", "Region 11", "111.", "東京", "x" * 60, "3.14", "- -", "naïve"]),
+    st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=10),
+    st.lists(st.sampled_from(["alpha", "beta", "gamma", "delta", "12", "%"]), min_size=20, max_size=90).map(" ".join),
+)
+
+
+@st.composite
+def table_specs(draw):
+    """``(grid, header_rows, row_header_cols, spans)`` of a random table for ``tests.helpers.make_table``.
+
+    Random shape (1-7 rows, 1-5 columns), merged cells, empty cells, bare dashes and bars.
+    """
+    n_rows, n_cols = draw(st.integers(1, 7)), draw(st.integers(1, 5))
+    grid: list[list[str | None]] = [[draw(CELL_TEXT) for _ in range(n_cols)] for _ in range(n_rows)]
+    spans, taken = [], set()
+    for _ in range(draw(st.integers(0, 3))):
+        r, c = draw(st.integers(0, n_rows - 1)), draw(st.integers(0, n_cols - 1))
+        rs, cs = draw(st.integers(1, n_rows - r)), draw(st.integers(1, n_cols - c))
+        area = {(i, j) for i in range(r, r + rs) for j in range(c, c + cs)}
+        if area & taken:
+            continue
+        taken |= area
+        spans.append((r, c, rs, cs))
+    for r, c, rs, cs in spans:
+        for i in range(r, r + rs):
+            for j in range(c, c + cs):
+                if (i, j) != (r, c):
+                    grid[i][j] = None
+    return grid, draw(st.integers(0, min(2, n_rows))), draw(st.integers(0, 1)), spans

@@ -20,6 +20,7 @@ from typing import Any
 from docling_core.types.doc import DoclingDocument, TableItem
 
 from docchunk.chunkers.doc.heading_walk import structured_walk
+from docchunk.chunkers.doc.table_split import split_table, table_of
 from docchunk.chunkers.doc.types import join_context
 from docchunk.chunkers.doc.walk import Piece
 
@@ -40,14 +41,35 @@ def structured_pieces(run: Any, doc: DoclingDocument) -> list[Piece]:
     pieces = [s for p in pieces for s in split_table_piece(run, p)]
     pieces = [s for p in pieces for s in ([p] if p.table_rows is not None else run.split_text(p))]
     if chunker.merge_peers:
-        pieces = merge_peers(run, pieces)
+        pieces = merge_between_tables(run, pieces)
     if chunker.min_tokens:
         pieces = merge_small(run, pieces, chunker.min_tokens)
     return pieces
 
 
-def merge_peers(run: Any, pieces: list[Piece]) -> list[Piece]:
-    """docling-core's merge of peers (``run.merge``), per page with ``merge_across_pages=False``."""
+def merge_between_tables(run: Any, pieces: list[Piece]) -> list[Piece]:
+    """``run.merge`` over the runs of pieces between table pieces; table pieces stay as they are.
+
+    A table piece holds whole rows with its caption in ``captions`` and its rows in
+    ``table_rows``; merging it with text would lose both. With
+    ``merge_across_pages=False`` the runs are also cut where the pages change.
+    """
+    out: list[Piece] = []
+    pending: list[Piece] = []
+    for piece in pieces:
+        if piece.table_rows is None:
+            pending.append(piece)
+            continue
+        out.extend(_merge_run(run, pending))
+        pending = []
+        out.append(piece)
+    out.extend(_merge_run(run, pending))
+    return out
+
+
+def _merge_run(run: Any, pieces: list[Piece]) -> list[Piece]:
+    if not pieces:
+        return []
     if run.chunker.merge_across_pages:
         return run.merge(pieces)
     return [m for _, same in groupby(pieces, key=pages_of) for m in run.merge(list(same))]
@@ -125,20 +147,20 @@ def split_at_pages(run: Any, piece: Piece) -> list[Piece]:
 
 # -- tables --------------------------------------------------------------------
 def is_table_piece(piece: Piece) -> bool:
-    """True for a piece that is exactly one table."""
-    return len(piece.items) == 1 and isinstance(piece.items[0], TableItem)
+    """True for a walked piece that is one table (with its caption items)."""
+    return table_of(piece) is not None
 
 
 def split_table_piece(run: Any, piece: Piece) -> list[Piece]:
-    """Pieces of one table: whole rows, each with ``table_rows`` set (default mode).
+    """Pieces of one walked piece: a table's whole rows, each with ``table_rows`` set (default mode).
 
-    Hook for the row-wise table chunking; any other piece is split at element
-    boundaries (``run.split_by_items``). (For now a table, with its captions, is
-    left whole for the text split: ``split_by_items`` would drop the caption text.)
+    A table is chunked by rows (:func:`docchunk.chunkers.doc.table_split.split_table`);
+    any other piece is split at element boundaries (``run.split_by_items``).
     """
-    if any(isinstance(it, TableItem) for it in piece.items):
-        return [piece]
-    return run.split_by_items(piece)
+    table = table_of(piece)
+    if table is None:
+        return run.split_by_items(piece)
+    return split_table(run, piece, table)
 
 
 # -- text ----------------------------------------------------------------------
