@@ -9,8 +9,8 @@ from docling_core.types.doc import DoclingDocument
 
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
 from docchunk.chunkers.doc.heading_walk import structured_walk
-from docchunk.chunkers.doc.types import DocChunk, join_context
 from docchunk.chunkers.doc.table_split import whole_table
+from docchunk.chunkers.doc.types import DocChunk, join_context
 from docchunk.chunkers.doc.walk import walk
 
 __all__ = ["HierarchicalChunker"]
