@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-WORDS = ["the", "chunk", "Tokenizer", "naïve", "東京都", "emoji😀🎉", "e\u0301", "שלום", "مرحبا", "x" * 130, "a-b/c", "3.14"]
+WORDS = [
+    "the", "chunk", "Tokenizer", "naïve", "東京都", "emoji😀🎉", "e\u0301", "שלום", "مرحبا", "x" * 130, "a-b/c", "3.14",
+]  # fmt: skip
 SEPARATORS = [" ", " ", " ", "\n", "\n\n", ". ", ", ", "\t", "\r\n", "; ", "  "]
 
 words = st.one_of(

@@ -54,7 +54,9 @@ def cli() -> None:
 @click.option("--min-tokens", type=int, default=None, callback=_positive,
               help="Merge chunks under N tokens with a neighbour when the result fits (hybrid).")  # fmt: skip
 @click.option("--docling-compat", is_flag=True, help="Reproduce docling-core 2.104.0's chunks exactly.")
-@click.option("--progress/--no-progress", default=None, help=f"Progress bar on stderr (default: {PROGRESS_MIN_FILES}+ files).")
+@click.option(
+    "--progress/--no-progress", default=None, help=f"Progress bar on stderr (default: {PROGRESS_MIN_FILES}+ files)."
+)
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Local worker processes (no Ray); output order is the same as with one.")  # fmt: skip
 @click.option("--engine", type=click.Choice(["local", "ray"]), default="local", show_default=True,
@@ -83,8 +85,10 @@ def chunk_command(
     out_format: str,
     debug: bool,
 ) -> None:
-    """Chunk PATHS (DoclingDocument JSON files, folders of them, or Markdown, HTML,
-    DOCX, PPTX, XLSX, CSV files with the convert extra) into JSON lines.
+    """Chunk PATHS into JSON lines.
+
+    PATHS are DoclingDocument JSON files, folders of them, or Markdown, HTML, DOCX,
+    PPTX, XLSX, CSV files with the convert extra.
 
     Each line holds text, contextualized, token_count, meta, source, chunk_index
     and page_numbers.
@@ -114,7 +118,9 @@ def chunk_command(
     _finish(failures, len(files))
 
 
-def _results(files: list[Path], chunker: Any, settings: tuple, workers: int, debug: bool) -> Iterator[tuple[list[str], str | None]]:
+def _results(
+    files: list[Path], chunker: Any, settings: tuple, workers: int, debug: bool
+) -> Iterator[tuple[list[str], str | None]]:
     """``(lines, problem)`` per file, in input order; ``workers`` > 1 uses local processes."""
     if workers <= 1 or len(files) < 2:
         for path in files:
@@ -139,9 +145,9 @@ def _run_ray(chunker: Any, files: list[Path], output: Path | None, address: str 
     from docchunk.errors import require
 
     ray = require("ray", "ray", "--engine ray")
-    from docchunk.integrations.ray import chunk_dataset
-
     import logging
+
+    from docchunk.integrations.ray import chunk_dataset
 
     logging.getLogger("ray").setLevel(logging.WARNING)
     logging.getLogger("ray.data").setLevel(logging.WARNING)
@@ -151,7 +157,8 @@ def _run_ray(chunker: Any, files: list[Path], output: Path | None, address: str 
     context = ray.data.DataContext.get_current()
     context.enable_progress_bars = False
     context.print_on_execution_start = False
-    ds = ray.data.from_items([{"path": str(p)} for p in files], override_num_blocks=max(1, min(len(files), num_workers * 4)))
+    blocks = max(1, min(len(files), num_workers * 4))
+    ds = ray.data.from_items([{"path": str(p)} for p in files], override_num_blocks=blocks)
     rows = chunk_dataset(ds, chunker).materialize()
     errors = rows.filter(lambda r: r["error"] is not None).take_all()
     for row in errors:
