@@ -104,15 +104,15 @@ def structured_walk(
     covered: set[str] = set()
     satellites: list[Any] = []  # captions and footnotes met in the walk, in order
     visited: set[str] = set()
-    is_doc_ser = isinstance(serializer, DocSerializer)
+    doc_ser = serializer if isinstance(serializer, DocSerializer) else None
     excluded = serializer.get_excluded_refs()
     for item, depth in doc.iterate_items(
         with_groups=True,
-        traverse_pictures=serializer.params.traverse_pictures if is_doc_ser else False,
-        included_content_layers=serializer.params.layers if is_doc_ser else None,
+        traverse_pictures=doc_ser.params.traverse_pictures if doc_ser is not None else False,
+        included_content_layers=doc_ser.params.layers if doc_ser is not None else None,
     ):
         scope.enter(item, depth)
-        if item.self_ref in excluded or (is_doc_ser and serializer._skip_in_walk(node=item, root=None)):
+        if item.self_ref in excluded or (doc_ser is not None and doc_ser._skip_in_walk(node=item, root=None)):
             continue
         if isinstance(item, (TitleItem, SectionHeaderItem)):
             yield from _open_heading(scope, item, always_emit_headings, doc)

@@ -13,6 +13,7 @@ rows -> split text at sentence ends -> merge peers (per page) -> merge pieces un
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 from itertools import groupby
 from typing import Any
@@ -187,17 +188,21 @@ def merge_small(run: Any, pieces: list[Piece], low: int) -> list[Piece]:
     boundary (the merged piece's headings are the common path; the headings that
     differ go into the text, before the part they head). Of two candidates of the
     same kind the smaller result wins. With ``merge_across_pages=False`` only pieces
-    of the same pages merge. Afterwards no piece is under ``low`` unless every merge
-    with a neighbour would exceed ``max_tokens``.
+    of the same pages merge. Rows of two tables merge only when each table is whole
+    in its piece (the merged piece then has ``table_rows=None``). Afterwards no piece
+    is under ``low`` unless every merge with a neighbour would exceed ``max_tokens``
+    (or would join part of a table with another table).
     """
     ps = list(pieces)
     sizes = [run.ctx_count(p) for p in ps]
+    tables = Counter(_table_ref(p) for p in ps if p.table_rows is not None)
+    whole = {ref for ref, n in tables.items() if n == 1}  # tables held whole by one piece
     i = 0
     while i < len(ps):
         if sizes[i] >= low or ps[i].heading_only:
             i += 1
             continue
-        best = _best_neighbour(run, ps, i)
+        best = _best_neighbour(run, ps, i, whole)
         if best is None:
             i += 1
             continue
@@ -209,10 +214,10 @@ def merge_small(run: Any, pieces: list[Piece], low: int) -> list[Piece]:
     return ps
 
 
-def _best_neighbour(run: Any, ps: list[Piece], i: int) -> tuple[int, Piece, int] | None:
+def _best_neighbour(run: Any, ps: list[Piece], i: int, whole: set[str | None]) -> tuple[int, Piece, int] | None:
     found: dict[bool, tuple[int, Piece, int]] = {}
     for j in (i - 1, i + 1):
-        if not 0 <= j < len(ps) or not _may_join(run, ps[i], ps[j]):
+        if not 0 <= j < len(ps) or not _may_join(run, ps[i], ps[j], whole):
             continue
         lo, hi = sorted((i, j))
         merged = join_pieces(run, ps[lo], ps[hi])
@@ -225,12 +230,18 @@ def _best_neighbour(run: Any, ps: list[Piece], i: int) -> tuple[int, Piece, int]
     return found.get(True) or found.get(False)
 
 
-def _may_join(run: Any, a: Piece, b: Piece) -> bool:
+def _may_join(run: Any, a: Piece, b: Piece, whole: set[str | None]) -> bool:
     if b.heading_only:
         return False
-    if a.table_rows is not None and b.table_rows is not None and a.items[-1] is not b.items[0]:
-        return False  # rows of two tables: keep each piece's table_rows meaningful
+    if a.table_rows is not None and b.table_rows is not None and _table_ref(a) != _table_ref(b):
+        # rows of two tables only when both are whole (the merged piece has no table_rows)
+        if _table_ref(a) not in whole or _table_ref(b) not in whole:
+            return False
     return run.chunker.merge_across_pages or pages_of(a) == pages_of(b)
+
+
+def _table_ref(piece: Piece) -> str | None:
+    return next((it.self_ref for it in piece.items if isinstance(it, TableItem)), None)
 
 
 def join_pieces(run: Any, a: Piece, b: Piece) -> Piece:
@@ -247,7 +258,7 @@ def join_pieces(run: Any, a: Piece, b: Piece) -> Piece:
     rows = _joined_rows(a, b)
     return Piece(
         text=run.delim.join(t for t in parts if t),
-        items=[*a.items, *[it for it in b.items if not a.items or it is not a.items[-1]]],
+        items=[*a.items, *[it for it in b.items if all(it is not seen for seen in a.items)]],
         headings=list(ha[:common]) or None,
         origin=b.origin,
         captions=captions,
@@ -265,5 +276,7 @@ def _not_ending(text: str, headings: list[str]) -> list[str]:
 
 def _joined_rows(a: Piece, b: Piece) -> tuple[int, int] | None:
     if a.table_rows and b.table_rows:
+        if _table_ref(a) != _table_ref(b):
+            return None  # two whole tables
         return (min(a.table_rows[0], b.table_rows[0]), max(a.table_rows[1], b.table_rows[1]))
     return a.table_rows or b.table_rows
