@@ -165,8 +165,8 @@ def main() -> None:
     rows = []
     print(f"{len(docs)} documents from {args.corpus}")
     print(
-        f"{'config':<12} {'mode':<24} {'chunks':>6} {'debris':>6} {'cut':>4} {'lost':>4} {'cells':>5} {'<64':>6} {'over':>4} "
-        f"{'xpage':>5}"
+        f"{'config':<12} {'mode':<24} {'chunks':>6} {'debris':>6} {'cut':>4} {'lost':>4} {'cells':>5} {'<64':>6} "
+        f"{'over':>4} {'xpage':>5}"
     )
     for kind, max_tokens in [("minilm", 64), ("minilm", 256), ("cl100k", 128)]:
         tok = tokenizer(kind, max_tokens)
