@@ -23,12 +23,16 @@ def lost_texts(doc: Any, chunks: list[Any]) -> list[str]:
 
     joined = squash("".join(c.text for c in chunks))
     context = {squash(h) for c in chunks for h in [*(c.meta.headings or []), *(c.meta.__dict__.get("captions") or [])]}
+    items = [item for item, _ in doc.iterate_items() if isinstance(item, TextItem) and item.text.strip()]
+    # a chunk merged across a heading boundary (min_tokens) has that heading as a line of its text,
+    # which may sit between two parts of a split paragraph
+    headings = {it.text for it in items if it.label in ("title", "section_header")}
+    body = squash("".join(line for c in chunks for line in c.text.split("\n") if line not in headings))
     lost = []
-    for item, _ in doc.iterate_items():
-        if isinstance(item, TextItem) and item.text.strip():
-            text = squash(item.text)
-            if text not in joined and text not in context:
-                lost.append(item.text)
+    for item in items:
+        text = squash(item.text)
+        if text not in joined and text not in context and text not in body:
+            lost.append(item.text)
     return lost
 
 

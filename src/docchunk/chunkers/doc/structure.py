@@ -98,12 +98,19 @@ def fit_headings(run: Any, pieces: Any) -> list[Piece]:
             new += 1
         if new < len(headings):  # the headings not yet emitted as text, once
             emitted = tuple(headings)
-            items = piece.heading_items or piece.items
+            items = _items_of(piece, new)
             out.append(Piece(text="\n".join(h for h in headings[new:] if h) or headings[-1], items=list(items),
                              headings=_fitting_suffix(run, headings[:new], limit), origin=piece.origin,
                              from_headings=True))  # fmt: skip
         out.append(replace(piece, headings=_fitting_suffix(run, headings, limit)))
     return out
+
+
+def _items_of(piece: Piece, start: int) -> list[Any]:
+    """The heading items of ``piece.headings[start:]`` (sheet names, which have none, come first)."""
+    items = piece.heading_items or []
+    sheets = len(piece.headings or []) - len(items)
+    return items[max(0, start - sheets) :] or items or piece.items
 
 
 def _fitting_suffix(run: Any, headings: list[str], limit: int) -> list[str] | None:
