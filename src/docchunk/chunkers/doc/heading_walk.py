@@ -12,10 +12,13 @@ with these differences, each of which keeps text that docling-core drops:
 - A caption or footnote that its table or picture does not serialize (docling-core
   serializes no footnotes), or that belongs to no walked element, becomes a chunk.
 - Content inside a spreadsheet sheet has the sheet's name first in its heading path.
+- A picture's chart data loses its Markdown separator rows, a list its empty items'
+  markers (lines made only of ``|``, ``-``, ``:`` and spaces, which hold no text).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,6 +33,8 @@ from docling_core.types.doc.document import (
     GroupItem,
     InlineGroup,
     ListGroup,
+    ListItem,
+    PictureItem,
     SectionHeaderItem,
     TextItem,
     TitleItem,
@@ -37,9 +42,10 @@ from docling_core.types.doc.document import (
 
 from docchunk.chunkers.doc.walk import Piece
 
-__all__ = ["structured_walk"]
+__all__ = ["structured_walk", "without_debris"]
 
 _SATELLITES = (DocItemLabel.CAPTION, DocItemLabel.FOOTNOTE)
+_DEBRIS = re.compile(r"^[|\-: ]*[|\-:][|\-: ]*$", re.M)
 
 
 @dataclass
@@ -123,17 +129,29 @@ def structured_walk(
             continue
         res = serializer.serialize(item=item, visited=visited)
         items = [span.item for span in res.spans]
-        if not res.text.strip() or not items:
+        text = without_debris(item, res.text)
+        if not text.strip() or not items:
             continue
         scope.use()
         covered.update(it.self_ref for it in items)
         headings = scope.path()
-        yield Piece(text=res.text, items=items, headings=headings, origin=doc.origin, heading_items=scope.path_items())
+        yield Piece(text=text, items=items, headings=headings, origin=doc.origin, heading_items=scope.path_items())
         left = _unserialized_satellites(item, doc, covered)
         yield from _text_piece(left, headings, doc)
     yield from _close_all(scope, always_emit_headings, doc)
     left = [s for s in satellites if s.self_ref not in covered and s.text.strip()]
     yield from _text_piece(left, None, doc)
+
+
+def without_debris(item: Any, text: str) -> str:
+    """``text`` of ``item`` without the lines that hold no text (default mode).
+
+    Those are the separator rows of a chart's data table (``|---|---|``) in a
+    picture, and the markers of empty list items (``- ``).
+    """
+    if not isinstance(item, (PictureItem, ListGroup, ListItem)) or not _DEBRIS.search(text):
+        return text
+    return "\n".join(line for line in text.split("\n") if not _DEBRIS.fullmatch(line))
 
 
 def _open_heading(scope: _Scope, item: Any, always_emit: bool, doc: DoclingDocument) -> Iterator[Piece]:

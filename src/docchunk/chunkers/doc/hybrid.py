@@ -11,6 +11,7 @@ from docling_core.transforms.chunker.hierarchical_chunker import ChunkingDocSeri
 from docling_core.types.doc import DoclingDocument, SectionHeaderItem, TableItem, TitleItem
 
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
+from docchunk.chunkers.doc.heading_walk import without_debris
 from docchunk.chunkers.doc.structure import sentence_segments, structured_pieces
 from docchunk.chunkers.doc.tables import split_lines, split_table_by_columns
 from docchunk.chunkers.doc.types import DocChunk, join_context
@@ -233,6 +234,8 @@ class _Run:
                 text = ""
             else:
                 text = self.serializer.serialize(item=item).text or ""
+                if not self.chunker.docling_compat:
+                    text = without_debris(item, text)
             self._item_texts[ref] = text
         return text
 
