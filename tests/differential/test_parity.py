@@ -63,7 +63,7 @@ def test_hierarchical_defaults(path):
     doc = load(path)
     if not _without_docling_quirks(doc):
         pytest.skip("headings-only document: docling-core gives no chunk, we give one (docs/compat.md)")
-    assert_same(DLHierarchical(), docchunk.HierarchicalChunker(), doc)
+    assert_same(DLHierarchical(), docchunk.HierarchicalChunker(docling_compat=True), doc)
 
 
 HYBRID_CONFIGS = [
@@ -97,7 +97,7 @@ def test_hybrid(path, kind, max_tokens, merge_peers, request):
         pytest.skip("headings-only document: docling-core gives no chunk, we give one (docs/compat.md)")
     theirs_tok, ours_tok = _tokenizer_pair(kind, max_tokens, request)
     theirs = DLHybrid(tokenizer=theirs_tok, merge_peers=merge_peers)
-    ours = docchunk.HybridChunker(tokenizer=ours_tok, merge_peers=merge_peers)
+    ours = docchunk.HybridChunker(tokenizer=ours_tok, merge_peers=merge_peers, docling_compat=True)
     assert_same(theirs, ours, doc)
 
 
@@ -110,7 +110,7 @@ def test_docling_tokenizer_objects_are_accepted(path, transformers_minilm):
     if not _without_docling_quirks(doc):
         pytest.skip("headings-only document")
     tok = HuggingFaceTokenizer(tokenizer=transformers_minilm, max_tokens=128)
-    assert_same(DLHybrid(tokenizer=tok), docchunk.HybridChunker(tokenizer=tok), doc)
+    assert_same(DLHybrid(tokenizer=tok), docchunk.HybridChunker(tokenizer=tok, docling_compat=True), doc)
 
 
 def test_default_hybrid_matches_docling_default(transformers_minilm):
@@ -121,6 +121,6 @@ def test_default_hybrid_matches_docling_default(transformers_minilm):
 
     doc = load(DATA / "docling_core__2_inp_dl_doc.json")
     theirs = DLHybrid(tokenizer=HuggingFaceTokenizer(tokenizer=transformers_minilm, max_tokens=256))
-    ours = docchunk.HybridChunker()
+    ours = docchunk.HybridChunker(docling_compat=True)
     assert ours.max_tokens == 256
     assert_same(theirs, ours, doc)

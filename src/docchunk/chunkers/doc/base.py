@@ -43,6 +43,10 @@ class DocumentChunker(BaseChunker):
         always_emit_headings: Also emit a heading-only chunk (empty text) for each
             section without content, as docling-core does.
         delim: Separator between headings, captions and text, and between merged texts.
+        docling_compat: Reproduce docling-core 2.104.0's chunks exactly (texts,
+            headings, captions, doc_items, ``contextualize()``), defects included.
+            False (the default): structure-faithful chunks, which differ from
+            docling-core as listed in ``docs/compat.md``.
 
     Configuration is strict: an unknown keyword argument raises :class:`ConfigError`
     naming the closest accepted one and all of them; a docling-core keyword that
@@ -60,6 +64,7 @@ class DocumentChunker(BaseChunker):
     tokenizer: TokenizerSpec = None
     serializer_provider: BaseSerializerProvider = Field(default_factory=ChunkingSerializerProvider)
     always_emit_headings: bool = False
+    docling_compat: bool = False
 
     _tok: Tokenizer = PrivateAttr()
 
@@ -131,6 +136,7 @@ class DocumentChunker(BaseChunker):
             token_count=token_count,
             page_numbers=page_numbers_of(piece.items),
             oversized=True if oversized else None,
+            table_rows=piece.table_rows,
         )
         chunk = DocChunk(text=piece.text, meta=meta)
         chunk._budget = self._budget()

@@ -11,11 +11,11 @@ from pydantic import Field, PrivateAttr
 
 __all__ = ["ChunkBudget", "DocChunk", "DocMeta", "contextualize", "page_numbers_of"]
 
-_OWN_FIELDS = ["token_count", "page_numbers", "oversized", "context_prefix", "context_suffix", "expanded"]
+_OWN_FIELDS = ["token_count", "page_numbers", "oversized", "context_prefix", "context_suffix", "expanded", "table_rows"]
 
 
 class DocMeta(_DLDocMeta):
-    """docling-core's ``DocMeta`` (headings, captions, doc_items, origin) with three additions.
+    """docling-core's ``DocMeta`` (headings, captions, doc_items, origin) with docchunk's additions.
 
     The additions are excluded from embedding and LLM serialization, so
     ``contextualize()`` gives the same string as for docling-core's ``DocMeta``, and
@@ -33,6 +33,10 @@ class DocMeta(_DLDocMeta):
         expanded: Set by the chunk expanders (:class:`docchunk.TreeChunkExpander`,
             :class:`docchunk.PageChunkExpander`): True when the chunk was expanded,
             False when the expansion would exceed their ``max_tokens``; else None.
+        table_rows: For a chunk that holds rows of one table (default mode of
+            :class:`docchunk.HybridChunker`), the half-open range ``(start, end)`` of
+            the table's row indices it holds (0-based, header rows included), so the
+            table can be rebuilt from its chunks; else None.
     """
 
     token_count: int | None = Field(default=None, ge=0)
@@ -41,6 +45,7 @@ class DocMeta(_DLDocMeta):
     context_prefix: str | None = None
     context_suffix: str | None = None
     expanded: bool | None = None
+    table_rows: tuple[int, int] | None = None
 
     excluded_embed: ClassVar[list[str]] = [*_DLDocMeta.excluded_embed, *_OWN_FIELDS]
     excluded_llm: ClassVar[list[str]] = [*_DLDocMeta.excluded_llm, *_OWN_FIELDS]
