@@ -58,7 +58,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from docchunk.chunkers.doc.hierarchical import HierarchicalChunker
     from docchunk.chunkers.doc.hybrid import HybridChunker
     from docchunk.chunkers.doc.types import DocChunk, DocMeta, contextualize
-    from docchunk.loading import load_document
     from docchunk.chunkers.text import (
         RecursiveChunker,
         SDPMChunker,
@@ -68,6 +67,7 @@ if TYPE_CHECKING:  # pragma: no cover
         WindowChunker,
         separators_for,
     )
+    from docchunk.loading import load_document
     from docchunk.refineries import OverlapRefinery, RecursiveLevel, RecursiveRules
     from docchunk.tokenizers import Tokenizer, get_tokenizer
     from docchunk.types import Chunk, WindowChunk

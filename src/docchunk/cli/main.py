@@ -50,7 +50,13 @@ def cli() -> None:
 )  # fmt: skip
 @click.option("--max-tokens", type=int, default=None, callback=_positive, help="Tokens per chunk (hybrid).")
 @click.option("--no-merge-peers", is_flag=True, help="Do not merge undersized chunks with equal headings (hybrid).")
-@click.option("--progress/--no-progress", default=None, help=f"Progress bar on stderr (default: {PROGRESS_MIN_FILES}+ files).")
+@click.option("--no-merge-across-pages", is_flag=True, help="Never join items of different pages or slides (hybrid).")
+@click.option("--min-tokens", type=int, default=None, callback=_positive,
+              help="Merge chunks under N tokens with a neighbour when the result fits (hybrid).")  # fmt: skip
+@click.option("--docling-compat", is_flag=True, help="Reproduce docling-core 2.104.0's chunks exactly.")
+@click.option(
+    "--progress/--no-progress", default=None, help=f"Progress bar on stderr (default: {PROGRESS_MIN_FILES}+ files)."
+)
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Local worker processes (no Ray); output order is the same as with one.")  # fmt: skip
 @click.option("--engine", type=click.Choice(["local", "ray"]), default="local", show_default=True,
@@ -68,6 +74,9 @@ def chunk_command(
     tokenizer_spec: str | None,
     max_tokens: int | None,
     no_merge_peers: bool,
+    no_merge_across_pages: bool,
+    min_tokens: int | None,
+    docling_compat: bool,
     progress: bool | None,
     workers: int,
     engine: str,
@@ -76,13 +85,18 @@ def chunk_command(
     out_format: str,
     debug: bool,
 ) -> None:
-    """Chunk PATHS (DoclingDocument JSON files, folders of them, or Markdown, HTML,
-    DOCX, PPTX, XLSX, CSV files with the convert extra) into JSON lines.
+    """Chunk PATHS into JSON lines.
+
+    PATHS are DoclingDocument JSON files, folders of them, or Markdown, HTML, DOCX,
+    PPTX, XLSX, CSV files with the convert extra.
 
     Each line holds text, contextualized, token_count, meta, source, chunk_index
     and page_numbers.
     """
-    settings = (chunker, tokenizer_spec, max_tokens, not no_merge_peers)
+    options: dict[str, Any] = {"merge_across_pages": False} if no_merge_across_pages else {}
+    if min_tokens is not None:
+        options["min_tokens"] = min_tokens
+    settings = (chunker, tokenizer_spec, max_tokens, not no_merge_peers, docling_compat, options)
     chunker_obj = _make_chunker(*settings, debug)
     from docchunk.loading import iter_input_files
 
@@ -104,7 +118,9 @@ def chunk_command(
     _finish(failures, len(files))
 
 
-def _results(files: list[Path], chunker: Any, settings: tuple, workers: int, debug: bool) -> Iterator[tuple[list[str], str | None]]:
+def _results(
+    files: list[Path], chunker: Any, settings: tuple, workers: int, debug: bool
+) -> Iterator[tuple[list[str], str | None]]:
     """``(lines, problem)`` per file, in input order; ``workers`` > 1 uses local processes."""
     if workers <= 1 or len(files) < 2:
         for path in files:
@@ -129,9 +145,9 @@ def _run_ray(chunker: Any, files: list[Path], output: Path | None, address: str 
     from docchunk.errors import require
 
     ray = require("ray", "ray", "--engine ray")
-    from docchunk.integrations.ray import chunk_dataset
-
     import logging
+
+    from docchunk.integrations.ray import chunk_dataset
 
     logging.getLogger("ray").setLevel(logging.WARNING)
     logging.getLogger("ray.data").setLevel(logging.WARNING)
@@ -141,7 +157,8 @@ def _run_ray(chunker: Any, files: list[Path], output: Path | None, address: str 
     context = ray.data.DataContext.get_current()
     context.enable_progress_bars = False
     context.print_on_execution_start = False
-    ds = ray.data.from_items([{"path": str(p)} for p in files], override_num_blocks=max(1, min(len(files), num_workers * 4)))
+    blocks = max(1, min(len(files), num_workers * 4))
+    ds = ray.data.from_items([{"path": str(p)} for p in files], override_num_blocks=blocks)
     rows = chunk_dataset(ds, chunker).materialize()
     errors = rows.filter(lambda r: r["error"] is not None).take_all()
     for row in errors:
@@ -162,23 +179,29 @@ def _finish(failures: int, total: int) -> None:
 
 
 def _make_chunker(
-    kind: str, spec: str | None, max_tokens: int | None, merge_peers: bool, debug: bool, warn: bool = True
-) -> Any:
+    kind: str, spec: str | None, max_tokens: int | None, merge_peers: bool, docling_compat: bool,
+    options: dict[str, Any], debug: bool, warn: bool = True,
+) -> Any:  # fmt: skip
     from docchunk import HierarchicalChunker, HybridChunker, get_tokenizer
 
-    if kind == "hierarchical" and (max_tokens is not None or not merge_peers):
-        raise click.UsageError("--max-tokens and --no-merge-peers apply to --chunker hybrid only")
+    if kind == "hierarchical" and (max_tokens is not None or not merge_peers or options):
+        raise click.UsageError(
+            "--max-tokens, --no-merge-peers, --no-merge-across-pages and --min-tokens apply to --chunker hybrid only"
+        )
     try:
         tokenizer = get_tokenizer(spec)
         if kind == "hierarchical":
-            return HierarchicalChunker(tokenizer=tokenizer)
+            return HierarchicalChunker(tokenizer=tokenizer, docling_compat=docling_compat)
         if max_tokens is None and tokenizer.max_tokens is None:
             raise click.UsageError(
                 f"--tokenizer {spec} has no token limit of its own; give --max-tokens N (tokens per chunk)"
             )
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", ModelLimitWarning)
-            chunker = HybridChunker(tokenizer=tokenizer, max_tokens=max_tokens, merge_peers=merge_peers)
+            chunker = HybridChunker(
+                tokenizer=tokenizer, max_tokens=max_tokens, merge_peers=merge_peers, docling_compat=docling_compat,
+                **options,
+            )
         for warning in caught:  # ours as one plain line (once, not per worker); others as Python shows them
             if not issubclass(warning.category, ModelLimitWarning):
                 warnings.showwarning(warning.message, warning.category, warning.filename, warning.lineno)
@@ -201,10 +224,13 @@ def _chunk_lines(chunker: Any, path: Path) -> list[str]:
 _WORKER_CHUNKER: Any = None
 
 
-def _worker_init(kind: str, spec: str | None, max_tokens: int | None, merge_peers: bool) -> None:
+def _worker_init(kind: str, spec: str | None, max_tokens: int | None, merge_peers: bool, docling_compat: bool,
+                 options: dict[str, Any]) -> None:  # fmt: skip
     global _WORKER_CHUNKER
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
-    _WORKER_CHUNKER = _make_chunker(kind, spec, max_tokens, merge_peers, debug=False, warn=False)
+    _WORKER_CHUNKER = _make_chunker(
+        kind, spec, max_tokens, merge_peers, docling_compat, options, debug=False, warn=False
+    )
 
 
 def _worker_chunk(path: Path) -> tuple[list[str], str | None]:

@@ -8,16 +8,16 @@ from typing import Any
 from docling_core.types.doc import DoclingDocument
 
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
-from docchunk.chunkers.doc.types import DocChunk, join_context
-from docchunk.chunkers.doc.structure import structured_walk
+from docchunk.chunkers.doc.heading_walk import structured_walk
 from docchunk.chunkers.doc.table_split import whole_table
+from docchunk.chunkers.doc.types import DocChunk, join_context
 from docchunk.chunkers.doc.walk import walk
 
 __all__ = ["HierarchicalChunker"]
 
 
 class HierarchicalChunker(DocumentChunker):
-    """Chunks a ``DoclingDocument`` by its structure: one chunk per element.
+    r"""Chunks a ``DoclingDocument`` by its structure: one chunk per element.
 
     Each paragraph, table, picture, code block or formula becomes one chunk; the
     items of a list (or an inline group) become one chunk; each chunk carries the
@@ -36,7 +36,7 @@ class HierarchicalChunker(DocumentChunker):
             always merged, as in docling-core (where the flag is deprecated).
         always_emit_headings: Emit a heading-only chunk (empty text) for sections
             without content.
-        delim: Separator used by ``contextualize``; ``"\\n"``.
+        delim: Separator used by ``contextualize``; ``"\n"``.
         serializer_provider: docling-core serializer provider.
 
     Example:

@@ -5,13 +5,13 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 from docling_core.transforms.chunker.hierarchical_chunker import ChunkingDocSerializer
 from docling_core.types.doc import DoclingDocument, SectionHeaderItem, TableItem, TitleItem
 
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
-from docchunk.chunkers.doc.structure import structured_pieces
+from docchunk.chunkers.doc.structure import sentence_segments, structured_pieces
 from docchunk.chunkers.doc.tables import split_lines, split_table_by_columns
 from docchunk.chunkers.doc.types import DocChunk, join_context
 from docchunk.chunkers.doc.walk import Piece, walk
@@ -24,7 +24,7 @@ _CACHE_LIMIT = 500_000
 
 
 class HybridChunker(DocumentChunker):
-    """Chunks a ``DoclingDocument`` by structure, then by tokens.
+    r"""Chunks a ``DoclingDocument`` by structure, then by tokens.
 
     Starts from the hierarchical chunks (see :class:`HierarchicalChunker`), splits
     each chunk whose contextualized text exceeds ``max_tokens`` first at element
@@ -56,7 +56,7 @@ class HybridChunker(DocumentChunker):
         repeat_table_header: Split oversized tables line by line, repeating the header.
         omit_header_on_overflow: Leave the header out for a table row that fits only without it.
         always_emit_headings: Emit heading-only chunks for sections without content.
-        delim: Separator of headings, captions and merged texts; ``"\\n"``.
+        delim: Separator of headings, captions and merged texts; ``"\n"``.
         serializer_provider: docling-core serializer provider.
         text_splitter: Optional text chunker (``RecursiveChunker``, ``SentenceChunker``,
             ``TokenChunker``) that splits oversized non-table text instead of the
@@ -99,6 +99,7 @@ class HybridChunker(DocumentChunker):
     min_tokens: Any = None
 
     def model_post_init(self, __context: Any) -> None:
+        """Resolve the tokenizer and check ``max_tokens`` against it (see the class docstring)."""
         super().model_post_init(__context)
         limit = self.max_tokens if self.max_tokens is not None else self._tok.max_tokens
         if limit is None:
@@ -178,7 +179,7 @@ class _Run:
         self._counts: dict[str, int] = {}
         self._item_texts: dict[str, str] = {}
         self._delim_tokens: int | None = None
-        self._splitters: dict[tuple[int, int], Any] = {}
+        self._splitters: dict[tuple[Any, int], Any] = {}
         # with an additive tokenizer, sizes of joined texts follow by arithmetic
         self.additive = self.tok.joins_additively(self.delim)
 
@@ -194,7 +195,7 @@ class _Run:
     def count_many(self, texts: list[str]) -> list[int]:
         missing = list({t for t in texts if t not in self._counts})
         if missing:
-            for t, n in zip(missing, self.tok.count_tokens_batch(missing)):
+            for t, n in zip(missing, self.tok.count_tokens_batch(missing), strict=False):
                 self._counts[t] = n
         return [self._counts[t] for t in texts]
 
@@ -315,6 +316,8 @@ class _Run:
         splitter = self.chunker.text_splitter
         if splitter is not None:
             return [c.text for c in self._splitter_for(splitter, available).chunk(piece.text) if c.text.strip()]
+        if not self.chunker.docling_compat:
+            return sentence_segments(self, piece.text, available)
         spans, _ = semchunk_split(piece.text, available, self.count, self.tok.max_token_chars)
         return [piece.text[s:e] for s, e in spans]
 
@@ -328,7 +331,8 @@ class _Run:
 
     def _segment_table(self, text: str, available: int) -> list[str]:
         omit = self.chunker.omit_header_on_overflow
-        header, body = self.serializer.table_serializer.get_header_and_body_lines(table_text=text)
+        table_serializer = cast(Any, self.serializer).table_serializer  # a ChunkingDocSerializer's
+        header, body = table_serializer.get_header_and_body_lines(table_text=text)
         start = text.find(header[0]) if header else 0
         preamble = text[:start] if start > 0 else ""
         table_prefix = "".join(header)

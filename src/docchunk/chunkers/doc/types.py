@@ -9,7 +9,7 @@ from docling_core.transforms.chunker.doc_chunk import DocChunk as _DLDocChunk
 from docling_core.transforms.chunker.doc_chunk import DocMeta as _DLDocMeta
 from pydantic import Field
 
-__all__ = ["DocMeta", "DocChunk", "contextualize", "page_numbers_of"]
+__all__ = ["DocChunk", "DocMeta", "contextualize", "page_numbers_of"]
 
 _OWN_FIELDS = ["token_count", "page_numbers", "oversized", "context_prefix", "context_suffix", "table_rows"]
 
@@ -54,7 +54,7 @@ class DocChunk(_DLDocChunk):
 
 
 def contextualize(chunk: Any, delim: str = "\n") -> str:
-    """Serialize a chunk with its headings and captions for an embedding model.
+    r"""Serialize a chunk with its headings and captions for an embedding model.
 
     Gives the same string as docling-core's ``BaseChunker.contextualize``: the
     headings, then the captions, then the text, joined by ``delim``. Metadata that
@@ -62,7 +62,7 @@ def contextualize(chunk: Any, delim: str = "\n") -> str:
 
     Args:
         chunk: A :class:`DocChunk` or any docling-core ``BaseChunk``.
-        delim: The separator, ``"\\n"`` by default as in docling-core.
+        delim: The separator, ``"\n"`` by default as in docling-core.
 
     Returns:
         The embedding string.
