@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from docling_core.transforms.chunker.hierarchical_chunker import ChunkingSerializerProvider
 from docling_core.types.doc import DocItemLabel, DoclingDocument, TableItem
@@ -44,7 +46,7 @@ def check_tables(chunker, doc, chunks) -> None:
     tok, max_tokens = chunker.token_counter, chunker.max_tokens
     serializer = ChunkingSerializerProvider().get_serializer(doc=doc)
     contexts = [chunker.contextualize(c) for c in chunks]
-    for chunk, ctx in zip(chunks, contexts):
+    for chunk, ctx in zip(chunks, contexts, strict=False):
         assert not debris_lines(ctx), ctx
         assert chunk.meta.token_count == tok.count_tokens(ctx)
         assert chunk.meta.token_count <= max_tokens or chunk.meta.oversized, ctx
@@ -56,11 +58,14 @@ def check_tables(chunker, doc, chunks) -> None:
         assert holders, f"no chunk holds {table.self_ref}"
         ranges = [c.meta.table_rows for c in holders]
         assert ranges[0][0] == rows.start and ranges[-1][1] == rows.end
-        assert all(b == a or b[0] == a[1] for a, b in zip(ranges, ranges[1:])), ranges
+        assert all(b == a or b[0] == a[1] for a, b in itertools.pairwise(ranges)), ranges
         lines = {line for c in holders for line in c.text.split("\n")}
         meta = holders[0].meta
         for row in rows.rows:
-            fits = tok.count_tokens(join_context(meta.headings, captions(holders[0]), row.text, chunker.delim)) <= max_tokens
+            fits = (
+                tok.count_tokens(join_context(meta.headings, captions(holders[0]), row.text, chunker.delim))
+                <= max_tokens
+            )
             if row.cells and fits:
                 assert row.text in lines, f"row cut although it fits: {row.text!r}"
         held = "".join("".join(chunker.contextualize(c).split()) for c in holders)
@@ -197,7 +202,9 @@ def corpus_table_docs() -> list:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("path", corpus_table_docs())
-@pytest.mark.parametrize("spec,max_tokens", [(None, 64), (None, 256), ("cl100k", 128)], ids=["minilm64", "minilm256", "cl100k128"])
+@pytest.mark.parametrize(
+    "spec,max_tokens", [(None, 64), (None, 256), ("cl100k", 128)], ids=["minilm64", "minilm256", "cl100k128"]
+)
 def test_corpus_tables_by_rows(path, spec, max_tokens):
     doc = load(path)
     if not any(isinstance(it, TableItem) for it, _ in doc.iterate_items()):
