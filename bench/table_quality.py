@@ -55,7 +55,10 @@ def measure(doc, chunker, compat: bool) -> tuple[int, int, int, int]:
     chunks = list(chunker.chunk(doc))
     ctx = [chunker.contextualize(c) for c in chunks]
     debris = sum(1 for t in ctx if DEBRIS.search(t))
-    serializer = chunker.serializer_provider.get_serializer(doc=doc)
+    from docchunk.chunkers.doc.table_split import default_serializer
+
+    provider = chunker.serializer_provider
+    serializer = provider.get_serializer(doc=doc) if compat else default_serializer(provider, doc)
     tok = chunker.token_counter
     fit = cut = 0
     for table in doc.tables:
