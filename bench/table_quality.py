@@ -55,11 +55,18 @@ def measure(doc, chunker, compat: bool) -> tuple[int, int, int, int]:
     chunks = list(chunker.chunk(doc))
     ctx = [chunker.contextualize(c) for c in chunks]
     debris = sum(1 for t in ctx if DEBRIS.search(t))
-    serializer = chunker.serializer_provider.get_serializer(doc=doc)
+    from docchunk.chunkers.doc.table_split import default_serializer
+
+    provider = chunker.serializer_provider
+    serializer = provider.get_serializer(doc=doc) if compat else default_serializer(provider, doc)
     tok = chunker.token_counter
     fit = cut = 0
     for table in doc.tables:
-        holders = [c for c in chunks if any(isinstance(it, TableItem) and it.self_ref == table.self_ref for it in c.meta.doc_items)]
+        holders = [
+            c
+            for c in chunks
+            if any(isinstance(it, TableItem) and it.self_ref == table.self_ref for it in c.meta.doc_items)
+        ]
         if not holders:
             continue
         headings = holders[0].meta.headings
@@ -94,10 +101,13 @@ def main() -> None:
     for spec, max_tokens in CONFIGS:
         for compat in (True, False):
             chunker = HybridChunker(tokenizer=spec, max_tokens=max_tokens, docling_compat=compat)
-            totals = [sum(col) for col in zip(*(measure(d, chunker, compat) for d in docs))]
+            totals = [sum(col) for col in zip(*(measure(d, chunker, compat) for d in docs), strict=False)]
             name = "cl100k" if spec else "MiniLM"
             mode = "compat" if compat else "default"
-            print(f"{name:<12}{max_tokens:>5}  {mode:<8}" + "".join(f"{v:>{w}}" for v, w in zip(totals, (7, 8, 10, 6))))
+            print(
+                f"{name:<12}{max_tokens:>5}  {mode:<8}"
+                + "".join(f"{v:>{w}}" for v, w in zip(totals, (7, 8, 10, 6), strict=False))
+            )
 
 
 if __name__ == "__main__":

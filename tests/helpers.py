@@ -334,7 +334,10 @@ _DEBRIS_LINE = re.compile(r"^[ \t]*[|\-:][|\-: \t]*$")
 
 
 def debris_lines(text: str) -> list[str]:
-    """Lines of ``text`` made only of ``|``, ``-``, ``:`` and spaces (at least one of the three): Markdown table remnants."""
+    """Lines of ``text`` made only of ``|``, ``-``, ``:`` and spaces (one of the three at least).
+
+    Such lines are Markdown table remnants.
+    """
     return [line for line in text.splitlines() if _DEBRIS_LINE.match(line)]
 
 

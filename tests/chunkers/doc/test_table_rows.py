@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from docling_core.types.doc import DoclingDocument, TableData
 from hypothesis import HealthCheck, given, settings
@@ -166,6 +168,7 @@ def test_rows_ranges_take_in_empty_rows():
 
 # -- properties over random tables ----------------------------------------------------
 
+
 @st.composite
 def tables(draw):
     """A document with one table of random shape, merged cells, empty cells and header flags."""
@@ -185,7 +188,7 @@ def check_pieces(rows, pieces, available, tok):
             assert len(core) <= 1 or tok.count_tokens(core) <= available, piece
     if pieces:
         assert pieces[0].rows[0] == rows.start and pieces[-1].rows[1] == rows.end
-    for prev, nxt in zip(pieces, pieces[1:]):
+    for prev, nxt in itertools.pairwise(pieces):
         assert nxt.rows == prev.rows or nxt.rows[0] == prev.rows[1], (prev.rows, nxt.rows)
     lines = {line for piece in pieces for line in piece.text.split("\n")}
     for row in rows.rows:

@@ -36,10 +36,12 @@ from docling_core.types.doc.document import (
     ListItem,
     PictureItem,
     SectionHeaderItem,
+    TableItem,
     TextItem,
     TitleItem,
 )
 
+from docchunk.chunkers.doc.table_rows import table_rows
 from docchunk.chunkers.doc.walk import Piece
 
 __all__ = ["structured_walk", "without_debris"]
@@ -130,7 +132,9 @@ def structured_walk(
         res = serializer.serialize(item=item, visited=visited)
         items = [span.item for span in res.spans]
         text = without_debris(item, res.text)
-        if not text.strip() or not items:
+        if isinstance(item, TableItem) and not text.strip() and table_rows(item, doc, serializer).text:
+            items = [item]  # docling-core's triplets gave no text (e.g. a header-only column); its rows do
+        elif not text.strip() or not items:
             continue
         scope.use()
         covered.update(it.self_ref for it in items)

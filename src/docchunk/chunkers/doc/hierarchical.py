@@ -9,7 +9,7 @@ from docling_core.types.doc import DoclingDocument
 
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
 from docchunk.chunkers.doc.heading_walk import structured_walk
-from docchunk.chunkers.doc.table_split import whole_table
+from docchunk.chunkers.doc.table_split import default_serializer, whole_table
 from docchunk.chunkers.doc.types import DocChunk, join_context
 from docchunk.chunkers.doc.walk import walk
 
@@ -53,9 +53,11 @@ class HierarchicalChunker(DocumentChunker):
             ``always_emit_headings`` is set.
         """
         check_document(dl_doc)
-        serializer = self.serializer_provider.get_serializer(doc=dl_doc)
-        pieces = walk(dl_doc, serializer, self.always_emit_headings)
-        if not self.docling_compat:
+        if self.docling_compat:
+            serializer = self.serializer_provider.get_serializer(doc=dl_doc)
+            pieces = walk(dl_doc, serializer, self.always_emit_headings)
+        else:
+            serializer = default_serializer(self.serializer_provider, dl_doc)
             walked = structured_walk(dl_doc, serializer, self.always_emit_headings)
             pieces = (whole_table(piece, serializer) for piece in walked)  # tables as rows, caption in meta
         for piece in pieces:

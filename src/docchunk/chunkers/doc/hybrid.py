@@ -13,6 +13,7 @@ from docling_core.types.doc import DoclingDocument, SectionHeaderItem, TableItem
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
 from docchunk.chunkers.doc.heading_walk import without_debris
 from docchunk.chunkers.doc.structure import sentence_segments, structured_pieces
+from docchunk.chunkers.doc.table_split import default_serializer
 from docchunk.chunkers.doc.tables import split_lines, split_table_by_columns
 from docchunk.chunkers.doc.types import DocChunk, join_context
 from docchunk.chunkers.doc.walk import Piece, walk
@@ -180,7 +181,9 @@ class _Run:
         self.delim = chunker.delim
         self.tok = chunker.token_counter
         self.chunker = chunker
-        self.serializer = chunker.serializer_provider.get_serializer(doc=doc)
+        provider = chunker.serializer_provider
+        compat = chunker.docling_compat
+        self.serializer = provider.get_serializer(doc=doc) if compat else default_serializer(provider, doc)
         self._counts: dict[str, int] = {}
         self._item_texts: dict[str, str] = {}
         self._delim_tokens: int | None = None

@@ -80,10 +80,10 @@ class TableRows:
 
 @dataclass(frozen=True)
 class TablePiece:
-    """A token-bounded piece of a table.
+    r"""A token-bounded piece of a table.
 
     Attributes:
-        text: Whole row entries joined by ``"\\n"``, or part of one row's triplets.
+        text: Whole row entries joined by ``"\n"``, or part of one row's triplets.
         rows: Half-open range ``(start, end)`` of grid row indices (body rows) this
             piece holds; the pieces of one split row share its range. Empty rows
             belong to the piece of the next row with text (or of the last one).
@@ -203,7 +203,7 @@ def _unused_headers(
     return [(f"{label}, {h} =" if label else f"{h} =", "") for h in dict.fromkeys(texts)]
 
 
-def table_rows(item: Any, doc: Any = None, serializer: Any = None) -> TableRows:
+def table_rows(item: Any, doc: Any = None, serializer: Any = None, visited: set[str] | None = None) -> TableRows:
     """Serialize a table row by row, in the triplet form ``row label, column header = value``.
 
     Reads the grid of ``item.data`` (merged cells repeated over their span, as
@@ -231,6 +231,8 @@ def table_rows(item: Any, doc: Any = None, serializer: Any = None) -> TableRows:
         doc: The ``DoclingDocument`` holding ``item``; needed for the text of rich cells.
         serializer: The document serializer that turns a rich cell's content into
             text (the chunker's; docling-core builds a Markdown one when None).
+        visited: Refs the serializer has already walked; a rich cell's content is
+            added to it (a fresh set when None, leaving the caller's walk untouched).
 
     Returns:
         :class:`TableRows`: one :class:`TableRow` per body row.
@@ -249,7 +251,7 @@ def table_rows(item: Any, doc: Any = None, serializer: Any = None) -> TableRows:
         if key not in texts:
             raw = cell.text
             if doc is not None and type(cell).__name__ == "RichTableCell":
-                raw = cell._get_text(doc=doc, doc_serializer=serializer, visited=set())
+                raw = cell._get_text(doc=doc, doc_serializer=serializer, visited=set() if visited is None else visited)
             texts[key] = _clean(raw)
         return texts[key]
 
@@ -262,9 +264,7 @@ def table_rows(item: Any, doc: Any = None, serializer: Any = None) -> TableRows:
     headers = [_joined([grid[r][j] for r in range(start)], text_of) for j in range(n_cols)]
     corner = _joined([grid[r][j] for r in range(start) for j in range(label_cols)], text_of)
     used: set[int] = set()
-    rows = [
-        TableRow(r, _row_cells(grid[r], headers, label_cols, corner, text_of, used)) for r in range(start, n_rows)
-    ]
+    rows = [TableRow(r, _row_cells(grid[r], headers, label_cols, corner, text_of, used)) for r in range(start, n_rows)]
     if rows:
         first = rows[0]
         extra = _unused_headers(_joined(grid[first.index][:label_cols], text_of), headers, label_cols, corner, used)
@@ -303,7 +303,7 @@ class _Joins:
         self.m = [sep_n + k for k in self.n]
         dirty = [i for i, t in enumerate(texts) if not tok.clean_boundary(sep[-1], t[0])]
         if dirty:
-            for i, k in zip(dirty, tok.count_tokens_batch([sep + texts[i] for i in dirty])):
+            for i, k in zip(dirty, tok.count_tokens_batch([sep + texts[i] for i in dirty]), strict=True):
                 self.m[i] = k
 
     def add(self, group: list[int], size: int, i: int) -> int:
@@ -336,11 +336,11 @@ def _pack(texts: Sequence[str], joins: _Joins, available: int) -> list[tuple[lis
 
 
 def table_pieces(rows: TableRows, available: int, tokenizer: Tokenizer) -> list[TablePiece]:
-    """Pack whole rows greedily into pieces of at most ``available`` tokens.
+    r"""Pack whole rows greedily into pieces of at most ``available`` tokens.
 
     Each row's text is counted once (``count_tokens_batch``); sizes of joined rows
     follow by arithmetic where ``tokenizer.clean_boundary`` holds, else they are
-    counted. A piece holds consecutive whole rows joined by ``"\\n"``; a row that
+    counted. A piece holds consecutive whole rows joined by ``"\n"``; a row that
     fits the budget is never cut. A row larger than the budget is split between
     its triplets (packed greedily, joined by ``". "``), each of which carries the
     row label; a triplet larger than the budget is split by text (semchunk's rules,
@@ -426,7 +426,7 @@ def _split_cell(prefix: str, value: str, available: int, tok: Tokenizer) -> list
         sizes = tok.count_tokens_batch(texts)
         overflow = max(sizes) - available
         if overflow <= 0:
-            return [(t, n, False) for t, n in zip(texts, sizes)]
+            return [(t, n, False) for t, n in zip(texts, sizes, strict=True)]
         budget -= overflow
     text = _readable(prefix + value)
     spans, _ = semchunk_split(text, available, count, tok.max_token_chars)

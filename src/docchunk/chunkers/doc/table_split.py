@@ -11,12 +11,49 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from docling_core.types.doc import TableItem
+from docling_core.transforms.chunker.hierarchical_chunker import ChunkingDocSerializer, ChunkingSerializerProvider
+from docling_core.transforms.serializer.base import BaseDocSerializer, BaseTableSerializer, SerializationResult
+from docling_core.transforms.serializer.common import create_ser_result
+from docling_core.types.doc import DoclingDocument, TableItem
 
 from docchunk.chunkers.doc.table_rows import TableRows, table_pieces, table_rows
 from docchunk.chunkers.doc.walk import Piece
 
-__all__ = ["split_table", "table_of", "whole_table"]
+__all__ = ["RowTableSerializer", "default_serializer", "split_table", "table_of", "whole_table"]
+
+
+class RowTableSerializer(BaseTableSerializer):
+    """A docling-core table serializer that writes a table's rows by :func:`table_rows`.
+
+    Caption, then the rows (one triplet entry per line), separated by a blank line,
+    as docling-core's ``TripletTableSerializer`` lays them out; unlike it, no cell
+    text is dropped. The default mode uses it for every table, nested ones in rich
+    cells included.
+    """
+
+    def serialize(
+        self, *, item: TableItem, doc_serializer: BaseDocSerializer, doc: DoclingDocument, **kwargs: Any
+    ) -> SerializationResult:
+        """The caption and rows of ``item``; its spans are the caption items and the table."""
+        parts: list[SerializationResult] = []
+        cap_res = doc_serializer.serialize_captions(item=item, **kwargs)
+        if cap_res.text:
+            parts.append(cap_res)
+        if item.self_ref not in doc_serializer.get_excluded_refs(**kwargs):
+            text = table_rows(item, doc, doc_serializer, kwargs.get("visited")).text
+            if text:
+                parts.append(create_ser_result(text=text, span_source=item))
+        return create_ser_result(text="\n\n".join(r.text for r in parts), span_source=parts)
+
+
+def default_serializer(provider: Any, doc: DoclingDocument) -> BaseDocSerializer:
+    """The default mode's serializer: the provider's, with tables by rows when it is docling-core's default.
+
+    A user's own serializer provider is used as it is.
+    """
+    if type(provider) is ChunkingSerializerProvider:
+        return ChunkingDocSerializer(doc=doc, table_serializer=RowTableSerializer())
+    return provider.get_serializer(doc=doc)
 
 
 def table_of(piece: Piece) -> TableItem | None:
@@ -57,7 +94,11 @@ def whole_table(piece: Piece, serializer: Any) -> Piece:
     if not rows.text:
         return replace(piece, text=caption or piece.text, captions=None, text_tokens=None)
     return replace(
-        piece, text=rows.text, captions=[caption] if caption else None, table_rows=(rows.start, rows.end), text_tokens=None
+        piece,
+        text=rows.text,
+        captions=[caption] if caption else None,
+        table_rows=(rows.start, rows.end),
+        text_tokens=None,
     )
 
 
@@ -105,7 +146,9 @@ def _fit(run: Any, base: Piece, rows: TableRows) -> list[Piece] | None:
     while available >= 1:
         parts = table_pieces(rows, available, run.tok)
         out = [replace(base, text=p.text, text_tokens=p.tokens, table_rows=p.rows) for p in parts]
-        overflow = max((run.ctx_count(o) - run.max for o, p in zip(out, parts) if not p.oversized), default=0)
+        overflow = max(
+            (run.ctx_count(o) - run.max for o, p in zip(out, parts, strict=True) if not p.oversized), default=0
+        )
         if overflow <= 0:
             return out
         available -= overflow
