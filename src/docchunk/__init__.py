@@ -27,7 +27,7 @@ _LAZY = {
     "HybridChunker": "docchunk.chunkers.doc.hybrid",
     "DocChunk": "docchunk.chunkers.doc.types",
     "DocMeta": "docchunk.chunkers.doc.types",
-    "contextualize": "docchunk.chunkers.doc.types",
+    "contextualize": "docchunk.serialization",
     "load_document": "docchunk.loading",
     "Chunk": "docchunk.types",
     "WindowChunk": "docchunk.types",
@@ -57,7 +57,8 @@ __all__ = [
 if TYPE_CHECKING:  # pragma: no cover
     from docchunk.chunkers.doc.hierarchical import HierarchicalChunker
     from docchunk.chunkers.doc.hybrid import HybridChunker
-    from docchunk.chunkers.doc.types import DocChunk, DocMeta, contextualize
+    from docchunk.chunkers.doc.types import DocChunk, DocMeta
+    from docchunk.serialization import contextualize
     from docchunk.loading import load_document
     from docchunk.chunkers.text import (
         RecursiveChunker,

@@ -177,7 +177,7 @@ class OverlapRefinery:
         chunk.token_count = self.tokenizer.count_tokens(chunk.text)
 
     def _apply_doc(self, chunk: Any, context: str) -> None:
-        from docchunk.chunkers.doc.types import contextualize
+        from docchunk.serialization import contextualize
 
         context = self._fit_doc_context(chunk, context)
         if not context:
@@ -198,7 +198,7 @@ class OverlapRefinery:
         """Trim the context (never the body) until ``contextualize`` fits ``max_tokens``."""
         if self.max_tokens is None:
             return context
-        from docchunk.chunkers.doc.types import contextualize
+        from docchunk.serialization import contextualize
 
         def fits(ctx: str) -> bool:
             trial = chunk.model_copy(deep=False)
