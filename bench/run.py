@@ -90,7 +90,7 @@ def timed(chunker, docs, repeats: int):
 
 
 def check(theirs, ours, a, b, tok, max_tokens: int, label: str) -> None:
-    for doc_a, doc_b in zip(a, b):
+    for doc_a, doc_b in zip(a, b, strict=False):
         sa = [signature(theirs, c) for c in doc_a]
         sb = [signature(ours, c) for c in doc_b]
         if sa != sb:
@@ -124,7 +124,10 @@ def main() -> None:
         inputs.append((f"big ({size / 1e6:.1f} MB JSON)", [big], size))
 
     print(f"python {sys.version.split()[0]}, docling-core {_version('docling-core')}, docchunk {docchunk.__version__}")
-    print(f"{'input':<22} {'tokenizer':<9} {'max':>4} {'docling-core s':>14} {'docchunk s':>10} {'MB/s dc':>8} {'MB/s ours':>9} {'ratio':>6}")
+    print(
+        f"{'input':<22} {'tokenizer':<9} {'max':>4} {'docling-core s':>14} {'docchunk s':>10} "
+        f"{'MB/s dc':>8} {'MB/s ours':>9} {'ratio':>6}"
+    )
     for kind in args.tokenizer:
         for max_tokens in args.max_tokens:
             tok_theirs, tok_ours = tokenizers_for(kind, max_tokens)

@@ -83,8 +83,9 @@ def main() -> None:
     parser.add_argument("--model", type=str, default=None)
     args = parser.parse_args()
 
-    import docchunk
     from docling_core.types.doc import DoclingDocument
+
+    import docchunk
 
     text = ""
     for f in sorted(args.corpus.glob("*.json")):
@@ -97,11 +98,16 @@ def main() -> None:
         base = SentenceTransformerEmbeddings(args.model, device="cpu")
     else:
         base = hashed_bow
-    print(f"input: {len(text):,} characters; embedding: {args.model or 'hashed bag of words'}; chunk_size {args.size} characters")
+    embedding = args.model or "hashed bag of words"
+    print(f"input: {len(text):,} characters; embedding: {embedding}; chunk_size {args.size} characters")
     print(f"{'chunker':<28} {'s outside embed':>15} {'embedded':>9} {'chunks':>7} {'mean':>6} {'max':>6} {'over':>5}")
     runs = {
-        "docchunk SemanticChunker": lambda m: (lambda t: [c.text for c in docchunk.SemanticChunker(m, chunk_size=args.size)(t)]),
-        "docchunk SDPMChunker": lambda m: (lambda t: [c.text for c in docchunk.SDPMChunker(m, skip_window=2, chunk_size=args.size)(t)]),
+        "docchunk SemanticChunker": lambda m: (
+            lambda t: [c.text for c in docchunk.SemanticChunker(m, chunk_size=args.size)(t)]
+        ),
+        "docchunk SDPMChunker": lambda m: (
+            lambda t: [c.text for c in docchunk.SDPMChunker(m, skip_window=2, chunk_size=args.size)(t)]
+        ),
         "chonkie semantic": lambda m: chonkie_runner(m, args.size, 0),
         "chonkie semantic+skip (SDPM)": lambda m: chonkie_runner(m, args.size, 2),
     }

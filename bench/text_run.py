@@ -92,7 +92,9 @@ def peers(mode: str, size: int, native) -> dict[str, Callable[[], Callable[[str]
             )
         else:
             lc = RecursiveCharacterTextSplitter(
-                chunk_size=size, chunk_overlap=0, length_function=lambda t: len(native.encode(t, add_special_tokens=False))
+                chunk_size=size,
+                chunk_overlap=0,
+                length_function=lambda t: len(native.encode(t, add_special_tokens=False)),
             )
         runners["langchain"] = lambda: lc.split_text
     except Exception as exc:  # pragma: no cover
@@ -159,10 +161,14 @@ def main() -> None:
     text = build_text(args.corpus, args.mb)
     mb = len(text.encode()) / 1e6
     print(f"input: {mb:.1f} MB of Markdown ({len(text):,} characters)")
-    print(f"{'mode':<10} {'chunker':<24} {'seconds':>8} {'MB/s':>7} {'chunks':>7} {'over limit':>10} {'docchunk x':>10}")
+    print(
+        f"{'mode':<10} {'chunker':<24} {'seconds':>8} {'MB/s':>7} {'chunks':>7} {'over limit':>10} {'docchunk x':>10}"
+    )
     for mode in args.modes:
         tok, count, size, native = mode_setup(mode)
-        makers = {"docchunk": lambda: docchunk.RecursiveChunker(chunk_size=size, tokenizer=tok).chunk}
+        makers = {
+            "docchunk": lambda size=size, tok=tok: docchunk.RecursiveChunker(chunk_size=size, tokenizer=tok).chunk
+        }
         makers.update(peers(mode, size, native))
         results = timed_together(makers, text, args.repeats)
         t_ours, chunks = results.pop("docchunk")
@@ -174,11 +180,13 @@ def main() -> None:
         wrong = sum(c.token_count != count(c.text) for c in chunks)
         if wrong:
             sys.exit(f"{mode}: docchunk has {wrong} chunks with a wrong token_count; refusing to report")
-        print(f"{mode:<10} {'docchunk':<24} {t_ours:>8.3f} {mb / t_ours:>7.2f} {len(chunks):>7} {0:>10} {'':>10}", flush=True)
+        row = f"{mode:<10} {'docchunk':<24} {t_ours:>8.3f} {mb / t_ours:>7.2f} {len(chunks):>7} {0:>10} {'':>10}"
+        print(row, flush=True)
         for name, (t, out) in results.items():
             texts = [getattr(c, "text", c) for c in out]
             violations = sum(count(c) > size for c in texts)
-            print(f"{mode:<10} {name:<24} {t:>8.3f} {mb / t:>7.2f} {len(out):>7} {violations:>10} {t / t_ours:>9.2f}x", flush=True)
+            row = f"{mode:<10} {name:<24} {t:>8.3f} {mb / t:>7.2f} {len(out):>7} {violations:>10} {t / t_ours:>9.2f}x"
+            print(row, flush=True)
             notes = peer_notes(text, out, count)
             if notes:
                 print(f"{'':<10} {'':<24} {notes}", flush=True)

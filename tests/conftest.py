@@ -42,7 +42,8 @@ def doc_params() -> list:
     if corpus:
         params += [pytest.param(p, id=f"corpus/{p.name}", marks=pytest.mark.corpus) for p in corpus]
     else:
-        params.append(pytest.param(None, id="corpus", marks=[pytest.mark.corpus, pytest.mark.skip(reason=CORPUS_REASON)]))
+        marks = [pytest.mark.corpus, pytest.mark.skip(reason=CORPUS_REASON)]
+        params.append(pytest.param(None, id="corpus", marks=marks))
     return params
 
 

@@ -9,9 +9,9 @@ import pytest
 import docchunk
 
 pytest.importorskip("semchunk")
-from docling_core.transforms.chunker.hierarchical_chunker import HierarchicalChunker as DLHierarchical  # noqa: E402
-from docling_core.transforms.chunker.hybrid_chunker import HybridChunker as DLHybrid  # noqa: E402
-from docling_core.types.doc import DocItemLabel, DoclingDocument, TableCell, TableData  # noqa: E402
+from docling_core.transforms.chunker.hierarchical_chunker import HierarchicalChunker as DLHierarchical
+from docling_core.transforms.chunker.hybrid_chunker import HybridChunker as DLHybrid
+from docling_core.types.doc import DocItemLabel, DoclingDocument, TableCell, TableData
 
 
 def table(doc: DoclingDocument, rows: list[list[str]], caption: str | None = None):
@@ -19,7 +19,7 @@ def table(doc: DoclingDocument, rows: list[list[str]], caption: str | None = Non
         TableCell(
             text=text, start_row_offset_idx=r, end_row_offset_idx=r + 1, start_col_offset_idx=c,
             end_col_offset_idx=c + 1, column_header=r == 0,
-        )  # fmt: skip
+        )
         for r, row in enumerate(rows)
         for c, text in enumerate(row)
     ]

@@ -5,11 +5,13 @@ from __future__ import annotations
 import subprocess
 import sys
 
-HEAVY = ["docling_core", "tokenizers", "tiktoken", "transformers", "torch", "langchain_core", "llama_index", "ray", "pandas"]
+HEAVY = [
+    "docling_core", "tokenizers", "tiktoken", "transformers", "torch", "langchain_core", "llama_index", "ray", "pandas",
+]  # fmt: skip
 
 
 def test_import_is_light():
-    code = "import sys, docchunk; print(','.join(m for m in %r if m in sys.modules))" % (HEAVY,)
+    code = f"import sys, docchunk; print(','.join(m for m in {HEAVY!r} if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == "", f"import docchunk loaded: {out}"
 
@@ -27,8 +29,9 @@ def test_lazy_names_resolve_and_errors_subclass_builtins():
 
 
 def test_unknown_attribute():
-    import docchunk
     import pytest
+
+    import docchunk
 
     with pytest.raises(AttributeError):
         docchunk.NoSuchThing  # noqa: B018

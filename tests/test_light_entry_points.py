@@ -53,6 +53,14 @@ ENTRY_POINTS = {
     "assert chunks",
     "HierarchicalChunker": f"from docchunk import HierarchicalChunker, load_document\n"
     f"chunks = list(HierarchicalChunker().chunk(load_document({str(DOC)!r})))\nassert chunks",
+    "PageChunker": f"from docchunk import PageChunker, load_document\n"
+    f"chunks = list(PageChunker().chunk(load_document({str(DOC)!r})))\nassert chunks",
+    "LineBasedTokenChunker": f"from docchunk import LineBasedTokenChunker, load_document\n"
+    f"chunks = list(LineBasedTokenChunker(max_tokens=64).chunk(load_document({str(DOC)!r})))\nassert chunks",
+    "TreeChunkExpander": f"from docchunk import HybridChunker, TreeChunkExpander, load_document\n"
+    f"doc = load_document({str(DOC)!r})\n"
+    "chunk = next(iter(HybridChunker(max_tokens=64).chunk(doc)))\n"
+    "assert TreeChunkExpander().expand(chunk, doc).text",
     "load_document": f"from docchunk import load_document\nassert load_document({str(DOC)!r}).texts",
     "contextualize": f"from docchunk import HierarchicalChunker, contextualize, load_document\n"
     f"chunk = list(HierarchicalChunker().chunk(load_document({str(DOC)!r})))[3]\n"

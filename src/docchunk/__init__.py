@@ -25,6 +25,11 @@ _LAZY = {
     "Tokenizer": "docchunk.tokenizers",
     "HierarchicalChunker": "docchunk.chunkers.doc.hierarchical",
     "HybridChunker": "docchunk.chunkers.doc.hybrid",
+    "PageChunker": "docchunk.chunkers.doc.page",
+    "LineBasedTokenChunker": "docchunk.chunkers.doc.line",
+    "TreeChunkExpander": "docchunk.chunkers.doc.expand",
+    "ExpandingChunker": "docchunk.chunkers.doc.expand",
+    "PageChunkExpander": "docchunk.chunkers.doc.expand",
     "DocChunk": "docchunk.chunkers.doc.types",
     "DocMeta": "docchunk.chunkers.doc.types",
     "contextualize": "docchunk.serialization",
@@ -55,11 +60,14 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:  # pragma: no cover
+    from docchunk.chunkers.doc.expand import ExpandingChunker, PageChunkExpander, TreeChunkExpander
     from docchunk.chunkers.doc.hierarchical import HierarchicalChunker
     from docchunk.chunkers.doc.hybrid import HybridChunker
+    from docchunk.chunkers.doc.line import LineBasedTokenChunker
+    from docchunk.chunkers.doc.page import PageChunker
     from docchunk.chunkers.doc.types import DocChunk, DocMeta
-    from docchunk.serialization import contextualize
     from docchunk.loading import load_document
+    from docchunk.serialization import contextualize
     from docchunk.chunkers.text import (
         RecursiveChunker,
         SDPMChunker,
@@ -69,6 +77,7 @@ if TYPE_CHECKING:  # pragma: no cover
         WindowChunker,
         separators_for,
     )
+    from docchunk.loading import load_document
     from docchunk.refineries import OverlapRefinery, RecursiveLevel, RecursiveRules
     from docchunk.tokenizers import Tokenizer, get_tokenizer
     from docchunk.types import Chunk, WindowChunk

@@ -41,4 +41,7 @@ class SentenceTransformerEmbeddings:
         self.batch_size = batch_size
 
     def __call__(self, texts: list[str]) -> Any:
-        return self.model.encode(list(texts), batch_size=self.batch_size, convert_to_numpy=True, show_progress_bar=False)
+        """Embed ``texts``: an array of shape ``(len(texts), dim)``."""
+        return self.model.encode(
+            list(texts), batch_size=self.batch_size, convert_to_numpy=True, show_progress_bar=False
+        )

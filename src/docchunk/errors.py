@@ -8,12 +8,12 @@ This module is a leaf: it imports nothing from docchunk.
 from __future__ import annotations
 
 __all__ = [
-    "DocchunkError",
     "ConfigError",
+    "DocchunkError",
     "DocumentError",
-    "TokenizerError",
     "MissingDependencyError",
     "ModelLimitWarning",
+    "TokenizerError",
 ]
 
 

@@ -34,7 +34,7 @@ def test_tokenizer_without_a_limit_never_warns():
 
 def test_cli_prints_the_warning_once_and_still_chunks(capsys, tmp_path):
     out_file = tmp_path / "out.jsonl"
-    code, out, err = run(
+    code, _out, err = run(
         capsys, "chunk", str(DATA / "pdf__multi_page.json"), "--max-tokens", "1024", "-o", str(out_file)
     )
     assert code == 0, err

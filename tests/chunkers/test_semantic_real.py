@@ -18,6 +18,9 @@ from tests.conftest import CORPUS, CORPUS_REASON, DATA, load
 pytest.importorskip("torch", reason="needs torch: pip install torch==2.13.0 (CPU build), then sentence-transformers")
 pytest.importorskip("sentence_transformers", reason='needs sentence-transformers: pip install "docchunk[semantic]"')
 
+# a real model on real documents: seconds per test on a CPU (about 100 s for the corpus paper)
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def embed(minilm_dir):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -30,7 +32,7 @@ def test_same_chunks_as_semchunk(spec, text, size):
     for i, (s, e) in enumerate(spans):
         assert s < e and not text[s:e].isspace()
         assert tok.count_tokens(text[s:e]) <= size or i in oversized
-    assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:])), "spans are ordered and disjoint"
+    assert all(a[1] <= b[0] for a, b in pairwise(spans)), "spans are ordered and disjoint"
     covered = "".join(text[s:e] for s, e in spans)
     assert "".join(covered.split()) == "".join(text.split()), "only whitespace between spans is left out"
 

@@ -15,7 +15,11 @@ def spans(chunks):
 def test_recursive_keeps_markdown_headings_with_their_content():
     text = "# Title\n\nIntro.\n\n## Part one\n\nBody one.\n\n## Part two\n\nBody two."
     chunks = docchunk.RecursiveChunker(chunk_size=30, language="markdown")(text)
-    assert [c.text for c in chunks] == ["# Title\n\nIntro.\n", "\n## Part one\n\nBody one.\n", "\n## Part two\n\nBody two."]
+    assert [c.text for c in chunks] == [
+        "# Title\n\nIntro.\n",
+        "\n## Part one\n\nBody one.\n",
+        "\n## Part two\n\nBody two.",
+    ]
 
 
 def test_recursive_keep_separator_modes():
@@ -146,7 +150,10 @@ def test_chunk_batch_and_call():
 
 def test_unicode_crlf_rtl_combining():
     text = "שלום עולם.\r\nمرحبا بالعالم.\r\nCafe\u0301 東京😀."
-    for chunker in (docchunk.RecursiveChunker(8), docchunk.SentenceChunker(chunk_size=8), docchunk.TokenChunker("character", 8)):
+    chunkers = (
+        docchunk.RecursiveChunker(8), docchunk.SentenceChunker(chunk_size=8), docchunk.TokenChunker("character", 8)
+    )
+    for chunker in chunkers:
         chunks = chunker(text)
         assert "".join(c.text for c in chunks) == text
 
@@ -155,7 +162,10 @@ def test_hybrid_accepts_text_chunkers_as_splitter():
     from tests.conftest import DATA, load
 
     doc = load(DATA / "docling_core__2_inp_dl_doc.json")
-    for splitter in (docchunk.RecursiveChunker(10), docchunk.SentenceChunker(chunk_size=10), docchunk.TokenChunker(chunk_size=10)):
+    splitters = (
+        docchunk.RecursiveChunker(10), docchunk.SentenceChunker(chunk_size=10), docchunk.TokenChunker(chunk_size=10)
+    )
+    for splitter in splitters:
         chunker = docchunk.HybridChunker(max_tokens=64, text_splitter=splitter)
         chunks = list(chunker.chunk(doc))
         assert all(c.meta.token_count <= 64 for c in chunks)
@@ -173,7 +183,7 @@ def test_recursive_counts_are_exact_on_repeated_real_text(name, size, keep, cl10
 
     tok = docchunk.get_tokenizer(cl100k if name == "cl100k" else None)
     markdown = load(DATA / "docx__word_sample.docx.json").export_to_markdown()
-    text = ((DATA / "wiki.md").read_text() + "\n\n" + markdown + "\n\n" + (DATA / "ending_with_table.md").read_text()) * 2
+    text = "\n\n".join([(DATA / "wiki.md").read_text(), markdown, (DATA / "ending_with_table.md").read_text()]) * 2
     chunks = docchunk.RecursiveChunker(chunk_size=size, tokenizer=tok, keep_separator=keep)(text)
     for c in chunks:
         assert c.token_count == tok.count_tokens(c.text), c.text
@@ -271,7 +281,9 @@ def test_text_that_fits_comes_back_whole_even_when_a_prefix_counts_more_regressi
     assert [c.text for c in docchunk.RecursiveChunker(chunk_size=10, tokenizer=tok)("a" * 101)] == ["a" * 101]
 
 
-@pytest.mark.parametrize(("kwargs", "message"), [({"separators": []}, "must not be empty"), ({"keep_separator": 0}, "keep_separator")])
+@pytest.mark.parametrize(
+    ("kwargs", "message"), [({"separators": []}, "must not be empty"), ({"keep_separator": 0}, "keep_separator")]
+)
 def test_recursive_rejects_empty_separators_and_integer_keep(kwargs, message):
     with pytest.raises(docchunk.ConfigError, match=message):
         docchunk.RecursiveChunker(**kwargs)

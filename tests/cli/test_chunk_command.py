@@ -102,7 +102,7 @@ def test_bad_input_is_one_line_and_others_still_written(capsys, tmp_path, make, 
         (["--tokenizer", "nonsense"], "unknown tokenizer"),
         (["--chunker", "semantic"], "--chunker"),
         (["--tokenizer", "character"], "give --max-tokens"),
-        (["--chunker", "hierarchical", "--max-tokens", "5"], "hybrid only"),
+        (["--chunker", "hierarchical", "--max-tokens", "5"], "applies to --chunker hybrid, page and line only"),
     ],
 )
 def test_usage_errors_exit_2(capsys, args, message):
@@ -133,7 +133,8 @@ def test_dangling_ref_deep_json_and_undecodable_name_regression(capsys, tmp_path
     data = json.loads(DOC.read_text())
     data["body"]["children"].append({"$ref": "#/texts/9999"})
     (tmp_path / "b_dangling.json").write_text(json.dumps(data))
-    (tmp_path / "c_deep.json").write_text('{"schema_name": "DoclingDocument", "x": ' + "[" * 100000 + "]" * 100000 + "}")
+    deep = '{"schema_name": "DoclingDocument", "x": ' + "[" * 100000 + "]" * 100000 + "}"
+    (tmp_path / "c_deep.json").write_text(deep)
     shutil.copy(DOC, tmp_path / "a.json")
     shutil.copy(DOC, tmp_path / "d.json")
     odd = tmp_path / "x\udcff.json"  # the bytes b"x\xff.json" as Python decodes them

@@ -46,8 +46,11 @@ def test_docchunk_loader_flat_metadata():
     assert len(docs) % 2 == 0 and docs
     for d in docs:
         meta = d.metadata
-        assert set(meta) == {"source", "chunk_index", "headings", "captions", "page_numbers", "token_count", "doc_items"}
-        assert all(isinstance(v, (str, int)) or (isinstance(v, list) and all(isinstance(x, (str, int)) for x in v)) for v in meta.values())
+        assert set(meta) == {
+            "source", "chunk_index", "headings", "captions", "page_numbers", "token_count", "doc_items"
+        }  # fmt: skip
+        for v in meta.values():
+            assert isinstance(v, (str, int)) or (isinstance(v, list) and all(isinstance(x, (str, int)) for x in v))
         assert meta["page_numbers"] and meta["token_count"] <= 128
 
 

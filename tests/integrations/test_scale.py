@@ -52,6 +52,7 @@ def test_workers_give_the_same_output_in_the_same_order(capsys, corpus_dir, tmp_
     assert len(one.read_text().splitlines()) > 200
 
 
+@pytest.mark.slow  # starts a local Ray cluster
 def test_ray_rows_equal_single_process_rows(capsys, corpus_dir, tmp_path):
     ray = pytest.importorskip("ray", reason='needs Ray: pip install "docchunk[ray]"')
     from docchunk import HybridChunker

@@ -60,7 +60,11 @@ def test_convert_strings(convert):
         ("{not json", ".json", "invalid JSON"),
         ("[1, 2]", ".json", "not a DoclingDocument"),
         ('{"a": 1}', ".json", "not a DoclingDocument"),
-        ('{"schema_name": "DoclingDocument", "version": "1.10.0", "name": 3, "body": 7}', ".json", "invalid DoclingDocument"),
+        (
+            '{"schema_name": "DoclingDocument", "version": "1.10.0", "name": 3, "body": 7}',
+            ".json",
+            "invalid DoclingDocument",
+        ),
         ("hello", ".txt", "unsupported file type"),
         ("", ".json", "invalid JSON"),
     ],
@@ -83,7 +87,7 @@ def test_missing_and_directory(tmp_path):
 def test_corrupt_docx(tmp_path, convert):
     path = tmp_path / "broken.docx"
     path.write_bytes(b"PK\x03\x04 this is not a real office file")
-    with pytest.raises(docchunk.DocumentError, match="broken.docx"):
+    with pytest.raises(docchunk.DocumentError, match=r"broken\.docx"):
         docchunk.load_document(path)
 
 

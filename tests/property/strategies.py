@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-WORDS = ["the", "chunk", "Tokenizer", "naïve", "東京都", "emoji😀🎉", "e\u0301", "שלום", "مرحبا", "x" * 130, "a-b/c", "3.14"]
+WORDS = [
+    "the", "chunk", "Tokenizer", "naïve", "東京都", "emoji😀🎉", "e\u0301", "שלום", "مرحبا", "x" * 130, "a-b/c", "3.14",
+]  # fmt: skip
 SEPARATORS = [" ", " ", " ", "\n", "\n\n", ". ", ", ", "\t", "\r\n", "; ", "  "]
 
 words = st.one_of(
@@ -61,4 +63,31 @@ def documents(draw):
                 for c in range(cols)
             ]
             doc.add_table(data=TableData(num_rows=rows, num_cols=cols, table_cells=cells))
+    return doc
+
+
+@st.composite
+def paged_documents(draw):
+    """A DoclingDocument with pages: paragraphs, headings and tables on random pages, some without provenance."""
+    from docling_core.types.doc import BoundingBox, DocItemLabel, DoclingDocument, ProvenanceItem, Size
+
+    doc = DoclingDocument(name="paged")
+    n_pages = draw(st.integers(1, 4))
+    for page_no in range(1, n_pages + 1):
+        doc.add_page(page_no=page_no, size=Size(width=600, height=800))
+    page = 1
+    for op in draw(st.lists(st.sampled_from(["heading", "text", "text", "noprov", "next_page"]), max_size=12)):
+        if op == "next_page":
+            page = min(page + 1, n_pages)
+            continue
+        text = draw(texts(max_words=6 if op == "heading" else 60))
+        prov = None
+        if op != "noprov":
+            prov = ProvenanceItem(
+                page_no=page, bbox=BoundingBox(l=0, t=0, r=10, b=10), charspan=(0, len(text))
+            )
+        if op == "heading":
+            doc.add_heading(text=text, level=1, prov=prov)
+        else:
+            doc.add_text(label=DocItemLabel.TEXT, text=text, prov=prov)
     return doc

@@ -44,7 +44,9 @@ def is_subsequence(needle: str, haystack: str) -> bool:
 def test_hybrid_invariants(name, doc, size_index, merge_peers, emit):
     tok = _tokenizer(name)
     max_tokens = TOKENIZERS[name][1][size_index]
-    chunker = docchunk.HybridChunker(tokenizer=tok, max_tokens=max_tokens, merge_peers=merge_peers, always_emit_headings=emit)
+    chunker = docchunk.HybridChunker(
+        tokenizer=tok, max_tokens=max_tokens, merge_peers=merge_peers, always_emit_headings=emit
+    )
     chunks = list(chunker.chunk(doc))
 
     for chunk in chunks:
@@ -61,7 +63,8 @@ def test_hybrid_invariants(name, doc, size_index, merge_peers, emit):
 
     # no content dropped: every non-space character of the structural chunks, in order
     # (a table split by columns comes column group by column group: then as a multiset)
-    structure = "".join(_WS.sub("", c.text) for c in docchunk.HierarchicalChunker(tokenizer=tok, always_emit_headings=emit).chunk(doc))
+    hierarchical = docchunk.HierarchicalChunker(tokenizer=tok, always_emit_headings=emit)
+    structure = "".join(_WS.sub("", c.text) for c in hierarchical.chunk(doc))
     output = "".join(_WS.sub("", c.text) for c in chunks)
     if doc.tables:
         assert not Counter(structure) - Counter(output)

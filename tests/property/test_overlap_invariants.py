@@ -24,7 +24,7 @@ def test_context_is_adjacent_source_text(text, size, context, method, mode, tok)
         chunks
     )
     assert [c.model_dump() for c in chunks] == [c.model_dump() for c in original]
-    for i, (before, after) in enumerate(zip(original, refined)):
+    for i, (before, after) in enumerate(zip(original, refined, strict=True)):
         assert text[after.start_index : after.end_index] == after.text  # chunks tile: context is adjacent
         if method == "suffix":
             assert after.text.startswith(before.text)

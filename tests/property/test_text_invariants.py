@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -11,7 +13,9 @@ from tests.property.strategies import texts
 
 TOKENIZERS = ["character", "word", "minilm", "cl100k"]
 
-any_text = st.one_of(texts(max_words=80), st.text(max_size=300), st.just(""), st.sampled_from(["   ", "\r\n\r\n", "😀" * 9]))
+any_text = st.one_of(
+    texts(max_words=80), st.text(max_size=300), st.just(""), st.sampled_from(["   ", "\r\n\r\n", "😀" * 9])
+)
 
 
 def tokenizer(name: str):
@@ -47,7 +51,7 @@ def check_common(text, chunks, tok, size, indivisible) -> None:
 def check_tiling(text, chunks) -> None:
     """No gap: each chunk starts at or before the previous end; together they span the text."""
     assert chunks[0].start_index == 0 and chunks[-1].end_index == len(text)
-    for a, b in zip(chunks, chunks[1:]):
+    for a, b in pairwise(chunks):
         assert a.start_index < b.start_index <= a.end_index < b.end_index or (b.start_index == a.end_index)
 
 
@@ -56,8 +60,13 @@ settings_ = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow,
 
 @pytest.mark.parametrize("name", TOKENIZERS)
 @settings_
-@given(text=any_text, size=st.integers(1, 60), overlap_frac=st.sampled_from([0, 0, 0.3]),
-       keep=st.sampled_from(["start", "end", False]), language=st.sampled_from([None, None, "markdown", "python"]))  # fmt: skip
+@given(
+    text=any_text,
+    size=st.integers(1, 60),
+    overlap_frac=st.sampled_from([0, 0, 0.3]),
+    keep=st.sampled_from(["start", "end", False]),
+    language=st.sampled_from([None, None, "markdown", "python"]),
+)
 def test_recursive(name, text, size, overlap_frac, keep, language):
     tok = tokenizer(name)
     overlap = int(size * overlap_frac)
@@ -112,7 +121,7 @@ def test_window(unit_tok, text, offset, overlap):
         return
     mains = [(c.main_start_index, c.main_end_index) for c in chunks]
     assert mains[0][0] == 0 and mains[-1][1] == len(text)
-    assert all(a[1] == b[0] for a, b in zip(mains, mains[1:])), "main segments tile the text"
+    assert all(a[1] == b[0] for a, b in pairwise(mains)), "main segments tile the text"
     for c in chunks:
         assert text[c.start_index : c.end_index] == c.text
         assert c.start_index <= c.main_start_index <= c.main_end_index <= c.end_index

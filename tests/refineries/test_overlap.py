@@ -66,12 +66,16 @@ def test_recursive_mode_three_levels():
         Chunk(text="Para one.\n\nFirst sentence. Second sentence.", start_index=0, end_index=43),
         Chunk(text="Short.\n\nNext para here. More words follow", start_index=43, end_index=83),
     ]
-    prefix = OverlapRefinery(context_size=20, mode="recursive", method="prefix", rules=rules, merge=False, inplace=False)
+    prefix = OverlapRefinery(
+        context_size=20, mode="recursive", method="prefix", rules=rules, merge=False, inplace=False
+    )
     out = prefix(chunks)
     # paragraphs: "First sentence. Second sentence." (32) is too long; sentences: " Second sentence." (17) fits
     assert out[1].context == " Second sentence." and out[0].context is None
     assert texts(out) == texts(chunks)
-    suffix = OverlapRefinery(context_size=10, mode="recursive", method="suffix", rules=rules, merge=False, inplace=False)
+    suffix = OverlapRefinery(
+        context_size=10, mode="recursive", method="suffix", rules=rules, merge=False, inplace=False
+    )
     out = suffix(chunks)
     # "Short.\n\n" (8) is the first paragraph unit and fits 10 characters
     assert out[0].context == "Short.\n\n" and out[1].context is None
@@ -128,14 +132,16 @@ def test_document_chunks_contextualize_and_budget():
     plain = list(chunker.chunk(doc))
     merged = OverlapRefinery(tokenizer=chunker.token_counter, context_size=8, method="suffix", inplace=False)(plain)
     assert [c.text for c in merged[:-1]] != [c.text for c in plain[:-1]]
-    for before, after, nxt in zip(plain, merged, plain[1:]):
+    for before, after, nxt in zip(plain, merged, plain[1:], strict=False):
         # document chunks are separate elements: the context goes on its own line
         assert after.text.startswith(before.text + "\n")
         assert nxt.text.startswith(after.text[len(before.text) + 1 :])
         assert after.meta.token_count == chunker.token_counter.count_tokens(chunker.contextualize(after))
     assert merged[-1].text == plain[-1].text
 
-    kept = OverlapRefinery(tokenizer=chunker.token_counter, context_size=8, method="prefix", merge=False, inplace=False)(plain)
+    kept = OverlapRefinery(
+        tokenizer=chunker.token_counter, context_size=8, method="prefix", merge=False, inplace=False
+    )(plain)
     assert [c.text for c in kept] == [c.text for c in plain]
     assert kept[0].meta.context_prefix is None and kept[1].meta.context_prefix
     ctx = chunker.contextualize(kept[1])
@@ -143,6 +149,6 @@ def test_document_chunks_contextualize_and_budget():
     assert "context_prefix" in kept[1].meta.export_json_dict()
 
     budget = OverlapRefinery(tokenizer=chunker.token_counter, context_size=30, max_tokens=64, inplace=False)(plain)
-    for before, after in zip(plain, budget):
+    for before, after in zip(plain, budget, strict=True):
         assert after.text.startswith(before.text)  # the body is never trimmed
         assert after.meta.token_count <= 64 or after.text == before.text

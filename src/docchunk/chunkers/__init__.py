@@ -1,0 +1,1 @@
+"""Chunkers: text chunkers (``docchunk.chunkers.text``) and document chunkers (``docchunk.chunkers.doc``)."""

@@ -40,9 +40,12 @@ def cli() -> None:
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="JSONL file (default: stdout).")
 @click.option(
-    "--chunker", type=click.Choice(["hybrid", "hierarchical"]), default="hybrid", show_default=True,
-    help="hybrid: structure + token limit; hierarchical: one chunk per element.",
+    "--chunker", type=click.Choice(["hybrid", "hierarchical", "page", "line"]), default="hybrid", show_default=True,
+    help="hybrid: structure + token limit; hierarchical: one chunk per element; page: one chunk per page "
+    "(split with --max-tokens); line: whole lines up to --max-tokens.",
 )  # fmt: skip
+@click.option("--expand", type=click.Choice(["tree", "page"]), default=None,
+              help="Expand each chunk to its whole top-level item (tree) or its pages (page).")  # fmt: skip
 @click.option(
     "--tokenizer", "tokenizer_spec", default=None, metavar="SPEC",
     help='"character", "word", "hf:<name|dir|tokenizer.json>" or "tiktoken:<encoding|model>" '
@@ -50,7 +53,9 @@ def cli() -> None:
 )  # fmt: skip
 @click.option("--max-tokens", type=int, default=None, callback=_positive, help="Tokens per chunk (hybrid).")
 @click.option("--no-merge-peers", is_flag=True, help="Do not merge undersized chunks with equal headings (hybrid).")
-@click.option("--progress/--no-progress", default=None, help=f"Progress bar on stderr (default: {PROGRESS_MIN_FILES}+ files).")
+@click.option(
+    "--progress/--no-progress", default=None, help=f"Progress bar on stderr (default: {PROGRESS_MIN_FILES}+ files)."
+)
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Local worker processes (no Ray); output order is the same as with one.")  # fmt: skip
 @click.option("--engine", type=click.Choice(["local", "ray"]), default="local", show_default=True,
@@ -75,14 +80,17 @@ def chunk_command(
     num_workers: int,
     out_format: str,
     debug: bool,
+    expand: str | None = None,
 ) -> None:
-    """Chunk PATHS (DoclingDocument JSON files, folders of them, or Markdown, HTML,
-    DOCX, PPTX, XLSX, CSV files with the convert extra) into JSON lines.
+    """Chunk PATHS into JSON lines.
+
+    PATHS are DoclingDocument JSON files, folders of them, or Markdown, HTML, DOCX,
+    PPTX, XLSX, CSV files with the convert extra.
 
     Each line holds text, contextualized, token_count, meta, source, chunk_index
     and page_numbers.
     """
-    settings = (chunker, tokenizer_spec, max_tokens, not no_merge_peers)
+    settings = (chunker, tokenizer_spec, max_tokens, not no_merge_peers, expand)
     chunker_obj = _make_chunker(*settings, debug)
     from docchunk.loading import iter_input_files
 
@@ -104,7 +112,9 @@ def chunk_command(
     _finish(failures, len(files))
 
 
-def _results(files: list[Path], chunker: Any, settings: tuple, workers: int, debug: bool) -> Iterator[tuple[list[str], str | None]]:
+def _results(
+    files: list[Path], chunker: Any, settings: tuple, workers: int, debug: bool
+) -> Iterator[tuple[list[str], str | None]]:
     """``(lines, problem)`` per file, in input order; ``workers`` > 1 uses local processes."""
     if workers <= 1 or len(files) < 2:
         for path in files:
@@ -129,9 +139,9 @@ def _run_ray(chunker: Any, files: list[Path], output: Path | None, address: str 
     from docchunk.errors import require
 
     ray = require("ray", "ray", "--engine ray")
-    from docchunk.integrations.ray import chunk_dataset
-
     import logging
+
+    from docchunk.integrations.ray import chunk_dataset
 
     logging.getLogger("ray").setLevel(logging.WARNING)
     logging.getLogger("ray.data").setLevel(logging.WARNING)
@@ -141,7 +151,8 @@ def _run_ray(chunker: Any, files: list[Path], output: Path | None, address: str 
     context = ray.data.DataContext.get_current()
     context.enable_progress_bars = False
     context.print_on_execution_start = False
-    ds = ray.data.from_items([{"path": str(p)} for p in files], override_num_blocks=max(1, min(len(files), num_workers * 4)))
+    blocks = max(1, min(len(files), num_workers * 4))
+    ds = ray.data.from_items([{"path": str(p)} for p in files], override_num_blocks=blocks)
     rows = chunk_dataset(ds, chunker).materialize()
     errors = rows.filter(lambda r: r["error"] is not None).take_all()
     for row in errors:
@@ -162,33 +173,57 @@ def _finish(failures: int, total: int) -> None:
 
 
 def _make_chunker(
-    kind: str, spec: str | None, max_tokens: int | None, merge_peers: bool, debug: bool, warn: bool = True
+    kind: str,
+    spec: str | None,
+    max_tokens: int | None,
+    merge_peers: bool,
+    expand: str | None,
+    debug: bool,
+    warn: bool = True,
 ) -> Any:
-    from docchunk import HierarchicalChunker, HybridChunker, get_tokenizer
-
-    if kind == "hierarchical" and (max_tokens is not None or not merge_peers):
-        raise click.UsageError("--max-tokens and --no-merge-peers apply to --chunker hybrid only")
+    if kind != "hybrid" and not merge_peers:
+        raise click.UsageError("--no-merge-peers applies to --chunker hybrid only")
+    if kind == "hierarchical" and max_tokens is not None:
+        raise click.UsageError("--max-tokens applies to --chunker hybrid, page and line only")
     try:
-        tokenizer = get_tokenizer(spec)
-        if kind == "hierarchical":
-            return HierarchicalChunker(tokenizer=tokenizer)
-        if max_tokens is None and tokenizer.max_tokens is None:
-            raise click.UsageError(
-                f"--tokenizer {spec} has no token limit of its own; give --max-tokens N (tokens per chunk)"
-            )
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", ModelLimitWarning)
-            chunker = HybridChunker(tokenizer=tokenizer, max_tokens=max_tokens, merge_peers=merge_peers)
-        for warning in caught:  # ours as one plain line (once, not per worker); others as Python shows them
-            if not issubclass(warning.category, ModelLimitWarning):
-                warnings.showwarning(warning.message, warning.category, warning.filename, warning.lineno)
-            elif warn:
-                click.echo(f"docchunk: warning: {warning.message}", err=True)
-        return chunker
+        chunker = _build_chunker(kind, spec, max_tokens, merge_peers, warn)
+        if expand is None:
+            return chunker
+        from docchunk.chunkers.doc.expand import ExpandingChunker, get_expander
+
+        expander = get_expander(expand, tokenizer=chunker.token_counter)  # type: ignore[arg-type]
+        return ExpandingChunker(chunker=chunker, expander=expander)
     except DocchunkError as exc:
         if debug:
             raise
         raise click.UsageError(str(exc)) from exc
+
+
+def _build_chunker(kind: str, spec: str | None, max_tokens: int | None, merge_peers: bool, warn: bool) -> Any:
+    from docchunk import HierarchicalChunker, HybridChunker, LineBasedTokenChunker, PageChunker, get_tokenizer
+
+    tokenizer = get_tokenizer(spec)
+    if kind == "hierarchical":
+        return HierarchicalChunker(tokenizer=tokenizer)
+    if kind == "page":
+        return PageChunker(tokenizer=tokenizer, max_tokens=max_tokens)
+    if max_tokens is None and tokenizer.max_tokens is None:
+        raise click.UsageError(
+            f"--tokenizer {spec} has no token limit of its own; give --max-tokens N (tokens per chunk)"
+        )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ModelLimitWarning)
+        chunker: Any
+        if kind == "line":
+            chunker = LineBasedTokenChunker(tokenizer=tokenizer, max_tokens=max_tokens)
+        else:
+            chunker = HybridChunker(tokenizer=tokenizer, max_tokens=max_tokens, merge_peers=merge_peers)
+    for warning in caught:  # ours as one plain line (once, not per worker); others as Python shows them
+        if not issubclass(warning.category, ModelLimitWarning):
+            warnings.showwarning(warning.message, warning.category, warning.filename, warning.lineno)
+        elif warn:
+            click.echo(f"docchunk: warning: {warning.message}", err=True)
+    return chunker
 
 
 def _chunk_lines(chunker: Any, path: Path) -> list[str]:
@@ -201,10 +236,10 @@ def _chunk_lines(chunker: Any, path: Path) -> list[str]:
 _WORKER_CHUNKER: Any = None
 
 
-def _worker_init(kind: str, spec: str | None, max_tokens: int | None, merge_peers: bool) -> None:
+def _worker_init(kind: str, spec: str | None, max_tokens: int | None, merge_peers: bool, expand: str | None) -> None:
     global _WORKER_CHUNKER
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
-    _WORKER_CHUNKER = _make_chunker(kind, spec, max_tokens, merge_peers, debug=False, warn=False)
+    _WORKER_CHUNKER = _make_chunker(kind, spec, max_tokens, merge_peers, expand, debug=False, warn=False)
 
 
 def _worker_chunk(path: Path) -> tuple[list[str], str | None]:

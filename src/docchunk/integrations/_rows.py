@@ -8,8 +8,11 @@ from docchunk.errors import DocchunkError
 
 
 def chunk_metadata(chunk: Any, source: str, index: int) -> dict[str, Any]:
-    """``source``, ``chunk_index``, ``headings``, ``captions``, ``page_numbers``, ``token_count``,
-    ``doc_items`` (refs): only strings, ints and lists of them."""
+    """A chunk's flat metadata: only strings, ints and lists of them.
+
+    The keys: ``source``, ``chunk_index``, ``headings``, ``captions``, ``page_numbers``,
+    ``token_count``, ``doc_items`` (refs).
+    """
     meta = chunk.meta
     return {
         "source": source,
@@ -23,8 +26,11 @@ def chunk_metadata(chunk: Any, source: str, index: int) -> dict[str, Any]:
 
 
 def chunk_rows(chunker: Any, source: str, doc: Any) -> list[dict[str, Any]]:
-    """The rows of the CLI's JSONL for one document: ``text``, ``contextualized``,
-    ``token_count``, ``page_numbers``, ``source``, ``chunk_index``, ``meta``."""
+    """The rows of the CLI's JSONL for one document.
+
+    Each has ``text``, ``contextualized``, ``token_count``, ``page_numbers``, ``source``,
+    ``chunk_index``, ``meta``.
+    """
     rows = []
     for index, chunk in enumerate(chunker.chunk(doc)):
         rows.append(

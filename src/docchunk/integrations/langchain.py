@@ -12,9 +12,9 @@ from typing import Any
 from docchunk.errors import require
 from docchunk.integrations._rows import chunk_metadata
 
-_lc_loaders = require("langchain_core.document_loaders", "langchain", "docchunk.integrations.langchain")
-_lc_documents = require("langchain_core.documents", "langchain", "docchunk.integrations.langchain")
-_lc_splitters = require("langchain_text_splitters", "langchain", "docchunk.integrations.langchain")
+_lc_loaders: Any = require("langchain_core.document_loaders", "langchain", "docchunk.integrations.langchain")
+_lc_documents: Any = require("langchain_core.documents", "langchain", "docchunk.integrations.langchain")
+_lc_splitters: Any = require("langchain_text_splitters", "langchain", "docchunk.integrations.langchain")
 
 __all__ = ["DocchunkLoader", "DocchunkTextSplitter"]
 
@@ -43,6 +43,7 @@ class DocchunkLoader(_lc_loaders.BaseLoader):
         self.chunker = chunker
 
     def lazy_load(self) -> Iterator[Any]:
+        """Yield one langchain ``Document`` per chunk of each path, in order."""
         from docchunk import load_document
 
         for path in self.paths:
@@ -75,9 +76,11 @@ class DocchunkTextSplitter(_lc_splitters.TextSplitter):
         self.chunker = chunker
 
     def split_text(self, text: str) -> list[str]:
+        """The texts of the chunks of ``text``."""
         return [c.text for c in self.chunker(text)]
 
     def create_documents(self, texts: list[str], metadatas: list[dict] | None = None) -> list[Any]:
+        """One langchain ``Document`` per chunk of each text, with its metadata and offsets."""
         documents = []
         for i, text in enumerate(texts):
             base = dict(metadatas[i]) if metadatas else {}

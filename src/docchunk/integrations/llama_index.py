@@ -6,13 +6,14 @@ Needs the ``llama-index`` extra (``pip install "docchunk[llama-index]"``).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import Any
 
 from docchunk.errors import require
 from docchunk.integrations._rows import chunk_metadata
 
-_li_parser = require("llama_index.core.node_parser", "llama-index", "docchunk.integrations.llama_index")
-_li_schema = require("llama_index.core.schema", "llama-index", "docchunk.integrations.llama_index")
+_li_parser: Any = require("llama_index.core.node_parser", "llama-index", "docchunk.integrations.llama_index")
+_li_schema: Any = require("llama_index.core.schema", "llama-index", "docchunk.integrations.llama_index")
 
 __all__ = ["DocchunkNodeParser"]
 
@@ -37,6 +38,7 @@ class DocchunkNodeParser(_li_parser.NodeParser):
     chunker: Any = None
 
     def model_post_init(self, __context: Any) -> None:
+        """Default ``chunker`` to a :class:`docchunk.HybridChunker`."""
         if self.chunker is None:
             from docchunk import HybridChunker
 
@@ -47,7 +49,7 @@ class DocchunkNodeParser(_li_parser.NodeParser):
         # confuse; keep the offsets that came from the splitting
         exact = [(n.start_char_idx, n.end_char_idx) for n in nodes]
         nodes = super()._postprocess_parsed_nodes(nodes, parent_doc_map)
-        for node, (start, end) in zip(nodes, exact):
+        for node, (start, end) in zip(nodes, exact, strict=False):
             node.start_char_idx, node.end_char_idx = start, end
         return nodes
 
@@ -59,7 +61,7 @@ class DocchunkNodeParser(_li_parser.NodeParser):
                 made = self._document_nodes(document, text)
             else:
                 made = self._text_nodes(document, text)
-            for prev, nxt in zip(made, made[1:]):
+            for prev, nxt in pairwise(made):
                 prev.relationships[_li_schema.NodeRelationship.NEXT] = nxt.as_related_node_info()
                 nxt.relationships[_li_schema.NodeRelationship.PREVIOUS] = prev.as_related_node_info()
             out.extend(made)

@@ -12,7 +12,7 @@ from typing import Any
 from docchunk.errors import DocchunkError, require
 from docchunk.integrations._rows import chunk_rows, describe_failure
 
-__all__ = ["chunk_dataset", "ROW_FIELDS"]
+__all__ = ["ROW_FIELDS", "chunk_dataset"]
 
 ROW_FIELDS = ("text", "contextualized", "token_count", "page_numbers", "source", "chunk_index", "meta", "error")
 """Columns of the output rows: the CLI's JSONL fields, plus ``error``."""
@@ -30,7 +30,7 @@ class _ChunkRows:
         source = str(row.get("path") or row.get("source") or "<row>")
         try:
             if row.get("json") is not None:
-                doc = load_document(row["json"] if not isinstance(row["json"], dict) else row["json"], format="json")
+                doc = load_document(row["json"], format="json")
             elif row.get("bytes") is not None:
                 fmt = Path(source).suffix.lstrip(".").lower() or "json"
                 doc = load_document(bytes(row["bytes"]), format=fmt)

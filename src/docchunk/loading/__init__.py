@@ -17,7 +17,7 @@ from pydantic import ValidationError
 from docchunk.errors import DocumentError
 from docchunk.loading.convert import CONVERTIBLE, PDF_SUFFIXES, convert_bytes, convert_file
 
-__all__ = ["load_document", "SUPPORTED_SUFFIXES", "iter_input_files"]
+__all__ = ["SUPPORTED_SUFFIXES", "iter_input_files", "load_document"]
 
 SUPPORTED_SUFFIXES = (".json", *CONVERTIBLE, *PDF_SUFFIXES)
 """File name endings :func:`load_document` reads (case-insensitive)."""
@@ -26,7 +26,7 @@ _FORMATS = {"json", "md", "markdown", "html", "htm", "docx", "pptx", "xlsx", "cs
 
 
 def load_document(source: Any, format: str | None = None) -> DoclingDocument:
-    """Load a ``DoclingDocument`` from a path, JSON, a dict or markup text.
+    r"""Load a ``DoclingDocument`` from a path, JSON, a dict or markup text.
 
     Args:
         source: One of: a ``DoclingDocument`` (returned as is); a path (``str`` or
@@ -48,7 +48,7 @@ def load_document(source: Any, format: str | None = None) -> DoclingDocument:
             PDF pipeline for PDF).
 
     Example:
-        >>> doc = load_document("# Title\\n\\nSome text.", format="md")  # doctest: +SKIP
+        >>> doc = load_document("# Title\n\nSome text.", format="md")  # doctest: +SKIP
     """
     if isinstance(source, DoclingDocument):
         return source

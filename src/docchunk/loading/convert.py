@@ -14,7 +14,7 @@ from docling_core.types.doc import DoclingDocument
 
 from docchunk.errors import DocumentError, MissingDependencyError, require
 
-__all__ = ["CONVERTIBLE", "PDF_SUFFIXES", "convert_file", "convert_bytes"]
+__all__ = ["CONVERTIBLE", "PDF_SUFFIXES", "convert_bytes", "convert_file"]
 
 # suffix -> (InputFormat member, backend module, backend class)
 _BACKENDS = {
@@ -78,7 +78,7 @@ def _convert(source: Path | BytesIO, suffix: str, where: str, name: str | None =
 
 def _convert_pdf(path: Path) -> DoclingDocument:
     try:
-        from docling.document_converter import DocumentConverter  # type: ignore[import-not-found]
+        from docling.document_converter import DocumentConverter  # type: ignore[import-not-found, unused-ignore]
     except ImportError as exc:
         raise MissingDependencyError(
             f"{path}: converting PDF needs docling's PDF pipeline (layout models, torch), which is not "

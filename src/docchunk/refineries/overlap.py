@@ -14,7 +14,7 @@ __all__ = ["OverlapRefinery"]
 
 
 class OverlapRefinery:
-    """Adds context from each chunk's neighbour: the start of the next one or the end of the previous one.
+    r"""Adds context from each chunk's neighbour: the start of the next one or the end of the previous one.
 
     Args:
         tokenizer: Unit of ``context_size``; any spec :func:`docchunk.get_tokenizer`
@@ -35,7 +35,7 @@ class OverlapRefinery:
             with ``tokenizer`` and may exceed the chunker's limit by the context;
             text-chunk offsets then cover the extended span when the neighbour is
             adjacent in the source, else they become None; on document chunks the
-            context goes on its own line, after ``"\\n"``);
+            context goes on its own line, after ``"\n"``);
             False stores it in ``chunk.context`` (document chunks:
             ``meta.context_prefix``/``meta.context_suffix``) and leaves ``text`` as is.
         inplace: True modifies and returns the given list; False returns new
@@ -79,7 +79,8 @@ class OverlapRefinery:
             raise ConfigError(f'mode must be "token" or "recursive", got {mode!r}')
         if method not in ("suffix", "prefix"):
             raise ConfigError(f'method must be "suffix" or "prefix", got {method!r}')
-        if max_tokens is not None and (isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 1):
+        bad_type = isinstance(max_tokens, bool) or not isinstance(max_tokens, int)
+        if max_tokens is not None and (bad_type or max_tokens < 1):
             raise ConfigError(f"max_tokens must be a positive int, got {max_tokens!r}")
         if mode == "token":
             self.tokenizer.token_offsets("")  # fails now when the tokenizer has no offsets
@@ -92,6 +93,7 @@ class OverlapRefinery:
         self.max_tokens = max_tokens
 
     def __call__(self, chunks: list[Any]) -> list[Any]:
+        """Same as :meth:`refine`."""
         return self.refine(chunks)
 
     def refine(self, chunks: list[Any]) -> list[Any]:
@@ -190,20 +192,24 @@ class OverlapRefinery:
             chunk.meta.token_count = self.tokenizer.count_tokens(contextualize(chunk))
 
     def _join_doc(self, text: str, context: str) -> str:
-        """A document chunk's text with the context, on its own line: document chunks are
-        separate elements, not slices of one string (``"\\n"``, the chunkers' ``delim``)."""
+        r"""A document chunk's text with the context, on its own line.
+
+        Document chunks are separate elements, not slices of one string (``"\n"``, the
+        chunkers' ``delim``).
+        """
         return f"{text}\n{context}" if self.method == "suffix" else f"{context}\n{text}"
 
     def _fit_doc_context(self, chunk: Any, context: str) -> str:
         """Trim the context (never the body) until ``contextualize`` fits ``max_tokens``."""
-        if self.max_tokens is None:
+        limit = self.max_tokens
+        if limit is None:
             return context
         from docchunk.serialization import contextualize
 
         def fits(ctx: str) -> bool:
             trial = chunk.model_copy(deep=False)
             trial.text = self._join_doc(chunk.text, ctx)
-            return self.tokenizer.count_tokens(contextualize(trial)) <= self.max_tokens
+            return self.tokenizer.count_tokens(contextualize(trial)) <= limit
 
         if fits(context):
             return context

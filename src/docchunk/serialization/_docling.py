@@ -3,7 +3,7 @@
 docling-core's ``docling_core.transforms.chunker`` package ``__init__`` imports its
 line chunker, which imports transformers (and with it torch) and tree-sitter. The
 two modules docchunk derives from, ``chunker/base.py`` (``BaseChunker``,
-``BaseChunk``, ``BaseMeta``) and ``chunker/doc_chunk.py`` (``DocChunk``,
+``BaseChunk``, ``BaseMeta``, ``BaseChunkExpander``) and ``chunker/doc_chunk.py`` (``DocChunk``,
 ``DocMeta``), need none of that. This module loads just those two modules, under a
 temporary package entry made from the package's real spec whose ``__init__`` is
 not run, and then removes the entry again. The two modules stay in
@@ -29,7 +29,7 @@ import threading
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-__all__ = ["BaseChunk", "BaseChunker", "BaseMeta", "DocChunk", "DocMeta", "docling_chunk_modules"]
+__all__ = ["BaseChunk", "BaseChunkExpander", "BaseChunker", "BaseMeta", "DocChunk", "DocMeta", "docling_chunk_modules"]
 
 _PKG = "docling_core.transforms.chunker"
 _LIGHT = ("base", "doc_chunk")
@@ -100,9 +100,10 @@ class _Loader(importlib.abc.Loader):
 
 
 if TYPE_CHECKING:
-    from docling_core.transforms.chunker.base import BaseChunk, BaseChunker, BaseMeta
+    from docling_core.transforms.chunker.base import BaseChunk, BaseChunker, BaseChunkExpander, BaseMeta
     from docling_core.transforms.chunker.doc_chunk import DocChunk, DocMeta
 else:
     _base, _doc_chunk = docling_chunk_modules()
     BaseChunk, BaseChunker, BaseMeta = _base.BaseChunk, _base.BaseChunker, _base.BaseMeta
+    BaseChunkExpander = _base.BaseChunkExpander
     DocChunk, DocMeta = _doc_chunk.DocChunk, _doc_chunk.DocMeta

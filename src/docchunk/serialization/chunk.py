@@ -19,7 +19,7 @@ from docchunk.serialization._docling import DocMeta as _DLDocMeta
 __all__ = ["DocChunk", "DocMeta", "contextualize", "join_context", "page_numbers_of"]
 
 
-_OWN_FIELDS = ["token_count", "page_numbers", "oversized", "context_prefix", "context_suffix"]
+_OWN_FIELDS = ["token_count", "page_numbers", "oversized", "context_prefix", "context_suffix", "expanded"]
 
 
 class DocMeta(_DLDocMeta):
@@ -38,6 +38,9 @@ class DocMeta(_DLDocMeta):
         context_prefix: Text of the previous chunk that an ``OverlapRefinery`` with
             ``merge=False`` attached; ``contextualize()`` puts it before the text.
         context_suffix: Likewise, text of the next chunk, put after the text.
+        expanded: Set by the chunk expanders (:class:`docchunk.TreeChunkExpander`,
+            :class:`docchunk.PageChunkExpander`): True when the chunk was expanded,
+            False when the expansion would exceed their ``max_tokens``; else None.
     """
 
     token_count: int | None = Field(default=None, ge=0)
@@ -45,6 +48,7 @@ class DocMeta(_DLDocMeta):
     oversized: bool | None = None
     context_prefix: str | None = None
     context_suffix: str | None = None
+    expanded: bool | None = None
 
     excluded_embed: ClassVar[list[str]] = [*_DLDocMeta.excluded_embed, *_OWN_FIELDS]
     excluded_llm: ClassVar[list[str]] = [*_DLDocMeta.excluded_llm, *_OWN_FIELDS]
@@ -57,7 +61,7 @@ class DocChunk(_DLDocChunk):
 
 
 def contextualize(chunk: Any, delim: str = "\n") -> str:
-    """Serialize a chunk with its headings and captions for an embedding model.
+    r"""Serialize a chunk with its headings and captions for an embedding model.
 
     Gives the same string as docling-core's ``BaseChunker.contextualize``: the
     headings, then the captions, then the text, joined by ``delim``. Metadata that
@@ -65,7 +69,7 @@ def contextualize(chunk: Any, delim: str = "\n") -> str:
 
     Args:
         chunk: A :class:`DocChunk` or any docling-core ``BaseChunk``.
-        delim: The separator, ``"\\n"`` by default as in docling-core.
+        delim: The separator, ``"\n"`` by default as in docling-core.
 
     Returns:
         The embedding string.

@@ -15,15 +15,15 @@ from docchunk.tokenizers.hf import DEFAULT_MODEL, HFTokenizer
 from docchunk.tokenizers.tiktoken import TiktokenTokenizer
 
 __all__ = [
-    "Tokenizer",
-    "CharacterTokenizer",
-    "WordTokenizer",
+    "ACCEPTED_SPECS",
+    "DEFAULT_TOKENIZER",
     "CallableTokenizer",
+    "CharacterTokenizer",
     "HFTokenizer",
     "TiktokenTokenizer",
+    "Tokenizer",
+    "WordTokenizer",
     "get_tokenizer",
-    "DEFAULT_TOKENIZER",
-    "ACCEPTED_SPECS",
 ]
 
 DEFAULT_TOKENIZER = f"hf:{DEFAULT_MODEL}"
@@ -38,7 +38,7 @@ ACCEPTED_SPECS = (
 
 
 def _instance_of(obj: Any, module: str, cls: str) -> bool:
-    """isinstance check against a class of an optional module, without importing it."""
+    """Isinstance check against a class of an optional module, without importing it."""
     mod = sys.modules.get(module)
     return mod is not None and isinstance(obj, getattr(mod, cls, ()))
 

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 
 from docchunk.errors import TokenizerError
 
-__all__ = ["Tokenizer", "CharacterTokenizer", "WordTokenizer", "CallableTokenizer"]
+__all__ = ["CallableTokenizer", "CharacterTokenizer", "Tokenizer", "WordTokenizer"]
 
 _WORD = re.compile(r"\S+")
 
@@ -50,7 +50,9 @@ class Tokenizer(ABC):
         )
 
     def clean_boundary(self, left: str, right: str) -> bool:
-        """Whether ``count(a + b) == count(a) + count(b)`` whenever ``a`` ends with the
+        """Whether counts add up across a ``left | right`` boundary.
+
+        That is, ``count(a + b) == count(a) + count(b)`` whenever ``a`` ends with the
         character ``left`` and ``b`` starts with the character ``right``.
 
         True means no token spans that boundary and neither side's tokens depend on the
@@ -67,6 +69,7 @@ class Tokenizer(ABC):
         return False
 
     def __call__(self, text: str) -> int:
+        """Same as :meth:`count_tokens`."""
         return self.count_tokens(text)
 
     def __repr__(self) -> str:
@@ -80,15 +83,19 @@ class CharacterTokenizer(Tokenizer):
     max_token_chars = 1
 
     def count_tokens(self, text: str) -> int:
+        """The number of tokens in ``text`` (see :class:`Tokenizer`)."""
         return len(text)
 
     def token_offsets(self, text: str) -> list[int]:
+        """The start offset of every token of ``text``, in order (see :class:`Tokenizer`)."""
         return list(range(len(text)))
 
     def joins_additively(self, delim: str) -> bool:
+        """See :meth:`Tokenizer.joins_additively`."""
         return True
 
     def clean_boundary(self, left: str, right: str) -> bool:
+        """See :meth:`Tokenizer.clean_boundary`."""
         return True
 
 
@@ -98,16 +105,20 @@ class WordTokenizer(Tokenizer):
     name = "word"
 
     def count_tokens(self, text: str) -> int:
+        """The number of tokens in ``text`` (see :class:`Tokenizer`)."""
         return len(text.split())
 
     def token_offsets(self, text: str) -> list[int]:
+        """The start offset of every token of ``text``, in order (see :class:`Tokenizer`)."""
         return [m.start() for m in _WORD.finditer(text)]
 
     def joins_additively(self, delim: str) -> bool:
+        """See :meth:`Tokenizer.joins_additively`."""
         # words never merge across whitespace, and whitespace counts zero words
         return bool(delim) and delim.isspace()
 
     def clean_boundary(self, left: str, right: str) -> bool:
+        """See :meth:`Tokenizer.clean_boundary`."""
         return left.isspace() or right.isspace()
 
 
@@ -123,13 +134,16 @@ class CallableTokenizer(Tokenizer):
     def __init__(self, counter: Callable[[str], int], max_tokens: int | None = None, name: str | None = None):
         self._counter = counter
         self.max_tokens = max_tokens
-        self.name = name or getattr(counter, "__name__", type(counter).__name__)
+        self.name = str(name or getattr(counter, "__name__", type(counter).__name__))
 
     def count_tokens(self, text: str) -> int:
+        """The number of tokens in ``text`` (see :class:`Tokenizer`)."""
         try:
             n = self._counter(text)
         except Exception as exc:
-            raise TokenizerError(f"the tokenizer {self.name!r} failed on a text of {len(text)} characters: {exc}") from exc
+            raise TokenizerError(
+                f"the tokenizer {self.name!r} failed on a text of {len(text)} characters: {exc}"
+            ) from exc
         try:
             count = -1 if isinstance(n, bool) else operator.index(n)
         except TypeError:

@@ -11,7 +11,7 @@ from typing import Any
 from docchunk.errors import TokenizerError, require
 from docchunk.tokenizers.base import Tokenizer
 
-__all__ = ["HFTokenizer", "DEFAULT_MODEL", "BUNDLED_TOKENIZER_JSON"]
+__all__ = ["BUNDLED_TOKENIZER_JSON", "DEFAULT_MODEL", "HFTokenizer"]
 
 DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 """The default model, as in docling-core; its ``tokenizer.json`` ships with docchunk."""
@@ -86,12 +86,14 @@ class HFTokenizer(Tokenizer):
         return self._tok
 
     def count_tokens(self, text: str) -> int:
+        """The number of tokens in ``text`` (see :class:`docchunk.Tokenizer`)."""
         try:
             return len(self._tok.encode(text, add_special_tokens=False).ids)
         except TypeError as exc:
             raise _encode_error(self.name, [text], exc) from exc
 
     def count_tokens_batch(self, texts: Sequence[str]) -> list[int]:
+        """The number of tokens of each text, in order (see :class:`docchunk.Tokenizer`)."""
         if len(texts) < 4:
             return [self.count_tokens(t) for t in texts]
         try:
@@ -100,6 +102,7 @@ class HFTokenizer(Tokenizer):
             raise _encode_error(self.name, texts, exc) from exc
 
     def token_offsets(self, text: str) -> list[int]:
+        """The start offset of every token of ``text``, in order (see :class:`docchunk.Tokenizer`)."""
         try:
             return [start for start, _ in self._tok.encode(text, add_special_tokens=False).offsets]
         except TypeError as exc:
@@ -171,8 +174,11 @@ def _limit_from_dir(directory: Path) -> int | None:
 
 
 def _encode_error(name: str, texts: Sequence[str], exc: Exception) -> TokenizerError:
-    """A clear error for text the Rust tokenizer refuses: most often a lone surrogate
-    (from a bad ``\\ud800`` JSON escape), which is not valid Unicode text."""
+    r"""A clear error for text the Rust tokenizer refuses.
+
+    Most often a lone surrogate (from a bad ``\ud800`` JSON escape), which is not valid
+    Unicode text.
+    """
     for text in texts:
         for index, char in enumerate(text):
             if 0xD800 <= ord(char) <= 0xDFFF:
@@ -198,6 +204,9 @@ def _is_bert_punct(char: str) -> bool:
 
 
 def _is_bert_space(char: str) -> bool:
-    """BERT's whitespace: space, tab, newline, carriage return, Unicode Zs (not every
-    ``isspace``), in both Python's Unicode database and Unicode 3.2's."""
+    """Whether ``char`` is BERT's whitespace.
+
+    Space, tab, newline, carriage return, Unicode Zs (not every ``isspace``), in both
+    Python's Unicode database and Unicode 3.2's.
+    """
     return char in " \t\n\r" or (unicodedata.category(char) == "Zs" and unicodedata.ucd_3_2_0.category(char) == "Zs")

@@ -25,7 +25,7 @@ _NEWLINES = frozenset("\r\n")
 
 
 def _category(char: str) -> str:
-    """``"L"`` for a letter, ``"N"`` for a number (regex ``\\p{L}``, ``\\p{N}``), else ``""``."""
+    r"""``"L"`` for a letter, ``"N"`` for a number (regex ``\p{L}``, ``\p{N}``), else ``""``."""
     if char.isascii():
         return "L" if char.isalpha() else "N" if char.isdigit() else ""
     major = unicodedata.category(char)[0]
@@ -33,10 +33,10 @@ def _category(char: str) -> str:
 
 
 def _unassigned(char: str) -> bool:
-    """Whether Python's Unicode tables (14.0 in Python 3.11) leave ``char`` unassigned.
+    r"""Whether Python's Unicode tables (14.0 in Python 3.11) leave ``char`` unassigned.
 
     tiktoken's regex engine knows a newer Unicode, where such a character may be a
-    letter or a digit (Kawi digits U+11F50..U+11F59 are ``\\p{N}`` there), so no boundary
+    letter or a digit (Kawi digits U+11F50..U+11F59 are ``\p{N}`` there), so no boundary
     next to one is assumed clean.
     """
     return not char.isascii() and unicodedata.category(char) == "Cn"
@@ -67,6 +67,7 @@ class TiktokenTokenizer(Tokenizer):
         return self._enc
 
     def count_tokens(self, text: str) -> int:
+        """The number of tokens in ``text`` (see :class:`docchunk.Tokenizer`)."""
         return len(self._enc.encode_ordinary(text))
 
     def token_offsets(self, text: str) -> list[int]:
@@ -100,6 +101,7 @@ class TiktokenTokenizer(Tokenizer):
         return left in _NEWLINES or (bool(kind) and _category(right) != kind)
 
     def count_tokens_batch(self, texts: Sequence[str]) -> list[int]:
+        """The number of tokens of each text, in order (see :class:`docchunk.Tokenizer`)."""
         # tiktoken's own batch call starts a thread pool per call, slower than a loop here
         encode = self._enc.encode_ordinary
         return [len(encode(t)) for t in texts]

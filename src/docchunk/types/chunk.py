@@ -59,8 +59,10 @@ _CHUNK_LIST: TypeAdapter[list[Chunk]] | None = None
 
 
 def make_chunks(text: str, spans: Iterable[tuple[int, int, int, bool]]) -> list[Chunk]:
-    """Chunks of ``text`` from ``(start, end, token_count, oversized)`` spans, validated
-    as one list by pydantic (faster than one model at a time)."""
+    """Chunks of ``text`` from ``(start, end, token_count, oversized)`` spans.
+
+    Validated as one list by pydantic (faster than one model at a time).
+    """
     global _CHUNK_LIST
     if _CHUNK_LIST is None:
         _CHUNK_LIST = TypeAdapter(list[Chunk])

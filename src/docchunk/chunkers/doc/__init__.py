@@ -1,0 +1,1 @@
+"""Document chunkers: DoclingDocument to docling-core ``DocChunk``s (hierarchical, hybrid)."""

@@ -67,6 +67,7 @@ class DocumentChunker(BaseChunker):
         return value
 
     def model_post_init(self, __context: Any) -> None:
+        """Resolve ``tokenizer`` into the :class:`docchunk.Tokenizer` behind :attr:`token_counter`."""
         self._tok = get_tokenizer(self.tokenizer)
 
     @property

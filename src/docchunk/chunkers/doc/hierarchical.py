@@ -15,7 +15,7 @@ __all__ = ["HierarchicalChunker"]
 
 
 class HierarchicalChunker(DocumentChunker):
-    """Chunks a ``DoclingDocument`` by its structure: one chunk per element.
+    r"""Chunks a ``DoclingDocument`` by its structure: one chunk per element.
 
     Each paragraph, table, picture, code block or formula becomes one chunk; the
     items of a list (or an inline group) become one chunk; each chunk carries the
@@ -34,7 +34,7 @@ class HierarchicalChunker(DocumentChunker):
             always merged, as in docling-core (where the flag is deprecated).
         always_emit_headings: Emit a heading-only chunk (empty text) for sections
             without content.
-        delim: Separator used by ``contextualize``; ``"\\n"``.
+        delim: Separator used by ``contextualize``; ``"\n"``.
         serializer_provider: docling-core serializer provider.
 
     Example:

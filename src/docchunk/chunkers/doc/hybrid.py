@@ -5,7 +5,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 from docling_core.types.doc import DoclingDocument, SectionHeaderItem, TableItem, TitleItem
 
@@ -23,7 +23,7 @@ _CACHE_LIMIT = 500_000
 
 
 class HybridChunker(DocumentChunker):
-    """Chunks a ``DoclingDocument`` by structure, then by tokens.
+    r"""Chunks a ``DoclingDocument`` by structure, then by tokens.
 
     Starts from the hierarchical chunks (see :class:`HierarchicalChunker`), splits
     each chunk whose contextualized text exceeds ``max_tokens`` first at element
@@ -55,7 +55,7 @@ class HybridChunker(DocumentChunker):
         repeat_table_header: Split oversized tables line by line, repeating the header.
         omit_header_on_overflow: Leave the header out for a table row that fits only without it.
         always_emit_headings: Emit heading-only chunks for sections without content.
-        delim: Separator of headings, captions and merged texts; ``"\\n"``.
+        delim: Separator of headings, captions and merged texts; ``"\n"``.
         serializer_provider: docling-core serializer provider.
         text_splitter: Optional text chunker (``RecursiveChunker``, ``SentenceChunker``,
             ``TokenChunker``) that splits oversized non-table text instead of the
@@ -83,6 +83,7 @@ class HybridChunker(DocumentChunker):
     text_splitter: Any = None
 
     def model_post_init(self, __context: Any) -> None:
+        """Resolve the tokenizer and check ``max_tokens`` against it (see the class docstring)."""
         super().model_post_init(__context)
         limit = self.max_tokens if self.max_tokens is not None else self._tok.max_tokens
         if limit is None:
@@ -158,7 +159,7 @@ class _Run:
     def count_many(self, texts: list[str]) -> list[int]:
         missing = list({t for t in texts if t not in self._counts})
         if missing:
-            for t, n in zip(missing, self.tok.count_tokens_batch(missing)):
+            for t, n in zip(missing, self.tok.count_tokens_batch(missing), strict=False):
                 self._counts[t] = n
         return [self._counts[t] for t in texts]
 
@@ -292,7 +293,8 @@ class _Run:
 
     def _segment_table(self, text: str, available: int) -> list[str]:
         omit = self.chunker.omit_header_on_overflow
-        header, body = self.serializer.table_serializer.get_header_and_body_lines(table_text=text)
+        table_serializer = cast(Any, self.serializer).table_serializer  # a ChunkingDocSerializer's
+        header, body = table_serializer.get_header_and_body_lines(table_text=text)
         start = text.find(header[0]) if header else 0
         preamble = text[:start] if start > 0 else ""
         table_prefix = "".join(header)

@@ -143,7 +143,12 @@ def _last_fitting_prefix(text: str, limit: int, size: Callable[[str], int], clea
 
 
 def split_lines(
-    lines: list[str], max_tokens: int, count: Count, prefix: str = "", omit_prefix: bool = False, clean: Clean | None = None
+    lines: list[str],
+    max_tokens: int,
+    count: Count,
+    prefix: str = "",
+    omit_prefix: bool = False,
+    clean: Clean | None = None,
 ) -> list[str]:
     """Pack whole lines into chunks of at most ``max_tokens``, each starting with ``prefix``.
 
@@ -312,11 +317,11 @@ def split_table_by_columns(
     segments: list[str] = []
     col, first = 0, True
     while col < n_cols:
-        end = widest(col, lambda m: sizer.lines(subtable_parts(col, m, first)) <= max_tokens)
+        end = widest(col, lambda m: sizer.lines(subtable_parts(col, m, first)) <= max_tokens)  # noqa: B023 (called at once)
         if end is not None:
             segments.append("".join(subtable_parts(col, end, first)))
         else:
-            end = widest(col, lambda m: rows_fit(col, m, first)) or col + 1
+            end = widest(col, lambda m: rows_fit(col, m, first)) or col + 1  # noqa: B023 (called at once)
             sub_header = header(col, end, first)
             parts = split_lines(
                 [_row(b, col, end) for b in body_rows], max_tokens, count, sub_header, omit_prefix, clean

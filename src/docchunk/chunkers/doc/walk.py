@@ -65,14 +65,14 @@ def walk(doc: DoclingDocument, serializer: BaseDocSerializer, always_emit_headin
     yielded = False
     emitted: set[str] = set()
     visited: set[str] = set()
-    is_doc_ser = isinstance(serializer, DocSerializer)
+    doc_ser = serializer if isinstance(serializer, DocSerializer) else None
     excluded = serializer.get_excluded_refs()
     for item, _level in doc.iterate_items(
         with_groups=True,
-        traverse_pictures=serializer.params.traverse_pictures if is_doc_ser else False,
-        included_content_layers=serializer.params.layers if is_doc_ser else None,
+        traverse_pictures=doc_ser.params.traverse_pictures if doc_ser is not None else False,
+        included_content_layers=doc_ser.params.layers if doc_ser is not None else None,
     ):
-        if item.self_ref in excluded or (is_doc_ser and serializer._skip_in_walk(node=item, root=None)):
+        if item.self_ref in excluded or (doc_ser is not None and doc_ser._skip_in_walk(node=item, root=None)):
             continue
         if isinstance(item, (TitleItem, SectionHeaderItem)):
             level = item.level if isinstance(item, SectionHeaderItem) else 0

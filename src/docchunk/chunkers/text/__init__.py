@@ -9,13 +9,13 @@ from docchunk.chunkers.text.token import TokenChunker
 from docchunk.chunkers.text.window import WindowChunker
 
 __all__ = [
-    "TextChunker",
-    "RecursiveChunker",
-    "TokenChunker",
-    "SentenceChunker",
-    "WindowChunker",
-    "SemanticChunker",
-    "SDPMChunker",
-    "separators_for",
     "LANGUAGES",
+    "RecursiveChunker",
+    "SDPMChunker",
+    "SemanticChunker",
+    "SentenceChunker",
+    "TextChunker",
+    "TokenChunker",
+    "WindowChunker",
+    "separators_for",
 ]

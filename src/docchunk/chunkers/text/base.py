@@ -10,7 +10,7 @@ from docchunk.errors import ConfigError
 from docchunk.tokenizers import Tokenizer, get_tokenizer
 from docchunk.types import Chunk
 
-__all__ = ["TextChunker", "check_size", "absorb_whitespace_chunks"]
+__all__ = ["TextChunker", "absorb_whitespace_chunks", "check_size"]
 
 
 def check_size(name: str, value: Any, minimum: int) -> int:
@@ -50,6 +50,7 @@ def absorb_whitespace_chunks(text: str, chunks: list[Chunk], tokenizer: Tokenize
 
 
 def _join(text: str, a: Chunk, b: Chunk, tokenizer: Tokenizer, limit: int) -> Chunk | None:
+    assert a.start_index is not None and a.end_index is not None and b.end_index is not None  # slices
     s, e = a.start_index, max(a.end_index, b.end_index)
     n = tokenizer.count_tokens(text[s:e])
     if n > limit:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
-from itertools import accumulate, chain, compress, filterfalse, islice, repeat
+from itertools import accumulate, chain, compress, filterfalse, islice, pairwise, repeat
 from operator import add, is_, is_not, itemgetter, lt, or_
 from typing import Any
 
@@ -64,14 +64,17 @@ class _Counter:
         return self._clean_pairs[(left, right)]
 
     def unclean_cuts(self, cuts: list[int], right: str | None = None) -> list[int]:
-        """The cuts ``b`` (0 < b < len(text)) whose join ``text[b - 1] | text[b]`` is not
-        clean, in order; ``right``, when given, is ``text[b]`` at every cut."""
+        """The cuts whose join is not clean, in order.
+
+        A cut ``b`` (0 < b < len(text)) joins ``text[b - 1] | text[b]``; ``right``, when
+        given, is ``text[b]`` at every cut.
+        """
         text, clean = self.text, self.clean
         lefts = list(map(text.__getitem__, map((-1).__add__, cuts)))
         if right:
             bad_left = {c for c in set(lefts) if not clean(c, right)}
             return list(compress(cuts, map(bad_left.__contains__, lefts))) if bad_left else []
-        pairs = list(zip(lefts, map(text.__getitem__, cuts)))
+        pairs = list(zip(lefts, map(text.__getitem__, cuts), strict=False))
         bad = {pair for pair in set(pairs) if not clean(*pair)}
         return list(compress(cuts, map(bad.__contains__, pairs))) if bad else []
 
@@ -85,8 +88,10 @@ class _Counter:
         return n
 
     def size_or_over(self, s: int, e: int) -> int:
-        """The count of a span, or ``size + 1`` when a prefix ending at a clean position (so
-        that its count is part of the whole's) already shows it is too long."""
+        """The count of a span, or ``size + 1`` when a prefix shows it is too long.
+
+        The prefix ends at a clean position, so that its count is part of the whole's.
+        """
         if self.is_len:
             return e - s
         probe = self.size * _PROBE_CHARS_PER_TOKEN
@@ -103,8 +108,10 @@ class _Counter:
         return self.count(s, e)
 
     def joined(self, start: int, end: int, unclean: list[int], total: int) -> int:
-        """Exact count of ``text[start:end]``, given the sum ``total`` of the counts of its
-        pieces and the cuts between pieces that are not clean (in order).
+        """Exact count of ``text[start:end]``.
+
+        Given the sum ``total`` of the counts of its pieces and the cuts between pieces
+        that are not clean (in order).
 
         At a clean cut the counts add up. Around unclean cuts ``b1..bm`` only a local
         window ``p..q`` is measured, where ``p`` and ``q`` are the nearest clean
@@ -137,7 +144,7 @@ class _Counter:
             while k + 1 < n and unclean[k + 1] < q:  # no clean position before the next cut either:
                 k += 1  # it joins this window, whose end q (the first clean position after it) stays
                 window.append(unclean[k])
-            delta = count(p, q) - sum(count(x, y) for x, y in zip(window, [*window[1:], q]))
+            delta = count(p, q) - sum(count(x, y) for x, y in zip(window, [*window[1:], q], strict=True))
             # p and q are clean positions only when the scans stopped before the span's ends
             if key is not None and len(window) == 2 and max(start, b - reach) < p and q < min(end, b + reach):
                 deltas[key] = (delta, p - b, q - b)
@@ -151,17 +158,17 @@ class _Counter:
         limit = len(text) - reach
         keys: list[str | None] = [text[b - reach : b + reach] for b in unclean]
         if unclean[0] < reach or unclean[-1] > limit:
-            keys = [key if reach <= b <= limit else None for key, b in zip(keys, unclean)]
-        hits = list(map(deltas.get, keys, repeat(_UNKNOWN)))
+            keys = [key if reach <= b <= limit else None for key, b in zip(keys, unclean, strict=False)]
+        hits = list(map(deltas.get, keys, repeat(_UNKNOWN)))  # type: ignore[arg-type]
         missing = list(map(is_, hits, repeat(_UNKNOWN)))
         if True in missing:
             # one occurrence of each new key: the window lies within the key's characters
-            todo = dict(zip(compress(keys, missing), compress(unclean, missing)))
+            todo = dict(zip(compress(keys, missing), compress(unclean, missing), strict=False))
             todo.pop(None, None)
             for key in self._no_window.intersection(todo):  # no clean position near: measured around it
                 del todo[key]
             windows: list[tuple[str, int, int, int]] = []
-            for key, b in todo.items():
+            for key, b in todo.items():  # type: ignore[assignment]
                 p, q = self._clean_before(b, b - reach), self._clean_after(b, b + reach)
                 if b - reach < p and q < b + reach:
                     windows.append((key, p, b, q))
@@ -169,10 +176,10 @@ class _Counter:
                     self._no_window.add(key)
             if windows:
                 ns = iter(self.exact_counts([span for _, p, b, q in windows for span in ((p, q), (p, b), (b, q))]))
-                for (key, p, b, q), whole, left, right in zip(windows, ns, ns, ns):
+                for (key, p, b, q), whole, left, right in zip(windows, ns, ns, ns, strict=False):
                     deltas[key] = (whole - left - right, p - b, q - b)
-                hits = list(map(deltas.get, keys, repeat(_UNKNOWN)))
-        return _JoinFixes(len(text), unclean, hits)
+                hits = list(map(deltas.get, keys, repeat(_UNKNOWN)))  # type: ignore[arg-type]
+        return _JoinFixes(len(text), unclean, hits)  # type: ignore[arg-type]
 
     def _clean_before(self, b: int, floor: int) -> int:
         """The nearest clean position ``p < b``, or ``floor`` when there is none after it."""
@@ -192,9 +199,11 @@ class _Counter:
 
     def part_counts(self, parts: list[str], sep: str, start_mode: bool, bounds: list[int],
                     measure: Callable[[int, int], int]) -> tuple[list[int], list[int]]:  # fmt: skip
-        """Exact counts and ids of the non-empty pieces of a split: ``parts[0]``, then
-        ``sep + part`` for the others (``start_mode``), or ``part + sep`` for all but the
-        last, then the last. ``bounds`` are the pieces' offsets (empty ones included).
+        """Exact counts and ids of the non-empty pieces of a split.
+
+        The pieces are ``parts[0]``, then ``sep + part`` for the others (``start_mode``),
+        or ``part + sep`` for all but the last, then the last. ``bounds`` are the pieces'
+        offsets (empty ones included).
 
         Each distinct piece gets an id (per separator, by its part, so the pieces are not
         sliced out of the text again) and is counted once: equal ids mean equal piece
@@ -204,7 +213,7 @@ class _Counter:
         """
         sizes = self._sizes
         if not sep:  # characters
-            counts = self.counts([(b, c) for b, c in zip(bounds, bounds[1:]) if b < c])
+            counts = self.counts([(b, c) for b, c in pairwise(bounds) if b < c])
             first = len(sizes)
             sizes.extend(counts)
             return counts, list(range(first, len(sizes)))
@@ -214,36 +223,37 @@ class _Counter:
         longest = self.size * _WHOLE_CHARS_PER_TOKEN - len(sep)
         if ids is None or None in ids:
             new = list(set(body) if ids is None else set(compress(body, map(is_, ids, repeat(None)))))
-            memo.update(zip(new, range(len(sizes), len(sizes) + len(new))))
+            memo.update(zip(new, range(len(sizes), len(sizes) + len(new)), strict=False))
             sizes.extend(repeat(None, len(new)))
             todo = [p for p in new if len(p) <= longest]
             if todo:
                 pieces = [sep + p for p in todo] if start_mode else [p + sep for p in todo]
-                for p, n in zip(todo, self.tok.count_tokens_batch(pieces)):
+                for p, n in zip(todo, self.tok.count_tokens_batch(pieces), strict=False):
                     sizes[memo[p]] = n
             ids = list(map(memo.__getitem__, body))
-        out = list(map(sizes.__getitem__, ids))
+        out = list(map(sizes.__getitem__, ids))  # type: ignore[arg-type]
         if None in out:  # long pieces
             first = 1 if start_mode else 0  # index in bounds of body[0]'s piece
             for k in [k for k, c in enumerate(out) if c is None]:
-                n = sizes[ids[k]]
+                n = sizes[ids[k]]  # type: ignore[assignment, index]
                 if n is None:
                     n = sizes[ids[k]] = measure(bounds[k + first], bounds[k + first + 1])
                 out[k] = n
         end = parts[0] if start_mode else parts[-1]
         if not end:
-            return out, ids
+            return out, ids  # type: ignore[return-value]
         lo, hi = (bounds[0], bounds[1]) if start_mode else (bounds[-2], bounds[-1])
         n = self.count(lo, hi) if len(end) <= longest else measure(lo, hi)
         sizes.append(n)
         end_id = len(sizes) - 1
-        return ([n, *out], [end_id, *ids]) if start_mode else ([*out, n], [*ids, end_id])
+        return ([n, *out], [end_id, *ids]) if start_mode else ([*out, n], [*ids, end_id])  # type: ignore[list-item]
 
     def start_fixes(self, bounds: list[int], ids: list[int], sep: str) -> tuple[list[int], list[tuple[int, int, int]]]:
-        """The inner bounds of the pieces of a "start" mode split (``bounds``, piece ids
-        from :meth:`part_counts`, every piece but an unattached first one begins with
-        ``sep``) whose join is not clean, and the correction at each (as in
-        :meth:`joined`), or ``_UNKNOWN``.
+        """The unclean inner bounds of a "start" mode split and the correction at each.
+
+        ``bounds`` and the piece ids come from :meth:`part_counts`; every piece but an
+        unattached first one begins with ``sep``. The correction at each bound whose join
+        is not clean is as in :meth:`joined`, or ``_UNKNOWN``.
 
         The join ``b`` after a piece is followed by ``sep``, so its window runs from the
         nearest clean position ``p`` inside the piece to the first clean position ``q``
@@ -254,7 +264,7 @@ class _Counter:
         text, tails, heads, w, clean = self.text, self._tails, self._heads, len(sep), self.clean
         inside = next((x for x in range(1, w) if clean(sep[x - 1], sep[x])), None)  # a clean position in sep
         if not tails.keys() >= set(ids):
-            where = dict(zip(ids, range(len(ids))))  # id -> a piece with it
+            where = dict(zip(ids, range(len(ids)), strict=False))  # id -> a piece with it
             windows: list[tuple[int, int, int, int]] = []
             for uid in [uid for uid in where if uid not in tails]:
                 k = where[uid]
@@ -271,7 +281,7 @@ class _Counter:
             if windows:
                 strings = [t for _, p, b, q in windows for t in (text[p:b] + sep[:q], text[p:b], sep[:q])]
                 ns = iter(self.string_counts(strings))
-                for (uid, p, b, q), whole, left, right in zip(windows, ns, ns, ns):
+                for (uid, p, b, q), whole, left, right in zip(windows, ns, ns, ns, strict=False):
                     tails[uid] = (whole - left - right, p - b, q)
         infos = list(map(tails.__getitem__, islice(ids, 0, len(ids) - 1)))
         unclean = list(map(is_not, infos, repeat(None)))
@@ -279,8 +289,8 @@ class _Counter:
         hits = list(compress(infos, unclean))
         if inside is None:  # the window ends after sep only when the next piece's sep|part join is clean
             ok = compress(map(heads.__getitem__, islice(ids, 1, None)), unclean)
-            hits = [hit if good else _UNKNOWN for hit, good in zip(hits, ok)]
-        return cuts, hits
+            hits = [hit if good else _UNKNOWN for hit, good in zip(hits, ok, strict=False)]
+        return cuts, hits  # type: ignore[return-value]
 
     def exact_counts(self, spans: list[tuple[int, int]]) -> list[int]:
         """Exact counts of many spans of the text (:meth:`string_counts` of their slices)."""
@@ -292,12 +302,15 @@ class _Counter:
         cache = self.cache
         todo = [p for p in set(pieces) if p not in cache]
         if todo:
-            cache.update(zip(todo, self.tok.count_tokens_batch(todo)))
+            cache.update(zip(todo, self.tok.count_tokens_batch(todo), strict=False))
         return list(map(cache.__getitem__, pieces))
 
     def counts(self, spans: list[tuple[int, int]]) -> list[int]:
-        """:meth:`size_or_over` of many spans; short ones are counted exactly in one native
-        batch (:meth:`exact_counts`), long ones may stop at a prefix that is too long."""
+        """:meth:`size_or_over` of many spans.
+
+        Short ones are counted exactly in one native batch (:meth:`exact_counts`), long
+        ones may stop at a prefix that is too long.
+        """
         if self.is_len:
             return [e - s for s, e in spans]
         probe = self.size * _PROBE_CHARS_PER_TOKEN
@@ -308,8 +321,11 @@ class _Counter:
 
 
 def _drop_empty_end(bounds: list[int]) -> list[int]:
-    """Bounds without the empty piece a split leaves when the text starts ("start" mode)
-    or ends ("end" mode) with the separator."""
+    """Bounds without the empty piece a split leaves at an end.
+
+    A split leaves one when the text starts ("start" mode) or ends ("end" mode) with the
+    separator.
+    """
     if bounds[0] == bounds[1]:
         return bounds[1:]
     if bounds[-1] == bounds[-2]:
@@ -318,8 +334,10 @@ def _drop_empty_end(bounds: list[int]) -> list[int]:
 
 
 class _JoinFixes:
-    """Prefix sums of the memoized corrections at the unclean cuts of one split, so that a
-    group of its pieces is sized in O(log n); see :meth:`_Counter.joined`."""
+    """Prefix sums of the memoized corrections at the unclean cuts of one split.
+
+    A group of its pieces is then sized in O(log n); see :meth:`_Counter.joined`.
+    """
 
     def __init__(self, text_length: int, unclean: list[int], hits: list[tuple[int, int, int]]):
         self.hits = hits  # (correction, window start - cut, window end - cut), or _UNKNOWN
@@ -333,7 +351,7 @@ class _JoinFixes:
 
 
 class RecursiveChunker(TextChunker):
-    """Splits text at the coarsest separators that make pieces fit, then packs pieces.
+    r"""Splits text at the coarsest separators that make pieces fit, then packs pieces.
 
     Follows the recursive character splitter design (LangChain's
     ``RecursiveCharacterTextSplitter``, chunk-clj): try separators from coarsest to
@@ -346,7 +364,7 @@ class RecursiveChunker(TextChunker):
         chunk_overlap: Trailing context of each chunk repeated at the start of the
             next, in the same units, taken at piece boundaries; 0 <= overlap < chunk_size.
         separators: Literal separator strings, coarsest first; default
-            ``["\\n\\n", "\\n", " ", ""]`` (``""`` splits into characters).
+            ``["\n\n", "\n", " ", ""]`` (``""`` splits into characters).
         keep_separator: ``"start"`` attaches a separator to the piece after it (so
             Markdown ``##`` and ``def`` stay with their content), ``"end"`` to the
             piece before it, ``False`` drops separators that fall on a chunk boundary.
@@ -373,8 +391,8 @@ class RecursiveChunker(TextChunker):
             ``language`` and ``separators``, an unknown language, bad separators.
 
     Example:
-        >>> [c.text for c in RecursiveChunker(chunk_size=12)("Hello world.\\n\\nBye now.")]
-        ['Hello world.', '\\n\\nBye now.']
+        >>> [c.text for c in RecursiveChunker(chunk_size=12)("Hello world.\n\nBye now.")]
+        ['Hello world.', '\n\nBye now.']
     """
 
     def __init__(
@@ -480,7 +498,7 @@ class RecursiveChunker(TextChunker):
         if self._additive:
             return True
         tok = self.tokenizer
-        for a, b in zip(run, run[1:]):
+        for a, b in pairwise(run):
             if pieces[a][1] != pieces[b][0]:  # a dropped separator lies between: measure
                 return False
             cut = pieces[b][0]
@@ -504,9 +522,12 @@ class RecursiveChunker(TextChunker):
 
     def _visit_contiguous(self, text: str, bounds: list[int], parts: list[str], sep: str, next_level: int,
                           counter: _Counter, groups: list) -> None:  # fmt: skip
-        """Token mode with contiguous pieces ``bounds[k]:bounds[k + 1]`` (the ``parts`` of a
-        split with ``sep`` attached per ``keep_separator``): greedy groups by binary search
-        on prefix sums of the piece counts, sized again only across unclean joins."""
+        """Token mode with contiguous pieces ``bounds[k]:bounds[k + 1]``.
+
+        The pieces are the ``parts`` of a split with ``sep`` attached per
+        ``keep_separator``: greedy groups by binary search on prefix sums of the piece
+        counts, sized again only across unclean joins.
+        """
         bounds, counts, ids = self._piece_counts(text, bounds, parts, sep, next_level, counter)
         size, n = self.chunk_size, len(bounds) - 1
         prefix = list(accumulate(counts, initial=0))
@@ -528,7 +549,7 @@ class RecursiveChunker(TextChunker):
             else:  # corrections per join: skip the groups' edges
                 edges = {bounds[i] for i, _ in plan}
                 inner = list(filterfalse(edges.__contains__, self._unclean_joins(counter, bounds, sep)))
-                fixes = counter.join_fixes(inner) if inner else None
+                fixes = counter.join_fixes(inner) if inner else None  # type: ignore[assignment]
         if inner:
             bad, hits, lows, highs, fix = fixes.bad, fixes.hits, fixes.lo, fixes.hi, fixes.fix
         for i, j in plan:
@@ -549,21 +570,28 @@ class RecursiveChunker(TextChunker):
 
     def _piece_counts(self, text: str, bounds: list[int], parts: list[str], sep: str, next_level: int,
                       counter: _Counter) -> tuple[list[int], list[int], list[int]]:  # fmt: skip
-        """The bounds of the non-empty pieces of a split, their exact counts and their ids
-        (:meth:`_Counter.part_counts`); a long piece is sized from its own parts at
-        ``next_level``."""
+        """The bounds of the non-empty pieces of a split, their exact counts and their ids.
+
+        See :meth:`_Counter.part_counts`; a long piece is sized from its own parts at
+        ``next_level``.
+        """
         counts, ids = counter.part_counts(parts, sep, self.keep_separator == "start", bounds,
                                           lambda s, e: self._measure(text, s, e, next_level, counter))  # fmt: skip
         return _drop_empty_end(bounds), counts, ids
 
     def _unclean_joins(self, counter: _Counter, bounds: list[int], sep: str) -> list[int]:
-        """The inner bounds of contiguous pieces whose join is not clean ("start" mode puts
-        ``sep`` right of every one)."""
+        """The inner bounds of contiguous pieces whose join is not clean.
+
+        "start" mode puts ``sep`` right of every one.
+        """
         return counter.unclean_cuts(bounds[1:-1], sep[:1] if self.keep_separator == "start" else None)
 
     def _measure(self, text: str, lo: int, hi: int, level: int, counter: _Counter) -> int:
-        """Exact size of ``text[lo:hi]`` from the counts of its parts at ``level`` and the
-        corrections at their unclean joins (contiguous pieces only)."""
+        """Exact size of ``text[lo:hi]``.
+
+        From the counts of its parts at ``level`` and the corrections at their unclean
+        joins (contiguous pieces only).
+        """
         cut = self._split_once(text, lo, hi, level)
         if cut is None or not cut[1]:  # indivisible, or characters: count it whole
             return counter.count(lo, hi)
@@ -580,9 +608,11 @@ class RecursiveChunker(TextChunker):
 
     def _visit_repeated(self, text: str, lo: int, hi: int, piece_id: int, level: int, counter: _Counter,
                         groups: list) -> None:  # fmt: skip
-        """:meth:`_visit`, memoized per call by the piece's id (equal ids, equal texts; see
-        :meth:`_Counter.part_counts`): an oversized piece that occurs again (boilerplate,
-        repeated table rows) is split the same way."""
+        """:meth:`_visit`, memoized per call by the piece's id.
+
+        Equal ids, equal texts (see :meth:`_Counter.part_counts`): an oversized piece that
+        occurs again (boilerplate, repeated table rows) is split the same way.
+        """
         key = (piece_id, level)
         known = counter.splits.get(key)
         if known is None:
@@ -593,9 +623,11 @@ class RecursiveChunker(TextChunker):
             groups.extend([(s + lo, e + lo, n, flag) for s, e, n, flag in known])
 
     def _split_once(self, text: str, lo: int, hi: int, level: int) -> tuple[list[str], str, int] | None:
-        """The parts of ``text[lo:hi]`` between occurrences of the first separator (from
-        ``level`` on) that occurs in it, that separator and the next level; None when no
-        separator is left (``""`` splits into characters)."""
+        """Split ``text[lo:hi]`` once, at the first separator (from ``level`` on) in it.
+
+        Returns the parts between its occurrences, that separator and the next level;
+        None when no separator is left (``""`` splits into characters).
+        """
         for index in range(level, len(self.separators)):
             sep = self.separators[index]
             if sep == "":
@@ -618,9 +650,9 @@ class RecursiveChunker(TextChunker):
         """Non-empty spans of the pieces, with the separator kept per ``keep_separator``."""
         if self.keep_separator:
             bounds = self._bounds(lo, lengths, width)
-            return [(a, b) for a, b in zip(bounds, bounds[1:]) if a < b]
+            return [(a, b) for a, b in pairwise(bounds) if a < b]
         starts = accumulate((n + width for n in lengths), initial=lo)
-        return [(q, q + n) for q, n in zip(starts, lengths) if n]
+        return [(q, q + n) for q, n in zip(starts, lengths, strict=False) if n]
 
     # -- phase 2: pack --------------------------------------------------------------
     def _pack(
@@ -629,7 +661,7 @@ class RecursiveChunker(TextChunker):
         """Greedy packing of groups with overlap; returns ``(start, end, token_count, oversized)``."""
         size, overlap = self.chunk_size, self.chunk_overlap
         counts = [g[2] for g in groups]
-        if all(a[1] == b[0] for a, b in zip(groups, groups[1:])):  # contiguous: nothing between groups
+        if all(a[1] == b[0] for a, b in pairwise(groups)):  # contiguous: nothing between groups
             gaps = [0] * max(0, len(groups) - 1)
         else:
             gaps = [counter.count(groups[i][1], groups[i + 1][0]) for i in range(len(groups) - 1)]
@@ -677,6 +709,7 @@ class RecursiveChunker(TextChunker):
 
     # -- public --------------------------------------------------------------------
     def with_budget(self, tokenizer: Any, chunk_size: int) -> RecursiveChunker:
+        """A copy with another tokenizer and ``chunk_size`` (the overlap capped below it)."""
         return RecursiveChunker(chunk_size, min(self.chunk_overlap, chunk_size - 1), list(self.separators),
                                 self.keep_separator, None, tokenizer)  # fmt: skip
 

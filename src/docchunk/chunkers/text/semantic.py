@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import pairwise
 from typing import Any
 
 from docchunk.chunkers.text.base import TextChunker, check_size
@@ -11,14 +12,14 @@ from docchunk.chunkers.text.sentence import sentence_spans
 from docchunk.errors import ConfigError, require
 from docchunk.types import Chunk
 
-__all__ = ["SemanticChunker", "SDPMChunker"]
+__all__ = ["SDPMChunker", "SemanticChunker"]
 
 EmbedBatch = Callable[[list[str]], Any]
 BOUNDARIES = ("paragraph", "sentence")
 
 
 def _sentences(text: str) -> list[tuple[int, int]]:
-    """:func:`sentence_spans`, with whitespace-only spans (``"\\n \\n"``) joined to a neighbouring sentence."""
+    r""":func:`sentence_spans`, with whitespace-only spans (``"\n \n"``) joined to a neighbouring sentence."""
     spans: list[tuple[int, int]] = []
     for a, b in sentence_spans(text):
         if spans and (not text[a:b].strip() or not text[spans[-1][0] : spans[-1][1]].strip()):
@@ -192,7 +193,7 @@ class SemanticChunker(TextChunker):
     def _groups(self, spans: list[tuple[int, int]], cuts: list[int]) -> list[tuple[int, int]]:
         """Sentence index ranges ``[a, b)`` between boundaries."""
         bounds = [0, *(c + 1 for c in cuts), len(spans)]
-        return list(zip(bounds, bounds[1:]))
+        return list(pairwise(bounds))
 
     def _pack(self, text: str, spans: list[tuple[int, int]], lo: int, hi: int) -> list[Chunk]:
         """Chunks of sentences ``lo..hi`` within ``chunk_size``: whole sentences, long ones split."""
@@ -204,6 +205,7 @@ class SemanticChunker(TextChunker):
             s, n = spans[i][0], counts[i - lo]
             if n > self.chunk_size:
                 for piece in self._splitter.chunk(text[s : spans[i][1]]):
+                    assert piece.start_index is not None and piece.end_index is not None  # slices of the text
                     out.append(Chunk(text=piece.text, start_index=s + piece.start_index, end_index=s + piece.end_index,
                                      token_count=piece.token_count, oversized=piece.oversized))  # fmt: skip
                 i += 1
@@ -237,7 +239,9 @@ class SemanticChunker(TextChunker):
         groups = self._second_pass(text, spans, unit, groups)
         return [c for lo, hi in groups for c in self._pack(text, spans, lo, hi)]
 
-    def _second_pass(self, text: str, spans: list[tuple[int, int]], unit: Any, groups: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    def _second_pass(
+        self, text: str, spans: list[tuple[int, int]], unit: Any, groups: list[tuple[int, int]]
+    ) -> list[tuple[int, int]]:
         """Hook for :class:`SDPMChunker`; the single-pass chunker keeps its groups."""
         return groups
 
@@ -285,7 +289,9 @@ class SDPMChunker(SemanticChunker):
                          batch_size, boundaries)  # fmt: skip
         self.skip_window = check_size("skip_window", skip_window, 1)
 
-    def _second_pass(self, text: str, spans: list[tuple[int, int]], unit: Any, groups: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    def _second_pass(
+        self, text: str, spans: list[tuple[int, int]], unit: Any, groups: list[tuple[int, int]]
+    ) -> list[tuple[int, int]]:
         """Merge groups ``skip_window`` apart while similar and within ``chunk_size``, until stable."""
         np = require("numpy", "semantic", "Semantic chunking")
         groups = list(groups)
@@ -299,7 +305,8 @@ class SDPMChunker(SemanticChunker):
                 ea, eb = unit[a[0] : a[1]].mean(axis=0), unit[b[0] : b[1]].mean(axis=0)
                 denom = float(np.linalg.norm(ea) * np.linalg.norm(eb)) or 1.0
                 similar = float(ea @ eb) / denom >= self.threshold
-                if similar and self.tokenizer.count_tokens(text[spans[a[0]][0] : spans[b[1] - 1][1]]) <= self.chunk_size:
+                joined = text[spans[a[0]][0] : spans[b[1] - 1][1]]
+                if similar and self.tokenizer.count_tokens(joined) <= self.chunk_size:
                     groups[i : i + k + 1] = [(a[0], b[1])]
                     changed = True
                     continue

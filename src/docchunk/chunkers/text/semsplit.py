@@ -19,7 +19,7 @@ from bisect import bisect_left
 from collections.abc import Callable
 from itertools import accumulate
 
-__all__ = ["semchunk_split", "SEMANTIC_SPLITTERS"]
+__all__ = ["SEMANTIC_SPLITTERS", "semchunk_split"]
 
 SEMANTIC_SPLITTERS = (
     ".", "?", "!", "*",

@@ -74,19 +74,23 @@ class SentenceChunker(TextChunker):
         spans = sentence_spans(text)
         counts = self.tokenizer.count_tokens_batch([text[s:e] for s, e in spans])
         units: list[tuple[int, int, int]] = []
-        for (s, e), n in zip(spans, counts):
+        for (s, e), n in zip(spans, counts, strict=False):
             if n <= self.chunk_size:
                 units.append((s, e, n))
                 continue
             for piece in self._words.chunk(text[s:e]):
+                start, end = piece.start_index, piece.end_index
+                assert start is not None and end is not None  # a text chunker's chunks are slices
                 if piece.oversized:
-                    for w in token_windows(piece.text, self.tokenizer, self.chunk_size, 0, s + piece.start_index):
+                    for w in token_windows(piece.text, self.tokenizer, self.chunk_size, 0, s + start):
+                        assert w.start_index is not None and w.end_index is not None
                         units.append((w.start_index, w.end_index, w.token_count))
                 else:
-                    units.append((s + piece.start_index, s + piece.end_index, piece.token_count))
+                    units.append((s + start, s + end, piece.token_count))
         return units
 
     def with_budget(self, tokenizer: Any, chunk_size: int) -> SentenceChunker:
+        """A copy with another tokenizer and ``chunk_size`` (the overlap capped below it)."""
         overlap = min(self.chunk_overlap, chunk_size - 1)
         return SentenceChunker(tokenizer, chunk_size, overlap, self.min_sentences_per_chunk)
 
@@ -110,7 +114,7 @@ class SentenceChunker(TextChunker):
                 exact = self.tokenizer.count_tokens(text[start : units[j - 1][1]])
             end = units[j - 1][1]
             out.append(Chunk(text=text[start:end], start_index=start, end_index=end,
-                                             token_count=exact, context=None, oversized=exact > self.chunk_size))  # fmt: skip
+                             token_count=exact, context=None, oversized=exact > self.chunk_size))  # fmt: skip
             if j >= n:
                 break
             i = self._next_start(units, i, j)

@@ -18,7 +18,9 @@ _HEADINGS = ["\n# ", "\n## ", "\n### ", "\n#### ", "\n##### ", "\n###### "]
 _PRESETS: dict[str, list[str]] = {
     "markdown": [*_HEADINGS, "```\n", "\n\n***\n\n", "\n\n---\n\n", "\n\n___\n\n"],
     "python": ["\nclass ", "\ndef ", "\nasync def ", "\n    def ", "\n    async def ", "\n\tdef "],
-    "clojure": ["\n(ns ", "\n(defn ", "\n(defn- ", "\n(defmacro ", "\n(defprotocol ", "\n(defrecord ", "\n(def ", "\n(deftest "],
+    "clojure": [
+        "\n(ns ", "\n(defn ", "\n(defn- ", "\n(defmacro ", "\n(defprotocol ", "\n(defrecord ", "\n(def ", "\n(deftest ",
+    ],
     "javascript": [
         "\nexport ", "\nfunction ", "\nconst ", "\nlet ", "\nvar ", "\nclass ",
         "\nif ", "\nfor ", "\nwhile ", "\nswitch ", "\ncase ", "\ndefault ",
@@ -32,7 +34,10 @@ _PRESETS: dict[str, list[str]] = {
         "\nif ", "\nfor ", "\nwhile ", "\nswitch ", "\ncase ",
     ],
     "go": ["\nfunc ", "\nvar ", "\nconst ", "\ntype ", "\nif ", "\nfor ", "\nswitch ", "\ncase "],
-    "rust": ["\nfn ", "\npub fn ", "\nimpl ", "\nstruct ", "\nenum ", "\nconst ", "\nlet ", "\nif ", "\nwhile ", "\nfor ", "\nloop ", "\nmatch "],
+    "rust": [
+        "\nfn ", "\npub fn ", "\nimpl ", "\nstruct ", "\nenum ", "\nconst ", "\nlet ", "\nif ", "\nwhile ", "\nfor ",
+        "\nloop ", "\nmatch ",
+    ],
     "html": [
         "<body", "<div", "<p", "<br", "<li", "<h1", "<h2", "<h3", "<h4", "<h5", "<h6", "<span", "<table",
         "<tr", "<td", "<th", "<ul", "<ol", "<header", "<footer", "<nav", "<head", "<style", "<script",
@@ -50,7 +55,7 @@ LANGUAGES = tuple(sorted(_PRESETS))
 
 
 def separators_for(language: str) -> list[str]:
-    """The separator preset of ``language``, coarsest first, ending with the default tail.
+    r"""The separator preset of ``language``, coarsest first, ending with the default tail.
 
     Args:
         language: One of :data:`LANGUAGES` (case-insensitive).
@@ -63,7 +68,7 @@ def separators_for(language: str) -> list[str]:
 
     Example:
         >>> separators_for("python")[:2]
-        ['\\nclass ', '\\ndef ']
+        ['\nclass ', '\ndef ']
     """
     key = language.lower() if isinstance(language, str) else language
     if key not in _PRESETS:

@@ -26,7 +26,7 @@ def token_windows(text: str, tokenizer: Any, chunk_size: int, chunk_overlap: int
     n = len(offsets)
     if n == 0:
         return [Chunk(text=text, start_index=base, end_index=base + len(text),
-                                      token_count=tokenizer.count_tokens(text), context=None, oversized=False)]  # fmt: skip
+                      token_count=tokenizer.count_tokens(text), context=None, oversized=False)]  # fmt: skip
 
     def char_at(index: int) -> int:
         return len(text) if index >= n else (0 if index == 0 else offsets[index])
@@ -61,9 +61,12 @@ def token_windows(text: str, tokenizer: Any, chunk_size: int, chunk_overlap: int
 
 
 def _fit_characters(text: str, start: int, stop: int, tokenizer: Any, chunk_size: int, base: int) -> list[Chunk]:
-    """Chunks of ``text[start:stop]`` (a few characters that tokenize together, e.g. one
-    WordPiece word or a byte-level token spanning characters) cut greedily by characters:
-    each the longest prefix within ``chunk_size``, or one character, then oversized."""
+    """Chunks of ``text[start:stop]``, cut greedily by characters.
+
+    The span is a few characters that tokenize together, e.g. one WordPiece word or a
+    byte-level token spanning characters. Each chunk is the longest prefix within
+    ``chunk_size``, or one character, then oversized.
+    """
     out: list[Chunk] = []
     while start < stop:
         end = stop
@@ -110,6 +113,7 @@ class TokenChunker(TextChunker):
         self.tokenizer.token_offsets("")  # fail at construction when offsets are unsupported
 
     def with_budget(self, tokenizer: Any, chunk_size: int) -> TokenChunker:
+        """A copy with another tokenizer and ``chunk_size`` (the overlap capped below it)."""
         return TokenChunker(tokenizer, chunk_size, min(self.chunk_overlap, chunk_size - 1))
 
     def chunk(self, text: str) -> list[Chunk]:

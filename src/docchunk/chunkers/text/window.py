@@ -68,7 +68,7 @@ class WindowChunker(TextChunker):
                 starts.append(pos)
         return starts
 
-    def chunk(self, text: str) -> list[WindowChunk]:
+    def chunk(self, text: str) -> list[WindowChunk]:  # type: ignore[override]  # WindowChunks only
         """Split ``text`` into windows (see the class invariants)."""
         text = self._check_text(text)
         if not text:
@@ -88,7 +88,7 @@ class WindowChunker(TextChunker):
                 WindowChunk(
                     text=text[s:e], start_index=s, end_index=e, token_count=self.tokenizer.count_tokens(text[s:e]),
                     context=None, oversized=False, main_start_index=at(first), main_end_index=at(last),
-                )  # fmt: skip
+                )
             )
             if last >= n:
                 return out

@@ -1,0 +1,272 @@
+"""Small-to-big retrieval: expand a chunk to its whole top-level items or its whole pages.
+
+Follows docling-core 2.104.0's ``TreeChunkExpander`` and ``PageChunkExpander``
+(``BaseChunkExpander.expand(chunk, dl_doc, serializer)``): match small chunks, hand
+the reader the complete table, list or section element, or the complete pages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any, Literal
+
+from docling_core.types.doc import DoclingDocument
+from docling_core.types.doc.document import DocItem, InlineGroup, ListGroup, NodeItem
+from pydantic import ConfigDict, PrivateAttr, ValidationError
+
+from docchunk.chunkers.doc.base import _config_error as config_error
+from docchunk.chunkers.doc.page import page_parts
+from docchunk.chunkers.doc.types import DocChunk, contextualize, page_numbers_of
+from docchunk.errors import ConfigError, DocumentError
+from docchunk.serialization._docling import BaseChunker, BaseChunkExpander
+from docchunk.tokenizers import Tokenizer, get_tokenizer
+
+__all__ = ["ChunkExpander", "ExpandingChunker", "PageChunkExpander", "TreeChunkExpander", "get_expander"]
+
+
+class ChunkExpander(BaseChunkExpander):
+    """Base of docchunk's chunk expanders; a docling-core ``BaseChunkExpander``.
+
+    Attributes:
+        tokenizer: Any spec :func:`docchunk.get_tokenizer` accepts; counts the expanded
+            chunk's ``meta.token_count`` (tokens of ``contextualize(chunk)``). Default:
+            all-MiniLM-L6-v2. Use the tokenizer of the chunker that made the chunks.
+        max_tokens: Optional cap, in tokens of ``tokenizer``, on the expanded chunk's
+            contextualized text; an expansion above it is not made: the chunk comes
+            back unexpanded with ``meta.expanded = False``. None: no cap.
+        docling_compat: Reproduce docling-core's output exactly (no cap, no flag).
+        delim: Separator of headings, captions and text in ``contextualize``.
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True, extra="forbid")
+
+    tokenizer: Any = None
+    max_tokens: int | None = None
+    docling_compat: bool = False
+    delim: str = "\n"
+
+    _tok: Tokenizer = PrivateAttr()
+
+    def __init__(self, **data: Any) -> None:
+        try:
+            super().__init__(**data)
+        except ValidationError as exc:
+            raise config_error(type(self).__name__, exc) from None
+
+    def model_post_init(self, __context: Any) -> None:
+        """Check ``max_tokens`` and resolve the tokenizer."""
+        limit = self.max_tokens
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+            raise ConfigError(
+                f"{type(self).__name__}: max_tokens must be None (no cap) or a positive int "
+                f"(tokens of the expanded chunk), got {limit!r}"
+            )
+        self._tok = get_tokenizer(self.tokenizer)
+
+    def expand(self, chunk: Any, dl_doc: DoclingDocument, serializer: Any = None) -> Any:
+        """The chunk expanded (see the subclass), or ``chunk`` itself when there is nothing to expand to.
+
+        Args:
+            chunk: A docling-core or docchunk ``DocChunk`` of ``dl_doc``.
+            dl_doc: The document the chunk came from.
+            serializer: A docling-core document serializer; default: the chunking
+                serializer docchunk's document chunkers use, for ``dl_doc``.
+
+        Returns:
+            A new :class:`docchunk.DocChunk` with the expanded text, the chunk's
+            headings and captions, the expanded ``doc_items``, ``token_count`` and
+            ``page_numbers``; ``meta.expanded`` says whether it was expanded.
+            Chunks that are not document chunks come back unchanged.
+
+        Raises:
+            DocumentError: ``dl_doc`` is not a ``DoclingDocument``.
+        """
+        if not isinstance(dl_doc, DoclingDocument):
+            raise DocumentError(
+                f"expand() takes the chunk's DoclingDocument as dl_doc, got {type(dl_doc).__name__}; "
+                "pass the document the chunk came from"
+            )
+        if serializer is None:
+            serializer = _default_serializer(dl_doc)
+        if self.docling_compat:
+            return self._docling(chunk, dl_doc, serializer)
+        meta = getattr(chunk, "meta", None)
+        if meta is None or not getattr(meta, "doc_items", None):
+            return chunk
+        found = self._expansion(chunk, dl_doc, serializer)
+        if found is None:
+            return chunk
+        text, items = found
+        expanded = self._build(chunk, text, items)
+        if self.max_tokens is not None and (expanded.meta.token_count or 0) > self.max_tokens:
+            return self._build(chunk, chunk.text, list(meta.doc_items), expanded=False)
+        return expanded
+
+    def expand_all(self, chunks: Iterable[Any], dl_doc: DoclingDocument, serializer: Any = None) -> Iterator[Any]:
+        """``expand`` each chunk of ``dl_doc``, with one serializer for all of them."""
+        if serializer is None and isinstance(dl_doc, DoclingDocument):
+            serializer = _default_serializer(dl_doc)
+        for chunk in chunks:
+            yield self.expand(chunk, dl_doc, serializer)
+
+    def _build(self, chunk: Any, text: str, items: list[Any], expanded: bool = True) -> DocChunk:
+        data = chunk.meta.model_dump(exclude={"doc_items", "token_count", "page_numbers", "oversized", "expanded"})
+        data.pop("schema_name", None)
+        data.pop("version", None)
+        new = DocChunk(text=text, meta={**data, "doc_items": items})
+        new.meta.token_count = self._tok.count_tokens(contextualize(new, self.delim))
+        new.meta.page_numbers = page_numbers_of(items)
+        new.meta.expanded = expanded
+        return new
+
+    def _expansion(self, chunk: Any, dl_doc: DoclingDocument, serializer: Any) -> tuple[str, list[Any]] | None:
+        raise NotImplementedError
+
+    def _docling(self, chunk: Any, dl_doc: DoclingDocument, serializer: Any) -> Any:
+        raise NotImplementedError
+
+
+class TreeChunkExpander(ChunkExpander):
+    """Expands a chunk to the complete top-level items (section group, table, list) that contain it.
+
+    Each of the chunk's doc items is followed up the document tree to its top-level
+    ancestor (a child of the body or of the furniture); the expanded text is the
+    serializer's text of those ancestors in reading order, each followed by a line
+    break, as in docling-core. Headings and captions of the chunk are kept.
+
+    Differences from docling-core (``docs/compat.md``): a top-level heading expands
+    to its whole section (docling-core gives the heading line alone, losing the
+    chunk's own text, when a converter nests a section's items under its heading);
+    an item in the furniture expands to its own top-level ancestor instead of
+    failing; a ``max_tokens`` cap; ``token_count``, ``page_numbers`` and
+    ``expanded`` in the meta. A top-level title can hold the whole document: set
+    ``max_tokens`` to keep expansions readable.
+
+    Example:
+        >>> expander = TreeChunkExpander(max_tokens=512)  # doctest: +SKIP
+        >>> big = [expander.expand(c, doc) for c in HybridChunker(max_tokens=64).chunk(doc)]  # doctest: +SKIP
+    """
+
+    def _expansion(self, chunk: Any, dl_doc: DoclingDocument, serializer: Any) -> tuple[str, list[Any]] | None:
+        tops = _top_items(chunk.meta.doc_items, dl_doc)
+        content = ""
+        items: list[Any] = []
+        for top in tops:
+            if isinstance(top, (ListGroup, InlineGroup, DocItem)):
+                # the whole subtree: docling-core serializes a heading without the section under it
+                parts = [res for res in serializer.get_parts(item=top) if res.text]
+                content += "\n\n".join(res.text for res in parts) + "\n"
+                items.extend(span.item for res in parts for span in res.spans)
+        if not content.strip():
+            return None
+        unique = list({it.self_ref: it for it in items}.values())
+        return content, unique
+
+    def _docling(self, chunk: Any, dl_doc: DoclingDocument, serializer: Any) -> Any:
+        from docling_core.transforms.chunker.chunk_expander import TreeChunkExpander as _DL
+
+        return _DL().expand(chunk, dl_doc, serializer)
+
+
+class PageChunkExpander(ChunkExpander):
+    """Expands a chunk to the whole pages its doc items are on.
+
+    The expanded text is the serializer's text of every element of those pages, in
+    reading order, as :class:`docchunk.PageChunker` sees a page: an element belongs
+    to the page of its first provenance, and an element without provenance to the
+    page of the element before it (docling-core leaves those out). A document
+    without pages, or a chunk without page provenance, is returned unchanged.
+
+    Example:
+        >>> PageChunkExpander().expand(chunk, doc).meta.page_numbers  # doctest: +SKIP
+        [3]
+    """
+
+    def _expansion(self, chunk: Any, dl_doc: DoclingDocument, serializer: Any) -> tuple[str, list[Any]] | None:
+        wanted = {p.page_no for it in chunk.meta.doc_items for p in (getattr(it, "prov", None) or ())}
+        if not dl_doc.pages or not wanted:
+            return None
+        parts = [part for page_no, ps in page_parts(dl_doc, serializer).items() if page_no in wanted for part in ps]
+        parts.sort(key=lambda part: part.order)
+        if not parts:
+            return None
+        items: list[Any] = []
+        seen: set[str] = set()
+        for part in parts:
+            for it in part.items:
+                if it.self_ref not in seen:
+                    seen.add(it.self_ref)
+                    items.append(it)
+        return "\n\n".join(p.text for p in parts), items
+
+    def _docling(self, chunk: Any, dl_doc: DoclingDocument, serializer: Any) -> Any:
+        from docling_core.transforms.chunker.chunk_expander import PageChunkExpander as _DL
+
+        return _DL().expand(chunk, dl_doc, serializer)
+
+
+def _top_items(doc_items: list[Any], doc: DoclingDocument) -> list[NodeItem]:
+    """The top-level ancestors (children of the body, or of the furniture) of ``doc_items``.
+
+    In reading order: body children first, in the body's order, then any others as met.
+    """
+    roots = {doc.body.self_ref, "#/furniture"}
+    tops: dict[str, NodeItem] = {}
+    for item in doc_items:
+        node = item
+        while node.parent is not None and node.parent.cref not in roots:
+            node = node.parent.resolve(doc)
+        tops[node.self_ref] = node
+    body = [ref.cref for ref in doc.body.children if ref.cref in tops]
+    rest = [ref for ref in tops if ref not in set(body)]
+    return [tops[ref] for ref in (*body, *rest)]
+
+
+def _default_serializer(doc: DoclingDocument) -> Any:
+    from docchunk.chunkers.doc.base import DocumentChunker
+
+    factory: Any = DocumentChunker.model_fields["serializer_provider"].default_factory
+    return factory().get_serializer(doc=doc)
+
+
+ExpandMode = Literal["tree", "page"]
+
+
+def get_expander(mode: ExpandMode, **kwargs: Any) -> ChunkExpander:
+    """The expander for ``mode`` ("tree" or "page"), configured with ``kwargs``.
+
+    Raises:
+        ConfigError: ``mode`` is neither.
+    """
+    if mode == "tree":
+        return TreeChunkExpander(**kwargs)
+    if mode == "page":
+        return PageChunkExpander(**kwargs)
+    raise ConfigError(f"expand mode must be 'tree' or 'page', got {mode!r}")
+
+
+class ExpandingChunker(BaseChunker):
+    """A document chunker whose chunks come out expanded: ``chunker``, then ``expander``.
+
+    A docling-core ``BaseChunker``, so it goes wherever one does (the CLI's
+    ``--expand``, langchain-docling's ``DoclingLoader(chunker=...)``, llama-index's
+    ``DoclingNodeParser(chunker=...)``, docchunk's integrations).
+    ``contextualize`` is the inner chunker's.
+
+    Example:
+        >>> chunker = ExpandingChunker(chunker=HybridChunker(max_tokens=64),  # doctest: +SKIP
+        ...                            expander=TreeChunkExpander(max_tokens=512))
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True, extra="forbid")
+
+    chunker: BaseChunker
+    expander: ChunkExpander
+
+    def chunk(self, dl_doc: DoclingDocument, **kwargs: Any) -> Iterator[Any]:
+        """Yield the inner chunker's chunks of ``dl_doc``, each expanded."""
+        yield from self.expander.expand_all(self.chunker.chunk(dl_doc, **kwargs), dl_doc)
+
+    def contextualize(self, chunk: Any) -> str:
+        """The inner chunker's embedding string of ``chunk``."""
+        return self.chunker.contextualize(chunk)

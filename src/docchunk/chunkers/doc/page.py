@@ -1,0 +1,199 @@
+"""One chunk per page: docling-core's ``PageChunker``, with docchunk's invariants and an optional budget."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from docling_core.types.doc import DoclingDocument
+
+from docchunk.chunkers.doc.base import DocumentChunker, check_document
+from docchunk.chunkers.doc.types import DocChunk, DocMeta, page_numbers_of
+from docchunk.errors import ConfigError
+
+__all__ = ["PageChunker"]
+
+_PART_SEP = "\n\n"  # docling-core's Markdown serializer joins a page's parts with a blank line
+
+
+@dataclass
+class _Part:
+    """One top-level serialized element of a page: its text and doc items."""
+
+    text: str
+    items: list[Any]
+    order: int
+
+
+class PageChunker(DocumentChunker):
+    """Chunks a ``DoclingDocument`` by page: one chunk per page, in page order.
+
+    A page's text is the serializer's text of the elements whose first provenance
+    is on that page, joined by a blank line; a document without pages gives one
+    chunk with its whole text. Chunks carry no headings or captions (a page is its
+    own context), and their meta adds ``token_count`` (tokens of the tokenizer) and
+    ``page_numbers``.
+
+    With ``docling_compat=True`` the output equals docling-core 2.104.0's
+    ``PageChunker`` (texts, doc_items). The default differs only where docling-core
+    breaks an invariant (``docs/compat.md``):
+
+    - an element without provenance (or whose page is not in ``doc.pages``) is lost
+      by docling-core; here it goes to the page of the element before it (the first
+      page when there is none), after that page's own elements;
+    - a page whose text is only whitespace gives no chunk;
+    - with ``max_tokens``, a page whose text has more tokens is split at element
+      boundaries, and an element larger than the budget by docchunk's
+      ``RecursiveChunker`` (Markdown separators); a piece that still cannot fit (one
+      indivisible unit) is flagged ``meta.oversized``. docling-core has no budget.
+
+    Args:
+        tokenizer: Any spec :func:`docchunk.get_tokenizer` accepts; counts
+            ``meta.token_count`` and the budget. Default: all-MiniLM-L6-v2.
+        max_tokens: Optional budget per chunk, in tokens of ``tokenizer``; None
+            (default) keeps every page whole. Ignored with ``docling_compat``.
+        docling_compat: Reproduce docling-core's output exactly.
+        serializer_provider: docling-core serializer provider.
+
+    Raises:
+        ConfigError: ``max_tokens`` is not None or a positive int.
+        DocumentError: ``chunk()`` got something other than a ``DoclingDocument``.
+
+    Example:
+        >>> chunks = list(PageChunker().chunk(doc))  # doctest: +SKIP
+        >>> [c.meta.page_numbers for c in chunks]  # doctest: +SKIP
+        [[1], [2], [3]]
+    """
+
+    max_tokens: int | None = None
+    docling_compat: bool = False
+
+    def model_post_init(self, __context: Any) -> None:
+        """Check ``max_tokens``."""
+        super().model_post_init(__context)
+        limit = self.max_tokens
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+            raise ConfigError(
+                f"PageChunker: max_tokens must be None (whole pages) or a positive int (tokens per chunk), "
+                f"got {limit!r}"
+            )
+
+    def chunk(self, dl_doc: DoclingDocument, **kwargs: Any) -> Iterator[DocChunk]:
+        """Yield the page chunks of ``dl_doc`` in page order (see the class invariants)."""
+        check_document(dl_doc)
+        ser = self.serializer_provider.get_serializer(doc=dl_doc)
+        if not dl_doc.pages:
+            res = ser.serialize()
+            if res.text if self.docling_compat else res.text.strip():
+                yield self._page_chunk(res.text, res.get_unique_doc_items(), dl_doc)
+            return
+        if self.docling_compat:
+            for page_no in sorted(dl_doc.pages):
+                res = ser.serialize(pages={page_no})
+                if res.text:
+                    yield self._page_chunk(res.text, res.get_unique_doc_items(), dl_doc)
+            return
+        for parts in page_parts(dl_doc, ser).values():
+            text = _PART_SEP.join(p.text for p in parts)
+            if not text.strip():
+                continue
+            items = _unique([it for p in parts for it in p.items])
+            chunk = self._page_chunk(text, items, dl_doc)
+            if self.max_tokens is None or (chunk.meta.token_count or 0) <= self.max_tokens:
+                yield chunk
+            else:
+                yield from self._split_page(parts, dl_doc)
+
+    def _page_chunk(self, text: str, items: list[Any], doc: DoclingDocument, oversized: bool = False) -> DocChunk:
+        count = self._tok.count_tokens(text)
+        meta = DocMeta(
+            doc_items=items,
+            headings=None,
+            captions=None,
+            origin=doc.origin,
+            token_count=count,
+            page_numbers=page_numbers_of(items),
+            oversized=True if oversized else None,
+        )
+        return DocChunk(text=text, meta=meta)
+
+    def _split_page(self, parts: list[_Part], doc: DoclingDocument) -> Iterator[DocChunk]:
+        """Pack whole parts up to ``max_tokens``; split a part that alone is larger."""
+        limit = self.max_tokens
+        assert limit is not None
+        counts = self._tok.count_tokens_batch([p.text for p in parts])
+        run: list[_Part] = []
+        for part, count in zip(parts, counts, strict=True):
+            if count > limit:
+                if run:
+                    yield self._run_chunk(run, doc)
+                    run = []
+                yield from self._split_part(part, doc)
+                continue
+            if run and self._tok.count_tokens(_PART_SEP.join([*(p.text for p in run), part.text])) > limit:
+                yield self._run_chunk(run, doc)
+                run = []
+            run.append(part)
+        if run:
+            yield self._run_chunk(run, doc)
+
+    def _run_chunk(self, run: list[_Part], doc: DoclingDocument) -> DocChunk:
+        text = _PART_SEP.join(p.text for p in run)
+        return self._page_chunk(text, _unique([it for p in run for it in p.items]), doc)
+
+    def _split_part(self, part: _Part, doc: DoclingDocument) -> Iterator[DocChunk]:
+        from docchunk.chunkers.text import RecursiveChunker
+
+        assert self.max_tokens is not None
+        splitter = RecursiveChunker(chunk_size=self.max_tokens, tokenizer=self._tok, language="markdown")
+        for piece in splitter.chunk(part.text):
+            if piece.text.strip():
+                yield self._page_chunk(piece.text, part.items, doc, oversized=piece.token_count > self.max_tokens)
+
+
+def page_parts(doc: DoclingDocument, serializer: Any) -> dict[int, list[_Part]]:
+    """The serialized top-level elements of each page of ``doc``, in document order.
+
+    An element belongs to the page of its first provenance. An element that no page
+    serializes (no provenance, or a page missing from ``doc.pages``) is placed on the
+    page of the element before it in document order, or on the first page.
+
+    Returns:
+        Page number -> parts, for every page of ``doc.pages`` in ascending order
+        (pages without parts map to an empty list). Parts have non-empty text.
+    """
+    order = {
+        item.self_ref: i for i, (item, _) in enumerate(doc.iterate_items(with_groups=True, traverse_pictures=True))
+    }
+    pages: dict[int, list[_Part]] = {}
+    seen: set[str] = set()
+    for page_no in sorted(doc.pages):
+        parts = [_part(res, order) for res in serializer.get_parts(pages={page_no}) if res.text]
+        pages[page_no] = parts
+        seen.update(it.self_ref for p in parts for it in p.items)
+    placed = sorted(((p.order, page_no) for page_no, parts in pages.items() for p in parts))
+    first_page = min(pages)
+    for res in serializer.get_parts():
+        if not res.text or any(span.item.self_ref in seen for span in res.spans):
+            continue
+        part = _part(res, order)
+        before = [page_no for pos, page_no in placed if pos < part.order]
+        pages[before[-1] if before else first_page].append(part)
+    return pages
+
+
+def _part(res: Any, order: dict[str, int]) -> _Part:
+    items = _unique([span.item for span in res.spans])
+    position = min((order.get(it.self_ref, len(order)) for it in items), default=len(order))
+    return _Part(text=res.text, items=items, order=position)
+
+
+def _unique(items: list[Any]) -> list[Any]:
+    seen: set[str] = set()
+    out = []
+    for it in items:
+        if it.self_ref not in seen:
+            seen.add(it.self_ref)
+            out.append(it)
+    return out

@@ -1,0 +1,78 @@
+"""Chunk expanders: docling-core parity in compat mode, the cap and the flag by default."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+from docchunk import ConfigError, DocumentError, HybridChunker, PageChunkExpander, TreeChunkExpander
+from tests.conftest import DATA, doc_params, load
+
+
+def _sig(chunk) -> tuple:
+    return chunk.text, [it.self_ref for it in chunk.meta.doc_items]
+
+
+@pytest.mark.parametrize("path", doc_params())
+def test_compat_equals_docling_core(path):
+    from docling_core.transforms.chunker.chunk_expander import PageChunkExpander as DLPage
+    from docling_core.transforms.chunker.chunk_expander import TreeChunkExpander as DLTree
+    from docling_core.transforms.chunker.hierarchical_chunker import ChunkingSerializerProvider
+
+    doc = load(path)
+    ser = ChunkingSerializerProvider().get_serializer(doc=doc)
+    chunks = list(HybridChunker(max_tokens=64).chunk(doc))[:12]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for theirs, ours in ((DLTree(), TreeChunkExpander(docling_compat=True)),
+                             (DLPage(), PageChunkExpander(docling_compat=True))):  # fmt: skip
+            expected = [_sig(theirs.expand(c, doc, ser)) for c in chunks]
+            assert [_sig(ours.expand(c, doc, ser)) for c in chunks] == expected
+
+
+def test_tree_expansion_gives_the_whole_list_and_keeps_meta():
+    doc = load(DATA / "docx__word_sample.docx.json")
+    chunker = HybridChunker(max_tokens=16, merge_peers=False)
+    small = next(c for c in chunker.chunk(doc) if c.meta.doc_items[0].label == "list_item")
+    big = TreeChunkExpander().expand(small, doc)
+    assert big.meta.expanded is True
+    assert small.text in big.text
+    assert len(big.meta.doc_items) > len(small.meta.doc_items)
+    assert big.meta.headings == small.meta.headings
+    assert big.meta.token_count == chunker.token_counter.count_tokens(chunker.contextualize(big))
+
+
+def test_cap_leaves_a_too_large_expansion_unexpanded_and_flags_it():
+    doc = load(DATA / "pdf__multi_page.json")
+    chunk = next(iter(HybridChunker(max_tokens=32).chunk(doc)))
+    whole = PageChunkExpander().expand(chunk, doc)
+    assert whole.meta.expanded is True and whole.meta.token_count > 64
+    capped = PageChunkExpander(max_tokens=64).expand(chunk, doc)
+    assert capped.meta.expanded is False
+    assert capped.text == chunk.text
+    assert _sig(capped) == _sig(chunk)
+
+
+def test_page_expansion_covers_the_chunks_pages_only():
+    doc = load(DATA / "pdf__multi_page.json")
+    for chunk in list(HybridChunker(max_tokens=64).chunk(doc))[:6]:
+        big = PageChunkExpander().expand(chunk, doc)
+        assert big.meta.page_numbers == chunk.meta.page_numbers
+        assert {it.self_ref for it in chunk.meta.doc_items} <= {it.self_ref for it in big.meta.doc_items}
+
+
+def test_document_without_pages_is_left_alone():
+    doc = load(DATA / "docx__word_sample.docx.json")
+    chunk = next(iter(HybridChunker().chunk(doc)))
+    assert PageChunkExpander().expand(chunk, doc) is chunk
+
+
+def test_bad_input():
+    with pytest.raises(ConfigError, match="max_tokens"):
+        TreeChunkExpander(max_tokens=-3)
+    with pytest.raises(ValueError):
+        TreeChunkExpander(max_token=3)
+    chunk = next(iter(HybridChunker().chunk(load(DATA / "docx__word_sample.docx.json"))))
+    with pytest.raises(DocumentError, match="DoclingDocument"):
+        TreeChunkExpander().expand(chunk, "doc.json")

@@ -1,0 +1,104 @@
+"""PageChunker: docling-core parity in compat mode, docchunk's invariants by default."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from docchunk import DocumentError, PageChunker
+from tests.conftest import DATA, doc_params, load
+from tests.property.strategies import paged_documents
+
+
+def _signature(chunk) -> tuple:
+    return chunk.text, [item.self_ref for item in chunk.meta.doc_items], chunk.meta.headings
+
+
+@pytest.mark.parametrize("path", doc_params())
+def test_compat_equals_docling_core(path):
+    from docling_core.transforms.chunker.page_chunker import PageChunker as DLPageChunker
+
+    doc = load(path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = [_signature(c) for c in DLPageChunker().chunk(doc)]
+    got = list(PageChunker(docling_compat=True).chunk(doc))
+    assert [_signature(c) for c in got] == expected
+    assert all(c.meta.token_count is not None for c in got)
+
+
+def _texts_of(doc) -> list[str]:
+    return [t.text for t in doc.texts if t.text.strip()]
+
+
+def test_item_without_provenance_is_kept_on_the_previous_page():
+    """Regression (docling-core loses it): an element without provenance in a paged document."""
+    from docling_core.transforms.chunker.page_chunker import PageChunker as DLPageChunker
+    from docling_core.types.doc import BoundingBox, DocItemLabel, DoclingDocument, ProvenanceItem, Size
+
+    doc = DoclingDocument(name="noprov")
+    for page_no in (1, 2):
+        doc.add_page(page_no=page_no, size=Size(width=600, height=800))
+
+    def prov(page_no: int) -> ProvenanceItem:
+        return ProvenanceItem(page_no=page_no, bbox=BoundingBox(l=0, t=0, r=1, b=1), charspan=(0, 1))
+
+    doc.add_text(label=DocItemLabel.TEXT, text="first page text", prov=prov(1))
+    doc.add_text(label=DocItemLabel.TEXT, text="floating note without provenance")
+    doc.add_text(label=DocItemLabel.TEXT, text="second page text", prov=prov(2))
+    theirs = [c.text for c in DLPageChunker().chunk(doc)]
+    assert not any("floating" in t for t in theirs)
+    ours = list(PageChunker().chunk(doc))
+    assert [c.text for c in ours] == ["first page text\n\nfloating note without provenance", "second page text"]
+    assert [c.meta.page_numbers for c in ours] == [[1], [2]]
+
+
+@pytest.mark.parametrize("max_tokens", [16, 64])
+def test_budget_splits_pages_at_element_boundaries(max_tokens):
+    doc = load(DATA / "pdf__multi_page.json")
+    whole = list(PageChunker().chunk(doc))
+    chunks = list(PageChunker(max_tokens=max_tokens).chunk(doc))
+    assert len(chunks) > len(whole)
+    for chunk in chunks:
+        assert chunk.text.strip()
+        assert chunk.meta.token_count <= max_tokens or chunk.meta.oversized
+        assert len(chunk.meta.page_numbers) == 1, "a chunk never joins two pages"
+    whole_refs = [it.self_ref for c in whole for it in c.meta.doc_items]
+    split_refs = {it.self_ref for c in chunks for it in c.meta.doc_items}
+    assert set(whole_refs) == split_refs
+    # every word of every page reaches a chunk, in order
+    assert " ".join(c.text for c in chunks).split() == " ".join(c.text for c in whole).split()
+
+
+def test_document_without_pages_is_one_chunk():
+    doc = load(DATA / "docx__word_sample.docx.json")
+    assert not doc.pages
+    chunks = list(PageChunker().chunk(doc))
+    assert len(chunks) == 1
+    assert chunks[0].meta.page_numbers is None
+
+
+def test_bad_input():
+    with pytest.raises(DocumentError, match="DoclingDocument"):
+        list(PageChunker().chunk("not a document"))
+    with pytest.raises(ValueError, match="max_tokens"):
+        PageChunker(max_tokens=0)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(doc=paged_documents())
+def test_no_text_lost_and_no_empty_chunk(doc):
+    chunker = PageChunker(max_tokens=32)
+    chunks = list(chunker.chunk(doc))
+    again = [c.text for c in chunker.chunk(doc)]
+    assert [c.text for c in chunks] == again, "deterministic"
+    joined = "\n".join(c.text for c in chunks)
+    for text in _texts_of(doc):
+        for word in text.split():
+            assert word in joined
+    for chunk in chunks:
+        assert chunk.text.strip()
+        assert chunk.meta.token_count == chunker.token_counter.count_tokens(chunk.text)
+        assert chunk.meta.token_count <= 32 or chunk.meta.oversized

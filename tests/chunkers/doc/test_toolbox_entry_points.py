@@ -1,0 +1,102 @@
+"""The toolbox from the CLI and inside LangChain's and LlamaIndex's docling integrations."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import docchunk
+from docchunk.cli.main import main
+from tests.conftest import DATA
+
+DOC = DATA / "pdf__multi_page.json"
+
+
+def _run(capsys, *args: str) -> tuple[int, list[dict], str]:
+    try:
+        main(list(args))
+        code = 0
+    except SystemExit as exc:
+        code = exc.code or 0
+    out, err = capsys.readouterr()
+    return code, [json.loads(line) for line in out.splitlines()], err
+
+
+def test_cli_page_chunker_gives_one_row_per_page(capsys):
+    code, rows, err = _run(capsys, "chunk", str(DOC), "--chunker", "page")
+    assert code == 0, err
+    doc = docchunk.load_document(DOC)
+    assert [r["page_numbers"] for r in rows] == [[p] for p in sorted(doc.pages)]
+
+
+def test_cli_page_chunker_with_a_budget(capsys):
+    code, rows, err = _run(capsys, "chunk", str(DOC), "--chunker", "page", "--max-tokens", "64")
+    assert code == 0, err
+    assert len(rows) > len(docchunk.load_document(DOC).pages)
+    assert all(r["token_count"] <= 64 or r["meta"].get("oversized") for r in rows)
+
+
+def test_cli_line_chunker(capsys):
+    code, rows, err = _run(capsys, "chunk", str(DOC), "--chunker", "line", "--max-tokens", "48")
+    assert code == 0, err
+    assert rows and all(r["token_count"] <= 48 for r in rows)
+
+
+def test_cli_expand_tree_and_page(capsys):
+    code, small, err = _run(capsys, "chunk", str(DOC), "--max-tokens", "32")
+    assert code == 0, err
+    code, big, err = _run(capsys, "chunk", str(DOC), "--max-tokens", "32", "--expand", "page")
+    assert code == 0, err
+    assert len(big) == len(small)
+    assert all(b["meta"]["expanded"] is True for b in big)
+    assert all(len(b["text"]) >= len(s["text"]) for s, b in zip(small, big, strict=True))
+    code, tree, err = _run(capsys, "chunk", str(DOC), "--max-tokens", "32", "--expand", "tree")
+    assert code == 0, err
+    assert [r["meta"]["expanded"] for r in tree] == [True] * len(tree)
+
+
+def test_cli_usage_errors(capsys):
+    code, _, err = _run(capsys, "chunk", str(DOC), "--chunker", "page", "--no-merge-peers")
+    assert code == 2 and "--no-merge-peers" in err
+    code, _, err = _run(capsys, "chunk", str(DOC), "--chunker", "line", "--tokenizer", "word")
+    assert code == 2 and "--max-tokens" in err
+
+
+class _JsonConverter:
+    """A conversion backend for langchain-docling that reads DoclingDocument JSON (no models)."""
+
+    class _Result:
+        def __init__(self, document):
+            self.document = document
+
+    def convert(self, source, **kwargs):
+        return self._Result(docchunk.load_document(source))
+
+
+def _expanding() -> docchunk.ExpandingChunker:
+    return docchunk.ExpandingChunker(
+        chunker=docchunk.HybridChunker(max_tokens=32), expander=docchunk.PageChunkExpander(max_tokens=2000)
+    )
+
+
+def test_expansion_inside_langchain_docling_loader():
+    pytest.importorskip("langchain_docling", reason='needs langchain-docling: pip install ".[langchain]"')
+    from langchain_docling import DoclingLoader
+
+    chunker = _expanding()
+    docs = list(DoclingLoader(str(DOC), converter=_JsonConverter(), chunker=chunker).lazy_load())
+    expected = [chunker.contextualize(c) for c in chunker.chunk(docchunk.load_document(DOC))]
+    assert [d.page_content for d in docs] == expected
+    assert all(d.metadata["dl_meta"]["expanded"] for d in docs)
+
+
+def test_expansion_inside_llama_index_docling_node_parser():
+    pytest.importorskip("llama_index.node_parser.docling", reason='needs pip install ".[llama-index]"')
+    from llama_index.core import Document
+    from llama_index.node_parser.docling import DoclingNodeParser
+
+    chunker = _expanding()
+    nodes = DoclingNodeParser(chunker=chunker).get_nodes_from_documents([Document(text=DOC.read_text())])
+    assert [n.text for n in nodes] == [c.text for c in chunker.chunk(docchunk.load_document(DOC))]
+    assert len({n.text for n in nodes}) == len(docchunk.load_document(DOC).pages)
