@@ -66,8 +66,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from docchunk.chunkers.doc.line import LineBasedTokenChunker
     from docchunk.chunkers.doc.page import PageChunker
     from docchunk.chunkers.doc.types import DocChunk, DocMeta
-    from docchunk.loading import load_document
-    from docchunk.serialization import contextualize
     from docchunk.chunkers.text import (
         RecursiveChunker,
         SDPMChunker,
@@ -79,6 +77,7 @@ if TYPE_CHECKING:  # pragma: no cover
     )
     from docchunk.loading import load_document
     from docchunk.refineries import OverlapRefinery, RecursiveLevel, RecursiveRules
+    from docchunk.serialization import contextualize
     from docchunk.tokenizers import Tokenizer, get_tokenizer
     from docchunk.types import Chunk, WindowChunk
 

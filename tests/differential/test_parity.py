@@ -186,4 +186,5 @@ def test_user_serializer_provider(path, provider, request):
     theirs = DLHybrid(tokenizer=theirs_tok, serializer_provider=make())
     ours = docchunk.HybridChunker(tokenizer=ours_tok, serializer_provider=make())
     assert_same(theirs, ours, doc)
-    assert_same(DLHierarchical(serializer_provider=make()), docchunk.HierarchicalChunker(serializer_provider=make()), doc)
+    ours_hierarchical = docchunk.HierarchicalChunker(serializer_provider=make())
+    assert_same(DLHierarchical(serializer_provider=make()), ours_hierarchical, doc)

@@ -96,8 +96,10 @@ def _from_path(path: Path, fmt: str | None) -> DoclingDocument:
 
 
 def _from_json_bytes(data: bytes, where: str) -> DoclingDocument:
-    """Parse and validate in one pass (pydantic's JSON parser, as ``DoclingDocument.load_from_json``);
-    on failure, parse again with ``json`` to say precisely what is wrong."""
+    """Parse and validate in one pass (pydantic's JSON parser, as ``DoclingDocument.load_from_json``).
+
+    On failure the JSON is parsed again with ``json``, to say precisely what is wrong.
+    """
     try:
         return DoclingDocument.model_validate_json(data)
     except (ValidationError, RecursionError, LookupError, AttributeError, TypeError, ValueError):

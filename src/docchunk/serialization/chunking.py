@@ -25,7 +25,7 @@ from docling_core.transforms.serializer.base import (
     BaseTableSerializer,
     SerializationResult,
 )
-from docling_core.transforms.serializer.common import create_ser_result
+from docling_core.transforms.serializer.common import DocSerializer, create_ser_result
 from docling_core.transforms.serializer.markdown import MarkdownDocSerializer, MarkdownParams
 from docling_core.types.doc.base import ImageRefMode
 from docling_core.types.doc.document import DoclingDocument, TableItem
@@ -191,7 +191,7 @@ def _frozen(value: Any) -> Any:
     return frozenset(value) if isinstance(value, (set, frozenset, list)) else value
 
 
-SERIALIZER_MODES: dict[str, type[BaseDocSerializer]] = {"docling": ChunkingSerializer}
+SERIALIZER_MODES: dict[str, type[DocSerializer]] = {"docling": ChunkingSerializer}
 """Serializer class of each ``ChunkingSerializerProvider`` mode.
 
 ``"docling"``: docling-core 2.104's ``ChunkingDocSerializer`` text.
