@@ -17,6 +17,7 @@ docchunk's document chunkers; ``mode`` selects the serializer from
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from docling_core.transforms.serializer.base import (
@@ -25,7 +26,7 @@ from docling_core.transforms.serializer.base import (
     BaseTableSerializer,
     SerializationResult,
 )
-from docling_core.transforms.serializer.common import DocSerializer, create_ser_result
+from docling_core.transforms.serializer.common import create_ser_result
 from docling_core.transforms.serializer.markdown import MarkdownDocSerializer, MarkdownParams
 from docling_core.types.doc.base import ImageRefMode
 from docling_core.types.doc.document import DoclingDocument, TableItem
@@ -191,7 +192,7 @@ def _frozen(value: Any) -> Any:
     return frozenset(value) if isinstance(value, (set, frozenset, list)) else value
 
 
-SERIALIZER_MODES: dict[str, type[DocSerializer]] = {"docling": ChunkingSerializer}
+SERIALIZER_MODES: dict[str, Callable[..., BaseDocSerializer]] = {"docling": ChunkingSerializer}
 """Serializer class of each ``ChunkingSerializerProvider`` mode.
 
 ``"docling"``: docling-core 2.104's ``ChunkingDocSerializer`` text.
