@@ -78,10 +78,13 @@ expand_option = click.option(
 
 no_merge_across_pages_option = click.option("--no-merge-across-pages", is_flag=True,
                                             help="Never join items of different pages or slides (hybrid).")  # fmt: skip
-min_tokens_option = click.option("--min-tokens", type=int, default=None, callback=_positive,
-                                 help="Merge chunks under N tokens with a neighbour when the result fits (hybrid).")  # fmt: skip
-docling_compat_option = click.option("--docling-compat", is_flag=True,
-                                     help="Reproduce docling-core 2.104.0's chunks exactly (hybrid, hierarchical).")  # fmt: skip
+min_tokens_option = click.option(
+    "--min-tokens", type=int, default=None, callback=_positive,
+    help="Merge chunks under N tokens with a neighbour when the result fits (hybrid).",
+)  # fmt: skip
+docling_compat_option = click.option(
+    "--docling-compat", is_flag=True, help="Reproduce docling-core 2.104.0's chunks exactly (hybrid, hierarchical)."
+)
 
 
 def structure_options(func: F) -> F:
@@ -121,9 +124,13 @@ def make_doc_chunker(
             (the :class:`DocchunkError` itself when ``debug``).
     """
     if kind != "hybrid" and (not merge_peers or min_tokens is not None or not merge_across_pages):
-        raise click.UsageError("--no-merge-peers, --min-tokens and --no-merge-across-pages apply to --chunker hybrid only")
+        raise click.UsageError(
+            "--no-merge-peers, --min-tokens and --no-merge-across-pages apply to --chunker hybrid only"
+        )
     if docling_compat and kind not in ("hybrid", "hierarchical"):
-        raise click.UsageError("--docling-compat applies to --chunker hybrid and hierarchical (page and line: use the API)")
+        raise click.UsageError(
+            "--docling-compat applies to --chunker hybrid and hierarchical (page and line: use the API)"
+        )
     if kind == "hierarchical" and max_tokens is not None:
         raise click.UsageError("--max-tokens applies to --chunker hybrid, page and line only")
     try:

@@ -7,8 +7,7 @@ import pytest
 from docling_core.types.doc import BoundingBox, DocItemLabel, DoclingDocument, GroupLabel, ProvenanceItem, Size
 
 import docchunk
-from tests.conftest import CORPUS, CORPUS_REASON, corpus_docs, load
-from tests.helpers import lost_texts, page_sets
+from tests.helpers import CORPUS, CORPUS_REASON, corpus_docs, load, lost_texts, page_sets
 
 
 def _doc(*ops) -> DoclingDocument:

@@ -14,8 +14,7 @@ import docchunk
 from docchunk.chunkers.doc.table_rows import table_rows
 from docchunk.chunkers.doc.table_split import default_serializer
 from docchunk.chunkers.doc.types import join_context
-from tests.conftest import CORPUS, CORPUS_REASON, load
-from tests.helpers import collapse, debris_lines, make_table
+from tests.helpers import CORPUS, CORPUS_REASON, collapse, debris_lines, load, make_table
 from tests.property.strategies import table_specs, texts
 
 

@@ -7,7 +7,6 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any, ClassVar, cast
 
-from docling_core.transforms.chunker.hierarchical_chunker import ChunkingDocSerializer
 from docling_core.types.doc import DoclingDocument, SectionHeaderItem, TableItem, TitleItem
 
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
@@ -19,6 +18,7 @@ from docchunk.chunkers.doc.types import DocChunk, join_context
 from docchunk.chunkers.doc.walk import Piece, walk
 from docchunk.chunkers.text.semsplit import semchunk_split
 from docchunk.errors import ConfigError, ModelLimitWarning
+from docchunk.serialization import is_chunking_serializer
 from docchunk.types.config import check_size
 
 __all__ = ["HybridChunker"]
@@ -318,7 +318,7 @@ class _Run:
         if (
             self.chunker.repeat_table_header
             and not piece.plain_only
-            and isinstance(self.serializer, ChunkingDocSerializer)
+            and is_chunking_serializer(self.serializer)
             and len(items) == 1
             and isinstance(items[0], TableItem)
         ):

@@ -8,16 +8,17 @@ with every piece; each piece's ``table_rows`` says which grid rows it holds.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import replace
 from typing import Any
 
-from docling_core.transforms.chunker.hierarchical_chunker import ChunkingDocSerializer, ChunkingSerializerProvider
 from docling_core.transforms.serializer.base import BaseDocSerializer, BaseTableSerializer, SerializationResult
 from docling_core.transforms.serializer.common import create_ser_result
 from docling_core.types.doc import DoclingDocument, TableItem
 
 from docchunk.chunkers.doc.table_rows import TableRows, table_pieces, table_rows
 from docchunk.chunkers.doc.walk import Piece
+from docchunk.serialization import ChunkingSerializer, ChunkingSerializerProvider
 
 __all__ = ["RowTableSerializer", "default_serializer", "split_table", "table_of", "whole_table"]
 
@@ -51,9 +52,17 @@ def default_serializer(provider: Any, doc: DoclingDocument) -> BaseDocSerializer
 
     A user's own serializer provider is used as it is.
     """
-    if type(provider) is ChunkingSerializerProvider:
-        return ChunkingDocSerializer(doc=doc, table_serializer=RowTableSerializer())
+    if _is_default_provider(provider):
+        return ChunkingSerializer.model_construct(doc=doc, table_serializer=RowTableSerializer())
     return provider.get_serializer(doc=doc)
+
+
+def _is_default_provider(provider: Any) -> bool:
+    """Docchunk's default provider, or docling-core's ``ChunkingSerializerProvider`` (when it is loaded)."""
+    if type(provider) is ChunkingSerializerProvider:
+        return provider.mode == "docling"
+    module = sys.modules.get("docling_core.transforms.chunker.hierarchical_chunker")
+    return module is not None and type(provider) is module.ChunkingSerializerProvider
 
 
 def table_of(piece: Piece) -> TableItem | None:
