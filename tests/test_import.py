@@ -33,11 +33,6 @@ def test_text_chunker_import_loads_no_docling():
     assert not {m for m in loaded if m.startswith("docling")}, "a text chunker needs nothing of docling"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="HybridChunker still imports docling-core's chunker package, whose __init__ loads transformers, torch "
-    "(through semchunk) and tree-sitter; #15 asks for it to load only what it uses",
-)
 def test_hybrid_chunker_import_loads_no_model_libraries_and_no_docling_core_chunker_package():
     loaded = imported_by("from docchunk import HybridChunker")
     assert "docchunk.chunkers.doc.hybrid" in loaded

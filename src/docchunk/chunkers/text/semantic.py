@@ -309,8 +309,11 @@ class SDPMChunker(SemanticChunker):
             two groups' mean embeddings to merge them.
         chunk_size: Maximum chunk size in tokens of ``tokenizer``; >= 1.
         tokenizer: Any spec :func:`docchunk.get_tokenizer` accepts.
-        similarity_window, min_sentences_per_chunk, batch_size, boundaries,
-            similarity_floor: as in :class:`SemanticChunker`.
+        similarity_window: As in :class:`SemanticChunker`.
+        min_sentences_per_chunk: As in :class:`SemanticChunker`.
+        batch_size: As in :class:`SemanticChunker`.
+        boundaries: As in :class:`SemanticChunker`.
+        similarity_floor: As in :class:`SemanticChunker`.
 
     Raises:
         ConfigError: Invalid parameters.
