@@ -6,7 +6,7 @@ import warnings
 
 import pytest
 
-from tests.helpers import doc_params, load
+from tests.helpers import DATA, doc_params, load
 
 docling_core = pytest.importorskip("docling_core")
 pytest.importorskip("semchunk", reason="docling-core's HybridChunker needs semchunk (docling-core[chunking])")
@@ -184,7 +184,16 @@ def test_user_serializer_provider(path, provider, request):
     theirs_tok, ours_tok = _tokenizer_pair("minilm", 64, request)
     make = USER_PROVIDERS[provider]
     theirs = DLHybrid(tokenizer=theirs_tok, serializer_provider=make())
-    ours = docchunk.HybridChunker(tokenizer=ours_tok, serializer_provider=make())
+    ours = docchunk.HybridChunker(tokenizer=ours_tok, serializer_provider=make(), docling_compat=True)
     assert_same(theirs, ours, doc)
-    ours_hierarchical = docchunk.HierarchicalChunker(serializer_provider=make())
+    ours_hierarchical = docchunk.HierarchicalChunker(serializer_provider=make(), docling_compat=True)
     assert_same(DLHierarchical(serializer_provider=make()), ours_hierarchical, doc)
+
+
+def test_user_serializer_provider_is_used_in_the_default_mode_too():
+    """The default (structure-faithful) mode keeps a user's provider: Markdown tables stay Markdown."""
+    doc = load(DATA / "docling_core__2_inp_dl_doc.json")
+    default = docchunk.HybridChunker(max_tokens=256)
+    markdown = docchunk.HybridChunker(max_tokens=256, serializer_provider=_markdown_tables_provider())
+    assert not any(line.startswith("|") for c in default.chunk(doc) for line in c.text.splitlines())
+    assert any(line.startswith("|") for c in markdown.chunk(doc) for line in c.text.splitlines())

@@ -9,7 +9,7 @@ from docling_core.types.doc import DoclingDocument
 
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
 from docchunk.chunkers.doc.heading_walk import structured_walk
-from docchunk.chunkers.doc.table_split import default_serializer, whole_table
+from docchunk.chunkers.doc.table_split import by_rows, default_serializer, whole_table
 from docchunk.chunkers.doc.types import DocChunk, join_context
 from docchunk.chunkers.doc.walk import walk
 
@@ -59,7 +59,8 @@ class HierarchicalChunker(DocumentChunker):
         else:
             serializer = default_serializer(self.serializer_provider, dl_doc)
             walked = structured_walk(dl_doc, serializer, self.always_emit_headings)
-            pieces = (whole_table(piece, serializer) for piece in walked)  # tables as rows, caption in meta
+            rows = by_rows(serializer)  # tables as rows, caption in meta; a user's serializer as it is
+            pieces = (whole_table(piece, serializer) if rows else piece for piece in walked)
         for piece in pieces:
             count = self._tok.count_tokens(join_context(piece.headings, piece.captions, piece.text, self.delim))
             yield self._to_chunk(piece, count)

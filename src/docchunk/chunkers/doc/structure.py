@@ -21,7 +21,7 @@ from typing import Any
 from docling_core.types.doc import DoclingDocument, TableItem
 
 from docchunk.chunkers.doc.heading_walk import structured_walk
-from docchunk.chunkers.doc.table_split import split_table, table_of
+from docchunk.chunkers.doc.table_split import by_rows, split_table, table_of
 from docchunk.chunkers.doc.types import join_context
 from docchunk.chunkers.doc.walk import Piece
 
@@ -162,11 +162,12 @@ def is_table_piece(piece: Piece) -> bool:
 def split_table_piece(run: Any, piece: Piece) -> list[Piece]:
     """Pieces of one walked piece: a table's whole rows, each with ``table_rows`` set (default mode).
 
-    A table is chunked by rows (:func:`docchunk.chunkers.doc.table_split.split_table`);
-    any other piece is split at element boundaries (``run.split_by_items``).
+    A table is chunked by rows (:func:`docchunk.chunkers.doc.table_split.split_table`)
+    when the serializer writes tables by rows (the default); any other piece, and
+    tables of a user's own serializer, are split at element boundaries (``run.split_by_items``).
     """
     table = table_of(piece)
-    if table is None:
+    if table is None or not by_rows(run.serializer):
         return run.split_by_items(piece)
     return split_table(run, piece, table)
 

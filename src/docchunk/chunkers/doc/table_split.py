@@ -20,7 +20,7 @@ from docchunk.chunkers.doc.table_rows import TableRows, table_pieces, table_rows
 from docchunk.chunkers.doc.walk import Piece
 from docchunk.serialization import ChunkingSerializer, ChunkingSerializerProvider
 
-__all__ = ["RowTableSerializer", "default_serializer", "split_table", "table_of", "whole_table"]
+__all__ = ["RowTableSerializer", "by_rows", "default_serializer", "split_table", "table_of", "whole_table"]
 
 
 class RowTableSerializer(BaseTableSerializer):
@@ -63,6 +63,11 @@ def _is_default_provider(provider: Any) -> bool:
         return provider.mode == "docling"
     module = sys.modules.get("docling_core.transforms.chunker.hierarchical_chunker")
     return module is not None and type(provider) is module.ChunkingSerializerProvider
+
+
+def by_rows(serializer: Any) -> bool:
+    """Whether ``serializer`` writes tables by rows (the default mode's); a user's own serializer is kept as it is."""
+    return isinstance(getattr(serializer, "table_serializer", None), RowTableSerializer)
 
 
 def table_of(piece: Piece) -> TableItem | None:
