@@ -386,3 +386,16 @@ def make_table(
     data = TableData(num_rows=len(grid), num_cols=len(grid[0]), table_cells=cells)
     cap = doc.add_text(label=DocItemLabel.CAPTION, text=caption) if caption else None
     return doc, doc.add_table(data=data, caption=cap)
+
+
+class JsonConverter:
+    """A conversion backend for langchain-docling's ``DoclingLoader`` that reads DoclingDocument JSON (no models)."""
+
+    class _Result:
+        def __init__(self, document: Any):
+            self.document = document
+
+    def convert(self, source: Any, **kwargs: Any) -> Any:
+        import docchunk
+
+        return self._Result(docchunk.load_document(source))

@@ -6,20 +6,9 @@ import json
 
 import pytest
 
-from docchunk.cli.main import main
-from tests.helpers import DATA
+from tests.helpers import DATA, run
 
 EXCERPT = DATA / "eval"
-
-
-def run(capsys, *args: str) -> tuple[int, str, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = exc.code or 0
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.mark.slow

@@ -7,24 +7,13 @@ import json
 import pytest
 
 import docchunk
-from docchunk.cli.main import main
-from tests.helpers import CORPUS, CORPUS_REASON, DATA, ReportPage, shipped_docs
+from tests.helpers import CORPUS, CORPUS_REASON, DATA, ReportPage, run, shipped_docs
 
 OPTION_SETS = {
     "hybrid": (),
     "hierarchical": ("--chunker", "hierarchical"),
     "hybrid-word-40": ("--tokenizer", "word", "--max-tokens", "40", "--no-merge-peers"),
 }
-
-
-def run(capsys, *args: str) -> tuple[int, str, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = exc.code or 0
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def chunk_lines(capsys, *args: str) -> list[str]:

@@ -10,21 +10,10 @@ import sys
 import pytest
 
 import docchunk
-from tests.helpers import DATA
+from tests.helpers import DATA, JsonConverter
 
 DOC = DATA / "pdf__multi_page.json"
 REPEATED = "abc def ghi. " * 30
-
-
-class _JsonConverter:
-    """A conversion backend for langchain-docling that reads DoclingDocument JSON (no models)."""
-
-    class _Result:
-        def __init__(self, document):
-            self.document = document
-
-    def convert(self, source, **kwargs):
-        return self._Result(docchunk.load_document(source))
 
 
 def test_our_chunker_inside_langchain_docling_loader():
@@ -32,7 +21,7 @@ def test_our_chunker_inside_langchain_docling_loader():
     from langchain_docling import DoclingLoader
 
     chunker = docchunk.HybridChunker(max_tokens=64)
-    docs = list(DoclingLoader(str(DOC), converter=_JsonConverter(), chunker=chunker).lazy_load())
+    docs = list(DoclingLoader(str(DOC), converter=JsonConverter(), chunker=chunker).lazy_load())
     expected = [chunker.contextualize(c) for c in chunker.chunk(docchunk.load_document(DOC))]
     assert [d.page_content for d in docs] == expected
     assert docs[0].metadata["dl_meta"]["token_count"] <= 64

@@ -8,7 +8,7 @@ import pytest
 
 import docchunk
 from docchunk.cli.main import main
-from tests.helpers import DATA
+from tests.helpers import DATA, JsonConverter
 
 DOC = DATA / "pdf__multi_page.json"
 
@@ -63,17 +63,6 @@ def test_cli_usage_errors(capsys):
     assert code == 2 and "--max-tokens" in err
 
 
-class _JsonConverter:
-    """A conversion backend for langchain-docling that reads DoclingDocument JSON (no models)."""
-
-    class _Result:
-        def __init__(self, document):
-            self.document = document
-
-    def convert(self, source, **kwargs):
-        return self._Result(docchunk.load_document(source))
-
-
 def _expanding() -> docchunk.ExpandingChunker:
     return docchunk.ExpandingChunker(
         chunker=docchunk.HybridChunker(max_tokens=32), expander=docchunk.PageChunkExpander(max_tokens=2000)
@@ -85,7 +74,7 @@ def test_expansion_inside_langchain_docling_loader():
     from langchain_docling import DoclingLoader
 
     chunker = _expanding()
-    docs = list(DoclingLoader(str(DOC), converter=_JsonConverter(), chunker=chunker).lazy_load())
+    docs = list(DoclingLoader(str(DOC), converter=JsonConverter(), chunker=chunker).lazy_load())
     expected = [chunker.contextualize(c) for c in chunker.chunk(docchunk.load_document(DOC))]
     assert [d.page_content for d in docs] == expected
     assert all(d.metadata["dl_meta"]["expanded"] for d in docs)
