@@ -129,7 +129,7 @@ def main() -> None:
         for max_tokens in args.max_tokens:
             tok_theirs, tok_ours = tokenizers_for(kind, max_tokens)
             theirs = TheirHybrid(tokenizer=tok_theirs)
-            ours = docchunk.HybridChunker(tokenizer=tok_ours)
+            ours = docchunk.HybridChunker(tokenizer=tok_ours, docling_compat=True)
             for label, docs, size in inputs:
                 if size is not None and max_tokens not in args.big_max_tokens:
                     continue

@@ -33,7 +33,7 @@ def cl100k_pair(cl100k):
 
     def make(max_tokens: int):
         return DLHybrid(tokenizer=OpenAITokenizer(tokenizer=cl100k, max_tokens=max_tokens)), docchunk.HybridChunker(
-            tokenizer=cl100k, max_tokens=max_tokens
+            tokenizer=cl100k, max_tokens=max_tokens, docling_compat=True
         )
 
     return make
@@ -44,9 +44,9 @@ def test_headings_only_document_gives_one_chunk():
     doc.add_title(text="Annual report")
     doc.add_heading(text="Summary", level=1)
     assert list(DLHierarchical().chunk(doc)) == []
-    chunks = list(docchunk.HierarchicalChunker().chunk(doc))
+    chunks = list(docchunk.HierarchicalChunker(docling_compat=True).chunk(doc))
     assert [(c.text, c.meta.headings) for c in chunks] == [("Annual report\nSummary", None)]
-    hybrid = list(docchunk.HybridChunker().chunk(doc))
+    hybrid = list(docchunk.HybridChunker(docling_compat=True).chunk(doc))
     assert [c.text for c in hybrid] == ["Annual report\nSummary"]
 
 

@@ -32,7 +32,7 @@ _LAZY = {
     "PageChunkExpander": "docchunk.chunkers.doc.expand",
     "DocChunk": "docchunk.chunkers.doc.types",
     "DocMeta": "docchunk.chunkers.doc.types",
-    "contextualize": "docchunk.chunkers.doc.types",
+    "contextualize": "docchunk.serialization",
     "load_document": "docchunk.loading",
     "Chunk": "docchunk.types",
     "WindowChunk": "docchunk.types",
@@ -65,7 +65,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from docchunk.chunkers.doc.hybrid import HybridChunker
     from docchunk.chunkers.doc.line import LineBasedTokenChunker
     from docchunk.chunkers.doc.page import PageChunker
-    from docchunk.chunkers.doc.types import DocChunk, DocMeta, contextualize
+    from docchunk.chunkers.doc.types import DocChunk, DocMeta
     from docchunk.chunkers.text import (
         RecursiveChunker,
         SDPMChunker,
@@ -77,6 +77,7 @@ if TYPE_CHECKING:  # pragma: no cover
     )
     from docchunk.loading import load_document
     from docchunk.refineries import OverlapRefinery, RecursiveLevel, RecursiveRules
+    from docchunk.serialization import contextualize
     from docchunk.tokenizers import Tokenizer, get_tokenizer
     from docchunk.types import Chunk, WindowChunk
 

@@ -63,7 +63,7 @@ def test_hierarchical_defaults(path):
     doc = load(path)
     if not _without_docling_quirks(doc):
         pytest.skip("headings-only document: docling-core gives no chunk, we give one (docs/compat.md)")
-    assert_same(DLHierarchical(), docchunk.HierarchicalChunker(), doc)
+    assert_same(DLHierarchical(), docchunk.HierarchicalChunker(docling_compat=True), doc)
 
 
 HYBRID_CONFIGS = [
@@ -97,7 +97,7 @@ def test_hybrid(path, kind, max_tokens, merge_peers, request):
         pytest.skip("headings-only document: docling-core gives no chunk, we give one (docs/compat.md)")
     theirs_tok, ours_tok = _tokenizer_pair(kind, max_tokens, request)
     theirs = DLHybrid(tokenizer=theirs_tok, merge_peers=merge_peers)
-    ours = docchunk.HybridChunker(tokenizer=ours_tok, merge_peers=merge_peers)
+    ours = docchunk.HybridChunker(tokenizer=ours_tok, merge_peers=merge_peers, docling_compat=True)
     assert_same(theirs, ours, doc)
 
 
@@ -110,7 +110,7 @@ def test_docling_tokenizer_objects_are_accepted(path, transformers_minilm):
     if not _without_docling_quirks(doc):
         pytest.skip("headings-only document")
     tok = HuggingFaceTokenizer(tokenizer=transformers_minilm, max_tokens=128)
-    assert_same(DLHybrid(tokenizer=tok), docchunk.HybridChunker(tokenizer=tok), doc)
+    assert_same(DLHybrid(tokenizer=tok), docchunk.HybridChunker(tokenizer=tok, docling_compat=True), doc)
 
 
 def test_default_hybrid_matches_docling_default(transformers_minilm):
@@ -121,6 +121,70 @@ def test_default_hybrid_matches_docling_default(transformers_minilm):
 
     doc = load(DATA / "docling_core__2_inp_dl_doc.json")
     theirs = DLHybrid(tokenizer=HuggingFaceTokenizer(tokenizer=transformers_minilm, max_tokens=256))
-    ours = docchunk.HybridChunker()
+    ours = docchunk.HybridChunker(docling_compat=True)
     assert ours.max_tokens == 256
     assert_same(theirs, ours, doc)
+
+
+def _markdown_tables_provider():
+    """docling's "advanced chunking and serialization" example: tables as Markdown."""
+    from docling_core.transforms.chunker.hierarchical_chunker import ChunkingDocSerializer, ChunkingSerializerProvider
+    from docling_core.transforms.serializer.markdown import MarkdownTableSerializer
+
+    class MDTableSerializerProvider(ChunkingSerializerProvider):
+        def get_serializer(self, doc):
+            return ChunkingDocSerializer(doc=doc, table_serializer=MarkdownTableSerializer())
+
+    return MDTableSerializerProvider()
+
+
+def _picture_text_provider():
+    """docling's example of a picture serializer that writes what it knows of a picture."""
+    from docling_core.transforms.chunker.hierarchical_chunker import ChunkingDocSerializer, ChunkingSerializerProvider
+    from docling_core.transforms.serializer.common import create_ser_result
+    from docling_core.transforms.serializer.markdown import MarkdownParams, MarkdownPictureSerializer
+
+    class DescribedPictureSerializer(MarkdownPictureSerializer):
+        def serialize(self, *, item, doc_serializer, doc, **kwargs):
+            description = item.meta.description.text if item.meta and item.meta.description else None
+            text = f"Picture {item.self_ref}: {description or 'no description'}"
+            return create_ser_result(text=doc_serializer.post_process(text=text), span_source=item)
+
+    class PictureTextProvider(ChunkingSerializerProvider):
+        def get_serializer(self, doc):
+            return ChunkingDocSerializer(
+                doc=doc,
+                picture_serializer=DescribedPictureSerializer(),
+                params=MarkdownParams(image_placeholder="<!-- image -->"),
+            )
+
+    return PictureTextProvider()
+
+
+def _docling_default_provider():
+    from docling_core.transforms.chunker.hierarchical_chunker import ChunkingSerializerProvider
+
+    return ChunkingSerializerProvider()
+
+
+USER_PROVIDERS = {
+    "markdown-tables": _markdown_tables_provider,
+    "picture-text": _picture_text_provider,
+    "docling-default": _docling_default_provider,
+}
+
+
+@pytest.mark.parametrize("provider", list(USER_PROVIDERS))
+@pytest.mark.parametrize("path", doc_params())
+def test_user_serializer_provider(path, provider, request):
+    """A user's own docling-core serializer provider is used as given, with docling-core's output."""
+    doc = load(path)
+    if not _without_docling_quirks(doc):
+        pytest.skip("headings-only document: docling-core gives no chunk, we give one (docs/compat.md)")
+    theirs_tok, ours_tok = _tokenizer_pair("minilm", 64, request)
+    make = USER_PROVIDERS[provider]
+    theirs = DLHybrid(tokenizer=theirs_tok, serializer_provider=make())
+    ours = docchunk.HybridChunker(tokenizer=ours_tok, serializer_provider=make())
+    assert_same(theirs, ours, doc)
+    ours_hierarchical = docchunk.HierarchicalChunker(serializer_provider=make())
+    assert_same(DLHierarchical(serializer_provider=make()), ours_hierarchical, doc)

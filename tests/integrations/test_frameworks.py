@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 
@@ -95,3 +98,39 @@ def test_docchunk_node_parser_documents_and_text():
     chunks = docchunk.RecursiveChunker(chunk_size=50)(REPEATED)
     assert [(n.start_char_idx, n.end_char_idx) for n in text_nodes] == [(c.start_index, c.end_index) for c in chunks]
     assert json.dumps([n.text for n in text_nodes]) == json.dumps([c.text for c in chunks])
+
+
+def test_frameworks_accept_our_chunkers_after_the_light_import():
+    """In a fresh interpreter where docchunk is imported before docling-core's chunker package
+    (which the frameworks import), llama-index's DoclingNodeParser (a pydantic isinstance check
+    against BaseChunker) and langchain-docling's DoclingLoader take our chunkers."""
+    pytest.importorskip("llama_index.node_parser.docling", reason='needs pip install "docchunk[llama-index]"')
+    pytest.importorskip("langchain_docling", reason='needs langchain-docling: pip install "docchunk[langchain]"')
+    code = f"""
+import sys
+import docchunk
+chunker = docchunk.HybridChunker(max_tokens=64)
+doc = docchunk.load_document({str(DOC)!r})
+expected = [chunker.contextualize(c) for c in chunker.chunk(doc)]
+assert "docling_core.transforms.chunker" not in sys.modules
+from llama_index.core import Document
+from llama_index.node_parser.docling import DoclingNodeParser
+nodes = DoclingNodeParser(chunker=chunker).get_nodes_from_documents([Document(text=open({str(DOC)!r}).read())])
+assert [n.text for n in nodes] == [c.text for c in chunker.chunk(doc)]
+DoclingNodeParser(chunker=docchunk.HierarchicalChunker())
+from langchain_docling import DoclingLoader
+class Converter:
+    class Result:
+        def __init__(self, document):
+            self.document = document
+    def convert(self, source, **kwargs):
+        return self.Result(docchunk.load_document(source))
+docs = list(DoclingLoader({str(DOC)!r}, converter=Converter(), chunker=chunker).lazy_load())
+assert [d.page_content for d in docs] == expected
+print("ok", len(nodes))
+"""
+    root = DOC.parents[2]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root / "src"), str(root)])}
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=600)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("ok ")

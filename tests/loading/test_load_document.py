@@ -7,7 +7,7 @@ import json
 import pytest
 
 import docchunk
-from tests.helpers import DATA
+from tests.helpers import DATA, doc_params
 
 
 def test_json_path_text_bytes_dict_agree():
@@ -22,6 +22,13 @@ def test_json_path_text_bytes_dict_agree():
     ]
     assert all(d == docs[0] for d in docs)
     assert docchunk.load_document(docs[0]) is docs[0]
+
+
+@pytest.mark.parametrize("path", doc_params())
+def test_json_equals_docling_core_load_from_json(path):
+    from docling_core.types.doc import DoclingDocument
+
+    assert docchunk.load_document(path) == DoclingDocument.load_from_json(path)
 
 
 def test_old_schema_versions_load():

@@ -62,12 +62,13 @@ def test_hybrid_invariants(name, doc, size_index, merge_peers, emit):
             assert chunk.text, "empty chunk"
 
     # no content dropped: every non-space character of the structural chunks, in order
-    # (a table split by columns comes column group by column group: then as a multiset)
+    # (tables come row by row, or split between cells: then as a multiset)
     hierarchical = docchunk.HierarchicalChunker(tokenizer=tok, always_emit_headings=emit)
     structure = "".join(_WS.sub("", c.text) for c in hierarchical.chunk(doc))
     output = "".join(_WS.sub("", c.text) for c in chunks)
     if doc.tables:
-        assert not Counter(structure) - Counter(output)
+        # a table row split between its triplets drops the ". " that joined them (a separator, not text)
+        assert not Counter(structure.replace(".", "")) - Counter(output.replace(".", ""))
     else:
         assert is_subsequence(structure, output)
     if structure:

@@ -6,7 +6,7 @@ import pytest
 
 import docchunk
 from docchunk import OverlapRefinery
-from tests.conftest import DATA, load
+from tests.helpers import DATA, load
 
 THREE_PARAGRAPHS = (
     "Alpha one two three four five six seven eight nine ten.\n\n"

@@ -15,6 +15,7 @@ from docchunk.cli.options import (
     doc_chunker_options,
     make_doc_chunker,
     make_text_chunker,
+    structure_options,
     text_chunker_options,
 )
 
@@ -31,6 +32,7 @@ and chunked as their Markdown export."""
               help="The HTML file to write.")  # fmt: skip
 @chunker_option({**DOC_CHUNKERS, **TEXT_CHUNKERS})
 @doc_chunker_options
+@structure_options
 @text_chunker_options
 @click.option("--title", default=None, help="Page title (default: the input names).")
 @click.option("--debug", is_flag=True, help="Show tracebacks.")
@@ -41,6 +43,9 @@ def inspect_command(
     tokenizer_spec: str | None,
     max_tokens: int | None,
     no_merge_peers: bool,
+    no_merge_across_pages: bool,
+    min_tokens: int | None,
+    docling_compat: bool,
     chunk_size: int | None,
     chunk_overlap: int,
     title: str | None,
@@ -66,7 +71,10 @@ def inspect_command(
     if is_text:
         chunker_obj = make_text_chunker(chunker, tokenizer_spec, chunk_size, chunk_overlap, debug)
     else:
-        chunker_obj = make_doc_chunker(chunker, tokenizer_spec, max_tokens, not no_merge_peers, debug)
+        chunker_obj = make_doc_chunker(
+            chunker, tokenizer_spec, max_tokens, not no_merge_peers, debug, docling_compat=docling_compat,
+            min_tokens=min_tokens, merge_across_pages=not no_merge_across_pages,
+        )  # fmt: skip
     from docchunk.report import inspect_document, render_html
 
     files = [f for p in paths for f in _input_files(p, is_text)]

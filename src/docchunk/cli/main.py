@@ -21,7 +21,14 @@ import click
 
 from docchunk.cli.eval import eval_command
 from docchunk.cli.inspect import inspect_command
-from docchunk.cli.options import DOC_CHUNKERS, chunker_option, doc_chunker_options, expand_option, make_doc_chunker
+from docchunk.cli.options import (
+    DOC_CHUNKERS,
+    chunker_option,
+    doc_chunker_options,
+    expand_option,
+    make_doc_chunker,
+    structure_options,
+)
 from docchunk.errors import DocchunkError
 
 PROGRESS_MIN_FILES = 10
@@ -44,6 +51,7 @@ cli.add_command(inspect_command)
 @chunker_option(DOC_CHUNKERS)
 @doc_chunker_options
 @expand_option
+@structure_options
 @click.option(
     "--progress/--no-progress", default=None, help=f"Progress bar on stderr (default: {PROGRESS_MIN_FILES}+ files)."
 )
@@ -64,6 +72,9 @@ def chunk_command(
     tokenizer_spec: str | None,
     max_tokens: int | None,
     no_merge_peers: bool,
+    no_merge_across_pages: bool,
+    min_tokens: int | None,
+    docling_compat: bool,
     progress: bool | None,
     workers: int,
     engine: str,
@@ -81,8 +92,11 @@ def chunk_command(
     Each line holds text, contextualized, token_count, meta, source, chunk_index
     and page_numbers.
     """
-    settings = (chunker, tokenizer_spec, max_tokens, not no_merge_peers, expand)
-    chunker_obj = make_doc_chunker(*settings[:4], debug, expand=expand)
+    settings = (
+        chunker, tokenizer_spec, max_tokens, not no_merge_peers, expand, docling_compat, min_tokens,
+        not no_merge_across_pages,
+    )  # fmt: skip
+    chunker_obj = _make(settings, debug)
     files, empty = _input_files(paths)
     for problem in empty:
         _error(problem)
@@ -208,6 +222,15 @@ def _finish(failures: int, total: int) -> None:
         sys.exit(1)
 
 
+def _make(settings: tuple, debug: bool, warn: bool = True) -> Any:
+    """The chunker of the ``chunk`` command's settings tuple (also sent to worker processes)."""
+    kind, spec, max_tokens, merge_peers, expand, docling_compat, min_tokens, merge_across_pages = settings
+    return make_doc_chunker(
+        kind, spec, max_tokens, merge_peers, debug, warn=warn, expand=expand, docling_compat=docling_compat,
+        min_tokens=min_tokens, merge_across_pages=merge_across_pages,
+    )  # fmt: skip
+
+
 def _chunk_lines(chunker: Any, path: Path) -> list[str]:
     from docchunk.integrations.rows import chunk_rows
     from docchunk.loading import load_document
@@ -218,10 +241,10 @@ def _chunk_lines(chunker: Any, path: Path) -> list[str]:
 _WORKER_CHUNKER: Any = None
 
 
-def _worker_init(kind: str, spec: str | None, max_tokens: int | None, merge_peers: bool, expand: str | None) -> None:
+def _worker_init(*settings: Any) -> None:
     global _WORKER_CHUNKER
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
-    _WORKER_CHUNKER = make_doc_chunker(kind, spec, max_tokens, merge_peers, debug=False, warn=False, expand=expand)
+    _WORKER_CHUNKER = _make(settings, debug=False, warn=False)
 
 
 def _worker_chunk(path: Path) -> tuple[list[str], str | None]:

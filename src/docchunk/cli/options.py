@@ -22,6 +22,7 @@ __all__ = [
     "expand_option",
     "make_doc_chunker",
     "make_text_chunker",
+    "structure_options",
     "text_chunker_options",
 ]
 
@@ -75,6 +76,22 @@ expand_option = click.option(
 )  # fmt: skip
 
 
+no_merge_across_pages_option = click.option("--no-merge-across-pages", is_flag=True,
+                                            help="Never join items of different pages or slides (hybrid).")  # fmt: skip
+min_tokens_option = click.option(
+    "--min-tokens", type=int, default=None, callback=_positive,
+    help="Merge chunks under N tokens with a neighbour when the result fits (hybrid).",
+)  # fmt: skip
+docling_compat_option = click.option(
+    "--docling-compat", is_flag=True, help="Reproduce docling-core 2.104.0's chunks exactly (hybrid, hierarchical)."
+)
+
+
+def structure_options(func: F) -> F:
+    """``--no-merge-across-pages``, ``--min-tokens``, ``--docling-compat``."""
+    return no_merge_across_pages_option(min_tokens_option(docling_compat_option(func)))
+
+
 def doc_chunker_options(func: F) -> F:
     """The options of the document chunkers: ``--tokenizer``, ``--max-tokens``, ``--no-merge-peers``."""
     return tokenizer_option(max_tokens_option(no_merge_peers_option(func)))
@@ -93,6 +110,9 @@ def make_doc_chunker(
     debug: bool,
     warn: bool = True,
     expand: str | None = None,
+    docling_compat: bool = False,
+    min_tokens: int | None = None,
+    merge_across_pages: bool = True,
 ) -> Any:
     """The document chunker of ``--chunker`` (hybrid, hierarchical, page, line) from the command's options.
 
@@ -103,12 +123,21 @@ def make_doc_chunker(
         click.UsageError: Options that do not apply, or a bad tokenizer or budget
             (the :class:`DocchunkError` itself when ``debug``).
     """
-    if kind != "hybrid" and not merge_peers:
-        raise click.UsageError("--no-merge-peers applies to --chunker hybrid only")
+    if kind != "hybrid" and (not merge_peers or min_tokens is not None or not merge_across_pages):
+        raise click.UsageError(
+            "--no-merge-peers, --min-tokens and --no-merge-across-pages apply to --chunker hybrid only"
+        )
+    if docling_compat and kind not in ("hybrid", "hierarchical"):
+        raise click.UsageError(
+            "--docling-compat applies to --chunker hybrid and hierarchical (page and line: use the API)"
+        )
     if kind == "hierarchical" and max_tokens is not None:
         raise click.UsageError("--max-tokens applies to --chunker hybrid, page and line only")
     try:
-        chunker = _build_doc_chunker(kind, spec, max_tokens, merge_peers, warn)
+        structure: dict[str, Any] = {"docling_compat": docling_compat}
+        if kind == "hybrid":
+            structure.update(min_tokens=min_tokens, merge_across_pages=merge_across_pages)
+        chunker = _build_doc_chunker(kind, spec, max_tokens, merge_peers, warn, structure)
         if expand is None:
             return chunker
         from docchunk.chunkers.doc.expand import ExpandingChunker, get_expander
@@ -121,12 +150,14 @@ def make_doc_chunker(
         raise click.UsageError(str(exc)) from exc
 
 
-def _build_doc_chunker(kind: str, spec: str | None, max_tokens: int | None, merge_peers: bool, warn: bool) -> Any:
+def _build_doc_chunker(
+    kind: str, spec: str | None, max_tokens: int | None, merge_peers: bool, warn: bool, structure: dict[str, Any]
+) -> Any:
     from docchunk import HierarchicalChunker, HybridChunker, LineBasedTokenChunker, PageChunker, get_tokenizer
 
     tokenizer = get_tokenizer(spec)
     if kind == "hierarchical":
-        return HierarchicalChunker(tokenizer=tokenizer)
+        return HierarchicalChunker(tokenizer=tokenizer, **structure)
     if kind == "page":
         return PageChunker(tokenizer=tokenizer, max_tokens=max_tokens)
     if max_tokens is None and tokenizer.max_tokens is None:
@@ -139,7 +170,7 @@ def _build_doc_chunker(kind: str, spec: str | None, max_tokens: int | None, merg
         if kind == "line":
             chunker = LineBasedTokenChunker(tokenizer=tokenizer, max_tokens=max_tokens)
         else:
-            chunker = HybridChunker(tokenizer=tokenizer, max_tokens=max_tokens, merge_peers=merge_peers)
+            chunker = HybridChunker(tokenizer=tokenizer, max_tokens=max_tokens, merge_peers=merge_peers, **structure)
     for warning in caught:  # ours as one plain line (once, not per worker); others as Python shows them
         if not issubclass(warning.category, ModelLimitWarning):
             warnings.showwarning(warning.message, warning.category, warning.filename, warning.lineno)

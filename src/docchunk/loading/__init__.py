@@ -96,6 +96,17 @@ def _from_path(path: Path, fmt: str | None) -> DoclingDocument:
 
 
 def _from_json_bytes(data: bytes, where: str) -> DoclingDocument:
+    """Parse and validate in one pass (pydantic's JSON parser, as ``DoclingDocument.load_from_json``).
+
+    On failure the JSON is parsed again with ``json``, to say precisely what is wrong.
+    """
+    try:
+        return DoclingDocument.model_validate_json(data)
+    except (ValidationError, RecursionError, LookupError, AttributeError, TypeError, ValueError):
+        return _diagnose_json(data, where)
+
+
+def _diagnose_json(data: bytes, where: str) -> DoclingDocument:
     try:
         obj = json.loads(data)
     except RecursionError as exc:

@@ -224,7 +224,7 @@ class OverlapRefinery(StrictConfig):
 
         ``meta.token_count`` is recounted in the chunker's tokens.
         """
-        from docchunk.chunkers.doc.types import contextualize
+        from docchunk.serialization import contextualize
 
         budget = self._doc_budget(chunk)
         context = self._fit_doc_context(chunk, body, context, budget)
@@ -262,7 +262,7 @@ class OverlapRefinery(StrictConfig):
         limit = self.max_tokens if self.max_tokens is not None else getattr(budget, "max_tokens", None)
         if limit is None or not context:
             return context
-        from docchunk.chunkers.doc.types import contextualize
+        from docchunk.serialization import contextualize
 
         counter = budget.tokenizer if budget is not None else self.tokenizer
         delim = budget.delim if budget is not None else "\n"

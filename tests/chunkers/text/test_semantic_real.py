@@ -35,7 +35,7 @@ def embed(minilm_dir):
 def sections_text(path):
     """The document's text, one hierarchical chunk per paragraph, and where each section starts."""
     parts, starts, previous, pos = [], [], None, 0
-    for chunk in docchunk.HierarchicalChunker(tokenizer="character").chunk(load(path)):
+    for chunk in docchunk.HierarchicalChunker(tokenizer="character", docling_compat=True).chunk(load(path)):
         key = tuple(chunk.meta.headings or ())
         if key != previous:
             starts.append(pos)

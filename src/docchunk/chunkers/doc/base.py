@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from docling_core.transforms.chunker.base import BaseChunker
-from docling_core.transforms.chunker.hierarchical_chunker import ChunkingSerializerProvider
 from docling_core.transforms.serializer.base import BaseSerializerProvider
 from pydantic import ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
 from docchunk.chunkers.doc.types import ChunkBudget, DocChunk, DocMeta, contextualize, page_numbers_of
 from docchunk.chunkers.doc.walk import Piece
 from docchunk.errors import ConfigError, DocchunkError, DocumentError
+from docchunk.serialization import ChunkingSerializerProvider
+from docchunk.serialization._docling import BaseChunker
 from docchunk.tokenizers import Tokenizer, TokenizerSpec, get_tokenizer
 from docchunk.types.config import check_size, unknown_name_error
 
@@ -39,10 +39,15 @@ class DocumentChunker(BaseChunker):
         tokenizer: Any spec :func:`docchunk.get_tokenizer` accepts (default: the
             bundled all-MiniLM-L6-v2 tokenizer); it counts every chunk's ``token_count``.
         serializer_provider: docling-core serializer provider that turns elements
-            into text (default: docling-core's ``ChunkingSerializerProvider``).
+            into text (default: docchunk's ``ChunkingSerializerProvider``, whose text
+            equals docling-core's ``ChunkingSerializerProvider``).
         always_emit_headings: Also emit a heading-only chunk (empty text) for each
             section without content, as docling-core does.
         delim: Separator between headings, captions and text, and between merged texts.
+        docling_compat: Reproduce docling-core 2.104.0's chunks exactly (texts,
+            headings, captions, doc_items, ``contextualize()``), defects included.
+            False (the default): structure-faithful chunks, which differ from
+            docling-core as listed in ``docs/compat.md``.
 
     Configuration is strict: an unknown keyword argument raises :class:`ConfigError`
     naming the closest accepted one and all of them; a docling-core keyword that
@@ -60,6 +65,7 @@ class DocumentChunker(BaseChunker):
     tokenizer: TokenizerSpec = None
     serializer_provider: BaseSerializerProvider = Field(default_factory=ChunkingSerializerProvider)
     always_emit_headings: bool = False
+    docling_compat: bool = False
 
     _tok: Tokenizer = PrivateAttr()
 
@@ -131,6 +137,7 @@ class DocumentChunker(BaseChunker):
             token_count=token_count,
             page_numbers=page_numbers_of(piece.items),
             oversized=True if oversized else None,
+            table_rows=piece.table_rows,
         )
         chunk = DocChunk(text=piece.text, meta=meta)
         chunk._budget = self._budget()

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any, Literal
 
-from docling_core.transforms.chunker.base import BaseChunker, BaseChunkExpander
 from docling_core.types.doc import DoclingDocument
 from docling_core.types.doc.document import DocItem, InlineGroup, ListGroup, NodeItem
 from pydantic import ConfigDict, PrivateAttr, ValidationError
@@ -19,6 +18,7 @@ from docchunk.chunkers.doc.base import _config_error as config_error
 from docchunk.chunkers.doc.page import page_parts
 from docchunk.chunkers.doc.types import DocChunk, contextualize, page_numbers_of
 from docchunk.errors import ConfigError, DocumentError
+from docchunk.serialization._docling import BaseChunker, BaseChunkExpander
 from docchunk.tokenizers import Tokenizer, get_tokenizer
 
 __all__ = ["ChunkExpander", "ExpandingChunker", "PageChunkExpander", "TreeChunkExpander", "get_expander"]

@@ -8,6 +8,8 @@ from typing import Any
 from docling_core.types.doc import DoclingDocument
 
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
+from docchunk.chunkers.doc.heading_walk import structured_walk
+from docchunk.chunkers.doc.table_split import default_serializer, whole_table
 from docchunk.chunkers.doc.types import DocChunk, join_context
 from docchunk.chunkers.doc.walk import walk
 
@@ -51,7 +53,13 @@ class HierarchicalChunker(DocumentChunker):
             ``always_emit_headings`` is set.
         """
         check_document(dl_doc)
-        serializer = self.serializer_provider.get_serializer(doc=dl_doc)
-        for piece in walk(dl_doc, serializer, self.always_emit_headings):
+        if self.docling_compat:
+            serializer = self.serializer_provider.get_serializer(doc=dl_doc)
+            pieces = walk(dl_doc, serializer, self.always_emit_headings)
+        else:
+            serializer = default_serializer(self.serializer_provider, dl_doc)
+            walked = structured_walk(dl_doc, serializer, self.always_emit_headings)
+            pieces = (whole_table(piece, serializer) for piece in walked)  # tables as rows, caption in meta
+        for piece in pieces:
             count = self._tok.count_tokens(join_context(piece.headings, piece.captions, piece.text, self.delim))
             yield self._to_chunk(piece, count)

@@ -7,15 +7,18 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any, ClassVar, cast
 
-from docling_core.transforms.chunker.hierarchical_chunker import ChunkingDocSerializer
 from docling_core.types.doc import DoclingDocument, SectionHeaderItem, TableItem, TitleItem
 
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
+from docchunk.chunkers.doc.heading_walk import without_debris
+from docchunk.chunkers.doc.structure import sentence_segments, structured_pieces
+from docchunk.chunkers.doc.table_split import default_serializer
 from docchunk.chunkers.doc.tables import split_lines, split_table_by_columns
 from docchunk.chunkers.doc.types import DocChunk, join_context
 from docchunk.chunkers.doc.walk import Piece, walk
 from docchunk.chunkers.text.semsplit import semchunk_split
 from docchunk.errors import ConfigError, ModelLimitWarning
+from docchunk.serialization import is_chunking_serializer
 from docchunk.types.config import check_size
 
 __all__ = ["HybridChunker"]
@@ -62,10 +65,23 @@ class HybridChunker(DocumentChunker):
             ``TokenChunker``) that splits oversized non-table text instead of the
             default, docling-core-compatible semchunk rules; it is run with this
             chunker's tokenizer and the remaining budget as its ``chunk_size``.
+        docling_compat: True reproduces docling-core 2.104.0's output exactly (the
+            algorithm described above, defects included). False (default): the
+            structure-faithful chunks listed in ``docs/compat.md``: every heading and
+            caption reaches a chunk, tables are chunked by whole rows, oversized
+            paragraphs are split at sentence ends.
+        merge_across_pages: Default mode only. False: ``merge_peers`` and
+            ``min_tokens`` never join items of different pages (PDF pages, slides);
+            an item that itself spans pages stays whole.
+        min_tokens: Default mode only. None, or tokens (of ``tokenizer``, for the
+            contextualized text) under which a chunk is merged with a neighbour,
+            within its section first, then across a heading boundary (the merged
+            chunk's headings are the common path), when the result fits ``max_tokens``.
 
     Raises:
         ConfigError: ``max_tokens`` is not a positive int, or it is None and the
-            tokenizer has no limit of its own.
+            tokenizer has no limit of its own; ``min_tokens`` is not None or an int
+            in ``[1, max_tokens]``; a default-mode option is set with ``docling_compat=True``.
 
     Warns:
         ModelLimitWarning: ``max_tokens`` is above the tokenizer's model input limit
@@ -82,8 +98,12 @@ class HybridChunker(DocumentChunker):
     repeat_table_header: bool = True
     omit_header_on_overflow: bool = False
     text_splitter: Any = None  # a docchunk text chunker; checked in model_post_init with a clear message
+    merge_across_pages: bool = True
+    min_tokens: int | None = None
 
-    _POST_INIT_SETTINGS: ClassVar[frozenset[str]] = frozenset({"tokenizer", "max_tokens", "text_splitter"})
+    _POST_INIT_SETTINGS: ClassVar[frozenset[str]] = frozenset(
+        {"tokenizer", "max_tokens", "text_splitter", "min_tokens", "merge_across_pages", "docling_compat"}
+    )
 
     def model_post_init(self, __context: Any) -> None:
         """Resolve the tokenizer and check ``max_tokens`` against it (see the class docstring)."""
@@ -107,6 +127,7 @@ class HybridChunker(DocumentChunker):
                 stacklevel=5,  # the caller of HybridChunker(...)
             )
         self.__dict__["max_tokens"] = limit  # not setattr: that would run this again
+        self._check_default_mode_options(limit)
         splitter = self.text_splitter
         if splitter is not None:
             if not callable(getattr(splitter, "with_budget", None)):
@@ -116,14 +137,25 @@ class HybridChunker(DocumentChunker):
                 )
             splitter.with_budget(self._tok, limit)  # raises ConfigError for chunkers without a budget
 
+    def _check_default_mode_options(self, limit: int) -> None:
+        low = self.min_tokens
+        if low is not None and (isinstance(low, bool) or not isinstance(low, int) or not 1 <= low <= limit):
+            raise ConfigError(
+                f"min_tokens must be None or an int from 1 to max_tokens ({limit}), got {low!r}; "
+                "it is the size in tokens under which a chunk is merged with a neighbour"
+            )
+        if self.docling_compat and (low is not None or not self.merge_across_pages):
+            raise ConfigError(
+                "min_tokens and merge_across_pages=False are not docling-core options: they need "
+                f"docling_compat=False, got docling_compat=True with min_tokens={low!r}, "
+                f"merge_across_pages={self.merge_across_pages!r}"
+            )
+
     def chunk(self, dl_doc: DoclingDocument, **kwargs: Any) -> Iterator[DocChunk]:
         """Yield the chunks of ``dl_doc`` in document order (see the class invariants)."""
         check_document(dl_doc)
         run = _Run(self, dl_doc)
-        pieces = [s for p in walk(dl_doc, run.serializer, self.always_emit_headings) for s in run.split_by_items(p)]
-        pieces = [s for p in pieces for s in run.split_text(p)]
-        if self.merge_peers:
-            pieces = run.merge(pieces)
+        pieces = self._compat_pieces(run, dl_doc) if self.docling_compat else structured_pieces(run, dl_doc)
         for piece in pieces:
             if not piece.heading_only and not piece.text.strip():
                 # docling-core emits these (e.g. a caption whose text went with its table):
@@ -131,6 +163,14 @@ class HybridChunker(DocumentChunker):
                 continue
             count = run.ctx_count(piece)
             yield self._to_chunk(piece, count, oversized=count > run.max)
+
+    def _compat_pieces(self, run: _Run, dl_doc: DoclingDocument) -> list[Piece]:
+        """docling-core 2.104.0's hybrid chunking (``docling_compat=True``)."""
+        pieces = [s for p in walk(dl_doc, run.serializer, self.always_emit_headings) for s in run.split_by_items(p)]
+        pieces = [s for p in pieces for s in run.split_text(p)]
+        if self.merge_peers:
+            pieces = run.merge(pieces)
+        return pieces
 
 
 class _Run:
@@ -141,11 +181,13 @@ class _Run:
         self.delim = chunker.delim
         self.tok = chunker.token_counter
         self.chunker = chunker
-        self.serializer = chunker.serializer_provider.get_serializer(doc=doc)
+        provider = chunker.serializer_provider
+        compat = chunker.docling_compat
+        self.serializer = provider.get_serializer(doc=doc) if compat else default_serializer(provider, doc)
         self._counts: dict[str, int] = {}
         self._item_texts: dict[str, str] = {}
         self._delim_tokens: int | None = None
-        self._splitters: dict[tuple[int, int], Any] = {}
+        self._splitters: dict[tuple[Any, int], Any] = {}
         # with an additive tokenizer, sizes of joined texts follow by arithmetic
         self.additive = self.tok.joins_additively(self.delim)
 
@@ -199,6 +241,8 @@ class _Run:
                 text = ""
             else:
                 text = self.serializer.serialize(item=item).text or ""
+                if not self.chunker.docling_compat:
+                    text = without_debris(item, text)
             self._item_texts[ref] = text
         return text
 
@@ -274,7 +318,7 @@ class _Run:
         if (
             self.chunker.repeat_table_header
             and not piece.plain_only
-            and isinstance(self.serializer, ChunkingDocSerializer)
+            and is_chunking_serializer(self.serializer)
             and len(items) == 1
             and isinstance(items[0], TableItem)
         ):
@@ -282,6 +326,8 @@ class _Run:
         splitter = self.chunker.text_splitter
         if splitter is not None:
             return [c.text for c in self._splitter_for(splitter, available).chunk(piece.text) if c.text.strip()]
+        if not self.chunker.docling_compat:
+            return sentence_segments(self, piece.text, available)
         spans, _ = semchunk_split(piece.text, available, self.count, self.tok.max_token_chars)
         return [piece.text[s:e] for s, e in spans]
 

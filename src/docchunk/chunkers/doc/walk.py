@@ -44,6 +44,10 @@ class Piece:
     plain_only: bool = False
     # the fallback piece of a headings-only document: its text is the headings' text
     from_headings: bool = False
+    # default mode: the half-open row range of the one table this piece holds rows of
+    table_rows: tuple[int, int] | None = None
+    # default mode: the heading items behind ``headings`` (for the heading-path text piece)
+    heading_items: list[Any] | None = None
 
 
 def walk(doc: DoclingDocument, serializer: BaseDocSerializer, always_emit_headings: bool = False) -> Iterator[Piece]:

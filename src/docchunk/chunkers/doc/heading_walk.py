@@ -1,0 +1,228 @@
+"""The structural pass of the default (structure-faithful) mode: no heading or caption is lost.
+
+Like :func:`docchunk.chunkers.doc.walk.walk` (docling-core's ``HierarchicalChunker``
+walk: document order, headings by level, lists and inline groups as one element),
+with these differences, each of which keeps text that docling-core drops:
+
+- A heading replaced by another one before any content (``EXAMPLE 1`` directly
+  followed by ``(A) Inactivation ...``) stays in the heading path, before the one
+  that replaced it, as context of the next content.
+- Headings that never get content (the end of the document, or a sub-section
+  heading followed by the next section) become a chunk whose text is the headings.
+- A caption or footnote that its table or picture does not serialize (docling-core
+  serializes no footnotes), or that belongs to no walked element, becomes a chunk.
+- Content inside a spreadsheet sheet has the sheet's name first in its heading path.
+- A picture's chart data loses its Markdown separator rows, a list its empty items'
+  markers (lines made only of ``|``, ``-``, ``:`` and spaces, which hold no text).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from docling_core.transforms.serializer.base import BaseDocSerializer
+from docling_core.transforms.serializer.common import DocSerializer
+from docling_core.types.doc import DocItemLabel, GroupLabel
+from docling_core.types.doc.document import (
+    DocItem,
+    DoclingDocument,
+    FloatingItem,
+    GroupItem,
+    InlineGroup,
+    ListGroup,
+    ListItem,
+    PictureItem,
+    SectionHeaderItem,
+    TableItem,
+    TextItem,
+    TitleItem,
+)
+
+from docchunk.chunkers.doc.table_rows import table_rows
+from docchunk.chunkers.doc.walk import Piece
+
+__all__ = ["structured_walk", "without_debris"]
+
+_SATELLITES = (DocItemLabel.CAPTION, DocItemLabel.FOOTNOTE)
+_DEBRIS = re.compile(r"^[|\-: ]*[|\-:][|\-: ]*$", re.M)
+
+
+@dataclass
+class _Entry:
+    """A heading in scope: the item, the unused headings it carries before it, and use."""
+
+    item: Any
+    carried: list[Any] = field(default_factory=list)
+    used: bool = False
+
+    def items(self) -> list[Any]:
+        return [*self.carried, self.item]
+
+
+class _Scope:
+    """Headings in scope by level, plus the sheet names around the current item."""
+
+    def __init__(self) -> None:
+        self.by_level: dict[int, _Entry] = {}
+        self.sheets: list[tuple[int, str]] = []  # (depth of the sheet group, name)
+
+    def enter(self, item: Any, depth: int) -> None:
+        while self.sheets and depth <= self.sheets[-1][0]:
+            self.sheets.pop()
+        if isinstance(item, GroupItem) and item.label == GroupLabel.SHEET and item.name:
+            self.sheets.append((depth, item.name))
+
+    def entries(self) -> list[_Entry]:
+        return [self.by_level[k] for k in sorted(self.by_level)]
+
+    def path(self, entries: list[_Entry] | None = None) -> list[str] | None:
+        texts = [name for _, name in self.sheets]
+        texts += [it.text for e in (self.entries() if entries is None else entries) for it in e.items()]
+        return texts or None
+
+    def path_items(self) -> list[Any]:
+        return [it for e in self.entries() for it in e.items()]
+
+    def use(self) -> None:
+        for entry in self.by_level.values():
+            entry.used = True
+
+
+def structured_walk(
+    doc: DoclingDocument, serializer: BaseDocSerializer, always_emit_headings: bool = False
+) -> Iterator[Piece]:
+    """Yield the default mode's hierarchical pieces of ``doc`` in document order.
+
+    Args:
+        doc: The document.
+        serializer: Turns an element into text (docling-core's chunking serializer by default).
+        always_emit_headings: Headings without content give heading-only pieces
+            (empty text, the headings in ``headings``), as in docling-core, instead
+            of pieces whose text is the headings.
+
+    Yields:
+        :class:`Piece` objects. Every heading, caption and footnote of the walked
+        body reaches the text or the headings of a piece; only heading-only pieces
+        have empty text.
+    """
+    scope = _Scope()
+    covered: set[str] = set()
+    satellites: list[Any] = []  # captions and footnotes met in the walk, in order
+    visited: set[str] = set()
+    doc_ser = serializer if isinstance(serializer, DocSerializer) else None
+    excluded = serializer.get_excluded_refs()
+    for item, depth in doc.iterate_items(
+        with_groups=True,
+        traverse_pictures=doc_ser.params.traverse_pictures if doc_ser is not None else False,
+        included_content_layers=doc_ser.params.layers if doc_ser is not None else None,
+    ):
+        scope.enter(item, depth)
+        if item.self_ref in excluded or (doc_ser is not None and doc_ser._skip_in_walk(node=item, root=None)):
+            continue
+        if isinstance(item, (TitleItem, SectionHeaderItem)):
+            yield from _open_heading(scope, item, always_emit_headings, doc)
+            continue
+        if isinstance(item, TextItem) and item.label in _SATELLITES:
+            satellites.append(item)
+        if not isinstance(item, (ListGroup, InlineGroup, DocItem)) or item.self_ref in visited:
+            continue
+        res = serializer.serialize(item=item, visited=visited)
+        items = [span.item for span in res.spans]
+        text = without_debris(item, res.text)
+        if isinstance(item, TableItem) and not text.strip() and table_rows(item, doc, serializer).text:
+            items = [item]  # docling-core's triplets gave no text (e.g. a header-only column); its rows do
+        elif not text.strip() or not items:
+            continue
+        scope.use()
+        covered.update(it.self_ref for it in items)
+        headings = scope.path()
+        yield Piece(text=text, items=items, headings=headings, origin=doc.origin, heading_items=scope.path_items())
+        left = _unserialized_satellites(item, doc, covered)
+        yield from _text_piece(left, headings, doc)
+    yield from _close_all(scope, always_emit_headings, doc)
+    left = [s for s in satellites if s.self_ref not in covered and s.text.strip()]
+    yield from _text_piece(left, None, doc)
+
+
+def without_debris(item: Any, text: str) -> str:
+    """``text`` of ``item`` without the lines that hold no text (default mode).
+
+    Those are the separator rows of a chart's data table (``|---|---|``) in a
+    picture, and the markers of empty list items (``- ``).
+    """
+    if not isinstance(item, (PictureItem, ListGroup, ListItem)) or not _DEBRIS.search(text):
+        return text
+    return "\n".join(line for line in text.split("\n") if not _DEBRIS.fullmatch(line))
+
+
+def _open_heading(scope: _Scope, item: Any, always_emit: bool, doc: DoclingDocument) -> Iterator[Piece]:
+    """Put a heading in scope; yield a piece for the headings it ends that had no content."""
+    level = item.level if isinstance(item, SectionHeaderItem) else 0
+    keys = sorted(scope.by_level)
+    removed = [k for k in keys if k >= level]
+    carried: list[Any] = []
+    unused = [k for k in removed if not scope.by_level[k].used]
+    if unused and always_emit:
+        yield _heading_only(scope)
+    elif unused and len(unused) == len(removed):
+        # consecutive headings: those it replaces stay in the path, before it
+        carried = [it for k in unused for it in scope.by_level[k].items()]
+    elif unused:
+        # a sub-section heading without content, then the next section: a chunk of its own
+        kept = [scope.by_level[k] for k in keys if k not in unused]
+        texts = [it for k in unused for it in scope.by_level[k].items()]
+        yield from _text_piece(texts, scope.path(kept), doc, from_headings=True)
+    for k in removed:
+        del scope.by_level[k]
+    scope.by_level[level] = _Entry(item, carried)
+
+
+def _close_all(scope: _Scope, always_emit: bool, doc: DoclingDocument) -> Iterator[Piece]:
+    """At the end of the document: the trailing headings without content."""
+    entries = scope.entries()
+    unused = [e for e in entries if not e.used]
+    if not unused:
+        return
+    if always_emit:
+        yield _heading_only(scope)
+        return
+    kept = [e for e in entries if e.used]
+    texts = [it for e in unused for it in e.items()]
+    yield from _text_piece(texts, scope.path(kept), doc, from_headings=True)
+
+
+def _heading_only(scope: _Scope) -> Piece:
+    scope.use()
+    return Piece(text="", items=scope.path_items(), headings=scope.path(), heading_only=True)
+
+
+def _text_piece(
+    items: list[Any], headings: list[str] | None, doc: DoclingDocument, from_headings: bool = False
+) -> Iterator[Piece]:
+    """A piece whose text is the items' own texts, one per line (none when they have no text)."""
+    kept = [it for it in items if it.text.strip()]
+    if not kept:
+        return
+    yield Piece(
+        text="\n".join(it.text for it in kept),
+        items=kept,
+        headings=headings,
+        origin=doc.origin,
+        from_headings=from_headings or len(kept) > 1,
+    )
+
+
+def _unserialized_satellites(item: Any, doc: DoclingDocument, covered: set[str]) -> list[Any]:
+    """Captions and footnotes of a floating item that its serialization left out."""
+    if not isinstance(item, FloatingItem):
+        return []
+    out = []
+    for ref in [*item.captions, *item.footnotes]:
+        sat = ref.resolve(doc)
+        if isinstance(sat, TextItem) and sat.text.strip() and sat.self_ref not in covered:
+            covered.add(sat.self_ref)
+            out.append(sat)
+    return out

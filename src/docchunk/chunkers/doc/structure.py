@@ -1,0 +1,289 @@
+"""The default (structure-faithful) passes of the hybrid chunker.
+
+With ``docling_compat=False`` the hybrid chunker runs these passes instead of
+docling-core's; each pass is a function of the chunker's run state (``hybrid._Run``:
+cached counts, serializer, settings) and a list of pieces, so that they can be
+tested and changed one by one. ``docs/compat.md`` lists what each one changes.
+
+Order: walk (:func:`structured_walk`) -> fit the heading paths -> split at page
+changes (``merge_across_pages=False``) -> split at element boundaries -> tables by
+rows -> split text at sentence ends -> merge peers (per page) -> merge pieces under
+``min_tokens``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+from itertools import groupby
+from typing import Any
+
+from docling_core.types.doc import DoclingDocument, TableItem
+
+from docchunk.chunkers.doc.heading_walk import structured_walk
+from docchunk.chunkers.doc.table_split import split_table, table_of
+from docchunk.chunkers.doc.types import join_context
+from docchunk.chunkers.doc.walk import Piece
+
+__all__ = ["fit_headings", "merge_small", "pages_of", "split_table_piece", "structured_pieces"]
+
+
+def structured_pieces(run: Any, doc: DoclingDocument) -> list[Piece]:
+    """The hybrid chunker's pieces in the default mode, in document order.
+
+    Args:
+        run: The ``chunk()`` call's state (``hybrid._Run``): counts, serializer, settings.
+        doc: The document.
+    """
+    chunker = run.chunker
+    pieces = fit_headings(run, structured_walk(doc, run.serializer, chunker.always_emit_headings))
+    if not chunker.merge_across_pages:
+        pieces = [s for p in pieces for s in split_at_pages(run, p)]
+    pieces = [s for p in pieces for s in split_table_piece(run, p)]
+    pieces = [s for p in pieces for s in ([p] if p.table_rows is not None else run.split_text(p))]
+    if chunker.merge_peers:
+        pieces = merge_between_tables(run, pieces)
+    if chunker.min_tokens:
+        pieces = merge_small(run, pieces, chunker.min_tokens)
+    return pieces
+
+
+def merge_between_tables(run: Any, pieces: list[Piece]) -> list[Piece]:
+    """``run.merge`` over the runs of pieces between table pieces; table pieces stay as they are.
+
+    A table piece holds whole rows with its caption in ``captions`` and its rows in
+    ``table_rows``; merging it with text would lose both. With
+    ``merge_across_pages=False`` the runs are also cut where the pages change.
+    """
+    out: list[Piece] = []
+    pending: list[Piece] = []
+    for piece in pieces:
+        if piece.table_rows is None:
+            pending.append(piece)
+            continue
+        out.extend(_merge_run(run, pending))
+        pending = []
+        out.append(piece)
+    out.extend(_merge_run(run, pending))
+    return out
+
+
+def _merge_run(run: Any, pieces: list[Piece]) -> list[Piece]:
+    if not pieces:
+        return []
+    if run.chunker.merge_across_pages:
+        return run.merge(pieces)
+    return [m for _, same in groupby(pieces, key=pages_of) for m in run.merge(list(same))]
+
+
+# -- headings ------------------------------------------------------------------
+def fit_headings(run: Any, pieces: Any) -> list[Piece]:
+    """Shorten heading paths that take more than half of ``max_tokens``.
+
+    Such a piece keeps, as its headings, the innermost headings whose
+    contextualized size is at most half the budget (maybe none); the whole path
+    is emitted once, before the first such piece, as a piece of its own whose text
+    is the headings, one per line (split later like any text when it is too long).
+    """
+    limit = run.max // 2
+    emitted: tuple[str, ...] = ()  # the path last emitted as text
+    out: list[Piece] = []
+    for piece in pieces:
+        headings = piece.headings
+        if not headings or _headings_cost(run, headings) <= limit:
+            out.append(piece)
+            continue
+        new = 0
+        while new < min(len(emitted), len(headings)) and emitted[new] == headings[new]:
+            new += 1
+        if new < len(headings):  # the headings not yet emitted as text, once
+            emitted = tuple(headings)
+            items = _items_of(piece, new)
+            out.append(Piece(text="\n".join(h for h in headings[new:] if h) or headings[-1], items=list(items),
+                             headings=_fitting_suffix(run, headings[:new], limit), origin=piece.origin,
+                             from_headings=True))  # fmt: skip
+        out.append(replace(piece, headings=_fitting_suffix(run, headings, limit)))
+    return out
+
+
+def _items_of(piece: Piece, start: int) -> list[Any]:
+    """The heading items of ``piece.headings[start:]`` (sheet names, which have none, come first)."""
+    items = piece.heading_items or []
+    sheets = len(piece.headings or []) - len(items)
+    return items[max(0, start - sheets) :] or items or piece.items
+
+
+def _fitting_suffix(run: Any, headings: list[str], limit: int) -> list[str] | None:
+    """The innermost headings whose cost is at most ``limit`` tokens (None for none)."""
+    start = len(headings)
+    while start > 0 and _headings_cost(run, headings[start - 1 :]) <= limit:
+        start -= 1
+    return list(headings[start:]) or None
+
+
+def _headings_cost(run: Any, headings: list[str]) -> int:
+    """Tokens the headings add to a chunk's contextualized text."""
+    return run.count(join_context(headings, None, "", run.delim))
+
+
+# -- pages ---------------------------------------------------------------------
+def pages_of(piece: Piece) -> frozenset[int]:
+    """The page numbers of a piece's items' provenance (empty without provenance)."""
+    return frozenset(p.page_no for it in piece.items for p in (getattr(it, "prov", None) or ()))
+
+
+def split_at_pages(run: Any, piece: Piece) -> list[Piece]:
+    """A piece of several items (a list, headings as text) cut where its items' pages change.
+
+    A table stays whole with its caption; so does a piece whose text is not its
+    items' texts joined (a heading path that starts with a sheet name).
+    """
+    items = piece.items
+    if len(items) <= 1 or piece.heading_only or any(isinstance(it, TableItem) for it in items):
+        return [piece]
+    groups = [list(g) for _, g in groupby(items, key=lambda it: pages_of(Piece("", [it], None)))]
+    if len(groups) == 1:
+        return [piece]
+    if piece.from_headings:
+        if piece.text != "\n".join(it.text for it in items):
+            return [piece]
+        texts = ["\n".join(it.text for it in group) for group in groups]
+    else:
+        texts = [run.delim.join(t for t in (run.item_text(it) for it in group) if t) for group in groups]
+    return [replace(piece, text=t, items=g, text_tokens=None) for t, g in zip(texts, groups, strict=True) if t.strip()]
+
+
+# -- tables --------------------------------------------------------------------
+def is_table_piece(piece: Piece) -> bool:
+    """True for a walked piece that is one table (with its caption items)."""
+    return table_of(piece) is not None
+
+
+def split_table_piece(run: Any, piece: Piece) -> list[Piece]:
+    """Pieces of one walked piece: a table's whole rows, each with ``table_rows`` set (default mode).
+
+    A table is chunked by rows (:func:`docchunk.chunkers.doc.table_split.split_table`);
+    any other piece is split at element boundaries (``run.split_by_items``).
+    """
+    table = table_of(piece)
+    if table is None:
+        return run.split_by_items(piece)
+    return split_table(run, piece, table)
+
+
+# -- text ----------------------------------------------------------------------
+def sentence_segments(run: Any, text: str, available: int) -> list[str]:
+    """``text`` packed into segments of at most ``available`` tokens at sentence ends.
+
+    Uses :class:`docchunk.SentenceChunker`'s sentence rules (a sentence longer than
+    the budget falls back to words, then tokens); whitespace at segment ends is dropped.
+    """
+    from docchunk.chunkers.text.sentence import SentenceChunker
+
+    key = ("sentences", available)
+    splitter = run._splitters.get(key)
+    if splitter is None:
+        splitter = run._splitters[key] = SentenceChunker(run.tok, chunk_size=available)
+    return [s for s in (c.text.strip() for c in splitter.chunk(text)) if s]
+
+
+# -- minimum size --------------------------------------------------------------
+def merge_small(run: Any, pieces: list[Piece], low: int) -> list[Piece]:
+    """Merge each piece under ``low`` tokens with a neighbour while the result fits.
+
+    A neighbour with the same headings is preferred, then one across a heading
+    boundary (the merged piece's headings are the common path; the headings that
+    differ go into the text, before the part they head). Of two candidates of the
+    same kind the smaller result wins. With ``merge_across_pages=False`` only pieces
+    of the same pages merge. Rows of two tables merge only when each table is whole
+    in its piece (the merged piece then has ``table_rows=None``). Afterwards no piece
+    is under ``low`` unless every merge with a neighbour would exceed ``max_tokens``
+    (or would join part of a table with another table).
+    """
+    ps = list(pieces)
+    sizes = [run.ctx_count(p) for p in ps]
+    tables = Counter(_table_ref(p) for p in ps if p.table_rows is not None)
+    whole = {ref for ref, n in tables.items() if n == 1}  # tables held whole by one piece
+    i = 0
+    while i < len(ps):
+        if sizes[i] >= low or ps[i].heading_only:
+            i += 1
+            continue
+        best = _best_neighbour(run, ps, i, whole)
+        if best is None:
+            i += 1
+            continue
+        j, merged, size = best
+        lo = min(i, j)
+        ps[lo : lo + 2] = [merged]
+        sizes[lo : lo + 2] = [size]
+        i = lo
+    return ps
+
+
+def _best_neighbour(run: Any, ps: list[Piece], i: int, whole: set[str | None]) -> tuple[int, Piece, int] | None:
+    found: dict[bool, tuple[int, Piece, int]] = {}
+    for j in (i - 1, i + 1):
+        if not 0 <= j < len(ps) or not _may_join(run, ps[i], ps[j], whole):
+            continue
+        lo, hi = sorted((i, j))
+        merged = join_pieces(run, ps[lo], ps[hi])
+        size = run.ctx_count(merged)
+        if size > run.max:
+            continue
+        same = ps[i].headings == ps[j].headings
+        if same not in found or size < found[same][2]:
+            found[same] = (j, merged, size)
+    return found.get(True) or found.get(False)
+
+
+def _may_join(run: Any, a: Piece, b: Piece, whole: set[str | None]) -> bool:
+    if b.heading_only:
+        return False
+    if a.table_rows is not None and b.table_rows is not None and _table_ref(a) != _table_ref(b):
+        # rows of two tables only when both are whole (the merged piece has no table_rows)
+        if _table_ref(a) not in whole or _table_ref(b) not in whole:
+            return False
+    return run.chunker.merge_across_pages or pages_of(a) == pages_of(b)
+
+
+def _table_ref(piece: Piece) -> str | None:
+    return next((it.self_ref for it in piece.items if isinstance(it, TableItem)), None)
+
+
+def join_pieces(run: Any, a: Piece, b: Piece) -> Piece:
+    """``a`` then ``b`` as one piece; headings not shared go into the text."""
+    ha, hb = a.headings or [], b.headings or []
+    common = 0
+    while common < min(len(ha), len(hb)) and ha[common] == hb[common]:
+        common += 1
+    captions = a.captions if a.captions == b.captions or not b.captions else b.captions if not a.captions else None
+    parts = []
+    for part, extra in ((a, ha[common:]), (b, _not_ending(a.text, hb[common:]))):
+        own = [] if captions is not None or not part.captions else list(part.captions)
+        parts += [*extra, *own, part.text]
+    rows = _joined_rows(a, b)
+    return Piece(
+        text=run.delim.join(t for t in parts if t),
+        items=[*a.items, *[it for it in b.items if all(it is not seen for seen in a.items)]],
+        headings=list(ha[:common]) or None,
+        origin=b.origin,
+        captions=captions,
+        table_rows=rows,
+    )
+
+
+def _not_ending(text: str, headings: list[str]) -> list[str]:
+    """``headings`` without the leading ones that ``text`` already ends with (one per line)."""
+    for k in range(len(headings), 0, -1):
+        if text.endswith("\n".join(headings[:k])):
+            return headings[k:]
+    return headings
+
+
+def _joined_rows(a: Piece, b: Piece) -> tuple[int, int] | None:
+    if a.table_rows and b.table_rows:
+        if _table_ref(a) != _table_ref(b):
+            return None  # two whole tables
+        return (min(a.table_rows[0], b.table_rows[0]), max(a.table_rows[1], b.table_rows[1]))
+    return a.table_rows or b.table_rows

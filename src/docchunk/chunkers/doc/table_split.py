@@ -1,0 +1,164 @@
+"""Table pieces of the default mode: a walked table becomes whole-row pieces.
+
+Glue between the chunkers' pieces (:class:`~docchunk.chunkers.doc.walk.Piece`) and
+the pure row serialization and packing of :mod:`docchunk.chunkers.doc.table_rows`.
+The caption moves from the text to ``captions``, so ``contextualize()`` shows it
+with every piece; each piece's ``table_rows`` says which grid rows it holds.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from typing import Any
+
+from docling_core.transforms.serializer.base import BaseDocSerializer, BaseTableSerializer, SerializationResult
+from docling_core.transforms.serializer.common import create_ser_result
+from docling_core.types.doc import DoclingDocument, TableItem
+
+from docchunk.chunkers.doc.table_rows import TableRows, table_pieces, table_rows
+from docchunk.chunkers.doc.walk import Piece
+from docchunk.serialization import ChunkingSerializer, ChunkingSerializerProvider
+
+__all__ = ["RowTableSerializer", "default_serializer", "split_table", "table_of", "whole_table"]
+
+
+class RowTableSerializer(BaseTableSerializer):
+    """A docling-core table serializer that writes a table's rows by :func:`table_rows`.
+
+    Caption, then the rows (one triplet entry per line), separated by a blank line,
+    as docling-core's ``TripletTableSerializer`` lays them out; unlike it, no cell
+    text is dropped. The default mode uses it for every table, nested ones in rich
+    cells included.
+    """
+
+    def serialize(
+        self, *, item: TableItem, doc_serializer: BaseDocSerializer, doc: DoclingDocument, **kwargs: Any
+    ) -> SerializationResult:
+        """The caption and rows of ``item``; its spans are the caption items and the table."""
+        parts: list[SerializationResult] = []
+        cap_res = doc_serializer.serialize_captions(item=item, **kwargs)
+        if cap_res.text:
+            parts.append(cap_res)
+        if item.self_ref not in doc_serializer.get_excluded_refs(**kwargs):
+            text = table_rows(item, doc, doc_serializer, kwargs.get("visited")).text
+            if text:
+                parts.append(create_ser_result(text=text, span_source=item))
+        return create_ser_result(text="\n\n".join(r.text for r in parts), span_source=parts)
+
+
+def default_serializer(provider: Any, doc: DoclingDocument) -> BaseDocSerializer:
+    """The default mode's serializer: the provider's, with tables by rows when it is docling-core's default.
+
+    A user's own serializer provider is used as it is.
+    """
+    if _is_default_provider(provider):
+        return ChunkingSerializer.model_construct(doc=doc, table_serializer=RowTableSerializer())
+    return provider.get_serializer(doc=doc)
+
+
+def _is_default_provider(provider: Any) -> bool:
+    """Docchunk's default provider, or docling-core's ``ChunkingSerializerProvider`` (when it is loaded)."""
+    if type(provider) is ChunkingSerializerProvider:
+        return provider.mode == "docling"
+    module = sys.modules.get("docling_core.transforms.chunker.hierarchical_chunker")
+    return module is not None and type(provider) is module.ChunkingSerializerProvider
+
+
+def table_of(piece: Piece) -> TableItem | None:
+    """The table a walked piece holds: one ``TableItem``, the other items its captions; else None."""
+    tables = [it for it in piece.items if isinstance(it, TableItem)]
+    if len(tables) != 1 or piece.from_headings or piece.heading_only:
+        return None
+    table = tables[0]
+    captions = {ref.cref for ref in table.captions}
+    if any(it is not table and it.self_ref not in captions for it in piece.items):
+        return None
+    return table
+
+
+def _caption(table: TableItem, serializer: Any) -> str:
+    """The table's caption text as the serializer gives it (docling-core's ``caption_text`` otherwise)."""
+    serialize = getattr(serializer, "serialize_captions", None)
+    if serialize is not None:
+        return serialize(item=table).text.strip()
+    return table.caption_text(serializer.doc).strip()
+
+
+def _rows(table: TableItem, serializer: Any) -> TableRows:
+    return table_rows(table, getattr(serializer, "doc", None), serializer)
+
+
+def whole_table(piece: Piece, serializer: Any) -> Piece:
+    """A walked table piece with its rows as text, its caption in ``captions`` (HierarchicalChunker).
+
+    Pieces that are not one table are returned unchanged. A table without any
+    cell text gives its caption as text.
+    """
+    table = table_of(piece)
+    if table is None:
+        return piece
+    rows = _rows(table, serializer)
+    caption = _caption(table, serializer)
+    if not rows.text:
+        return replace(piece, text=caption or piece.text, captions=None, text_tokens=None)
+    return replace(
+        piece,
+        text=rows.text,
+        captions=[caption] if caption else None,
+        table_rows=(rows.start, rows.end),
+        text_tokens=None,
+    )
+
+
+def split_table(run: Any, piece: Piece, table: TableItem) -> list[Piece]:
+    """Pieces of whole rows of ``table`` that fit ``run.max`` with headings and caption.
+
+    The budget for the rows is what the headings and the caption leave of
+    ``max_tokens``. When they leave no room, the caption becomes a text piece of
+    its own before the table (still no text lost), and when the headings alone
+    leave none, the table's pieces go without headings.
+
+    Args:
+        run: The hybrid chunker's run state (``max``, ``tok``, ``serializer``, ``ctx_count``,
+            ``split_text``).
+        piece: The walked piece of the table.
+        table: ``table_of(piece)``.
+
+    Returns:
+        Pieces with ``table_rows`` set (and a caption piece, without it, when needed);
+        each fits ``run.max`` unless one character alone is larger (``oversized``).
+    """
+    rows = _rows(table, run.serializer)
+    caption = _caption(table, run.serializer)
+    base = replace(piece, text="", captions=[caption] if caption else None, text_tokens=None)
+    if not rows.text:
+        return run.split_text(replace(base, text=caption, captions=None)) if caption else []
+    fitted = _fit(run, base, rows)
+    if fitted is not None:
+        return fitted
+    lead: list[Piece] = []
+    if caption:
+        caption_items = [it for it in piece.items if it is not table]
+        lead = run.split_text(replace(base, text=caption, captions=None, items=caption_items or piece.items))
+        base = replace(base, captions=None)
+        fitted = _fit(run, base, rows)
+    if fitted is None:  # the headings alone exceed the budget
+        fitted = _fit(run, replace(base, headings=None, plain_only=True), rows) or []
+    return lead + fitted
+
+
+def _fit(run: Any, base: Piece, rows: TableRows) -> list[Piece] | None:
+    """Row pieces with ``base``'s headings and captions within ``run.max``; None when they leave no room."""
+    overhead = run.ctx_count(replace(base, text="", text_tokens=0)) if base.headings or base.captions else 0
+    available = run.max - overhead
+    while available >= 1:
+        parts = table_pieces(rows, available, run.tok)
+        out = [replace(base, text=p.text, text_tokens=p.tokens, table_rows=p.rows) for p in parts]
+        overflow = max(
+            (run.ctx_count(o) - run.max for o, p in zip(out, parts, strict=True) if not p.oversized), default=0
+        )
+        if overflow <= 0:
+            return out
+        available -= overflow
+    return None

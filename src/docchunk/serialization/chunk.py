@@ -1,0 +1,157 @@
+"""Chunk models of the document chunkers and their contextualized (embedding) form.
+
+``DocChunk``/``DocMeta`` are docling-core's chunk models (loaded without docling-core's
+chunker package, see :mod:`docchunk.serialization._docling`) with docchunk's
+additions; :func:`contextualize` turns a chunk into the string an embedding model sees.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from pydantic import Field, PrivateAttr
+
+from docchunk.serialization._docling import BaseChunker
+from docchunk.serialization._docling import DocChunk as _DLDocChunk
+from docchunk.serialization._docling import DocMeta as _DLDocMeta
+
+__all__ = ["ChunkBudget", "DocChunk", "DocMeta", "contextualize", "join_context", "page_numbers_of"]
+
+
+_OWN_FIELDS = ["token_count", "page_numbers", "oversized", "context_prefix", "context_suffix", "expanded", "table_rows"]
+
+
+class DocMeta(_DLDocMeta):
+    """docling-core's ``DocMeta`` (headings, captions, doc_items, origin) with docchunk's additions.
+
+    The additions are excluded from embedding and LLM serialization, so
+    ``contextualize()`` gives the same string as for docling-core's ``DocMeta``, and
+    ``export_json_dict()`` keeps docling-core's keys and adds these:
+
+    Attributes:
+        token_count: Tokens of ``contextualize(chunk)``, counted by the chunker's tokenizer.
+        page_numbers: Sorted, distinct page numbers (1-based) of the provenance of
+            ``doc_items``; None when the items carry no provenance.
+        oversized: True when ``token_count`` exceeds the chunker's ``max_tokens``
+            because one indivisible piece (no split point inside) is larger; else None.
+        context_prefix: Text of the previous chunk that an ``OverlapRefinery`` with
+            ``merge=False`` attached; ``contextualize()`` puts it before the text.
+        context_suffix: Likewise, text of the next chunk, put after the text.
+        expanded: Set by the chunk expanders (:class:`docchunk.TreeChunkExpander`,
+            :class:`docchunk.PageChunkExpander`): True when the chunk was expanded,
+            False when the expansion would exceed their ``max_tokens``; else None.
+        table_rows: For a chunk that holds rows of one table (default mode of
+            :class:`docchunk.HybridChunker`), the half-open range ``(start, end)`` of
+            the table's row indices it holds (0-based, header rows included), so the
+            table can be rebuilt from its chunks; else None.
+    """
+
+    token_count: int | None = Field(default=None, ge=0)
+    page_numbers: list[int] | None = None
+    oversized: bool | None = None
+    context_prefix: str | None = None
+    context_suffix: str | None = None
+    expanded: bool | None = None
+    table_rows: tuple[int, int] | None = None
+
+    excluded_embed: ClassVar[list[str]] = [*_DLDocMeta.excluded_embed, *_OWN_FIELDS]
+    excluded_llm: ClassVar[list[str]] = [*_DLDocMeta.excluded_llm, *_OWN_FIELDS]
+
+
+class ChunkBudget:
+    """How a document chunker sized its chunks: the tokenizer, the limit and ``delim``.
+
+    Each :class:`DocChunk` a docchunk chunker makes remembers its budget (as
+    :attr:`DocChunk.budget`, not serialized), so that an :class:`docchunk.OverlapRefinery`
+    recounts ``meta.token_count`` in the chunker's tokens and keeps the chunker's
+    ``max_tokens``. Copies of a chunk share the budget (it is immutable).
+
+    Attributes:
+        tokenizer: The chunker's :class:`docchunk.Tokenizer` (counts ``meta.token_count``).
+        max_tokens: The chunker's limit in tokens of ``tokenizer``; None when it has
+            none (``HierarchicalChunker``).
+        delim: The chunker's ``delim``, the separator ``contextualize`` uses.
+    """
+
+    __slots__ = ("delim", "max_tokens", "tokenizer")
+
+    def __init__(self, tokenizer: Any, max_tokens: int | None, delim: str = "\n"):
+        self.tokenizer = tokenizer
+        self.max_tokens = max_tokens
+        self.delim = delim
+
+    def __copy__(self) -> ChunkBudget:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ChunkBudget:
+        return self  # shared, never copied: it holds the chunker's tokenizer
+
+
+class DocChunk(_DLDocChunk):
+    """A chunk of a ``DoclingDocument``: ``text`` and :class:`DocMeta`; a docling-core ``DocChunk``.
+
+    Besides docling-core's fields it remembers, without serializing them, the
+    :class:`ChunkBudget` of the chunker that made it and, once an
+    :class:`docchunk.OverlapRefinery` merged context into ``text``, the text before
+    any context (so that later passes take context from the original text).
+    """
+
+    meta: DocMeta
+
+    _budget: ChunkBudget | None = PrivateAttr(default=None)
+    _body: str | None = PrivateAttr(default=None)
+    _merged: tuple[str | None, str | None] = PrivateAttr(default=(None, None))
+
+    @property
+    def budget(self) -> ChunkBudget | None:
+        """The :class:`ChunkBudget` of the chunker that made this chunk.
+
+        None when unknown: a chunk from docling-core, or one loaded from JSON.
+        """
+        return self._budget
+
+
+def contextualize(chunk: Any, delim: str = "\n") -> str:
+    r"""Serialize a chunk with its headings and captions for an embedding model.
+
+    Gives the same string as docling-core's ``BaseChunker.contextualize``: the
+    headings, then the captions, then the text, joined by ``delim``. Metadata that
+    is excluded from embedding (doc_items, origin, token_count ...) is left out.
+
+    Args:
+        chunk: A :class:`DocChunk` or any docling-core ``BaseChunk``.
+        delim: The separator, ``"\n"`` by default as in docling-core.
+
+    Returns:
+        The embedding string.
+    """
+    meta = chunk.meta
+    if type(meta) is DocMeta:
+        # refinery context sits on its own line(s) around the text, as merge=True puts it
+        text = delim.join(part for part in (meta.context_prefix, chunk.text, meta.context_suffix) if part)
+        # read captions without triggering the deprecation warning of the field
+        return join_context(meta.headings, meta.__dict__.get("captions"), text, delim)
+    if type(meta) is _DLDocMeta:
+        return join_context(meta.headings, meta.__dict__.get("captions"), chunk.text, delim)
+    return str(_ContextOnly(delim=delim).contextualize(chunk))
+
+
+class _ContextOnly(BaseChunker):
+    """docling-core's generic ``contextualize`` for metadata classes other than ours."""
+
+    def chunk(self, dl_doc: Any, **kwargs: Any) -> Any:  # pragma: no cover - never called
+        raise NotImplementedError
+
+
+def join_context(headings: Sequence[str] | None, captions: Sequence[str] | None, text: str, delim: str) -> str:
+    """The contextualized string of a chunk from its parts (see :func:`contextualize`)."""
+    if not headings and not captions:
+        return text
+    return delim.join([*(headings or ()), *(captions or ()), text])
+
+
+def page_numbers_of(doc_items: Sequence[Any]) -> list[int] | None:
+    """Sorted distinct ``page_no`` of the items' provenance, or None when there is none."""
+    pages = {p.page_no for it in doc_items for p in (getattr(it, "prov", None) or ())}
+    return sorted(pages) if pages else None

@@ -1,0 +1,238 @@
+"""Document items to chunk text: docling-core's chunking serialization, without its chunker package.
+
+:class:`ChunkingSerializer` is docling-core's Markdown document serializer set up as
+docling-core 2.104's ``ChunkingDocSerializer`` (``docling_core.transforms.chunker.
+hierarchical_chunker``): Markdown text, lists and code, pictures as their captions,
+tables as ``row, column = value`` triplets (:class:`TripletTableSerializer`). Its
+text equals ``ChunkingDocSerializer``'s for every item (tested differentially on
+the corpus). It differs in cost only: the set of excluded items is computed once
+per document instead of being re-derived (a parameter copy and a JSON dump) at
+every item.
+
+:class:`ChunkingSerializerProvider` is the default ``serializer_provider`` of
+docchunk's document chunkers; ``mode`` selects the serializer from
+:data:`SERIALIZER_MODES`, to which other serialization modes are added.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from docling_core.transforms.serializer.base import (
+    BaseDocSerializer,
+    BaseSerializerProvider,
+    BaseTableSerializer,
+    SerializationResult,
+)
+from docling_core.transforms.serializer.common import create_ser_result
+from docling_core.transforms.serializer.markdown import MarkdownDocSerializer, MarkdownParams
+from docling_core.types.doc.base import ImageRefMode
+from docling_core.types.doc.document import DoclingDocument, TableItem
+from pydantic import ConfigDict, PrivateAttr
+
+from docchunk.errors import ConfigError
+
+__all__ = [
+    "SERIALIZER_MODES",
+    "ChunkingSerializer",
+    "ChunkingSerializerProvider",
+    "TripletTableSerializer",
+    "is_chunking_serializer",
+    "table_cells",
+]
+
+
+class TripletTableSerializer(BaseTableSerializer):
+    """Tables as ``row header, column header = cell`` triplets joined by ``". "``.
+
+    Follows docling-core 2.104's ``TripletTableSerializer`` exactly: the caption
+    first (its own paragraph); a one-column table as ``first cell = cell``
+    pairs; a header-only table as its header cells; a table whose triplets are all
+    empty as its non-empty cells joined by ``". "``.
+    """
+
+    def serialize(
+        self, *, item: TableItem, doc_serializer: BaseDocSerializer, doc: DoclingDocument, **kwargs: Any
+    ) -> SerializationResult:
+        """The caption and triplet text of ``item``; its spans are the table and its caption."""
+        parts: list[SerializationResult] = []
+        shared_visited = kwargs.get("visited")
+        caption = doc_serializer.serialize_captions(item=item, **kwargs)
+        if caption.text:
+            parts.append(caption)
+        if item.self_ref not in doc_serializer.get_excluded_refs(**kwargs):
+            local_kwargs = {**kwargs, "visited": set(shared_visited)} if shared_visited is not None else kwargs
+            table_text = _triplets(*table_cells(item, doc, doc_serializer=doc_serializer, **local_kwargs))
+            if table_text:
+                if shared_visited is not None:
+                    shared_visited.update(local_kwargs["visited"])
+                parts.append(create_ser_result(text=table_text, span_source=item))
+        return create_ser_result(text="\n\n".join(r.text for r in parts), span_source=parts)
+
+
+def table_cells(item: TableItem, doc: DoclingDocument, **kwargs: Any) -> tuple[list[str], list[list[str]]]:
+    """The column names and the body rows of a table, as docling-core's data frame export has them.
+
+    Equal to ``TableItem.export_to_dataframe``'s ``columns`` (as strings) and rows,
+    without building the data frame: the column header rows are joined into one
+    name per column (``.`` between the parts); without a header the names are
+    ``"0"``, ``"1"`` ...; each cell's text (rich cells serialized with ``kwargs``)
+    is read once, spanning cells repeat their text.
+
+    Returns:
+        ``(columns, rows)``; ``([], [])`` for a table without rows or columns.
+    """
+    data = item.data
+    count_headers = getattr(data, "_count_column_header_rows", None)
+    if count_headers is None:  # pragma: no cover - another docling-core: its own data frame
+        frame = item._export_to_dataframe_with_options(doc, **kwargs)
+        return [str(c) for c in frame.columns], [list(r) for r in frame.itertuples(index=False, name=None)]
+    if data.num_rows == 0 or data.num_cols == 0:
+        return [], []
+    grid = data.grid
+    n_headers = count_headers(grid=grid)
+    texts: dict[tuple[int, int], str] = {}
+
+    def text_of(cell: Any) -> str:
+        key = (cell.start_row_offset_idx, cell.start_col_offset_idx)
+        text = texts.get(key)
+        if text is None:
+            text = texts[key] = cell._get_text(doc=doc, **kwargs)
+        return text
+
+    columns = [str(j) for j in range(data.num_cols)]
+    if n_headers > 0:
+        columns = ["" for _ in range(data.num_cols)]
+        for row in grid[:n_headers]:
+            for j, cell in enumerate(row):
+                name = text_of(cell)
+                columns[j] += f".{name}" if columns[j] != "" else name
+    return columns, [[text_of(cell) for cell in row] for row in grid[n_headers:]]
+
+
+def _triplets(columns: list[str], rows: list[list[str]]) -> str:
+    """docling-core's triplet text of a table from :func:`table_cells`."""
+    if not rows:
+        return ". ".join(text for col in columns if (text := col.strip()))
+    if not columns:
+        return ""
+    if len(columns) == 1:
+        values = [row[0] for row in rows]
+        head = values[0].strip()
+        text = ". ".join(f"{head} = {v.strip()}" for v in values[1:]) if len(values) > 1 else head
+    else:
+        table = [columns, *rows]
+        row_heads = [row[0].strip() for row in table]
+        col_heads = [col.strip() for col in columns]
+        text = ". ".join(
+            f"{row_heads[i]}, {col_heads[j]} = {table[i][j].strip()}"
+            for i in range(1, len(table))
+            for j in range(1, len(columns))
+        )
+    if not text:  # e.g. a one-cell layout table with blank headers: its cells, so that no text is lost
+        text = ". ".join(t for row in rows for v in row if (t := v.strip()))
+    return text
+
+
+_CHUNKING_PARAMS = MarkdownParams(
+    image_mode=ImageRefMode.PLACEHOLDER,
+    image_placeholder="",
+    escape_underscores=False,
+    escape_html=False,
+)
+
+
+class ChunkingSerializer(MarkdownDocSerializer):
+    """docling-core's ``ChunkingDocSerializer``: Markdown items, triplet tables, no image placeholders.
+
+    A docling-core ``DocSerializer`` (pass it wherever docling-core takes one). The
+    text of each item equals docling-core 2.104's ``ChunkingDocSerializer``.
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True, extra="forbid")
+
+    table_serializer: BaseTableSerializer = TripletTableSerializer()
+    params: MarkdownParams = _CHUNKING_PARAMS
+
+    _excluded: dict[tuple, set[str]] = PrivateAttr(default_factory=dict)
+
+    @classmethod
+    def for_document(cls, doc: DoclingDocument) -> ChunkingSerializer:
+        """A serializer of ``doc`` with the default settings, without re-validating ``doc``.
+
+        ``ChunkingSerializer(doc=doc)`` validates the document again (docling-core's
+        document validators walk all of it); this takes ``doc`` as it is.
+        """
+        return cls.model_construct(doc=doc)
+
+    def get_excluded_refs(self, **kwargs: Any) -> set[str]:
+        """References of the items these settings leave out (docling-core's rule).
+
+        Depends only on the ``labels``, ``layers``, ``pages``, ``start_idx`` and
+        ``stop_idx`` settings, so it is computed once per document and combination
+        of them; docling-core re-derives its cache key, a copy of all parameters
+        dumped to JSON, at every call (several per item).
+        """
+        try:
+            key = tuple(_frozen(kwargs.get(name, getattr(self.params, name))) for name in _EXCLUSION_PARAMS)
+            refs = self._excluded.get(key)
+        except TypeError:  # an unhashable setting: docling-core's own cache handles it
+            return super().get_excluded_refs(**kwargs)
+        if refs is None:
+            refs = self._excluded[key] = super().get_excluded_refs(**kwargs)
+        return refs
+
+
+_EXCLUSION_PARAMS = ("labels", "layers", "pages", "start_idx", "stop_idx")
+
+
+def _frozen(value: Any) -> Any:
+    return frozenset(value) if isinstance(value, (set, frozenset, list)) else value
+
+
+SERIALIZER_MODES: dict[str, Callable[..., BaseDocSerializer]] = {"docling": ChunkingSerializer}
+"""Serializer class of each ``ChunkingSerializerProvider`` mode.
+
+``"docling"``: docling-core 2.104's ``ChunkingDocSerializer`` text.
+"""
+
+
+class ChunkingSerializerProvider(BaseSerializerProvider):
+    """The default serializer provider of docchunk's document chunkers.
+
+    Args:
+        mode: Which serialization (a key of :data:`SERIALIZER_MODES`); ``"docling"``
+            gives docling-core 2.104's ``ChunkingDocSerializer`` text.
+
+    Raises:
+        ConfigError: ``mode`` is unknown.
+    """
+
+    def __init__(self, mode: str = "docling") -> None:
+        if mode not in SERIALIZER_MODES:
+            raise ConfigError(f"unknown serialization mode {mode!r}; use one of {sorted(SERIALIZER_MODES)}")
+        self.mode = mode
+
+    def get_serializer(self, doc: DoclingDocument) -> BaseDocSerializer:
+        """A serializer of ``doc`` for this provider's mode."""
+        cls = SERIALIZER_MODES[self.mode]
+        for_document = getattr(cls, "for_document", None)
+        return for_document(doc) if for_document is not None else cls(doc=doc)
+
+    def __repr__(self) -> str:
+        return f"ChunkingSerializerProvider(mode={self.mode!r})"
+
+
+def is_chunking_serializer(serializer: Any) -> bool:
+    """Whether ``serializer`` is docchunk's or docling-core's chunking serializer (or a subclass).
+
+    docling-core's ``HybridChunker`` splits oversized tables line by line (repeating
+    the header) only for its ``ChunkingDocSerializer``; docchunk does the same for
+    either class. docling-core's class is checked only if its module is loaded.
+    """
+    if isinstance(serializer, ChunkingSerializer):
+        return True
+    module = sys.modules.get("docling_core.transforms.chunker.hierarchical_chunker")
+    return module is not None and isinstance(serializer, module.ChunkingDocSerializer)

@@ -1,0 +1,221 @@
+"""The default (structure-faithful) mode of the document chunkers: regression tests named after
+the docling-core defects they pin (issue #11), and the new options."""
+
+from __future__ import annotations
+
+import pytest
+from docling_core.types.doc import BoundingBox, DocItemLabel, DoclingDocument, GroupLabel, ProvenanceItem, Size
+
+import docchunk
+from tests.helpers import CORPUS, CORPUS_REASON, corpus_docs, load, lost_texts, page_sets
+
+
+def _doc(*ops) -> DoclingDocument:
+    """A document from ("h", level, text) headings and ("t", text) paragraphs."""
+    doc = DoclingDocument(name="d")
+    for op in ops:
+        if op[0] == "h":
+            doc.add_heading(text=op[2], level=op[1])
+        else:
+            doc.add_text(label=DocItemLabel.TEXT, text=op[1])
+    return doc
+
+
+def _both(doc, **kwargs):
+    """(compat chunks, default chunks) of the hybrid chunker with the word tokenizer."""
+    kwargs.setdefault("tokenizer", "word")
+    kwargs.setdefault("max_tokens", 64)
+    compat = list(docchunk.HybridChunker(docling_compat=True, **kwargs).chunk(doc))
+    default = list(docchunk.HybridChunker(**kwargs).chunk(doc))
+    return compat, default
+
+
+def test_consecutive_headings_of_one_level_were_lost():
+    doc = _doc(("h", 1, "EXAMPLE 1"), ("h", 1, "(A) Inactivation of the enzyme"), ("t", "The enzyme was heated."))
+    compat, default = _both(doc)
+    assert [c.meta.headings for c in compat] == [["(A) Inactivation of the enzyme"]]
+    assert [c.meta.headings for c in default] == [["EXAMPLE 1", "(A) Inactivation of the enzyme"]]
+    assert not lost_texts(doc, default)
+
+
+def test_trailing_heading_was_lost():
+    doc = _doc(("h", 1, "Intro"), ("t", "Body text."), ("h", 1, "Appendix"))
+    compat, default = _both(doc)
+    assert [c.text for c in compat] == ["Body text."]
+    assert [(c.text, c.meta.headings) for c in default] == [("Body text.", ["Intro"]), ("Appendix", None)]
+
+
+def test_empty_subsection_heading_before_next_section_was_lost():
+    doc = _doc(("h", 1, "One"), ("t", "first"), ("h", 2, "One.A"), ("h", 1, "Two"), ("t", "second"))
+    _, default = _both(doc, merge_peers=False)
+    assert [(c.text, c.meta.headings) for c in default] == [
+        ("first", ["One"]), ("One.A", ["One"]), ("second", ["Two"])
+    ]
+
+
+def test_heading_longer_than_the_budget_was_lost():
+    long = "a very long heading " * 20  # 80 words
+    doc = _doc(("h", 1, long), ("t", "The body."))
+    compat, default = _both(doc, max_tokens=30)
+    assert all(c.meta.headings is None for c in compat) and "very" not in "".join(c.text for c in compat)
+    assert not lost_texts(doc, default)
+    assert all(c.meta.token_count <= 30 for c in default)
+    assert " ".join(c.text for c in default).split() == [*long.split(), "The", "body."]
+
+
+def test_heading_path_longer_than_the_budget_was_lost():
+    doc = DoclingDocument(name="deep")
+    headings = [f"Section {i} with a rather long descriptive title of fourteen tokens" for i in range(7)]
+    for level, text in enumerate(headings, start=1):
+        doc.add_heading(text=text, level=level)
+    doc.add_text(label=DocItemLabel.TEXT, text="The content of the innermost section.")
+    tok = docchunk.get_tokenizer()
+    compat = list(docchunk.HybridChunker(tokenizer=tok, max_tokens=64, docling_compat=True).chunk(doc))
+    assert all(c.meta.headings is None for c in compat)
+    chunks = list(docchunk.HybridChunker(tokenizer=tok, max_tokens=64).chunk(doc))
+    assert not lost_texts(doc, chunks)
+    content = chunks[-1]
+    assert content.text.startswith("The content") and content.meta.headings == headings[-len(content.meta.headings):]
+    assert all(c.meta.token_count <= 64 for c in chunks)
+
+
+def test_table_footnote_was_lost():
+    from docling_core.types.doc import TableCell, TableData
+
+    doc = DoclingDocument(name="t")
+    cells = [TableCell(text=t, start_row_offset_idx=r, end_row_offset_idx=r + 1, start_col_offset_idx=0,
+                       end_col_offset_idx=1, column_header=r == 0) for r, t in enumerate(["Year", "2020"])]  # fmt: skip
+    table = doc.add_table(data=TableData(num_rows=2, num_cols=1, table_cells=cells))
+    note = doc.add_text(label=DocItemLabel.FOOTNOTE, text="Source: the survey office.", parent=table)
+    table.footnotes.append(note.get_ref())
+    compat, default = _both(doc)
+    assert "survey" not in "".join(c.text for c in compat)
+    assert not lost_texts(doc, default)
+    assert not lost_texts(doc, list(docchunk.HierarchicalChunker().chunk(doc)))
+
+
+def test_headings_only_document_keeps_its_headings():
+    doc = _doc(("h", 1, "Annual report"), ("h", 2, "Summary"))
+    assert [(c.text, c.meta.headings) for c in docchunk.HierarchicalChunker().chunk(doc)] == [
+        ("Annual report\nSummary", None)
+    ]
+
+
+def test_always_emit_headings_gives_heading_only_chunks():
+    doc = _doc(("h", 1, "A"), ("h", 1, "B"), ("t", "text"))
+    chunks = list(docchunk.HybridChunker(tokenizer="word", max_tokens=20, always_emit_headings=True).chunk(doc))
+    assert [(c.text, c.meta.headings) for c in chunks] == [("", ["A"]), ("text", ["B"])]
+
+
+def test_sheet_names_reach_the_chunks():
+    from docling_core.types.doc import TableCell, TableData
+
+    doc = DoclingDocument(name="x")
+    for name in ["Prices", "Stock"]:
+        sheet = doc.add_group(label=GroupLabel.SHEET, name=name)
+        cells = [TableCell(text=f"{name} cell", start_row_offset_idx=0, end_row_offset_idx=1, start_col_offset_idx=0,
+                           end_col_offset_idx=1)]  # fmt: skip
+        doc.add_table(data=TableData(num_rows=1, num_cols=1, table_cells=cells), parent=sheet)
+    doc.add_text(label=DocItemLabel.TEXT, text="after the sheets")
+    chunks = list(docchunk.HybridChunker(tokenizer="word", max_tokens=64, merge_peers=False).chunk(doc))
+    assert [c.meta.headings for c in chunks] == [["Prices"], ["Stock"], None]
+
+
+def _paged_doc() -> DoclingDocument:
+    doc = DoclingDocument(name="slides")
+    for page in (1, 2):
+        doc.add_page(page_no=page, size=Size(width=100, height=100))
+        for k in range(2):
+            prov = ProvenanceItem(page_no=page, bbox=BoundingBox(l=0, t=0, r=1, b=1), charspan=(0, 1))
+            doc.add_text(label=DocItemLabel.TEXT, text=f"slide {page} point {k}", prov=prov)
+    return doc
+
+
+def test_merge_peers_joined_slides():
+    doc = _paged_doc()
+    compat, default = _both(doc)
+    assert len(compat) == 1 and len(default) == 1 and default[0].meta.page_numbers == [1, 2]
+    apart = list(docchunk.HybridChunker(tokenizer="word", max_tokens=64, merge_across_pages=False).chunk(doc))
+    assert [c.text for c in apart] == ["slide 1 point 0\nslide 1 point 1", "slide 2 point 0\nslide 2 point 1"]
+    assert all(len(page_sets(c)) == 1 for c in apart)
+
+
+def test_min_tokens_merges_within_the_section_first():
+    doc = _doc(("h", 1, "A"), ("t", "one two three four five six"), ("t", "tiny"), ("h", 1, "B"), ("t", "b text"))
+    chunker = docchunk.HybridChunker(tokenizer="word", max_tokens=9, min_tokens=4, merge_peers=False)
+    chunks = list(chunker.chunk(doc))
+    assert [(c.text, c.meta.headings) for c in chunks] == [
+        ("one two three four five six\ntiny", ["A"]),
+        ("b text", ["B"]),  # merging it would exceed max_tokens
+    ]
+
+
+def test_min_tokens_merges_across_a_heading_boundary_with_the_common_path():
+    doc = _doc(("h", 1, "Doc"), ("h", 2, "A"), ("t", "alpha beta"), ("h", 2, "B"), ("t", "gamma"))
+    chunks = list(docchunk.HybridChunker(tokenizer="word", max_tokens=20, min_tokens=5).chunk(doc))
+    assert [(c.text, c.meta.headings) for c in chunks] == [("A\nalpha beta\nB\ngamma", ["Doc"])]
+    assert chunks[0].meta.token_count == 6
+
+
+def test_min_tokens_is_checked():
+    with pytest.raises(docchunk.ConfigError, match="min_tokens"):
+        docchunk.HybridChunker(tokenizer="word", max_tokens=10, min_tokens=11)
+    with pytest.raises(docchunk.ConfigError, match="docling_compat"):
+        docchunk.HybridChunker(tokenizer="word", max_tokens=10, min_tokens=2, docling_compat=True)
+    with pytest.raises(docchunk.ConfigError, match="docling_compat"):
+        docchunk.HybridChunker(tokenizer="word", max_tokens=10, merge_across_pages=False, docling_compat=True)
+
+
+def test_oversized_paragraph_is_split_at_sentence_ends():
+    text = " ".join(f"Sentence number {i} has exactly seven words." for i in range(6))
+    doc = _doc(("t", text))
+    chunks = list(docchunk.HybridChunker(tokenizer="word", max_tokens=16).chunk(doc))
+    assert [c.text for c in chunks] == [
+        "Sentence number 0 has exactly seven words. Sentence number 1 has exactly seven words.",
+        "Sentence number 2 has exactly seven words. Sentence number 3 has exactly seven words.",
+        "Sentence number 4 has exactly seven words. Sentence number 5 has exactly seven words.",
+    ]
+
+
+@pytest.mark.slow
+@pytest.mark.corpus
+@pytest.mark.skipif(not corpus_docs(), reason=CORPUS_REASON)
+@pytest.mark.parametrize(("max_tokens", "across"), [(64, True), (256, False)])
+def test_corpus_keeps_every_heading_and_caption(max_tokens, across):
+    tok = docchunk.get_tokenizer()
+    chunker = docchunk.HybridChunker(tokenizer=tok, max_tokens=max_tokens, merge_across_pages=across)
+    for path in sorted((CORPUS / "docling").glob("*.json")):
+        doc = load(path)
+        chunks = list(chunker.chunk(doc))
+        lost = [t for t in lost_texts(doc, chunks) if not _in_table_cell(doc, t)]
+        assert not lost, (path.name, lost[:3])
+        for chunk in chunks:
+            assert chunk.text.strip()
+            assert chunk.meta.token_count <= max_tokens or chunk.meta.oversized
+            assert across or len(page_sets(chunk)) <= 1, path.name
+
+
+def _in_table_cell(doc, text: str) -> bool:
+    """Text items inside table cells (rich cells) are the table chunking's part (issue #11, item 1)."""
+    from docling_core.types.doc import TextItem
+
+    for item in doc.texts:
+        if isinstance(item, TextItem) and item.text == text:
+            node = item
+            while node.parent is not None:
+                node = node.parent.resolve(doc)
+                if getattr(node, "label", None) in ("table",) or type(node).__name__ == "TableItem":
+                    return True
+            return _rich_cell_text(doc, item)
+    return False
+
+
+def _rich_cell_text(doc, item) -> bool:
+    refs = {getattr(c, "ref", None) for t in doc.tables for c in t.data.table_cells}
+    refs = {r.cref for r in refs if r is not None}
+    node = item
+    while node is not None:
+        if node.self_ref in refs:
+            return True
+        node = node.parent.resolve(doc) if node.parent is not None else None
+    return False

