@@ -2,25 +2,18 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 import docchunk
-from docchunk.cli.main import main
-from tests.helpers import DATA, JsonConverter
+from tests.helpers import DATA, JsonConverter, rows, run
 
 DOC = DATA / "pdf__multi_page.json"
 
 
 def _run(capsys, *args: str) -> tuple[int, list[dict], str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = exc.code or 0
-    out, err = capsys.readouterr()
-    return code, [json.loads(line) for line in out.splitlines()], err
+    """``run`` with the output parsed into rows."""
+    code, out, err = run(capsys, *args)
+    return code, rows(out), err
 
 
 def test_cli_page_chunker_gives_one_row_per_page(capsys):
