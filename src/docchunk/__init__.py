@@ -46,6 +46,7 @@ _LAZY = {
     "OverlapRefinery": "docchunk.refineries",
     "RecursiveRules": "docchunk.refineries",
     "RecursiveLevel": "docchunk.refineries",
+    "TableHeaderRefinery": "docchunk.refineries",
 }
 
 __all__ = [
@@ -76,7 +77,7 @@ if TYPE_CHECKING:  # pragma: no cover
         separators_for,
     )
     from docchunk.loading import load_document
-    from docchunk.refineries import OverlapRefinery, RecursiveLevel, RecursiveRules
+    from docchunk.refineries import OverlapRefinery, RecursiveLevel, RecursiveRules, TableHeaderRefinery
     from docchunk.serialization import contextualize
     from docchunk.tokenizers import Tokenizer, get_tokenizer
     from docchunk.types import Chunk, WindowChunk

@@ -2,5 +2,6 @@
 
 from docchunk.refineries.overlap import OverlapRefinery
 from docchunk.refineries.rules import RecursiveLevel, RecursiveRules
+from docchunk.refineries.table_header import TableHeaderRefinery
 
-__all__ = ["OverlapRefinery", "RecursiveLevel", "RecursiveRules"]
+__all__ = ["OverlapRefinery", "RecursiveLevel", "RecursiveRules", "TableHeaderRefinery"]
