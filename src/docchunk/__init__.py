@@ -47,6 +47,7 @@ _LAZY = {
     "RecursiveRules": "docchunk.refineries",
     "RecursiveLevel": "docchunk.refineries",
     "TableHeaderRefinery": "docchunk.refineries",
+    "HeadingContextRefinery": "docchunk.refineries",
 }
 
 __all__ = [
@@ -77,7 +78,13 @@ if TYPE_CHECKING:  # pragma: no cover
         separators_for,
     )
     from docchunk.loading import load_document
-    from docchunk.refineries import OverlapRefinery, RecursiveLevel, RecursiveRules, TableHeaderRefinery
+    from docchunk.refineries import (
+        HeadingContextRefinery,
+        OverlapRefinery,
+        RecursiveLevel,
+        RecursiveRules,
+        TableHeaderRefinery,
+    )
     from docchunk.serialization import contextualize
     from docchunk.tokenizers import Tokenizer, get_tokenizer
     from docchunk.types import Chunk, WindowChunk

@@ -164,3 +164,17 @@ def test_table_header_is_embedded_before_the_prefix_context_not_scored(mode):
 def test_table_header_bad_value_is_a_config_error():
     with pytest.raises(ConfigError, match="table_header"):
         ChunkingConfig("recursive", "word", chunk_size=8, table_header="yes")  # type: ignore[arg-type]
+
+
+def test_headings_are_embedded_first_and_not_scored(excerpt):
+    text = excerpt.corpora["wikitexts"]
+    plain = ChunkingConfig("recursive", CL100K, chunk_size=60, context_size=10, context_side="prefix")
+    framed = ChunkingConfig("recursive", CL100K, chunk_size=60, context_size=10, context_side="prefix", headings=True)
+    a, b = chunk_corpus(plain, plain.build(), text), chunk_corpus(framed, framed.build(), text)
+    assert np.array_equal(a.spans, b.spans)
+    changed = [(x, y) for x, y in zip(a.embedded, b.embedded, strict=True) if x != y]
+    assert changed, "the excerpt of WikiText has = Title = headings"
+    for old, new in changed:
+        assert new.endswith(old)
+        title = new[: len(new) - len(old)].splitlines()[0]
+        assert f"= {title} =" in text

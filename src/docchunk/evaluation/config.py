@@ -42,6 +42,8 @@ class ChunkingConfig:
             (:class:`docchunk.TableHeaderRefinery`): ``"none"``; ``"row"``, the
             table's header row; ``"caption"``, the row and the sentence before the
             table. Embedded before any ``context_size`` prefix, not retrieved.
+        headings: Embed the path of Markdown and MediaWiki headings above each
+            chunk (:class:`docchunk.HeadingContextRefinery`) first, not retrieved.
     """
 
     chunker: str = "recursive"
@@ -55,6 +57,7 @@ class ChunkingConfig:
     boundaries: Literal["paragraph", "sentence"] = "paragraph"
     similarity_window: int = 1
     table_header: Literal["none", "row", "caption"] = "none"
+    headings: bool = False
 
     def __post_init__(self) -> None:
         if self.chunker not in CHUNKERS:
@@ -136,6 +139,11 @@ def chunk_corpus(config: ChunkingConfig, chunker: Any, text: str) -> EvalChunks:
         from docchunk import TableHeaderRefinery
 
         refined = TableHeaderRefinery(caption=config.table_header == "caption", inplace=False)(chunks)
+        before = [(r.context_prefix or "") + b for r, b in zip(refined, before, strict=True)]
+    if config.headings:
+        from docchunk import HeadingContextRefinery
+
+        refined = HeadingContextRefinery(inplace=False)(chunks)
         before = [(r.context_prefix or "") + b for r, b in zip(refined, before, strict=True)]
     return EvalChunks(spans=spans, embedded=[b + c.text + a for b, c, a in zip(before, chunks, after, strict=False)])
 

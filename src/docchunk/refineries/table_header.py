@@ -6,6 +6,7 @@ import copy
 import re
 from typing import Any
 
+from docchunk.refineries.runs import source_runs
 from docchunk.types.config import StrictConfig, check_size
 
 __all__ = ["TableHeaderRefinery"]
@@ -72,7 +73,7 @@ class TableHeaderRefinery(StrictConfig):
     def refine(self, chunks: list[Any]) -> list[Any]:
         """Add the table header context to each chunk that starts inside a table (see the class docstring)."""
         out = chunks if self.inplace else [copy.deepcopy(c) for c in chunks]
-        for run_start, run, members in _runs(out):
+        for run_start, run, members in source_runs(out):
             for chunk in members:
                 context = self.context_for(run, chunk.start_index - run_start)
                 if context:
@@ -118,33 +119,6 @@ class TableHeaderRefinery(StrictConfig):
         ends = [m.end() for m in _SENTENCE_END.finditer(line)]
         sentence = line[ends[-1] :] if ends else line
         return sentence[-self.max_caption_chars :].strip()
-
-
-def _runs(chunks: list[Any]) -> list[tuple[int, str, list[Any]]]:
-    """Contiguous runs of chunks with offsets: (start offset, the text they cover, the chunks).
-
-    A chunk that starts after the covered end (a gap) or before the run's start opens a new run; overlapping
-    chunks extend it by their part beyond the covered end.
-    """
-    runs: list[tuple[int, str, list[Any]]] = []
-    parts: list[str] = []
-    members: list[Any] = []
-    run_start = run_end = -1
-    for chunk in chunks:
-        start, end = getattr(chunk, "start_index", None), getattr(chunk, "end_index", None)
-        if start is None or end is None:
-            continue
-        if start > run_end or start < run_start:
-            if members:
-                runs.append((run_start, "".join(parts), members))
-            parts, members, run_start, run_end = [], [], start, start
-        if end > run_end:
-            parts.append(chunk.text[run_end - start :])
-            run_end = end
-        members.append(chunk)
-    if members:
-        runs.append((run_start, "".join(parts), members))
-    return runs
 
 
 def _line_at(text: str, start: int) -> str:
