@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -105,7 +107,7 @@ def test_exported_from_package():
 @given(cuts=st.lists(st.integers(min_value=1, max_value=len(WIKITEXT) - 1), unique=True, max_size=10))
 def test_path_is_the_one_of_the_chunk_start_for_any_cut(cuts):
     bounds = [0, *sorted(cuts), len(WIKITEXT)]
-    chunks = [Chunk(text=WIKITEXT[a:b], start_index=a, end_index=b) for a, b in zip(bounds, bounds[1:], strict=False)]
+    chunks = [Chunk(text=WIKITEXT[a:b], start_index=a, end_index=b) for a, b in itertools.pairwise(bounds)]
     whole = HeadingContextRefinery().headings(WIKITEXT)
     for c in HeadingContextRefinery()(chunks):
         assert WIKITEXT[c.start_index : c.end_index] == c.text

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -23,7 +25,7 @@ CAPTION = "Long-term debt consisted of the following:\n"
 
 def _slices(text: str, cuts: list[int]) -> list[Chunk]:
     bounds = [0, *cuts, len(text)]
-    return [Chunk(text=text[a:b], start_index=a, end_index=b) for a, b in zip(bounds, bounds[1:], strict=False)]
+    return [Chunk(text=text[a:b], start_index=a, end_index=b) for a, b in itertools.pairwise(bounds)]
 
 
 def _cuts_at_lines(text: str) -> list[int]:

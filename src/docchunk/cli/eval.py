@@ -42,7 +42,7 @@ ROWS = [  # (label, figure)
               help="Embed a pipe table's header row (row) and the sentence before it (caption) with chunks "
               "inside the table (TableHeaderRefinery).")  # fmt: skip
 @click.option("--headings/--no-headings", default=False, show_default=True,
-              help="Embed the Markdown/MediaWiki heading path above each chunk (HeadingContextRefinery).")
+              help="Embed the Markdown/MediaWiki heading path above each chunk (HeadingContextRefinery).")  # fmt: skip
 @click.option("--threshold", type=click.FloatRange(0, 1), default=0.8, show_default=True, help="semantic/sdpm.")
 @click.option("--boundaries", type=click.Choice(["paragraph", "sentence"]), default="paragraph", show_default=True,
               help="semantic/sdpm.")  # fmt: skip

@@ -16,11 +16,11 @@ SYNTAXES = ("markdown", "mediawiki")
 # ATX headings: up to 3 spaces, 1-6 '#', a space, the title, optional closing '#'s (CommonMark 4.2)
 _MARKDOWN = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$", re.MULTILINE)
 # MediaWiki headings: '== Title ==' (level = number of '='), also as tokenized in WikiText-103: ' = = Title = = '
-_MEDIAWIKI = re.compile(r"^[ \t]*((?:=[ \t]*){1,6})(?<=[ \t=])([^=\n]*?[^=\s][^=\n]*?)[ \t]*((?:=[ \t]*){1,6})$", re.MULTILINE)
+_MEDIAWIKI = re.compile(r"^[ \t]*((?:=[ \t]*){1,6})([^=\n]*?[^=\s][^=\n]*?)[ \t]*((?:=[ \t]*){1,6})$", re.MULTILINE)
 
 
 class HeadingContextRefinery(StrictConfig):
-    """Gives each text chunk the path of headings above where it starts, as ``context_prefix``.
+    r"""Gives each text chunk the path of headings above where it starts, as ``context_prefix``.
 
     A chunk from the middle of a section rarely repeats what the section is
     about; its headings do (``Valkyria Chronicles III`` / ``Plot``). The

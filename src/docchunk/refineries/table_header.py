@@ -15,7 +15,7 @@ _SENTENCE_END = re.compile(r"[.!?:;][\"')\]]*\s+")
 
 
 class TableHeaderRefinery(StrictConfig):
-    """Gives each text chunk that starts inside a pipe table the table's header row as context.
+    r"""Gives each text chunk that starts inside a pipe table the table's header row as context.
 
     A row of a table cut between chunks says nothing about its columns
     (``2008 | 37.28 | 19.35``); the header row (``quarter | high | low``) and the
