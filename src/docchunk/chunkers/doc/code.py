@@ -248,7 +248,6 @@ class CodeChunkingStrategy(BaseCodeChunkingStrategy):
         pieces = splitter.chunk(code[span.start : span.end])
         out = []
         for piece in pieces:
-            assert piece.start_index is not None and piece.end_index is not None
             out.append(_Span(span.start + piece.start_index, span.start + piece.end_index, span.kind, span.name))
         return out
 

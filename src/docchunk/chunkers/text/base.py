@@ -40,7 +40,6 @@ def absorb_whitespace_chunks(text: str, chunks: list[Chunk], tokenizer: Tokenize
 
 
 def _join(text: str, a: Chunk, b: Chunk, tokenizer: Tokenizer, limit: int) -> Chunk | None:
-    assert a.start_index is not None and a.end_index is not None and b.end_index is not None  # slices
     s, e = a.start_index, max(a.end_index, b.end_index)
     n = tokenizer.count_tokens(text[s:e])
     if n > limit:
