@@ -232,8 +232,8 @@ def _make(settings: tuple, debug: bool, warn: bool = True) -> Any:
 
 
 def _chunk_lines(chunker: Any, path: Path) -> list[str]:
-    from docchunk.serialization.rows import chunk_rows
     from docchunk.loading import load_document
+    from docchunk.serialization.rows import chunk_rows
 
     return [json.dumps(row, ensure_ascii=False) + "\n" for row in chunk_rows(chunker, str(path), load_document(path))]
 
