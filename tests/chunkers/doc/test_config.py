@@ -87,7 +87,7 @@ def test_assigning_an_unknown_setting_is_an_error():
 @pytest.mark.parametrize(
     ("name", "value", "message"),
     [
-        ("max_tokens", 0, "max_tokens must be None"),
+        ("max_tokens", 0, "max_tokens must be an int >= 1, got 0"),
         ("max_tokens", "x", "invalid max_tokens='x'"),
         ("tokenizer", "no-such-tokenizer", "unknown tokenizer spec"),
         ("max_token", 5, "no setting 'max_token' to assign; did you mean 'max_tokens'"),

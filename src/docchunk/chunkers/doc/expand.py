@@ -20,7 +20,7 @@ from docchunk.chunkers.doc.types import DocChunk, contextualize, page_numbers_of
 from docchunk.errors import ConfigError, DocumentError
 from docchunk.serialization._docling import BaseChunker, BaseChunkExpander
 from docchunk.tokenizers import Tokenizer, TokenizerSpec, get_tokenizer
-from docchunk.types.config import config_error
+from docchunk.types.config import check_size, config_error
 
 __all__ = ["ChunkExpander", "ExpandingChunker", "PageChunkExpander", "TreeChunkExpander", "get_expander"]
 
@@ -60,12 +60,8 @@ class ChunkExpander(BaseChunkExpander):
 
     def model_post_init(self, __context: Any) -> None:
         """Check ``max_tokens`` and resolve the tokenizer."""
-        limit = self.max_tokens
-        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
-            raise ConfigError(
-                f"{type(self).__name__}: max_tokens must be None (no cap) or a positive int "
-                f"(tokens of the expanded chunk), got {limit!r}"
-            )
+        if self.max_tokens is not None:
+            check_size("max_tokens", self.max_tokens, 1)
         self._tok = get_tokenizer(self.tokenizer)
 
     @property
