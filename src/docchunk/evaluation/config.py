@@ -8,6 +8,7 @@ from typing import Any, Literal
 import numpy as np
 
 from docchunk.errors import ConfigError
+from docchunk.types.config import check_size
 
 __all__ = ["CHUNKERS", "ChunkingConfig", "EvalChunks", "chunk_corpus"]
 
@@ -64,8 +65,7 @@ class ChunkingConfig:
             raise ConfigError(f"chunker must be one of {CHUNKERS!r}, got {self.chunker!r}")
         if self.context_side not in SIDES:
             raise ConfigError(f"context_side must be one of {SIDES!r}, got {self.context_side!r}")
-        if isinstance(self.context_size, bool) or not isinstance(self.context_size, int) or self.context_size < 0:
-            raise ConfigError(f"context_size must be an int >= 0 (tokens; 0 for none), got {self.context_size!r}")
+        check_size("context_size", self.context_size, 0)
         if self.table_header not in TABLE_HEADERS:
             raise ConfigError(f"table_header must be one of {TABLE_HEADERS!r}, got {self.table_header!r}")
         if self.chunker in ("semantic", "sdpm") and self.chunk_overlap:
