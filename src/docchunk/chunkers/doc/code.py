@@ -20,7 +20,7 @@ import bisect
 import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from docling_core.transforms.chunker.code_chunking.base_code_chunking_strategy import BaseCodeChunkingStrategy
 from docling_core.transforms.chunker.code_chunking.code_chunk import CodeChunk as _DLCodeChunk
@@ -28,6 +28,7 @@ from docling_core.transforms.chunker.code_chunking.code_chunk import CodeChunkTy
 from docling_core.transforms.chunker.code_chunking.code_chunk import CodeDocMeta as _DLCodeDocMeta
 from pydantic import Field
 
+from docchunk.chunkers.doc.types import page_numbers_of
 from docchunk.errors import ConfigError, require
 from docchunk.tokenizers import Tokenizer, get_tokenizer
 
@@ -68,7 +69,17 @@ class CodeDocMeta(_DLCodeDocMeta):
             indivisible piece is larger; else None.
         fallback: Why the code was split by the text splitter instead of tree-sitter
             (an unsupported language, or code tree-sitter could not parse); else None.
+        page_numbers: Pages of the code item's provenance, or None.
+
+    ``contextualize()`` of a chunk is its headings (when a document chunker set
+    them) and its text: the fields above are excluded from the embedding string.
     """
+
+    excluded_embed: ClassVar[list[str]] = [
+        *_DLCodeDocMeta.excluded_embed,
+        "part_name", "docstring", "sha256", "start_line", "end_line", "end_line_signature", "chunk_type",
+        "token_count", "start_index", "end_index", "language", "oversized", "fallback", "page_numbers",
+    ]  # fmt: skip
 
     token_count: int | None = Field(default=None, ge=0)
     start_index: int | None = None
@@ -76,6 +87,7 @@ class CodeDocMeta(_DLCodeDocMeta):
     language: str | None = None
     oversized: bool | None = None
     fallback: str | None = None
+    page_numbers: list[int] | None = None
 
 
 class CodeChunk(_DLCodeChunk):
@@ -135,6 +147,20 @@ class CodeChunkingStrategy(BaseCodeChunkingStrategy):
             raise ConfigError(f"CodeChunkingStrategy: max_tokens must be a positive int, got {limit!r}")
         self.max_tokens: int = limit
         self._parsers: dict[str, Any] = {}
+
+    def with_budget(self, tokenizer: Any, max_tokens: int) -> CodeChunkingStrategy:
+        """A copy that counts with ``tokenizer`` and splits at ``max_tokens`` of its tokens (parsers shared).
+
+        The document chunkers call it to size code chunks by their own tokenizer and budget.
+
+        Raises:
+            ConfigError: ``max_tokens`` is not a positive int.
+        """
+        copy = type(self).__new__(type(self))
+        copy.__dict__.update(self.__dict__)
+        CodeChunkingStrategy.__init__(copy, tokenizer=tokenizer, max_tokens=max_tokens)
+        copy._parsers = self._parsers
+        return copy
 
     def chunk_code_item(
         self, *, item: Any, doc: Any, doc_serializer: Any = None, visited: set[str] | None = None, **kwargs: Any
@@ -269,6 +295,7 @@ class CodeChunkingStrategy(BaseCodeChunkingStrategy):
             language=language or None,
             oversized=True if count > self.max_tokens else None,
             fallback=fallback,
+            page_numbers=page_numbers_of([item]),
         )
         return CodeChunk.model_construct(text=text, meta=meta)
 
