@@ -22,15 +22,23 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from docling_core.transforms.chunker.code_chunking.base_code_chunking_strategy import BaseCodeChunkingStrategy
-from docling_core.transforms.chunker.code_chunking.code_chunk import CodeChunk as _DLCodeChunk
-from docling_core.transforms.chunker.code_chunking.code_chunk import CodeChunkType
-from docling_core.transforms.chunker.code_chunking.code_chunk import CodeDocMeta as _DLCodeDocMeta
 from pydantic import Field
 
+from docchunk.chunkers.doc.code_items import CODE_INSTALL
 from docchunk.chunkers.doc.types import page_numbers_of
-from docchunk.errors import ConfigError, require
+from docchunk.errors import ConfigError, MissingDependencyError
 from docchunk.tokenizers import Tokenizer, get_tokenizer
+
+try:  # docling-core's chunker package needs tree-sitter (its [chunking] extra, which [code] brings)
+    from docling_core.transforms.chunker.code_chunking.base_code_chunking_strategy import BaseCodeChunkingStrategy
+    from docling_core.transforms.chunker.code_chunking.code_chunk import CodeChunk as _DLCodeChunk
+    from docling_core.transforms.chunker.code_chunking.code_chunk import CodeChunkType
+    from docling_core.transforms.chunker.code_chunking.code_chunk import CodeDocMeta as _DLCodeDocMeta
+except ImportError as exc:
+    raise MissingDependencyError(
+        f"code chunking needs docling-core's code chunking and tree-sitter, which are not installed "
+        f"({exc.name or exc}); install the code extra with: {CODE_INSTALL}"
+    ) from exc
 
 __all__ = ["SUPPORTED_LANGUAGES", "CodeChunk", "CodeChunkType", "CodeChunkingStrategy", "CodeDocMeta"]
 
@@ -127,7 +135,8 @@ class CodeChunkingStrategy(BaseCodeChunkingStrategy):
     Raises:
         ConfigError: No budget or a budget that is not a positive int.
         MissingDependencyError: tree-sitter or a grammar is not installed
-            (``pip install ".[code]"``), raised when the language is first used.
+            (``pip install "docchunk[code]"``), raised when the language is first used
+            (and at import when docling-core's code chunking modules are missing).
 
     Example:
         >>> strategy = CodeChunkingStrategy(max_tokens=128)  # doctest: +SKIP
@@ -209,9 +218,8 @@ class CodeChunkingStrategy(BaseCodeChunkingStrategy):
     def _parser(self, language: str) -> Any:
         parser = self._parsers.get(language)
         if parser is None:
-            ts = require("tree_sitter", "code", "code chunking")
             module, function = _GRAMMARS[language]
-            grammar = require(module, "code", f"code chunking of {language}")
+            ts, grammar = _import("tree_sitter", language), _import(module, language)
             parser = self._parsers[language] = ts.Parser(ts.Language(getattr(grammar, function)()))
         return parser
 
@@ -298,6 +306,18 @@ class CodeChunkingStrategy(BaseCodeChunkingStrategy):
             page_numbers=page_numbers_of([item]),
         )
         return CodeChunk.model_construct(text=text, meta=meta)
+
+
+def _import(module: str, language: str) -> Any:
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise MissingDependencyError(
+            f"code chunking of {language} needs the package {module.replace('_', '-')!r}, which is not installed; "
+            f"install the code extra with: {CODE_INSTALL}"
+        ) from exc
 
 
 def _kind(node: Any) -> tuple[CodeChunkType | None, str | None]:

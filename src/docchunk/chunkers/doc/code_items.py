@@ -61,6 +61,8 @@ def code_strategy_for(docling_compat: bool, tokenizer: Any = None, max_tokens: i
         from docling_core.transforms.chunker.code_chunking.standard_code_chunking_strategy import (
             StandardCodeChunkingStrategy,
         )
+    except MissingDependencyError:
+        raise
     except ImportError as exc:
         raise MissingDependencyError(
             f"code chunking could not import {exc.name or exc!s}; install the code extra with: {CODE_INSTALL}"
