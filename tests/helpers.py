@@ -399,3 +399,38 @@ class JsonConverter:
         import docchunk
 
         return self._Result(docchunk.load_document(source))
+
+
+# -- code chunking -----------------------------------------------------------
+CODE_EXT = {".py": "Python", ".c": "C", ".h": "C", ".java": "Java", ".js": "JavaScript", ".ts": "TypeScript"}
+
+
+def code_files() -> list:
+    """pytest params of code files: the shipped ones, then the corpus's (marked ``corpus``)."""
+    shipped = sorted(p for p in (DATA / "code").iterdir() if p.suffix in CODE_EXT)
+    params = [pytest.param(p, id=f"data/{p.name}") for p in shipped]
+    repos = CORPUS / "docling-core-tests" / "code" / "repos"
+    if not repos.is_dir():
+        marks = [pytest.mark.corpus, pytest.mark.skip(reason=CORPUS_REASON)]
+        return [*params, pytest.param(None, id="corpus", marks=marks)]
+    corpus = sorted(p for p in repos.glob("*/*") if p.suffix in CODE_EXT)
+    return params + [pytest.param(p, id=f"corpus/{p.parent.name}/{p.name}", marks=pytest.mark.corpus) for p in corpus]
+
+
+def code_document(path: Path):
+    """A DoclingDocument holding one code item with ``path``'s text, as docling-core's code tests build it.
+
+    The origin is the file name, ``text/plain`` and the SHA-256 of the text
+    (see ``docling-core-tests/README.md``).
+    """
+    import hashlib
+
+    from docling_core.types.doc import DoclingDocument, DocumentOrigin
+    from docling_core.types.doc.labels import CodeLanguageLabel
+
+    text = path.read_text(encoding="utf-8")
+    digest = int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
+    origin = DocumentOrigin(filename=path.name, mimetype="text/plain", binary_hash=digest)
+    doc = DoclingDocument(name=path.stem, origin=origin)
+    doc.add_code(text=text, code_language=CodeLanguageLabel(CODE_EXT[path.suffix]))
+    return doc
