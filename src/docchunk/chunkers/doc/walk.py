@@ -105,8 +105,8 @@ def walk(
             continue
         if code_strategy is not None and isinstance(item, CodeItem):
             chunks = list(code_strategy.chunk_code_item(item=item, doc=doc, doc_serializer=serializer, visited=visited))
+            yielded = yielded or bool(item.text.strip())  # not a headings-only document, whatever the strategy gave
             if chunks:
-                yielded = True
                 yield Piece(text="", items=[item], headings=None, origin=doc.origin, code_chunks=chunks)
             continue
         res = serializer.serialize(item=item, visited=visited)
