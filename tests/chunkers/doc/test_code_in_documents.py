@@ -19,16 +19,16 @@ from tests.helpers import DATA, code_document, code_files, lost_texts
 pytest.importorskip("tree_sitter", reason='code chunking needs tree-sitter: pip install "docchunk[code]"')
 pytest.importorskip("semchunk", reason="docling-core's chunkers need semchunk (docling-core[chunking])")
 
-from docling_core.transforms.chunker.code_chunking.standard_code_chunking_strategy import (  # noqa: E402
+from docling_core.transforms.chunker.code_chunking.standard_code_chunking_strategy import (
     StandardCodeChunkingStrategy,
 )
-from docling_core.transforms.chunker.hierarchical_chunker import HierarchicalChunker as DLHierarchical  # noqa: E402
-from docling_core.transforms.chunker.hybrid_chunker import HybridChunker as DLHybrid  # noqa: E402
-from docling_core.transforms.chunker.tokenizer.huggingface import HuggingFaceTokenizer  # noqa: E402
-from docling_core.types.doc import DocItemLabel, DoclingDocument  # noqa: E402
-from docling_core.types.doc.labels import CodeLanguageLabel  # noqa: E402
+from docling_core.transforms.chunker.hierarchical_chunker import HierarchicalChunker as DLHierarchical
+from docling_core.transforms.chunker.hybrid_chunker import HybridChunker as DLHybrid
+from docling_core.transforms.chunker.tokenizer.huggingface import HuggingFaceTokenizer
+from docling_core.types.doc import DocItemLabel, DoclingDocument
+from docling_core.types.doc.labels import CodeLanguageLabel
 
-import docchunk  # noqa: E402
+import docchunk
 
 NO_HEALTH = [HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
 
@@ -78,8 +78,8 @@ def assert_same(theirs, ours, doc) -> None:
     chunks, whose text is empty) are not emitted by docchunk."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        chunks = theirs.chunk(doc)
-        expected = [signature(theirs, c) for c in chunks if is_code(c) or c.text.strip() or c.text == "" and c.meta.headings]
+        kept = [c for c in theirs.chunk(doc) if is_code(c) or c.text.strip() or (c.text == "" and c.meta.headings)]
+        expected = [signature(theirs, c) for c in kept]
     got = [signature(ours, c) for c in ours.chunk(doc)]
     for i, (e, g) in enumerate(zip(expected, got, strict=False)):
         assert g == e, f"chunk {i} differs"
@@ -273,7 +273,8 @@ def test_default_hybrid_gives_named_definitions_with_headings_and_never_merges_t
 def test_without_a_strategy_code_items_are_chunked_as_before():
     doc = _mixed_document()
     plain = [c.export_json_dict() for c in docchunk.HybridChunker(max_tokens=128).chunk(doc)]
-    none = [c.export_json_dict() for c in docchunk.HybridChunker(max_tokens=128, code_chunking_strategy=None).chunk(doc)]
+    chunker = docchunk.HybridChunker(max_tokens=128, code_chunking_strategy=None)
+    none = [c.export_json_dict() for c in chunker.chunk(doc)]
     assert plain == none
     assert not any("chunk_type" in c["meta"] for c in plain)
 

@@ -15,7 +15,8 @@ from docchunk.tokenizers import Tokenizer, get_tokenizer
 
 __all__ = ["check_code_strategy", "chunk_code_piece", "code_strategy_for"]
 
-CODE_INSTALL = 'pip install "docchunk[code]"'
+# docchunk's own name for the extra, and the form for a checkout (docchunk is not on a package index yet)
+CODE_INSTALL = 'pip install "docchunk[code]" (from a docchunk checkout: pip install ".[code]")'
 
 
 def check_code_strategy(value: Any) -> Any:
@@ -74,7 +75,7 @@ def code_strategy_for(docling_compat: bool, tokenizer: Any = None, max_tokens: i
 
 
 def _docling_tokenizer(tok: Tokenizer) -> Any:
-    """A docling-core ``BaseTokenizer`` that counts with ``tok`` (docling-core's code chunkers call ``count_tokens``)."""
+    """A docling-core ``BaseTokenizer`` counting with ``tok`` (docling-core's code chunkers call ``count_tokens``)."""
     from docling_core.transforms.chunker.tokenizer.base import BaseTokenizer
     from pydantic import ConfigDict
 

@@ -20,10 +20,10 @@ from typing import Any
 
 from docling_core.types.doc import DoclingDocument, TableItem
 
+from docchunk.chunkers.doc.code_items import chunk_code_piece
 from docchunk.chunkers.doc.heading_walk import structured_walk
 from docchunk.chunkers.doc.table_split import by_rows, split_table, table_of
 from docchunk.chunkers.doc.types import join_context
-from docchunk.chunkers.doc.code_items import chunk_code_piece
 from docchunk.chunkers.doc.walk import Piece
 
 __all__ = ["fit_headings", "merge_small", "pages_of", "split_table_piece", "structured_pieces"]
