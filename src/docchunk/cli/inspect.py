@@ -63,9 +63,11 @@ def inspect_command(
     The page is self-contained: it opens from disk and makes no network request.
     """
     is_text = chunker in TEXT_CHUNKERS
-    if is_text and (max_tokens is not None or no_merge_peers or code_chunking):
-        raise click.UsageError("--max-tokens, --no-merge-peers and --code-chunking apply to document chunkers "
-                               "only; text chunkers take --chunk-size")  # fmt: skip
+    if is_text and (max_tokens is not None or no_merge_peers):
+        raise click.UsageError("--max-tokens and --no-merge-peers apply to --chunker hybrid only; "
+                               "text chunkers take --chunk-size")  # fmt: skip
+    if is_text and code_chunking:
+        raise click.UsageError("--code-chunking applies to --chunker hybrid and hierarchical")
     if not is_text and (chunk_size is not None or chunk_overlap):
         raise click.UsageError(f"--chunk-size and --chunk-overlap apply to the text chunkers "
                                f"({', '.join(TEXT_CHUNKERS)}); --chunker {chunker} takes --max-tokens")  # fmt: skip

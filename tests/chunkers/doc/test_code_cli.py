@@ -88,7 +88,7 @@ def test_inspect_takes_code_chunking(capsys, code_json, tmp_path):
     assert code == 0, err
     assert "ring_push" in page.read_text(encoding="utf-8")
     code, _, err = run(capsys, "inspect", str(code_json), "-o", str(page), "--chunker", "recursive", "--code-chunking")
-    assert code == 2 and "--code-chunking apply to document chunkers only" in err
+    assert code == 2 and "--code-chunking applies to --chunker hybrid and hierarchical" in err
 
 
 # -- without the [code] extra ------------------------------------------------------
