@@ -77,8 +77,9 @@ def memory(corpus: Path, big_mb: float) -> None:
         big_path = Path(tmp) / "big.json"
         big_path.write_text(big.model_dump_json())
         del big
-        paths = sorted(corpus_files(corpus), key=lambda p: p.stat().st_size, reverse=True)[:5] + [big_path]
-        print(f"{'document':<42} {'JSON MB':>8} {'RSS peak MB':>11} {'x JSON':>7} {'py peak MB':>10} {'x JSON':>7}  load")
+        paths = [*sorted(corpus_files(corpus), key=lambda p: p.stat().st_size, reverse=True)[:5], big_path]
+        head = f"{'document':<42} {'JSON MB':>8} {'RSS peak MB':>11} {'x JSON':>7} {'py peak MB':>10} {'x JSON':>7}"
+        print(f"{head}  load")
         for path in paths:
             size = path.stat().st_size
             rss = _child(path, trace=False)["rss_peak"]

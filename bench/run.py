@@ -220,8 +220,10 @@ def main() -> None:
     parser.add_argument("--big-mb", type=float, default=10.0)
     parser.add_argument("--skip-big", action="store_true")
     parser.add_argument("--skip-corpus", action="store_true")
-    parser.add_argument("--big-peer-max-tokens", type=int, nargs="*", default=[256],
-                        help="budgets at which docling-core also runs on the large input (it is very slow at 64)")  # fmt: skip
+    parser.add_argument(
+        "--big-peer-max-tokens", type=int, nargs="*", default=[256],
+        help="budgets at which docling-core also runs on the large input (it is very slow at 64)",
+    )  # fmt: skip
     parser.add_argument("--scale", type=int, nargs="*", default=[], help="repetitions of the scale base, e.g. 1 10")
     parser.add_argument("--scale-base-mb", type=float, default=1.0)
     parser.add_argument("--scale-max-tokens", type=int, default=64)

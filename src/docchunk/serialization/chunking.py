@@ -178,9 +178,13 @@ class ChunkingSerializer(MarkdownDocSerializer):
         """
         params = self.params
         own = self._own_excluded
-        if own is not None and own[0] is params and all(
-            (kwargs[name] if name in kwargs else getattr(params, name)) == value
-            for name, value in zip(_EXCLUSION_PARAMS, own[1], strict=True)
+        if (
+            own is not None
+            and own[0] is params
+            and all(
+                (kwargs[name] if name in kwargs else getattr(params, name)) == value
+                for name, value in zip(_EXCLUSION_PARAMS, own[1], strict=True)
+            )
         ):
             return own[2]  # the serializer's own settings: nested calls pass a copy of all of them
         try:

@@ -285,9 +285,12 @@ def _grid(data: Any) -> list[list[Any]]:
     grid = [
         [
             TableCell.model_construct(
-                text="", start_row_offset_idx=i, end_row_offset_idx=i + 1, start_col_offset_idx=j,
+                text="",
+                start_row_offset_idx=i,
+                end_row_offset_idx=i + 1,
+                start_col_offset_idx=j,
                 end_col_offset_idx=j + 1,
-            )  # fmt: skip
+            )
             for j in range(n_cols)
         ]
         for i in range(n_rows)
