@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 from docling_core.transforms.chunker.hierarchical_chunker import ChunkingSerializerProvider
-from docling_core.types.doc import DocItemLabel, DoclingDocument, RichTableCell, TableItem
+from docling_core.types.doc import DocItemLabel, DoclingDocument, GroupLabel, RichTableCell, TableItem
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -14,7 +14,7 @@ import docchunk
 from docchunk.chunkers.doc.table_rows import table_rows
 from docchunk.chunkers.doc.table_split import default_serializer
 from docchunk.chunkers.doc.types import join_context
-from tests.helpers import CORPUS, CORPUS_REASON, collapse, debris_lines, load, make_table
+from tests.helpers import CORPUS, CORPUS_REASON, collapse, debris_lines, load, make_table, squash
 from tests.property.strategies import table_specs, texts
 
 
@@ -170,6 +170,34 @@ def test_docling_compat_keeps_docling_core_table_text():
     chunks = list(docchunk.HybridChunker(max_tokens=256, docling_compat=True).chunk(doc))
     assert all(c.meta.table_rows is None for c in chunks)
     assert any("Region 0, Units = 011" in c.text and "Table 1." in c.text for c in chunks)
+
+
+def test_rich_cell_link_larger_than_the_budget_keeps_its_text_whole():
+    """A rich cell's link whose URL overflows the budget was cut inside its text by the row label.
+
+    The cell ``[View Full-Size Image](<long URL>)`` of a row too large for 64 tokens was
+    split at the spaces of the link text, so the repeated label ``Mandarin Duck, Image =``
+    landed between ``View Full-Size`` and ``Image`` and the text item reached no chunk
+    whole. The value is now split where the URL starts.
+    """
+    doc = DoclingDocument(name="ducks")
+    url = "https://upload.wikimedia.org/wikipedia/commons/thumb/7/75/Mandarin_duck_%28Aix_galericulata%29.jpg/"
+    url += "250px-Mandarin_duck_%28Aix_galericulata%29.jpg"
+    _, table = make_table([["Name", "Description", "Image"], ["Mandarin Duck", "A perching duck.", ""]], doc=doc)
+    group = doc.add_group(label=GroupLabel.UNSPECIFIED, name="rich_cell", parent=table)
+    link = doc.add_text(label=DocItemLabel.TEXT, text="View Full-Size Image", parent=group, hyperlink=url)
+    doc.add_table_cell(
+        table,
+        RichTableCell(text=link.text, ref=group.get_ref(), start_row_offset_idx=1, end_row_offset_idx=2,
+                      start_col_offset_idx=2, end_col_offset_idx=3),
+    )  # fmt: skip
+    chunker = docchunk.HybridChunker(max_tokens=64)
+    chunks = list(chunker.chunk(doc))
+    check_tables(chunker, doc, chunks)
+    assert any("View Full-Size Image" in c.text for c in chunks), [c.text for c in chunks]
+    assert squash(url) in squash("".join(c.text.replace("Mandarin Duck, Image = ", "") for c in chunks))
+    assert sum("Mandarin Duck, Image = " in c.text for c in chunks) > 1  # the cell was split, label repeated
+    assert not any(c.meta.oversized for c in chunks)
 
 
 # -- properties over generated documents ---------------------------------------------

@@ -19,6 +19,8 @@ column-header context in a form that reads as text.
 
 from __future__ import annotations
 
+import itertools
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -33,6 +35,7 @@ CELL_SEP = ". "
 ROW_SEP = "\n"
 """Separator of the rows of a piece."""
 _DEBRIS_CHARS = frozenset("|-: \t")
+_LINK_URL = re.compile(r"\]\(")
 
 
 @dataclass(frozen=True)
@@ -421,7 +424,7 @@ def _split_cell(prefix: str, value: str, available: int, tok: Tokenizer) -> list
 
     budget = available - count(prefix) if prefix else 0
     while budget > 0 and value.strip():
-        spans, _ = semchunk_split(value, budget, count, tok.max_token_chars)
+        spans = _value_spans(value, budget, count, tok.max_token_chars)
         texts = [prefix + value[s:e] for s, e in spans]
         sizes = tok.count_tokens_batch(texts)
         overflow = max(sizes) - available
@@ -434,6 +437,30 @@ def _split_cell(prefix: str, value: str, available: int, tok: Tokenizer) -> list
     for s, e in _no_debris(text, spans):
         n = count(text[s:e])
         out.append((text[s:e], n, n > available))
+    return out
+
+
+def _value_spans(value: str, budget: int, count: Callable[[str], int], max_chars: int | None) -> list[tuple[int, int]]:
+    """Spans of ``value`` of at most ``budget`` tokens each, cut inside no link text that fits.
+
+    A Markdown link ``[text](url)`` of a rich cell is often larger than the budget
+    because of its URL, while its text fits; split where the URL starts, so that
+    the link text (a text item of the document) stays whole in one fragment and
+    the URL is split alone. Adjacent parts are then packed greedily up to the budget.
+    """
+    cuts = [m.start() + 1 for m in _LINK_URL.finditer(value)]
+    if not cuts:
+        return semchunk_split(value, budget, count, max_chars)[0]
+    parts: list[tuple[int, int]] = []
+    for s, e in itertools.pairwise([0, *cuts, len(value)]):
+        if value[s:e].strip():
+            parts.extend((s + a, s + b) for a, b in semchunk_split(value[s:e], budget, count, max_chars)[0])
+    out: list[tuple[int, int]] = []
+    for s, e in parts:
+        if out and count(value[out[-1][0] : e]) <= budget:
+            out[-1] = (out[-1][0], e)
+        else:
+            out.append((s, e))
     return out
 
 
