@@ -140,6 +140,24 @@ def test_rich_cell_link_larger_than_the_budget_keeps_its_text_whole():
     assert not any(c.meta.oversized for c in chunks)
 
 
+def test_row_larger_than_the_budget_is_split_evenly_not_into_a_fragment():
+    """A row of 224 tokens at 200 was split greedily into 191 + 32 tokens.
+
+    The 32-token piece could not be merged by ``min_tokens=64`` (191 + 32 and 32 + 191
+    exceed 200), so fragments stayed; the row is now split into as many pieces, of
+    even size.
+    """
+    header = ["Item"] + [f"Measure {k}" for k in range(1, 21)]
+    doc, _ = make_table([header] + [[f"Sample {r}"] + [f"{r}{k}.5 units" for k in range(1, 21)] for r in (1, 2)])
+    chunker = docchunk.HybridChunker(max_tokens=200, min_tokens=64)
+    chunks = list(chunker.chunk(doc))
+    check_tables(chunker, doc, chunks)
+    assert [c.meta.table_rows for c in chunks] == [(1, 2), (1, 2), (2, 3), (2, 3)]
+    sizes = [c.meta.token_count for c in chunks]
+    assert min(sizes) >= 64 and max(sizes) - min(sizes) <= 20, sizes
+    assert all(f"Sample {r}, Measure " in c.text for c, r in zip(chunks, (1, 1, 2, 2), strict=True))
+
+
 # -- properties over generated documents ---------------------------------------------
 
 

@@ -338,6 +338,29 @@ def _pack(texts: Sequence[str], joins: _Joins, available: int) -> list[tuple[lis
     return groups
 
 
+def _balanced(texts: Sequence[str], joins: _Joins, available: int) -> list[tuple[list[int], int]]:
+    """:func:`_pack` into as few groups as greedy packing, with the largest group as small as possible.
+
+    Greedy packing fills each group and leaves the rest, often a small fragment, to
+    the last (a row of 267 tokens at 256 gives 231 + 36); the smallest cap under
+    which greedy packing needs no more groups (found by bisection) gives pieces of
+    even size (134 + 133), which ``min_tokens`` need not merge. Groups made of a
+    single text larger than ``available`` are left to the caller, as by ``_pack``.
+    """
+    groups = _pack(texts, joins, available)
+    if len(groups) < 2 or any(size > available for _, size in groups):
+        return groups
+    low, high = 1, available  # _pack(high) has len(groups) groups; find the smallest such cap
+    while low < high:
+        mid = (low + high) // 2
+        trial = _pack(texts, joins, mid)
+        if len(trial) <= len(groups) and all(size <= mid for _, size in trial):
+            high = mid
+        else:
+            low = mid + 1
+    return _pack(texts, joins, high)
+
+
 def table_pieces(rows: TableRows, available: int, tokenizer: Tokenizer) -> list[TablePiece]:
     r"""Pack whole rows greedily into pieces of at most ``available`` tokens.
 
@@ -397,7 +420,7 @@ def _split_row(row: TableRow, available: int, tok: Tokenizer) -> list[tuple[str,
     texts = [prefix + value for prefix, value in row.cells]
     joins = _Joins(tok, CELL_SEP, texts)
     out: list[tuple[str, int, bool]] = []
-    for group, size in _pack(texts, joins, available):
+    for group, size in _balanced(texts, joins, available):
         if size > available:
             out.extend(_split_cell(*row.cells[group[0]], available, tok))
         else:
