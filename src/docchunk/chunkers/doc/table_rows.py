@@ -350,7 +350,8 @@ def _balanced(texts: Sequence[str], joins: _Joins, available: int) -> list[tuple
     groups = _pack(texts, joins, available)
     if len(groups) < 2 or any(size > available for _, size in groups):
         return groups
-    low, high = 1, available  # _pack(high) has len(groups) groups; find the smallest such cap
+    # _pack(high) has len(groups) groups; find the smallest such cap, from the mean group size up
+    low, high = max(1, sum(size for _, size in groups) // len(groups)), available
     while low < high:
         mid = (low + high) // 2
         trial = _pack(texts, joins, mid)
