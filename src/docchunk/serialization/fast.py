@@ -1,4 +1,4 @@
-"""A fast path for the common items of :class:`~docchunk.serialization.ChunkingSerializer`.
+r"""A fast path for the common items of :class:`~docchunk.serialization.ChunkingSerializer`.
 
 docling-core's Markdown serializer copies and dumps all of its parameters, builds
 several pydantic models and walks the whole subtree for every item it serializes;
@@ -9,7 +9,7 @@ no escaping, no image placeholders) gives, character for character, with the
 same spans and the same ``visited`` references:
 
 - a text item (paragraph, text, checkbox ...): its text, single line breaks as
-  Markdown hard breaks (``"  \\n"``);
+  Markdown hard breaks (``"  \n"``);
 - a title or section header: ``#`` marks (``level + 1``, at most 6), line breaks as spaces;
 - a list item: docling-core's marker rules (``-``, ``N.`` in an enumerated
   list without markers, the original marker when it is valid Markdown or has a
@@ -175,7 +175,7 @@ def _check_node(ser: Any, node: Any, seen: tuple[set[str], set[str]]) -> None:
 def _list_text(
     ser: Any, group: ListGroup, level: int, seen: tuple[set[str], set[str]]
 ) -> tuple[str, list[Any]]:
-    """The text and the serialized list items of ``group`` at nesting ``level``; adds their references to ``seen[1]``."""
+    """Text and list items of ``group`` at nesting ``level``; adds their references to ``seen[1]``."""
     doc = ser.doc
     if getattr(group, "meta", None) or group.content_layer not in ser.params.layers:
         raise _Fallback
