@@ -172,9 +172,7 @@ def _check_node(ser: Any, node: Any, seen: tuple[set[str], set[str]]) -> None:
         raise _Fallback
 
 
-def _list_text(
-    ser: Any, group: ListGroup, level: int, seen: tuple[set[str], set[str]]
-) -> tuple[str, list[Any]]:
+def _list_text(ser: Any, group: ListGroup, level: int, seen: tuple[set[str], set[str]]) -> tuple[str, list[Any]]:
     """Text and list items of ``group`` at nesting ``level``; adds their references to ``seen[1]``."""
     doc = ser.doc
     if getattr(group, "meta", None) or group.content_layer not in ser.params.layers:
