@@ -58,3 +58,51 @@ def test_unknown_attribute():
 
     with pytest.raises(AttributeError):
         docchunk.NoSuchThing  # noqa: B018
+
+
+def _modules_of(package: str) -> list[str]:
+    import importlib
+    import pkgutil
+
+    path = importlib.import_module(package).__path__
+    return [package, *(f"{package}.{m.name}" for m in pkgutil.iter_modules(path))]
+
+
+TEXT_LAYER = ["docchunk.chunkers.text", "docchunk.refineries"]
+
+
+def test_text_chunkers_and_refineries_import_nothing_from_docling():
+    """Every module of the text chunkers and the refineries, imported in a fresh interpreter,
+    and then used on text (each text chunker, then the overlap refinery): no docling module."""
+    modules = [m for package in TEXT_LAYER for m in _modules_of(package)]
+    assert "docchunk.chunkers.text.recursive" in modules and "docchunk.refineries.overlap" in modules
+    statement = "; ".join(f"import {m}" for m in modules) + (
+        "; import docchunk; text = 'One sentence here. Another one follows!\\n\\nA new paragraph.' * 20"
+        "; chunkers = [docchunk.RecursiveChunker(40), docchunk.TokenChunker(chunk_size=40), "
+        "docchunk.SentenceChunker(chunk_size=40), docchunk.WindowChunker()]"
+        "; [docchunk.OverlapRefinery(context_size=5)(c(text)) for c in chunkers]"
+    )
+    loaded = imported_by(statement)
+    assert "docchunk.chunkers.text.sentence" in loaded and "docchunk.refineries.rules" in loaded
+    docling = sorted(m for m in loaded if m.split(".")[0] in {"docling", "docling_core"})
+    assert not docling, docling
+
+
+def test_text_chunkers_and_refineries_name_no_docling_module_in_their_source():
+    """Not even a lazy import inside a function: docling-core is imported by loading,
+    serialization and the document chunkers only (layers in the house style)."""
+    import ast
+    import importlib
+
+    for name in (m for package in TEXT_LAYER for m in _modules_of(package)):
+        source = importlib.import_module(name).__file__
+        assert source is not None
+        tree = ast.parse(open(source, encoding="utf-8").read())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                targets = [node.module or ""]
+            else:
+                continue
+            assert not any(t.split(".")[0] in {"docling", "docling_core"} for t in targets), (name, targets)

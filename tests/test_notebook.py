@@ -8,7 +8,7 @@ import os
 import pytest
 
 from docchunk.cli.main import main
-from docchunk.integrations.rows import ROW_FIELDS
+from docchunk.serialization.rows import ROW_FIELDS
 from tests.helpers import ROOT
 
 

@@ -46,6 +46,8 @@ _LAZY = {
     "OverlapRefinery": "docchunk.refineries",
     "RecursiveRules": "docchunk.refineries",
     "RecursiveLevel": "docchunk.refineries",
+    "TableHeaderRefinery": "docchunk.refineries",
+    "HeadingContextRefinery": "docchunk.refineries",
 }
 
 __all__ = [
@@ -76,7 +78,13 @@ if TYPE_CHECKING:  # pragma: no cover
         separators_for,
     )
     from docchunk.loading import load_document
-    from docchunk.refineries import OverlapRefinery, RecursiveLevel, RecursiveRules
+    from docchunk.refineries import (
+        HeadingContextRefinery,
+        OverlapRefinery,
+        RecursiveLevel,
+        RecursiveRules,
+        TableHeaderRefinery,
+    )
     from docchunk.serialization import contextualize
     from docchunk.tokenizers import Tokenizer, get_tokenizer
     from docchunk.types import Chunk, WindowChunk

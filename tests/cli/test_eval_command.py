@@ -40,6 +40,7 @@ def test_eval_with_the_real_model_writes_every_figure_and_reuses_the_cache(capsy
         (["--chunker", "semantic", "--chunk-overlap", "5"], "semantic chunkers have no overlap"),
         (["--corpus", "nope"], "unknown corpus id"),
         (["--chunker", "fixed"], "'fixed' is not one of"),
+        (["--table-header", "yes"], "'yes' is not one of"),
     ],
 )
 def test_bad_options_are_one_line_usage_errors(capsys, args, message):

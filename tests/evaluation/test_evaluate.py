@@ -134,3 +134,47 @@ def test_bad_settings_and_data_say_what_is_wrong(tmp_path):
     )
     with pytest.raises(DocumentError, match="does not slice its content"):
         load_eval_set(tmp_path)
+
+
+TABLE_TEXT = (
+    "Net sales by quarter were as follows:\n\n"
+    "quarter | 2008 high | 2008 low\n"
+    "first quarter | 45.10 | 30.02\n"
+    "second quarter | 41.50 | 33.75\n"
+    "fourth quarter | 37.28 | 19.35\n\n"
+    "The company paid no dividend in 2008 and does not expect to pay one.\n"
+)
+
+
+@pytest.mark.parametrize("mode", ["row", "caption"])
+def test_table_header_is_embedded_before_the_prefix_context_not_scored(mode):
+    plain = ChunkingConfig("recursive", "word", chunk_size=8, context_size=2, context_side="prefix")
+    framed = ChunkingConfig("recursive", "word", chunk_size=8, context_size=2, context_side="prefix",
+                            table_header=mode)  # fmt: skip
+    a, b = chunk_corpus(plain, plain.build(), TABLE_TEXT), chunk_corpus(framed, framed.build(), TABLE_TEXT)
+    assert np.array_equal(a.spans, b.spans)
+    changed = [(x, y) for x, y in zip(a.embedded, b.embedded, strict=True) if x != y]
+    assert changed, "rows after the header get it as context"
+    for old, new in changed:
+        assert new.endswith(old)
+        assert new.startswith("quarter | 2008 high | 2008 low\n") == (mode == "row")
+        assert ("Net sales by quarter were as follows:" in new) == (mode == "caption")
+
+
+def test_table_header_bad_value_is_a_config_error():
+    with pytest.raises(ConfigError, match="table_header"):
+        ChunkingConfig("recursive", "word", chunk_size=8, table_header="yes")  # type: ignore[arg-type]
+
+
+def test_headings_are_embedded_first_and_not_scored(excerpt):
+    text = excerpt.corpora["wikitexts"]
+    plain = ChunkingConfig("recursive", CL100K, chunk_size=60, context_size=10, context_side="prefix")
+    framed = ChunkingConfig("recursive", CL100K, chunk_size=60, context_size=10, context_side="prefix", headings=True)
+    a, b = chunk_corpus(plain, plain.build(), text), chunk_corpus(framed, framed.build(), text)
+    assert np.array_equal(a.spans, b.spans)
+    changed = [(x, y) for x, y in zip(a.embedded, b.embedded, strict=True) if x != y]
+    assert changed, "the excerpt of WikiText has = Title = headings"
+    for old, new in changed:
+        assert new.endswith(old)
+        title = new[: len(new) - len(old)].splitlines()[0]
+        assert f"= {title} =" in text

@@ -42,3 +42,20 @@ def test_assigning_an_unknown_setting_is_an_error():
     refinery = docchunk.OverlapRefinery()
     with pytest.raises(docchunk.ConfigError, match="no setting 'size' to assign"):
         refinery.size = 3
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"delimiter": ["."]}, "invalid delimiter=\\['.'\\]: Extra inputs are not permitted"),
+        ({"delimiters": [""]}, "non-empty strings"),
+        ({"whitespace": True, "include_delim": "after"}, "invalid include_delim='after'"),
+    ],
+)
+def test_recursive_level_rejects_unknown_and_invalid_fields_regression(kwargs, message):
+    """Bug: ``RecursiveLevel(delimiter=["."])`` ignored the misspelt field (pydantic's default
+    ``extra="ignore"``) and failed later with an unrelated message."""
+    with pytest.raises(docchunk.ConfigError, match=message):
+        docchunk.RecursiveLevel(**kwargs)
+    with pytest.raises(docchunk.ConfigError, match="Extra inputs"):
+        docchunk.RecursiveRules(level=[])

@@ -156,3 +156,19 @@ def test_document_chunks_contextualize_and_budget():
     for before, after in zip(plain, budget, strict=True):
         assert after.text.startswith(before.text)  # the body is never trimmed
         assert after.meta.token_count <= 64 or after.text == before.text
+
+
+def test_refine_tells_text_from_document_chunks_by_type_and_rejects_a_mix_regression():
+    """Bug: the refinery told the two chunk models apart by ``hasattr(meta, "doc_items")`` per
+    chunk, so a list mixing them was refined half one way, half the other, and anything else
+    failed with an AttributeError."""
+    from tests.helpers import DATA, load
+
+    doc_chunks = list(docchunk.HierarchicalChunker().chunk(load(DATA / "docling_core__2_inp_dl_doc.json")))[:2]
+    text_chunks = docchunk.TokenChunker("character", chunk_size=10)("abcdefghijklmnopqrst")
+    with pytest.raises(docchunk.ConfigError, match="mix of text chunks"):
+        OverlapRefinery(context_size=2)([text_chunks[0], doc_chunks[1]])
+    with pytest.raises(docchunk.ConfigError, match="got str"):
+        OverlapRefinery(context_size=2)(["abc", "def"])
+    refined = OverlapRefinery(context_size=2, merge=False)(doc_chunks)
+    assert refined[0].meta.context_suffix == doc_chunks[1].text[:2]

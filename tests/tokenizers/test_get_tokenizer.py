@@ -212,3 +212,17 @@ def test_missing_tokenizers_package_does_not_point_at_the_hf_extra_regression():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "needs the package 'tokenizers'" in out and "pip install tokenizers" in out
     assert "docchunk[hf]" not in out
+
+
+def test_missing_huggingface_hub_does_not_point_at_the_hf_extra_regression():
+    """Bug: loading a hub name without huggingface_hub said `pip install ".[hf]"`, but it is a
+    dependency of docchunk itself (declared, and required by tokenizers)."""
+    code = (
+        "import sys; sys.modules['huggingface_hub'] = None\n"
+        "import docchunk\n"
+        "try:\n    docchunk.get_tokenizer('hf:sentence-transformers/no-such-model')\n"
+        "except docchunk.MissingDependencyError as exc:\n    print(exc)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "needs the package 'huggingface_hub'" in out and "pip install huggingface_hub" in out
+    assert "[hf]" not in out

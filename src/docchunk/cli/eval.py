@@ -38,6 +38,11 @@ ROWS = [  # (label, figure)
 @click.option("--context-side", type=click.Choice(["both", "prefix", "suffix"]), default="both", show_default=True)
 @click.option("--context-mode", type=click.Choice(["token", "recursive"]), default="token", show_default=True,
               help="token: exactly --context-size tokens; recursive: whole sentences/words that fit.")  # fmt: skip
+@click.option("--table-header", type=click.Choice(["none", "row", "caption"]), default="none", show_default=True,
+              help="Embed a pipe table's header row (row) and the sentence before it (caption) with chunks "
+              "inside the table (TableHeaderRefinery).")  # fmt: skip
+@click.option("--headings/--no-headings", default=False, show_default=True,
+              help="Embed the Markdown/MediaWiki heading path above each chunk (HeadingContextRefinery).")  # fmt: skip
 @click.option("--threshold", type=click.FloatRange(0, 1), default=0.8, show_default=True, help="semantic/sdpm.")
 @click.option("--boundaries", type=click.Choice(["paragraph", "sentence"]), default="paragraph", show_default=True,
               help="semantic/sdpm.")  # fmt: skip

@@ -129,7 +129,7 @@ def _read(path: Path, is_text: bool) -> Any:
 
 
 def _problem(path: Path, exc: Exception) -> str:
-    from docchunk.integrations.rows import describe_failure
+    from docchunk.serialization.rows import describe_failure
 
     return describe_failure(str(path), exc)
 

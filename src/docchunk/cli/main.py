@@ -232,8 +232,8 @@ def _make(settings: tuple, debug: bool, warn: bool = True) -> Any:
 
 
 def _chunk_lines(chunker: Any, path: Path) -> list[str]:
-    from docchunk.integrations.rows import chunk_rows
     from docchunk.loading import load_document
+    from docchunk.serialization.rows import chunk_rows
 
     return [json.dumps(row, ensure_ascii=False) + "\n" for row in chunk_rows(chunker, str(path), load_document(path))]
 
@@ -256,7 +256,7 @@ def _worker_chunk(path: Path) -> tuple[list[str], str | None]:
 
 def _problem(path: Path, exc: Exception) -> str:
     """One line naming the file and what went wrong."""
-    from docchunk.integrations.rows import describe_failure
+    from docchunk.serialization.rows import describe_failure
 
     return describe_failure(str(path), exc)
 

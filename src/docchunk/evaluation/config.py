@@ -8,11 +8,13 @@ from typing import Any, Literal
 import numpy as np
 
 from docchunk.errors import ConfigError
+from docchunk.types.config import check_size
 
 __all__ = ["CHUNKERS", "ChunkingConfig", "EvalChunks", "chunk_corpus"]
 
 CHUNKERS = ("recursive", "token", "sentence", "window", "semantic", "sdpm")
 SIDES = ("both", "prefix", "suffix")
+TABLE_HEADERS = ("none", "row", "caption")
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,12 @@ class ChunkingConfig:
         threshold: Semantic chunkers: quantile below which a similarity dip is a boundary.
         boundaries: Semantic chunkers: ``"paragraph"`` or ``"sentence"``.
         similarity_window: Semantic chunkers: sentences on each side of a gap besides the nearest.
+        table_header: Context for chunks that start inside a pipe table
+            (:class:`docchunk.TableHeaderRefinery`): ``"none"``; ``"row"``, the
+            table's header row; ``"caption"``, the row and the sentence before the
+            table. Embedded before any ``context_size`` prefix, not retrieved.
+        headings: Embed the path of Markdown and MediaWiki headings above each
+            chunk (:class:`docchunk.HeadingContextRefinery`) first, not retrieved.
     """
 
     chunker: str = "recursive"
@@ -49,14 +57,17 @@ class ChunkingConfig:
     threshold: float = 0.8
     boundaries: Literal["paragraph", "sentence"] = "paragraph"
     similarity_window: int = 1
+    table_header: Literal["none", "row", "caption"] = "none"
+    headings: bool = False
 
     def __post_init__(self) -> None:
         if self.chunker not in CHUNKERS:
             raise ConfigError(f"chunker must be one of {CHUNKERS!r}, got {self.chunker!r}")
         if self.context_side not in SIDES:
             raise ConfigError(f"context_side must be one of {SIDES!r}, got {self.context_side!r}")
-        if isinstance(self.context_size, bool) or not isinstance(self.context_size, int) or self.context_size < 0:
-            raise ConfigError(f"context_size must be an int >= 0 (tokens; 0 for none), got {self.context_size!r}")
+        check_size("context_size", self.context_size, 0)
+        if self.table_header not in TABLE_HEADERS:
+            raise ConfigError(f"table_header must be one of {TABLE_HEADERS!r}, got {self.table_header!r}")
         if self.chunker in ("semantic", "sdpm") and self.chunk_overlap:
             raise ConfigError(f"chunk_overlap={self.chunk_overlap!r}: the semantic chunkers have no overlap; "
                               "use context_size for context from the neighbours")  # fmt: skip
@@ -124,6 +135,16 @@ def chunk_corpus(config: ChunkingConfig, chunker: Any, text: str) -> EvalChunks:
             before = _contexts(config, chunks, "prefix")
         if config.context_side in ("both", "suffix"):
             after = _contexts(config, chunks, "suffix")
+    if config.table_header != "none":
+        from docchunk import TableHeaderRefinery
+
+        refined = TableHeaderRefinery(caption=config.table_header == "caption", inplace=False)(chunks)
+        before = [(r.context_prefix or "") + b for r, b in zip(refined, before, strict=True)]
+    if config.headings:
+        from docchunk import HeadingContextRefinery
+
+        refined = HeadingContextRefinery(inplace=False)(chunks)
+        before = [(r.context_prefix or "") + b for r, b in zip(refined, before, strict=True)]
     return EvalChunks(spans=spans, embedded=[b + c.text + a for b, c, a in zip(before, chunks, after, strict=False)])
 
 

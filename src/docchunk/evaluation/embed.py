@@ -54,7 +54,7 @@ def load_model(model: str = DEFAULT_MODEL, device: str | None = "cpu") -> EmbedB
     """
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
-    from docchunk.embeddings import SentenceTransformerEmbeddings
+    from docchunk.integrations.embeddings import SentenceTransformerEmbeddings
 
     return SentenceTransformerEmbeddings(_model_path(model), device=device)
 

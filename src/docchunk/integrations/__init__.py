@@ -1,1 +1,1 @@
-"""Framework integrations (LangChain, LlamaIndex); each loads its framework only when imported."""
+"""Framework integrations (LangChain, LlamaIndex, Ray) and embedding adapters, each loaded only when imported."""

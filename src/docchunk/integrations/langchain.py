@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from docchunk.errors import require
-from docchunk.integrations.rows import chunk_metadata
+from docchunk.serialization.rows import chunk_metadata
 
 _lc_loaders: Any = require("langchain_core.document_loaders", "langchain", "docchunk.integrations.langchain")
 _lc_documents: Any = require("langchain_core.documents", "langchain", "docchunk.integrations.langchain")

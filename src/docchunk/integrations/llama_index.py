@@ -10,7 +10,7 @@ from itertools import pairwise
 from typing import Any
 
 from docchunk.errors import require
-from docchunk.integrations.rows import chunk_metadata
+from docchunk.serialization.rows import chunk_metadata
 
 _li_parser: Any = require("llama_index.core.node_parser", "llama-index", "docchunk.integrations.llama_index")
 _li_schema: Any = require("llama_index.core.schema", "llama-index", "docchunk.integrations.llama_index")

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from docchunk.errors import ConfigError, DocchunkError, require
-from docchunk.integrations.rows import ROW_FIELDS as _CHUNK_FIELDS
-from docchunk.integrations.rows import chunk_rows, describe_failure
+from docchunk.serialization.rows import ROW_FIELDS as _CHUNK_FIELDS
+from docchunk.serialization.rows import chunk_rows, describe_failure
 
 __all__ = ["ROW_FIELDS", "check_output_folder", "chunk_dataset", "row_schema", "write_jsonl", "write_parquet"]
 

@@ -9,6 +9,7 @@ from typing import Any, Literal
 from docchunk.errors import ConfigError
 from docchunk.refineries.rules import RecursiveRules, split_units
 from docchunk.tokenizers import Tokenizer, TokenizerSpec, get_tokenizer
+from docchunk.types import Chunk
 from docchunk.types.config import StrictConfig, check_size
 
 __all__ = ["OverlapRefinery"]
@@ -121,10 +122,18 @@ class OverlapRefinery(StrictConfig):
     def refine(self, chunks: list[Any]) -> list[Any]:
         """Add context to each chunk (see the class docstring); returns the refined list.
 
+        Args:
+            chunks: Text chunks (:class:`docchunk.Chunk`, from a text chunker) or
+                document chunks (docling-core-shaped: ``text`` and ``meta``, from a
+                document chunker), in order; not a mix of both.
+
         Raises:
             ConfigError: Document chunks with a ``meta.token_count`` whose chunker is
-                unknown (chunks from docling-core or loaded from JSON) and no ``chunker=``.
+                unknown (chunks from docling-core or loaded from JSON) and no ``chunker=``;
+                a list that mixes text and document chunks, or holds something that is
+                neither.
         """
+        text_chunks = _check_chunks(chunks)
         out = chunks if self.inplace else [copy.deepcopy(c) for c in chunks]
         if len(out) < 2:
             return out
@@ -136,8 +145,7 @@ class OverlapRefinery(StrictConfig):
             pairs = [(i, i - 1) for i in range(1, len(out))]
         for target, neighbour in pairs:
             context = self._context(bodies[neighbour], size)
-            meta = getattr(out[target], "meta", None)
-            if meta is not None and hasattr(meta, "doc_items"):
+            if not text_chunks:
                 self._apply_doc(out[target], bodies[target], context)
             elif context:
                 self._apply_text(out[target], context, _body_span(out[neighbour]))
@@ -285,18 +293,34 @@ class OverlapRefinery(StrictConfig):
         return _edge(context, lo, self.method)
 
 
+def _check_chunks(chunks: list[Any]) -> bool:
+    """True for text chunks, False for document chunks; raises for a mix or anything else."""
+    text = [isinstance(c, Chunk) for c in chunks]
+    for chunk, is_text in zip(chunks, text, strict=True):
+        if not is_text and (getattr(chunk, "meta", None) is None or not isinstance(getattr(chunk, "text", None), str)):
+            raise ConfigError(
+                f"OverlapRefinery refines chunks: docchunk.Chunk from a text chunker, or document chunks "
+                f"(text and meta) from a document chunker; got {type(chunk).__name__}: {chunk!r:.80}"
+            )
+    if any(text) and not all(text):
+        raise ConfigError(
+            "OverlapRefinery got a mix of text chunks (docchunk.Chunk) and document chunks; "
+            "refine the chunks of one chunker at a time"
+        )
+    return all(text)
+
+
 def _edge(context: str, length: int, method: str) -> str:
     """The ``length`` characters of ``context`` nearest the chunk it is added to."""
     return context[:length] if method == "suffix" else context[len(context) - length :]
 
 
 def _body_span(chunk: Any) -> tuple[int, int] | None:
-    """Offsets of a text chunk's original text (before merged context), None without offsets."""
+    """Offsets of a text chunk's original text (before merged context); None for a document chunk."""
     body = getattr(chunk, "_body", None)
     if body is not None:
         return body
-    s, e = getattr(chunk, "start_index", None), getattr(chunk, "end_index", None)
-    return None if s is None or e is None else (s, e)
+    return (chunk.start_index, chunk.end_index) if isinstance(chunk, Chunk) else None
 
 
 def _body_text(chunk: Any) -> str:

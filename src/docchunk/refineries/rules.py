@@ -3,14 +3,29 @@
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from docchunk.errors import ConfigError
+from docchunk.types.config import config_error
 
 __all__ = ["RecursiveLevel", "RecursiveRules", "split_units"]
 
 
-class RecursiveLevel(BaseModel):
+class _Rules(BaseModel):
+    """Frozen, strict settings: an unknown or invalid field is a :class:`ConfigError`."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    def __init__(self, **data: Any) -> None:
+        try:
+            super().__init__(**data)
+        except ValidationError as exc:
+            raise config_error(type(self).__name__, exc) from None
+
+
+class RecursiveLevel(_Rules):
     """One level of units: split at literal ``delimiters`` or at whitespace.
 
     Attributes:
@@ -21,8 +36,6 @@ class RecursiveLevel(BaseModel):
         include_delim: Which unit keeps the delimiter: ``"prev"`` or ``"next"``.
     """
 
-    model_config = ConfigDict(frozen=True)
-
     delimiters: list[str] | None = None
     whitespace: bool = False
     include_delim: Literal["prev", "next"] = "prev"
@@ -30,16 +43,17 @@ class RecursiveLevel(BaseModel):
     @model_validator(mode="after")
     def _one_kind(self) -> RecursiveLevel:
         if self.whitespace == bool(self.delimiters):
-            raise ValueError("a RecursiveLevel has either delimiters or whitespace=True")
+            raise ConfigError(
+                f"a RecursiveLevel has either delimiters or whitespace=True, got delimiters={self.delimiters!r}, "
+                f"whitespace={self.whitespace!r}"
+            )
         if self.delimiters and any(not d for d in self.delimiters):
-            raise ValueError("delimiters must be non-empty strings")
+            raise ConfigError(f"RecursiveLevel delimiters must be non-empty strings, got {self.delimiters!r}")
         return self
 
 
-class RecursiveRules(BaseModel):
+class RecursiveRules(_Rules):
     """Levels of units, coarsest first. Default: paragraphs, sentences, words."""
-
-    model_config = ConfigDict(frozen=True)
 
     levels: list[RecursiveLevel] = Field(
         default_factory=lambda: [

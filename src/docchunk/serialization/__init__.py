@@ -2,7 +2,8 @@
 
 Below the chunkers: :mod:`~docchunk.serialization.chunk` holds the chunk models and
 ``contextualize``; :mod:`~docchunk.serialization.chunking` the serializers that turn
-a document's items into chunk text.
+a document's items into chunk text; :mod:`~docchunk.serialization.rows` the rows
+``docchunk chunk`` writes (also used by Ray, the integrations and the notebook).
 """
 
 from __future__ import annotations
@@ -15,14 +16,18 @@ from docchunk.serialization.chunking import (
     TripletTableSerializer,
     is_chunking_serializer,
 )
+from docchunk.serialization.rows import ROW_FIELDS, chunk_metadata, chunk_rows
 
 __all__ = [
+    "ROW_FIELDS",
     "SERIALIZER_MODES",
     "ChunkingSerializer",
     "ChunkingSerializerProvider",
     "DocChunk",
     "DocMeta",
     "TripletTableSerializer",
+    "chunk_metadata",
+    "chunk_rows",
     "contextualize",
     "is_chunking_serializer",
     "join_context",

@@ -20,7 +20,8 @@ PROBE_TIMEOUT = 5.0
 
 
 def _hub():
-    return require("huggingface_hub", "hf", "Loading a model by its Hugging Face Hub name")
+    # a dependency of tokenizers, so of docchunk itself: no extra to name
+    return require("huggingface_hub", None, "Loading a model by its Hugging Face Hub name")
 
 
 def how_to_get(repo_id: str, what: str = "a local directory holding its files") -> str:

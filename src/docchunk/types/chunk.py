@@ -16,10 +16,9 @@ class Chunk(BaseModel):
         text: The chunk's text: always the slice ``source[start_index:end_index]`` of
             the input, also after an :class:`docchunk.OverlapRefinery` merged context
             into it (it then extends the offsets over the context).
-        start_index: Start offset in the input (a Python ``str`` index), or None when
-            the text is not a slice of the input (separators removed).
-        end_index: End offset (exclusive); ``source[start_index:end_index] == text``
-            whenever both are set.
+        start_index: Start offset in the input (a Python ``str`` index); always an
+            int: every chunk is a slice of its input, also after a refinery.
+        end_index: End offset (exclusive): ``source[start_index:end_index] == text``.
         token_count: Size of ``text`` in tokens of the chunker's tokenizer (the
             unit of its ``chunk_size``).
         context_prefix: Text of the previous chunk that an ``OverlapRefinery``
@@ -35,8 +34,8 @@ class Chunk(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     text: str
-    start_index: int | None = None
-    end_index: int | None = None
+    start_index: int
+    end_index: int
     token_count: int = 0
     context_prefix: str | None = None
     context_suffix: str | None = None

@@ -16,9 +16,11 @@ import inspect
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from docchunk.errors import ConfigError
+from pydantic import ValidationError
 
-__all__ = ["StrictConfig", "check_size", "unknown_name_error"]
+from docchunk.errors import ConfigError, DocchunkError
+
+__all__ = ["StrictConfig", "check_size", "config_error", "unknown_name_error"]
 
 
 def check_size(name: str, value: Any, minimum: int, error: type[ValueError] = ConfigError) -> int:
@@ -61,6 +63,21 @@ def unknown_name_error(owner: str, name: str, accepted: Iterable[str], what: str
     if what == "attribute":
         return ConfigError(f"{owner} has no setting {name!r} to assign{hint} Settings: {', '.join(names)}")
     return ConfigError(f"{owner}() got an unknown {what} {name!r}{hint} Accepted: {', '.join(names)}")
+
+
+def config_error(owner: str, exc: ValidationError) -> DocchunkError:
+    """Our own error for a failed pydantic validation of ``owner``'s settings.
+
+    Returns the docchunk error a validator raised, if any; else a :class:`ConfigError`
+    naming the first invalid field, the value given (``!r``) and pydantic's reason.
+    """
+    for err in exc.errors():
+        original = (err.get("ctx") or {}).get("error")
+        if isinstance(original, DocchunkError):
+            return original
+    first = exc.errors()[0]
+    where = ".".join(str(p) for p in first.get("loc", ())) or "<init>"
+    return ConfigError(f"{owner}: invalid {where}={first.get('input')!r}: {first['msg']}")
 
 
 @functools.cache

@@ -82,3 +82,29 @@ def test_assigning_an_unknown_setting_is_an_error():
     chunker = docchunk.HierarchicalChunker()
     with pytest.raises(docchunk.ConfigError, match="no setting 'max_token' to assign"):
         chunker.max_token = 64
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("max_tokens", 0, "max_tokens must be an int >= 1, got 0"),
+        ("max_tokens", "x", "invalid max_tokens='x'"),
+        ("tokenizer", "no-such-tokenizer", "unknown tokenizer spec"),
+        ("max_token", 5, "no setting 'max_token' to assign; did you mean 'max_tokens'"),
+    ],
+)
+def test_expander_assignment_is_validated_and_leaves_it_unchanged_regression(name, value, message):
+    """Bug: the expanders did not validate assignment (``expander.max_tokens = 0`` was kept)."""
+    expander = docchunk.TreeChunkExpander(max_tokens=512)
+    before, counter = expander.model_dump(), expander.token_counter
+    with pytest.raises(docchunk.DocchunkError, match=message):
+        setattr(expander, name, value)
+    assert expander.model_dump() == before and expander.token_counter is counter
+
+
+def test_expander_assigned_tokenizer_is_resolved_again():
+    expander = docchunk.PageChunkExpander()
+    expander.tokenizer = "word"
+    assert expander.token_counter.count_tokens("two words") == 2
+    with pytest.raises(docchunk.ConfigError, match="invalid max_token=3"):
+        docchunk.TreeChunkExpander(max_token=3)

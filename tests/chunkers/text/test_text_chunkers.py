@@ -143,10 +143,27 @@ def test_window_chunker_short_text_and_errors():
         docchunk.WindowChunker(overlap=-1)
 
 
-def test_chunk_batch_and_call():
+def test_chunk_batch_returns_one_list_per_text():
     chunker = docchunk.RecursiveChunker(chunk_size=5)
-    assert [[c.text for c in cs] for cs in chunker(["ab", "cd ef gh"])] == [["ab"], ["cd ef", " gh"]]
-    assert chunker.chunk_batch(["x"])[0][0].text == "x"
+    texts = ["ab", "cd ef gh"]
+    batches = chunker.chunk_batch(texts)
+    assert [[c.text for c in cs] for cs in batches] == [["ab"], ["cd ef", " gh"]]
+    assert batches == [chunker(t) for t in texts] == [chunker.chunk(t) for t in texts]
+    assert chunker.chunk_batch(t for t in texts) == batches  # any iterable
+    assert chunker.chunk_batch([]) == []
+
+
+@pytest.mark.parametrize("batch", [["ab", "cd"], ("ab", "cd"), iter(["ab", "cd"])], ids=["list", "tuple", "iterator"])
+def test_call_with_several_texts_is_an_error_naming_chunk_batch_regression(batch):
+    """Bug: ``chunker(texts)`` returned a list of lists, so the return type depended on the input."""
+    for chunker in (docchunk.RecursiveChunker(5), docchunk.TokenChunker(chunk_size=5), docchunk.WindowChunker()):
+        with pytest.raises(docchunk.ConfigError, match=r"chunk_batch\(texts\)"):
+            chunker(batch)
+
+
+def test_chunk_batch_with_one_str_is_an_error():
+    with pytest.raises(docchunk.ConfigError, match=r"chunker\(text\)"):
+        docchunk.SentenceChunker(chunk_size=8).chunk_batch("one text")
 
 
 def test_unicode_crlf_rtl_combining():
@@ -326,7 +343,7 @@ def test_wrong_input_types_say_what_to_do():
     for bad in ({"a": "b"}, None, 123):
         with pytest.raises(docchunk.ConfigError, match="must be a str"):
             chunker(bad)
-    assert [[c.text for c in cs] for cs in chunker(iter(["ab", "cd"]))] == [["ab"], ["cd"]]
+    assert [[c.text for c in cs] for cs in chunker.chunk_batch(iter(["ab", "cd"]))] == [["ab"], ["cd"]]
     with pytest.raises(docchunk.DocumentError, match="load_document"):
         list(docchunk.HybridChunker().chunk("a string"))
 

@@ -13,9 +13,9 @@ from docchunk.errors import ConfigError, DocchunkError, DocumentError
 from docchunk.serialization import ChunkingSerializerProvider
 from docchunk.serialization._docling import BaseChunker
 from docchunk.tokenizers import Tokenizer, TokenizerSpec, get_tokenizer
-from docchunk.types.config import check_size, unknown_name_error
+from docchunk.types.config import check_size, config_error, unknown_name_error
 
-__all__ = ["DocumentChunker", "check_document"]
+__all__ = ["DocumentChunker", "assign_validated", "check_document"]
 
 
 def check_document(dl_doc: Any) -> None:
@@ -74,30 +74,10 @@ class DocumentChunker(BaseChunker):
         try:
             super().__init__(**data)
         except ValidationError as exc:
-            raise _config_error(type(self).__name__, exc) from None
+            raise config_error(type(self).__name__, exc) from None
 
     def __setattr__(self, name: str, value: Any) -> None:
-        if name.startswith("_"):
-            super().__setattr__(name, value)
-            return
-        fields = type(self).model_fields
-        if name not in fields:
-            raise unknown_name_error(type(self).__name__, name, fields, "attribute")
-        before, private = dict(self.__dict__), dict(self.__pydantic_private__ or {})
-        try:
-            super().__setattr__(name, value)  # validate_assignment
-            if name in self._POST_INIT_SETTINGS and id(self) not in _RECHECKING:
-                _RECHECKING.add(id(self))  # model_post_init may assign settings itself
-                try:
-                    self.model_post_init(None)
-                finally:
-                    _RECHECKING.discard(id(self))
-        except ValidationError as exc:
-            raise _config_error(type(self).__name__, exc) from None
-        except DocchunkError:  # leave the chunker as it was
-            self.__dict__.update(before)
-            object.__setattr__(self, "__pydantic_private__", private)
-            raise
+        assign_validated(self, name, value, name in self._POST_INIT_SETTINGS, super().__setattr__)
 
     @field_validator("max_tokens", mode="before", check_fields=False)
     @classmethod
@@ -150,6 +130,37 @@ class DocumentChunker(BaseChunker):
 
 _RECHECKING: set[int] = set()  # chunkers whose model_post_init runs again after an assignment
 
+
+def assign_validated(model: Any, name: str, value: Any, post_init: bool, setattr_: Any) -> None:
+    """Assign a setting of a strict pydantic model (``validate_assignment``) as at construction.
+
+    Unknown names raise :class:`ConfigError` naming the settings; pydantic's validation
+    runs (``setattr_`` is the model class's ``super().__setattr__``), then, when
+    ``post_init`` is True, ``model_post_init`` again for the checks it makes. Any
+    failure is a docchunk error and leaves ``model`` as it was.
+    """
+    if name.startswith("_"):
+        setattr_(name, value)
+        return
+    fields = type(model).model_fields
+    if name not in fields:
+        raise unknown_name_error(type(model).__name__, name, fields, "attribute")
+    before, private = dict(model.__dict__), dict(model.__pydantic_private__ or {})
+    try:
+        setattr_(name, value)  # validate_assignment
+        if post_init and id(model) not in _RECHECKING:
+            _RECHECKING.add(id(model))  # model_post_init may assign settings itself
+            try:
+                model.model_post_init(None)
+            finally:
+                _RECHECKING.discard(id(model))
+    except ValidationError as exc:
+        raise config_error(type(model).__name__, exc) from None
+    except DocchunkError:  # leave the model as it was
+        model.__dict__.update(before)
+        object.__setattr__(model, "__pydantic_private__", private)
+        raise
+
 # keywords of docling-core's chunkers (2.104) that docchunk does not implement: what to do instead
 _NOT_IMPLEMENTED = {
     "code_chunking_strategy": (
@@ -171,14 +182,3 @@ def _check_keywords(cls: type[DocumentChunker], data: dict[str, Any]) -> None:
                 continue
             raise ConfigError(f"{cls.__name__}: {name}={data[name]!r}: {_NOT_IMPLEMENTED[name]}")
         raise unknown_name_error(cls.__name__, name, fields)
-
-
-def _config_error(owner: str, exc: ValidationError) -> DocchunkError:
-    """Our own error for a failed pydantic validation: the original one when we raised it."""
-    for err in exc.errors():
-        original = (err.get("ctx") or {}).get("error")
-        if isinstance(original, DocchunkError):
-            return original
-    first = exc.errors()[0]
-    where = ".".join(str(p) for p in first.get("loc", ())) or "<init>"
-    return ConfigError(f"{owner}: invalid {where}={first.get('input')!r}: {first['msg']}")

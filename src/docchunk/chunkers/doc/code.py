@@ -29,7 +29,8 @@ from docling_core.transforms.chunker.code_chunking.code_chunk import CodeDocMeta
 from pydantic import Field
 
 from docchunk.errors import ConfigError, require
-from docchunk.tokenizers import Tokenizer, get_tokenizer
+from docchunk.tokenizers import Tokenizer, TokenizerSpec, get_tokenizer
+from docchunk.types.config import check_size
 
 __all__ = ["SUPPORTED_LANGUAGES", "CodeChunk", "CodeChunkType", "CodeChunkingStrategy", "CodeDocMeta"]
 
@@ -123,7 +124,7 @@ class CodeChunkingStrategy(BaseCodeChunkingStrategy):
         [None, 'load', 'Loader']
     """
 
-    def __init__(self, tokenizer: Any = None, max_tokens: int | None = None) -> None:
+    def __init__(self, tokenizer: TokenizerSpec = None, max_tokens: int | None = None) -> None:
         self._tok: Tokenizer = get_tokenizer(tokenizer)
         limit = max_tokens if max_tokens is not None else self._tok.max_tokens
         if limit is None:
@@ -131,9 +132,7 @@ class CodeChunkingStrategy(BaseCodeChunkingStrategy):
                 f"CodeChunkingStrategy: max_tokens is required: the tokenizer {self._tok.name!r} has no limit "
                 "of its own; pass max_tokens=<positive int>"
             )
-        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-            raise ConfigError(f"CodeChunkingStrategy: max_tokens must be a positive int, got {limit!r}")
-        self.max_tokens: int = limit
+        self.max_tokens: int = check_size("max_tokens", limit, 1)
         self._parsers: dict[str, Any] = {}
 
     def chunk_code_item(
@@ -248,7 +247,6 @@ class CodeChunkingStrategy(BaseCodeChunkingStrategy):
         pieces = splitter.chunk(code[span.start : span.end])
         out = []
         for piece in pieces:
-            assert piece.start_index is not None and piece.end_index is not None
             out.append(_Span(span.start + piece.start_index, span.start + piece.end_index, span.kind, span.name))
         return out
 

@@ -14,12 +14,13 @@ from docling_core.types.doc import DoclingDocument
 from docling_core.types.doc.document import DocItem, InlineGroup, ListGroup, NodeItem
 from pydantic import ConfigDict, PrivateAttr, ValidationError
 
-from docchunk.chunkers.doc.base import _config_error as config_error
+from docchunk.chunkers.doc.base import assign_validated
 from docchunk.chunkers.doc.page import page_parts
 from docchunk.chunkers.doc.types import DocChunk, contextualize, page_numbers_of
 from docchunk.errors import ConfigError, DocumentError
 from docchunk.serialization._docling import BaseChunker, BaseChunkExpander
-from docchunk.tokenizers import Tokenizer, get_tokenizer
+from docchunk.tokenizers import Tokenizer, TokenizerSpec, get_tokenizer
+from docchunk.types.config import check_size, config_error
 
 __all__ = ["ChunkExpander", "ExpandingChunker", "PageChunkExpander", "TreeChunkExpander", "get_expander"]
 
@@ -38,9 +39,9 @@ class ChunkExpander(BaseChunkExpander):
         delim: Separator of headings, captions and text in ``contextualize``.
     """
 
-    model_config = ConfigDict(arbitrary_types_allowed=True, extra="forbid")
+    model_config = ConfigDict(arbitrary_types_allowed=True, extra="forbid", validate_assignment=True)
 
-    tokenizer: Any = None
+    tokenizer: TokenizerSpec = None
     max_tokens: int | None = None
     docling_compat: bool = False
     delim: str = "\n"
@@ -53,15 +54,20 @@ class ChunkExpander(BaseChunkExpander):
         except ValidationError as exc:
             raise config_error(type(self).__name__, exc) from None
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        # validated like the constructor's arguments; model_post_init checks them again
+        assign_validated(self, name, value, True, super().__setattr__)
+
     def model_post_init(self, __context: Any) -> None:
         """Check ``max_tokens`` and resolve the tokenizer."""
-        limit = self.max_tokens
-        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
-            raise ConfigError(
-                f"{type(self).__name__}: max_tokens must be None (no cap) or a positive int "
-                f"(tokens of the expanded chunk), got {limit!r}"
-            )
+        if self.max_tokens is not None:
+            check_size("max_tokens", self.max_tokens, 1)
         self._tok = get_tokenizer(self.tokenizer)
+
+    @property
+    def token_counter(self) -> Tokenizer:
+        """The resolved :class:`docchunk.Tokenizer` that counts the expanded chunks' ``meta.token_count``."""
+        return self._tok
 
     def expand(self, chunk: Any, dl_doc: DoclingDocument, serializer: Any = None) -> Any:
         """The chunk expanded (see the subclass), or ``chunk`` itself when there is nothing to expand to.
@@ -258,10 +264,13 @@ class ExpandingChunker(BaseChunker):
         ...                            expander=TreeChunkExpander(max_tokens=512))
     """
 
-    model_config = ConfigDict(arbitrary_types_allowed=True, extra="forbid")
+    model_config = ConfigDict(arbitrary_types_allowed=True, extra="forbid", validate_assignment=True)
 
     chunker: BaseChunker
     expander: ChunkExpander
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        assign_validated(self, name, value, False, super().__setattr__)
 
     def chunk(self, dl_doc: DoclingDocument, **kwargs: Any) -> Iterator[Any]:
         """Yield the inner chunker's chunks of ``dl_doc``, each expanded."""

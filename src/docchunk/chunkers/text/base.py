@@ -40,7 +40,6 @@ def absorb_whitespace_chunks(text: str, chunks: list[Chunk], tokenizer: Tokenize
 
 
 def _join(text: str, a: Chunk, b: Chunk, tokenizer: Tokenizer, limit: int) -> Chunk | None:
-    assert a.start_index is not None and a.end_index is not None and b.end_index is not None  # slices
     s, e = a.start_index, max(a.end_index, b.end_index)
     n = tokenizer.count_tokens(text[s:e])
     if n > limit:
@@ -50,10 +49,14 @@ def _join(text: str, a: Chunk, b: Chunk, tokenizer: Tokenizer, limit: int) -> Ch
 
 
 class TextChunker(StrictConfig, ABC):
-    """A chunker of plain text: callable, with ``chunk(text)`` and ``chunk_batch(texts)``.
+    """A chunker of plain text: ``chunker(text)`` (same as ``chunk(text)``) and ``chunk_batch(texts)``.
+
+    Calling a chunker takes exactly one ``str`` and returns ``list[Chunk]``; the
+    return type never depends on the input. Several texts go through
+    :meth:`chunk_batch`, which returns one list per text.
 
     Every chunk it returns satisfies ``text[start_index:end_index] == chunk.text``
-    (unless its offsets are None, for chunks whose separators were removed).
+    (the offsets are always ints).
 
     Configuration is strict (:class:`docchunk.types.config.StrictConfig`): an unknown
     keyword argument raises :class:`ConfigError` naming the accepted ones, and a
@@ -70,17 +73,44 @@ class TextChunker(StrictConfig, ABC):
         """Split ``text`` into chunks, in order."""
 
     def chunk_batch(self, texts: Iterable[str]) -> list[list[Chunk]]:
-        """``[self.chunk(t) for t in texts]``."""
+        """Chunk each of several texts: ``[self.chunk(t) for t in texts]``.
+
+        Args:
+            texts: An iterable of ``str`` (a list, a tuple, a generator ...).
+
+        Returns:
+            One list of chunks per text, in the order of ``texts``; each as
+            :meth:`chunk` returns it.
+
+        Raises:
+            ConfigError: ``texts`` is a single ``str`` (call :meth:`chunk` or the
+                chunker itself for one text), or one of its items is not a ``str``.
+
+        Example:
+            >>> [[c.text for c in cs] for cs in RecursiveChunker(5).chunk_batch(["ab", "cd ef"])]  # doctest: +SKIP
+            [['ab'], ['cd ef']]
+        """
+        if isinstance(texts, str):
+            raise ConfigError(
+                f"chunk_batch(texts) takes an iterable of str, got one str, {texts[:40]!r}; "
+                "for one text call chunker(text) or chunker.chunk(text)"
+            )
         return [self.chunk(t) for t in texts]
 
-    def __call__(self, text: str | Iterable[str]) -> Any:
-        """Chunk one text (``list[Chunk]``) or, given an iterable of texts, each of them."""
-        if isinstance(text, str):
-            return self.chunk(text)
-        if isinstance(text, (list, tuple, Iterator)):
-            return self.chunk_batch(text)
-        self._check_text(text)  # raises with what was passed and what to do
-        raise AssertionError("unreachable")  # pragma: no cover
+    def __call__(self, text: str) -> list[Chunk]:
+        """Chunk one text: the same as :meth:`chunk`.
+
+        Args:
+            text: The text to split (one ``str``).
+
+        Returns:
+            The chunks of ``text``, in order (see :meth:`chunk`).
+
+        Raises:
+            ConfigError: ``text`` is not a ``str``; for several texts the message
+                names :meth:`chunk_batch`, which returns one list of chunks per text.
+        """
+        return self.chunk(self._check_text(text))
 
     def with_budget(self, tokenizer: TokenizerSpec, chunk_size: int) -> TextChunker:
         """A copy of this chunker that counts with ``tokenizer`` and packs to ``chunk_size``.
@@ -101,8 +131,11 @@ class TextChunker(StrictConfig, ABC):
             elif type(text).__name__ == "DoclingDocument":
                 hint = (": text chunkers take strings; chunk a DoclingDocument with docchunk.HybridChunker or "
                         "HierarchicalChunker, or pass doc.export_to_markdown()")  # fmt: skip
+            elif isinstance(text, (list, tuple, Iterator)):
+                hint = (": a chunker takes one text; to chunk several, call chunker.chunk_batch(texts), "
+                        "which returns one list of chunks per text")  # fmt: skip
             else:
-                hint = " (or a list of str for several texts)"
+                hint = ": pass one str (or call chunker.chunk_batch(texts) for several)"
             raise ConfigError(f"text must be a str, got {type(text).__name__}{hint}")
         return text
 

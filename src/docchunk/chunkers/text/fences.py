@@ -77,8 +77,7 @@ def keep_fences_closed(text: str, chunks: list[Chunk], tokenizer: Tokenizer, lim
 
 
 def _offsets(chunk: Chunk) -> tuple[int, int]:
-    """A chunk's offsets (the recursive chunker always sets them)."""
-    assert chunk.start_index is not None and chunk.end_index is not None
+    """A chunk's offsets."""
     return chunk.start_index, chunk.end_index
 
 

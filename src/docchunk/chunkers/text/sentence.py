@@ -168,10 +168,8 @@ class SentenceChunker(TextChunker):
                 continue
             for piece in self._words.chunk(text[s:e]):
                 start, end = piece.start_index, piece.end_index
-                assert start is not None and end is not None  # a text chunker's chunks are slices
                 if piece.oversized:
                     for w in token_windows(piece.text, self.tokenizer, self.chunk_size, 0, s + start):
-                        assert w.start_index is not None and w.end_index is not None
                         units.append((w.start_index, w.end_index, w.token_count))
                 else:
                     units.append((s + start, s + end, piece.token_count))

@@ -2,7 +2,7 @@
 
 Example:
     >>> import docchunk
-    >>> from docchunk.integrations.rows import chunk_rows
+    >>> from docchunk.serialization.rows import chunk_rows
     >>> doc = docchunk.load_document("examples/docling_paper.json")  # doctest: +SKIP
     >>> rows = chunk_rows(docchunk.HybridChunker(), "examples/docling_paper.json", doc)  # doctest: +SKIP
 """

@@ -1,0 +1,108 @@
+"""Heading paths as context: each text chunk gets the headings of the section it starts in."""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any
+
+from docchunk.errors import ConfigError
+from docchunk.refineries.runs import source_runs
+from docchunk.types.config import StrictConfig
+
+__all__ = ["HeadingContextRefinery"]
+
+SYNTAXES = ("markdown", "mediawiki")
+# ATX headings: up to 3 spaces, 1-6 '#', a space, the title, optional closing '#'s (CommonMark 4.2)
+_MARKDOWN = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$", re.MULTILINE)
+# MediaWiki headings: '== Title ==' (level = number of '='), also as tokenized in WikiText-103: ' = = Title = = '
+_MEDIAWIKI = re.compile(r"^[ \t]*((?:=[ \t]*){1,6})([^=\n]*?[^=\s][^=\n]*?)[ \t]*((?:=[ \t]*){1,6})$", re.MULTILINE)
+
+
+class HeadingContextRefinery(StrictConfig):
+    r"""Gives each text chunk the path of headings above where it starts, as ``context_prefix``.
+
+    A chunk from the middle of a section rarely repeats what the section is
+    about; its headings do (``Valkyria Chronicles III`` / ``Plot``). The
+    refinery scans the text for headings and, for each chunk, puts the titles of
+    the headings in force at the chunk's start (the last heading of each level
+    above it, a heading of level n closing those of level n and deeper), one per
+    line, before any context already in ``context_prefix``. ``text`` and the
+    offsets never change: the path is embedded with the chunk, not retrieved.
+
+    Heading syntaxes (``syntax``): ``"markdown"``, ATX headings (``# Title`` to
+    ``###### Title``, CommonMark); ``"mediawiki"``, ``= Title =`` to
+    ``====== Title ======`` on a line of their own (also with spaces between the
+    ``=``, as tokenized in the WikiText-103 corpus: ``= = Title = =``), the
+    level being the number of ``=`` on the left. Headings are found in the text
+    the chunks cover, rebuilt from their offsets: the chunks must come in source
+    order with offsets (as docchunk's text chunkers give them); a chunk without
+    offsets is left alone, and a gap starts a new path. Lines are matched one by
+    one: a ``#`` line inside a fenced code block counts as a heading.
+
+    Args:
+        syntax: The heading syntaxes to recognise, any of ``"markdown"`` and
+            ``"mediawiki"``.
+        inplace: True modifies and returns the given list; False returns new
+            chunks and leaves the input untouched.
+
+    Invariants of the result: ``text``, ``start_index``, ``end_index`` and
+    ``token_count`` are unchanged; ``context_prefix`` is ``"\\n".join(titles) +
+    "\\n" + old context_prefix`` for chunks under at least one heading, unchanged
+    otherwise. Run it after an :class:`~docchunk.OverlapRefinery` with
+    ``method="prefix"``, which replaces ``context_prefix``.
+
+    Raises:
+        ConfigError: ``syntax`` is empty or names an unknown syntax, or an unknown keyword.
+
+    Example:
+        >>> from docchunk import Chunk
+        >>> text = "# Fruit\\n## Apples\\nRed and round.\\n"
+        >>> chunks = [Chunk(text=text[:18], start_index=0, end_index=18),
+        ...           Chunk(text=text[18:], start_index=18, end_index=len(text))]
+        >>> [c.context_prefix for c in HeadingContextRefinery()(chunks)]
+        [None, 'Fruit\\nApples\\n']
+    """
+
+    def __init__(self, syntax: tuple[str, ...] | list[str] = SYNTAXES, inplace: bool = True):
+        syntax = tuple(syntax) if isinstance(syntax, (list, tuple)) else (syntax,)
+        if not syntax or any(s not in SYNTAXES for s in syntax):
+            raise ConfigError(f"syntax must name one or more of {SYNTAXES!r}, got {syntax!r}; "
+                              'e.g. HeadingContextRefinery(syntax=("markdown",))')  # fmt: skip
+        self.syntax = syntax
+        self.inplace = inplace
+
+    def __call__(self, chunks: list[Any]) -> list[Any]:
+        """Same as :meth:`refine`."""
+        return self.refine(chunks)
+
+    def refine(self, chunks: list[Any]) -> list[Any]:
+        """Add the heading path to each chunk (see the class docstring); returns the refined list."""
+        out = chunks if self.inplace else [copy.deepcopy(c) for c in chunks]
+        for run_start, run, members in source_runs(out):
+            found = self.headings(run)
+            path: dict[int, str] = {}
+            i = 0
+            for chunk in members:
+                position = chunk.start_index - run_start
+                while i < len(found) and found[i][0] < position:
+                    _, level, title = found[i]
+                    path = {lv: t for lv, t in path.items() if lv < level}
+                    path[level] = title
+                    i += 1
+                if path:
+                    titles = "\n".join(path[lv] for lv in sorted(path))
+                    chunk.context_prefix = titles + "\n" + (chunk.context_prefix or "")
+        return out
+
+    def headings(self, text: str) -> list[tuple[int, int, str]]:
+        """The headings of ``text``: ``(start offset in characters, level 1-6, title)``, in order."""
+        found = []
+        if "markdown" in self.syntax:
+            found += [(m.start(), len(m.group(1)), m.group(2).strip()) for m in _MARKDOWN.finditer(text)]
+        if "mediawiki" in self.syntax:
+            for m in _MEDIAWIKI.finditer(text):
+                left, right = m.group(1).count("="), m.group(3).count("=")
+                if left == right:
+                    found.append((m.start(), left, m.group(2).strip()))
+        return sorted(found)

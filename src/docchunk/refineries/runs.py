@@ -1,0 +1,34 @@
+"""The source text behind a list of text chunks, rebuilt from their offsets."""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["source_runs"]
+
+
+def source_runs(chunks: list[Any]) -> list[tuple[int, str, list[Any]]]:
+    """Contiguous runs of chunks with offsets: (start offset, the text they cover, the chunks).
+
+    A chunk that starts after the covered end (a gap) or before the run's start opens a new run; overlapping
+    chunks extend it by their part beyond the covered end.
+    """
+    runs: list[tuple[int, str, list[Any]]] = []
+    parts: list[str] = []
+    members: list[Any] = []
+    run_start = run_end = -1
+    for chunk in chunks:
+        start, end = getattr(chunk, "start_index", None), getattr(chunk, "end_index", None)
+        if start is None or end is None:
+            continue
+        if start > run_end or start < run_start:
+            if members:
+                runs.append((run_start, "".join(parts), members))
+            parts, members, run_start, run_end = [], [], start, start
+        if end > run_end:
+            parts.append(chunk.text[run_end - start :])
+            run_end = end
+        members.append(chunk)
+    if members:
+        runs.append((run_start, "".join(parts), members))
+    return runs

@@ -1,0 +1,130 @@
+"""Table headers as context: a chunk that starts inside a pipe table gets the table's first row."""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any
+
+from docchunk.refineries.runs import source_runs
+from docchunk.types.config import StrictConfig, check_size
+
+__all__ = ["TableHeaderRefinery"]
+
+_SENTENCE_END = re.compile(r"[.!?:;][\"')\]]*\s+")
+
+
+class TableHeaderRefinery(StrictConfig):
+    r"""Gives each text chunk that starts inside a pipe table the table's header row as context.
+
+    A row of a table cut between chunks says nothing about its columns
+    (``2008 | 37.28 | 19.35``); the header row (``quarter | high | low``) and the
+    sentence introducing the table do. This refinery finds, for each chunk, the
+    table its first non-blank line belongs to and, when that table's first row is
+    not in the chunk, puts the row (and, with ``caption=True``, the sentence before the table) in
+    ``context_prefix``, before any context already there. ``text`` and the offsets
+    never change, so the context is embedded with the chunk but not retrieved.
+
+    A pipe table is a run of at least two consecutive lines that each contain
+    ``|``: GitHub-flavoured Markdown tables (with or without the ``|---|``
+    delimiter row) and the ``a | b | c`` rows of text exports. Its header is its
+    first line. The text before a chunk is read from the chunks before it, so the
+    chunks must come in source order with offsets (as every docchunk text chunker
+    gives them); a chunk without offsets, or after a gap, starts a new run, and the
+    context stops at that run's start.
+
+    Args:
+        caption: Also take the sentence introducing the table: the last sentence
+            of the nearest non-blank line before the header, at most
+            ``max_caption_chars`` characters (its end if longer).
+        max_caption_chars: Limit of the caption, in characters; >= 1.
+        inplace: True modifies and returns the given list; False returns new
+            chunks and leaves the input untouched.
+
+    Invariants of the result: ``text``, ``start_index``, ``end_index`` and
+    ``token_count`` are unchanged; ``context_prefix`` is ``header + "\\n" + old
+    context_prefix`` (``caption + "\\n" + header + ...`` with ``caption=True``) for
+    chunks inside a table whose header is before them, unchanged otherwise. Run it after an
+    :class:`~docchunk.OverlapRefinery` with ``method="prefix"``, which replaces
+    ``context_prefix``.
+
+    Raises:
+        ConfigError: ``max_caption_chars`` is not an int >= 1, or an unknown keyword.
+
+    Example:
+        >>> from docchunk import Chunk
+        >>> text = "year | sales\\n2007 | 10\\n2008 | 12\\n"
+        >>> chunks = [Chunk(text=text[:23], start_index=0, end_index=23),
+        ...           Chunk(text=text[23:], start_index=23, end_index=len(text))]
+        >>> [c.context_prefix for c in TableHeaderRefinery()(chunks)]
+        [None, 'year | sales\\n']
+    """
+
+    def __init__(self, caption: bool = False, max_caption_chars: int = 200, inplace: bool = True):
+        check_size("max_caption_chars", max_caption_chars, 1)
+        self.caption = caption
+        self.max_caption_chars = max_caption_chars
+        self.inplace = inplace
+
+    def __call__(self, chunks: list[Any]) -> list[Any]:
+        """Same as :meth:`refine`."""
+        return self.refine(chunks)
+
+    def refine(self, chunks: list[Any]) -> list[Any]:
+        """Add the table header context to each chunk that starts inside a table (see the class docstring)."""
+        out = chunks if self.inplace else [copy.deepcopy(c) for c in chunks]
+        for run_start, run, members in source_runs(out):
+            for chunk in members:
+                context = self.context_for(run, chunk.start_index - run_start)
+                if context:
+                    chunk.context_prefix = context + (chunk.context_prefix or "")
+        return out
+
+    def context_for(self, text: str, position: int) -> str:
+        """The header context of a chunk starting at ``position`` (characters) in ``text``; "" if none.
+
+        Args:
+            text: The source text (or the part of it that holds the chunk and what precedes it).
+            position: The chunk's start offset in ``text``.
+        """
+        while position < len(text) and text[position].isspace():
+            position += 1  # the chunk's first non-blank line decides
+        if position >= len(text):
+            return ""
+        line_start = text.rfind("\n", 0, position) + 1
+        if not _is_row(_line_at(text, line_start)):
+            return ""
+        header = line_start
+        while header > 0:
+            previous = text.rfind("\n", 0, header - 1) + 1
+            if not _is_row(_line_at(text, previous)):
+                break
+            header = previous
+        header_line = _line_at(text, header)
+        following = header + len(header_line) + 1
+        if header == line_start or not _is_row(_line_at(text, following)):
+            return ""  # the chunk starts in the header itself, or a lone line with a pipe
+        context = header_line + "\n"
+        if self.caption:
+            caption = self._caption(text, header)
+            context = (caption + "\n" if caption else "") + context
+        return context
+
+    def _caption(self, text: str, header: int) -> str:
+        """The last sentence of the nearest non-blank line before ``header``, at most max_caption_chars."""
+        before = text[max(0, header - 4 * self.max_caption_chars) : header].rstrip()
+        line = before[before.rfind("\n") + 1 :].strip()
+        if not line:
+            return ""
+        ends = [m.end() for m in _SENTENCE_END.finditer(line)]
+        sentence = line[ends[-1] :] if ends else line
+        return sentence[-self.max_caption_chars :].strip()
+
+
+def _line_at(text: str, start: int) -> str:
+    end = text.find("\n", start)
+    return text[start : end if end >= 0 else len(text)]
+
+
+def _is_row(line: str) -> bool:
+    return "|" in line and bool(line.strip())
