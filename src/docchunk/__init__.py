@@ -30,6 +30,9 @@ _LAZY = {
     "TreeChunkExpander": "docchunk.chunkers.doc.expand",
     "ExpandingChunker": "docchunk.chunkers.doc.expand",
     "PageChunkExpander": "docchunk.chunkers.doc.expand",
+    "CodeChunkingStrategy": "docchunk.chunkers.doc.code",
+    "CodeChunk": "docchunk.chunkers.doc.code",
+    "CodeDocMeta": "docchunk.chunkers.doc.code",
     "DocChunk": "docchunk.chunkers.doc.types",
     "DocMeta": "docchunk.chunkers.doc.types",
     "contextualize": "docchunk.serialization",
@@ -62,6 +65,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:  # pragma: no cover
+    from docchunk.chunkers.doc.code import CodeChunk, CodeChunkingStrategy, CodeDocMeta
     from docchunk.chunkers.doc.expand import ExpandingChunker, PageChunkExpander, TreeChunkExpander
     from docchunk.chunkers.doc.hierarchical import HierarchicalChunker
     from docchunk.chunkers.doc.hybrid import HybridChunker

@@ -46,6 +46,7 @@ def inspect_command(
     no_merge_across_pages: bool,
     min_tokens: int | None,
     docling_compat: bool,
+    code_chunking: bool,
     chunk_size: int | None,
     chunk_overlap: int,
     title: str | None,
@@ -65,6 +66,8 @@ def inspect_command(
     if is_text and (max_tokens is not None or no_merge_peers):
         raise click.UsageError("--max-tokens and --no-merge-peers apply to --chunker hybrid only; "
                                "text chunkers take --chunk-size")  # fmt: skip
+    if is_text and code_chunking:
+        raise click.UsageError("--code-chunking applies to --chunker hybrid and hierarchical")
     if not is_text and (chunk_size is not None or chunk_overlap):
         raise click.UsageError(f"--chunk-size and --chunk-overlap apply to the text chunkers "
                                f"({', '.join(TEXT_CHUNKERS)}); --chunker {chunker} takes --max-tokens")  # fmt: skip
@@ -73,7 +76,7 @@ def inspect_command(
     else:
         chunker_obj = make_doc_chunker(
             chunker, tokenizer_spec, max_tokens, not no_merge_peers, debug, docling_compat=docling_compat,
-            min_tokens=min_tokens, merge_across_pages=not no_merge_across_pages,
+            min_tokens=min_tokens, merge_across_pages=not no_merge_across_pages, code_chunking=code_chunking,
         )  # fmt: skip
     from docchunk.report import inspect_document, render_html
 

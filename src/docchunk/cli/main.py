@@ -75,6 +75,7 @@ def chunk_command(
     no_merge_across_pages: bool,
     min_tokens: int | None,
     docling_compat: bool,
+    code_chunking: bool,
     progress: bool | None,
     workers: int,
     engine: str,
@@ -94,7 +95,7 @@ def chunk_command(
     """
     settings = (
         chunker, tokenizer_spec, max_tokens, not no_merge_peers, expand, docling_compat, min_tokens,
-        not no_merge_across_pages,
+        not no_merge_across_pages, code_chunking,
     )  # fmt: skip
     chunker_obj = _make(settings, debug)
     files, empty = _input_files(paths)
@@ -224,10 +225,10 @@ def _finish(failures: int, total: int) -> None:
 
 def _make(settings: tuple, debug: bool, warn: bool = True) -> Any:
     """The chunker of the ``chunk`` command's settings tuple (also sent to worker processes)."""
-    kind, spec, max_tokens, merge_peers, expand, docling_compat, min_tokens, merge_across_pages = settings
+    kind, spec, max_tokens, merge_peers, expand, docling_compat, min_tokens, merge_across_pages, code = settings
     return make_doc_chunker(
         kind, spec, max_tokens, merge_peers, debug, warn=warn, expand=expand, docling_compat=docling_compat,
-        min_tokens=min_tokens, merge_across_pages=merge_across_pages,
+        min_tokens=min_tokens, merge_across_pages=merge_across_pages, code_chunking=code,
     )  # fmt: skip
 
 

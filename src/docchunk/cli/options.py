@@ -85,11 +85,16 @@ min_tokens_option = click.option(
 docling_compat_option = click.option(
     "--docling-compat", is_flag=True, help="Reproduce docling-core 2.104.0's chunks exactly (hybrid, hierarchical)."
 )
+code_chunking_option = click.option(
+    "--code-chunking", is_flag=True,
+    help="Split code items at function and class boundaries (hybrid, hierarchical; needs the code extra): "
+    "docchunk's CodeChunkingStrategy, or docling-core's with --docling-compat (hierarchical).",
+)  # fmt: skip
 
 
 def structure_options(func: F) -> F:
-    """``--no-merge-across-pages``, ``--min-tokens``, ``--docling-compat``."""
-    return no_merge_across_pages_option(min_tokens_option(docling_compat_option(func)))
+    """``--no-merge-across-pages``, ``--min-tokens``, ``--docling-compat``, ``--code-chunking``."""
+    return no_merge_across_pages_option(min_tokens_option(docling_compat_option(code_chunking_option(func))))
 
 
 def doc_chunker_options(func: F) -> F:
@@ -113,15 +118,19 @@ def make_doc_chunker(
     docling_compat: bool = False,
     min_tokens: int | None = None,
     merge_across_pages: bool = True,
+    code_chunking: bool = False,
 ) -> Any:
     """The document chunker of ``--chunker`` (hybrid, hierarchical, page, line) from the command's options.
 
     With ``expand`` ("tree" or "page"), the chunker's chunks come out expanded
-    (:class:`docchunk.ExpandingChunker`).
+    (:class:`docchunk.ExpandingChunker`). With ``code_chunking``, code items are
+    chunked by :class:`docchunk.CodeChunkingStrategy` (docling-core's
+    ``StandardCodeChunkingStrategy`` with ``docling_compat``).
 
     Raises:
-        click.UsageError: Options that do not apply, or a bad tokenizer or budget
-            (the :class:`DocchunkError` itself when ``debug``).
+        click.UsageError: Options that do not apply, or a bad tokenizer or budget,
+            or the code extra missing for ``code_chunking`` (the :class:`DocchunkError`,
+            e.g. :class:`MissingDependencyError`, itself when ``debug``).
     """
     if kind != "hybrid" and (not merge_peers or min_tokens is not None or not merge_across_pages):
         raise click.UsageError(
@@ -133,10 +142,15 @@ def make_doc_chunker(
         )
     if kind == "hierarchical" and max_tokens is not None:
         raise click.UsageError("--max-tokens applies to --chunker hybrid, page and line only")
+    _check_code_chunking(kind, code_chunking, docling_compat)
     try:
         structure: dict[str, Any] = {"docling_compat": docling_compat}
         if kind == "hybrid":
             structure.update(min_tokens=min_tokens, merge_across_pages=merge_across_pages)
+        if code_chunking:
+            from docchunk.chunkers.doc.code_items import code_strategy_for
+
+            structure["code_chunking_strategy"] = code_strategy_for(docling_compat, spec, max_tokens)
         chunker = _build_doc_chunker(kind, spec, max_tokens, merge_peers, warn, structure)
         if expand is None:
             return chunker
@@ -148,6 +162,16 @@ def make_doc_chunker(
         if debug:
             raise
         raise click.UsageError(str(exc)) from exc
+
+
+def _check_code_chunking(kind: str, code_chunking: bool, docling_compat: bool) -> None:
+    if code_chunking and kind not in ("hybrid", "hierarchical"):
+        raise click.UsageError("--code-chunking applies to --chunker hybrid and hierarchical")
+    if code_chunking and docling_compat and kind == "hybrid":
+        raise click.UsageError(
+            "--code-chunking with --docling-compat applies to --chunker hierarchical: docling-core 2.104.0's "
+            "HybridChunker has no code chunking (use --chunker hierarchical, or leave out --docling-compat)"
+        )
 
 
 def _build_doc_chunker(

@@ -157,6 +157,7 @@ class ChunkingSerializer(MarkdownDocSerializer):
     params: MarkdownParams = _CHUNKING_PARAMS
 
     _excluded: dict[tuple, set[str]] = PrivateAttr(default_factory=dict)
+    _own_excluded: tuple[Any, tuple, set[str]] | None = PrivateAttr(default=None)
 
     @classmethod
     def for_document(cls, doc: DoclingDocument) -> ChunkingSerializer:
@@ -175,13 +176,27 @@ class ChunkingSerializer(MarkdownDocSerializer):
         of them; docling-core re-derives its cache key, a copy of all parameters
         dumped to JSON, at every call (several per item).
         """
+        params = self.params
+        own = self._own_excluded
+        if (
+            own is not None
+            and own[0] is params
+            and all(
+                (kwargs[name] if name in kwargs else getattr(params, name)) == value
+                for name, value in zip(_EXCLUSION_PARAMS, own[1], strict=True)
+            )
+        ):
+            return own[2]  # the serializer's own settings: nested calls pass a copy of all of them
         try:
-            key = tuple(_frozen(kwargs.get(name, getattr(self.params, name))) for name in _EXCLUSION_PARAMS)
+            values = tuple(_frozen(getattr(params, name)) for name in _EXCLUSION_PARAMS)
+            key = tuple(_frozen(kwargs.get(name, getattr(params, name))) for name in _EXCLUSION_PARAMS)
             refs = self._excluded.get(key)
         except TypeError:  # an unhashable setting: docling-core's own cache handles it
             return super().get_excluded_refs(**kwargs)
         if refs is None:
             refs = self._excluded[key] = super().get_excluded_refs(**kwargs)
+        if key == values:
+            self._own_excluded = (params, values, refs)
         return refs
 
 

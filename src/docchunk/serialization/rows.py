@@ -56,12 +56,13 @@ def chunk_rows(chunker: Any, source: str, doc: Any) -> list[dict[str, Any]]:
     """
     rows = []
     for index, chunk in enumerate(chunker.chunk(doc)):
+        contextualized = chunker.contextualize(chunk)
         rows.append(
             {
                 "text": chunk.text,
-                "contextualized": chunker.contextualize(chunk),
-                "token_count": chunk.meta.token_count,
-                "page_numbers": list(chunk.meta.page_numbers or []),
+                "contextualized": contextualized,
+                "token_count": _token_count(chunker, chunk, contextualized),
+                "page_numbers": list(getattr(chunk.meta, "page_numbers", None) or []),
                 "source": source,
                 "chunk_index": index,
                 "meta": chunk.meta.export_json_dict(),
@@ -70,6 +71,15 @@ def chunk_rows(chunker: Any, source: str, doc: Any) -> list[dict[str, Any]]:
     if not rows:
         raise DocumentError(f"{source}: nothing to chunk: the document holds no text")
     return rows
+
+
+def _token_count(chunker: Any, chunk: Any, contextualized: str) -> int | None:
+    """``meta.token_count``; counted for chunks without one (docling-core's code chunks)."""
+    count = getattr(chunk.meta, "token_count", None)
+    counter = getattr(chunker, "token_counter", None)
+    if count is None and counter is not None:
+        count = counter.count_tokens(contextualized)
+    return count
 
 
 def describe_failure(source: str, exc: BaseException) -> str:

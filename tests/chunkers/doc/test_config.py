@@ -33,11 +33,18 @@ def test_unknown_keywords_name_the_closest_accepted_one(cls, bad, good):
 
 
 @pytest.mark.parametrize("cls", [docchunk.HierarchicalChunker, docchunk.HybridChunker])
-def test_docling_core_keyword_docchunk_does_not_implement_says_so(cls):
-    with pytest.raises(docchunk.ConfigError, match="does not implement docling-core's code_chunking_strategy"):
+def test_code_chunking_strategy_must_be_a_strategy(cls):
+    with pytest.raises(docchunk.ConfigError, match="code_chunking_strategy must be None or a code chunking strategy"):
         cls(code_chunking_strategy=object())
+    assert cls(code_chunking_strategy=None).code_chunking_strategy is None
+
+
+@pytest.mark.parametrize("cls", [docchunk.PageChunker, docchunk.LineBasedTokenChunker])
+def test_code_chunking_strategy_on_other_chunkers_says_where_it_applies(cls):
+    with pytest.raises(docchunk.ConfigError, match="only HierarchicalChunker and HybridChunker take"):
+        cls(max_tokens=64, code_chunking_strategy=object())
     # docling-core's default (None) asks for nothing: accepted
-    assert "code_chunking_strategy" not in cls(code_chunking_strategy=None).model_dump()
+    assert "code_chunking_strategy" not in cls(max_tokens=64, code_chunking_strategy=None).model_dump()
 
 
 def test_assigned_max_tokens_takes_effect():

@@ -50,9 +50,9 @@ class DocumentChunker(BaseChunker):
             docling-core as listed in ``docs/compat.md``.
 
     Configuration is strict: an unknown keyword argument raises :class:`ConfigError`
-    naming the closest accepted one and all of them; a docling-core keyword that
-    docchunk does not implement (``code_chunking_strategy``) raises saying so (None,
-    docling-core's default, is accepted); a setting assigned after construction is
+    naming the closest accepted one and all of them; ``code_chunking_strategy``
+    given to a chunker other than the hierarchical and hybrid ones raises saying so
+    (None, docling-core's default, is accepted); a setting assigned after construction is
     validated as at construction (pydantic ``validate_assignment``, and the checks of
     ``model_post_init`` again for the settings they read), and an invalid value
     leaves the chunker unchanged.
@@ -84,6 +84,13 @@ class DocumentChunker(BaseChunker):
     def _check_max_tokens(cls, value: Any) -> Any:
         """Every document chunker's ``max_tokens``: None or an int >= 1 (no coercion of "64" or True)."""
         return value if value is None else check_size("max_tokens", value, 1)
+
+    @field_validator("code_chunking_strategy", check_fields=False)
+    @classmethod
+    def _check_code_strategy(cls, value: Any) -> Any:
+        from docchunk.chunkers.doc.code_items import check_code_strategy
+
+        return check_code_strategy(value)
 
     @field_validator("delim")
     @classmethod
@@ -164,8 +171,8 @@ def assign_validated(model: Any, name: str, value: Any, post_init: bool, setattr
 # keywords of docling-core's chunkers (2.104) that docchunk does not implement: what to do instead
 _NOT_IMPLEMENTED = {
     "code_chunking_strategy": (
-        "docchunk does not implement docling-core's code_chunking_strategy (code blocks are chunked like "
-        "other text); leave it out, or use docling-core's HierarchicalChunker for it"
+        "only HierarchicalChunker and HybridChunker take a code_chunking_strategy, as in docling-core; "
+        "leave it out, or chunk with one of those"
     ),
 }
 

@@ -20,17 +20,26 @@ import bisect
 import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
-from docling_core.transforms.chunker.code_chunking.base_code_chunking_strategy import BaseCodeChunkingStrategy
-from docling_core.transforms.chunker.code_chunking.code_chunk import CodeChunk as _DLCodeChunk
-from docling_core.transforms.chunker.code_chunking.code_chunk import CodeChunkType
-from docling_core.transforms.chunker.code_chunking.code_chunk import CodeDocMeta as _DLCodeDocMeta
 from pydantic import Field
 
-from docchunk.errors import ConfigError, require
+from docchunk.chunkers.doc.code_items import CODE_INSTALL
+from docchunk.chunkers.doc.types import page_numbers_of
+from docchunk.errors import ConfigError, MissingDependencyError
 from docchunk.tokenizers import Tokenizer, TokenizerSpec, get_tokenizer
 from docchunk.types.config import check_size
+
+try:  # docling-core's chunker package needs tree-sitter (its [chunking] extra, which [code] brings)
+    from docling_core.transforms.chunker.code_chunking.base_code_chunking_strategy import BaseCodeChunkingStrategy
+    from docling_core.transforms.chunker.code_chunking.code_chunk import CodeChunk as _DLCodeChunk
+    from docling_core.transforms.chunker.code_chunking.code_chunk import CodeChunkType
+    from docling_core.transforms.chunker.code_chunking.code_chunk import CodeDocMeta as _DLCodeDocMeta
+except ImportError as exc:
+    raise MissingDependencyError(
+        f"code chunking needs docling-core's code chunking and tree-sitter, which are not installed "
+        f"({exc.name or exc}); install the code extra with: {CODE_INSTALL}"
+    ) from exc
 
 __all__ = ["SUPPORTED_LANGUAGES", "CodeChunk", "CodeChunkType", "CodeChunkingStrategy", "CodeDocMeta"]
 
@@ -69,7 +78,17 @@ class CodeDocMeta(_DLCodeDocMeta):
             indivisible piece is larger; else None.
         fallback: Why the code was split by the text splitter instead of tree-sitter
             (an unsupported language, or code tree-sitter could not parse); else None.
+        page_numbers: Pages of the code item's provenance, or None.
+
+    ``contextualize()`` of a chunk is its headings (when a document chunker set
+    them) and its text: the fields above are excluded from the embedding string.
     """
+
+    excluded_embed: ClassVar[list[str]] = [
+        *_DLCodeDocMeta.excluded_embed,
+        "part_name", "docstring", "sha256", "start_line", "end_line", "end_line_signature", "chunk_type",
+        "token_count", "start_index", "end_index", "language", "oversized", "fallback", "page_numbers",
+    ]  # fmt: skip
 
     token_count: int | None = Field(default=None, ge=0)
     start_index: int | None = None
@@ -77,6 +96,7 @@ class CodeDocMeta(_DLCodeDocMeta):
     language: str | None = None
     oversized: bool | None = None
     fallback: str | None = None
+    page_numbers: list[int] | None = None
 
 
 class CodeChunk(_DLCodeChunk):
@@ -116,7 +136,8 @@ class CodeChunkingStrategy(BaseCodeChunkingStrategy):
     Raises:
         ConfigError: No budget or a budget that is not a positive int.
         MissingDependencyError: tree-sitter or a grammar is not installed
-            (``pip install ".[code]"``), raised when the language is first used.
+            (``pip install "docchunk[code]"``), raised when the language is first used
+            (and at import when docling-core's code chunking modules are missing).
 
     Example:
         >>> strategy = CodeChunkingStrategy(max_tokens=128)  # doctest: +SKIP
@@ -134,6 +155,20 @@ class CodeChunkingStrategy(BaseCodeChunkingStrategy):
             )
         self.max_tokens: int = check_size("max_tokens", limit, 1)
         self._parsers: dict[str, Any] = {}
+
+    def with_budget(self, tokenizer: Any, max_tokens: int) -> CodeChunkingStrategy:
+        """A copy that counts with ``tokenizer`` and splits at ``max_tokens`` of its tokens (parsers shared).
+
+        The document chunkers call it to size code chunks by their own tokenizer and budget.
+
+        Raises:
+            ConfigError: ``max_tokens`` is not a positive int.
+        """
+        copy = type(self).__new__(type(self))
+        copy.__dict__.update(self.__dict__)
+        CodeChunkingStrategy.__init__(copy, tokenizer=tokenizer, max_tokens=max_tokens)
+        copy._parsers = self._parsers
+        return copy
 
     def chunk_code_item(
         self, *, item: Any, doc: Any, doc_serializer: Any = None, visited: set[str] | None = None, **kwargs: Any
@@ -182,9 +217,8 @@ class CodeChunkingStrategy(BaseCodeChunkingStrategy):
     def _parser(self, language: str) -> Any:
         parser = self._parsers.get(language)
         if parser is None:
-            ts = require("tree_sitter", "code", "code chunking")
             module, function = _GRAMMARS[language]
-            grammar = require(module, "code", f"code chunking of {language}")
+            ts, grammar = _import("tree_sitter", language), _import(module, language)
             parser = self._parsers[language] = ts.Parser(ts.Language(getattr(grammar, function)()))
         return parser
 
@@ -267,8 +301,21 @@ class CodeChunkingStrategy(BaseCodeChunkingStrategy):
             language=language or None,
             oversized=True if count > self.max_tokens else None,
             fallback=fallback,
+            page_numbers=page_numbers_of([item]),
         )
         return CodeChunk.model_construct(text=text, meta=meta)
+
+
+def _import(module: str, language: str) -> Any:
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise MissingDependencyError(
+            f"code chunking of {language} needs the package {module.replace('_', '-')!r}, which is not installed; "
+            f"install the code extra with: {CODE_INSTALL}"
+        ) from exc
 
 
 def _kind(node: Any) -> tuple[CodeChunkType | None, str | None]:

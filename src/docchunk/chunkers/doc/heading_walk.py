@@ -27,6 +27,7 @@ from docling_core.transforms.serializer.base import BaseDocSerializer
 from docling_core.transforms.serializer.common import DocSerializer
 from docling_core.types.doc import DocItemLabel, GroupLabel
 from docling_core.types.doc.document import (
+    CodeItem,
     DocItem,
     DoclingDocument,
     FloatingItem,
@@ -92,7 +93,7 @@ class _Scope:
 
 
 def structured_walk(
-    doc: DoclingDocument, serializer: BaseDocSerializer, always_emit_headings: bool = False
+    doc: DoclingDocument, serializer: BaseDocSerializer, always_emit_headings: bool = False, code: bool = False
 ) -> Iterator[Piece]:
     """Yield the default mode's hierarchical pieces of ``doc`` in document order.
 
@@ -102,6 +103,8 @@ def structured_walk(
         always_emit_headings: Headings without content give heading-only pieces
             (empty text, the headings in ``headings``), as in docling-core, instead
             of pieces whose text is the headings.
+        code: Yield each code item (with text) as a piece of its own with
+            ``code_chunks=[]``, for the chunker's code chunking strategy.
 
     Yields:
         :class:`Piece` objects. Every heading, caption and footnote of the walked
@@ -128,6 +131,15 @@ def structured_walk(
         if isinstance(item, TextItem) and item.label in _SATELLITES:
             satellites.append(item)
         if not isinstance(item, (ListGroup, InlineGroup, DocItem)) or item.self_ref in visited:
+            continue
+        if code and isinstance(item, CodeItem):
+            visited.add(item.self_ref)
+            if item.text.strip():
+                scope.use()
+                covered.add(item.self_ref)
+                yield Piece(text=item.text, items=[item], headings=scope.path(), origin=doc.origin,
+                            heading_items=scope.path_items(), code_chunks=[])  # fmt: skip
+            yield from _text_piece(_unserialized_satellites(item, doc, covered), scope.path(), doc)
             continue
         res = serializer.serialize(item=item, visited=visited)
         items = [span.item for span in res.spans]

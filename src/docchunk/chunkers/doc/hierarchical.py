@@ -8,6 +8,7 @@ from typing import Any
 from docling_core.types.doc import DoclingDocument
 
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
+from docchunk.chunkers.doc.code_items import chunk_code_piece
 from docchunk.chunkers.doc.heading_walk import structured_walk
 from docchunk.chunkers.doc.table_split import by_rows, default_serializer, whole_table
 from docchunk.chunkers.doc.types import DocChunk, join_context
@@ -38,29 +39,44 @@ class HierarchicalChunker(DocumentChunker):
             without content.
         delim: Separator used by ``contextualize``; ``"\n"``.
         serializer_provider: docling-core serializer provider.
+        code_chunking_strategy: None (default: a code item is one chunk like any
+            element), or a code chunking strategy (:class:`docchunk.CodeChunkingStrategy`,
+            or docling-core's ``StandardCodeChunkingStrategy``) that splits each code
+            item into ``CodeChunk`` objects, yielded in its place. With
+            ``docling_compat=True`` they are the strategy's chunks as docling-core
+            2.104.0 yields them (no headings); in the default mode docchunk's strategy's
+            chunks also get the headings in scope and ``token_count`` (tokens of
+            ``contextualize(chunk)``), and a docling-core strategy's are left as they are.
 
     Example:
         >>> chunks = list(HierarchicalChunker().chunk(doc))  # doctest: +SKIP
     """
 
     merge_list_items: bool = True
+    code_chunking_strategy: Any = None  # checked by DocumentChunker._check_code_strategy
 
     def chunk(self, dl_doc: DoclingDocument, **kwargs: Any) -> Iterator[DocChunk]:
         """Yield the chunks of ``dl_doc`` in document order.
 
         Yields:
             :class:`DocChunk`: non-empty text, except heading-only chunks when
-            ``always_emit_headings`` is set.
+            ``always_emit_headings`` is set; with a ``code_chunking_strategy``, the
+            strategy's ``CodeChunk`` objects for code items.
         """
         check_document(dl_doc)
+        strategy = self.code_chunking_strategy
         if self.docling_compat:
             serializer = self.serializer_provider.get_serializer(doc=dl_doc)
-            pieces = walk(dl_doc, serializer, self.always_emit_headings)
+            pieces = walk(dl_doc, serializer, self.always_emit_headings, strategy)
         else:
             serializer = default_serializer(self.serializer_provider, dl_doc)
-            walked = structured_walk(dl_doc, serializer, self.always_emit_headings)
+            walked = structured_walk(dl_doc, serializer, self.always_emit_headings, code=strategy is not None)
             rows = by_rows(serializer)  # tables as rows, caption in meta; a user's serializer as it is
             pieces = (whole_table(piece, serializer) if rows else piece for piece in walked)
         for piece in pieces:
+            if piece.code_chunks is not None:
+                code = piece.code_chunks or chunk_code_piece(piece, strategy, dl_doc, self._tok, self.delim, None)
+                yield from code
+                continue
             count = self._tok.count_tokens(join_context(piece.headings, piece.captions, piece.text, self.delim))
             yield self._to_chunk(piece, count)

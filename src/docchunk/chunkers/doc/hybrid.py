@@ -78,6 +78,16 @@ class HybridChunker(DocumentChunker):
             contextualized text) under which a chunk is merged with a neighbour,
             within its section first, then across a heading boundary (the merged
             chunk's headings are the common path), when the result fits ``max_tokens``.
+        code_chunking_strategy: None (default: code items are text like any
+            other), or a code chunking strategy. Default mode: each code item is
+            chunked by it (:class:`docchunk.CodeChunkingStrategy` is run with this
+            chunker's tokenizer and the budget left after the headings, so its
+            ``CodeChunk`` objects keep the invariants below and carry the headings;
+            a docling-core strategy's chunks are yielded as they are), and no text
+            is merged with code. ``docling_compat=True``: ignored with a
+            ``UserWarning``, as docling-core 2.104.0's ``HybridChunker`` ignores it
+            (it has no such field); use :class:`HierarchicalChunker` for docling-core's
+            code chunks.
 
     Raises:
         ConfigError: ``max_tokens`` is not a positive int, or it is None and the
@@ -101,10 +111,12 @@ class HybridChunker(DocumentChunker):
     text_splitter: Any = None  # a docchunk text chunker; checked in model_post_init with a clear message
     merge_across_pages: bool = True
     min_tokens: int | None = None
+    code_chunking_strategy: Any = None  # checked by DocumentChunker._check_code_strategy
 
     _POST_INIT_SETTINGS: ClassVar[frozenset[str]] = frozenset(
-        {"tokenizer", "max_tokens", "text_splitter", "min_tokens", "merge_across_pages", "docling_compat"}
-    )
+        {"tokenizer", "max_tokens", "text_splitter", "min_tokens", "merge_across_pages", "docling_compat",
+         "code_chunking_strategy"}
+    )  # fmt: skip
 
     def model_post_init(self, __context: Any) -> None:
         """Resolve the tokenizer and check ``max_tokens`` against it (see the class docstring)."""
@@ -151,6 +163,14 @@ class HybridChunker(DocumentChunker):
                 f"docling_compat=False, got docling_compat=True with min_tokens={low!r}, "
                 f"merge_across_pages={self.merge_across_pages!r}"
             )
+        if self.docling_compat and self.code_chunking_strategy is not None:
+            warnings.warn(
+                "HybridChunker(docling_compat=True) ignores code_chunking_strategy, as docling-core 2.104.0's "
+                "HybridChunker does (code items are chunked as text); use HierarchicalChunker(docling_compat=True, "
+                "code_chunking_strategy=...) for docling-core's code chunks, or docling_compat=False",
+                UserWarning,
+                stacklevel=6,
+            )
 
     def chunk(self, dl_doc: DoclingDocument, **kwargs: Any) -> Iterator[DocChunk]:
         """Yield the chunks of ``dl_doc`` in document order (see the class invariants)."""
@@ -158,6 +178,9 @@ class HybridChunker(DocumentChunker):
         run = _Run(self, dl_doc)
         pieces = self._compat_pieces(run, dl_doc) if self.docling_compat else structured_pieces(run, dl_doc)
         for piece in pieces:
+            if piece.code_chunks is not None:
+                yield from piece.code_chunks
+                continue
             if not piece.heading_only and not piece.text.strip():
                 # docling-core emits these (e.g. a caption whose text went with its table):
                 # no content, so no chunk

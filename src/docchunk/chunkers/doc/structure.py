@@ -20,6 +20,7 @@ from typing import Any
 
 from docling_core.types.doc import DoclingDocument, TableItem
 
+from docchunk.chunkers.doc.code_items import chunk_code_piece
 from docchunk.chunkers.doc.heading_walk import structured_walk
 from docchunk.chunkers.doc.table_split import by_rows, split_table, table_of
 from docchunk.chunkers.doc.types import join_context
@@ -31,12 +32,32 @@ __all__ = ["fit_headings", "merge_small", "pages_of", "split_table_piece", "stru
 def structured_pieces(run: Any, doc: DoclingDocument) -> list[Piece]:
     """The hybrid chunker's pieces in the default mode, in document order.
 
+    With a ``code_chunking_strategy``, each code item is a piece whose
+    ``code_chunks`` hold its final chunks (:func:`chunk_code_piece`); the text
+    phases (split, merge) run on the pieces between code items, so no text is
+    merged with code.
+
     Args:
         run: The ``chunk()`` call's state (``hybrid._Run``): counts, serializer, settings.
         doc: The document.
     """
     chunker = run.chunker
-    pieces = fit_headings(run, structured_walk(doc, run.serializer, chunker.always_emit_headings))
+    strategy = chunker.code_chunking_strategy
+    walked = structured_walk(doc, run.serializer, chunker.always_emit_headings, code=strategy is not None)
+    out: list[Piece] = []
+    for is_code, group in groupby(fit_headings(run, walked), key=lambda p: p.code_chunks is not None):
+        if not is_code:
+            out.extend(_text_phases(run, list(group)))
+            continue
+        for piece in group:
+            chunks = chunk_code_piece(piece, strategy, doc, run.tok, run.delim, run.max)
+            out.append(replace(piece, code_chunks=chunks))
+    return out
+
+
+def _text_phases(run: Any, pieces: list[Piece]) -> list[Piece]:
+    """Split (pages, tables, text) and merge (peers, ``min_tokens``) the pieces of a run of text."""
+    chunker = run.chunker
     if not chunker.merge_across_pages:
         pieces = [s for p in pieces for s in split_at_pages(run, p)]
     pieces = [s for p in pieces for s in split_table_piece(run, p)]
@@ -178,6 +199,9 @@ def sentence_segments(run: Any, text: str, available: int) -> list[str]:
 
     Uses :class:`docchunk.SentenceChunker`'s sentence rules (a sentence longer than
     the budget falls back to words, then tokens); whitespace at segment ends is dropped.
+    A segment made only of ``|``, ``-``, ``:`` and spaces (a list item's marker cut
+    from its text) is joined to the next segment (or the previous, for the last), so
+    it never stands alone as a line; the joined segment may exceed ``available``.
     """
     from docchunk.chunkers.text.sentence import SentenceChunker
 
@@ -185,7 +209,22 @@ def sentence_segments(run: Any, text: str, available: int) -> list[str]:
     splitter = run._splitters.get(key)
     if splitter is None:
         splitter = run._splitters[key] = SentenceChunker(run.tok, chunk_size=available)
-    return [s for s in (c.text.strip() for c in splitter.chunk(text)) if s]
+    spans: list[tuple[int, int]] = []
+    for c in splitter.chunk(text):
+        if not c.text.strip():
+            continue
+        if spans and _marks_only(text[spans[-1][0] : spans[-1][1]]):
+            spans[-1] = (spans[-1][0], c.end_index)
+        else:
+            spans.append((c.start_index, c.end_index))
+    if len(spans) > 1 and _marks_only(text[spans[-1][0] : spans[-1][1]]):
+        spans[-2:] = [(spans[-2][0], spans[-1][1])]
+    return [s for s in (text[a:b].strip() for a, b in spans) if s]
+
+
+def _marks_only(text: str) -> bool:
+    """Whether ``text`` has no character but ``|``, ``-``, ``:`` and whitespace (a Markdown remnant)."""
+    return all(ch in "|-:" or ch.isspace() for ch in text)
 
 
 # -- minimum size --------------------------------------------------------------

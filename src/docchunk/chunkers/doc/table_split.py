@@ -14,7 +14,7 @@ from typing import Any
 
 from docling_core.transforms.serializer.base import BaseDocSerializer, BaseTableSerializer, SerializationResult
 from docling_core.transforms.serializer.common import create_ser_result
-from docling_core.types.doc import DoclingDocument, TableItem
+from docling_core.types.doc import DoclingDocument, RichTableCell, TableItem
 
 from docchunk.chunkers.doc.table_rows import TableRows, table_pieces, table_rows
 from docchunk.chunkers.doc.walk import Piece
@@ -30,7 +30,27 @@ class RowTableSerializer(BaseTableSerializer):
     as docling-core's ``TripletTableSerializer`` lays them out; unlike it, no cell
     text is dropped. The default mode uses it for every table, nested ones in rich
     cells included.
+
+    One instance serves one document (``default_serializer`` makes a new one per
+    ``chunk()`` call): it keeps the rows of each table without rich cells, whose
+    text does not depend on the walk's ``visited`` refs, so that the walk and the
+    row splitting read each such table once.
     """
+
+    def __init__(self) -> None:
+        self._rows: dict[str, TableRows] = {}
+        self._doc: DoclingDocument | None = None
+
+    def rows(self, item: TableItem, doc: DoclingDocument, doc_serializer: Any, visited: set[str] | None) -> TableRows:
+        """``table_rows(item, doc, doc_serializer, visited)``, computed once per table without rich cells."""
+        if doc is not self._doc:
+            self._rows, self._doc = {}, doc
+        rows = self._rows.get(item.self_ref)
+        if rows is None:
+            rows = table_rows(item, doc, doc_serializer, visited)
+            if not any(isinstance(cell, RichTableCell) for cell in item.data.table_cells):
+                self._rows[item.self_ref] = rows
+        return rows
 
     def serialize(
         self, *, item: TableItem, doc_serializer: BaseDocSerializer, doc: DoclingDocument, **kwargs: Any
@@ -41,7 +61,7 @@ class RowTableSerializer(BaseTableSerializer):
         if cap_res.text:
             parts.append(cap_res)
         if item.self_ref not in doc_serializer.get_excluded_refs(**kwargs):
-            text = table_rows(item, doc, doc_serializer, kwargs.get("visited")).text
+            text = self.rows(item, doc, doc_serializer, kwargs.get("visited")).text
             if text:
                 parts.append(create_ser_result(text=text, span_source=item))
         return create_ser_result(text="\n\n".join(r.text for r in parts), span_source=parts)
@@ -91,7 +111,11 @@ def _caption(table: TableItem, serializer: Any) -> str:
 
 
 def _rows(table: TableItem, serializer: Any) -> TableRows:
-    return table_rows(table, getattr(serializer, "doc", None), serializer)
+    doc = getattr(serializer, "doc", None)
+    own = getattr(serializer, "table_serializer", None)
+    if isinstance(own, RowTableSerializer) and doc is not None:
+        return own.rows(table, doc, serializer, None)
+    return table_rows(table, doc, serializer)
 
 
 def whole_table(piece: Piece, serializer: Any) -> Piece:

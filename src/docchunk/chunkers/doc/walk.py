@@ -14,6 +14,7 @@ from typing import Any
 from docling_core.transforms.serializer.base import BaseDocSerializer
 from docling_core.transforms.serializer.common import DocSerializer
 from docling_core.types.doc.document import (
+    CodeItem,
     DocItem,
     DoclingDocument,
     InlineGroup,
@@ -48,9 +49,17 @@ class Piece:
     table_rows: tuple[int, int] | None = None
     # default mode: the heading items behind ``headings`` (for the heading-path text piece)
     heading_items: list[Any] | None = None
+    # a code item for the code chunking strategy: None, or the final chunks (compat mode),
+    # or [] until the chunker chunks the code with its budget (default mode)
+    code_chunks: list[Any] | None = None
 
 
-def walk(doc: DoclingDocument, serializer: BaseDocSerializer, always_emit_headings: bool = False) -> Iterator[Piece]:
+def walk(
+    doc: DoclingDocument,
+    serializer: BaseDocSerializer,
+    always_emit_headings: bool = False,
+    code_strategy: Any = None,
+) -> Iterator[Piece]:
     """Yield the hierarchical pieces of ``doc`` in document order.
 
     Args:
@@ -58,6 +67,9 @@ def walk(doc: DoclingDocument, serializer: BaseDocSerializer, always_emit_headin
         serializer: Turns an element into text (docling-core's chunking serializer by default).
         always_emit_headings: Also yield a heading-only piece (empty text) for each
             leaf heading whose section has no content.
+        code_strategy: None, or a code chunking strategy: each code item then gives
+            one piece whose ``code_chunks`` are the strategy's chunks, called as
+            docling-core 2.104.0's ``HierarchicalChunker`` calls it (no headings).
 
     Yields:
         :class:`Piece` objects; only heading-only pieces have empty text.
@@ -90,6 +102,12 @@ def walk(doc: DoclingDocument, serializer: BaseDocSerializer, always_emit_headin
             all_headings.append(item)
             continue
         if not isinstance(item, (ListGroup, InlineGroup, DocItem)) or item.self_ref in visited:
+            continue
+        if code_strategy is not None and isinstance(item, CodeItem):
+            chunks = list(code_strategy.chunk_code_item(item=item, doc=doc, doc_serializer=serializer, visited=visited))
+            yielded = yielded or bool(item.text.strip())  # not a headings-only document, whatever the strategy gave
+            if chunks:
+                yield Piece(text="", items=[item], headings=None, origin=doc.origin, code_chunks=chunks)
             continue
         res = serializer.serialize(item=item, visited=visited)
         if not res.text.strip():  # docling-core keeps whitespace-only text; it is no content
