@@ -107,10 +107,9 @@ class Sizer:
         todo = list({t: None for t in texts if t not in cache})
         if todo:
             if self.cache_limit is not None and len(cache) + len(todo) > self.cache_limit:
-                cache.clear()
+                cache.clear()  # texts counted before are gone: count them all again
+                todo = list(dict.fromkeys(texts))
             cache.update(zip(todo, self.tokenizer.count_tokens_batch(todo), strict=True))
-            if any(t not in cache for t in texts):  # the cache was emptied under texts counted before
-                return self.tokenizer.count_tokens_batch(list(texts))
         return [cache[t] for t in texts]
 
     def clean(self, left: str, right: str) -> bool:
