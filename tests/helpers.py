@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -75,7 +76,6 @@ def run(capsys, *args: str) -> tuple[int, str, str]:
 def rows(text: str) -> list[dict]:
     """The records of JSON lines output."""
     return [json.loads(line) for line in text.splitlines()]
-
 
 
 class ReportPage(HTMLParser):
@@ -330,6 +330,7 @@ def page_sets(chunk: Any) -> set[frozenset[int]]:
     pages.discard(frozenset())
     return pages
 
+
 _DEBRIS_LINE = re.compile(r"^[ \t]*[|\-:][|\-: \t]*$")
 
 
@@ -434,3 +435,77 @@ def code_document(path: Path):
     doc = DoclingDocument(name=path.stem, origin=origin)
     doc.add_code(text=text, code_language=CodeLanguageLabel(CODE_EXT[path.suffix]))
     return doc
+
+
+def captions(chunk: Any) -> list[str] | None:
+    """``meta.captions`` without docling-core's deprecation warning for reading the field."""
+    return chunk.meta.__dict__.get("captions")
+
+
+def table_chunks(chunks: list[Any], table: Any) -> list[Any]:
+    return [c for c in chunks if any(it.self_ref == table.self_ref for it in c.meta.doc_items)]
+
+
+def check_tables(chunker: Any, doc: Any, chunks: list[Any]) -> None:
+    """Issue #11's table invariants on one chunked document.
+
+    No debris line; every chunk within max_tokens or flagged; every table row whose
+    entry fits with its headings and caption is a whole line of one chunk; the
+    row ranges of a table's chunks cover its body in order; no cell text is lost.
+    """
+    from docling_core.transforms.chunker.hierarchical_chunker import ChunkingSerializerProvider
+    from docling_core.types.doc import RichTableCell
+
+    from docchunk.chunkers.doc.table_rows import table_rows
+    from docchunk.chunkers.doc.table_split import default_serializer
+    from docchunk.chunkers.doc.types import join_context
+
+    tok, max_tokens = chunker.token_counter, chunker.max_tokens
+    serializer = default_serializer(ChunkingSerializerProvider(), doc)
+    contexts = [chunker.contextualize(c) for c in chunks]
+    for chunk, ctx in zip(chunks, contexts, strict=False):
+        assert not debris_lines(ctx), ctx
+        assert chunk.meta.token_count == tok.count_tokens(ctx)
+        assert chunk.meta.token_count <= max_tokens or chunk.meta.oversized, ctx
+    for table in walked_tables(doc):
+        rows = table_rows(table, doc, serializer)
+        holders = [c for c in table_chunks(chunks, table) if c.meta.table_rows is not None]
+        if not rows.text:
+            continue
+        assert holders, f"no chunk holds {table.self_ref}"
+        ranges = [c.meta.table_rows for c in holders]
+        assert ranges[0][0] == rows.start and ranges[-1][1] == rows.end
+        assert all(b == a or b[0] == a[1] for a, b in itertools.pairwise(ranges)), ranges
+        lines = {line for c in holders for line in c.text.split("\n")}
+        meta = holders[0].meta
+        for row in rows.rows:
+            fits = (
+                tok.count_tokens(join_context(meta.headings, captions(holders[0]), row.text, chunker.delim))
+                <= max_tokens
+            )
+            if row.cells and fits:
+                assert row.text in lines, f"row cut although it fits: {row.text!r}"
+        held = "".join("".join(chunker.contextualize(c).split()) for c in holders)
+        for cell in table.data.table_cells:  # whole, or split by text over consecutive chunks
+            if isinstance(cell, RichTableCell):  # its text is its content's serialization, not ``cell.text``
+                continue
+            assert is_subsequence("".join(cell.text.split()), held), cell.text
+
+
+def walked_tables(doc: Any) -> list[Any]:
+    """The body's tables, but for those nested in another table's cells (chunked with it)."""
+    from docling_core.types.doc import TableItem
+
+    out = []
+    for item, _ in doc.iterate_items():
+        parent = item.parent.resolve(doc) if isinstance(item, TableItem) and item.parent else None
+        while parent is not None and not isinstance(parent, TableItem):
+            parent = parent.parent.resolve(doc) if parent.parent else None
+        if isinstance(item, TableItem) and parent is None:
+            out.append(item)
+    return out
+
+
+def is_subsequence(needle: str, haystack: str) -> bool:
+    it = iter(haystack)
+    return all(ch in it for ch in needle)

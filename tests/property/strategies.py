@@ -102,8 +102,9 @@ def structured_documents(draw, with_pages: bool = True):
     """Documents with the structures that docling-core's chunking loses text of.
 
     Consecutive, trailing and over-long headings, orphan captions and footnotes,
-    tables with a caption and a footnote, and (``with_pages``) page provenance that
-    changes between items, with some items spanning two pages.
+    tables of random shape with merged and empty cells (some with a caption and a
+    footnote), and (``with_pages``) page provenance that changes between items, with
+    some items spanning two pages.
     """
     from docling_core.types.doc import BoundingBox, DocItemLabel, DoclingDocument, ProvenanceItem, Size
 
@@ -155,23 +156,14 @@ def structured_documents(draw, with_pages: bool = True):
 
 
 def _add_table(draw, doc, prov, captioned: bool) -> None:
-    from docling_core.types.doc import DocItemLabel, TableCell, TableData
+    """A table of random shape (:func:`table_specs`: merged and empty cells), maybe with caption and footnote."""
+    from docling_core.types.doc import DocItemLabel
 
-    rows, cols = draw(st.integers(1, 5)), draw(st.integers(1, 4))
-    cells = [
-        TableCell(
-            text=draw(texts(max_words=8)),
-            start_row_offset_idx=r,
-            end_row_offset_idx=r + 1,
-            start_col_offset_idx=c,
-            end_col_offset_idx=c + 1,
-            column_header=r == 0,
-        )
-        for r in range(rows)
-        for c in range(cols)
-    ]
-    caption = doc.add_text(label=DocItemLabel.CAPTION, text=draw(texts(max_words=10))) if captioned else None
-    table = doc.add_table(data=TableData(num_rows=rows, num_cols=cols, table_cells=cells), caption=caption)
+    from tests.helpers import make_table
+
+    grid, header_rows, row_header_cols, spans = draw(table_specs())
+    caption = draw(texts(max_words=10)) if captioned else None
+    _, table = make_table(grid, header_rows, row_header_cols, spans, doc=doc, caption=caption)
     table.prov.extend(prov() or [])
     if captioned:
         note = doc.add_text(label=DocItemLabel.FOOTNOTE, text=draw(texts(max_words=10)), parent=table)

