@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -62,13 +60,12 @@ def test_table_header_cr_only_table_is_found():
     assert [c.context_prefix for c in chunks] == [None, None, context, context]
 
 
-def test_table_header_long_table_is_not_quadratic():
-    # each chunk used to walk back row by row to the header: 64 000 rows took about a minute
-    text = "year | sales\n" + "".join(f"{y} | {y % 97}\n" for y in range(64_000))
+def test_table_header_long_table_every_chunk_gets_the_header():
+    # each chunk used to walk back row by row to the header (64 000 rows took about a minute);
+    # the table is now scanned once. Speed is not timed here (house rule); this checks the result.
+    text = "year | sales\n" + "".join(f"{y} | {y % 97}\n" for y in range(8_000))
     chunks = _cut(text, 500)
-    started = time.perf_counter()
     TableHeaderRefinery(caption=True)(chunks)
-    assert time.perf_counter() - started < 10
     assert all(c.context_prefix == "year | sales\n" for c in chunks[1:] if not c.text.startswith("year"))
 
 
