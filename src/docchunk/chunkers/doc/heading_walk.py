@@ -162,11 +162,11 @@ def structured_walk(
 
 
 def without_debris(item: Any, text: str) -> str:
-    """``text`` of ``item`` without the lines that hold no text (default mode).
+    r"""``text`` of ``item`` without the lines that hold no text (default mode).
 
     Those are the separator rows of a chart's data table (``|---|---|``) in a
     picture, and the markers of empty list items (``- ``), or of items whose text
-    starts with a line break of ``str.splitlines`` (``"- \\f..."``). A line here
+    starts with a line break of ``str.splitlines`` (``"- \f..."``). A line here
     ends at any such break; a removed line goes with the break before it (after it,
     for the first line), the other breaks are kept as they are.
     """
