@@ -6,6 +6,7 @@ import copy
 import re
 from typing import Any
 
+from docchunk.chunkers.text.fences import fenced_blocks, in_blocks
 from docchunk.errors import ConfigError
 from docchunk.refineries.runs import source_runs
 from docchunk.types.config import StrictConfig
@@ -37,8 +38,10 @@ class HeadingContextRefinery(StrictConfig):
     level being the number of ``=`` on the left. Headings are found in the text
     the chunks cover, rebuilt from their offsets: the chunks must come in source
     order with offsets (as docchunk's text chunkers give them); a chunk without
-    offsets is left alone, and a gap starts a new path. Lines are matched one by
-    one: a ``#`` line inside a fenced code block counts as a heading.
+    offsets is left alone, and a gap starts a new path. Lines inside a fenced
+    code block (CommonMark: from a fence of three or more backticks or tildes to
+    a fence of the same character at least as long, or to the end of the text
+    when unclosed) are never headings, so a ``# comment`` in code is skipped.
 
     Args:
         syntax: The heading syntaxes to recognise, any of ``"markdown"`` and
@@ -96,7 +99,10 @@ class HeadingContextRefinery(StrictConfig):
         return out
 
     def headings(self, text: str) -> list[tuple[int, int, str]]:
-        """The headings of ``text``: ``(start offset in characters, level 1-6, title)``, in order."""
+        """The headings of ``text``: ``(start offset in characters, level 1-6, title)``, in order.
+
+        Lines inside fenced code blocks are skipped.
+        """
         found = []
         if "markdown" in self.syntax:
             found += [(m.start(), len(m.group(1)), m.group(2).strip()) for m in _MARKDOWN.finditer(text)]
@@ -105,4 +111,5 @@ class HeadingContextRefinery(StrictConfig):
                 left, right = m.group(1).count("="), m.group(3).count("=")
                 if left == right:
                     found.append((m.start(), left, m.group(2).strip()))
-        return sorted(found)
+        blocks = fenced_blocks(text) if found else []
+        return sorted(h for h in found if not in_blocks(blocks, h[0]))

@@ -6,6 +6,7 @@ import copy
 import re
 from typing import Any
 
+from docchunk.chunkers.text.fences import fenced_blocks, in_blocks
 from docchunk.refineries.runs import source_runs
 from docchunk.types.config import StrictConfig, check_size
 
@@ -28,15 +29,19 @@ class TableHeaderRefinery(StrictConfig):
     A pipe table is a run of at least two consecutive lines that each contain
     ``|``: GitHub-flavoured Markdown tables (with or without the ``|---|``
     delimiter row) and the ``a | b | c`` rows of text exports. Its header is its
-    first line. The text before a chunk is read from the chunks before it, so the
-    chunks must come in source order with offsets (as every docchunk text chunker
-    gives them); a chunk without offsets, or after a gap, starts a new run, and the
+    first line. Lines inside a fenced code block (CommonMark: from a fence of
+    three or more backticks or tildes to a fence of the same character at least
+    as long, or to the end of the text when unclosed) are never table rows. The
+    text before a chunk is read from the chunks before it, so the chunks must
+    come in source order with offsets (as every docchunk text chunker gives
+    them); a chunk without offsets, or after a gap, starts a new run, and the
     context stops at that run's start.
 
     Args:
         caption: Also take the sentence introducing the table: the last sentence
             of the nearest non-blank line before the header, at most
-            ``max_caption_chars`` characters (its end if longer).
+            ``max_caption_chars`` characters (its end if longer); none when
+            that line is fenced code.
         max_caption_chars: Limit of the caption, in characters; >= 1.
         inplace: True modifies and returns the given list; False returns new
             chunks and leaves the input untouched.
@@ -74,8 +79,9 @@ class TableHeaderRefinery(StrictConfig):
         """Add the table header context to each chunk that starts inside a table (see the class docstring)."""
         out = chunks if self.inplace else [copy.deepcopy(c) for c in chunks]
         for run_start, run, members in source_runs(out):
+            blocks = fenced_blocks(run) if "|" in run else []
             for chunk in members:
-                context = self.context_for(run, chunk.start_index - run_start)
+                context = self._context(run, chunk.start_index - run_start, blocks)
                 if context:
                     chunk.context_prefix = context + (chunk.context_prefix or "")
         return out
@@ -87,34 +93,42 @@ class TableHeaderRefinery(StrictConfig):
             text: The source text (or the part of it that holds the chunk and what precedes it).
             position: The chunk's start offset in ``text``.
         """
+        return self._context(text, position, fenced_blocks(text))
+
+    def _context(self, text: str, position: int, blocks: list[tuple[int, int]]) -> str:
+        """:meth:`context_for`, with the fenced code ``blocks`` of ``text`` (whose lines are no rows)."""
         while position < len(text) and text[position].isspace():
             position += 1  # the chunk's first non-blank line decides
         if position >= len(text):
             return ""
         line_start = text.rfind("\n", 0, position) + 1
-        if not _is_row(_line_at(text, line_start)):
+        if not _is_row(text, line_start, blocks):
             return ""
         header = line_start
         while header > 0:
             previous = text.rfind("\n", 0, header - 1) + 1
-            if not _is_row(_line_at(text, previous)):
+            if not _is_row(text, previous, blocks):
                 break
             header = previous
         header_line = _line_at(text, header)
         following = header + len(header_line) + 1
-        if header == line_start or not _is_row(_line_at(text, following)):
+        if header == line_start or not _is_row(text, following, blocks):
             return ""  # the chunk starts in the header itself, or a lone line with a pipe
         context = header_line + "\n"
         if self.caption:
-            caption = self._caption(text, header)
+            caption = self._caption(text, header, blocks)
             context = (caption + "\n" if caption else "") + context
         return context
 
-    def _caption(self, text: str, header: int) -> str:
-        """The last sentence of the nearest non-blank line before ``header``, at most max_caption_chars."""
-        before = text[max(0, header - 4 * self.max_caption_chars) : header].rstrip()
+    def _caption(self, text: str, header: int, blocks: list[tuple[int, int]]) -> str:
+        """The last sentence of the nearest non-blank line before ``header``, at most max_caption_chars.
+
+        "" when that line is fenced code (code is no caption).
+        """
+        window = max(0, header - 4 * self.max_caption_chars)
+        before = text[window:header].rstrip()
         line = before[before.rfind("\n") + 1 :].strip()
-        if not line:
+        if not line or in_blocks(blocks, window + before.rfind("\n") + 1):
             return ""
         ends = [m.end() for m in _SENTENCE_END.finditer(line)]
         sentence = line[ends[-1] :] if ends else line
@@ -126,5 +140,7 @@ def _line_at(text: str, start: int) -> str:
     return text[start : end if end >= 0 else len(text)]
 
 
-def _is_row(line: str) -> bool:
-    return "|" in line and bool(line.strip())
+def _is_row(text: str, start: int, blocks: list[tuple[int, int]]) -> bool:
+    """Whether the line of ``text`` starting at ``start`` is a table row (has a ``|``, outside fenced code)."""
+    line = _line_at(text, start)
+    return "|" in line and bool(line.strip()) and not in_blocks(blocks, start)

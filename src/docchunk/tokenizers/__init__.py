@@ -1,7 +1,9 @@
 """Tokenizers: what every token-based size in docchunk counts.
 
 ``get_tokenizer(spec)`` turns any accepted spec into a :class:`Tokenizer` with
-``count_tokens(text) -> int`` and ``max_tokens`` (or None).
+``count_tokens(text) -> int`` and ``max_tokens`` (or None). :class:`Sizer` is the one
+sizing engine every chunker uses on top of a tokenizer: cached and batched counts,
+sizes of joined texts by arithmetic, early rejection of text that is too long.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 from docchunk.errors import TokenizerError
 from docchunk.tokenizers.base import CallableTokenizer, CharacterTokenizer, Tokenizer, WordTokenizer
 from docchunk.tokenizers.hf import DEFAULT_MODEL, HFTokenizer
+from docchunk.tokenizers.sizer import Sizer
+from docchunk.tokenizers.spans import SpanSizer
 from docchunk.tokenizers.tiktoken import TiktokenTokenizer
 from docchunk.types.config import check_size
 
@@ -49,6 +53,8 @@ __all__ = [
     "CallableTokenizer",
     "CharacterTokenizer",
     "HFTokenizer",
+    "Sizer",
+    "SpanSizer",
     "TiktokenTokenizer",
     "Tokenizer",
     "TokenizerSpec",

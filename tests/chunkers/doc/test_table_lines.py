@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import docchunk
 from docchunk.chunkers.doc.tables import split_lines
+from docchunk.tokenizers import Sizer
 
 
 def test_line_that_fits_only_without_the_header_regression(cl100k):
@@ -12,6 +13,6 @@ def test_line_that_fits_only_without_the_header_regression(cl100k):
     tok = docchunk.get_tokenizer(cl100k)
     header = "| a | b |\n"
     budget = tok.count_tokens(header) + 1  # the header and one token; an emoji is two
-    out = split_lines(["😀😀 x"], budget, tok.count_tokens, prefix=header, clean=tok.clean_boundary)
+    out = split_lines(["😀😀 x"], budget, Sizer(tok), prefix=header)
     assert out == [header, "😀😀 x"]  # the header is kept once, the line goes without it
     assert all(tok.count_tokens(chunk) <= budget for chunk in out)

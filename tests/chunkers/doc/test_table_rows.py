@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import docchunk
 from docchunk.chunkers.doc.table_rows import table_pieces, table_rows
+from docchunk.tokenizers import Sizer
 from tests.helpers import collapse, debris_lines, make_table
 from tests.property.strategies import table_specs
 
@@ -107,7 +108,7 @@ def test_empty_table_has_no_rows():
     table = doc.add_table(data=TableData(num_rows=0, num_cols=0, table_cells=[]))
     rows = table_rows(table, doc)
     assert rows.rows == [] and rows.text == ""
-    assert table_pieces(rows, 10, MINILM) == []
+    assert table_pieces(rows, 10, Sizer(MINILM)) == []
 
 
 # -- packing ------------------------------------------------------------------------
@@ -117,7 +118,7 @@ def test_whole_rows_are_packed_and_never_cut():
     grid = [["Region", "Units"]] + [[f"Region {i}", f"{i}11"] for i in range(1, 30)]
     doc, table = make_table(grid)
     rows = table_rows(table, doc)
-    pieces = table_pieces(rows, 40, MINILM)
+    pieces = table_pieces(rows, 40, Sizer(MINILM))
     assert len(pieces) > 1
     lines = [line for piece in pieces for line in piece.text.split("\n")]
     assert lines == [row.text for row in rows.rows]
@@ -129,7 +130,7 @@ def test_one_huge_row_is_split_between_cells_keeping_its_label():
     grid = [["Name"] + [f"col{j}" for j in range(40)], ["Ann"] + [f"v{j}" for j in range(40)], ["Bob", *["x"] * 40]]
     doc, table = make_table(grid)
     rows = table_rows(table, doc)
-    pieces = table_pieces(rows, 30, MINILM)
+    pieces = table_pieces(rows, 30, Sizer(MINILM))
     ann = [p for p in pieces if p.rows == (1, 2)]
     assert len(ann) > 1
     for piece in ann:
@@ -141,7 +142,7 @@ def test_one_huge_row_is_split_between_cells_keeping_its_label():
 def test_one_huge_cell_is_split_by_text_with_its_label_and_header():
     words = " ".join(f"word{i}" for i in range(200))
     doc, table = make_table([["Name", "Bio"], ["Ann", words]])
-    pieces = table_pieces(table_rows(table, doc), 40, MINILM)
+    pieces = table_pieces(table_rows(table, doc), 40, Sizer(MINILM))
     bio = [p for p in pieces if p.text.startswith("Ann, Bio = ")]
     assert len(bio) > 2
     assert collapse(" ".join(p.text.removeprefix("Ann, Bio = ") for p in bio)) == words
@@ -153,7 +154,7 @@ def test_one_huge_cell_is_split_by_text_with_its_label_and_header():
 def test_indivisible_character_is_flagged_oversized():
     tok = cl100k_tokenizer()
     doc, table = make_table([["🎉"]], header_rows=0)
-    pieces = table_pieces(table_rows(table, doc), 1, tok)
+    pieces = table_pieces(table_rows(table, doc), 1, Sizer(tok))
     assert [(p.text, p.oversized) for p in pieces] == [("🎉", True)]
     assert pieces[0].tokens == tok.count_tokens("🎉") > 1
 
@@ -161,9 +162,9 @@ def test_indivisible_character_is_flagged_oversized():
 def test_rows_ranges_take_in_empty_rows():
     grid = [["K", "V"], ["", ""], ["a", "1"], ["", ""], ["b", "2"], ["", ""]]
     doc, table = make_table(grid)
-    pieces = table_pieces(table_rows(table, doc), 6, MINILM)
+    pieces = table_pieces(table_rows(table, doc), 6, Sizer(MINILM))
     assert [p.rows for p in pieces] == [(1, 3), (1, 3), (3, 6), (3, 6)]
-    assert [p.rows for p in table_pieces(table_rows(table, doc), 100, MINILM)] == [(1, 6)]
+    assert [p.rows for p in table_pieces(table_rows(table, doc), 100, Sizer(MINILM))] == [(1, 6)]
 
 
 # -- properties over random tables ----------------------------------------------------
@@ -207,7 +208,7 @@ def test_table_properties_minilm(made, available):
     for cell in table.data.table_cells:
         assert collapse(cell.text) in text or collapse(cell.text).replace('"', "") == ""
     assert not debris_lines(text)
-    check_pieces(rows, table_pieces(rows, available, MINILM), available, MINILM)
+    check_pieces(rows, table_pieces(rows, available, Sizer(MINILM)), available, MINILM)
 
 
 @settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -216,4 +217,4 @@ def test_table_properties_cl100k(made, available):
     tok = cl100k_tokenizer()
     doc, table = made
     rows = table_rows(table, doc)
-    check_pieces(rows, table_pieces(rows, available, tok), available, tok)
+    check_pieces(rows, table_pieces(rows, available, Sizer(tok)), available, tok)

@@ -11,14 +11,15 @@ from docling_core.types.doc import DoclingDocument, SectionHeaderItem, TableItem
 
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
 from docchunk.chunkers.doc.heading_walk import without_debris
+from docchunk.chunkers.doc.semsplit import semchunk_split
 from docchunk.chunkers.doc.structure import sentence_segments, structured_pieces
 from docchunk.chunkers.doc.table_split import default_serializer
 from docchunk.chunkers.doc.tables import split_lines, split_table_by_columns
 from docchunk.chunkers.doc.types import DocChunk, join_context
 from docchunk.chunkers.doc.walk import Piece, walk
-from docchunk.chunkers.text.semsplit import semchunk_split
 from docchunk.errors import ConfigError, ModelLimitWarning
 from docchunk.serialization import is_chunking_serializer
+from docchunk.tokenizers import Sizer
 from docchunk.types.config import check_size
 
 __all__ = ["HybridChunker"]
@@ -207,7 +208,7 @@ class _Run:
         provider = chunker.serializer_provider
         compat = chunker.docling_compat
         self.serializer = provider.get_serializer(doc=doc) if compat else default_serializer(provider, doc)
-        self._counts: dict[str, int] = {}
+        self.sizer = Sizer(self.tok, cache_limit=_CACHE_LIMIT)
         self._item_texts: dict[str, str] = {}
         self._delim_tokens: int | None = None
         self._splitters: dict[tuple[Any, int], Any] = {}
@@ -216,19 +217,12 @@ class _Run:
 
     # -- counting -------------------------------------------------------------
     def count(self, text: str) -> int:
-        n = self._counts.get(text)
-        if n is None:
-            if len(self._counts) > _CACHE_LIMIT:
-                self._counts.clear()
-            n = self._counts[text] = self.tok.count_tokens(text)
-        return n
+        """Tokens of ``text`` (cached; see :class:`~docchunk.tokenizers.Sizer`)."""
+        return self.sizer.count(text)
 
     def count_many(self, texts: list[str]) -> list[int]:
-        missing = list({t for t in texts if t not in self._counts})
-        if missing:
-            for t, n in zip(missing, self.tok.count_tokens_batch(missing), strict=False):
-                self._counts[t] = n
-        return [self._counts[t] for t in texts]
+        """Tokens of each text, the new ones in one batch (see :meth:`Sizer.count_batch`)."""
+        return self.sizer.count_batch(texts)
 
     @property
     def delim_tokens(self) -> int:
@@ -351,7 +345,7 @@ class _Run:
             return [c.text for c in self._splitter_for(splitter, available).chunk(piece.text) if c.text.strip()]
         if not self.chunker.docling_compat:
             return sentence_segments(self, piece.text, available)
-        spans, _ = semchunk_split(piece.text, available, self.count, self.tok.max_token_chars)
+        spans, _ = semchunk_split(piece.text, available, self.sizer)
         return [piece.text[s:e] for s, e in spans]
 
     def _splitter_for(self, splitter: Any, available: int) -> Any:
@@ -372,11 +366,11 @@ class _Run:
         full_prefix = preamble + table_prefix
         if body and not omit and any(self.count(table_prefix + line) > available for line in body):
             by_columns = split_table_by_columns(
-                header, body, preamble, available, self.count, omit, self.tok.clean_boundary
+                header, body, preamble, available, self.sizer, omit
             )
             if by_columns is not None:
                 return by_columns
-        segments = split_lines(body, available, self.count, full_prefix, omit, self.tok.clean_boundary)
+        segments = split_lines(body, available, self.sizer, full_prefix, omit)
         if preamble:
             segments = segments[:1] + [s[len(preamble) :] if s.startswith(full_prefix) else s for s in segments[1:]]
         return segments

@@ -12,6 +12,7 @@ from docchunk.chunkers.doc.base import DocumentChunker, check_document
 from docchunk.chunkers.doc.tables import split_lines
 from docchunk.chunkers.doc.types import DocChunk, DocMeta, page_numbers_of
 from docchunk.errors import ConfigError
+from docchunk.tokenizers import Sizer
 from docchunk.types.config import check_size
 
 __all__ = ["LineBasedTokenChunker"]
@@ -89,14 +90,7 @@ class LineBasedTokenChunker(DocumentChunker):
     def chunk_text(self, lines: list[str]) -> list[str]:
         """Pack ``lines`` (kept as given, line ends included) into prefixed chunk texts."""
         assert self.max_tokens is not None
-        return split_lines(
-            lines,
-            self.max_tokens,
-            self._tok.count_tokens,
-            self.prefix,
-            self.omit_prefix_on_overflow,
-            self._tok.clean_boundary,
-        )
+        return split_lines(lines, self.max_tokens, Sizer(self._tok), self.prefix, self.omit_prefix_on_overflow)
 
     def chunk(self, dl_doc: DoclingDocument, **kwargs: Any) -> Iterator[DocChunk]:
         """Yield the chunks of ``dl_doc`` in order (see the class invariants)."""
@@ -131,7 +125,7 @@ class LineBasedTokenChunker(DocumentChunker):
         assert self.max_tokens is not None
         if not self.prefix or self._tok.count_tokens(self.prefix) < self.max_tokens:
             return []
-        return split_lines([self.prefix], self.max_tokens, self._tok.count_tokens, clean=self._tok.clean_boundary)
+        return split_lines([self.prefix], self.max_tokens, Sizer(self._tok))
 
     def _line_chunk(self, text: str, items: list[Any], doc: DoclingDocument) -> DocChunk:
         count = self._tok.count_tokens(text)

@@ -27,8 +27,8 @@ from typing import Any
 
 from docling_core.types.doc import TableCell
 
-from docchunk.chunkers.text.semsplit import semchunk_split
-from docchunk.tokenizers import Tokenizer
+from docchunk.chunkers.doc.semsplit import semchunk_split
+from docchunk.tokenizers import Sizer
 
 __all__ = ["TablePiece", "TableRow", "TableRows", "table_pieces", "table_rows"]
 
@@ -324,29 +324,29 @@ def _plain_rows(grid: list[list[Any]], text_of: Callable[[Any], str]) -> list[Ta
 class _Joins:
     """Token counts of texts joined by ``sep``, by arithmetic where the boundary is clean.
 
-    ``size(first) = n[first]`` and, when ``tok.clean_boundary(prev[-1], sep[0])``,
+    ``size(first) = n[first]`` and, when the boundary ``prev[-1] | sep[0]`` is clean,
     ``size(... + sep + texts[i]) = size(...) + m[i]`` with ``m[i] = count(sep + texts[i])``
     (itself ``count(sep) + n[i]`` when ``sep[-1]`` and ``texts[i][0]`` are clean).
     Elsewhere the joined text is counted.
     """
 
-    def __init__(self, tok: Tokenizer, sep: str, texts: Sequence[str]):
-        self.tok, self.sep, self.texts = tok, sep, texts
-        self.n = tok.count_tokens_batch(list(texts)) if texts else []
-        sep_n = tok.count_tokens(sep)
+    def __init__(self, sizer: Sizer, sep: str, texts: Sequence[str]):
+        self.sizer, self.sep, self.texts = sizer, sep, texts
+        self.n = sizer.count_batch(texts) if texts else []
+        sep_n = sizer.count(sep)
         self.m = [sep_n + k for k in self.n]
-        dirty = [i for i, t in enumerate(texts) if not tok.clean_boundary(sep[-1], t[0])]
+        dirty = [i for i, t in enumerate(texts) if not sizer.clean(sep[-1], t[0])]
         if dirty:
-            for i, k in zip(dirty, tok.count_tokens_batch([sep + texts[i] for i in dirty]), strict=True):
+            for i, k in zip(dirty, sizer.count_batch([sep + texts[i] for i in dirty]), strict=True):
                 self.m[i] = k
 
     def add(self, group: list[int], size: int, i: int) -> int:
         """Tokens of the texts of ``group + [i]`` joined, given ``size`` for ``group``."""
         if not group:
             return self.n[i]
-        if self.tok.clean_boundary(self.texts[group[-1]][-1], self.sep[0]):
+        if self.sizer.clean(self.texts[group[-1]][-1], self.sep[0]):
             return size + self.m[i]
-        return self.tok.count_tokens(self.sep.join(self.texts[k] for k in [*group, i]))
+        return self.sizer.count(self.sep.join(self.texts[k] for k in [*group, i]))
 
 
 def _pack(texts: Sequence[str], joins: _Joins, available: int) -> list[tuple[list[int], int]]:
@@ -393,11 +393,11 @@ def _balanced(texts: Sequence[str], joins: _Joins, available: int) -> list[tuple
     return _pack(texts, joins, high)
 
 
-def table_pieces(rows: TableRows, available: int, tokenizer: Tokenizer) -> list[TablePiece]:
+def table_pieces(rows: TableRows, available: int, sizer: Sizer) -> list[TablePiece]:
     r"""Pack whole rows greedily into pieces of at most ``available`` tokens.
 
-    Each row's text is counted once (``count_tokens_batch``); sizes of joined rows
-    follow by arithmetic where ``tokenizer.clean_boundary`` holds, else they are
+    Each row's text is counted once (:meth:`Sizer.count_batch`); sizes of joined rows
+    follow by arithmetic where the tokenizer's boundary is clean, else they are
     counted. A piece holds consecutive whole rows joined by ``"\n"``; a row that
     fits the budget is never cut. A row larger than the budget is split between
     its triplets (packed greedily, joined by ``". "``), each of which carries the
@@ -407,9 +407,9 @@ def table_pieces(rows: TableRows, available: int, tokenizer: Tokenizer) -> list[
 
     Args:
         rows: The table's rows, from :func:`table_rows`.
-        available: Budget per piece text, in tokens of ``tokenizer`` (what is left
-            of ``max_tokens`` after headings and captions); values below 1 count as 1.
-        tokenizer: The chunker's tokenizer.
+        available: Budget per piece text, in tokens of the sizer's tokenizer (what is
+            left of ``max_tokens`` after headings and captions); values below 1 count as 1.
+        sizer: The chunking call's :class:`~docchunk.tokenizers.Sizer` (the chunker's tokenizer).
 
     Returns:
         Pieces in row order, none empty. Invariants: ``count(piece.text) <=
@@ -421,20 +421,20 @@ def table_pieces(rows: TableRows, available: int, tokenizer: Tokenizer) -> list[
         spread over consecutive pieces in order. An empty table gives ``[]``.
 
     Example:
-        >>> pieces = table_pieces(table_rows(table, doc), 120, get_tokenizer())  # doctest: +SKIP
+        >>> pieces = table_pieces(table_rows(table, doc), 120, Sizer(get_tokenizer()))  # doctest: +SKIP
     """
     available = max(available, 1)
     full = [row for row in rows.rows if row.cells]
     if not full:
         return []
     texts = [row.text for row in full]
-    joins = _Joins(tokenizer, ROW_SEP, texts)
+    joins = _Joins(sizer, ROW_SEP, texts)
     pieces: list[TablePiece] = []
     covered = rows.start
     for group, size in _pack(texts, joins, available):
         first = full[group[0]]
         if size > available:  # one row, too large: split between its triplets
-            for text, tokens, oversized in _split_row(first, available, tokenizer):
+            for text, tokens, oversized in _split_row(first, available, sizer):
                 pieces.append(TablePiece(text, (covered, first.index + 1), tokens, oversized))
         else:
             text = ROW_SEP.join(texts[i] for i in group)
@@ -447,20 +447,20 @@ def table_pieces(rows: TableRows, available: int, tokenizer: Tokenizer) -> list[
     return pieces
 
 
-def _split_row(row: TableRow, available: int, tok: Tokenizer) -> list[tuple[str, int, bool]]:
+def _split_row(row: TableRow, available: int, sizer: Sizer) -> list[tuple[str, int, bool]]:
     """``(text, tokens, oversized)`` of one row too large for the budget, split between triplets."""
     texts = [prefix + value for prefix, value in row.cells]
-    joins = _Joins(tok, CELL_SEP, texts)
+    joins = _Joins(sizer, CELL_SEP, texts)
     out: list[tuple[str, int, bool]] = []
     for group, size in _balanced(texts, joins, available):
         if size > available:
-            out.extend(_split_cell(*row.cells[group[0]], available, tok))
+            out.extend(_split_cell(*row.cells[group[0]], available, sizer))
         else:
             out.append((CELL_SEP.join(texts[i] for i in group), size, False))
     return out
 
 
-def _split_cell(prefix: str, value: str, available: int, tok: Tokenizer) -> list[tuple[str, int, bool]]:
+def _split_cell(prefix: str, value: str, available: int, sizer: Sizer) -> list[tuple[str, int, bool]]:
     """Fragments of one triplet too large for the budget, each starting with ``prefix``.
 
     The value is split to ``available - count(prefix)`` tokens, and the budget is
@@ -469,25 +469,18 @@ def _split_cell(prefix: str, value: str, available: int, tok: Tokenizer) -> list
     fragment made only of ``|``, ``-``, ``:`` and spaces stays with its neighbour
     (flagged oversized when that exceeds the budget).
     """
-    cache: dict[str, int] = {}
-
-    def count(text: str) -> int:
-        n = cache.get(text)
-        if n is None:
-            n = cache[text] = tok.count_tokens(text)
-        return n
-
+    count = sizer.count
     budget = available - count(prefix) if prefix else 0
     while budget > 0 and value.strip():
-        spans = _value_spans(value, budget, count, tok.max_token_chars)
+        spans = _value_spans(value, budget, sizer)
         texts = [prefix + value[s:e] for s, e in spans]
-        sizes = tok.count_tokens_batch(texts)
+        sizes = sizer.count_batch(texts)
         overflow = max(sizes) - available
         if overflow <= 0:
             return [(t, n, False) for t, n in zip(texts, sizes, strict=True)]
         budget -= overflow
     text = _readable(prefix + value)
-    spans, _ = semchunk_split(text, available, count, tok.max_token_chars)
+    spans, _ = semchunk_split(text, available, sizer)
     out = []
     for s, e in _no_debris(text, spans):
         n = count(text[s:e])
@@ -495,7 +488,7 @@ def _split_cell(prefix: str, value: str, available: int, tok: Tokenizer) -> list
     return out
 
 
-def _value_spans(value: str, budget: int, count: Callable[[str], int], max_chars: int | None) -> list[tuple[int, int]]:
+def _value_spans(value: str, budget: int, sizer: Sizer) -> list[tuple[int, int]]:
     """Spans of ``value`` of at most ``budget`` tokens each, cut inside no link text that fits.
 
     A Markdown link ``[text](url)`` of a rich cell is often larger than the budget
@@ -503,13 +496,14 @@ def _value_spans(value: str, budget: int, count: Callable[[str], int], max_chars
     the link text (a text item of the document) stays whole in one fragment and
     the URL is split alone. Adjacent parts are then packed greedily up to the budget.
     """
+    count = sizer.count
     cuts = [m.start() + 1 for m in _LINK_URL.finditer(value)]
     if not cuts:
-        return semchunk_split(value, budget, count, max_chars)[0]
+        return semchunk_split(value, budget, sizer)[0]
     parts: list[tuple[int, int]] = []
     for s, e in itertools.pairwise([0, *cuts, len(value)]):
         if value[s:e].strip():
-            parts.extend((s + a, s + b) for a, b in semchunk_split(value[s:e], budget, count, max_chars)[0])
+            parts.extend((s + a, s + b) for a, b in semchunk_split(value[s:e], budget, sizer)[0])
     out: list[tuple[int, int]] = []
     for s, e in parts:
         if out and count(value[out[-1][0] : e]) <= budget:

@@ -182,7 +182,7 @@ def _fit(run: Any, base: Piece, rows: TableRows) -> list[Piece] | None:
     overhead = run.ctx_count(replace(base, text="", text_tokens=0)) if base.headings or base.captions else 0
     available = run.max - overhead
     while available >= 1:
-        parts = table_pieces(rows, available, run.tok)
+        parts = table_pieces(rows, available, run.sizer)
         out = [replace(base, text=p.text, text_tokens=p.tokens, table_rows=p.rows) for p in parts]
         overflow = max(
             (run.ctx_count(o) - run.max for o, p in zip(out, parts, strict=True) if not p.oversized), default=0

@@ -2,7 +2,8 @@
 
 Decision-compatible with docling-core 2.104's ``LineBasedTokenChunker`` and
 ``HybridChunker._split_table_by_columns`` so that table chunks equal docling-core's;
-our own implementation, with every count going through the caller's cached counter.
+our own implementation, with every count going through the caller's
+:class:`~docchunk.tokenizers.Sizer` (cached counts, joins by arithmetic at clean boundaries).
 """
 
 from __future__ import annotations
@@ -11,62 +12,11 @@ from collections.abc import Callable
 
 from docling_core.transforms.serializer.markdown import MARKDOWN_SEPARATOR_ROW_RE
 
+from docchunk.tokenizers import Sizer
+
 __all__ = ["split_lines", "split_table_by_columns"]
 
-Count = Callable[[str], int]
-Clean = Callable[[str, str], bool]
-
-
-def _never(left: str, right: str) -> bool:
-    return False
-
-
-class _Sizer:
-    """Counts concatenations by arithmetic where the tokenizer's boundary is clean."""
-
-    def __init__(self, count: Count, clean: Clean | None):
-        self.count = count
-        self.clean = clean or _never
-
-    def cat(self, a: str, a_tokens: int, b: str) -> int:
-        """``count(a + b)`` given ``a_tokens == count(a)``."""
-        if not a:
-            return self.count(b)
-        if not b:
-            return a_tokens
-        if self.clean(a[-1], b[0]):
-            return a_tokens + self.count(b)
-        return self.count(a + b)
-
-    def fits(self, a: str, a_tokens: int, b: str, limit: int) -> int | None:
-        """``count(a + b)`` when it is at most ``limit``, else None.
-
-        Long ``b`` is first measured up to a clean boundary past ``8 * limit``
-        characters: the tokens of a prefix cut at a clean boundary are a lower bound
-        of the whole, so an over-long text is rejected without counting all of it.
-        """
-        probe = 8 * limit
-        if self.clean is not _never and len(b) > probe and (not a or self.clean(a[-1], b[0])):
-            cut = next((k for k in range(probe, min(len(b), probe + 200)) if self.clean(b[k - 1], b[k])), None)
-            if cut is not None and a_tokens + self.count(b[:cut]) > limit:
-                return None
-        n = self.cat(a, a_tokens, b)
-        return n if n <= limit else None
-
-    def lines(self, parts: list[str]) -> int:
-        """``count("".join(parts))``."""
-        total, text = 0, ""
-        for part in parts:
-            if not part:
-                continue
-            if text and not self.clean(text[-1], part[0]):
-                return self.count("".join(parts))
-            total += self.count(part)
-            text = part
-        return total
-
-
-def _split_by_limit(text: str, limit: int, sizer: _Sizer, prefix: str = "") -> tuple[str, str]:
+def _split_by_limit(text: str, limit: int, sizer: Sizer, prefix: str = "") -> tuple[str, str]:
     """Split ``text`` into ``(head, tail)`` with ``count(prefix + head) <= limit``.
 
     Binary search over character positions, then back to the last space when that
@@ -77,14 +27,14 @@ def _split_by_limit(text: str, limit: int, sizer: _Sizer, prefix: str = "") -> t
     prefix_n = sizer.count(prefix) if prefix else 0
 
     def size(head: str) -> int:
-        return sizer.cat(prefix, prefix_n, head)
+        return sizer.joined(prefix, prefix_n, head)
 
-    if sizer.fits(prefix, prefix_n, text, limit) is not None:
+    if sizer.count_within(text, limit, prefix, prefix_n) is not None:
         return text, ""
     lo, hi, best = 0, len(text), None
     while lo <= hi:
         mid = (lo + hi) // 2
-        if sizer.fits(prefix, prefix_n, text[:mid], limit) is not None:
+        if sizer.count_within(text[:mid], limit, prefix, prefix_n) is not None:
             best, lo = mid, mid + 1
         else:
             hi = mid - 1
@@ -98,7 +48,9 @@ def _split_by_limit(text: str, limit: int, sizer: _Sizer, prefix: str = "") -> t
     return text[:best], text[best:]
 
 
-def _last_fitting_prefix(text: str, limit: int, size: Callable[[str], int], clean: Clean) -> int | None:
+def _last_fitting_prefix(
+    text: str, limit: int, size: Callable[[str], int], clean: Callable[[str, str], bool]
+) -> int | None:
     """The largest ``i`` in ``[1, len(text))`` with ``size(text[:i]) <= limit``, or None.
 
     docling-core scans every ``i`` from the top (quadratic on long lines). At a clean
@@ -108,47 +60,45 @@ def _last_fitting_prefix(text: str, limit: int, size: Callable[[str], int], clea
     start, and only the positions just below it are scanned. Same answer.
     """
     top = len(text) - 1
-    if clean is not _never:
-        bounds: list[int] = []
-        scan = 1
+    bounds: list[int] = []
+    scan = 1
 
-        def bound(index: int) -> int | None:
-            nonlocal scan
-            while len(bounds) <= index and scan < len(text):
-                if clean(text[scan - 1], text[scan]):
-                    bounds.append(scan)
-                scan += 1
-            return bounds[index] if index < len(bounds) else None
+    def bound(index: int) -> int | None:
+        nonlocal scan
+        while len(bounds) <= index and scan < len(text):
+            if clean(text[scan - 1], text[scan]):
+                bounds.append(scan)
+            scan += 1
+        return bounds[index] if index < len(bounds) else None
 
-        step, lo, hi = 1, 0, None  # first boundary index whose prefix is too large, in [lo, hi]
-        while True:
-            k = bound(lo + step - 1)
-            if k is None:
-                break
-            if size(text[:k]) > limit:
-                hi = lo + step - 1
-                break
-            lo, step = lo + step, step * 2
-        if hi is None:  # none within reach of the gallop: finish with a plain search of the rest
-            hi = len(bounds)
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if size(text[: bounds[mid]]) > limit:
-                hi = mid
-            else:
-                lo = mid + 1
-        if lo < len(bounds):
-            top = min(top, bounds[lo] - 1)
+    step, lo, hi = 1, 0, None  # first boundary index whose prefix is too large, in [lo, hi]
+    while True:
+        k = bound(lo + step - 1)
+        if k is None:
+            break
+        if size(text[:k]) > limit:
+            hi = lo + step - 1
+            break
+        lo, step = lo + step, step * 2
+    if hi is None:  # none within reach of the gallop: finish with a plain search of the rest
+        hi = len(bounds)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if size(text[: bounds[mid]]) > limit:
+            hi = mid
+        else:
+            lo = mid + 1
+    if lo < len(bounds):
+        top = min(top, bounds[lo] - 1)
     return next((i for i in range(top, 0, -1) if size(text[:i]) <= limit), None)
 
 
 def split_lines(
     lines: list[str],
     max_tokens: int,
-    count: Count,
+    sizer: Sizer,
     prefix: str = "",
     omit_prefix: bool = False,
-    clean: Clean | None = None,
 ) -> list[str]:
     """Pack whole lines into chunks of at most ``max_tokens``, each starting with ``prefix``.
 
@@ -158,48 +108,47 @@ def split_lines(
 
     Args:
         lines: The lines, with or without line ends; they are concatenated as given.
-        max_tokens: Budget per chunk in tokens of ``count``.
-        count: Cached token counter.
+        max_tokens: Budget per chunk in tokens of the sizer's tokenizer.
+        sizer: The call's :class:`~docchunk.tokenizers.Sizer` (cached counts, joins by arithmetic).
         prefix: Text repeated at the start of every chunk, e.g. a table header.
         omit_prefix: Leave the prefix out for a line that fits only without it.
-        clean: The tokenizer's ``clean_boundary``; where it holds, joined sizes are sums.
 
     Returns:
         The chunk texts. A character that alone exceeds the budget is emitted alone.
     """
-    sizer = _Sizer(count, clean)
+    count = sizer.count
     prefix_len = 0
     chunks: list[str] = []
     if prefix:
         n = count(prefix)
         if n >= max_tokens:
-            chunks.extend(split_lines([prefix], max_tokens, count, clean=clean))
+            chunks.extend(split_lines([prefix], max_tokens, sizer))
         else:
             prefix_len = n
     fresh = prefix if prefix_len else ""
     current, cur_n = fresh, prefix_len
-    if omit_prefix and prefix_len and lines and sizer.cat(prefix, prefix_len, lines[0]) > max_tokens:
+    if omit_prefix and prefix_len and lines and sizer.joined(prefix, prefix_len, lines[0]) > max_tokens:
         chunks.append(prefix)
         current, cur_n = "", 0
     for line in lines:
         remaining = line
         while True:
-            joined = sizer.fits(current, cur_n, remaining, max_tokens)
+            joined = sizer.count_within(remaining, max_tokens, current, cur_n)
             if joined is not None:
                 current, cur_n = current + remaining, joined
                 break
-            if sizer.fits(fresh, prefix_len, remaining, max_tokens) is not None:
+            if sizer.count_within(remaining, max_tokens, fresh, prefix_len) is not None:
                 if current:
                     chunks.append(current)
                 current, cur_n = fresh, prefix_len
                 continue
-            if omit_prefix and prefix_len and sizer.fits("", 0, remaining, max_tokens) is not None:
+            if omit_prefix and prefix_len and sizer.count_within(remaining, max_tokens) is not None:
                 if current and current != prefix:
                     chunks.append(current)
                 current, cur_n = "", 0
                 continue
             take, remaining = _split_by_limit(remaining, max_tokens - cur_n, sizer)
-            while take and sizer.cat(current, cur_n, take) > max_tokens:
+            while take and sizer.joined(current, cur_n, take) > max_tokens:
                 take, back = _split_by_limit(take, count(take) - 1, sizer)
                 remaining = back + remaining
             if not take:
@@ -261,9 +210,8 @@ def split_table_by_columns(
     body_lines: list[str],
     preamble: str,
     max_tokens: int,
-    count: Count,
+    sizer: Sizer,
     omit_prefix: bool = False,
-    clean: Clean | None = None,
 ) -> list[str] | None:
     """Split a Markdown table into sub-tables of whole columns that fit the budget.
 
@@ -288,7 +236,7 @@ def split_table_by_columns(
     if any(len(r) != n_cols for r in header_rows + body_rows):
         return None
 
-    sizer = _Sizer(count, clean)
+    count = sizer.count
 
     def header(lo: int, hi: int, first: bool) -> str:
         rows = [_row(h, lo, hi) for h in header_rows]
@@ -302,7 +250,7 @@ def split_table_by_columns(
         hdr_n = count(hdr)
         if hdr_n >= max_tokens:
             return False
-        return all(sizer.cat(hdr, hdr_n, _row(b, lo, hi)) <= max_tokens for b in body_rows)
+        return all(sizer.joined(hdr, hdr_n, _row(b, lo, hi)) <= max_tokens for b in body_rows)
 
     def widest(col: int, fits: Callable[[int], bool]) -> int | None:
         lo, hi, best = col + 1, n_cols, None
@@ -317,14 +265,14 @@ def split_table_by_columns(
     segments: list[str] = []
     col, first = 0, True
     while col < n_cols:
-        end = widest(col, lambda m: sizer.lines(subtable_parts(col, m, first)) <= max_tokens)  # noqa: B023 (called at once)
+        end = widest(col, lambda m: sizer.concat(subtable_parts(col, m, first)) <= max_tokens)  # noqa: B023 (called at once)
         if end is not None:
             segments.append("".join(subtable_parts(col, end, first)))
         else:
             end = widest(col, lambda m: rows_fit(col, m, first)) or col + 1  # noqa: B023 (called at once)
             sub_header = header(col, end, first)
             parts = split_lines(
-                [_row(b, col, end) for b in body_rows], max_tokens, count, sub_header, omit_prefix, clean
+                [_row(b, col, end) for b in body_rows], max_tokens, sizer, sub_header, omit_prefix
             )
             if preamble and first:
                 parts = parts[:1] + [p[len(preamble) :] if p.startswith(sub_header) else p for p in parts[1:]]

@@ -1,22 +1,45 @@
-"""Markdown code fences: keep a closing fence with the block it closes.
+"""Markdown code fences: find fenced code blocks; keep a closing fence with the block it closes.
 
 A recursive splitter cuts at literal separators and cannot tell an opening fence
 from a closing one, so a cut can fall just before a closing fence and the next chunk
 starts with it. :func:`keep_fences_closed` is a small phase after packing that moves
 such a cut, so that the chunk before it ends with the closing fence.
+:func:`fenced_blocks` and :func:`in_blocks` let the refineries skip the lines of
+fenced code (a ``# comment`` there is no heading, a ``|`` line no table row).
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from docchunk.tokenizers import Tokenizer
 from docchunk.types import Chunk
 
-__all__ = ["closing_fences", "keep_fences_closed"]
+__all__ = ["closing_fences", "fenced_blocks", "in_blocks", "keep_fences_closed"]
 
 # a fence line (CommonMark): up to three spaces, then three or more backticks or tildes
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})([^\n]*)$", re.MULTILINE)
+
+
+def _fence_pairs(text: str) -> list[tuple[re.Match[str], re.Match[str] | None]]:
+    """Each fence's opening line and its closing line (None when unclosed), in order (CommonMark 4.5)."""
+    out: list[tuple[re.Match[str], re.Match[str] | None]] = []
+    opening: re.Match[str] | None = None
+    for match in _FENCE.finditer(text):
+        marks, rest = match.group(1), match.group(2)
+        if opening is None:
+            if marks[0] == "`" and "`" in rest:
+                continue  # not a fence: an info string of a backtick fence has no backtick
+            opening = match
+            continue
+        fence = opening.group(1)
+        if marks[0] == fence[0] and len(marks) >= len(fence) and not rest.strip():
+            out.append((opening, match))
+            opening = None
+    if opening is not None:
+        out.append((opening, None))
+    return out
 
 
 def closing_fences(text: str) -> list[tuple[int, int]]:
@@ -26,18 +49,25 @@ def closing_fences(text: str) -> list[tuple[int, int]]:
     at least as many of them, and has nothing but spaces after them. An unclosed fence
     runs to the end of the text and has no closing line.
     """
-    out: list[tuple[int, int]] = []
-    opening: str | None = None
-    for match in _FENCE.finditer(text):
-        marks, rest = match.group(1), match.group(2)
-        if opening is None:
-            if marks[0] == "`" and "`" in rest:
-                continue  # not a fence: an info string of a backtick fence has no backtick
-            opening = marks
-        elif marks[0] == opening[0] and len(marks) >= len(opening) and not rest.strip():
-            out.append((match.start(), match.end()))
-            opening = None
-    return out
+    return [(close.start(), close.end()) for _, close in _fence_pairs(text) if close is not None]
+
+
+def fenced_blocks(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` character offsets of each fenced code block of ``text``, in order.
+
+    A block runs from the start of its opening fence line to the end of its closing
+    fence line (without its line break), or to ``len(text)`` when unclosed. Fences
+    pair as in :func:`closing_fences` (CommonMark 4.5: three or more backticks or
+    tildes, indented by at most three spaces, closed by a fence of the same
+    character at least as long). The blocks do not overlap.
+    """
+    return [(open_.start(), close.end() if close is not None else len(text)) for open_, close in _fence_pairs(text)]
+
+
+def in_blocks(blocks: list[tuple[int, int]], position: int) -> bool:
+    """Whether character offset ``position`` falls inside one of ``blocks`` (sorted, from :func:`fenced_blocks`)."""
+    i = bisect.bisect_right(blocks, position, key=lambda block: block[0]) - 1
+    return i >= 0 and blocks[i][0] <= position < blocks[i][1]
 
 
 def keep_fences_closed(text: str, chunks: list[Chunk], tokenizer: Tokenizer, limit: int) -> list[Chunk]:

@@ -10,7 +10,7 @@ from docchunk.chunkers.text.base import TextChunker, check_size
 from docchunk.chunkers.text.recursive import RecursiveChunker
 from docchunk.chunkers.text.sentence import sentence_spans
 from docchunk.errors import ConfigError, require
-from docchunk.tokenizers import TokenizerSpec
+from docchunk.tokenizers import Sizer, TokenizerSpec
 from docchunk.types import Chunk
 
 __all__ = ["SDPMChunker", "SemanticChunker"]
@@ -238,11 +238,10 @@ class SemanticChunker(TextChunker):
         bounds = [0, *(c + 1 for c in cuts), len(spans)]
         return list(pairwise(bounds))
 
-    def _pack(self, text: str, spans: list[tuple[int, int]], lo: int, hi: int) -> list[Chunk]:
+    def _pack(self, text: str, spans: list[tuple[int, int]], lo: int, hi: int, sizer: Sizer) -> list[Chunk]:
         """Chunks of sentences ``lo..hi`` within ``chunk_size``: whole sentences, long ones split."""
         out: list[Chunk] = []
-        tok = self.tokenizer
-        counts = tok.count_tokens_batch([text[a:b] for a, b in spans[lo:hi]])
+        counts = sizer.count_batch([text[a:b] for a, b in spans[lo:hi]])
         i = lo
         while i < hi:
             s, n = spans[i][0], counts[i - lo]
@@ -256,10 +255,10 @@ class SemanticChunker(TextChunker):
             j = i + 1
             while j < hi:
                 cut = spans[j][0]
-                if tok.clean_boundary(text[cut - 1], text[cut]):
+                if sizer.clean(text[cut - 1], text[cut]):
                     m = n + counts[j - lo]
                 else:
-                    m = tok.count_tokens(text[s : spans[j][1]])
+                    m = sizer.count(text[s : spans[j][1]])
                 if m > self.chunk_size:
                     break
                 n, j = m, j + 1
@@ -278,12 +277,13 @@ class SemanticChunker(TextChunker):
         self.embedded_count = 0
         if not text:
             return []
+        sizer = Sizer(self.tokenizer)
         spans, unit, groups = self._first_pass(text)
-        groups = self._second_pass(text, spans, unit, groups)
-        return [c for lo, hi in groups for c in self._pack(text, spans, lo, hi)]
+        groups = self._second_pass(text, spans, unit, groups, sizer)
+        return [c for lo, hi in groups for c in self._pack(text, spans, lo, hi, sizer)]
 
     def _second_pass(
-        self, text: str, spans: list[tuple[int, int]], unit: Any, groups: list[tuple[int, int]]
+        self, text: str, spans: list[tuple[int, int]], unit: Any, groups: list[tuple[int, int]], sizer: Sizer
     ) -> list[tuple[int, int]]:
         """Hook for :class:`SDPMChunker`; the single-pass chunker keeps its groups."""
         return groups
@@ -337,7 +337,7 @@ class SDPMChunker(SemanticChunker):
         self.skip_window = check_size("skip_window", skip_window, 1)
 
     def _second_pass(
-        self, text: str, spans: list[tuple[int, int]], unit: Any, groups: list[tuple[int, int]]
+        self, text: str, spans: list[tuple[int, int]], unit: Any, groups: list[tuple[int, int]], sizer: Sizer
     ) -> list[tuple[int, int]]:
         """Merge groups ``skip_window`` apart while similar and within ``chunk_size``, until stable."""
         np = require("numpy", "semantic", "Semantic chunking")
@@ -353,7 +353,7 @@ class SDPMChunker(SemanticChunker):
                 denom = float(np.linalg.norm(ea) * np.linalg.norm(eb)) or 1.0
                 similar = float(ea @ eb) / denom >= self.threshold
                 joined = text[spans[a[0]][0] : spans[b[1] - 1][1]]
-                if similar and self.tokenizer.count_tokens(joined) <= self.chunk_size:
+                if similar and not sizer.exceeds(joined, self.chunk_size):
                     groups[i : i + k + 1] = [(a[0], b[1])]
                     changed = True
                     continue

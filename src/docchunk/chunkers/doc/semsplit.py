@@ -7,7 +7,7 @@ search over cumulative lengths, recurse on splits that are still too large), so
 that the resulting chunks equal docling-core's. It differs in three ways:
 
 * offsets are computed while splitting, never searched for;
-* token counts go through the caller's (cached) counter;
+* token counts go through the caller's :class:`~docchunk.tokenizers.Sizer` (cached);
 * a single character that is larger than the budget is emitted whole and
   reported as oversized, where semchunk recurses without end.
 """
@@ -18,6 +18,8 @@ import re
 from bisect import bisect_left
 from collections.abc import Callable
 from itertools import accumulate
+
+from docchunk.tokenizers import Sizer
 
 __all__ = ["SEMANTIC_SPLITTERS", "semchunk_split"]
 
@@ -70,19 +72,17 @@ def split_once(text: str) -> tuple[str, bool, list[str]]:
 def semchunk_split(
     text: str,
     chunk_size: int,
-    count: Callable[[str], int],
-    max_token_chars: int | None = None,
+    sizer: Sizer,
 ) -> tuple[list[tuple[int, int]], set[int]]:
     """Split ``text`` into spans of at most ``chunk_size`` tokens.
 
     Args:
         text: The text to split.
-        chunk_size: Budget per span, in tokens of ``count``; >= 1.
-        count: Token counter ``str -> int`` (should be cached by the caller).
-        max_token_chars: Longest token of the vocabulary in characters; when given,
-            texts longer than ``6 * chunk_size`` characters are first measured by a
-            prefix, as semchunk does (this affects where splits fall, so it is
-            needed for equality with docling-core).
+        chunk_size: Budget per span, in tokens of the sizer's tokenizer; >= 1.
+        sizer: Counts tokens (cached). When the tokenizer knows its longest token
+            (``max_token_chars``), texts longer than ``6 * chunk_size`` characters are
+            first measured by a prefix, as semchunk does (this affects where splits
+            fall, so it is needed for equality with docling-core).
 
     Returns:
         ``(spans, oversized)``: ``(start, end)`` offsets into ``text`` in order, with
@@ -90,15 +90,19 @@ def semchunk_split(
         the only text not covered), and the indices of spans that exceed
         ``chunk_size`` because they are a single character.
     """
-    counter = count
+    count = sizer.count
+    counter: Callable[[str], int] = count
+    max_token_chars = sizer.tokenizer.max_token_chars
     if max_token_chars is not None:
         limit = chunk_size * 6
         probe = limit + max_token_chars - 1
 
-        def counter(t: str) -> int:
+        def probed(t: str) -> int:
             if len(t) > limit and count(t[:probe]) > chunk_size:
                 return chunk_size + 1
             return count(t)
+
+        counter = probed
 
     spans: list[tuple[int, int]] = []
     _split(text, 0, chunk_size, counter, spans)

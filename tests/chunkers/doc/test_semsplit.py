@@ -9,7 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import docchunk
-from docchunk.chunkers.text.semsplit import semchunk_split
+from docchunk.chunkers.doc.semsplit import semchunk_split
+from docchunk.tokenizers import Sizer
 from tests.property.strategies import texts
 
 semchunk = pytest.importorskip("semchunk")
@@ -25,7 +26,7 @@ def their_split(text: str, size: int, tok) -> list[str]:
 @given(text=texts(max_words=120), size=st.integers(1, 40))
 def test_same_chunks_as_semchunk(spec, text, size):
     tok = docchunk.get_tokenizer(spec)
-    spans, oversized = semchunk_split(text, size, tok.count_tokens, tok.max_token_chars)
+    spans, oversized = semchunk_split(text, size, Sizer(tok))
     ours = [text[s:e] for s, e in spans]
     if not oversized:  # semchunk recurses without end on an oversized character
         assert ours == their_split(text, size, tok)
@@ -39,9 +40,9 @@ def test_same_chunks_as_semchunk(spec, text, size):
 
 def test_oversized_character_terminates(cl100k):
     text = "😀😀😀"
-    spans, oversized = semchunk_split(text, 1, lambda t: 2 * len(t))
+    spans, oversized = semchunk_split(text, 1, Sizer(docchunk.get_tokenizer(lambda t: 2 * len(t))))
     assert [text[s:e] for s, e in spans] == ["😀", "😀", "😀"] and oversized == {0, 1, 2}
     tok = docchunk.get_tokenizer(cl100k)  # an emoji is several byte-level tokens
     assert tok.count_tokens("😀") > 1
-    spans, oversized = semchunk_split(text, 1, tok.count_tokens, tok.max_token_chars)
+    spans, oversized = semchunk_split(text, 1, Sizer(tok))
     assert [text[s:e] for s, e in spans] == ["😀", "😀", "😀"] and oversized == {0, 1, 2}

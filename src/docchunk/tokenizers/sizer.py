@@ -1,0 +1,180 @@
+"""One sizing engine for every chunker: cached and batched counts, joins by arithmetic, early rejection.
+
+A chunker asks for the sizes of many texts that share most of their characters:
+pieces, the same pieces joined, a long text that is obviously over the budget.
+:class:`Sizer` answers those questions exactly, tokenizing as little as possible:
+
+* every distinct text is counted once (a cache), many at a time in the tokenizer's
+  native batch call (``tokenizers``' ``encode_batch``, which spreads over the cores);
+* the size of ``a + b`` is ``count(a) + count(b)`` where the tokenizer says the
+  boundary ``a[-1] | b[0]`` is clean (:meth:`docchunk.Tokenizer.clean_boundary`),
+  else it is measured;
+* "does this text exceed ``n`` tokens" first counts a prefix that ends at a clean
+  position (its count is a lower bound of the whole's), so text far over the budget
+  is rejected without tokenizing all of it.
+
+:class:`SpanSizer` (from :meth:`Sizer.spans`) does the same for spans of one long
+text, with local corrections at joins that are not clean.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from docchunk.tokenizers.base import CharacterTokenizer, Tokenizer
+
+if TYPE_CHECKING:
+    from docchunk.tokenizers.spans import SpanSizer
+
+__all__ = ["PROBE_CHARS_PER_TOKEN", "Sizer"]
+
+PROBE_CHARS_PER_TOKEN = 8
+"""A text longer than this many characters per token of a limit is first probed by a prefix."""
+
+LOCAL_REACH = 32
+"""Characters searched on each side of a position for a clean one."""
+
+
+class _CleanPairs(dict[tuple[str, str], bool]):
+    """``(left, right) -> clean_boundary(left, right)``, computed on first lookup."""
+
+    def __init__(self, tokenizer: Tokenizer):
+        super().__init__()
+        self.clean_boundary = tokenizer.clean_boundary
+
+    def __missing__(self, pair: tuple[str, str]) -> bool:
+        flag = self[pair] = bool(self.clean_boundary(*pair))
+        return flag
+
+
+class Sizer:
+    """Exact token counts of texts and of their joins, for one tokenizer.
+
+    All counts are in tokens of ``tokenizer`` and exact: arithmetic is used only where
+    the tokenizer guarantees that counts add up (:meth:`Tokenizer.clean_boundary`).
+    A Sizer caches counts; make one per chunking call (or pass ``cache_limit``).
+
+    Args:
+        tokenizer: A docchunk :class:`~docchunk.Tokenizer` (see :func:`docchunk.get_tokenizer`).
+        cache_limit: Number of cached texts after which the cache is emptied, or None
+            for no limit.
+
+    Attributes:
+        tokenizer: The tokenizer.
+        by_length: True when a token is a character (counts are ``len``).
+        local: True when the tokenizer has clean positions at all (it calls the
+            boundary after a word, ``"a" | " "``, clean); otherwise joins are measured.
+
+    Example:
+        >>> from docchunk.tokenizers import Sizer, get_tokenizer
+        >>> sizer = Sizer(get_tokenizer("word"))
+        >>> sizer.joined("two words", 2, " and three")
+        4
+        >>> sizer.exceeds("a b c d", 3)
+        True
+    """
+
+    def __init__(self, tokenizer: Tokenizer, cache_limit: int | None = None):
+        self.tokenizer = tokenizer
+        self.cache: dict[str, int] = {}
+        self.cache_limit = cache_limit
+        self.by_length = isinstance(tokenizer, CharacterTokenizer)
+        self._clean_pairs = _CleanPairs(tokenizer)
+        self.local = self.clean("a", " ")
+
+    # -- counts ------------------------------------------------------------------------
+    def count(self, text: str) -> int:
+        """The number of tokens of ``text``, counted once per distinct text."""
+        if self.by_length:
+            return len(text)
+        n = self.cache.get(text)
+        if n is None:
+            if self.cache_limit is not None and len(self.cache) > self.cache_limit:
+                self.cache.clear()
+            n = self.cache[text] = self.tokenizer.count_tokens(text)
+        return n
+
+    def count_batch(self, texts: Sequence[str]) -> list[int]:
+        """The number of tokens of each text, in order.
+
+        Each distinct text not yet cached is counted once, all of them in one call of
+        the tokenizer's batch method (:meth:`Tokenizer.count_tokens_batch`).
+        """
+        if self.by_length:
+            return [len(t) for t in texts]
+        cache = self.cache
+        todo = list({t: None for t in texts if t not in cache})
+        if todo:
+            if self.cache_limit is not None and len(cache) + len(todo) > self.cache_limit:
+                cache.clear()  # texts counted before are gone: count them all again
+                todo = list(dict.fromkeys(texts))
+            cache.update(zip(todo, self.tokenizer.count_tokens_batch(todo), strict=True))
+        return [cache[t] for t in texts]
+
+    def clean(self, left: str, right: str) -> bool:
+        """The tokenizer's :meth:`~Tokenizer.clean_boundary` for two characters, memoized."""
+        return self._clean_pairs[(left, right)]
+
+    # -- joins -------------------------------------------------------------------------
+    def joined(self, a: str, a_tokens: int, b: str) -> int:
+        """``count(a + b)``, given ``a_tokens == count(a)``; by arithmetic at a clean boundary."""
+        if not a:
+            return self.count(b)
+        if not b:
+            return a_tokens
+        if self.clean(a[-1], b[0]):
+            return a_tokens + self.count(b)
+        return self.count(a + b)
+
+    def concat(self, parts: Sequence[str]) -> int:
+        """``count("".join(parts))``: the sum of the parts' counts when every boundary is clean."""
+        total, last = 0, ""
+        for part in parts:
+            if not part:
+                continue
+            if last and not self.clean(last[-1], part[0]):
+                return self.count("".join(parts))
+            total += self.count(part)
+            last = part
+        return total
+
+    # -- early rejection -------------------------------------------------------------------
+    def probe_cut(self, text: str, start: int, end: int, limit: int) -> int | None:
+        """A clean position in ``text[start:end]`` near ``PROBE_CHARS_PER_TOKEN * limit`` characters in.
+
+        Returns None when the span is not that long, or no clean position lies within
+        ``LOCAL_REACH`` characters before it; ``count(text[start:cut])`` is then a
+        lower bound of ``count(text[start:end])``.
+        """
+        cut = start + limit * PROBE_CHARS_PER_TOKEN
+        if end <= cut or not self.local:
+            return None
+        floor = max(start, cut - LOCAL_REACH)
+        while cut > floor and not self.clean(text[cut - 1], text[cut]):
+            cut -= 1
+        return None if cut == floor else cut
+
+    def count_within(self, text: str, limit: int, before: str = "", before_tokens: int = 0) -> int | None:
+        """``count(before + text)`` when it is at most ``limit``, else None.
+
+        ``before_tokens`` must be ``count(before)``. A long text is first measured up to
+        a clean position (:meth:`probe_cut`), so text far over ``limit`` is rejected
+        without counting all of it.
+        """
+        if not before or (text and self.clean(before[-1], text[0])):
+            cut = self.probe_cut(text, 0, len(text), limit)
+            if cut is not None and before_tokens + self.count(text[:cut]) > limit:
+                return None
+        n = self.joined(before, before_tokens, text)
+        return n if n <= limit else None
+
+    def exceeds(self, text: str, limit: int) -> bool:
+        """Whether ``count(text) > limit``; a long text may be decided by a prefix."""
+        return self.count_within(text, limit) is None
+
+    def spans(self, text: str) -> SpanSizer:
+        """A :class:`~docchunk.tokenizers.spans.SpanSizer` for spans of ``text``, sharing this cache."""
+        from docchunk.tokenizers.spans import SpanSizer
+
+        return SpanSizer(self, text)

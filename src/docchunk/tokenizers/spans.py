@@ -1,0 +1,353 @@
+"""Exact token counts of spans of one text, joined by arithmetic with local corrections.
+
+A chunker that splits a long text into pieces and groups them needs the size of every
+group. Where a join between two pieces is clean (no token spans it; see
+:meth:`docchunk.Tokenizer.clean_boundary`) the group's size is the sum of its pieces'.
+Around a join ``b`` that is not clean only a small window ``p..q`` between the nearest
+clean positions is measured: the joined count differs from the sum by
+``count(p..q) - count(p..b) - count(b..q)``. That correction depends only on the
+characters around ``b``, so it is memoized by them.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable
+from itertools import accumulate, pairwise
+from typing import TYPE_CHECKING, cast
+
+from docchunk.tokenizers.sizer import LOCAL_REACH, PROBE_CHARS_PER_TOKEN
+
+if TYPE_CHECKING:
+    from docchunk.tokenizers.sizer import Sizer
+
+__all__ = ["UNKNOWN", "WHOLE_CHARS_PER_TOKEN", "JoinFixes", "SpanSizer", "drop_empty_end"]
+
+WHOLE_CHARS_PER_TOKEN = 4
+"""A piece longer than this many characters per token of the limit is sized from its parts."""
+
+Fix = tuple[int, int, int]
+"""A correction at a join ``b``: (tokens to add, window start - b, window end - b)."""
+
+UNKNOWN: Fix = (0, 0, 0)
+"""The correction at a join whose window is not known: such a join is measured."""
+
+
+class SpanSizer:
+    """Token counts of spans ``text[start:end]`` of one text (see the module docstring).
+
+    Made by :meth:`docchunk.tokenizers.Sizer.spans`; shares the Sizer's cache of counts.
+    Offsets are ``str`` indices into ``text``; counts are in tokens of the Sizer's tokenizer.
+
+    Args:
+        sizer: The :class:`~docchunk.tokenizers.Sizer` whose tokenizer and cache are used.
+        text: The text whose spans are counted.
+    """
+
+    def __init__(self, sizer: Sizer, text: str):
+        self.sizer = sizer
+        self.text = text
+        self.by_length = sizer.by_length
+        self.local = sizer.local
+        self.clean = sizer.clean
+        self._deltas: dict[str, Fix] = {}  # memoized corrections, by the characters around the join
+        self._no_window: set[str] = set()  # joins with no clean position within reach
+        # pieces of splits by separator: part -> id; each id's count, and in "start" mode the
+        # correction at the join after the piece and whether its separator|part join is clean
+        self._piece_ids: dict[tuple[str, bool], dict[str, int]] = {}
+        self._piece_sizes: list[int | None] = []
+        self._tails: dict[int, Fix | None] = {}
+        self._heads: dict[int, bool] = {}
+
+    # -- counts ------------------------------------------------------------------------
+    def count(self, start: int, end: int) -> int:
+        """The exact count of ``text[start:end]``."""
+        return end - start if self.by_length else self.sizer.count(self.text[start:end])
+
+    def exact_counts(self, spans: list[tuple[int, int]]) -> list[int]:
+        """Exact counts of many spans, in one native batch, each distinct text once."""
+        text = self.text
+        return self.sizer.count_batch([text[s:e] for s, e in spans])
+
+    def size_or_over(self, start: int, end: int, limit: int) -> int:
+        """The count of a span, or ``limit + 1`` when a prefix shows it is over ``limit``.
+
+        The prefix ends at a clean position (:meth:`Sizer.probe_cut`), so that its count
+        is part of the whole's.
+        """
+        if self.by_length:
+            return end - start
+        if end - start > limit * PROBE_CHARS_PER_TOKEN:
+            cut = self.sizer.probe_cut(self.text, start, end, limit)
+            if cut is not None and self.count(start, cut) > limit:
+                return limit + 1
+        return self.count(start, end)
+
+    def counts(self, spans: list[tuple[int, int]], limit: int) -> list[int]:
+        """:meth:`size_or_over` of many spans: the short ones counted in one native batch."""
+        if self.by_length:
+            return [e - s for s, e in spans]
+        probe = limit * PROBE_CHARS_PER_TOKEN
+        if all(e - s <= probe for s, e in spans):
+            return self.exact_counts(spans)
+        short = iter(self.exact_counts([(s, e) for s, e in spans if e - s <= probe]))
+        return [next(short) if e - s <= probe else self.size_or_over(s, e, limit) for s, e in spans]
+
+    # -- joins -------------------------------------------------------------------------
+    def unclean_cuts(self, cuts: list[int], right: str | None = None) -> list[int]:
+        """The cuts whose join is not clean, in order.
+
+        A cut ``b`` (0 < b < len(text)) joins ``text[b - 1] | text[b]``; ``right``, when
+        given, is ``text[b]`` at every cut.
+        """
+        text, clean = self.text, self.clean
+        lefts = [text[b - 1] for b in cuts]
+        if right:
+            bad_left = {c for c in set(lefts) if not clean(c, right)}
+            return [b for b, c in zip(cuts, lefts, strict=True) if c in bad_left] if bad_left else []
+        pairs = [(c, text[b]) for c, b in zip(lefts, cuts, strict=True)]
+        bad = {pair for pair in set(pairs) if not clean(*pair)}
+        return [b for b, pair in zip(cuts, pairs, strict=True) if pair in bad] if bad else []
+
+    def joined(self, start: int, end: int, unclean: list[int], total: int) -> int:
+        """Exact count of ``text[start:end]``.
+
+        Args:
+            start: Start of the span.
+            end: End of the span.
+            unclean: The cuts between its pieces whose join is not clean, in order.
+            total: The sum of the counts of its pieces.
+
+        At a clean cut the counts add up. Around unclean cuts ``b1..bm`` only a local
+        window ``p..q`` is measured, where ``p`` and ``q`` are the nearest clean
+        positions (or the span's ends) with no clean position between the cuts: the
+        joined count differs from the sum by ``count(p..q)`` minus the counts of
+        ``p..b1, b1..b2, ..., bm..q``. A window with one cut depends only on the
+        characters around it, so its difference is memoized by them.
+        """
+        if not self.local:
+            return self.count(start, end)
+        text, deltas, reach, count = self.text, self._deltas, LOCAL_REACH, self.count
+        limit = len(text) - reach
+        k, n = 0, len(unclean)
+        while k < n:
+            b = unclean[k]
+            key = text[b - reach : b + reach] if reach <= b <= limit else None
+            hit = deltas.get(key) if key is not None else None
+            if (
+                hit is not None
+                and b + hit[1] >= start
+                and b + hit[2] <= end
+                and (k + 1 == n or unclean[k + 1] >= b + hit[2])
+            ):
+                total += hit[0]
+                k += 1
+                continue
+            p = self.clean_before(b, start)
+            window = [p, b]  # [p, b1, ..., bm]; q is found after bm
+            q = self.clean_after(b, end)
+            while k + 1 < n and unclean[k + 1] < q:  # no clean position before the next cut either:
+                k += 1  # it joins this window, whose end q (the first clean position after it) stays
+                window.append(unclean[k])
+            delta = count(p, q) - sum(count(x, y) for x, y in zip(window, [*window[1:], q], strict=True))
+            # p and q are clean positions only when the scans stopped before the span's ends
+            if key is not None and len(window) == 2 and max(start, b - reach) < p and q < min(end, b + reach):
+                deltas[key] = (delta, p - b, q - b)
+            total += delta
+            k += 1
+        return total
+
+    def join_fixes(self, unclean: list[int]) -> JoinFixes:
+        """The memoized corrections at many unclean cuts, for sizing groups of pieces between them."""
+        text, deltas, reach = self.text, self._deltas, LOCAL_REACH
+        limit = len(text) - reach
+        keys = [text[b - reach : b + reach] if reach <= b <= limit else None for b in unclean]
+        hits = [UNKNOWN if key is None else deltas.get(key, UNKNOWN) for key in keys]
+        todo: dict[str, int] = {}  # one occurrence of each new key: the window lies within the key's characters
+        for key, b, hit in zip(keys, unclean, hits, strict=True):
+            if hit is UNKNOWN and key is not None and key not in self._no_window:
+                todo[key] = b
+        if todo:
+            windows: list[tuple[str, int, int, int]] = []
+            for key, b in todo.items():
+                p, q = self.clean_before(b, b - reach), self.clean_after(b, b + reach)
+                if b - reach < p and q < b + reach:
+                    windows.append((key, p, b, q))
+                else:  # no clean position near: measured around it when it matters
+                    self._no_window.add(key)
+            if windows:
+                ns = iter(self.exact_counts([span for _, p, b, q in windows for span in ((p, q), (p, b), (b, q))]))
+                for (key, p, b, q), whole, left, right in zip(windows, ns, ns, ns, strict=True):
+                    deltas[key] = (whole - left - right, p - b, q - b)
+                hits = [UNKNOWN if key is None else deltas.get(key, UNKNOWN) for key in keys]
+        return JoinFixes(len(text), unclean, hits)
+
+    def clean_before(self, b: int, floor: int) -> int:
+        """The nearest clean position ``p < b``, or ``floor`` when there is none after it."""
+        text, clean = self.text, self.clean
+        p = b - 1
+        while p > floor and not clean(text[p - 1], text[p]):
+            p -= 1
+        return max(p, floor)
+
+    def clean_after(self, b: int, ceil: int) -> int:
+        """The nearest clean position ``q > b``, or ``ceil`` when there is none before it."""
+        text, clean = self.text, self.clean
+        q = b + 1
+        while q < ceil and not clean(text[q - 1], text[q]):
+            q += 1
+        return min(q, ceil)
+
+    # -- the pieces of a split at a separator ----------------------------------------------
+    def piece_counts(self, parts: list[str], sep: str, start_mode: bool, bounds: list[int], limit: int,
+                     measure: Callable[[int, int], int]) -> tuple[list[int], list[int]]:  # fmt: skip
+        """Exact counts and ids of the non-empty pieces of a split of the text at ``sep``.
+
+        Args:
+            parts: The parts between the occurrences of ``sep`` (``str.split``).
+            sep: The separator; ``""`` for a split into characters.
+            start_mode: The pieces are ``parts[0]``, then ``sep + part`` for the others
+                (True), or ``part + sep`` for all but the last, then the last (False).
+            bounds: The pieces' offsets in the text (empty pieces included).
+            limit: The budget in tokens; a piece longer than ``WHOLE_CHARS_PER_TOKEN *
+                limit`` characters is sized by ``measure(start, end)`` instead of being
+                tokenized whole (it is probably split anyway, and its parts are needed then).
+            measure: The exact count of a long span.
+
+        Returns:
+            ``(counts, ids)``. Each distinct piece gets an id (per separator, by its part,
+            so the pieces are not sliced out of the text again) and is counted once, all
+            new ones in one native batch: equal ids mean equal piece texts. The unattached
+            end piece and the pieces of a character split get ids of their own.
+        """
+        sizes = self._piece_sizes
+        if not sep:  # characters
+            counts = self.counts([(b, c) for b, c in pairwise(bounds) if b < c], limit)
+            first = len(sizes)
+            sizes.extend(counts)
+            return counts, list(range(first, len(sizes)))
+        memo = self._piece_ids.setdefault((sep, start_mode), {})
+        body = parts[1:] if start_mode else parts[:-1]
+        longest = limit * WHOLE_CHARS_PER_TOKEN - len(sep)
+        new = list({p: None for p in body if p not in memo})
+        if new:
+            memo.update(zip(new, range(len(sizes), len(sizes) + len(new)), strict=True))
+            sizes.extend([None] * len(new))
+            todo = [p for p in new if len(p) <= longest]
+            if todo:
+                pieces = [sep + p for p in todo] if start_mode else [p + sep for p in todo]
+                for p, n in zip(todo, self.sizer.tokenizer.count_tokens_batch(pieces), strict=True):
+                    sizes[memo[p]] = n
+        ids = [memo[p] for p in body]
+        first = 1 if start_mode else 0  # index in bounds of body[0]'s piece
+        found = [sizes[uid] for uid in ids]
+        if None in found:  # long pieces
+            for k in [k for k, n in enumerate(found) if n is None]:
+                known = sizes[ids[k]]  # measured already when the piece repeats
+                if known is None:
+                    known = sizes[ids[k]] = measure(bounds[k + first], bounds[k + first + 1])
+                found[k] = known
+        out = cast(list[int], found)
+        end = parts[0] if start_mode else parts[-1]
+        if not end:
+            return out, ids
+        lo, hi = (bounds[0], bounds[1]) if start_mode else (bounds[-2], bounds[-1])
+        n = self.count(lo, hi) if len(end) <= longest else measure(lo, hi)
+        sizes.append(n)
+        end_id = len(sizes) - 1
+        return ([n, *out], [end_id, *ids]) if start_mode else ([*out, n], [*ids, end_id])
+
+    def start_fixes(self, bounds: list[int], ids: list[int], sep: str) -> JoinFixes:
+        """The unclean inner bounds of a "start" mode split and the correction at each.
+
+        ``bounds`` and the piece ids come from :meth:`piece_counts`; every piece but an
+        unattached first one begins with ``sep``. The correction at each bound whose join
+        is not clean is as in :meth:`joined`, or :data:`UNKNOWN`.
+
+        The join ``b`` after a piece is followed by ``sep``, so its window runs from the
+        nearest clean position ``p`` inside the piece to the first clean position ``q``
+        in ``sep``, or right after it when the next piece's ``sep|part`` join is clean.
+        Both the correction and whether it applies depend on one piece each, so they
+        are computed once per piece id, not per join.
+        """
+        text, tails, heads, w, clean = self.text, self._tails, self._heads, len(sep), self.clean
+        inside = next((x for x in range(1, w) if clean(sep[x - 1], sep[x])), None)  # a clean position in sep
+        missing = {uid: k for k, uid in enumerate(ids) if uid not in tails}  # id -> a piece with it
+        windows: list[tuple[int, int, int, int]] = []
+        for uid, k in missing.items():
+            s, b = bounds[k], bounds[k + 1]
+            heads[uid] = b - s > w and text.startswith(sep, s) and clean(sep[-1], text[s + w])
+            if clean(text[b - 1], sep[0]):
+                tails[uid] = None
+                continue
+            p = self.clean_before(b, s)
+            if p > s:
+                windows.append((uid, p, b, inside or w))
+            else:
+                tails[uid] = UNKNOWN
+        if windows:
+            strings = [t for _, p, b, q in windows for t in (text[p:b] + sep[:q], text[p:b], sep[:q])]
+            ns = iter(self.sizer.count_batch(strings))
+            for (uid, p, b, q), whole, left, right in zip(windows, ns, ns, ns, strict=True):
+                tails[uid] = (whole - left - right, p - b, q)
+        cuts: list[int] = []
+        hits: list[Fix] = []
+        for k in range(len(ids) - 1):
+            tail = tails[ids[k]]
+            if tail is not None:
+                cuts.append(bounds[k + 1])
+                # the window ends after sep only when the next piece's sep|part join is clean
+                hits.append(tail if inside is not None or heads[ids[k + 1]] else UNKNOWN)
+        return JoinFixes(len(text), cuts, hits)
+
+    def group_size(self, fixes: JoinFixes | None, start: int, end: int, total: int) -> int:
+        """Exact count of ``text[start:end]``, a group of pieces whose counts sum to ``total``.
+
+        ``fixes`` holds the unclean cuts between all pieces (or None when there are none).
+        """
+        if fixes is None:
+            return total
+        inner = fixes.cuts
+        a, z = bisect_right(inner, start), bisect_left(inner, end)
+        if a >= z:
+            return total
+        known = fixes.bad[z - 1] == fixes.bad[a] and fixes.hits[z - 1] is not UNKNOWN  # windows apart, all known
+        if known and fixes.lo[a] >= start and fixes.hi[z - 1] <= end:
+            return total + fixes.fix[z] - fixes.fix[a]
+        return self.joined(start, end, inner[a:z], total)  # a window reaches past a neighbour or the group
+
+
+class JoinFixes:
+    """Prefix sums of the memoized corrections at the unclean cuts of one split.
+
+    A group of its pieces is then sized in O(log n) (:meth:`SpanSizer.group_size`).
+
+    Attributes:
+        cuts: The unclean cuts, in order.
+        hits: The correction at each cut (:data:`Fix`), or :data:`UNKNOWN`.
+        fix: ``fix[k]``: the sum of the corrections at cuts ``0..k-1``.
+        lo: The start of each cut's window.
+        hi: The end of each cut's window.
+        bad: ``bad[k]``: how many of the cuts ``0..k-1`` are unknown or have a window that
+            reaches the next cut (a group over such a cut is measured).
+    """
+
+    def __init__(self, text_length: int, cuts: list[int], hits: list[Fix]):
+        self.cuts = cuts
+        self.hits = hits
+        self.fix = list(accumulate((hit[0] for hit in hits), initial=0))
+        self.lo = [b + hit[1] for b, hit in zip(cuts, hits, strict=True)]
+        self.hi = [b + hit[2] for b, hit in zip(cuts, hits, strict=True)]
+        nexts = [*cuts[1:], text_length]
+        flags = (hit is UNKNOWN or nxt < hi for hit, nxt, hi in zip(hits, nexts, self.hi, strict=False))
+        self.bad = list(accumulate(flags, initial=0))
+
+
+def drop_empty_end(bounds: list[int]) -> list[int]:
+    """Bounds without the empty piece a split leaves at an end (the text starts or ends with the separator)."""
+    if bounds[0] == bounds[1]:
+        return bounds[1:]
+    if bounds[-1] == bounds[-2]:
+        return bounds[:-1]
+    return bounds
+

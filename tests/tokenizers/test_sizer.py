@@ -1,0 +1,145 @@
+"""The sizing engine: every count by arithmetic or probe equals the true count of the text."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from itertools import pairwise
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import docchunk
+from docchunk.tokenizers import Sizer, Tokenizer, WordTokenizer
+from docchunk.tokenizers.spans import drop_empty_end
+from tests.property.strategies import texts
+
+SPECS = [None, "cl100k", "word", "character"]
+PROPERTY = settings(deadline=None, max_examples=120, suppress_health_check=[HealthCheck.too_slow])
+
+
+@pytest.fixture(scope="module", params=SPECS, ids=["minilm", "cl100k", "word", "character"])
+def tok(request) -> Tokenizer:
+    if request.param == "cl100k":
+        return docchunk.get_tokenizer(request.getfixturevalue("cl100k"))
+    return docchunk.get_tokenizer(request.param)
+
+
+class _Recording(WordTokenizer):
+    """Word counts that record what was counted, one text or one batch at a time."""
+
+    def __init__(self) -> None:
+        self.singles: list[str] = []
+        self.batches: list[list[str]] = []
+
+    def count_tokens(self, text: str) -> int:
+        self.singles.append(text)
+        return super().count_tokens(text)
+
+    def count_tokens_batch(self, texts: Sequence[str]) -> list[int]:
+        self.batches.append(list(texts))
+        return [super(_Recording, self).count_tokens(t) for t in texts]
+
+
+def test_count_batch_counts_each_distinct_text_once_in_one_batch():
+    rec = _Recording()
+    sizer = Sizer(rec)
+    assert sizer.count_batch(["a b", "c", "a b", "d e f"]) == [2, 1, 2, 3]
+    assert rec.batches == [["a b", "c", "d e f"]] and rec.singles == []
+    assert sizer.count_batch(["c", "g h"]) == [1, 2]
+    assert rec.batches[-1] == ["g h"]  # "c" is cached
+    assert sizer.count("a b") == 2 and rec.singles == []
+
+
+def test_cache_limit_empties_the_cache_and_counts_stay_exact():
+    rec = _Recording()
+    sizer = Sizer(rec, cache_limit=2)
+    words = [f"w{i} x" for i in range(6)]
+    assert [sizer.count(w) for w in words] == [2] * 6
+    assert len(sizer.cache) <= 3
+    assert sizer.count_batch(words) == [2] * 6
+
+
+@PROPERTY
+@given(a=texts(max_words=30), b=texts(max_words=30))
+def test_joined_equals_the_count_of_the_joined_text(tok, a, b):
+    sizer = Sizer(tok)
+    assert sizer.joined(a, tok.count_tokens(a), b) == tok.count_tokens(a + b)
+    assert sizer.concat([a, "", b, a]) == tok.count_tokens(a + b + a)
+
+
+@PROPERTY
+@given(before=texts(max_words=5), text=texts(min_words=20, max_words=200), limit=st.integers(1, 12))
+def test_count_within_and_exceeds_equal_the_true_count(tok, before, text, limit):
+    sizer = Sizer(tok)
+    whole = tok.count_tokens(before + text)
+    got = sizer.count_within(text, limit, before, tok.count_tokens(before))
+    assert got == (whole if whole <= limit else None)
+    assert sizer.exceeds(text, limit) == (tok.count_tokens(text) > limit)
+
+
+@PROPERTY
+@given(text=texts(min_words=2, max_words=80), seed=st.integers(0, 2**16))
+def test_span_joins_equal_the_count_of_the_span(tok, text, seed):
+    """Pieces cut anywhere: sums with local corrections are exact, for any group of pieces."""
+    rng = random.Random(seed)
+    cuts = sorted(rng.sample(range(1, len(text)), min(len(text) - 1, rng.randint(1, 12))))
+    bounds = [0, *cuts, len(text)]
+    spans = Sizer(tok).spans(text)
+    counts = spans.exact_counts(list(pairwise(bounds)))
+    assert spans.joined(0, len(text), spans.unclean_cuts(cuts), sum(counts)) == tok.count_tokens(text)
+    inner = spans.unclean_cuts(cuts)
+    fixes = spans.join_fixes(inner) if inner else None
+    for _ in range(5):
+        i, j = sorted(rng.sample(range(len(bounds)), 2))
+        total = spans.group_size(fixes, bounds[i], bounds[j], sum(counts[i:j]))
+        assert total == tok.count_tokens(text[bounds[i] : bounds[j]])
+
+
+@PROPERTY
+@given(
+    words=st.lists(texts(max_words=4), min_size=2, max_size=25),
+    sep=st.sampled_from([" ", "\n", "\n\n", ". ", "## ", ", "]),
+    start_mode=st.booleans(),
+    seed=st.integers(0, 2**16),
+)
+def test_pieces_of_a_split_and_their_joins_are_exact(tok, words, sep, start_mode, seed):
+    """``piece_counts`` and ``start_fixes``: the counts a recursive split sizes its groups with."""
+    text = sep.join(words)
+    parts = text.split(sep)
+    if len(parts) < 2:
+        return
+    starts = [0]
+    for part in parts[:-1]:
+        starts.append(starts[-1] + len(part) + len(sep))
+    if start_mode:  # the separator starts each piece after the first
+        bounds = [0, *(s - len(sep) for s in starts[1:]), len(text)]
+    else:  # the separator ends each piece before the last
+        bounds = [*starts, len(text)]
+    spans = Sizer(tok).spans(text)
+    counts, ids = spans.piece_counts(parts, sep, start_mode, bounds, 4, spans.count)
+    bounds = drop_empty_end(bounds)
+    pieces = [text[a:b] for a, b in pairwise(bounds)]
+    assert counts == [tok.count_tokens(p) for p in pieces]
+    assert all(pieces[k] == pieces[m] for k in range(len(ids)) for m in range(len(ids)) if ids[k] == ids[m])
+    if start_mode and len(bounds) > 2:
+        fixes = spans.start_fixes(bounds, ids, sep)
+    else:
+        inner = spans.unclean_cuts(bounds[1:-1])
+        fixes = spans.join_fixes(inner) if inner else None
+    rng = random.Random(seed)
+    for _ in range(5):
+        i, j = sorted(rng.sample(range(len(bounds)), 2))
+        total = spans.group_size(fixes, bounds[i], bounds[j], sum(counts[i:j]))
+        assert total == tok.count_tokens(text[bounds[i] : bounds[j]])
+
+
+@PROPERTY
+@given(text=texts(min_words=30, max_words=300), limit=st.integers(1, 10))
+def test_size_or_over_is_exact_up_to_the_limit(tok, text, limit):
+    spans = Sizer(tok).spans(text)
+    true = tok.count_tokens(text)
+    got = spans.size_or_over(0, len(text), limit)
+    assert got == true if true <= limit else got > limit
+    assert spans.counts([(0, len(text)), (0, 1)], limit)[1] == tok.count_tokens(text[:1])
