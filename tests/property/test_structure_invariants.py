@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import docchunk
-from tests.helpers import debris_lines, lost_texts, page_sets
+from tests.helpers import check_tables, debris_lines, lost_texts, page_sets
 from tests.property.strategies import structured_documents
 
 TOKENIZERS = {"word": ("word", [6, 20, 80]), "minilm": (None, [16, 48, 160])}
@@ -32,11 +32,10 @@ def test_default_hybrid_invariants(name, doc, size_index, merge_peers, across, l
     chunks = list(chunker.chunk(doc))
 
     assert not lost_texts(doc, chunks)
+    check_tables(chunker, doc, chunks)  # whole rows that fit, no debris line, no cell text lost
     for chunk in chunks:
         assert chunk.text.strip(), "empty chunk"
-        # table pieces are checked by tests/chunkers/doc/test_table_chunks.py (check_tables); with the
-        # word tokenizer, generated cells with line breaks and marks still give a debris line there
-        assert chunk.meta.table_rows is not None or not debris_lines(chunker.contextualize(chunk)), chunk.text
+        assert not debris_lines(chunker.contextualize(chunk), doc), repr(chunk.text)
         n = tok.count_tokens(chunker.contextualize(chunk))
         assert n == chunk.meta.token_count
         assert n <= max_tokens or chunk.meta.oversized
@@ -75,5 +74,5 @@ def test_default_hierarchical_keeps_every_text(doc, emit):
     assert not lost_texts(doc, chunks)
     for chunk in chunks:
         assert chunk.text or emit
-        assert not debris_lines(chunk.text), chunk.text
+        assert not debris_lines(chunk.text, doc), repr(chunk.text)
         assert chunk.meta.token_count == len(chunker.contextualize(chunk))

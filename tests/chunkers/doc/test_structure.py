@@ -210,3 +210,28 @@ def test_list_marker_is_not_cut_from_a_long_first_word(max_tokens):
         assert not debris_lines(chunker.contextualize(chunk)), chunk.text
         assert chunk.meta.token_count <= max_tokens or chunk.meta.oversized
     assert squash("".join(c.text for c in chunks)) == squash("- " + text)
+
+
+@pytest.mark.parametrize("line_break", ["\f", "\v", "\x1e", "\u2028"])
+@pytest.mark.parametrize("name", ["hybrid", "hierarchical"])
+def test_list_item_starting_with_a_form_feed_left_a_marker_debris_line(name, line_break):
+    """A list item whose text starts with a form feed gave the line ``- `` (a debris line).
+
+    ``str.splitlines`` ends a line at a form feed (and ``\\v``, ``\\x1e``, ``\\u2028`` ...),
+    so ``- \\f=abc`` read as the marker alone, then the text; empty markers were removed
+    only before ``\\n``.
+    """
+    doc = DoclingDocument(name="list")
+    group = doc.add_list_group()
+    doc.add_list_item(text=f"{line_break}=abc def\nghi", parent=group)
+    doc.add_list_item(text="second item", parent=group)
+    chunker = (
+        docchunk.HybridChunker(tokenizer="word", max_tokens=6, merge_peers=False)
+        if name == "hybrid"
+        else docchunk.HierarchicalChunker()
+    )
+    chunks = list(chunker.chunk(doc))
+    for chunk in chunks:
+        assert not debris_lines(chunker.contextualize(chunk)), chunk.text
+    assert not lost_texts(doc, chunks)
+    assert "- second item" in "\n".join(c.text for c in chunks)

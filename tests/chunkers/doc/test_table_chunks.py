@@ -158,6 +158,24 @@ def test_row_larger_than_the_budget_is_split_evenly_not_into_a_fragment():
     assert all(f"Sample {r}, Measure " in c.text for c, r in zip(chunks, (1, 1, 2, 2), strict=True))
 
 
+def test_min_tokens_merge_of_a_split_row_left_overlapping_table_rows():
+    """``meta.table_rows`` read ``(0, 4), (0, 4), (0, 4), (0, 6)``: ranges that overlap without being equal.
+
+    A row split into pieces that share its range ``(0, 4)``; ``min_tokens`` merged the
+    last of them with the small piece of the next rows ``(4, 6)``, and only the merged
+    piece said ``(0, 6)``. All the pieces sharing a merged range now take the union.
+    """
+    doc = DoclingDocument(name="split row")
+    doc.add_text(label=DocItemLabel.TEXT, text="Before the table.")
+    make_table([[""], [""], [""], [" ".join(["alpha"] * 20)], [""], ["-"]], header_rows=0, doc=doc)
+    chunker = docchunk.HybridChunker(tokenizer="word", max_tokens=6, merge_peers=False, min_tokens=4)
+    chunks = list(chunker.chunk(doc))
+    check_tables(chunker, doc, chunks)
+    ranges = [c.meta.table_rows for c in chunks if c.meta.table_rows is not None]
+    assert len(ranges) > 1 and set(ranges) == {(0, 6)}, ranges
+    assert any(c.text.endswith('\n"-"') for c in chunks)  # the merge itself still happens
+
+
 # -- properties over generated documents ---------------------------------------------
 
 

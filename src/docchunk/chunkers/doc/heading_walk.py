@@ -48,7 +48,9 @@ from docchunk.chunkers.doc.walk import Piece
 __all__ = ["structured_walk", "without_debris"]
 
 _SATELLITES = (DocItemLabel.CAPTION, DocItemLabel.FOOTNOTE)
-_DEBRIS = re.compile(r"^[|\-: ]*[|\-:][|\-: ]*$", re.M)
+_DEBRIS = re.compile(r"[|\-: \t]*[|\-:][|\-: \t]*")
+_LINE_BREAK = re.compile("(\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029])")
+"""The line boundaries of ``str.splitlines``, captured (a form feed ends a line too)."""
 
 
 @dataclass
@@ -160,14 +162,24 @@ def structured_walk(
 
 
 def without_debris(item: Any, text: str) -> str:
-    """``text`` of ``item`` without the lines that hold no text (default mode).
+    r"""``text`` of ``item`` without the lines that hold no text (default mode).
 
     Those are the separator rows of a chart's data table (``|---|---|``) in a
-    picture, and the markers of empty list items (``- ``).
+    picture, and the markers of empty list items (``- ``), or of items whose text
+    starts with a line break of ``str.splitlines`` (``"- \f..."``). A line here
+    ends at any such break; a removed line goes with the break before it (after it,
+    for the first line), the other breaks are kept as they are.
     """
-    if not isinstance(item, (PictureItem, ListGroup, ListItem)) or not _DEBRIS.search(text):
+    if not isinstance(item, (PictureItem, ListGroup, ListItem)):
         return text
-    return "\n".join(line for line in text.split("\n") if not _DEBRIS.fullmatch(line))
+    parts = _LINE_BREAK.split(text)  # line, break, line, ..., line
+    if not any(_DEBRIS.fullmatch(line) for line in parts[::2]):
+        return text
+    out: list[str] = []
+    for k in range(0, len(parts), 2):
+        if not _DEBRIS.fullmatch(parts[k]):
+            out += [parts[k - 1], parts[k]] if out else [parts[k]]
+    return "".join(out)
 
 
 def _open_heading(scope: _Scope, item: Any, always_emit: bool, doc: DoclingDocument) -> Iterator[Piece]:

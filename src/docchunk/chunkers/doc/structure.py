@@ -255,10 +255,29 @@ def merge_small(run: Any, pieces: list[Piece], low: int) -> list[Piece]:
             continue
         j, merged, size = best
         lo = min(i, j)
+        joined = (ps[lo].table_rows, ps[lo + 1].table_rows)
         ps[lo : lo + 2] = [merged]
         sizes[lo : lo + 2] = [size]
+        _widen_rows(ps, merged, joined)
         i = lo
     return ps
+
+
+def _widen_rows(ps: list[Piece], merged: Piece, joined: tuple[tuple[int, int] | None, ...]) -> None:
+    """Give ``merged``'s row range to the other pieces of its table that shared a joined range.
+
+    The pieces of one split row share its range; when one of them is merged with the
+    piece of the next rows, the merged piece holds both ranges, and its siblings
+    must say so too, else the ranges overlap without being equal (``(0, 4), (0, 6)``).
+    Afterwards each range of a table's pieces starts where the previous one ends,
+    or equals it; together the pieces sharing a range hold its rows.
+    """
+    rows, ref = merged.table_rows, _table_ref(merged)
+    if rows is None or all(r in (None, rows) for r in joined):
+        return
+    for k, piece in enumerate(ps):
+        if piece.table_rows in joined and piece.table_rows != rows and _table_ref(piece) == ref:
+            ps[k] = replace(piece, table_rows=rows)
 
 
 def _best_neighbour(run: Any, ps: list[Piece], i: int, whole: set[str | None]) -> tuple[int, Piece, int] | None:
