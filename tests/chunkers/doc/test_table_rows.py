@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import docchunk
-from docchunk.chunkers.doc.table_rows import table_pieces, table_rows
+from docchunk.chunkers.doc.table_pack import table_pieces
+from docchunk.chunkers.doc.table_rows import table_rows
 from docchunk.tokenizers import Sizer
 from tests.helpers import collapse, debris_lines, make_table
 from tests.property.strategies import table_specs

@@ -8,7 +8,7 @@ each a function with its own postconditions:
    value`` that docling-core's ``TripletTableSerializer`` uses, but with every cell
    text kept (header cells included, the top-left one too), merged cells read once
    per row, and no Markdown anywhere.
-2. :func:`table_pieces` packs whole rows greedily into pieces of at most
+2. :func:`docchunk.chunkers.doc.table_pack.table_pieces` packs whole rows greedily into pieces of at most
    ``available`` tokens; a row that fits is never cut; a row larger than the budget
    is split between cells (each cell's triplet keeps the row label), and a cell
    larger than the budget by text (each fragment keeps the label and header).
@@ -19,25 +19,19 @@ column-header context in a form that reads as text.
 
 from __future__ import annotations
 
-import itertools
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from docling_core.types.doc import TableCell
 
-from docchunk.chunkers.doc.semsplit import semchunk_split
-from docchunk.tokenizers import Sizer
-
-__all__ = ["TablePiece", "TableRow", "TableRows", "table_pieces", "table_rows"]
+__all__ = ["TablePiece", "TableRow", "TableRows", "table_rows"]
 
 CELL_SEP = ". "
 """Separator of the triplets of one row (docling-core's triplet separator)."""
 ROW_SEP = "\n"
 """Separator of the rows of a piece."""
 _DEBRIS_CHARS = frozenset("|-: \t")
-_LINK_URL = re.compile(r"\]\(")
 
 
 @dataclass(frozen=True)
@@ -316,213 +310,3 @@ def _plain_rows(grid: list[list[Any]], text_of: Callable[[Any], str]) -> list[Ta
         texts = dict.fromkeys(text for cell in own if (text := text_of(cell)))
         rows.append(TableRow(r, tuple(("", _readable(t)) for t in texts)))
     return rows
-
-
-# -- phase 2: pack --------------------------------------------------------------
-
-
-class _Joins:
-    """Token counts of texts joined by ``sep``, by arithmetic where the boundary is clean.
-
-    ``size(first) = n[first]`` and, when the boundary ``prev[-1] | sep[0]`` is clean,
-    ``size(... + sep + texts[i]) = size(...) + m[i]`` with ``m[i] = count(sep + texts[i])``
-    (itself ``count(sep) + n[i]`` when ``sep[-1]`` and ``texts[i][0]`` are clean).
-    Elsewhere the joined text is counted.
-    """
-
-    def __init__(self, sizer: Sizer, sep: str, texts: Sequence[str]):
-        self.sizer, self.sep, self.texts = sizer, sep, texts
-        self.n = sizer.count_batch(texts) if texts else []
-        sep_n = sizer.count(sep)
-        self.m = [sep_n + k for k in self.n]
-        dirty = [i for i, t in enumerate(texts) if not sizer.clean(sep[-1], t[0])]
-        if dirty:
-            for i, k in zip(dirty, sizer.count_batch([sep + texts[i] for i in dirty]), strict=True):
-                self.m[i] = k
-
-    def add(self, group: list[int], size: int, i: int) -> int:
-        """Tokens of the texts of ``group + [i]`` joined, given ``size`` for ``group``."""
-        if not group:
-            return self.n[i]
-        if self.sizer.clean(self.texts[group[-1]][-1], self.sep[0]):
-            return size + self.m[i]
-        return self.sizer.count(self.sep.join(self.texts[k] for k in [*group, i]))
-
-
-def _pack(texts: Sequence[str], joins: _Joins, available: int) -> list[tuple[list[int], int]]:
-    """Greedy groups of consecutive indices whose joined text fits ``available``, with its tokens.
-
-    An index whose text alone exceeds ``available`` is a group of its own.
-    """
-    groups: list[tuple[list[int], int]] = []
-    group: list[int] = []
-    size = 0
-    for i in range(len(texts)):
-        joined = joins.add(group, size, i)
-        if group and joined > available:
-            groups.append((group, size))
-            group, size = [i], joins.n[i]
-        else:
-            group, size = [*group, i], joined
-    if group:
-        groups.append((group, size))
-    return groups
-
-
-def _balanced(texts: Sequence[str], joins: _Joins, available: int) -> list[tuple[list[int], int]]:
-    """:func:`_pack` into as few groups as greedy packing, with the largest group as small as possible.
-
-    Greedy packing fills each group and leaves the rest, often a small fragment, to
-    the last (a row of 267 tokens at 256 gives 231 + 36); the smallest cap under
-    which greedy packing needs no more groups (found by bisection) gives pieces of
-    even size (134 + 133), which ``min_tokens`` need not merge. Groups made of a
-    single text larger than ``available`` are left to the caller, as by ``_pack``.
-    """
-    groups = _pack(texts, joins, available)
-    if len(groups) < 2 or any(size > available for _, size in groups):
-        return groups
-    # _pack(high) has len(groups) groups; find the smallest such cap, from the mean group size up
-    low, high = max(1, sum(size for _, size in groups) // len(groups)), available
-    while low < high:
-        mid = (low + high) // 2
-        trial = _pack(texts, joins, mid)
-        if len(trial) <= len(groups) and all(size <= mid for _, size in trial):
-            high = mid
-        else:
-            low = mid + 1
-    return _pack(texts, joins, high)
-
-
-def table_pieces(rows: TableRows, available: int, sizer: Sizer) -> list[TablePiece]:
-    r"""Pack whole rows greedily into pieces of at most ``available`` tokens.
-
-    Each row's text is counted once (:meth:`Sizer.count_batch`); sizes of joined rows
-    follow by arithmetic where the tokenizer's boundary is clean, else they are
-    counted. A piece holds consecutive whole rows joined by ``"\n"``; a row that
-    fits the budget is never cut. A row larger than the budget is split between
-    its triplets (packed greedily, joined by ``". "``), each of which carries the
-    row label; a triplet larger than the budget is split by text (semchunk's rules,
-    at the largest separators first) and each fragment repeats the triplet's
-    ``label, header =`` prefix while that prefix leaves room.
-
-    Args:
-        rows: The table's rows, from :func:`table_rows`.
-        available: Budget per piece text, in tokens of the sizer's tokenizer (what is
-            left of ``max_tokens`` after headings and captions); values below 1 count as 1.
-        sizer: The chunking call's :class:`~docchunk.tokenizers.Sizer` (the chunker's tokenizer).
-
-    Returns:
-        Pieces in row order, none empty. Invariants: ``count(piece.text) <=
-        available`` unless ``piece.oversized`` (one character alone is larger);
-        the ``rows`` ranges cover ``[rows.start, rows.end)`` in order (each piece's
-        range starts where the previous one ends, or equals it for the pieces of
-        one split row); every row text and
-        every triplet text is whole in one piece or, when larger than the budget,
-        spread over consecutive pieces in order. An empty table gives ``[]``.
-
-    Example:
-        >>> pieces = table_pieces(table_rows(table, doc), 120, Sizer(get_tokenizer()))  # doctest: +SKIP
-    """
-    available = max(available, 1)
-    full = [row for row in rows.rows if row.cells]
-    if not full:
-        return []
-    texts = [row.text for row in full]
-    joins = _Joins(sizer, ROW_SEP, texts)
-    pieces: list[TablePiece] = []
-    covered = rows.start
-    for group, size in _pack(texts, joins, available):
-        first = full[group[0]]
-        if size > available:  # one row, too large: split between its triplets
-            for text, tokens, oversized in _split_row(first, available, sizer):
-                pieces.append(TablePiece(text, (covered, first.index + 1), tokens, oversized))
-        else:
-            text = ROW_SEP.join(texts[i] for i in group)
-            pieces.append(TablePiece(text, (covered, full[group[-1]].index + 1), size))
-        covered = full[group[-1]].index + 1
-    last = pieces[-1].rows
-    if last[1] < rows.end:  # trailing empty rows belong to the last row's pieces
-        tail = (last[0], rows.end)
-        pieces = [TablePiece(p.text, tail, p.tokens, p.oversized) if p.rows == last else p for p in pieces]
-    return pieces
-
-
-def _split_row(row: TableRow, available: int, sizer: Sizer) -> list[tuple[str, int, bool]]:
-    """``(text, tokens, oversized)`` of one row too large for the budget, split between triplets."""
-    texts = [prefix + value for prefix, value in row.cells]
-    joins = _Joins(sizer, CELL_SEP, texts)
-    out: list[tuple[str, int, bool]] = []
-    for group, size in _balanced(texts, joins, available):
-        if size > available:
-            out.extend(_split_cell(*row.cells[group[0]], available, sizer))
-        else:
-            out.append((CELL_SEP.join(texts[i] for i in group), size, False))
-    return out
-
-
-def _split_cell(prefix: str, value: str, available: int, sizer: Sizer) -> list[tuple[str, int, bool]]:
-    """Fragments of one triplet too large for the budget, each starting with ``prefix``.
-
-    The value is split to ``available - count(prefix)`` tokens, and the budget is
-    lowered by any overflow the join causes until every fragment fits; when the
-    prefix leaves no room, the whole triplet is split without repeating it, and a
-    fragment made only of ``|``, ``-``, ``:`` and spaces stays with its neighbour
-    (flagged oversized when that exceeds the budget).
-    """
-    count = sizer.count
-    budget = available - count(prefix) if prefix else 0
-    while budget > 0 and value.strip():
-        spans = _value_spans(value, budget, sizer)
-        texts = [prefix + value[s:e] for s, e in spans]
-        sizes = sizer.count_batch(texts)
-        overflow = max(sizes) - available
-        if overflow <= 0:
-            return [(t, n, False) for t, n in zip(texts, sizes, strict=True)]
-        budget -= overflow
-    text = _readable(prefix + value)
-    spans, _ = semchunk_split(text, available, sizer)
-    out = []
-    for s, e in _no_debris(text, spans):
-        n = count(text[s:e])
-        out.append((text[s:e], n, n > available))
-    return out
-
-
-def _value_spans(value: str, budget: int, sizer: Sizer) -> list[tuple[int, int]]:
-    """Spans of ``value`` of at most ``budget`` tokens each, cut inside no link text that fits.
-
-    A Markdown link ``[text](url)`` of a rich cell is often larger than the budget
-    because of its URL, while its text fits; split where the URL starts, so that
-    the link text (a text item of the document) stays whole in one fragment and
-    the URL is split alone. Adjacent parts are then packed greedily up to the budget.
-    """
-    count = sizer.count
-    cuts = [m.start() + 1 for m in _LINK_URL.finditer(value)]
-    if not cuts:
-        return semchunk_split(value, budget, sizer)[0]
-    parts: list[tuple[int, int]] = []
-    for s, e in itertools.pairwise([0, *cuts, len(value)]):
-        if value[s:e].strip():
-            parts.extend((s + a, s + b) for a, b in semchunk_split(value[s:e], budget, sizer)[0])
-    out: list[tuple[int, int]] = []
-    for s, e in parts:
-        if out and count(value[out[-1][0] : e]) <= budget:
-            out[-1] = (out[-1][0], e)
-        else:
-            out.append((s, e))
-    return out
-
-
-def _no_debris(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """``spans`` where a span made only of ``|``, ``-``, ``:`` and spaces is joined to a neighbour.
-
-    Such a fragment would read as a Markdown table remnant; it is kept with the text
-    before it (or after it, for the first), as one indivisible unit.
-    """
-    out: list[tuple[int, int]] = []
-    for s, e in spans:
-        if out and (set(text[s:e]) <= _DEBRIS_CHARS or set(text[out[-1][0] : out[-1][1]]) <= _DEBRIS_CHARS):
-            out[-1] = (out[-1][0], e)
-        else:
-            out.append((s, e))
-    return out

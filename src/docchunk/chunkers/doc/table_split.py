@@ -16,7 +16,8 @@ from docling_core.transforms.serializer.base import BaseDocSerializer, BaseTable
 from docling_core.transforms.serializer.common import create_ser_result
 from docling_core.types.doc import DoclingDocument, RichTableCell, TableItem
 
-from docchunk.chunkers.doc.table_rows import TableRows, table_pieces, table_rows
+from docchunk.chunkers.doc.table_pack import table_pieces
+from docchunk.chunkers.doc.table_rows import TableRows, table_rows
 from docchunk.chunkers.doc.walk import Piece
 from docchunk.serialization import ChunkingSerializer, ChunkingSerializerProvider
 
