@@ -108,8 +108,21 @@ def test_entry_point_subprocess(tmp_path):
         capture_output=True, text=True,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
-    assert result.stderr == ""
-    assert rows((tmp_path / "o.jsonl").read_text())
+    written = rows((tmp_path / "o.jsonl").read_text())
+    assert result.stderr == f"docchunk: wrote {tmp_path / 'o.jsonl'} ({len(written)} chunks from 1 of 1 inputs)\n"
+
+
+def test_chunk_to_file_prints_a_summary_like_inspect_regression(tmp_path):
+    """``chunk -o FILE`` printed nothing on success, while ``inspect`` says what it wrote; to stdout, nothing."""
+    out = tmp_path / "o.jsonl"
+    to_file = subprocess.run([sys.executable, "-m", "docchunk", "chunk", str(DOC), str(DOC), "-o", str(out)],
+                             capture_output=True, text=True)  # fmt: skip
+    assert to_file.returncode == 0, to_file.stderr
+    count = len(rows(out.read_text()))
+    assert to_file.stderr.splitlines() == [f"docchunk: wrote {out} ({count} chunks from 2 of 2 inputs)"]
+    to_stdout = subprocess.run([sys.executable, "-m", "docchunk", "chunk", str(DOC)], capture_output=True, text=True)
+    assert to_stdout.returncode == 0 and to_stdout.stderr == ""
+    assert len(rows(to_stdout.stdout)) * 2 == count
 
 
 def test_dangling_ref_deep_json_and_undecodable_name_regression(capsys, tmp_path):
