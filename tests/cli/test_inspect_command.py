@@ -94,13 +94,18 @@ def test_a_text_chunker_chunks_a_documents_markdown_export(capsys, tmp_path):
     "options, message",
     [
         (("--chunk-size", "50"), "--chunk-size and --chunk-overlap apply to the text chunkers"),
-        (("--chunker", "token", "--max-tokens", "50"), "--max-tokens and --no-merge-peers apply to --chunker hybrid"),
+        (("--chunker", "token", "--max-tokens", "50"),
+         "--max-tokens applies to --chunker hybrid, page and line only; text chunkers take --chunk-size"),
+        (("--chunker", "recursive", "--no-merge-peers"), "--no-merge-peers, --min-tokens and --no-merge-across-pages"),
+        (("--chunker", "recursive", "--min-tokens", "5"), "apply to --chunker hybrid only"),
+        (("--chunker", "recursive", "--docling-compat"), "--docling-compat applies to --chunker hybrid and hier"),
         (("--chunker", "token", "--tokenizer", "word"), "no token limit of its own; give --chunk-size"),
         (("--chunker", "recursive", "--chunk-size", "10", "--chunk-overlap", "10"), "chunk_overlap (10)"),
         (("--chunker", "paragraph",), "'paragraph' is not one of"),
     ],
 )  # fmt: skip
 def test_usage_errors_are_one_line_and_exit_2(capsys, tmp_path, options, message):
+    """Regression: --max-tokens with a text chunker said it applied to hybrid only (page and line take it too)."""
     report = tmp_path / "report.html"
     code, _, err = run(capsys, "inspect", str(DATA / "wiki.md"), "-o", str(report), *options)
     assert code == 2

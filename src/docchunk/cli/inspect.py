@@ -63,9 +63,9 @@ def inspect_command(
     The page is self-contained: it opens from disk and makes no network request.
     """
     is_text = chunker in TEXT_CHUNKERS
-    if is_text and (max_tokens is not None or no_merge_peers):
-        raise click.UsageError("--max-tokens and --no-merge-peers apply to --chunker hybrid only; "
-                               "text chunkers take --chunk-size")  # fmt: skip
+    if is_text:
+        _check_text_options(max_tokens, no_merge_peers or no_merge_across_pages or min_tokens is not None,
+                            docling_compat)  # fmt: skip
     if is_text and code_chunking:
         raise click.UsageError("--code-chunking applies to --chunker hybrid and hierarchical")
     if not is_text and (chunk_size is not None or chunk_overlap):
@@ -100,6 +100,18 @@ def inspect_command(
     if len(views) < len(files):
         _error(f"{len(files) - len(views)} of {len(files)} input(s) failed; the others are in the report")
         sys.exit(1)
+
+
+def _check_text_options(max_tokens: int | None, hybrid_only: bool, docling_compat: bool) -> None:
+    """Document chunker options given to a text chunker are usage errors that name the chunkers they apply to."""
+    if max_tokens is not None:
+        raise click.UsageError("--max-tokens applies to --chunker hybrid, page and line only; "
+                               "text chunkers take --chunk-size")  # fmt: skip
+    if hybrid_only:
+        raise click.UsageError("--no-merge-peers, --min-tokens and --no-merge-across-pages apply to "
+                               "--chunker hybrid only")  # fmt: skip
+    if docling_compat:
+        raise click.UsageError("--docling-compat applies to --chunker hybrid and hierarchical")
 
 
 def _input_files(path: Path, is_text: bool) -> list[Path]:
