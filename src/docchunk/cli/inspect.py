@@ -58,7 +58,7 @@ def inspect_command(
     against the budget, pages and flags; a summary with a histogram and the tiny and
     oversized chunks; the contextualized text on click.
 
-    Document chunkers (hybrid, hierarchical) take what docchunk chunk takes; text
+    Document chunkers (hybrid, hierarchical, page, line) take docchunk chunk's chunker options; text
     chunkers read .txt and .md files as text (other inputs as their Markdown export).
     The page is self-contained: it opens from disk and makes no network request.
     """
