@@ -126,6 +126,21 @@ def test_a_bad_input_fails_alone(capsys, tmp_path):
     assert [d["source"] for d in page.data["docs"]] == [str(good)]
 
 
+def test_no_readable_input_writes_no_report_regression(capsys, tmp_path):
+    """``inspect`` wrote an empty report ("0 chunks from 0 of 1 inputs") and then exited 1."""
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    report = tmp_path / "report.html"
+    code, out, err = run(capsys, "inspect", str(bad), "-o", str(report))
+    assert code == 1 and out == ""
+    assert "invalid JSON" in err and "none of the 1 input(s) could be chunked" in err and "wrote" not in err
+    assert not report.exists()
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    code, _, err = run(capsys, "inspect", str(empty), "-o", str(report))
+    assert code == 1 and "none of the 0 input(s)" in err and not report.exists()
+
+
 def test_a_text_file_that_is_not_utf8_is_a_document_error(capsys, tmp_path):
     path = tmp_path / "latin1.txt"
     path.write_bytes("caf\xe9 au lait".encode("latin-1"))

@@ -89,6 +89,9 @@ def inspect_command(
             if debug:
                 raise
             _error(_problem(path, exc))
+    if not views:  # an empty report would look like a document without chunks
+        _error(f"none of the {len(files)} input(s) could be chunked; {output} was not written")
+        sys.exit(1)
     page = render_html(views, title=title or "docchunk inspect: " + ", ".join(p.name for p in files[:3])
                        + (f" and {len(files) - 3} more" if len(files) > 3 else ""))  # fmt: skip
     try:
