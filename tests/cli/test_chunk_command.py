@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+import docchunk
 from tests.helpers import DATA, rows, run
 
 DOC = DATA / "md_deepseek__deepseek_title.md.json"
@@ -155,3 +156,23 @@ def test_bad_callable_tokenizer_is_a_tokenizer_error():
     for counter in (lambda t: -1, lambda t: None, lambda t: 1 / 0):
         with pytest.raises(docchunk.TokenizerError):
             list(docchunk.HybridChunker(tokenizer=counter, max_tokens=10).chunk(doc))
+
+
+def test_page_chunks_over_the_model_limit_warn_once_regression(capsys, tmp_path):
+    """``--chunker page`` without --max-tokens gave 296-508-token chunks for a 256-token model, silently."""
+    pages = DATA / "pdf__multi_page.json"
+    limit = docchunk.get_tokenizer().max_tokens
+    code, out, err = run(capsys, "chunk", str(pages), "--chunker", "page")
+    counts = [row["token_count"] for row in rows(out)]
+    over = [c for c in counts if c > limit]
+    assert code == 0 and over, counts
+    warnings = [line for line in err.splitlines() if line.startswith("docchunk: warning:")]
+    assert warnings == [line for line in err.splitlines() if line]
+    assert len(warnings) == 1 and f"{len(over)} of {len(counts)} page chunks exceed" in warnings[0]
+    assert f"({limit} tokens for" in warnings[0] and f"the largest has {max(over)}" in warnings[0]
+    assert not any(row["meta"].get("oversized") for row in rows(out))  # no budget: nothing is over it
+    code, out, err = run(capsys, "chunk", str(pages), "--chunker", "page", "--max-tokens", str(limit))
+    assert code == 0 and "warning" not in err and max(row["token_count"] for row in rows(out)) <= limit
+    report = tmp_path / "r.html"
+    code, _, err = run(capsys, "inspect", str(pages), "--chunker", "page", "-o", str(report))
+    assert code == 0 and f"{len(over)} of {len(counts)} page chunks exceed" in err

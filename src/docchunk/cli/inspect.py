@@ -11,6 +11,7 @@ import click
 from docchunk.cli.options import (
     DOC_CHUNKERS,
     TEXT_CHUNKERS,
+    ModelLimitCheck,
     chunker_option,
     doc_chunker_options,
     make_doc_chunker,
@@ -99,6 +100,9 @@ def inspect_command(
     except OSError as exc:
         raise click.UsageError(f"cannot write {output}: {exc.strerror or exc}") from exc
     count = sum(len(v.chunks) for v in views)
+    limit_check = ModelLimitCheck(chunker, max_tokens, chunker_obj)
+    limit_check.add_counts([c.token_count or 0 for v in views for c in v.chunks])
+    limit_check.warn()
     click.echo(f"docchunk: wrote {output} ({count} chunks from {len(views)} of {len(files)} inputs)", err=True)
     if len(views) < len(files):
         _error(f"{len(files) - len(views)} of {len(files)} input(s) failed; the others are in the report")

@@ -23,6 +23,7 @@ from docchunk.cli.eval import eval_command
 from docchunk.cli.inspect import inspect_command
 from docchunk.cli.options import (
     DOC_CHUNKERS,
+    ModelLimitCheck,
     chunker_option,
     doc_chunker_options,
     expand_option,
@@ -109,6 +110,7 @@ def chunk_command(
         return
     show = progress if progress is not None else len(files) >= PROGRESS_MIN_FILES
     failures, count = len(empty), 0
+    limit_check = ModelLimitCheck(chunker, max_tokens, chunker_obj)
     with _open_output(output) as out:
         for lines, problem in _progress(_results(files, chunker_obj, settings, workers, debug), show, len(files)):
             if problem is not None:
@@ -118,6 +120,8 @@ def chunk_command(
             out.writelines(lines)
             out.flush()
             count += len(lines)
+            limit_check.add(lines)
+    limit_check.warn()
     if output is not None:  # stdout stays pure JSONL and stderr quiet for pipes; a file gets a summary
         click.echo(f"docchunk: wrote {output} ({count} chunks from {total - failures} of {total} inputs)", err=True)
     _finish(failures, total)
