@@ -15,9 +15,11 @@ __all__ = ["HeadingContextRefinery"]
 
 SYNTAXES = ("markdown", "mediawiki")
 # ATX headings: up to 3 spaces, 1-6 '#', a space, the title, optional closing '#'s (CommonMark 4.2)
-_MARKDOWN = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$", re.MULTILINE)
+# (an empty one, '#' or '# #', counts as no heading); a '\r' before the line end is ignored
+_MARKDOWN = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))??(?:[ \t]+#+)?[ \t]*\r?$", re.MULTILINE)
 # MediaWiki headings: '== Title ==' (level = number of '='), also as tokenized in WikiText-103: ' = = Title = = '
-_MEDIAWIKI = re.compile(r"^[ \t]*((?:=[ \t]*){1,6})([^=\n]*?[^=\s][^=\n]*?)[ \t]*((?:=[ \t]*){1,6})$", re.MULTILINE)
+_MEDIAWIKI = re.compile(r"^[ \t]*((?:=[ \t]*){1,6})([^=\n]*?[^=\s][^=\n]*?)[ \t]*((?:=[ \t]*){1,6})\r?$", re.MULTILINE)
+_LONE_CR = re.compile(r"\r(?!\n)")  # a classic Mac line break
 
 
 class HeadingContextRefinery(StrictConfig):
@@ -35,7 +37,8 @@ class HeadingContextRefinery(StrictConfig):
     ``###### Title``, CommonMark); ``"mediawiki"``, ``= Title =`` to
     ``====== Title ======`` on a line of their own (also with spaces between the
     ``=``, as tokenized in the WikiText-103 corpus: ``= = Title = =``), the
-    level being the number of ``=`` on the left. Headings are found in the text
+    level being the number of ``=`` on the left; lines end at ``\\n``, ``\\r\\n``
+    or ``\\r``, and a heading with an empty title counts as none. Headings are found in the text
     the chunks cover, rebuilt from their offsets: the chunks must come in source
     order with offsets (as docchunk's text chunkers give them); a chunk without
     offsets is left alone, and a gap starts a new path. Lines inside a fenced
@@ -99,13 +102,16 @@ class HeadingContextRefinery(StrictConfig):
         return out
 
     def headings(self, text: str) -> list[tuple[int, int, str]]:
-        """The headings of ``text``: ``(start offset in characters, level 1-6, title)``, in order.
+        r"""The headings of ``text``: ``(start offset in characters, level 1-6, title)``, in order.
 
-        Lines inside fenced code blocks are skipped.
+        Lines inside fenced code blocks are skipped. Lines end at ``\n``, ``\r\n`` or ``\r``. A heading with
+        an empty title (``#``, ``# #``) counts as none.
         """
+        text = _LONE_CR.sub("\n", text) if "\r" in text else text  # same length: offsets unchanged
         found = []
         if "markdown" in self.syntax:
-            found += [(m.start(), len(m.group(1)), m.group(2).strip()) for m in _MARKDOWN.finditer(text)]
+            matches = [(m.start(), len(m.group(1)), (m.group(2) or "").strip()) for m in _MARKDOWN.finditer(text)]
+            found += [h for h in matches if h[2]]
         if "mediawiki" in self.syntax:
             for m in _MEDIAWIKI.finditer(text):
                 left, right = m.group(1).count("="), m.group(3).count("=")

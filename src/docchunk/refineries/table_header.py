@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import copy
 import re
 from typing import Any
@@ -12,6 +13,7 @@ from docchunk.types.config import StrictConfig, check_size
 
 __all__ = ["TableHeaderRefinery"]
 
+_LONE_CR = re.compile(r"\r(?!\n)")
 _SENTENCE_END = re.compile(r"[.!?:;][\"')\]]*\s+")
 
 
@@ -29,7 +31,8 @@ class TableHeaderRefinery(StrictConfig):
     A pipe table is a run of at least two consecutive lines that each contain
     ``|``: GitHub-flavoured Markdown tables (with or without the ``|---|``
     delimiter row) and the ``a | b | c`` rows of text exports. Its header is its
-    first line. Lines inside a fenced code block (CommonMark: from a fence of
+    first line (without its line break; lines end at ``\\n``, ``\\r\\n`` or
+    ``\\r``). Lines inside a fenced code block (CommonMark: from a fence of
     three or more backticks or tildes to a fence of the same character at least
     as long, or to the end of the text when unclosed) are never table rows. The
     text before a chunk is read from the chunks before it, so the chunks must
@@ -79,9 +82,11 @@ class TableHeaderRefinery(StrictConfig):
         """Add the table header context to each chunk that starts inside a table (see the class docstring)."""
         out = chunks if self.inplace else [copy.deepcopy(c) for c in chunks]
         for run_start, run, members in source_runs(out):
+            run = _lf(run)
             blocks = fenced_blocks(run) if "|" in run else []
+            tables = _tables(run, blocks) if "|" in run else []
             for chunk in members:
-                context = self._context(run, chunk.start_index - run_start, blocks)
+                context = self._context(run, chunk.start_index - run_start, tables, blocks)
                 if context:
                     chunk.context_prefix = context + (chunk.context_prefix or "")
         return out
@@ -93,28 +98,22 @@ class TableHeaderRefinery(StrictConfig):
             text: The source text (or the part of it that holds the chunk and what precedes it).
             position: The chunk's start offset in ``text``.
         """
-        return self._context(text, position, fenced_blocks(text))
+        text = _lf(text)
+        blocks = fenced_blocks(text)
+        return self._context(text, position, _tables(text, blocks), blocks)
 
-    def _context(self, text: str, position: int, blocks: list[tuple[int, int]]) -> str:
-        """:meth:`context_for`, with the fenced code ``blocks`` of ``text`` (whose lines are no rows)."""
+    def _context(self, text: str, position: int, tables: list[tuple[int, int]], blocks: list[tuple[int, int]]) -> str:
+        """:meth:`context_for`, with the ``tables`` of ``text`` (from :func:`_tables`) and its fenced ``blocks``."""
         while position < len(text) and text[position].isspace():
             position += 1  # the chunk's first non-blank line decides
         if position >= len(text):
             return ""
         line_start = text.rfind("\n", 0, position) + 1
-        if not _is_row(text, line_start, blocks):
-            return ""
-        header = line_start
-        while header > 0:
-            previous = text.rfind("\n", 0, header - 1) + 1
-            if not _is_row(text, previous, blocks):
-                break
-            header = previous
-        header_line = _line_at(text, header)
-        following = header + len(header_line) + 1
-        if header == line_start or not _is_row(text, following, blocks):
-            return ""  # the chunk starts in the header itself, or a lone line with a pipe
-        context = header_line + "\n"
+        i = bisect.bisect_right(tables, line_start, key=lambda table: table[0]) - 1
+        if i < 0 or line_start >= tables[i][1] or line_start == tables[i][0]:
+            return ""  # not in a table, or in its header itself
+        header = tables[i][0]
+        context = _line_at(text, header).rstrip("\r") + "\n"
         if self.caption:
             caption = self._caption(text, header, blocks)
             context = (caption + "\n" if caption else "") + context
@@ -140,7 +139,32 @@ def _line_at(text: str, start: int) -> str:
     return text[start : end if end >= 0 else len(text)]
 
 
-def _is_row(text: str, start: int, blocks: list[tuple[int, int]]) -> bool:
-    """Whether the line of ``text`` starting at ``start`` is a table row (has a ``|``, outside fenced code)."""
-    line = _line_at(text, start)
-    return "|" in line and bool(line.strip()) and not in_blocks(blocks, start)
+def _lf(text: str) -> str:
+    r"""``text`` with each lone ``\r`` (a classic Mac line break) made ``\n``: same length, same offsets."""
+    return _LONE_CR.sub("\n", text) if "\r" in text else text
+
+
+def _tables(text: str, blocks: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``(header line start, end of the last row)`` of each pipe table of ``text``, in order, in one pass.
+
+    A table is a run of two or more consecutive lines that hold a ``|`` and are not blank or in fenced code.
+    """
+    tables: list[tuple[int, int]] = []
+    first = end = -1  # the current run of rows: its first line's start, its last line's end
+    rows = 0
+    start = 0
+    while start <= len(text):
+        stop = text.find("\n", start)
+        stop = len(text) if stop < 0 else stop
+        line = text[start:stop]
+        if "|" in line and line.strip() and not in_blocks(blocks, start):
+            first, rows = (first, rows + 1) if rows else (start, 1)
+            end = stop
+        else:
+            if rows >= 2:
+                tables.append((first, end))
+            rows = 0
+        start = stop + 1
+    if rows >= 2:
+        tables.append((first, end))
+    return tables

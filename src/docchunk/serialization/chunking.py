@@ -26,13 +26,19 @@ from docling_core.transforms.serializer.base import (
     BaseTableSerializer,
     SerializationResult,
 )
-from docling_core.transforms.serializer.common import create_ser_result
-from docling_core.transforms.serializer.markdown import MarkdownDocSerializer, MarkdownParams
+from docling_core.transforms.serializer.common import DocSerializer, create_ser_result
+from docling_core.transforms.serializer.markdown import (
+    MarkdownDocSerializer,
+    MarkdownListSerializer,
+    MarkdownParams,
+    MarkdownTextSerializer,
+)
 from docling_core.types.doc.base import ImageRefMode
 from docling_core.types.doc.document import DoclingDocument, TableItem
 from pydantic import ConfigDict, PrivateAttr
 
 from docchunk.errors import ConfigError
+from docchunk.serialization.fast import fast_serialize
 
 __all__ = [
     "SERIALIZER_MODES",
@@ -144,20 +150,31 @@ _CHUNKING_PARAMS = MarkdownParams(
 )
 
 
+_CHUNKING_DUMP = _CHUNKING_PARAMS.model_dump()
+
+
 class ChunkingSerializer(MarkdownDocSerializer):
     """docling-core's ``ChunkingDocSerializer``: Markdown items, triplet tables, no image placeholders.
 
     A docling-core ``DocSerializer`` (pass it wherever docling-core takes one). The
     text of each item equals docling-core 2.104's ``ChunkingDocSerializer``.
+
+    Plain paragraphs, headings, list items and lists of list items are written
+    directly (:mod:`docchunk.serialization.fast`), with the same text, spans and
+    visited references as docling-core's Markdown serializer, when the serializer
+    has the default settings and component serializers; ``fast_path=False`` sends
+    every item through docling-core's serializer (for comparison).
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True, extra="forbid")
 
     table_serializer: BaseTableSerializer = TripletTableSerializer()
     params: MarkdownParams = _CHUNKING_PARAMS
+    fast_path: bool = True
 
     _excluded: dict[tuple, set[str]] = PrivateAttr(default_factory=dict)
     _own_excluded: tuple[Any, tuple, set[str]] | None = PrivateAttr(default=None)
+    _fast_ok: tuple[Any, Any, Any, bool] | None = PrivateAttr(default=None)
 
     @classmethod
     def for_document(cls, doc: DoclingDocument) -> ChunkingSerializer:
@@ -167,6 +184,44 @@ class ChunkingSerializer(MarkdownDocSerializer):
         document validators walk all of it); this takes ``doc`` as it is.
         """
         return cls.model_construct(doc=doc)
+
+    def serialize(
+        self,
+        *,
+        item: Any = None,
+        list_level: int = 0,
+        is_inline_scope: bool = False,
+        visited: set[str] | None = None,
+        **kwargs: Any,
+    ) -> SerializationResult:
+        """docling-core's ``serialize``; plain text, headings and lists directly (same result)."""
+        if item is not None and not kwargs and not list_level and not is_inline_scope and self._fast():
+            res = fast_serialize(self, item, visited if visited is not None else set())
+            if res is not None:
+                return res
+        return super().serialize(
+            item=item, list_level=list_level, is_inline_scope=is_inline_scope, visited=visited, **kwargs
+        )
+
+    def _fast(self) -> bool:
+        """Whether the fast path gives docling-core's text: default settings and component serializers."""
+        if not self.fast_path:
+            return False
+        key = (self.params, self.text_serializer, self.list_serializer)
+        cached = self._fast_ok
+        if cached is not None and all(a is b for a, b in zip(cached[:3], key, strict=True)):
+            return cached[3]
+        cls = type(self)
+        ok = (
+            type(self.text_serializer) is MarkdownTextSerializer
+            and type(self.list_serializer) is MarkdownListSerializer
+            and cls.post_process is MarkdownDocSerializer.post_process
+            and cls.get_parts is DocSerializer.get_parts
+            and cls._skip_in_walk is DocSerializer._skip_in_walk
+            and self.params.model_dump() == _CHUNKING_DUMP
+        )
+        self._fast_ok = (*key, ok)
+        return ok
 
     def get_excluded_refs(self, **kwargs: Any) -> set[str]:
         """References of the items these settings leave out (docling-core's rule).

@@ -189,7 +189,13 @@ class CodeChunkingStrategy(BaseCodeChunkingStrategy):
             item: The ``CodeItem`` the code comes from (the chunks' ``doc_items``);
                 default: a new one holding ``code``.
             origin: The document origin for the chunks' meta.
+
+        Raises:
+            ConfigError: ``code`` or ``language`` is not a str.
         """
+        if not isinstance(code, str) or not isinstance(language, str):
+            raise ConfigError(f"chunk_code takes code and language as str, got code={type(code).__name__}, "
+                              f"language={language!r}; e.g. chunk_code(source, 'python') ('' for unknown)")  # fmt: skip
         if not code.strip():
             return []
         if item is None:

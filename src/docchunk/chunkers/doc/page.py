@@ -31,9 +31,9 @@ class PageChunker(DocumentChunker):
 
     A page's text is the serializer's text of the elements whose first provenance
     is on that page, joined by a blank line; a document without pages gives one
-    chunk with its whole text. Chunks carry no headings or captions (a page is its
-    own context), and their meta adds ``token_count`` (tokens of the tokenizer) and
-    ``page_numbers``.
+    chunk with its whole text (split like a page with ``max_tokens``). Chunks
+    carry no headings or captions (a page is its own context), and their meta adds
+    ``token_count`` (tokens of the tokenizer) and ``page_numbers``.
 
     With ``docling_compat=True`` the output equals docling-core 2.104.0's
     ``PageChunker`` (texts, doc_items). The default differs only where docling-core
@@ -82,9 +82,7 @@ class PageChunker(DocumentChunker):
         check_document(dl_doc)
         ser = self.serializer_provider.get_serializer(doc=dl_doc)
         if not dl_doc.pages:
-            res = ser.serialize()
-            if res.text if self.docling_compat else res.text.strip():
-                yield self._page_chunk(res.text, res.get_unique_doc_items(), dl_doc)
+            yield from self._pageless(dl_doc, ser)
             return
         if self.docling_compat:
             for page_no in sorted(dl_doc.pages):
@@ -102,6 +100,18 @@ class PageChunker(DocumentChunker):
                 yield chunk
             else:
                 yield from self._split_page(parts, dl_doc)
+
+    def _pageless(self, doc: DoclingDocument, ser: Any) -> Iterator[DocChunk]:
+        """A document without pages: one chunk of its whole text, split like a page over ``max_tokens``."""
+        res = ser.serialize()
+        if not (res.text if self.docling_compat else res.text.strip()):
+            return
+        chunk = self._page_chunk(res.text, res.get_unique_doc_items(), doc)
+        if self.docling_compat or self.max_tokens is None or (chunk.meta.token_count or 0) <= self.max_tokens:
+            yield chunk
+            return
+        order = _document_order(doc)
+        yield from self._split_page([_part(part, order) for part in ser.get_parts() if part.text], doc)
 
     def _page_chunk(self, text: str, items: list[Any], doc: DoclingDocument, oversized: bool = False) -> DocChunk:
         count = self._tok.count_tokens(text)
@@ -161,9 +171,7 @@ def page_parts(doc: DoclingDocument, serializer: Any) -> dict[int, list[_Part]]:
         Page number -> parts, for every page of ``doc.pages`` in ascending order
         (pages without parts map to an empty list). Parts have non-empty text.
     """
-    order = {
-        item.self_ref: i for i, (item, _) in enumerate(doc.iterate_items(with_groups=True, traverse_pictures=True))
-    }
+    order = _document_order(doc)
     pages: dict[int, list[_Part]] = {}
     seen: set[str] = set()
     for page_no in sorted(doc.pages):
@@ -179,6 +187,11 @@ def page_parts(doc: DoclingDocument, serializer: Any) -> dict[int, list[_Part]]:
         before = [page_no for pos, page_no in placed if pos < part.order]
         pages[before[-1] if before else first_page].append(part)
     return pages
+
+
+def _document_order(doc: DoclingDocument) -> dict[str, int]:
+    """Each item's position in document order, by ``self_ref``."""
+    return {item.self_ref: i for i, (item, _) in enumerate(doc.iterate_items(with_groups=True, traverse_pictures=True))}
 
 
 def _part(res: Any, order: dict[str, int]) -> _Part:

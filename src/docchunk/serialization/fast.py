@@ -1,0 +1,212 @@
+r"""A fast path for the common items of :class:`~docchunk.serialization.ChunkingSerializer`.
+
+docling-core's Markdown serializer copies and dumps all of its parameters, builds
+several pydantic models and walks the whole subtree for every item it serializes;
+for a plain paragraph, heading or list this is most of the cost of chunking a
+document. This module writes the text of those items directly, equal to what
+docling-core 2.104's ``MarkdownDocSerializer`` (with the chunking settings:
+no escaping, no image placeholders) gives, character for character, with the
+same spans and the same ``visited`` references:
+
+- a text item (paragraph, text, checkbox ...): its text, single line breaks as
+  Markdown hard breaks (``"  \n"``);
+- a title or section header: ``#`` marks (``level + 1``, at most 6), line breaks as spaces;
+- a list item: docling-core's marker rules (``-``, ``N.`` in an enumerated
+  list without markers, the original marker when it is valid Markdown or has a
+  letter or digit), its text with hard breaks;
+- a list group whose descendants are only list items and list groups: the
+  items one per line, nested lists indented by four spaces per level.
+
+Everything else returns ``None`` and goes to docling-core's serializer: formatted
+text, hyperlinks, inline groups, items with meta data, excluded items, items
+outside the serializer's content layers, captions and footnotes, code, formulas,
+tables, pictures, lists holding anything other than list items and lists, and
+serializers with other parameters or component serializers. The differential
+tests in ``tests/serialization/test_fast_path.py`` compare the two paths item by
+item over the corpus and over generated lists.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from docling_core.transforms.serializer.base import SerializationResult, Span
+from docling_core.transforms.serializer.common import create_ser_result
+from docling_core.types.doc.document import (
+    Formatting,
+    ListGroup,
+    ListItem,
+    SectionHeaderItem,
+    TextItem,
+    TitleItem,
+)
+from docling_core.types.doc.labels import DocItemLabel
+
+__all__ = ["fast_serialize"]
+
+_PLAIN_FORMATTING = Formatting()
+_HEADINGS = (TitleItem, SectionHeaderItem)
+_VALID_MARKER = re.compile(r"\d+\.")
+
+
+class _Fallback(Exception):
+    """The item needs docling-core's serializer."""
+
+
+def fast_serialize(ser: Any, item: Any, visited: set[str]) -> SerializationResult | None:
+    """``ser.serialize(item=item, visited=visited)`` for a common item, or None for docling-core's path.
+
+    Args:
+        ser: A :class:`~docchunk.serialization.ChunkingSerializer` whose settings
+            and component serializers are docling-core's defaults for chunking
+            (the caller checks this).
+        item: The item to serialize.
+        visited: References already serialized; updated as docling-core does.
+
+    Returns:
+        The serialization result (text and spans equal to docling-core's), or
+        None when the item is not one this path handles.
+    """
+    kind = type(item)
+    if kind is ListGroup:
+        return _group_result(ser, item, visited)
+    if kind is not TextItem and kind is not ListItem and kind not in _HEADINGS:
+        return None
+    if getattr(item, "meta", None) or item.content_layer not in ser.params.layers:
+        return None
+    ref = item.self_ref
+    if ref in ser._captions_of_some_item or ref in ser._footnotes_of_some_item or ref in ser.get_excluded_refs():
+        return None
+    try:
+        text = _item_text(ser, item, None)
+    except _Fallback:
+        return None
+    visited.add(ref)
+    return create_ser_result(text=text, span_source=item if text else [])
+
+
+def _plain(item: Any) -> bool:
+    """No formatting, no hyperlink, not written through an inline group."""
+    formatting = item.formatting
+    if formatting is not None and formatting != _PLAIN_FORMATTING:
+        return False
+    if item.hyperlink:
+        return False
+    return not (item.text == "" and len(item.children) == 1)  # an inline representation (or not): docling-core's
+
+
+def _item_text(ser: Any, item: Any, pos: int | None) -> str:
+    """docling-core's Markdown text of a plain text, heading or list item (``pos``: its index in its list)."""
+    if not _plain(item):
+        raise _Fallback
+    text = item.text
+    if item.label == DocItemLabel.CHECKBOX_SELECTED:
+        text = f"- [x] {text}"
+    elif item.label == DocItemLabel.CHECKBOX_UNSELECTED:
+        text = f"- [ ] {text}"
+    if isinstance(item, _HEADINGS):
+        text = text.replace("\n", " ")
+        hashes = 1 if isinstance(item, TitleItem) else min(item.level + 1, 6)
+        return f"{hashes * '#'} {text}"
+    text = _md_line_breaks(text)
+    if isinstance(item, ListItem):
+        return _list_item_text(ser, item, text, pos)
+    return text
+
+
+def _md_line_breaks(text: str) -> str:
+    """docling-core's ``MarkdownTextSerializer._md_line_breaks``: single newlines as hard breaks."""
+    if "\n" not in text:
+        return text
+    return "\n\n".join(para.replace("\n", "  \n") for para in text.split("\n\n"))
+
+
+def _list_item_text(ser: Any, item: ListItem, text: str, pos: int | None) -> str:
+    """docling-core's list item line (default marker settings: ``auto``, valid Markdown markers)."""
+    marker = item.marker
+    pieces: list[str] = []
+    already_valid = marker in ("-", "*", "+") or _VALID_MARKER.fullmatch(marker) is not None
+    if not already_valid:
+        if item.parent is None:
+            raise _Fallback  # docling-core logs a warning
+        group = item.parent.resolve(ser.doc)
+        if not isinstance(group, ListGroup):
+            raise _Fallback  # docling-core logs a warning
+        md_marker = "-"
+        if not marker and group.first_item_is_enumerated(ser.doc):
+            if pos is None:
+                pos = next((i for i, c in enumerate(group.children) if c.resolve(ser.doc) is item), -1)
+            md_marker = f"{pos + 1}."
+        pieces.append(md_marker)
+    if marker and (already_valid or any(char.isalnum() for char in marker)):
+        pieces.append(marker)
+    pieces.append(text)
+    return " ".join(pieces)
+
+
+def _group_result(ser: Any, group: ListGroup, visited: set[str]) -> SerializationResult | None:
+    """A list group of list items and lists only, as docling-core's ``MarkdownListSerializer`` writes it."""
+    added: set[str] = set()
+    try:
+        text, items = _list_text(ser, group, 0, (visited, added))
+    except _Fallback:
+        return None
+    visited |= added
+    return SerializationResult(text=text, spans=[Span(item=it) for it in items])
+
+
+def _check_node(ser: Any, node: Any, seen: tuple[set[str], set[str]]) -> None:
+    """Raise :class:`_Fallback` unless docling-core's walk would serialize ``node`` plainly.
+
+    ``seen``: the caller's visited references and those this list added.
+    """
+    ref = node.self_ref
+    if (
+        ref in seen[0]
+        or ref in seen[1]
+        or getattr(node, "meta", None)
+        or node.content_layer not in ser.params.layers
+        or ref in ser._satellite_descendants
+    ):
+        raise _Fallback
+
+
+def _list_text(ser: Any, group: ListGroup, level: int, seen: tuple[set[str], set[str]]) -> tuple[str, list[Any]]:
+    """Text and list items of ``group`` at nesting ``level``; adds their references to ``seen[1]``."""
+    doc = ser.doc
+    if getattr(group, "meta", None) or group.content_layer not in ser.params.layers:
+        raise _Fallback
+    seen[1].add(group.self_ref)
+    parts: list[tuple[str, list[Any]]] = []
+    excluded = ser.get_excluded_refs()
+    captions = ser._captions_of_some_item
+    footnotes = ser._footnotes_of_some_item
+    for pos, child_ref in enumerate(group.children):
+        child = child_ref.resolve(doc)
+        _check_node(ser, child, seen)
+        if type(child) is ListGroup:
+            sub_text, sub_items = _list_text(ser, child, level + 1, seen)
+            if sub_text:
+                parts.append((sub_text, sub_items))
+            continue
+        if type(child) is not ListItem:
+            raise _Fallback
+        ref = child.self_ref
+        if ref in excluded or ref in captions or ref in footnotes or child.parent is None:
+            raise _Fallback
+        if child.parent.cref != group.self_ref:
+            raise _Fallback  # docling-core numbers an item within its parent
+        seen[1].add(ref)
+        parts.append((_item_text(ser, child, pos), [child]))
+        for sub_ref in child.children:
+            sub = sub_ref.resolve(doc)
+            _check_node(ser, sub, seen)
+            if type(sub) is not ListGroup:
+                raise _Fallback
+            sub_text, sub_items = _list_text(ser, sub, level + 1, seen)
+            if sub_text:
+                parts.append((sub_text, sub_items))
+    indent = " " * (level * ser.params.indent)
+    text = "\n".join(t if t and t[0] == " " else f"{indent}{t}" for t, _ in parts)
+    return text, [it for _, its in parts for it in its]

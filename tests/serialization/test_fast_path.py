@@ -1,0 +1,106 @@
+"""The chunking serializer's fast path against docling-core's serializer path, item by item.
+
+``ChunkingSerializer`` writes plain text, headings and lists directly; with
+``fast_path=False`` every item goes through docling-core 2.104's Markdown
+serializer. Both must give the same text, spans and visited references, for every
+item of the corpus and of generated documents with nested, enumerated and marked
+lists (also against docling-core's own ``ChunkingDocSerializer``).
+"""
+
+from __future__ import annotations
+
+import pytest
+from docling_core.types.doc import ContentLayer, DocItemLabel, DoclingDocument
+from docling_core.types.doc.document import Formatting
+from hypothesis import given
+from hypothesis import strategies as st
+
+from docchunk.serialization import ChunkingSerializer
+from tests.helpers import doc_params, load
+
+
+def _results(serializer, doc, shared_visited: bool) -> list[tuple]:
+    """(ref, text, span refs, visited) of every node, alone or in one walk sharing ``visited``."""
+    shared: set[str] = set()
+    out = []
+    for item, _level in doc.iterate_items(
+        with_groups=True, traverse_pictures=True, included_content_layers=set(ContentLayer)
+    ):
+        visited = shared if shared_visited else set()
+        res = serializer.serialize(item=item, visited=visited)
+        out.append((item.self_ref, res.text, [span.item.self_ref for span in res.spans], sorted(visited)))
+    return out
+
+
+def _assert_same(doc, shared_visited: bool) -> None:
+    fast = _results(ChunkingSerializer.for_document(doc), doc, shared_visited)
+    slow = _results(ChunkingSerializer.model_construct(doc=doc, fast_path=False), doc, shared_visited)
+    assert len(fast) == len(slow)
+    for expected, got in zip(slow, fast, strict=True):
+        assert got == expected, f"item {expected[0]} differs"
+
+
+@pytest.mark.parametrize("shared_visited", [False, True], ids=["alone", "walk"])
+@pytest.mark.parametrize("path", doc_params())
+def test_fast_path_equals_docling_path_on_corpus(path, shared_visited):
+    _assert_same(load(path), shared_visited)
+
+
+_WORDS = st.sampled_from(["alpha", "beta_gamma", "x<y>&z", "*star*", "1.", "two\nlines", "a\n\nb", "", " pad "])
+_MARKERS = st.sampled_from(["", "-", "*", "+", "1.", "12.", "a)", "(iv)", "•", "◦", "①", " 3.", "1)"])
+
+
+@st.composite
+def _list_documents(draw):
+    """Documents of headings, paragraphs and (nested, enumerated, marked, formatted) lists."""
+    doc = DoclingDocument(name="lists")
+    if draw(st.booleans()):
+        doc.add_title(text=draw(_WORDS))
+
+    def add_list(parent, depth: int) -> None:
+        group = doc.add_list_group(parent=parent)
+        for _ in range(draw(st.integers(0, 4))):
+            kind = draw(st.sampled_from(["item", "item", "item", "group", "text"] if depth < 3 else ["item"]))
+            if kind == "group":
+                add_list(group, depth + 1)
+                continue
+            if kind == "text":
+                doc.add_text(label=DocItemLabel.TEXT, text=draw(_WORDS), parent=group)
+                continue
+            formatting = Formatting(bold=True) if draw(st.integers(0, 9)) == 0 else None
+            if formatting is None and draw(st.booleans()):
+                formatting = Formatting()
+            item = doc.add_list_item(
+                text=draw(_WORDS),
+                enumerated=draw(st.booleans()),
+                marker=draw(_MARKERS),
+                parent=group,
+                formatting=formatting,
+            )
+            if depth < 3 and draw(st.integers(0, 3)) == 0:
+                add_list(item, depth + 1)
+
+    for _ in range(draw(st.integers(1, 4))):
+        kind = draw(st.sampled_from(["list", "heading", "text", "checkbox"]))
+        if kind == "list":
+            add_list(None, 0)
+        elif kind == "heading":
+            doc.add_heading(text=draw(_WORDS), level=draw(st.integers(1, 7)))
+        elif kind == "checkbox":
+            doc.add_text(label=DocItemLabel.CHECKBOX_SELECTED, text=draw(_WORDS))
+        else:
+            doc.add_text(label=DocItemLabel.TEXT, text=draw(_WORDS))
+    return doc
+
+
+@given(doc=_list_documents(), shared_visited=st.booleans())
+def test_fast_path_equals_docling_path_on_generated_lists(doc, shared_visited):
+    _assert_same(doc, shared_visited)
+
+
+@given(doc=_list_documents())
+def test_fast_path_equals_docling_core_chunking_serializer(doc):
+    hierarchical_chunker = pytest.importorskip("docling_core.transforms.chunker.hierarchical_chunker")
+    theirs = _results(hierarchical_chunker.ChunkingDocSerializer(doc=doc), doc, True)
+    ours = _results(ChunkingSerializer.for_document(doc), doc, True)
+    assert ours == theirs
