@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+import docchunk
 from tests.helpers import DATA, rows, run
 
 DOC = DATA / "md_deepseek__deepseek_title.md.json"
@@ -108,8 +109,21 @@ def test_entry_point_subprocess(tmp_path):
         capture_output=True, text=True,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
-    assert result.stderr == ""
-    assert rows((tmp_path / "o.jsonl").read_text())
+    written = rows((tmp_path / "o.jsonl").read_text())
+    assert result.stderr == f"docchunk: wrote {tmp_path / 'o.jsonl'} ({len(written)} chunks from 1 of 1 inputs)\n"
+
+
+def test_chunk_to_file_prints_a_summary_like_inspect_regression(tmp_path):
+    """``chunk -o FILE`` printed nothing on success, while ``inspect`` says what it wrote; to stdout, nothing."""
+    out = tmp_path / "o.jsonl"
+    to_file = subprocess.run([sys.executable, "-m", "docchunk", "chunk", str(DOC), str(DOC), "-o", str(out)],
+                             capture_output=True, text=True)  # fmt: skip
+    assert to_file.returncode == 0, to_file.stderr
+    count = len(rows(out.read_text()))
+    assert to_file.stderr.splitlines() == [f"docchunk: wrote {out} ({count} chunks from 2 of 2 inputs)"]
+    to_stdout = subprocess.run([sys.executable, "-m", "docchunk", "chunk", str(DOC)], capture_output=True, text=True)
+    assert to_stdout.returncode == 0 and to_stdout.stderr == ""
+    assert len(rows(to_stdout.stdout)) * 2 == count
 
 
 def test_dangling_ref_deep_json_and_undecodable_name_regression(capsys, tmp_path):
@@ -142,3 +156,23 @@ def test_bad_callable_tokenizer_is_a_tokenizer_error():
     for counter in (lambda t: -1, lambda t: None, lambda t: 1 / 0):
         with pytest.raises(docchunk.TokenizerError):
             list(docchunk.HybridChunker(tokenizer=counter, max_tokens=10).chunk(doc))
+
+
+def test_page_chunks_over_the_model_limit_warn_once_regression(capsys, tmp_path):
+    """``--chunker page`` without --max-tokens gave 296-508-token chunks for a 256-token model, silently."""
+    pages = DATA / "pdf__multi_page.json"
+    limit = docchunk.get_tokenizer().max_tokens
+    code, out, err = run(capsys, "chunk", str(pages), "--chunker", "page")
+    counts = [row["token_count"] for row in rows(out)]
+    over = [c for c in counts if c > limit]
+    assert code == 0 and over, counts
+    warnings = [line for line in err.splitlines() if line.startswith("docchunk: warning:")]
+    assert warnings == [line for line in err.splitlines() if line]
+    assert len(warnings) == 1 and f"{len(over)} of {len(counts)} page chunks exceed" in warnings[0]
+    assert f"({limit} tokens for" in warnings[0] and f"the largest has {max(over)}" in warnings[0]
+    assert not any(row["meta"].get("oversized") for row in rows(out))  # no budget: nothing is over it
+    code, out, err = run(capsys, "chunk", str(pages), "--chunker", "page", "--max-tokens", str(limit))
+    assert code == 0 and "warning" not in err and max(row["token_count"] for row in rows(out)) <= limit
+    report = tmp_path / "r.html"
+    code, _, err = run(capsys, "inspect", str(pages), "--chunker", "page", "-o", str(report))
+    assert code == 0 and f"{len(over)} of {len(counts)} page chunks exceed" in err

@@ -94,13 +94,18 @@ def test_a_text_chunker_chunks_a_documents_markdown_export(capsys, tmp_path):
     "options, message",
     [
         (("--chunk-size", "50"), "--chunk-size and --chunk-overlap apply to the text chunkers"),
-        (("--chunker", "token", "--max-tokens", "50"), "--max-tokens and --no-merge-peers apply to --chunker hybrid"),
+        (("--chunker", "token", "--max-tokens", "50"),
+         "--max-tokens applies to --chunker hybrid, page and line only; text chunkers take --chunk-size"),
+        (("--chunker", "recursive", "--no-merge-peers"), "--no-merge-peers, --min-tokens and --no-merge-across-pages"),
+        (("--chunker", "recursive", "--min-tokens", "5"), "apply to --chunker hybrid only"),
+        (("--chunker", "recursive", "--docling-compat"), "--docling-compat applies to --chunker hybrid and hier"),
         (("--chunker", "token", "--tokenizer", "word"), "no token limit of its own; give --chunk-size"),
         (("--chunker", "recursive", "--chunk-size", "10", "--chunk-overlap", "10"), "chunk_overlap (10)"),
         (("--chunker", "paragraph",), "'paragraph' is not one of"),
     ],
 )  # fmt: skip
 def test_usage_errors_are_one_line_and_exit_2(capsys, tmp_path, options, message):
+    """Regression: --max-tokens with a text chunker said it applied to hybrid only (page and line take it too)."""
     report = tmp_path / "report.html"
     code, _, err = run(capsys, "inspect", str(DATA / "wiki.md"), "-o", str(report), *options)
     assert code == 2
@@ -119,6 +124,21 @@ def test_a_bad_input_fails_alone(capsys, tmp_path):
     page = ReportPage(report.read_text(encoding="utf-8"))
     assert len(page.chunks) == len(chunk_lines(capsys, str(good))) > 0
     assert [d["source"] for d in page.data["docs"]] == [str(good)]
+
+
+def test_no_readable_input_writes_no_report_regression(capsys, tmp_path):
+    """``inspect`` wrote an empty report ("0 chunks from 0 of 1 inputs") and then exited 1."""
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    report = tmp_path / "report.html"
+    code, out, err = run(capsys, "inspect", str(bad), "-o", str(report))
+    assert code == 1 and out == ""
+    assert "invalid JSON" in err and "none of the 1 input(s) could be chunked" in err and "wrote" not in err
+    assert not report.exists()
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    code, _, err = run(capsys, "inspect", str(empty), "-o", str(report))
+    assert code == 1 and "none of the 0 input(s)" in err and not report.exists()
 
 
 def test_a_text_file_that_is_not_utf8_is_a_document_error(capsys, tmp_path):

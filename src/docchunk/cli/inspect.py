@@ -11,6 +11,7 @@ import click
 from docchunk.cli.options import (
     DOC_CHUNKERS,
     TEXT_CHUNKERS,
+    ModelLimitCheck,
     chunker_option,
     doc_chunker_options,
     make_doc_chunker,
@@ -58,14 +59,14 @@ def inspect_command(
     against the budget, pages and flags; a summary with a histogram and the tiny and
     oversized chunks; the contextualized text on click.
 
-    Document chunkers (hybrid, hierarchical) take what docchunk chunk takes; text
+    Document chunkers (hybrid, hierarchical, page, line) take docchunk chunk's chunker options; text
     chunkers read .txt and .md files as text (other inputs as their Markdown export).
     The page is self-contained: it opens from disk and makes no network request.
     """
     is_text = chunker in TEXT_CHUNKERS
-    if is_text and (max_tokens is not None or no_merge_peers):
-        raise click.UsageError("--max-tokens and --no-merge-peers apply to --chunker hybrid only; "
-                               "text chunkers take --chunk-size")  # fmt: skip
+    if is_text:
+        _check_text_options(max_tokens, no_merge_peers or no_merge_across_pages or min_tokens is not None,
+                            docling_compat)  # fmt: skip
     if is_text and code_chunking:
         raise click.UsageError("--code-chunking applies to --chunker hybrid and hierarchical")
     if not is_text and (chunk_size is not None or chunk_overlap):
@@ -89,6 +90,9 @@ def inspect_command(
             if debug:
                 raise
             _error(_problem(path, exc))
+    if not views:  # an empty report would look like a document without chunks
+        _error(f"none of the {len(files)} input(s) could be chunked; {output} was not written")
+        sys.exit(1)
     page = render_html(views, title=title or "docchunk inspect: " + ", ".join(p.name for p in files[:3])
                        + (f" and {len(files) - 3} more" if len(files) > 3 else ""))  # fmt: skip
     try:
@@ -96,10 +100,25 @@ def inspect_command(
     except OSError as exc:
         raise click.UsageError(f"cannot write {output}: {exc.strerror or exc}") from exc
     count = sum(len(v.chunks) for v in views)
+    limit_check = ModelLimitCheck(chunker, max_tokens, chunker_obj)
+    limit_check.add_counts([c.token_count or 0 for v in views for c in v.chunks])
+    limit_check.warn()
     click.echo(f"docchunk: wrote {output} ({count} chunks from {len(views)} of {len(files)} inputs)", err=True)
     if len(views) < len(files):
         _error(f"{len(files) - len(views)} of {len(files)} input(s) failed; the others are in the report")
         sys.exit(1)
+
+
+def _check_text_options(max_tokens: int | None, hybrid_only: bool, docling_compat: bool) -> None:
+    """Document chunker options given to a text chunker are usage errors that name the chunkers they apply to."""
+    if max_tokens is not None:
+        raise click.UsageError("--max-tokens applies to --chunker hybrid, page and line only; "
+                               "text chunkers take --chunk-size")  # fmt: skip
+    if hybrid_only:
+        raise click.UsageError("--no-merge-peers, --min-tokens and --no-merge-across-pages apply to "
+                               "--chunker hybrid only")  # fmt: skip
+    if docling_compat:
+        raise click.UsageError("--docling-compat applies to --chunker hybrid and hierarchical")
 
 
 def _input_files(path: Path, is_text: bool) -> list[Path]:

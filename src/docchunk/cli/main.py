@@ -23,6 +23,7 @@ from docchunk.cli.eval import eval_command
 from docchunk.cli.inspect import inspect_command
 from docchunk.cli.options import (
     DOC_CHUNKERS,
+    ModelLimitCheck,
     chunker_option,
     doc_chunker_options,
     expand_option,
@@ -91,7 +92,8 @@ def chunk_command(
     PPTX, XLSX, CSV files with the convert extra.
 
     Each line holds text, contextualized, token_count, meta, source, chunk_index
-    and page_numbers.
+    and page_numbers. With -o FILE, one summary line goes to stderr
+    ("docchunk: wrote FILE (N chunks from i of n inputs)"); stdout output is JSONL only.
     """
     settings = (
         chunker, tokenizer_spec, max_tokens, not no_merge_peers, expand, docling_compat, min_tokens,
@@ -107,7 +109,8 @@ def chunk_command(
         _finish(failures + len(empty), total)
         return
     show = progress if progress is not None else len(files) >= PROGRESS_MIN_FILES
-    failures = len(empty)
+    failures, count = len(empty), 0
+    limit_check = ModelLimitCheck(chunker, max_tokens, chunker_obj)
     with _open_output(output) as out:
         for lines, problem in _progress(_results(files, chunker_obj, settings, workers, debug), show, len(files)):
             if problem is not None:
@@ -116,6 +119,11 @@ def chunk_command(
                 continue
             out.writelines(lines)
             out.flush()
+            count += len(lines)
+            limit_check.add(lines)
+    limit_check.warn()
+    if output is not None:  # stdout stays pure JSONL and stderr quiet for pipes; a file gets a summary
+        click.echo(f"docchunk: wrote {output} ({count} chunks from {total - failures} of {total} inputs)", err=True)
     _finish(failures, total)
 
 

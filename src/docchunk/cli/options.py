@@ -6,6 +6,7 @@ any later command) apply the same objects, so their names, help and checks agree
 
 from __future__ import annotations
 
+import json
 import warnings
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -17,6 +18,7 @@ from docchunk.errors import DocchunkError, ModelLimitWarning
 __all__ = [
     "DOC_CHUNKERS",
     "TEXT_CHUNKERS",
+    "ModelLimitCheck",
     "chunker_option",
     "doc_chunker_options",
     "expand_option",
@@ -231,3 +233,43 @@ def make_text_chunker(kind: str, spec: str | None, chunk_size: int | None, chunk
         if debug:
             raise
         raise click.UsageError(str(exc)) from exc
+
+
+class ModelLimitCheck:
+    """Counts the chunks over the tokenizer's model input limit when no budget bounds them (``--chunker page``).
+
+    ``PageChunker`` without ``--max-tokens`` keeps every page whole, as docling-core does, so a
+    page can exceed what the embedding model reads. Such chunks are not ``oversized`` (that flag
+    means over the chunker's own budget, as in ``HybridChunker``); the command warns once instead.
+    """
+
+    def __init__(self, kind: str, max_tokens: int | None, chunker: Any):
+        tok = getattr(chunker, "token_counter", None)
+        self.limit = tok.max_tokens if kind == "page" and max_tokens is None and tok is not None else None
+        self.name = getattr(tok, "name", "")
+        self.over = self.total = self.largest = 0
+
+    def add(self, lines: list[str]) -> None:
+        """Count the JSON lines (one chunk each, with ``token_count``) of one input."""
+        if self.limit is not None:
+            self.add_counts([json.loads(line)["token_count"] or 0 for line in lines])
+
+    def add_counts(self, counts: list[int]) -> None:
+        """Count chunks by their ``token_count`` (tokens of the chunker's tokenizer)."""
+        if self.limit is None:
+            return
+        self.total += len(counts)
+        over = [c for c in counts if c > self.limit]
+        self.over += len(over)
+        self.largest = max([self.largest, *over])
+
+    def warn(self) -> None:
+        """One ``docchunk: warning:`` line on stderr when any chunk was over the limit."""
+        if self.over:
+            click.echo(
+                f"docchunk: warning: {self.over} of {self.total} page chunks exceed the input limit of the "
+                f"tokenizer's model ({self.limit} tokens for {self.name!r}; the largest has {self.largest}); an "
+                "embedding model truncates longer input. Give --max-tokens N to split pages to N tokens.",
+                err=True,
+            )
+

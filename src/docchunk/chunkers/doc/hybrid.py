@@ -64,7 +64,7 @@ class HybridChunker(DocumentChunker):
         serializer_provider: docling-core serializer provider.
         text_splitter: Optional text chunker (``RecursiveChunker``, ``SentenceChunker``,
             ``TokenChunker``) that splits oversized non-table text instead of the
-            default, docling-core-compatible semchunk rules; it is run with this
+            default rules (sentence ends; semchunk's rules with ``docling_compat=True``); it is run with this
             chunker's tokenizer and the remaining budget as its ``chunk_size``.
         docling_compat: True reproduces docling-core 2.104.0's output exactly (the
             algorithm described above, defects included). False (default): the
