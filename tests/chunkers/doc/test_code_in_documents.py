@@ -220,9 +220,35 @@ def test_default_hybrid_invariants_on_generated_documents(doc, max_tokens, merge
     strategy = docchunk.CodeChunkingStrategy()
     chunker = docchunk.HybridChunker(max_tokens=max_tokens, merge_peers=merge_peers, code_chunking_strategy=strategy)
     chunks = check_invariants(chunker, doc, max_tokens)
+    # the default mode's heading path of each code item is the one the same chunker gives it without
+    # the strategy (consecutive headings stay in the path: see docs/compat.md), or its innermost part
+    plain = list(docchunk.HybridChunker(max_tokens=max_tokens, merge_peers=merge_peers).chunk(doc))
+    paths: dict[str, list[str]] = {}
+    for c in plain:
+        for item in c.meta.doc_items:
+            if item.label == DocItemLabel.CODE and len(c.meta.headings or []) >= len(paths.get(item.self_ref, [])):
+                paths[item.self_ref] = list(c.meta.headings or [])
     for c in chunks:
-        if is_code(c):
-            assert c.meta.headings == _headings_before(doc, c.meta.doc_items[0]) or c.meta.headings is None
+        if is_code(c) and c.meta.headings:
+            full = paths[c.meta.doc_items[0].self_ref]
+            assert full[len(full) - len(c.meta.headings) :] == c.meta.headings, (c.meta.headings, full)
+
+
+def test_code_chunks_keep_consecutive_headings_like_text_regression():
+    # two headings of the same level in a row stay in the heading path in the default mode (for text and code
+    # alike); the property test above used docling-core's rule (the second replaces the first) and failed
+    doc = DoclingDocument(name="g")
+    doc.add_heading(text="alpha", level=1)
+    doc.add_heading(text="beta", level=1)
+    doc.add_text(label=DocItemLabel.TEXT, text="gamma")
+    doc.add_code(text="import os\n\n\ndef f(x):\n    return x\n", code_language=CodeLanguageLabel.PYTHON)
+    chunker = docchunk.HybridChunker(code_chunking_strategy=docchunk.CodeChunkingStrategy())
+    chunks = list(chunker.chunk(doc))
+    code = [c for c in chunks if isinstance(c, docchunk.CodeChunk)]
+    assert code, "the code item gives code chunks"
+    assert [c.meta.headings for c in code] == [["alpha", "beta"]] * len(code)
+    text = [(c.text, c.meta.headings) for c in chunks if not isinstance(c, docchunk.CodeChunk)]
+    assert text == [("gamma", ["alpha", "beta"])]
 
 
 @pytest.mark.slow
@@ -231,18 +257,6 @@ def test_default_hybrid_invariants_on_generated_documents(doc, max_tokens, merge
 def test_default_hierarchical_invariants_on_generated_documents(doc, max_tokens):
     chunker = docchunk.HierarchicalChunker(code_chunking_strategy=docchunk.CodeChunkingStrategy(max_tokens=max_tokens))
     check_invariants(chunker, doc, None)
-
-
-def _headings_before(doc: DoclingDocument, item) -> list[str] | None:
-    """The heading path of ``item`` (headings by level, a heading drops those at its level and deeper)."""
-    path: dict[int, str] = {}
-    for node, _ in doc.iterate_items():
-        if node.self_ref == item.self_ref:
-            break
-        if node.label == DocItemLabel.SECTION_HEADER:
-            path = {k: v for k, v in path.items() if k < node.level}
-            path[node.level] = node.text
-    return [path[k] for k in sorted(path)] or None
 
 
 # -- examples ---------------------------------------------------------------------
