@@ -36,6 +36,9 @@ def test_workers_give_the_same_output_in_the_same_order(capsys, corpus_dir, tmp_
     code1, _, err1 = run(capsys, "chunk", str(corpus_dir), "-o", str(one), "--no-progress")
     code2, _, err2 = run(capsys, "chunk", str(corpus_dir), "-o", str(many), "--workers", "2", "--no-progress")
     assert code1 == code2 == 1
-    assert "zz_broken.json" in err1 and err1 == err2
+    assert "zz_broken.json" in err1
+    # the same messages; only the summary line names its own -o file
+    assert err1.replace(str(one), "OUT") == err2.replace(str(many), "OUT")
+    assert "from 200 of 201 inputs" in err1
     assert one.read_bytes() == many.read_bytes()
     assert len(one.read_text().splitlines()) > 200
