@@ -235,3 +235,26 @@ def test_list_item_starting_with_a_form_feed_left_a_marker_debris_line(name, lin
         assert not debris_lines(chunker.contextualize(chunk)), chunk.text
     assert not lost_texts(doc, chunks)
     assert "- second item" in "\n".join(c.text for c in chunks)
+
+
+@pytest.mark.parametrize("mark", [":", "-", "|", "- :"])
+@pytest.mark.parametrize("name", ["hybrid", "hierarchical"])
+def test_list_item_whose_text_is_marks_is_kept_regression(name, mark):
+    """A list item whose whole text is marks (``:``) was removed as a debris line (``- :``) and lost.
+
+    Found by the structure property test: only the bare ``- `` marker of an empty item is debris.
+    """
+    doc = DoclingDocument(name="list")
+    group = doc.add_list_group()
+    doc.add_list_item(text=mark, parent=group)
+    doc.add_list_item(text="", parent=group)
+    doc.add_list_item(text="second item", parent=group)
+    chunker = (
+        docchunk.HybridChunker(tokenizer="word", max_tokens=6, merge_peers=False)
+        if name == "hybrid"
+        else docchunk.HierarchicalChunker(tokenizer="character")
+    )
+    chunks = list(chunker.chunk(doc))
+    assert not lost_texts(doc, chunks)
+    assert any(line.strip() == f"- {mark}" for c in chunks for line in c.text.splitlines())
+    assert not any(line.strip() == "-" for c in chunks for line in c.text.splitlines())

@@ -49,6 +49,7 @@ __all__ = ["structured_walk", "without_debris"]
 
 _SATELLITES = (DocItemLabel.CAPTION, DocItemLabel.FOOTNOTE)
 _DEBRIS = re.compile(r"[|\-: \t]*[|\-:][|\-: \t]*")
+_MARKER_ONLY = re.compile(r"[ \t]*-[ \t]*")  # a list line that is its "- " marker and nothing else
 _LINE_BREAK = re.compile("(\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029])")
 """The line boundaries of ``str.splitlines``, captured (a form feed ends a line too)."""
 
@@ -166,18 +167,20 @@ def without_debris(item: Any, text: str) -> str:
 
     Those are the separator rows of a chart's data table (``|---|---|``) in a
     picture, and the markers of empty list items (``- ``), or of items whose text
-    starts with a line break of ``str.splitlines`` (``"- \f..."``). A line here
-    ends at any such break; a removed line goes with the break before it (after it,
-    for the first line), the other breaks are kept as they are.
+    starts with a line break of ``str.splitlines`` (``"- \f..."``). In a list only
+    the bare marker goes: an item whose own text is marks (``- :``) is text. A line
+    here ends at any such break; a removed line goes with the break before it
+    (after it, for the first line), the other breaks are kept as they are.
     """
     if not isinstance(item, (PictureItem, ListGroup, ListItem)):
         return text
+    debris = _DEBRIS if isinstance(item, PictureItem) else _MARKER_ONLY
     parts = _LINE_BREAK.split(text)  # line, break, line, ..., line
-    if not any(_DEBRIS.fullmatch(line) for line in parts[::2]):
+    if not any(debris.fullmatch(line) for line in parts[::2]):
         return text
     out: list[str] = []
     for k in range(0, len(parts), 2):
-        if not _DEBRIS.fullmatch(parts[k]):
+        if not debris.fullmatch(parts[k]):
             out += [parts[k - 1], parts[k]] if out else [parts[k]]
     return "".join(out)
 
