@@ -8,7 +8,7 @@ from typing import Any
 
 from docchunk.chunkers.text.fences import fenced_blocks, in_blocks
 from docchunk.errors import ConfigError
-from docchunk.refineries.runs import source_runs
+from docchunk.refineries.runs import lone_cr_as_lf, source_runs
 from docchunk.types.config import StrictConfig
 
 __all__ = ["HeadingContextRefinery"]
@@ -19,7 +19,6 @@ SYNTAXES = ("markdown", "mediawiki")
 _MARKDOWN = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))??(?:[ \t]+#+)?[ \t]*\r?$", re.MULTILINE)
 # MediaWiki headings: '== Title ==' (level = number of '='), also as tokenized in WikiText-103: ' = = Title = = '
 _MEDIAWIKI = re.compile(r"^[ \t]*((?:=[ \t]*){1,6})([^=\n]*?[^=\s][^=\n]*?)[ \t]*((?:=[ \t]*){1,6})\r?$", re.MULTILINE)
-_LONE_CR = re.compile(r"\r(?!\n)")  # a classic Mac line break
 
 
 class HeadingContextRefinery(StrictConfig):
@@ -107,7 +106,7 @@ class HeadingContextRefinery(StrictConfig):
         Lines inside fenced code blocks are skipped. Lines end at ``\n``, ``\r\n`` or ``\r``. A heading with
         an empty title (``#``, ``# #``) counts as none.
         """
-        text = _LONE_CR.sub("\n", text) if "\r" in text else text  # same length: offsets unchanged
+        text = lone_cr_as_lf(text)  # same length: offsets unchanged
         found = []
         if "markdown" in self.syntax:
             matches = [(m.start(), len(m.group(1)), (m.group(2) or "").strip()) for m in _MARKDOWN.finditer(text)]

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-__all__ = ["source_runs"]
+__all__ = ["lone_cr_as_lf", "source_runs"]
+
+_LONE_CR = re.compile(r"\r(?!\n)")  # a classic Mac line break
 
 
 def source_runs(chunks: list[Any]) -> list[tuple[int, str, list[Any]]]:
@@ -32,3 +35,8 @@ def source_runs(chunks: list[Any]) -> list[tuple[int, str, list[Any]]]:
     if members:
         runs.append((run_start, "".join(parts), members))
     return runs
+
+
+def lone_cr_as_lf(text: str) -> str:
+    r"""``text`` with each lone ``\r`` (a classic Mac line break) made ``\n``: same length, same offsets."""
+    return _LONE_CR.sub("\n", text) if "\r" in text else text

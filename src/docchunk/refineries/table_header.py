@@ -8,12 +8,11 @@ import re
 from typing import Any
 
 from docchunk.chunkers.text.fences import fenced_blocks, in_blocks
-from docchunk.refineries.runs import source_runs
+from docchunk.refineries.runs import lone_cr_as_lf, source_runs
 from docchunk.types.config import StrictConfig, check_size
 
 __all__ = ["TableHeaderRefinery"]
 
-_LONE_CR = re.compile(r"\r(?!\n)")
 _SENTENCE_END = re.compile(r"[.!?:;][\"')\]]*\s+")
 
 
@@ -82,7 +81,7 @@ class TableHeaderRefinery(StrictConfig):
         """Add the table header context to each chunk that starts inside a table (see the class docstring)."""
         out = chunks if self.inplace else [copy.deepcopy(c) for c in chunks]
         for run_start, run, members in source_runs(out):
-            run = _lf(run)
+            run = lone_cr_as_lf(run)
             blocks = fenced_blocks(run) if "|" in run else []
             tables = _tables(run, blocks) if "|" in run else []
             for chunk in members:
@@ -98,7 +97,7 @@ class TableHeaderRefinery(StrictConfig):
             text: The source text (or the part of it that holds the chunk and what precedes it).
             position: The chunk's start offset in ``text``.
         """
-        text = _lf(text)
+        text = lone_cr_as_lf(text)
         blocks = fenced_blocks(text)
         return self._context(text, position, _tables(text, blocks), blocks)
 
@@ -137,11 +136,6 @@ class TableHeaderRefinery(StrictConfig):
 def _line_at(text: str, start: int) -> str:
     end = text.find("\n", start)
     return text[start : end if end >= 0 else len(text)]
-
-
-def _lf(text: str) -> str:
-    r"""``text`` with each lone ``\r`` (a classic Mac line break) made ``\n``: same length, same offsets."""
-    return _LONE_CR.sub("\n", text) if "\r" in text else text
 
 
 def _tables(text: str, blocks: list[tuple[int, int]]) -> list[tuple[int, int]]:
