@@ -514,3 +514,18 @@ def walked_tables(doc: Any) -> list[Any]:
 def is_subsequence(needle: str, haystack: str) -> bool:
     it = iter(haystack)
     return all(ch in it for ch in needle)
+
+
+# -- text chunks cut by hand (refinery tests) ----------------------------------
+def sliced_chunks(text: str, cuts: Any) -> list[Any]:
+    """Adjacent text chunks of ``text`` between the cut positions ``cuts`` (ascending), exact offsets."""
+    from docchunk import Chunk
+
+    bounds = [0, *cuts, len(text)]
+    return [Chunk(text=text[a:b], start_index=a, end_index=b) for a, b in itertools.pairwise(bounds)]
+
+
+def line_chunks(text: str) -> list[Any]:
+    """One text chunk per line of ``text`` (``str.splitlines``, line break included), exact offsets."""
+    ends = list(itertools.accumulate(len(line) for line in text.splitlines(keepends=True)))
+    return sliced_chunks(text, ends[:-1])

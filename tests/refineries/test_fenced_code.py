@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from docchunk import Chunk, HeadingContextRefinery, RecursiveChunker, TableHeaderRefinery
+from tests.helpers import line_chunks
 
 SCRIPT = (
     "# Setup\n"
@@ -22,21 +23,12 @@ SCRIPT = (
 )
 
 
-def _lines(text: str) -> list[Chunk]:
-    """One chunk per line (with its line break), exact offsets."""
-    out, start = [], 0
-    for line in text.splitlines(keepends=True):
-        out.append(Chunk(text=line, start_index=start, end_index=start + len(line)))
-        start += len(line)
-    return out
-
-
 def _contexts(chunks: list[Chunk]) -> dict[str, str | None]:
     return {c.text.strip(): c.context_prefix for c in chunks}
 
 
 def test_hash_comment_in_fenced_code_is_not_a_heading_regression():
-    got = _contexts(HeadingContextRefinery(syntax=("markdown",))(_lines(SCRIPT)))
+    got = _contexts(HeadingContextRefinery(syntax=("markdown",))(line_chunks(SCRIPT)))
     assert got["import os"] == "Setup\n"
     assert got["Then run it."] == "Setup\n"  # the comment did not open a section
 
@@ -58,21 +50,21 @@ def test_fences_pair_by_character_and_length_regression():
     )
     found = HeadingContextRefinery(syntax=("markdown",)).headings(text)
     assert [title for _, _, title in found] == ["Real", "Sub"]
-    got = _contexts(HeadingContextRefinery(syntax=("markdown",))(_lines(text)))
+    got = _contexts(HeadingContextRefinery(syntax=("markdown",))(line_chunks(text)))
     assert got["body"] == "Real\n"
     assert got["end"] == "Real\nSub\n"
 
 
 def test_unclosed_fence_runs_to_the_end_regression():
     text = "# Top\nintro\n```sh\n# a comment\n## another\necho hi\n"
-    got = _contexts(HeadingContextRefinery(syntax=("markdown",))(_lines(text)))
+    got = _contexts(HeadingContextRefinery(syntax=("markdown",))(line_chunks(text)))
     assert got["echo hi"] == "Top\n"
     assert got["## another"] == "Top\n"
 
 
 def test_mediawiki_heading_lines_in_fenced_code_are_skipped_regression():
     text = "= Top =\n```\n== code ==\n```\nafter\n"
-    got = _contexts(HeadingContextRefinery()(_lines(text)))
+    got = _contexts(HeadingContextRefinery()(line_chunks(text)))
     assert got["after"] == "Top\n"
 
 
@@ -89,7 +81,7 @@ def test_pipe_lines_in_fenced_code_are_not_a_table_regression():
         "a | 1\n"
         "b | 2\n"
     )
-    got = _contexts(TableHeaderRefinery(caption=True)(_lines(text)))
+    got = _contexts(TableHeaderRefinery(caption=True)(line_chunks(text)))
     assert got["uniq -c | head"] is None
     assert got["wc -l | tee out"] is None
     assert got["b | 2"] == "A table follows:\nname | size\n"  # a real table still works
@@ -97,7 +89,7 @@ def test_pipe_lines_in_fenced_code_are_not_a_table_regression():
 
 def test_table_right_after_a_fence_takes_no_caption_from_code_regression():
     text = "```\nprint(1)\n```\nname | size\na | 1\nb | 2\n"
-    got = _contexts(TableHeaderRefinery(caption=True)(_lines(text)))
+    got = _contexts(TableHeaderRefinery(caption=True)(line_chunks(text)))
     assert got["b | 2"] == "name | size\n"  # "```" is not the sentence introducing the table
 
 
@@ -137,8 +129,8 @@ _FENCE = st.builds(
 
 def _refined(text: str) -> list[tuple[int, str | None, str | None]]:
     """(start, heading context, table context) of each line chunk of ``text``."""
-    headings = HeadingContextRefinery(syntax=("markdown",))(_lines(text))
-    tables = TableHeaderRefinery()(_lines(text))
+    headings = HeadingContextRefinery(syntax=("markdown",))(line_chunks(text))
+    tables = TableHeaderRefinery()(line_chunks(text))
     return [(h.start_index, h.context_prefix, t.context_prefix) for h, t in zip(headings, tables, strict=True)]
 
 

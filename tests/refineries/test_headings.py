@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 import docchunk
 from docchunk import Chunk, ConfigError, HeadingContextRefinery, OverlapRefinery, RecursiveChunker
+from tests.helpers import line_chunks
 
 MARKDOWN = (
     "Intro before any heading.\n"
@@ -36,20 +37,12 @@ WIKITEXT = (
 )
 
 
-def _lines(text: str) -> list[Chunk]:
-    out, start = [], 0
-    for line in text.splitlines(keepends=True):
-        out.append(Chunk(text=line, start_index=start, end_index=start + len(line)))
-        start += len(line)
-    return out
-
-
 def _by_text(chunks):
     return {c.text.strip(): c.context_prefix for c in chunks}
 
 
 def test_markdown_path_follows_levels():
-    got = _by_text(HeadingContextRefinery(syntax=("markdown",))(_lines(MARKDOWN)))
+    got = _by_text(HeadingContextRefinery(syntax=("markdown",))(line_chunks(MARKDOWN)))
     assert got["Intro before any heading."] is None
     assert got["# Fruit"] is None  # a heading is not its own context
     assert got["Fruit is sweet."] == "Fruit\n"
@@ -59,13 +52,13 @@ def test_markdown_path_follows_levels():
 
 
 def test_mediawiki_and_wikitext103_spacing():
-    got = _by_text(HeadingContextRefinery(syntax=("mediawiki",))(_lines(WIKITEXT)))
+    got = _by_text(HeadingContextRefinery(syntax=("mediawiki",))(line_chunks(WIKITEXT)))
     assert got["Senjo no Valkyria 3 is a tactical role @-@ playing game ."] == "Valkyria Chronicles III\n"
     assert got["The music was composed by Hitoshi Sakimoto ."] == "Valkyria Chronicles III\nPlot\nMusic\n"
     assert got["It sold 102 @,@ 779 copies ."] == "Valkyria Chronicles III\nReception\n"
     assert got["The building was built in 1840 . a = b = c"] == "Tower Building\n"  # a new article
     plain = "== Early life ==\nBorn in 1900.\n"
-    assert _by_text(HeadingContextRefinery()(_lines(plain)))["Born in 1900."] == "Early life\n"
+    assert _by_text(HeadingContextRefinery()(line_chunks(plain)))["Born in 1900."] == "Early life\n"
 
 
 def test_unbalanced_or_markerless_lines_are_not_headings():
@@ -87,7 +80,7 @@ def test_context_goes_before_overlap_prefix_and_text_is_untouched():
 
 
 def test_inplace_false_leaves_the_input():
-    chunks = _lines(WIKITEXT)
+    chunks = line_chunks(WIKITEXT)
     out = HeadingContextRefinery(inplace=False)(chunks)
     assert all(c.context_prefix is None for c in chunks)
     assert any(c.context_prefix for c in out)

@@ -5,34 +5,19 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from docchunk import Chunk, HeadingContextRefinery, TableHeaderRefinery
-
-
-def _cut(text: str, size: int) -> list[Chunk]:
-    """Adjacent chunks of ``size`` characters with exact offsets."""
-    return [Chunk(text=text[s : s + size], start_index=s, end_index=min(len(text), s + size))
-            for s in range(0, len(text), size)]  # fmt: skip
-
-
-def _by_lines(lines: list[str], newline: str) -> list[Chunk]:
-    """One chunk per line (with its line break), offsets exact."""
-    chunks, at = [], 0
-    for line in lines:
-        text = line + newline
-        chunks.append(Chunk(text=text, start_index=at, end_index=at + len(text)))
-        at += len(text)
-    return chunks
+from docchunk import HeadingContextRefinery, TableHeaderRefinery
+from tests.helpers import line_chunks, sliced_chunks
 
 
 def test_crlf_heading_closing_hashes_are_not_in_the_title():
     text = "# Title #\r\nbody one\r\n## Sub ##\r\nmore text\r\n"
-    chunks = HeadingContextRefinery()(_cut(text, 12))
+    chunks = HeadingContextRefinery()(sliced_chunks(text, range(12, len(text), 12)))
     assert [c.context_prefix for c in chunks] == [None, "Title\n", "Title\nSub\n", "Title\nSub\n"]
 
 
 def test_cr_only_line_breaks_end_headings():
     text = "# A\rbody\r## B\rmore text\r"
-    chunks = HeadingContextRefinery()(_cut(text, 5))
+    chunks = HeadingContextRefinery()(sliced_chunks(text, range(5, len(text), 5)))
     assert [c.context_prefix for c in chunks] == [None, "A\n", "A\nB\n", "A\nB\n", "A\nB\n"]
 
 
@@ -44,18 +29,19 @@ def test_cr_only_mediawiki_headings():
 def test_empty_atx_heading_gives_no_hash_title():
     text = "# #\nbody\n# ###\nmore\n"
     assert HeadingContextRefinery().headings(text) == []
-    assert [c.context_prefix for c in HeadingContextRefinery()(_cut(text, 4))] == [None] * 5
+    chunks = HeadingContextRefinery()(sliced_chunks(text, range(4, len(text), 4)))
+    assert [c.context_prefix for c in chunks] == [None] * 5
 
 
 def test_table_header_crlf_header_has_no_carriage_return():
     text = "a | b\r\n--|--\r\n1 | 2\r\n3 | 4\r\n"
-    chunks = TableHeaderRefinery()(_cut(text, 7))
+    chunks = TableHeaderRefinery()(sliced_chunks(text, range(7, len(text), 7)))
     assert [c.context_prefix for c in chunks] == [None, "a | b\n", "a | b\n", "a | b\n"]
 
 
 def test_table_header_cr_only_table_is_found():
     text = "Sales by year.\ryear | sales\r2007 | 10\r2008 | 12\r"
-    chunks = TableHeaderRefinery(caption=True)(_by_lines(text.split("\r")[:-1], "\r"))
+    chunks = TableHeaderRefinery(caption=True)(line_chunks(text))
     context = "Sales by year.\nyear | sales\n"
     assert [c.context_prefix for c in chunks] == [None, None, context, context]
 
@@ -64,7 +50,7 @@ def test_table_header_long_table_every_chunk_gets_the_header():
     # each chunk used to walk back row by row to the header (64 000 rows took about a minute);
     # the table is now scanned once. Speed is not timed here (house rule); this checks the result.
     text = "year | sales\n" + "".join(f"{y} | {y % 97}\n" for y in range(8_000))
-    chunks = _cut(text, 500)
+    chunks = sliced_chunks(text, range(500, len(text), 500))
     TableHeaderRefinery(caption=True)(chunks)
     assert all(c.context_prefix == "year | sales\n" for c in chunks[1:] if not c.text.startswith("year"))
 
@@ -77,6 +63,6 @@ _LINES = st.lists(st.sampled_from(["# A", "## B #", "### C", "text", "x | y", "1
 @settings(max_examples=200, deadline=None)
 def test_contexts_do_not_depend_on_the_line_break(lines, newline):
     for refinery in (HeadingContextRefinery(), TableHeaderRefinery(caption=True)):
-        unix = [c.context_prefix for c in refinery(_by_lines(lines, "\n"))]
-        other = [c.context_prefix for c in refinery(_by_lines(lines, newline))]
+        unix = [c.context_prefix for c in refinery(line_chunks("\n".join(lines) + "\n"))]
+        other = [c.context_prefix for c in refinery(line_chunks(newline.join(lines) + newline))]
         assert other == unix

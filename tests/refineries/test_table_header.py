@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import docchunk
-from docchunk import Chunk, ConfigError, OverlapRefinery, RecursiveChunker, TableHeaderRefinery
+from docchunk import ConfigError, OverlapRefinery, RecursiveChunker, TableHeaderRefinery
+from tests.helpers import sliced_chunks
 
 TEXT = (
     "Revenue grew in every quarter. Long-term debt consisted of the following:\n\n"
@@ -23,17 +22,12 @@ HEADER = "(in millions) | 2017 | 2016\n"
 CAPTION = "Long-term debt consisted of the following:\n"
 
 
-def _slices(text: str, cuts: list[int]) -> list[Chunk]:
-    bounds = [0, *cuts, len(text)]
-    return [Chunk(text=text[a:b], start_index=a, end_index=b) for a, b in itertools.pairwise(bounds)]
-
-
 def _cuts_at_lines(text: str) -> list[int]:
     return [i + 1 for i, ch in enumerate(text[:-1]) if ch == "\n"]
 
 
 def test_rows_after_the_header_get_header_and_caption():
-    chunks = TableHeaderRefinery(caption=True)(_slices(TEXT, _cuts_at_lines(TEXT)))
+    chunks = TableHeaderRefinery(caption=True)(sliced_chunks(TEXT, _cuts_at_lines(TEXT)))
     by_text = {c.text: c.context_prefix for c in chunks}
     assert by_text["senior notes due 2021 | 600 | 600\n"] == CAPTION + HEADER
     assert by_text["total long-term debt | 900 | 850\n"] == CAPTION + HEADER
@@ -43,13 +37,13 @@ def test_rows_after_the_header_get_header_and_caption():
 
 
 def test_default_gives_the_header_row_only():
-    chunks = TableHeaderRefinery()(_slices(TEXT, _cuts_at_lines(TEXT)))
+    chunks = TableHeaderRefinery()(sliced_chunks(TEXT, _cuts_at_lines(TEXT)))
     assert [c.context_prefix for c in chunks if c.context_prefix] == [HEADER] * 3
 
 
 def test_chunk_holding_the_header_gets_no_context():
     cut = TEXT.index("senior notes due 2025")
-    chunks = TableHeaderRefinery(caption=True)(_slices(TEXT, [TEXT.index(HEADER) - 1, cut]))
+    chunks = TableHeaderRefinery(caption=True)(sliced_chunks(TEXT, [TEXT.index(HEADER) - 1, cut]))
     assert [c.context_prefix for c in chunks] == [None, None, CAPTION + HEADER]
 
 
@@ -68,14 +62,14 @@ def test_context_goes_before_overlap_prefix_and_text_is_untouched():
 
 
 def test_inplace_false_leaves_the_input():
-    chunks = _slices(TEXT, _cuts_at_lines(TEXT))
+    chunks = sliced_chunks(TEXT, _cuts_at_lines(TEXT))
     out = TableHeaderRefinery(inplace=False)(chunks)
     assert all(c.context_prefix is None for c in chunks)
     assert any(c.context_prefix for c in out)
 
 
 def test_a_gap_starts_a_new_run_so_the_header_is_not_seen():
-    chunks = _slices(TEXT, _cuts_at_lines(TEXT))
+    chunks = sliced_chunks(TEXT, _cuts_at_lines(TEXT))
     row = next(i for i, c in enumerate(chunks) if c.text.startswith("senior notes due 2025"))
     out = TableHeaderRefinery(caption=True)([chunks[row]])  # the rows before it are not given
     assert out[0].context_prefix is None
@@ -83,7 +77,7 @@ def test_a_gap_starts_a_new_run_so_the_header_is_not_seen():
 
 def test_markdown_table_with_delimiter_row():
     text = "| quarter | high | low |\n|---|---|---|\n| Q4 2008 | 37.28 | 19.35 |\n"
-    out = TableHeaderRefinery(caption=False)(_slices(text, _cuts_at_lines(text)))
+    out = TableHeaderRefinery(caption=False)(sliced_chunks(text, _cuts_at_lines(text)))
     assert [c.context_prefix for c in out] == [None, "| quarter | high | low |\n", "| quarter | high | low |\n"]
 
 
@@ -100,7 +94,7 @@ def test_exported_from_package():
 @settings(max_examples=60, deadline=None)
 @given(cuts=st.lists(st.integers(min_value=1, max_value=len(TEXT) - 1), unique=True, max_size=12))
 def test_any_cut_context_is_header_of_the_table_or_nothing(cuts):
-    chunks = TableHeaderRefinery(caption=True)(_slices(TEXT, sorted(cuts)))
+    chunks = TableHeaderRefinery(caption=True)(sliced_chunks(TEXT, sorted(cuts)))
     for c in chunks:
         assert TEXT[c.start_index : c.end_index] == c.text
         assert c.context_prefix in (None, CAPTION + HEADER)
