@@ -143,3 +143,30 @@ def test_size_or_over_is_exact_up_to_the_limit(tok, text, limit):
     got = spans.size_or_over(0, len(text), limit)
     assert got == true if true <= limit else got > limit
     assert spans.counts([(0, len(text)), (0, 1)], limit)[1] == tok.count_tokens(text[:1])
+
+
+@PROPERTY
+@given(
+    lead=st.sampled_from(["", " ", "\n", "  \n", "\t "]),
+    text=texts(min_words=1, max_words=40),
+    trail=st.sampled_from(["", " ", "\n", " \n\n", "\u3000"]),
+)
+def test_stripped_count_is_exact_or_unknown(tok, lead, text, trail):
+    sizer = Sizer(tok)
+    whole = lead + text + trail
+    inner, n = sizer.stripped(whole, tok.count_tokens(whole))
+    assert inner == whole.strip()
+    if n is not None:
+        assert n == tok.count_tokens(inner)
+        assert sizer.count(inner) == n  # remembered
+
+
+@PROPERTY
+@given(text=texts(min_words=1, max_words=200), size=st.integers(1, 30))
+def test_sentence_chunks_with_a_shared_sizer_equal_those_without(tok, text, size):
+    chunker = docchunk.SentenceChunker(tok, chunk_size=size)
+    shared = Sizer(tok)
+    shared.count_batch(text.split())  # a cache that already holds other counts
+    alone = chunker.chunk(text)
+    assert chunker.chunk(text, sizer=shared) == alone
+    assert all(c.token_count == tok.count_tokens(c.text) for c in alone)

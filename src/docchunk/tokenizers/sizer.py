@@ -112,6 +112,31 @@ class Sizer:
             cache.update(zip(todo, self.tokenizer.count_tokens_batch(todo), strict=True))
         return [cache[t] for t in texts]
 
+    def remember(self, text: str, tokens: int) -> None:
+        """Cache ``tokens`` as the count of ``text``; it must be exact (found by arithmetic on exact counts)."""
+        if not self.by_length:
+            self.cache[text] = tokens
+
+    def stripped(self, text: str, tokens: int) -> tuple[str, int | None]:
+        """``(text.strip(), its count or None)``, given ``tokens == count(text)``.
+
+        The count follows by arithmetic when the whitespace taken off each end meets
+        the rest at a clean boundary (it is then remembered); None means unknown.
+        """
+        inner = text.strip()
+        if not inner:
+            return "", 0
+        if len(inner) == len(text):
+            self.remember(text, tokens)
+            return text, tokens
+        lead = text[: len(text) - len(text.lstrip())]
+        trail = text[len(text.rstrip()) :]
+        if (lead and not self.clean(lead[-1], inner[0])) or (trail and not self.clean(inner[-1], trail[0])):
+            return inner, None
+        n = tokens - (self.count(lead) if lead else 0) - (self.count(trail) if trail else 0)
+        self.remember(inner, n)
+        return inner, n
+
     def clean(self, left: str, right: str) -> bool:
         """The tokenizer's :meth:`~Tokenizer.clean_boundary` for two characters, memoized."""
         return self._clean_pairs[(left, right)]

@@ -61,6 +61,8 @@ def _text_phases(run: Any, pieces: list[Piece]) -> list[Piece]:
     if not chunker.merge_across_pages:
         pieces = [s for p in pieces for s in split_at_pages(run, p)]
     pieces = [s for p in pieces for s in split_table_piece(run, p)]
+    # the texts to size, all counted in one batch (the tokenizer spreads it over the cores)
+    run.count_many([p.text for p in pieces if p.table_rows is None and p.text_tokens is None])
     pieces = [s for p in pieces for s in ([p] if p.table_rows is not None else run.split_text(p))]
     if chunker.merge_peers:
         pieces = merge_between_tables(run, pieces)
@@ -209,17 +211,24 @@ def sentence_segments(run: Any, text: str, available: int) -> list[str]:
     splitter = run._splitters.get(key)
     if splitter is None:
         splitter = run._splitters[key] = SentenceChunker(run.tok, chunk_size=available)
-    spans: list[tuple[int, int]] = []
-    for c in splitter.chunk(text):
+    spans: list[tuple[int, int, int | None]] = []  # start, end, tokens of text[start:end]
+    for c in splitter.chunk(text, sizer=run.sizer):
         if not c.text.strip():
             continue
         if spans and _marks_only(text[spans[-1][0] : spans[-1][1]]):
-            spans[-1] = (spans[-1][0], c.end_index)
+            spans[-1] = (spans[-1][0], c.end_index, None)
         else:
-            spans.append((c.start_index, c.end_index))
+            spans.append((c.start_index, c.end_index, c.token_count))
     if len(spans) > 1 and _marks_only(text[spans[-1][0] : spans[-1][1]]):
-        spans[-2:] = [(spans[-2][0], spans[-1][1])]
-    return [s for s in (text[a:b].strip() for a, b in spans) if s]
+        spans[-2:] = [(spans[-2][0], spans[-1][1], None)]
+    out = []
+    for a, b, tokens in spans:
+        # the segments' counts are remembered (by arithmetic where the ends are clean), so
+        # that sizing them with headings later tokenizes nothing again
+        segment = text[a:b].strip() if tokens is None else run.sizer.stripped(text[a:b], tokens)[0]
+        if segment:
+            out.append(segment)
+    return out
 
 
 def _marks_only(text: str) -> bool:

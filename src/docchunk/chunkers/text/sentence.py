@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from docchunk.chunkers.text.base import TextChunker, absorb_whitespace_chunks, check_size
 from docchunk.chunkers.text.recursive import RecursiveChunker
 from docchunk.chunkers.text.token import token_windows
 from docchunk.errors import ConfigError
-from docchunk.tokenizers import TokenizerSpec
+from docchunk.tokenizers import Sizer, TokenizerSpec
+from docchunk.tokenizers.spans import JoinFixes
 from docchunk.types import Chunk
 
 __all__ = ["SentenceChunker", "sentence_spans"]
@@ -157,10 +159,10 @@ class SentenceChunker(TextChunker):
             raise ConfigError(f"chunk_overlap ({chunk_overlap!r}) must be smaller than chunk_size ({chunk_size!r})")
         self._words = RecursiveChunker(chunk_size=chunk_size, separators=[" "], tokenizer=self.tokenizer)
 
-    def _units(self, text: str) -> list[tuple[int, int, int]]:
+    def _units(self, text: str, sizer: Sizer) -> list[tuple[int, int, int]]:
         """Sentences that fit, and pieces of those that do not: ``(start, end, tokens)``."""
         spans = sentence_spans(text)
-        counts = self.tokenizer.count_tokens_batch([text[s:e] for s, e in spans])
+        counts = sizer.count_batch([text[s:e] for s, e in spans])
         units: list[tuple[int, int, int]] = []
         for (s, e), n in zip(spans, counts, strict=False):
             if n <= self.chunk_size:
@@ -180,12 +182,22 @@ class SentenceChunker(TextChunker):
         overlap = min(self.chunk_overlap, chunk_size - 1)
         return SentenceChunker(tokenizer, chunk_size, overlap, self.min_sentences_per_chunk)
 
-    def chunk(self, text: str) -> list[Chunk]:
-        """Split ``text`` into sentence chunks (see the class invariants)."""
+    def chunk(self, text: str, sizer: Sizer | None = None) -> list[Chunk]:
+        """Split ``text`` into sentence chunks (see the class invariants).
+
+        Args:
+            text: The text.
+            sizer: A :class:`~docchunk.tokenizers.Sizer` of this chunker's tokenizer
+                whose cached counts to use and extend (a document chunker shares one
+                over all of a document's texts); a new one when None.
+        """
         text = self._check_text(text)
         if not text:
             return []
-        units = self._units(text)
+        if sizer is None:
+            sizer = Sizer(self.tokenizer)
+        units = self._units(text, sizer)
+        size = _JoinedSize(sizer, text, units)
         out: list[Chunk] = []
         ranges: list[tuple[int, int]] = []  # the units of each chunk
         i, n = 0, len(units)
@@ -194,12 +206,11 @@ class SentenceChunker(TextChunker):
             while j < n and total + units[j][2] <= self.chunk_size:
                 total += units[j][2]
                 j += 1
-            start = units[i][0]
-            exact = self.tokenizer.count_tokens(text[start : units[j - 1][1]]) if j - i > 1 else total
+            exact = size(i, j, total)
             while exact > self.chunk_size and j - 1 > i:
                 j -= 1
-                exact = self.tokenizer.count_tokens(text[start : units[j - 1][1]])
-            end = units[j - 1][1]
+                exact = size(i, j, sum(u[2] for u in units[i:j]))
+            start, end = units[i][0], units[j - 1][1]
             out.append(Chunk(text=text[start:end], start_index=start, end_index=end,
                              token_count=exact, oversized=exact > self.chunk_size))  # fmt: skip
             ranges.append((i, j))
@@ -249,3 +260,31 @@ class SentenceChunker(TextChunker):
             carried -= units[k][2]
             k += 1
         return k
+
+
+class _JoinedSize:
+    """Exact token counts of runs of consecutive units, by arithmetic where the joins are clean.
+
+    ``size(i, j, total)`` is the count of ``text[units[i].start:units[j - 1].end]``
+    given ``total``, the sum of those units' counts: where the units tile the text,
+    the unclean joins between them are corrected from small windows around them
+    (:meth:`docchunk.tokenizers.spans.SpanSizer.group_size`, all windows counted in one
+    batch); otherwise the run is counted whole.
+    """
+
+    def __init__(self, sizer: Sizer, text: str, units: list[tuple[int, int, int]]):
+        self.units = units
+        self.spans = sizer.spans(text)
+        self.tiled = all(a[1] == b[0] for a, b in pairwise(units))
+        self.fixes: JoinFixes | None = None
+        if self.tiled and len(units) > 1:
+            unclean = self.spans.unclean_cuts([u[0] for u in units[1:]])
+            self.fixes = self.spans.join_fixes(unclean) if unclean else None
+
+    def __call__(self, i: int, j: int, total: int) -> int:
+        if j - i == 1:
+            return total
+        start, end = self.units[i][0], self.units[j - 1][1]
+        if not self.tiled:
+            return self.spans.count(start, end)
+        return self.spans.group_size(self.fixes, start, end, total)
