@@ -15,6 +15,7 @@ from docling_core.types.doc.document import Formatting
 from hypothesis import given
 from hypothesis import strategies as st
 
+from docchunk.chunkers.doc.table_split import RowTableSerializer
 from docchunk.serialization import ChunkingSerializer
 from tests.helpers import doc_params, load
 
@@ -32,18 +33,25 @@ def _results(serializer, doc, shared_visited: bool) -> list[tuple]:
     return out
 
 
-def _assert_same(doc, shared_visited: bool) -> None:
-    fast = _results(ChunkingSerializer.for_document(doc), doc, shared_visited)
-    slow = _results(ChunkingSerializer.model_construct(doc=doc, fast_path=False), doc, shared_visited)
+def _assert_same(doc, shared_visited: bool, by_rows: bool = False) -> None:
+    if by_rows:  # the default mode's serializer: tables by rows (rich cells through the walk's serializer)
+        fast_ser = ChunkingSerializer.model_construct(doc=doc, table_serializer=RowTableSerializer())
+        slow_ser = ChunkingSerializer.model_construct(doc=doc, table_serializer=RowTableSerializer(), fast_path=False)
+    else:
+        fast_ser = ChunkingSerializer.for_document(doc)
+        slow_ser = ChunkingSerializer.model_construct(doc=doc, fast_path=False)
+    fast = _results(fast_ser, doc, shared_visited)
+    slow = _results(slow_ser, doc, shared_visited)
     assert len(fast) == len(slow)
     for expected, got in zip(slow, fast, strict=True):
         assert got == expected, f"item {expected[0]} differs"
 
 
+@pytest.mark.parametrize("by_rows", [False, True], ids=["triplets", "rows"])
 @pytest.mark.parametrize("shared_visited", [False, True], ids=["alone", "walk"])
 @pytest.mark.parametrize("path", doc_params())
-def test_fast_path_equals_docling_path_on_corpus(path, shared_visited):
-    _assert_same(load(path), shared_visited)
+def test_fast_path_equals_docling_path_on_corpus(path, shared_visited, by_rows):
+    _assert_same(load(path), shared_visited, by_rows)
 
 
 _WORDS = st.sampled_from(["alpha", "beta_gamma", "x<y>&z", "*star*", "1.", "two\nlines", "a\n\nb", "", " pad "])

@@ -15,13 +15,19 @@ same spans and the same ``visited`` references:
   list without markers, the original marker when it is valid Markdown or has a
   letter or digit), its text with hard breaks;
 - a list group whose descendants are only list items and list groups: the
-  items one per line, nested lists indented by four spaces per level.
+  items one per line, nested lists indented by four spaces per level;
+- a generic group (a rich table cell's content, a sheet, a section): its
+  descendants serialized one by one (through this path where it applies),
+  joined by blank lines, as docling-core's fallback serializer does;
+- a table, when its table serializer declares ``reads_only_own_params`` (the
+  default mode's row serializer): called directly, without the copy of all
+  parameters docling-core passes along with every call.
 
 Everything else returns ``None`` and goes to docling-core's serializer: formatted
 text, hyperlinks, inline groups, items with meta data, excluded items, items
 outside the serializer's content layers, captions and footnotes, code, formulas,
-tables, pictures, lists holding anything other than list items and lists, and
-serializers with other parameters or component serializers. The differential
+other tables, pictures, lists holding anything other than list items and lists,
+and serializers with other parameters or component serializers. The differential
 tests in ``tests/serialization/test_fast_path.py`` compare the two paths item by
 item over the corpus and over generated lists.
 """
@@ -35,9 +41,11 @@ from docling_core.transforms.serializer.base import SerializationResult, Span
 from docling_core.transforms.serializer.common import create_ser_result
 from docling_core.types.doc.document import (
     Formatting,
+    GroupItem,
     ListGroup,
     ListItem,
     SectionHeaderItem,
+    TableItem,
     TextItem,
     TitleItem,
 )
@@ -71,6 +79,10 @@ def fast_serialize(ser: Any, item: Any, visited: set[str]) -> SerializationResul
     kind = type(item)
     if kind is ListGroup:
         return _group_result(ser, item, visited)
+    if kind is GroupItem:
+        return _plain_group_result(ser, item, visited)
+    if kind is TableItem:
+        return _table_result(ser, item, visited)
     if kind is not TextItem and kind is not ListItem and kind not in _HEADINGS:
         return None
     if getattr(item, "meta", None) or item.content_layer not in ser.params.layers:
@@ -210,3 +222,39 @@ def _list_text(ser: Any, group: ListGroup, level: int, seen: tuple[set[str], set
     indent = " " * (level * ser.params.indent)
     text = "\n".join(t if t and t[0] == " " else f"{indent}{t}" for t, _ in parts)
     return text, [it for _, its in parts for it in its]
+
+
+def _table_result(ser: Any, item: Any, visited: set[str]) -> SerializationResult | None:
+    """A table through its table serializer, without docling-core's per-call parameter dump.
+
+    Only for table serializers that declare ``reads_only_own_params = True``: their
+    output depends on the document serializer's own settings, which the dump repeats.
+    """
+    if not getattr(ser.table_serializer, "reads_only_own_params", False) or getattr(item, "meta", None):
+        return None
+    visited.add(item.self_ref)
+    part = ser.table_serializer.serialize(item=item, doc_serializer=ser, doc=ser.doc, visited=visited)
+    return create_ser_result(text=part.text, span_source=[part])
+
+
+def _plain_group_result(ser: Any, group: Any, visited: set[str]) -> SerializationResult | None:
+    """A generic group (not a list or inline group) as docling-core's Markdown fallback serializer writes it.
+
+    Its descendants in document order, each serialized once (those already visited
+    skipped), the non-empty texts joined by a blank line; the body is left to docling-core.
+    """
+    if group is ser.doc.body or getattr(group, "meta", None) or ser.requires_page_break():
+        return None
+    visited.add(group.self_ref)
+    params = ser.params
+    parts = []
+    for node, _level in ser.doc.iterate_items(
+        root=group, with_groups=True, traverse_pictures=params.traverse_pictures, included_content_layers=params.layers
+    ):
+        if node.self_ref in visited or ser._skip_in_walk(node=node, root=group):
+            continue
+        visited.add(node.self_ref)
+        part = ser.serialize(item=node, visited=visited)
+        if part.text:
+            parts.append(part)
+    return create_ser_result(text="\n\n".join(p.text for p in parts), span_source=parts)

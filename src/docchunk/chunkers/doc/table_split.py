@@ -38,6 +38,9 @@ class RowTableSerializer(BaseTableSerializer):
     row splitting read each such table once.
     """
 
+    reads_only_own_params = True
+    """Its text depends only on the document serializer's own settings (see :mod:`docchunk.serialization.fast`)."""
+
     def __init__(self) -> None:
         self._rows: dict[str, TableRows] = {}
         self._doc: DoclingDocument | None = None

@@ -119,12 +119,19 @@ class RecursiveChunker(TextChunker):
         return RecursiveChunker(chunk_size, min(self.chunk_overlap, chunk_size - 1), list(self.separators),
                                 self.keep_separator, None, tokenizer)  # fmt: skip
 
-    def chunk(self, text: str) -> list[Chunk]:
-        """Split ``text``; see the class docstring for the invariants."""
+    def chunk(self, text: str, sizer: Sizer | None = None) -> list[Chunk]:
+        """Split ``text``; see the class docstring for the invariants.
+
+        Args:
+            text: The text.
+            sizer: A :class:`~docchunk.tokenizers.Sizer` of this chunker's tokenizer
+                whose cached counts to use and extend (shared over many texts); a new
+                one when None.
+        """
         text = self._check_text(text)
         if not text:
             return []
-        call = _Call(self, text)
+        call = _Call(self, text, sizer or Sizer(self.tokenizer))
         chunks = make_chunks(text, _pack(call, _split(call)))
         if self._fences:
             chunks = keep_fences_closed(text, chunks, self.tokenizer, self.chunk_size)
@@ -134,14 +141,14 @@ class RecursiveChunker(TextChunker):
 class _Call:
     """The state of one ``chunk()`` call: the text, its span sizes, the groups found so far, memos."""
 
-    def __init__(self, chunker: RecursiveChunker, text: str):
+    def __init__(self, chunker: RecursiveChunker, text: str, sizer: Sizer):
         self.text = text
         self.size = chunker.chunk_size
         self.overlap = chunker.chunk_overlap
         self.separators = chunker.separators
         self.keep = chunker.keep_separator
         self.additive = chunker._additive
-        self.spans: SpanSizer = Sizer(chunker.tokenizer).spans(text)
+        self.spans: SpanSizer = sizer.spans(text)
         self.groups: list[Group] = []
         self.repeats: dict[tuple[int, int], list[Group]] = {}  # by piece id and level: relative groups
         self.measured_cuts: dict[tuple[int, int], Cut] = {}  # splits made while measuring, by start and level

@@ -168,7 +168,7 @@ class SentenceChunker(TextChunker):
             if n <= self.chunk_size:
                 units.append((s, e, n))
                 continue
-            for piece in self._words.chunk(text[s:e]):
+            for piece in self._words.chunk(text[s:e], sizer=sizer):
                 start, end = piece.start_index, piece.end_index
                 if piece.oversized:
                     for w in token_windows(piece.text, self.tokenizer, self.chunk_size, 0, s + start):
