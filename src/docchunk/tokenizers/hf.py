@@ -88,7 +88,7 @@ class HFTokenizer(Tokenizer):
     def count_tokens(self, text: str) -> int:
         """The number of tokens in ``text`` (see :class:`docchunk.Tokenizer`)."""
         try:
-            return len(self._tok.encode(text, add_special_tokens=False).ids)
+            return len(self._tok.encode(text, add_special_tokens=False))
         except TypeError as exc:
             raise _encode_error(self.name, [text], exc) from exc
 
@@ -97,7 +97,9 @@ class HFTokenizer(Tokenizer):
         if len(texts) < 4:
             return [self.count_tokens(t) for t in texts]
         try:
-            return [len(e.ids) for e in self._tok.encode_batch(list(texts), add_special_tokens=False)]
+            # encode_batch_fast (tokenizers >= 0.20) skips the offsets, which a count does not need
+            encode = getattr(self._tok, "encode_batch_fast", self._tok.encode_batch)
+            return [len(e) for e in encode(list(texts), add_special_tokens=False)]
         except TypeError as exc:
             raise _encode_error(self.name, texts, exc) from exc
 
