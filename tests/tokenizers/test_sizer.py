@@ -170,3 +170,29 @@ def test_sentence_chunks_with_a_shared_sizer_equal_those_without(tok, text, size
     alone = chunker.chunk(text)
     assert chunker.chunk(text, sizer=shared) == alone
     assert all(c.token_count == tok.count_tokens(c.text) for c in alone)
+
+
+@PROPERTY
+@given(text=texts(min_words=1, max_words=120), seed=st.integers(0, 2**16))
+def test_span_counts_from_kept_offsets_are_exact(tok, text, seed):
+    rng = random.Random(seed)
+    sizer = Sizer(tok)
+    assert sizer.count_batch_keeping_offsets([text, "x"], over=0) == [tok.count_tokens(text), tok.count_tokens("x")]
+    cuts = sorted({0, len(text), *(rng.randrange(len(text) + 1) for _ in range(6))})
+    spans = [(a, b) for a in cuts for b in cuts if a <= b]
+    assert sizer.span_counts(text, spans) == [tok.count_tokens(text[a:b]) for a, b in spans]
+
+
+def test_span_counts_of_a_text_counted_with_offsets_tokenize_nothing_again(monkeypatch):
+    tok = docchunk.get_tokenizer(None)  # all-MiniLM-L6-v2: WordPiece, its offsets count spans
+    text = "One sentence here. Another one there! And a third, with words. "
+    sizer = Sizer(tok)
+    sizer.count_batch_keeping_offsets([text], over=1)
+    calls: list[str] = []
+    monkeypatch.setattr(tok, "count_tokens", lambda t: calls.append(t) or 0)
+    monkeypatch.setattr(tok, "count_tokens_batch", lambda ts: calls.extend(ts) or [0] * len(ts))
+    spans = [(0, 19), (19, 38), (38, len(text)), (0, len(text))]
+    counts = sizer.span_counts(text, spans)
+    monkeypatch.undo()
+    assert calls == []
+    assert counts == [tok.count_tokens(text[a:b]) for a, b in spans]

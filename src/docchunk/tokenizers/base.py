@@ -61,6 +61,15 @@ class Tokenizer(ABC):
             'use "character", "word", an "hf:..." or a "tiktoken:..." tokenizer'
         )
 
+    offsets_count_spans: bool = False
+    """Whether :meth:`token_offsets` of a text also count its spans: for ``s`` and ``e``
+    that are each the text's end or a clean boundary (:meth:`clean_boundary`),
+    ``count_tokens(text[s:e])`` is the number of offsets in ``[s, e)``."""
+
+    def token_offsets_batch(self, texts: Sequence[str]) -> list[list[int]]:
+        """Return ``[token_offsets(t) for t in texts]``; backends may batch natively."""
+        return [self.token_offsets(t) for t in texts]
+
     def clean_boundary(self, left: str, right: str) -> bool:
         """Whether counts add up across a ``left | right`` boundary.
 

@@ -49,6 +49,9 @@ class HFTokenizer(Tokenizer):
         self.name = name
         self.max_token_chars = max((len(t) for t in own.get_vocab(with_added_tokens=True)), default=None)
         self._pre = self._pipeline_kind(tk)
+        # WordPiece-style pipelines: no token crosses a clean boundary (whitespace, and punctuation
+        # for BERT), and a span between such boundaries is tokenized as it is within the whole text
+        self.offsets_count_spans = self._pre is not None
 
     def _pipeline_kind(self, tk: Any) -> str | None:
         """"bert" or "whitespace" for WordPiece pipelines whose words are tokenized alone, else None."""
@@ -109,6 +112,14 @@ class HFTokenizer(Tokenizer):
             return [start for start, _ in self._tok.encode(text, add_special_tokens=False).offsets]
         except TypeError as exc:
             raise _encode_error(self.name, [text], exc) from exc
+
+    def token_offsets_batch(self, texts: Sequence[str]) -> list[list[int]]:
+        """The token offsets of each text, in one native batch (see :meth:`token_offsets`)."""
+        try:
+            encodings = self._tok.encode_batch(list(texts), add_special_tokens=False)
+        except TypeError as exc:
+            raise _encode_error(self.name, texts, exc) from exc
+        return [[start for start, _ in e.offsets] for e in encodings]
 
     @classmethod
     def from_spec(cls, ref: str, max_tokens: int | None = None) -> HFTokenizer:

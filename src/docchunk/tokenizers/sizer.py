@@ -19,6 +19,7 @@ text, with local corrections at joins that are not clean.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -78,6 +79,7 @@ class Sizer:
     def __init__(self, tokenizer: Tokenizer, cache_limit: int | None = None):
         self.tokenizer = tokenizer
         self.cache: dict[str, int] = {}
+        self._offsets: dict[str, list[int]] = {}  # token offsets of long texts (count_batch_keeping_offsets)
         self.cache_limit = cache_limit
         self.by_length = isinstance(tokenizer, CharacterTokenizer)
         self._clean_pairs = _CleanPairs(tokenizer)
@@ -92,6 +94,7 @@ class Sizer:
         if n is None:
             if self.cache_limit is not None and len(self.cache) > self.cache_limit:
                 self.cache.clear()
+                self._offsets.clear()
             n = self.cache[text] = self.tokenizer.count_tokens(text)
         return n
 
@@ -108,9 +111,56 @@ class Sizer:
         if todo:
             if self.cache_limit is not None and len(cache) + len(todo) > self.cache_limit:
                 cache.clear()  # texts counted before are gone: count them all again
+                self._offsets.clear()
                 todo = list(dict.fromkeys(texts))
             cache.update(zip(todo, self.tokenizer.count_tokens_batch(todo), strict=True))
         return [cache[t] for t in texts]
+
+    def count_batch_keeping_offsets(self, texts: Sequence[str], over: int) -> list[int]:
+        """:meth:`count_batch`, keeping the token offsets of new texts of more than ``over`` tokens.
+
+        With a tokenizer whose offsets count spans (:attr:`Tokenizer.offsets_count_spans`),
+        the new texts are tokenized once, in one batch with offsets, so that
+        :meth:`span_counts` later sizes their spans without tokenizing them again;
+        with any other tokenizer this is :meth:`count_batch`.
+        """
+        if self.by_length or not self.tokenizer.offsets_count_spans:
+            return self.count_batch(texts)
+        cache = self.cache
+        todo = list({t: None for t in texts if t not in cache})
+        if todo:
+            if self.cache_limit is not None and len(cache) + len(todo) > self.cache_limit:
+                cache.clear()
+                self._offsets.clear()
+                todo = list(dict.fromkeys(texts))
+            for text, offsets in zip(todo, self.tokenizer.token_offsets_batch(todo), strict=True):
+                cache[text] = len(offsets)
+                if len(offsets) > over:
+                    self._offsets[text] = offsets
+        return [cache[t] for t in texts]
+
+    def span_counts(self, text: str, spans: Sequence[tuple[int, int]]) -> list[int]:
+        """Exact counts of ``text[s:e]`` for each ``(s, e)`` of ``spans``.
+
+        From the offsets kept by :meth:`count_batch_keeping_offsets` for a span whose
+        ends are ends of ``text`` or clean boundaries; the others are counted, in one batch.
+        """
+        offsets = self._offsets.get(text)
+        if offsets is None:
+            return self.count_batch([text[s:e] for s, e in spans])
+        n, clean = len(text), self.clean
+        out: list[int] = []
+        todo: list[int] = []
+        for k, (s, e) in enumerate(spans):
+            if (s == 0 or s == n or clean(text[s - 1], text[s])) and (e == n or e == 0 or clean(text[e - 1], text[e])):
+                out.append(bisect_left(offsets, e) - bisect_left(offsets, s))
+            else:
+                out.append(-1)
+                todo.append(k)
+        if todo:
+            for k, c in zip(todo, self.count_batch([text[spans[k][0] : spans[k][1]] for k in todo]), strict=True):
+                out[k] = c
+        return out
 
     def remember(self, text: str, tokens: int) -> None:
         """Cache ``tokens`` as the count of ``text``; it must be exact (found by arithmetic on exact counts)."""

@@ -61,8 +61,10 @@ def _text_phases(run: Any, pieces: list[Piece]) -> list[Piece]:
     if not chunker.merge_across_pages:
         pieces = [s for p in pieces for s in split_at_pages(run, p)]
     pieces = [s for p in pieces for s in split_table_piece(run, p)]
-    # the texts to size, all counted in one batch (the tokenizer spreads it over the cores)
-    run.count_many([p.text for p in pieces if p.table_rows is None and p.text_tokens is None])
+    # the texts to size, all counted in one batch (the tokenizer spreads it over the cores); the
+    # token offsets of long ones are kept, so that their sentences are sized without tokenizing again
+    texts = [p.text for p in pieces if p.table_rows is None and p.text_tokens is None]
+    run.sizer.count_batch_keeping_offsets(texts, run.max // 4)
     pieces = [s for p in pieces for s in ([p] if p.table_rows is not None else run.split_text(p))]
     if chunker.merge_peers:
         pieces = merge_between_tables(run, pieces)

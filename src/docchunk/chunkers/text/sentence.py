@@ -162,7 +162,7 @@ class SentenceChunker(TextChunker):
     def _units(self, text: str, sizer: Sizer) -> list[tuple[int, int, int]]:
         """Sentences that fit, and pieces of those that do not: ``(start, end, tokens)``."""
         spans = sentence_spans(text)
-        counts = sizer.count_batch([text[s:e] for s, e in spans])
+        counts = sizer.span_counts(text, spans)
         units: list[tuple[int, int, int]] = []
         for (s, e), n in zip(spans, counts, strict=False):
             if n <= self.chunk_size:
