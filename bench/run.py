@@ -229,6 +229,8 @@ def main() -> None:
     parser.add_argument("--scale-max-tokens", type=int, default=64)
     parser.add_argument("--memory", action="store_true", help="peak memory while chunking vs JSON size")
     parser.add_argument("--workers", action="store_true", help="CLI --workers 2 vs 1 on a folder of 100+ documents")
+    parser.add_argument("--workers-copies", type=int, default=10,
+                        help="copies of the corpus in the --workers folder (10: 330 documents)")  # fmt: skip
     args = parser.parse_args()
 
     import docchunk
@@ -258,7 +260,7 @@ def main() -> None:
         if args.memory:
             resources.memory(args.corpus, args.big_mb)
         if args.workers:
-            resources.workers(args.corpus, args.rounds)
+            resources.workers(args.corpus, args.rounds, args.workers_copies)
 
 
 def _version(name: str) -> str:

@@ -157,7 +157,7 @@ def _results(
         return
     from concurrent.futures import ProcessPoolExecutor
 
-    with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init, initargs=settings) as pool:
+    with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init, initargs=(workers, *settings)) as pool:
         yield from pool.map(_worker_chunk, files, chunksize=max(1, len(files) // (workers * 8)))
 
 
@@ -250,8 +250,23 @@ def _chunk_lines(chunker: Any, path: Path) -> list[str]:
 _WORKER_CHUNKER: Any = None
 
 
-def _worker_init(*settings: Any) -> None:
+def _share_cores(workers: int) -> None:
+    """Give each worker process its share of the cores for the tokenizer's own threads.
+
+    A Hugging Face tokenizer spreads each batch over all cores; ``workers`` processes
+    doing so at once would fight over them. Called in each worker process before it
+    tokenizes anything; a value the user set is kept.
+    """
+    threads = max(1, (os.cpu_count() or 1) // workers)
+    if threads == 1:
+        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    else:
+        os.environ.setdefault("RAYON_NUM_THREADS", str(threads))
+
+
+def _worker_init(workers: int, *settings: Any) -> None:
     global _WORKER_CHUNKER
+    _share_cores(workers)
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     _WORKER_CHUNKER = _make(settings, debug=False, warn=False)
 
