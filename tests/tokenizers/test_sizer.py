@@ -196,3 +196,19 @@ def test_span_counts_of_a_text_counted_with_offsets_tokenize_nothing_again(monke
     monkeypatch.undo()
     assert calls == []
     assert counts == [tok.count_tokens(text[a:b]) for a, b in spans]
+
+
+@PROPERTY
+@given(text=texts(min_words=1, max_words=120), seed=st.integers(0, 2**16), size=st.integers(1, 12))
+def test_word_splits_sized_from_kept_offsets_equal_those_without(tok, text, seed, size):
+    rng = random.Random(seed)
+    starts = [0, len(text), *(i for i in range(1, len(text)) if text[i - 1].isspace())]  # mostly clean
+    a, b = sorted(rng.choice(starts) for _ in range(2))
+    if a == b:
+        return
+    sizer = Sizer(tok)
+    sizer.count_batch_keeping_offsets([text], over=0)
+    sizer.keep_span_offsets(text, a, b)  # kept only where a and b are clean
+    chunker = docchunk.RecursiveChunker(size, separators=[" ", ""], tokenizer=tok)
+    assert chunker.chunk(text[a:b], sizer=sizer) == chunker.chunk(text[a:b])
+    assert sizer.count(text[a:b]) == tok.count_tokens(text[a:b])

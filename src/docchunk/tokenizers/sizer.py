@@ -162,6 +162,29 @@ class Sizer:
                 out[k] = c
         return out
 
+    def offsets_of(self, text: str) -> list[int] | None:
+        """The kept token offsets of ``text`` (see :meth:`count_batch_keeping_offsets`), or None."""
+        return self._offsets.get(text)
+
+    def keep_span_offsets(self, text: str, start: int, end: int) -> None:
+        """Keep the token offsets of ``text[start:end]``, taken from those kept for ``text``.
+
+        Only when ``text`` has kept offsets and both ends are ends of ``text`` or clean
+        boundaries (the span then holds exactly the tokens of the whole that start in it).
+        """
+        offsets = self._offsets.get(text)
+        n = len(text)
+        if offsets is None or start >= end:
+            return
+        if start and not self.clean(text[start - 1], text[start]):
+            return
+        if end < n and not self.clean(text[end - 1], text[end]):
+            return
+        sub = [o - start for o in offsets[bisect_left(offsets, start) : bisect_left(offsets, end)]]
+        span = text[start:end]
+        self._offsets[span] = sub
+        self.cache[span] = len(sub)
+
     def remember(self, text: str, tokens: int) -> None:
         """Cache ``tokens`` as the count of ``text``; it must be exact (found by arithmetic on exact counts)."""
         if not self.by_length:

@@ -182,6 +182,11 @@ class SpanSizer:
                 hits = [UNKNOWN if key is None else deltas.get(key, UNKNOWN) for key in keys]
         return JoinFixes(len(text), unclean, hits)
 
+    def _clean_at(self, b: int) -> bool:
+        """Whether position ``b`` is an end of the text or a clean boundary."""
+        text = self.text
+        return b <= 0 or b >= len(text) or self.clean(text[b - 1], text[b])
+
     def clean_before(self, b: int, floor: int) -> int:
         """The nearest clean position ``p < b``, or ``floor`` when there is none after it."""
         text, clean = self.text, self.clean
@@ -229,17 +234,30 @@ class SpanSizer:
         memo = self._piece_ids.setdefault((sep, start_mode), {})
         body = parts[1:] if start_mode else parts[:-1]
         longest = limit * WHOLE_CHARS_PER_TOKEN - len(sep)
+        first = 1 if start_mode else 0  # index in bounds of body[0]'s piece
         new = list({p: None for p in body if p not in memo})
         if new:
             memo.update(zip(new, range(len(sizes), len(sizes) + len(new)), strict=True))
             sizes.extend([None] * len(new))
             todo = [p for p in new if len(p) <= longest]
+            offsets = self.sizer.offsets_of(self.text) if todo else None
+            if offsets is not None:  # sized from the text's token offsets where both ends are clean
+                where: dict[str, int] = {}
+                for k, p in enumerate(body):
+                    where.setdefault(p, k)
+                rest = []
+                for p in todo:
+                    a, b = bounds[where[p] + first], bounds[where[p] + first + 1]
+                    if self._clean_at(a) and self._clean_at(b):
+                        sizes[memo[p]] = bisect_left(offsets, b) - bisect_left(offsets, a)
+                    else:
+                        rest.append(p)
+                todo = rest
             if todo:
                 pieces = [sep + p for p in todo] if start_mode else [p + sep for p in todo]
                 for p, n in zip(todo, self.sizer.tokenizer.count_tokens_batch(pieces), strict=True):
                     sizes[memo[p]] = n
         ids = [memo[p] for p in body]
-        first = 1 if start_mode else 0  # index in bounds of body[0]'s piece
         found = [sizes[uid] for uid in ids]
         if None in found:  # long pieces
             for k in [k for k, n in enumerate(found) if n is None]:

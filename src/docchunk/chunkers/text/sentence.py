@@ -168,6 +168,7 @@ class SentenceChunker(TextChunker):
             if n <= self.chunk_size:
                 units.append((s, e, n))
                 continue
+            sizer.keep_span_offsets(text, s, e)  # its words are then sized from the offsets too
             for piece in self._words.chunk(text[s:e], sizer=sizer):
                 start, end = piece.start_index, piece.end_index
                 if piece.oversized:
