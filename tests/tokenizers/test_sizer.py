@@ -212,3 +212,19 @@ def test_word_splits_sized_from_kept_offsets_equal_those_without(tok, text, seed
     chunker = docchunk.RecursiveChunker(size, separators=[" ", ""], tokenizer=tok)
     assert chunker.chunk(text[a:b], sizer=sizer) == chunker.chunk(text[a:b])
     assert sizer.count(text[a:b]) == tok.count_tokens(text[a:b])
+
+
+@PROPERTY
+@given(
+    parts=st.lists(
+        st.tuples(texts(min_words=1, max_words=12), st.sampled_from(["", ".", ":", "!", " ", "\n", "1", "-", "é"])),
+        min_size=1,
+        max_size=6,
+    ),
+    delim=st.sampled_from(["\n", "\n\n", " ", ". ", "|"]),
+)
+def test_join_count_equals_the_count_of_the_joined_text(tok, parts, delim):
+    sizer = Sizer(tok)
+    joined = [text + end for text, end in parts]
+    counts = [tok.count_tokens(t) for t in joined]
+    assert sizer.join_count(joined, counts, delim) == tok.count_tokens(delim.join(joined))

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from docchunk.tokenizers.base import CharacterTokenizer, Tokenizer
@@ -236,6 +237,51 @@ class Sizer:
             total += self.count(part)
             last = part
         return total
+
+    def join_count(self, texts: Sequence[str], counts: Sequence[int], delim: str) -> int:
+        """``count(delim.join(texts))``, given ``counts[i] == count(texts[i])``.
+
+        The sum of the counts and of one ``count(delim)`` per join, corrected at each join
+        whose boundaries are not clean by a small window: the end of the text before it
+        from its last clean position, the delimiter, and the start of the text after it
+        up to its first clean position (each within ``LOCAL_REACH`` characters), measured
+        against its parts. Where a text is empty, a window finds no clean position or
+        two windows would overlap, the joined text is counted whole.
+        """
+        if len(texts) <= 1 or self.by_length:
+            return sum(counts) + (len(texts) - 1) * len(delim) if self.by_length else sum(counts)
+        if not delim or not all(texts):
+            return self.count(delim.join(texts))
+        d = self.count(delim)
+        total = sum(counts) + d * (len(texts) - 1)
+        head_end = 0  # how far the window of the join before reaches into the current text
+        for x, y in pairwise(texts):
+            if self.clean(x[-1], delim[0]) and self.clean(delim[-1], y[0]):
+                head_end = 0
+                continue
+            p = self._last_clean(x)
+            q = self._first_clean(y)
+            if p is None or q is None or p < head_end:
+                return self.count(delim.join(texts))
+            tail, head = x[p:], y[:q]
+            total += self.count(tail + delim + head) - self.count(tail) - d - self.count(head)
+            head_end = q
+        return total
+
+    def _last_clean(self, text: str) -> int | None:
+        """The last clean position ``0 < p < len(text)`` within ``LOCAL_REACH`` of the end, or None."""
+        floor = max(0, len(text) - LOCAL_REACH)
+        for p in range(len(text) - 1, floor, -1):
+            if self.clean(text[p - 1], text[p]):
+                return p
+        return None
+
+    def _first_clean(self, text: str) -> int | None:
+        """The first clean position ``0 < q < len(text)`` within ``LOCAL_REACH`` of the start, or None."""
+        for q in range(1, min(len(text), LOCAL_REACH)):
+            if self.clean(text[q - 1], text[q]):
+                return q
+        return None
 
     # -- early rejection -------------------------------------------------------------------
     def probe_cut(self, text: str, start: int, end: int, limit: int) -> int | None:

@@ -241,12 +241,13 @@ class _Run:
         return piece.text_tokens
 
     def ctx_count(self, piece: Piece) -> int:
-        """Tokens of ``ctx(piece)``; by arithmetic when the tokenizer joins additively."""
-        if not self.additive:
-            return self.count(self.ctx(piece))
+        """Tokens of ``ctx(piece)``; by arithmetic (corrected at joins that are not clean)."""
         parts = [*(piece.headings or ()), *(piece.captions or ())]
         if not parts:
             return self.text_count(piece)
+        if not self.additive:
+            counts = [*self.count_many(parts), self.text_count(piece)]
+            return self.sizer.join_count([*parts, piece.text], counts, self.delim)
         return sum(self.count_many(parts)) + self.text_count(piece) + self.delim_tokens * len(parts)
 
     # -- phase 1: split at element boundaries ----------------------------------
@@ -274,9 +275,10 @@ class _Run:
 
         def window(lo: int, hi: int) -> Piece:
             kept = [i for i in range(lo, hi + 1) if texts[i]]
-            tokens = None
             if self.additive:
                 tokens = sum(counts[i] for i in kept) + self.delim_tokens * max(len(kept) - 1, 0)
+            else:
+                tokens = self.sizer.join_count([texts[i] for i in kept], [counts[i] for i in kept], self.delim)
             text = self.delim.join([texts[i] for i in kept])
             return Piece(
                 text=text, items=items[lo : hi + 1], headings=piece.headings, origin=piece.origin, text_tokens=tokens
@@ -384,7 +386,10 @@ class _Run:
 
         def candidate(lo: int, hi: int) -> Piece:
             run = pieces[lo : hi + 1]
-            tokens = sum(counts[lo : hi + 1]) + self.delim_tokens * (hi - lo) if self.additive else None
+            if self.additive:
+                tokens = sum(counts[lo : hi + 1]) + self.delim_tokens * (hi - lo)
+            else:
+                tokens = self.sizer.join_count([p.text for p in run], counts[lo : hi + 1], self.delim)
             return Piece(
                 text=self.delim.join([p.text for p in run]),
                 items=[it for p in run for it in p.items],
