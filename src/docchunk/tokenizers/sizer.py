@@ -19,6 +19,7 @@ text, with local corrections at joins that are not clean.
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_left
 from collections.abc import Sequence
 from itertools import pairwise
@@ -80,7 +81,7 @@ class Sizer:
     def __init__(self, tokenizer: Tokenizer, cache_limit: int | None = None):
         self.tokenizer = tokenizer
         self.cache: dict[str, int] = {}
-        self._offsets: dict[str, list[int]] = {}  # token offsets of long texts (count_batch_keeping_offsets)
+        self._offsets: dict[str, Sequence[int]] = {}  # token offsets of long texts (count_batch_keeping_offsets)
         self.cache_limit = cache_limit
         self.by_length = isinstance(tokenizer, CharacterTokenizer)
         self._clean_pairs = _CleanPairs(tokenizer)
@@ -136,9 +137,13 @@ class Sizer:
                 todo = list(dict.fromkeys(texts))
             for text, offsets in zip(todo, self.tokenizer.token_offsets_batch(todo), strict=True):
                 cache[text] = len(offsets)
-                if len(offsets) > over:
-                    self._offsets[text] = offsets
+                if len(offsets) > over:  # 4 or 8 bytes an offset, not a Python int each
+                    self._offsets[text] = array("q", offsets)
         return [cache[t] for t in texts]
+
+    def drop_offsets(self) -> None:
+        """Forget all kept token offsets (their counts stay cached)."""
+        self._offsets.clear()
 
     def span_counts(self, text: str, spans: Sequence[tuple[int, int]]) -> list[int]:
         """Exact counts of ``text[s:e]`` for each ``(s, e)`` of ``spans``.
@@ -163,7 +168,7 @@ class Sizer:
                 out[k] = c
         return out
 
-    def offsets_of(self, text: str) -> list[int] | None:
+    def offsets_of(self, text: str) -> Sequence[int] | None:
         """The kept token offsets of ``text`` (see :meth:`count_batch_keeping_offsets`), or None."""
         return self._offsets.get(text)
 
@@ -181,7 +186,7 @@ class Sizer:
             return
         if end < n and not self.clean(text[end - 1], text[end]):
             return
-        sub = [o - start for o in offsets[bisect_left(offsets, start) : bisect_left(offsets, end)]]
+        sub = array("q", [o - start for o in offsets[bisect_left(offsets, start) : bisect_left(offsets, end)]])
         span = text[start:end]
         self._offsets[span] = sub
         self.cache[span] = len(sub)

@@ -66,6 +66,7 @@ def _text_phases(run: Any, pieces: list[Piece]) -> list[Piece]:
     texts = [p.text for p in pieces if p.table_rows is None and p.text_tokens is None]
     run.sizer.count_batch_keeping_offsets(texts, run.max // 4)
     pieces = [s for p in pieces for s in ([p] if p.table_rows is not None else run.split_text(p))]
+    run.sizer.drop_offsets()
     if chunker.merge_peers:
         pieces = merge_between_tables(run, pieces)
     if chunker.min_tokens:
