@@ -90,6 +90,8 @@ class HFTokenizer(Tokenizer):
 
     def count_tokens(self, text: str) -> int:
         """The number of tokens in ``text`` (see :class:`docchunk.Tokenizer`)."""
+        if len(text) > 64:  # longer texts: without offsets is faster
+            return self.count_tokens_batch([text])[0]
         try:
             return len(self._tok.encode(text, add_special_tokens=False))
         except TypeError as exc:
@@ -97,8 +99,8 @@ class HFTokenizer(Tokenizer):
 
     def count_tokens_batch(self, texts: Sequence[str]) -> list[int]:
         """The number of tokens of each text, in order (see :class:`docchunk.Tokenizer`)."""
-        if len(texts) < 4:
-            return [self.count_tokens(t) for t in texts]
+        if not texts:
+            return []
         try:
             # encode_batch_fast (tokenizers >= 0.20) skips the offsets, which a count does not need
             encode = getattr(self._tok, "encode_batch_fast", self._tok.encode_batch)
