@@ -258,3 +258,30 @@ def test_list_item_whose_text_is_marks_is_kept_regression(name, mark):
     assert not lost_texts(doc, chunks)
     assert any(line.strip() == f"- {mark}" for c in chunks for line in c.text.splitlines())
     assert not any(line.strip() == "-" for c in chunks for line in c.text.splitlines())
+
+
+@pytest.mark.parametrize("text", ["\x85-", "a\x85-", "a\n-"])
+@pytest.mark.parametrize("name", ["hybrid", "hierarchical"])
+def test_list_item_line_of_a_dash_after_a_line_break_is_kept_regression(name, text):
+    """A line ``-`` of an item's own text, after a line break in it, was removed as a bare marker.
+
+    Found by the structure property test: ``"\\x85-"`` gave no chunk at all. docling-core
+    writes a space after a marker, so a bare marker line is ``- ``, and there are only as
+    many of them as items with an empty first line.
+    """
+    doc = DoclingDocument(name="list")
+    group = doc.add_list_group()
+    doc.add_list_item(text=text, parent=group)
+    doc.add_list_item(text="", parent=group)
+    doc.add_list_item(text="second item", parent=group)
+    chunker = (
+        docchunk.HybridChunker(tokenizer="word", max_tokens=64, merge_peers=False)
+        if name == "hybrid"
+        else docchunk.HierarchicalChunker(tokenizer="character")
+    )
+    chunks = list(chunker.chunk(doc))
+    assert not lost_texts(doc, chunks)
+    lines = [line for c in chunks for line in c.text.splitlines()]
+    assert lines.count("-") == text.count("-") and "- " not in lines  # the empty item's marker went
+    for chunk in chunks:
+        assert not debris_lines(chunk.text, doc), chunk.text

@@ -49,7 +49,9 @@ __all__ = ["structured_walk", "without_debris"]
 
 _SATELLITES = (DocItemLabel.CAPTION, DocItemLabel.FOOTNOTE)
 _DEBRIS = re.compile(r"[|\-: \t]*[|\-:][|\-: \t]*")
-_MARKER_ONLY = re.compile(r"[ \t]*-[ \t]*")  # a list line that is its "- " marker and nothing else
+# a list line that is its "- " marker and nothing else: docling-core writes a space after the
+# marker, so a line "-" without one is an item's own text (after a line break in it)
+_MARKER_ONLY = re.compile(r"[ \t]*-[ \t]+")
 _LINE_BREAK = re.compile("(\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029])")
 """The line boundaries of ``str.splitlines``, captured (a form feed ends a line too)."""
 
@@ -146,7 +148,7 @@ def structured_walk(
             continue
         res = serializer.serialize(item=item, visited=visited)
         items = [span.item for span in res.spans]
-        text = without_debris(item, res.text)
+        text = without_debris(item, res.text, items)
         if isinstance(item, TableItem) and not text.strip() and table_rows(item, doc, serializer).text:
             items = [item]  # docling-core's triplets gave no text (e.g. a header-only column); its rows do
         elif not text.strip() or not items:
@@ -162,26 +164,42 @@ def structured_walk(
     yield from _text_piece(left, None, doc)
 
 
-def without_debris(item: Any, text: str) -> str:
+def without_debris(item: Any, text: str, items: list[Any] | None = None) -> str:
     r"""``text`` of ``item`` without the lines that hold no text (default mode).
 
     Those are the separator rows of a chart's data table (``|---|---|``) in a
     picture, and the markers of empty list items (``- ``), or of items whose text
     starts with a line break of ``str.splitlines`` (``"- \f..."``). In a list only
-    the bare marker goes: an item whose own text is marks (``- :``) is text. A line
-    here ends at any such break; a removed line goes with the break before it
-    (after it, for the first line), the other breaks are kept as they are.
+    the bare marker goes, and only as many as ``items`` (the list items serialized
+    into ``text``; ``[item]`` when None) have empty first lines: an item whose own
+    text is marks (``- :``), or has a line ``-`` or ``- `` after a break, is text. A
+    line here ends at any such break; a removed line goes with the break before it
+    (after it, for the first line), the other breaks are kept as they are. Where an
+    item's own line ``- `` comes before a bare marker, that line goes instead of the
+    marker: the text kept is the same.
     """
     if not isinstance(item, (PictureItem, ListGroup, ListItem)):
         return text
-    debris = _DEBRIS if isinstance(item, PictureItem) else _MARKER_ONLY
+    bare: int | None = None  # how many bare markers may go (None: any number of debris lines)
+    debris = _DEBRIS
+    if not isinstance(item, PictureItem):
+        debris = _MARKER_ONLY
+        bare = sum(
+            1
+            for it in (items if items is not None else [item])
+            if isinstance(it, ListItem) and not _LINE_BREAK.split(it.text, 1)[0].strip(" \t")
+        )
+        if not bare:
+            return text
     parts = _LINE_BREAK.split(text)  # line, break, line, ..., line
     if not any(debris.fullmatch(line) for line in parts[::2]):
         return text
     out: list[str] = []
     for k in range(0, len(parts), 2):
-        if not debris.fullmatch(parts[k]):
-            out += [parts[k - 1], parts[k]] if out else [parts[k]]
+        if debris.fullmatch(parts[k]) and (bare is None or bare > 0):
+            bare = None if bare is None else bare - 1
+            continue
+        out += [parts[k - 1], parts[k]] if out else [parts[k]]
     return "".join(out)
 
 
