@@ -184,6 +184,24 @@ def test_min_tokens_merge_of_a_split_row_left_overlapping_table_rows():
     assert any(c.text.endswith('\n"-"') for c in chunks)  # the merge itself still happens
 
 
+def test_two_small_whole_tables_merged_by_min_tokens_keep_their_rows_whole():
+    """Two one-cell tables merged under ``min_tokens`` (found by the structure property test).
+
+    A merged piece of two whole tables has no single row range (``table_rows`` is
+    None, as ``merge_small`` documents); the table checks failed with "no chunk
+    holds #/tables/0" although both tables were whole in that chunk.
+    """
+    doc = DoclingDocument(name="two tables")
+    make_table([["-"]], header_rows=0, doc=doc)
+    doc.add_heading(text="the", level=1)
+    make_table([["-"]], header_rows=0, doc=doc, caption="the")
+    chunker = docchunk.HybridChunker(max_tokens=256, merge_peers=False, min_tokens=4)
+    chunks = list(chunker.chunk(doc))
+    both = [c for c in chunks if sum(isinstance(it, TableItem) for it in c.meta.doc_items) == 2]
+    assert len(both) == 1 and both[0].meta.table_rows is None
+    check_tables(chunker, doc, chunks)
+
+
 # -- properties over generated documents ---------------------------------------------
 
 
