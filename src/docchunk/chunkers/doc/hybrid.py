@@ -240,6 +240,13 @@ class _Run:
             piece.text_tokens = self.count(piece.text)
         return piece.text_tokens
 
+    def text_counts(self, pieces: list[Piece]) -> list[int]:
+        """``text_count`` of each piece; the texts of unknown size counted in one batch."""
+        unknown = [p.text for p in pieces if p.text_tokens is None]
+        if len(unknown) > 1:
+            self.count_many(unknown)
+        return [self.text_count(p) for p in pieces]
+
     def ctx_count(self, piece: Piece) -> int:
         """Tokens of ``ctx(piece)``; by arithmetic (corrected at joins that are not clean)."""
         parts = [*(piece.headings or ()), *(piece.captions or ())]
@@ -381,7 +388,7 @@ class _Run:
     def merge(self, pieces: list[Piece]) -> list[Piece]:
         """Merge runs of pieces with equal headings while they fit (docling-core's merge)."""
         n = len(pieces)
-        counts = self.count_many([p.text for p in pieces])
+        counts = self.text_counts(pieces)
         out: list[Piece] = []
 
         def candidate(lo: int, hi: int) -> Piece:

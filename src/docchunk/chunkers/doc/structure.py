@@ -60,6 +60,8 @@ def _text_phases(run: Any, pieces: list[Piece]) -> list[Piece]:
     chunker = run.chunker
     if not chunker.merge_across_pages:
         pieces = [s for p in pieces for s in split_at_pages(run, p)]
+    # the element texts of the pieces split at element boundaries, counted in one batch
+    run.count_many([run.item_text(it) for p in pieces if _split_by_items(run, p) for it in p.items])
     pieces = [s for p in pieces for s in split_table_piece(run, p)]
     # the texts to size, all counted in one batch (the tokenizer spreads it over the cores); the
     # token offsets of long ones are kept, so that their sentences are sized without tokenizing again
@@ -114,6 +116,11 @@ def fit_headings(run: Any, pieces: Any) -> list[Piece]:
     limit = run.max // 2
     emitted: tuple[str, ...] = ()  # the path last emitted as text
     out: list[Piece] = []
+    pieces = list(pieces)
+    if run.additive:  # every heading counted once, in one batch: the paths' costs follow by arithmetic
+        run.count_many(list({h: None for p in pieces for h in (p.headings or ())}))
+    else:
+        run.count_many(list({join_context(p.headings, None, "", run.delim): None for p in pieces if p.headings}))
     for piece in pieces:
         headings = piece.headings
         if not headings or _headings_cost(run, headings) <= limit:
@@ -149,6 +156,8 @@ def _fitting_suffix(run: Any, headings: list[str], limit: int) -> list[str] | No
 
 def _headings_cost(run: Any, headings: list[str]) -> int:
     """Tokens the headings add to a chunk's contextualized text."""
+    if run.additive:  # count(h1 + delim + h2 + delim) by the definition of an additive join
+        return sum(run.count_many(headings)) + run.delim_tokens * len(headings)
     return run.count(join_context(headings, None, "", run.delim))
 
 
@@ -183,6 +192,11 @@ def split_at_pages(run: Any, piece: Piece) -> list[Piece]:
 def is_table_piece(piece: Piece) -> bool:
     """True for a walked piece that is one table (with its caption items)."""
     return table_of(piece) is not None
+
+
+def _split_by_items(run: Any, piece: Piece) -> bool:
+    """Whether :func:`split_table_piece` splits ``piece`` at element boundaries, counting each element."""
+    return len(piece.items) > 1 and not piece.from_headings and (table_of(piece) is None or not by_rows(run.serializer))
 
 
 def split_table_piece(run: Any, piece: Piece) -> list[Piece]:
