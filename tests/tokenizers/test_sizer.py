@@ -228,3 +228,39 @@ def test_join_count_equals_the_count_of_the_joined_text(tok, parts, delim):
     joined = [text + end for text, end in parts]
     counts = [tok.count_tokens(t) for t in joined]
     assert sizer.join_count(joined, counts, delim) == tok.count_tokens(delim.join(joined))
+
+
+@PROPERTY
+@given(text=texts(min_words=1, max_words=120), seed=st.integers(0, 2**16), limit=st.integers(1, 40))
+def test_span_sizer_counts_from_kept_offsets_are_exact(tok, text, seed, limit):
+    """``SpanSizer.count``, ``exact_counts`` and ``size_or_over`` of a text with kept offsets."""
+    rng = random.Random(seed)
+    sizer = Sizer(tok)
+    sizer.count_batch_keeping_offsets([text], over=0)
+    spans_of = sizer.spans(text)
+    cuts = sorted({0, len(text), *(rng.randrange(len(text) + 1) for _ in range(6))})
+    spans = [(a, b) for a in cuts for b in cuts if a <= b]
+    truth = [tok.count_tokens(text[a:b]) for a, b in spans]
+    assert spans_of.exact_counts(spans) == truth
+    assert [spans_of.count(a, b) for a, b in spans] == truth
+    for (a, b), n in zip(spans, truth, strict=True):
+        got = spans_of.size_or_over(a, b, limit)
+        assert got == n if n <= limit else got > limit
+
+
+def test_span_sizer_of_a_text_with_kept_offsets_tokenizes_no_clean_span(monkeypatch):
+    tok = docchunk.get_tokenizer(None)  # all-MiniLM-L6-v2
+    text = "One sentence here. Another one there! And a third, with words. " * 8
+    sizer = Sizer(tok)
+    sizer.count_batch_keeping_offsets([text], over=1)
+    spans_of = sizer.spans(text)
+    calls: list[str] = []
+    monkeypatch.setattr(tok, "count_tokens", lambda t: calls.append(t) or 0)
+    monkeypatch.setattr(tok, "count_tokens_batch", lambda ts: calls.extend(ts) or [0] * len(ts))
+    spans = [(0, 19), (19, 38), (38, 126), (0, len(text))]  # clean ends: after a space, or the text's
+    counts = [*spans_of.exact_counts(spans), *(spans_of.count(a, b) for a, b in spans)]
+    counts.append(spans_of.size_or_over(0, len(text), 3))
+    monkeypatch.undo()
+    assert calls == []
+    assert counts[:4] == counts[4:8] == [tok.count_tokens(text[a:b]) for a, b in spans]
+    assert counts[8] == 4

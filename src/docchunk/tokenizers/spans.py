@@ -61,13 +61,31 @@ class SpanSizer:
 
     # -- counts ------------------------------------------------------------------------
     def count(self, start: int, end: int) -> int:
-        """The exact count of ``text[start:end]``."""
-        return end - start if self.by_length else self.sizer.count(self.text[start:end])
+        """The exact count of ``text[start:end]``.
+
+        From the text's kept token offsets (:meth:`Sizer.count_batch_keeping_offsets`)
+        when both ends are clean; else counted (once per distinct span text).
+        """
+        if self.by_length:
+            return end - start
+        offsets = self.sizer.offsets_of(self.text)
+        if offsets is not None and self._clean_at(start) and self._clean_at(end):
+            return bisect_left(offsets, end) - bisect_left(offsets, start)
+        return self.sizer.count(self.text[start:end])
 
     def exact_counts(self, spans: list[tuple[int, int]]) -> list[int]:
-        """Exact counts of many spans, in one native batch, each distinct text once."""
+        """Exact counts of many spans: from kept offsets as in :meth:`count`, the rest in one native batch."""
         text = self.text
-        return self.sizer.count_batch([text[s:e] for s, e in spans])
+        offsets = self.sizer.offsets_of(text)
+        if offsets is None:
+            return self.sizer.count_batch([text[s:e] for s, e in spans])
+        clean = self._clean_at
+        out = [bisect_left(offsets, e) - bisect_left(offsets, s) if clean(s) and clean(e) else -1 for s, e in spans]
+        todo = [k for k, n in enumerate(out) if n < 0]
+        if todo:
+            for k, n in zip(todo, self.sizer.count_batch([text[spans[k][0] : spans[k][1]] for k in todo]), strict=True):
+                out[k] = n
+        return out
 
     def size_or_over(self, start: int, end: int, limit: int) -> int:
         """The count of a span, or ``limit + 1`` when a prefix shows it is over ``limit``.

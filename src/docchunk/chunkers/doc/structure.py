@@ -60,8 +60,10 @@ def _text_phases(run: Any, pieces: list[Piece]) -> list[Piece]:
     chunker = run.chunker
     if not chunker.merge_across_pages:
         pieces = [s for p in pieces for s in split_at_pages(run, p)]
-    # the element texts of the pieces split at element boundaries, counted in one batch
-    run.count_many([run.item_text(it) for p in pieces if _split_by_items(run, p) for it in p.items])
+    # the element texts of the pieces split at element boundaries, counted in one batch (with
+    # the token offsets of long ones: a long element is then split at sentences without tokenizing it again)
+    elements = [run.item_text(it) for p in pieces if _split_by_items(run, p) for it in p.items]
+    run.sizer.count_batch_keeping_offsets(elements, run.max // 4)
     pieces = [s for p in pieces for s in split_table_piece(run, p)]
     # the texts to size, all counted in one batch (the tokenizer spreads it over the cores); the
     # token offsets of long ones are kept, so that their sentences are sized without tokenizing again
