@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
 
 from tests.helpers import doc_params, load
+from tests.property.strategies import structured_documents
 
 pytest.importorskip("semchunk", reason="docling-core's chunker package needs docling-core[chunking]")
 
@@ -34,13 +36,30 @@ def test_item_texts_equal_docling_core(path, shared_visited):
         assert got == expected, f"item {expected[0]} differs"
 
 
+def _check_refs_equal_docling_core(doc) -> None:
+    """Excluded references (several settings), captions and footnotes of floating items, satellites."""
+    from docling_core.types.doc import ContentLayer
+
+    ours = ChunkingSerializer.for_document(doc)
+    theirs = ChunkingDocSerializer(doc=doc)
+    settings = ({}, {"layers": set()}, {"layers": set(ContentLayer)}, {"pages": {1}}, {"start_idx": 2, "stop_idx": 7})
+    for kwargs in settings:
+        assert ours.get_excluded_refs(**kwargs) == theirs.get_excluded_refs(**kwargs), kwargs
+    assert ours._captions_of_some_item == theirs._captions_of_some_item
+    assert ours._footnotes_of_some_item == theirs._footnotes_of_some_item
+    assert ours._satellite_descendants == theirs._satellite_descendants
+
+
 @pytest.mark.parametrize("path", doc_params())
 def test_excluded_refs_equal_docling_core(path):
-    doc = load(path)
-    ours = ChunkingSerializer(doc=doc)
-    theirs = ChunkingDocSerializer(doc=doc)
-    assert ours.get_excluded_refs() == theirs.get_excluded_refs()
-    assert ours.get_excluded_refs(layers=set()) == theirs.get_excluded_refs(layers=set())
+    """docchunk reads these sets from one walk of the document, docling-core from one walk each."""
+    _check_refs_equal_docling_core(load(path))
+
+
+@settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+@given(doc=structured_documents())
+def test_excluded_refs_equal_docling_core_on_generated_documents(doc):
+    _check_refs_equal_docling_core(doc)
 
 
 def test_unknown_mode_is_a_config_error():

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from functools import cached_property
 from typing import Any
 
 from docling_core.transforms.serializer.base import (
@@ -34,7 +35,15 @@ from docling_core.transforms.serializer.markdown import (
     MarkdownTextSerializer,
 )
 from docling_core.types.doc.base import ImageRefMode
-from docling_core.types.doc.document import DoclingDocument, TableItem
+from docling_core.types.doc.document import (
+    ContentLayer,
+    DocItem,
+    DoclingDocument,
+    FloatingItem,
+    NodeItem,
+    RichTableCell,
+    TableItem,
+)
 from pydantic import ConfigDict, PrivateAttr
 
 from docchunk.errors import ConfigError
@@ -223,6 +232,67 @@ class ChunkingSerializer(MarkdownDocSerializer):
         self._fast_ok = (*key, ok)
         return ok
 
+    @cached_property
+    def _nodes(self) -> list[Any]:
+        """Every node under the body, in document order, pictures' children and all layers included.
+
+        What docling-core's ``iterate_items(with_groups=True, traverse_pictures=True,
+        included_content_layers=<all>)`` yields (with ``included_content_layers`` a
+        filter on what is yielded, not on what is descended into), made once per
+        serializer: the caption, footnote and exclusion sets below are read from it
+        instead of walking the document once each.
+        """
+        doc = self.doc
+        out: list[Any] = []
+        stack: list[Any] = [doc.body]
+        while stack:
+            node = stack.pop()
+            out.append(node)
+            children = [ref.resolve(doc) for ref in node.children]
+            stack.extend(child for child in reversed(children) if isinstance(child, NodeItem))
+        return out
+
+    @cached_property
+    def _captions_of_some_item(self) -> set[str]:
+        """References of the captions of floating items (docling-core's set, from one walk)."""
+        return {ref.cref for node in self._nodes if isinstance(node, FloatingItem) for ref in node.captions}
+
+    @cached_property
+    def _footnotes_of_some_item(self) -> set[str]:
+        """References of the footnotes of floating items (docling-core's set, from one walk)."""
+        return {ref.cref for node in self._nodes if isinstance(node, FloatingItem) for ref in node.footnotes}
+
+    def _excluded_from_nodes(self, params: Any) -> set[str]:
+        """docling-core 2.104's ``DocSerializer.get_excluded_refs`` for ``params``, from :attr:`_nodes`."""
+        layers, labels, pages = params.layers, params.labels, params.pages
+        start, stop = params.start_idx, params.stop_idx
+        refs: set[str] = set()
+        for ix, node in enumerate(n for n in self._nodes if n.content_layer in layers):
+            if (ix < start or ix >= stop) or (
+                isinstance(node, DocItem)
+                and (
+                    node.label not in labels
+                    or node.content_layer not in layers
+                    or (pages is not None and ((not node.prov) or node.prov[0].page_no not in pages))
+                )
+            ):
+                refs.add(node.self_ref)
+        for table in self.doc.tables:  # rich cells own subtrees: excluded with their table
+            if table.self_ref in refs or table.content_layer not in layers:
+                refs.add(table.self_ref)
+                for cell in table.data.table_cells:
+                    if isinstance(cell, RichTableCell):
+                        refs.update(
+                            node.self_ref
+                            for node, _ in self.doc.iterate_items(
+                                root=cell.ref.resolve(self.doc),
+                                with_groups=True,
+                                traverse_pictures=True,
+                                included_content_layers=set(ContentLayer),
+                            )
+                        )
+        return refs
+
     def get_excluded_refs(self, **kwargs: Any) -> set[str]:
         """References of the items these settings leave out (docling-core's rule).
 
@@ -249,7 +319,8 @@ class ChunkingSerializer(MarkdownDocSerializer):
         except TypeError:  # an unhashable setting: docling-core's own cache handles it
             return super().get_excluded_refs(**kwargs)
         if refs is None:
-            refs = self._excluded[key] = super().get_excluded_refs(**kwargs)
+            merged = params.merge_with_patch(patch=kwargs) if kwargs else params
+            refs = self._excluded[key] = self._excluded_from_nodes(merged)
         if key == values:
             self._own_excluded = (params, values, refs)
         return refs
