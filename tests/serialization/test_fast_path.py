@@ -4,14 +4,14 @@
 ``fast_path=False`` every item goes through docling-core 2.104's Markdown
 serializer. Both must give the same text, spans and visited references, for every
 item of the corpus and of generated documents with nested, enumerated and marked
-lists (also against docling-core's own ``ChunkingDocSerializer``).
+lists, formatted and linked text (also against docling-core's own ``ChunkingDocSerializer``).
 """
 
 from __future__ import annotations
 
 import pytest
 from docling_core.types.doc import ContentLayer, DocItemLabel, DoclingDocument
-from docling_core.types.doc.document import Formatting
+from docling_core.types.doc.document import Formatting, Script
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -59,8 +59,26 @@ _MARKERS = st.sampled_from(["", "-", "*", "+", "1.", "12.", "a)", "(iv)", "•",
 
 
 @st.composite
+def _formatting(draw):
+    """None, plain, or any mix of docling-core's text formatting."""
+    if draw(st.integers(0, 2)) == 0:
+        return None
+    script = draw(st.sampled_from(list(Script)))
+    flags = {name: draw(st.integers(0, 3)) == 0 for name in ("bold", "italic", "underline", "strikethrough")}
+    return Formatting(script=script, **flags)
+
+
+# safe and unsafe (dropped with a warning) schemes, a relative path
+_LINKS = st.sampled_from([None, None, None, "https://example.com/a b?x=1", "javascript:alert(1)", "docs/a (1).md"])
+
+
+def _decorations(draw) -> dict:
+    return {"formatting": draw(_formatting()), "hyperlink": draw(_LINKS)}
+
+
+@st.composite
 def _list_documents(draw):
-    """Documents of headings, paragraphs and (nested, enumerated, marked, formatted) lists."""
+    """Documents of headings, paragraphs and (nested, enumerated, marked) lists, formatted and linked."""
     doc = DoclingDocument(name="lists")
     if draw(st.booleans()):
         doc.add_title(text=draw(_WORDS))
@@ -75,15 +93,12 @@ def _list_documents(draw):
             if kind == "text":
                 doc.add_text(label=DocItemLabel.TEXT, text=draw(_WORDS), parent=group)
                 continue
-            formatting = Formatting(bold=True) if draw(st.integers(0, 9)) == 0 else None
-            if formatting is None and draw(st.booleans()):
-                formatting = Formatting()
             item = doc.add_list_item(
                 text=draw(_WORDS),
                 enumerated=draw(st.booleans()),
                 marker=draw(_MARKERS),
                 parent=group,
-                formatting=formatting,
+                **_decorations(draw),
             )
             if depth < 3 and draw(st.integers(0, 3)) == 0:
                 add_list(item, depth + 1)
@@ -93,11 +108,11 @@ def _list_documents(draw):
         if kind == "list":
             add_list(None, 0)
         elif kind == "heading":
-            doc.add_heading(text=draw(_WORDS), level=draw(st.integers(1, 7)))
+            doc.add_heading(text=draw(_WORDS), level=draw(st.integers(1, 7)), **_decorations(draw))
         elif kind == "checkbox":
-            doc.add_text(label=DocItemLabel.CHECKBOX_SELECTED, text=draw(_WORDS))
+            doc.add_text(label=DocItemLabel.CHECKBOX_SELECTED, text=draw(_WORDS), **_decorations(draw))
         else:
-            doc.add_text(label=DocItemLabel.TEXT, text=draw(_WORDS))
+            doc.add_text(label=DocItemLabel.TEXT, text=draw(_WORDS), **_decorations(draw))
     return doc
 
 

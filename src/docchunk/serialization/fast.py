@@ -56,6 +56,7 @@ __all__ = ["fast_serialize"]
 _PLAIN_FORMATTING = Formatting()
 _HEADINGS = (TitleItem, SectionHeaderItem)
 _VALID_MARKER = re.compile(r"\d+\.")
+_CHECKBOXES = (DocItemLabel.CHECKBOX_SELECTED, DocItemLabel.CHECKBOX_UNSELECTED)
 
 
 class _Fallback(Exception):
@@ -95,22 +96,28 @@ def fast_serialize(ser: Any, item: Any, visited: set[str]) -> SerializationResul
     except _Fallback:
         return None
     visited.add(ref)
-    return create_ser_result(text=text, span_source=item if text else [])
+    # docling-core's spans hold the item when its text before formatting is not empty
+    spanned = item.text or item.label in _CHECKBOXES or isinstance(item, (ListItem, *_HEADINGS))
+    return create_ser_result(text=text, span_source=item if text and spanned else [])
 
 
-def _plain(item: Any) -> bool:
-    """No formatting, no hyperlink, not written through an inline group."""
+def _decorated(item: Any) -> bool:
+    """Whether the item has formatting or a hyperlink (written around its text by ``post_process``)."""
     formatting = item.formatting
-    if formatting is not None and formatting != _PLAIN_FORMATTING:
-        return False
-    if item.hyperlink:
-        return False
-    return not (item.text == "" and len(item.children) == 1)  # an inline representation (or not): docling-core's
+    return bool(item.hyperlink) or (formatting is not None and formatting != _PLAIN_FORMATTING)
+
+
+def _post_process(ser: Any, item: Any, text: str) -> str:
+    """docling-core's formatting and hyperlink of ``text`` (``**bold**``, ``[text](url)`` ...), by its own method."""
+    if not _decorated(item):
+        return text
+    return ser.post_process(text=text, escape_html=True, escape_underscores=True, formatting=item.formatting,
+                            hyperlink=item.hyperlink)  # fmt: skip
 
 
 def _item_text(ser: Any, item: Any, pos: int | None) -> str:
-    """docling-core's Markdown text of a plain text, heading or list item (``pos``: its index in its list)."""
-    if not _plain(item):
+    """docling-core's Markdown text of a text, heading or list item (``pos``: its index in its list)."""
+    if item.text == "" and len(item.children) == 1:  # an inline representation (or not): docling-core's
         raise _Fallback
     text = item.text
     if item.label == DocItemLabel.CHECKBOX_SELECTED:
@@ -118,10 +125,10 @@ def _item_text(ser: Any, item: Any, pos: int | None) -> str:
     elif item.label == DocItemLabel.CHECKBOX_UNSELECTED:
         text = f"- [ ] {text}"
     if isinstance(item, _HEADINGS):
-        text = text.replace("\n", " ")
+        text = _post_process(ser, item, text.replace("\n", " "))
         hashes = 1 if isinstance(item, TitleItem) else min(item.level + 1, 6)
         return f"{hashes * '#'} {text}"
-    text = _md_line_breaks(text)
+    text = _post_process(ser, item, _md_line_breaks(text))
     if isinstance(item, ListItem):
         return _list_item_text(ser, item, text, pos)
     return text
