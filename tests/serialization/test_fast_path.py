@@ -78,7 +78,7 @@ def _decorations(draw) -> dict:
 
 @st.composite
 def _list_documents(draw):
-    """Documents of headings, paragraphs and (nested, enumerated, marked) lists, formatted and linked."""
+    """Headings, paragraphs and (nested, enumerated, marked) lists, formatted, linked, in inline groups."""
     doc = DoclingDocument(name="lists")
     if draw(st.booleans()):
         doc.add_title(text=draw(_WORDS))
@@ -93,20 +93,41 @@ def _list_documents(draw):
             if kind == "text":
                 doc.add_text(label=DocItemLabel.TEXT, text=draw(_WORDS), parent=group)
                 continue
+            inline = draw(st.integers(0, 4)) == 0  # an item written as an inline group of texts
             item = doc.add_list_item(
-                text=draw(_WORDS),
+                text="" if inline else draw(_WORDS),
                 enumerated=draw(st.booleans()),
                 marker=draw(_MARKERS),
                 parent=group,
                 **_decorations(draw),
             )
+            if inline:
+                add_inline(item)
             if depth < 3 and draw(st.integers(0, 3)) == 0:
                 add_list(item, depth + 1)
 
+    def add_inline(parent) -> None:
+        group = doc.add_inline_group(parent=parent)
+        for _ in range(draw(st.integers(0, 3))):
+            kind = draw(st.sampled_from(["text", "text", "text", "code", "nested"]))
+            if kind == "code":
+                doc.add_code(text=draw(_WORDS), parent=group)
+            elif kind == "nested":
+                add_inline(doc.add_text(label=DocItemLabel.TEXT, text="", parent=group))
+            else:
+                doc.add_text(label=DocItemLabel.TEXT, text=draw(_WORDS), parent=group, **_decorations(draw))
+
     for _ in range(draw(st.integers(1, 4))):
-        kind = draw(st.sampled_from(["list", "heading", "text", "checkbox"]))
+        kind = draw(st.sampled_from(["list", "heading", "text", "checkbox", "inline", "inline text"]))
         if kind == "list":
             add_list(None, 0)
+        elif kind == "inline":
+            add_inline(None)
+        elif kind == "inline text":  # a paragraph or heading written as an inline group
+            if draw(st.booleans()):
+                add_inline(doc.add_text(label=DocItemLabel.TEXT, text="", **_decorations(draw)))
+            else:
+                add_inline(doc.add_heading(text="", level=draw(st.integers(1, 3))))
         elif kind == "heading":
             doc.add_heading(text=draw(_WORDS), level=draw(st.integers(1, 7)), **_decorations(draw))
         elif kind == "checkbox":

@@ -42,6 +42,7 @@ from docling_core.transforms.serializer.common import create_ser_result
 from docling_core.types.doc.document import (
     Formatting,
     GroupItem,
+    InlineGroup,
     ListGroup,
     ListItem,
     SectionHeaderItem,
@@ -80,6 +81,8 @@ def fast_serialize(ser: Any, item: Any, visited: set[str]) -> SerializationResul
     kind = type(item)
     if kind is ListGroup:
         return _group_result(ser, item, visited)
+    if kind is InlineGroup:
+        return _inline_result(ser, item, visited)
     if kind is GroupItem:
         return _plain_group_result(ser, item, visited)
     if kind is TableItem:
@@ -91,13 +94,13 @@ def fast_serialize(ser: Any, item: Any, visited: set[str]) -> SerializationResul
     ref = item.self_ref
     if ref in ser._captions_of_some_item or ref in ser._footnotes_of_some_item or ref in ser.get_excluded_refs():
         return None
+    added: set[str] = set()
     try:
-        text = _item_text(ser, item, None)
+        text, spanned = _item_text(ser, item, None, (visited, added))
     except _Fallback:
         return None
     visited.add(ref)
-    # docling-core's spans hold the item when its text before formatting is not empty
-    spanned = item.text or item.label in _CHECKBOXES or isinstance(item, (ListItem, *_HEADINGS))
+    visited |= added
     return create_ser_result(text=text, span_source=item if text and spanned else [])
 
 
@@ -115,23 +118,89 @@ def _post_process(ser: Any, item: Any, text: str) -> str:
                             hyperlink=item.hyperlink)  # fmt: skip
 
 
-def _item_text(ser: Any, item: Any, pos: int | None) -> str:
-    """docling-core's Markdown text of a text, heading or list item (``pos``: its index in its list)."""
-    if item.text == "" and len(item.children) == 1:  # an inline representation (or not): docling-core's
-        raise _Fallback
-    text = item.text
+def _item_text(ser: Any, item: Any, pos: int | None, seen: tuple[set[str], set[str]]) -> tuple[str, bool]:
+    """docling-core's Markdown text of a text, heading or list item, and whether its spans hold it.
+
+    ``pos``: its index in its list. An item whose text is one inline group (empty
+    text, that group its only child) is written as the group (:func:`_inline_text`),
+    without line breaks or formatting of its own, as docling-core does; the group's
+    references are added to ``seen[1]`` (``seen[0]``: the caller's visited references).
+    """
+    inline = _inline_child(ser, item, seen)
+    text = item.text if inline is None else _inline_text(ser, inline, seen)[0]
     if item.label == DocItemLabel.CHECKBOX_SELECTED:
         text = f"- [x] {text}"
     elif item.label == DocItemLabel.CHECKBOX_UNSELECTED:
         text = f"- [ ] {text}"
     if isinstance(item, _HEADINGS):
-        text = _post_process(ser, item, text.replace("\n", " "))
+        if inline is None:
+            text = _post_process(ser, item, text.replace("\n", " "))
         hashes = 1 if isinstance(item, TitleItem) else min(item.level + 1, 6)
-        return f"{hashes * '#'} {text}"
-    text = _post_process(ser, item, _md_line_breaks(text))
+        return f"{hashes * '#'} {text}", True
     if isinstance(item, ListItem):
-        return _list_item_text(ser, item, text, pos)
-    return text
+        if inline is None:
+            text = _post_process(ser, item, _md_line_breaks(text))
+        return _list_item_text(ser, item, text, pos), True
+    # docling-core's spans hold a paragraph when its text before formatting is not empty
+    spanned = bool(text)
+    text = _md_line_breaks(text)
+    return (text if inline is not None else _post_process(ser, item, text)), spanned
+
+
+def _inline_child(ser: Any, item: Any, seen: tuple[set[str], set[str]]) -> Any:
+    """The inline group an item with empty text is written as, or None; other single children fall back."""
+    if item.text != "" or len(item.children) != 1:
+        return None
+    child = item.children[0].resolve(ser.doc)
+    if type(child) is not InlineGroup:
+        raise _Fallback
+    _check_node(ser, child, seen)
+    return child
+
+
+def _inline_text(ser: Any, group: Any, seen: tuple[set[str], set[str]]) -> tuple[str, list[Any]]:
+    """An inline group as docling-core's ``MarkdownInlineSerializer`` writes it: its texts joined by spaces.
+
+    Only groups of text items (plain, formatted or linked, or themselves written as
+    inline groups) take this path. Returns the text and the items its spans hold;
+    adds the group's references to ``seen[1]``.
+    """
+    if getattr(group, "meta", None) or ser.requires_page_break():
+        raise _Fallback
+    params = ser.params
+    seen[1].add(group.self_ref)
+    excluded = ser.get_excluded_refs()
+    satellites = (ser._captions_of_some_item, ser._footnotes_of_some_item)
+    texts: list[str] = []
+    spans: list[Any] = []
+    for node, _level in ser.doc.iterate_items(
+        root=group, with_groups=True, traverse_pictures=params.traverse_pictures, included_content_layers=params.layers
+    ):
+        ref = node.self_ref
+        if ref in seen[0] or ref in seen[1] or ser._skip_in_walk(node=node, root=group):
+            continue
+        if type(node) is not TextItem or getattr(node, "meta", None) or ref in excluded or ref in satellites[0]:
+            raise _Fallback
+        if ref in satellites[1]:
+            raise _Fallback
+        seen[1].add(ref)
+        text, spanned = _item_text(ser, node, None, seen)
+        if text:
+            texts.append(text)
+            if spanned:
+                spans.append(node)
+    return " ".join(texts), spans
+
+
+def _inline_result(ser: Any, group: Any, visited: set[str]) -> SerializationResult | None:
+    """An inline group of text items (see :func:`_inline_text`), or None for docling-core's path."""
+    added: set[str] = set()
+    try:
+        text, items = _inline_text(ser, group, (visited, added))
+    except _Fallback:
+        return None
+    visited |= added
+    return SerializationResult(text=text, spans=[Span(item=it) for it in items])
 
 
 def _md_line_breaks(text: str) -> str:
@@ -217,9 +286,11 @@ def _list_text(ser: Any, group: ListGroup, level: int, seen: tuple[set[str], set
         if child.parent.cref != group.self_ref:
             raise _Fallback  # docling-core numbers an item within its parent
         seen[1].add(ref)
-        parts.append((_item_text(ser, child, pos), [child]))
+        parts.append((_item_text(ser, child, pos, seen)[0], [child]))
         for sub_ref in child.children:
             sub = sub_ref.resolve(doc)
+            if type(sub) is InlineGroup and sub.self_ref in seen[1]:
+                continue  # the item's text (see _inline_child)
             _check_node(ser, sub, seen)
             if type(sub) is not ListGroup:
                 raise _Fallback
