@@ -260,16 +260,18 @@ class SpanSizer:
             todo = [p for p in new if len(p) <= longest]
             offsets = self.sizer.offsets_of(self.text) if todo else None
             if offsets is not None:  # sized from the text's token offsets where both ends are clean
-                where: dict[str, int] = {}
-                for k, p in enumerate(body):
-                    where.setdefault(p, k)
-                rest = []
-                for p in todo:
-                    a, b = bounds[where[p] + first], bounds[where[p] + first + 1]
-                    if self._clean_at(a) and self._clean_at(b):
+                pending, rest, clean_at = set(todo), [], self._clean_at
+                for k, p in enumerate(body, first):  # each new piece at its first occurrence
+                    if p not in pending:
+                        continue
+                    pending.discard(p)
+                    a, b = bounds[k], bounds[k + 1]
+                    if clean_at(a) and clean_at(b):
                         sizes[memo[p]] = bisect_left(offsets, b) - bisect_left(offsets, a)
                     else:
                         rest.append(p)
+                    if not pending:
+                        break
                 todo = rest
             if todo:
                 pieces = [sep + p for p in todo] if start_mode else [p + sep for p in todo]
