@@ -264,3 +264,15 @@ def test_span_sizer_of_a_text_with_kept_offsets_tokenizes_no_clean_span(monkeypa
     assert calls == []
     assert counts[:4] == counts[4:8] == [tok.count_tokens(text[a:b]) for a, b in spans]
     assert counts[8] == 4
+
+
+@PROPERTY
+@given(batch=st.lists(texts(min_words=0, max_words=40), min_size=1, max_size=5), over=st.integers(0, 30))
+def test_counts_and_offsets_batch_equals_counts_and_offsets(tok, batch, over):
+    """The backend's batch (HF reads the offsets of long texts only) against one text at a time."""
+    got = tok.counts_and_offsets_batch(batch, over)
+    expected = []
+    for text in batch:
+        n = tok.count_tokens(text)
+        expected.append((n, list(tok.token_offsets(text)) if n > over else None))
+    assert [(n, None if o is None else list(o)) for n, o in got] == expected

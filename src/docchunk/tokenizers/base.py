@@ -70,6 +70,14 @@ class Tokenizer(ABC):
         """Return ``[token_offsets(t) for t in texts]``; backends may batch natively."""
         return [self.token_offsets(t) for t in texts]
 
+    def counts_and_offsets_batch(self, texts: Sequence[str], over: int) -> list[tuple[int, list[int] | None]]:
+        """Each text's token count, with its :meth:`token_offsets` when it has more than ``over`` tokens.
+
+        Returns ``(count, offsets or None)`` per text, in order; backends may batch
+        natively and skip the offsets of short texts.
+        """
+        return [(len(offsets), offsets if len(offsets) > over else None) for offsets in self.token_offsets_batch(texts)]
+
     def clean_boundary(self, left: str, right: str) -> bool:
         """Whether counts add up across a ``left | right`` boundary.
 

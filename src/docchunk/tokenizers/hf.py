@@ -123,6 +123,18 @@ class HFTokenizer(Tokenizer):
             raise _encode_error(self.name, texts, exc) from exc
         return [[start for start, _ in e.offsets] for e in encodings]
 
+    def counts_and_offsets_batch(self, texts: Sequence[str], over: int) -> list[tuple[int, list[int] | None]]:
+        """Counts, and the offsets of texts of more than ``over`` tokens, in one native batch.
+
+        See :meth:`docchunk.Tokenizer.counts_and_offsets_batch`; the offsets of the
+        other texts are not read out of the encodings (most of the cost of offsets).
+        """
+        try:
+            encodings = self._tok.encode_batch(list(texts), add_special_tokens=False)
+        except TypeError as exc:
+            raise _encode_error(self.name, texts, exc) from exc
+        return [(len(e), [start for start, _ in e.offsets] if len(e) > over else None) for e in encodings]
+
     @classmethod
     def from_spec(cls, ref: str, max_tokens: int | None = None) -> HFTokenizer:
         """Load from a hub name, a local model directory or a ``tokenizer.json`` path.

@@ -135,9 +135,9 @@ class Sizer:
                 cache.clear()
                 self._offsets.clear()
                 todo = list(dict.fromkeys(texts))
-            for text, offsets in zip(todo, self.tokenizer.token_offsets_batch(todo), strict=True):
-                cache[text] = len(offsets)
-                if len(offsets) > over:  # 4 or 8 bytes an offset, not a Python int each
+            for text, (n, offsets) in zip(todo, self.tokenizer.counts_and_offsets_batch(todo, over), strict=True):
+                cache[text] = n
+                if offsets is not None and n > over:  # 4 or 8 bytes an offset, not a Python int each
                     self._offsets[text] = array("q", offsets)
         return [cache[t] for t in texts]
 

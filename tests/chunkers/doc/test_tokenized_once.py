@@ -26,12 +26,13 @@ DOCS = [
 
 
 def _recording(tok, seen: list[int]) -> None:
-    for name in ("count_tokens", "count_tokens_batch", "token_offsets", "token_offsets_batch"):
+    names = ("count_tokens", "count_tokens_batch", "token_offsets", "token_offsets_batch", "counts_and_offsets_batch")
+    for name in names:
         original = getattr(tok, name)
 
-        def record(arg, _original=original):
+        def record(arg, *rest, _original=original):
             seen.append(len(arg) if isinstance(arg, str) else sum(map(len, arg)))
-            return _original(arg)
+            return _original(arg, *rest)
 
         setattr(tok, name, record)
 
