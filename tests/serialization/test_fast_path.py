@@ -148,3 +148,48 @@ def test_fast_path_equals_docling_core_chunking_serializer(doc):
     theirs = _results(hierarchical_chunker.ChunkingDocSerializer(doc=doc), doc, True)
     ours = _results(ChunkingSerializer.for_document(doc), doc, True)
     assert ours == theirs
+
+
+def test_fast_path_keeps_the_users_component_serializers():
+    """A ChunkingSerializer with its own picture, inline or fallback serializer uses it, fast path or not.
+
+    The generic-group path once stood in for any fallback serializer; each path now
+    checks the component it replaces.
+    """
+    from docling_core.transforms.serializer.common import create_ser_result
+    from docling_core.transforms.serializer.markdown import (
+        MarkdownFallbackSerializer,
+        MarkdownInlineSerializer,
+        MarkdownPictureSerializer,
+    )
+    from docling_core.types.doc import GroupLabel
+
+    class Described(MarkdownPictureSerializer):
+        def serialize(self, *, item, doc_serializer, doc, **kwargs):
+            return create_ser_result(text="A described picture.", span_source=item)
+
+    class Inline(MarkdownInlineSerializer):
+        def serialize(self, *, item, doc_serializer, doc, **kwargs):
+            return create_ser_result(text="inline!", span_source=[])
+
+    class Fallback(MarkdownFallbackSerializer):
+        def serialize(self, *, item, doc_serializer, doc, **kwargs):
+            return create_ser_result(text="group!", span_source=[])
+
+    doc = DoclingDocument(name="components")
+    picture = doc.add_picture()
+    inline = doc.add_inline_group()
+    doc.add_text(label=DocItemLabel.TEXT, text="in line", parent=inline)
+    section = doc.add_group(label=GroupLabel.SECTION)
+    doc.add_text(label=DocItemLabel.TEXT, text="in a section", parent=section)
+    for component, item, expected in (
+        ({"picture_serializer": Described()}, picture, "A described picture."),
+        ({"inline_serializer": Inline()}, inline, "inline!"),
+        ({"fallback_serializer": Fallback()}, section, "group!"),
+    ):
+        for fast_path in (True, False):
+            ser = ChunkingSerializer.model_construct(doc=doc, fast_path=fast_path, **component)
+            assert ser.serialize(item=item).text == expected, (component, fast_path)
+    # and the defaults take the fast path with docling-core's text
+    ser = ChunkingSerializer.for_document(doc)
+    assert [ser.serialize(item=it).text for it in (picture, inline, section)] == ["", "in line", "in a section"]

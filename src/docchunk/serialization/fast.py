@@ -21,15 +21,19 @@ same spans and the same ``visited`` references:
   joined by blank lines, as docling-core's fallback serializer does;
 - a table, when its table serializer declares ``reads_only_own_params`` (the
   default mode's row serializer): called directly, without the copy of all
-  parameters docling-core passes along with every call.
+  parameters docling-core passes along with every call;
+- an inline group of text items, and an item written as one (empty text, the
+  group its only child): its texts joined by spaces;
+- a picture without captions, annotations or meta data: no text.
 
-Everything else returns ``None`` and goes to docling-core's serializer: formatted
-text, hyperlinks, inline groups, items with meta data, excluded items, items
-outside the serializer's content layers, captions and footnotes, code, formulas,
-other tables, pictures, lists holding anything other than list items and lists,
-and serializers with other parameters or component serializers. The differential
-tests in ``tests/serialization/test_fast_path.py`` compare the two paths item by
-item over the corpus and over generated lists.
+Formatting and hyperlinks are written by docling-core's own ``post_process``.
+Everything else returns ``None`` and goes to docling-core's serializer: items
+with meta data, excluded items, items outside the serializer's content layers,
+captions and footnotes, code, formulas, other tables and pictures, lists holding
+anything other than list items and lists, and serializers with other parameters
+or component serializers (each path checks the component it stands in for). The
+differential tests in ``tests/serialization/test_fast_path.py`` compare the two
+paths item by item over the corpus and over generated documents.
 """
 
 from __future__ import annotations
@@ -39,12 +43,18 @@ from typing import Any
 
 from docling_core.transforms.serializer.base import SerializationResult, Span
 from docling_core.transforms.serializer.common import create_ser_result
+from docling_core.transforms.serializer.markdown import (
+    MarkdownFallbackSerializer,
+    MarkdownInlineSerializer,
+    MarkdownPictureSerializer,
+)
 from docling_core.types.doc.document import (
     Formatting,
     GroupItem,
     InlineGroup,
     ListGroup,
     ListItem,
+    PictureItem,
     SectionHeaderItem,
     TableItem,
     TextItem,
@@ -87,6 +97,8 @@ def fast_serialize(ser: Any, item: Any, visited: set[str]) -> SerializationResul
         return _plain_group_result(ser, item, visited)
     if kind is TableItem:
         return _table_result(ser, item, visited)
+    if kind is PictureItem:
+        return _picture_result(ser, item, visited)
     if kind is not TextItem and kind is not ListItem and kind not in _HEADINGS:
         return None
     if getattr(item, "meta", None) or item.content_layer not in ser.params.layers:
@@ -166,6 +178,8 @@ def _inline_text(ser: Any, group: Any, seen: tuple[set[str], set[str]]) -> tuple
     adds the group's references to ``seen[1]``.
     """
     if getattr(group, "meta", None) or ser.requires_page_break():
+        raise _Fallback
+    if type(ser.inline_serializer) is not MarkdownInlineSerializer:
         raise _Fallback
     params = ser.params
     seen[1].add(group.self_ref)
@@ -315,6 +329,21 @@ def _table_result(ser: Any, item: Any, visited: set[str]) -> SerializationResult
     return create_ser_result(text=part.text, span_source=[part])
 
 
+def _picture_result(ser: Any, item: Any, visited: set[str]) -> SerializationResult | None:
+    """A picture without captions, annotations or meta data: no text (the chunking image placeholder is empty).
+
+    docling-core's Markdown picture serializer writes captions, legacy annotations,
+    a chart's data table and the image placeholder; the chunking settings make the
+    placeholder ``""`` and leave the picture's children to the walk.
+    """
+    if type(ser.picture_serializer) is not MarkdownPictureSerializer:
+        return None
+    if item.captions or item.__dict__.get("annotations") or getattr(item, "meta", None):
+        return None
+    visited.add(item.self_ref)
+    return create_ser_result()
+
+
 def _plain_group_result(ser: Any, group: Any, visited: set[str]) -> SerializationResult | None:
     """A generic group (not a list or inline group) as docling-core's Markdown fallback serializer writes it.
 
@@ -322,6 +351,8 @@ def _plain_group_result(ser: Any, group: Any, visited: set[str]) -> Serializatio
     skipped), the non-empty texts joined by a blank line; the body is left to docling-core.
     """
     if group is ser.doc.body or getattr(group, "meta", None) or ser.requires_page_break():
+        return None
+    if type(ser.fallback_serializer) is not MarkdownFallbackSerializer:
         return None
     visited.add(group.self_ref)
     params = ser.params
