@@ -237,6 +237,21 @@ def test_list_item_starting_with_a_form_feed_left_a_marker_debris_line(name, lin
     assert "- second item" in "\n".join(c.text for c in chunks)
 
 
+def _chunked_list(first: str, name: str, max_tokens: int) -> tuple[DoclingDocument, list]:
+    """A list of an item ``first``, an empty item and ``second item``, chunked by ``name``."""
+    doc = DoclingDocument(name="list")
+    group = doc.add_list_group()
+    doc.add_list_item(text=first, parent=group)
+    doc.add_list_item(text="", parent=group)
+    doc.add_list_item(text="second item", parent=group)
+    chunker = (
+        docchunk.HybridChunker(tokenizer="word", max_tokens=max_tokens, merge_peers=False)
+        if name == "hybrid"
+        else docchunk.HierarchicalChunker(tokenizer="character")
+    )
+    return doc, list(chunker.chunk(doc))
+
+
 @pytest.mark.parametrize("mark", [":", "-", "|", "- :"])
 @pytest.mark.parametrize("name", ["hybrid", "hierarchical"])
 def test_list_item_whose_text_is_marks_is_kept_regression(name, mark):
@@ -244,17 +259,7 @@ def test_list_item_whose_text_is_marks_is_kept_regression(name, mark):
 
     Found by the structure property test: only the bare ``- `` marker of an empty item is debris.
     """
-    doc = DoclingDocument(name="list")
-    group = doc.add_list_group()
-    doc.add_list_item(text=mark, parent=group)
-    doc.add_list_item(text="", parent=group)
-    doc.add_list_item(text="second item", parent=group)
-    chunker = (
-        docchunk.HybridChunker(tokenizer="word", max_tokens=6, merge_peers=False)
-        if name == "hybrid"
-        else docchunk.HierarchicalChunker(tokenizer="character")
-    )
-    chunks = list(chunker.chunk(doc))
+    doc, chunks = _chunked_list(mark, name, max_tokens=6)
     assert not lost_texts(doc, chunks)
     assert any(line.strip() == f"- {mark}" for c in chunks for line in c.text.splitlines())
     assert not any(line.strip() == "-" for c in chunks for line in c.text.splitlines())
@@ -269,17 +274,7 @@ def test_list_item_line_of_a_dash_after_a_line_break_is_kept_regression(name, te
     writes a space after a marker, so a bare marker line is ``- ``, and there are only as
     many of them as items with an empty first line.
     """
-    doc = DoclingDocument(name="list")
-    group = doc.add_list_group()
-    doc.add_list_item(text=text, parent=group)
-    doc.add_list_item(text="", parent=group)
-    doc.add_list_item(text="second item", parent=group)
-    chunker = (
-        docchunk.HybridChunker(tokenizer="word", max_tokens=64, merge_peers=False)
-        if name == "hybrid"
-        else docchunk.HierarchicalChunker(tokenizer="character")
-    )
-    chunks = list(chunker.chunk(doc))
+    doc, chunks = _chunked_list(text, name, max_tokens=64)
     assert not lost_texts(doc, chunks)
     lines = [line for c in chunks for line in c.text.splitlines()]
     assert lines.count("-") == text.count("-") and "- " not in lines  # the empty item's marker went
