@@ -271,8 +271,7 @@ class ChunkingSerializer(MarkdownDocSerializer):
             if (ix < start or ix >= stop) or (
                 isinstance(node, DocItem)
                 and (
-                    node.label not in labels
-                    or node.content_layer not in layers
+                    node.label not in labels  # (every node here is in ``layers``)
                     or (pages is not None and ((not node.prov) or node.prov[0].page_no not in pages))
                 )
             ):

@@ -184,7 +184,7 @@ def _inline_text(ser: Any, group: Any, seen: tuple[set[str], set[str]]) -> tuple
     params = ser.params
     seen[1].add(group.self_ref)
     excluded = ser.get_excluded_refs()
-    satellites = (ser._captions_of_some_item, ser._footnotes_of_some_item)
+    captions, footnotes = ser._captions_of_some_item, ser._footnotes_of_some_item
     texts: list[str] = []
     spans: list[Any] = []
     for node, _level in ser.doc.iterate_items(
@@ -193,9 +193,9 @@ def _inline_text(ser: Any, group: Any, seen: tuple[set[str], set[str]]) -> tuple
         ref = node.self_ref
         if ref in seen[0] or ref in seen[1] or ser._skip_in_walk(node=node, root=group):
             continue
-        if type(node) is not TextItem or getattr(node, "meta", None) or ref in excluded or ref in satellites[0]:
+        if type(node) is not TextItem or getattr(node, "meta", None) or ref in excluded:
             raise _Fallback
-        if ref in satellites[1]:
+        if ref in captions or ref in footnotes:
             raise _Fallback
         seen[1].add(ref)
         text, spanned = _item_text(ser, node, None, seen)

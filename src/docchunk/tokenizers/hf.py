@@ -6,7 +6,7 @@ import json
 import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from docchunk.errors import MissingDependencyError, TokenizerError, require
 from docchunk.tokenizers.base import Tokenizer
@@ -117,11 +117,7 @@ class HFTokenizer(Tokenizer):
 
     def token_offsets_batch(self, texts: Sequence[str]) -> list[list[int]]:
         """The token offsets of each text, in one native batch (see :meth:`token_offsets`)."""
-        try:
-            encodings = self._tok.encode_batch(list(texts), add_special_tokens=False)
-        except TypeError as exc:
-            raise _encode_error(self.name, texts, exc) from exc
-        return [[start for start, _ in e.offsets] for e in encodings]
+        return [cast(list[int], offsets) for _, offsets in self.counts_and_offsets_batch(texts, -1)]
 
     def counts_and_offsets_batch(self, texts: Sequence[str], over: int) -> list[tuple[int, list[int] | None]]:
         """Counts, and the offsets of texts of more than ``over`` tokens, in one native batch.

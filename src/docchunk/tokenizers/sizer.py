@@ -137,7 +137,7 @@ class Sizer:
                 todo = list(dict.fromkeys(texts))
             for text, (n, offsets) in zip(todo, self.tokenizer.counts_and_offsets_batch(todo, over), strict=True):
                 cache[text] = n
-                if offsets is not None and n > over:  # 4 or 8 bytes an offset, not a Python int each
+                if offsets is not None:  # 4 or 8 bytes an offset, not a Python int each
                     self._offsets[text] = array("q", offsets)
         return [cache[t] for t in texts]
 

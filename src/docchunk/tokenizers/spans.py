@@ -74,18 +74,11 @@ class SpanSizer:
         return self.sizer.count(self.text[start:end])
 
     def exact_counts(self, spans: list[tuple[int, int]]) -> list[int]:
-        """Exact counts of many spans: from kept offsets as in :meth:`count`, the rest in one native batch."""
-        text = self.text
-        offsets = self.sizer.offsets_of(text)
-        if offsets is None:
-            return self.sizer.count_batch([text[s:e] for s, e in spans])
-        clean = self._clean_at
-        out = [bisect_left(offsets, e) - bisect_left(offsets, s) if clean(s) and clean(e) else -1 for s, e in spans]
-        todo = [k for k, n in enumerate(out) if n < 0]
-        if todo:
-            for k, n in zip(todo, self.sizer.count_batch([text[spans[k][0] : spans[k][1]] for k in todo]), strict=True):
-                out[k] = n
-        return out
+        """Exact counts of many spans: from kept offsets where both ends are clean, the rest in one native batch.
+
+        See :meth:`Sizer.span_counts`.
+        """
+        return self.sizer.span_counts(self.text, spans)
 
     def size_or_over(self, start: int, end: int, limit: int) -> int:
         """The count of a span, or ``limit + 1`` when a prefix shows it is over ``limit``.

@@ -119,10 +119,8 @@ def fit_headings(run: Any, pieces: Any) -> list[Piece]:
     emitted: tuple[str, ...] = ()  # the path last emitted as text
     out: list[Piece] = []
     pieces = list(pieces)
-    if run.additive:  # every heading counted once, in one batch: the paths' costs follow by arithmetic
-        run.count_many(list({h: None for p in pieces for h in (p.headings or ())}))
-    else:
-        run.count_many(list({join_context(p.headings, None, "", run.delim): None for p in pieces if p.headings}))
+    # the texts the heading paths' costs are read from, each counted once, in one batch
+    run.count_many(list({t: None for p in pieces if p.headings for t in _heading_texts(run, p.headings)}))
     for piece in pieces:
         headings = piece.headings
         if not headings or _headings_cost(run, headings) <= limit:
@@ -156,11 +154,19 @@ def _fitting_suffix(run: Any, headings: list[str], limit: int) -> list[str] | No
     return list(headings[start:]) or None
 
 
+def _heading_texts(run: Any, headings: list[str]) -> list[str]:
+    """The texts whose counts give :func:`_headings_cost`: the headings, or their joined path.
+
+    With an additive tokenizer, ``count(h1 + delim + h2 + delim)`` is the headings'
+    counts plus one delimiter each (the definition of an additive join).
+    """
+    return list(headings) if run.additive else [join_context(headings, None, "", run.delim)]
+
+
 def _headings_cost(run: Any, headings: list[str]) -> int:
     """Tokens the headings add to a chunk's contextualized text."""
-    if run.additive:  # count(h1 + delim + h2 + delim) by the definition of an additive join
-        return sum(run.count_many(headings)) + run.delim_tokens * len(headings)
-    return run.count(join_context(headings, None, "", run.delim))
+    counts = run.count_many(_heading_texts(run, headings))
+    return sum(counts) + (run.delim_tokens * len(headings) if run.additive else 0)
 
 
 # -- pages ---------------------------------------------------------------------
@@ -196,9 +202,15 @@ def is_table_piece(piece: Piece) -> bool:
     return table_of(piece) is not None
 
 
+def _row_table(run: Any, piece: Piece) -> TableItem | None:
+    """The table :func:`split_table_piece` splits ``piece`` by rows of, or None (split at element boundaries)."""
+    table = table_of(piece)
+    return table if table is not None and by_rows(run.serializer) else None
+
+
 def _split_by_items(run: Any, piece: Piece) -> bool:
     """Whether :func:`split_table_piece` splits ``piece`` at element boundaries, counting each element."""
-    return len(piece.items) > 1 and not piece.from_headings and (table_of(piece) is None or not by_rows(run.serializer))
+    return len(piece.items) > 1 and not piece.from_headings and _row_table(run, piece) is None
 
 
 def split_table_piece(run: Any, piece: Piece) -> list[Piece]:
@@ -208,8 +220,8 @@ def split_table_piece(run: Any, piece: Piece) -> list[Piece]:
     when the serializer writes tables by rows (the default); any other piece, and
     tables of a user's own serializer, are split at element boundaries (``run.split_by_items``).
     """
-    table = table_of(piece)
-    if table is None or not by_rows(run.serializer):
+    table = _row_table(run, piece)
+    if table is None:
         return run.split_by_items(piece)
     return split_table(run, piece, table)
 
