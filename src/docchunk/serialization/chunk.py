@@ -101,7 +101,7 @@ class DocChunk(_DLDocChunk):
 
     _budget: ChunkBudget | None = PrivateAttr(default=None)
     _body: str | None = PrivateAttr(default=None)
-    _merged: tuple[str | None, str | None] = PrivateAttr(default=(None, None))
+    _merged: tuple[str | None, str | None] | None = PrivateAttr(default=None)
 
     @property
     def budget(self) -> ChunkBudget | None:
