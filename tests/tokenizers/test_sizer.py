@@ -276,3 +276,38 @@ def test_counts_and_offsets_batch_equals_counts_and_offsets(tok, batch, over):
         n = tok.count_tokens(text)
         expected.append((n, list(tok.token_offsets(text)) if n > over else None))
     assert [(n, None if o is None else list(o)) for n, o in got] == expected
+
+
+def test_hf_batches_are_encoded_in_slices_with_the_same_results_regression(monkeypatch):
+    """One ``encode_batch`` over a whole 10 MB document held every token's encoding at once
+    (about 80 bytes a token: 7.3 MB above the loaded document); the batch is now encoded in
+    slices of bounded size, in order, with the same counts and offsets."""
+    from docchunk.tokenizers import hf
+
+    tok = docchunk.get_tokenizer(None)
+    rng = random.Random(7)
+    words = ["alpha", "beta,", "gamma.", "Überraschung", "naïve", "x", "ünïcödé", "42"]
+    batch = [" ".join(rng.choices(words, k=rng.randrange(0, 30))) for _ in range(60)]
+    expected_counts = [tok.count_tokens(t) for t in batch]
+    expected_offsets = [tok.token_offsets(t) for t in batch]
+    sizes: list[int] = []
+    backend = tok.backend
+
+    class Spy:
+        """The real tokenizer, recording the characters of each batch it is given."""
+
+        def encode_batch(self, texts, **kwargs):
+            sizes.append(sum(map(len, texts)))
+            return backend.encode_batch(texts, **kwargs)
+
+        def encode_batch_fast(self, texts, **kwargs):
+            sizes.append(sum(map(len, texts)))
+            return backend.encode_batch_fast(texts, **kwargs)
+
+    monkeypatch.setattr(tok, "_tok", Spy())
+    monkeypatch.setattr(hf, "_SLICE_CHARS", 200)
+    assert tok.count_tokens_batch(batch) == expected_counts
+    got = tok.counts_and_offsets_batch(batch, 5)
+    assert [n for n, _ in got] == expected_counts
+    assert [o for _, o in got] == [o if n > 5 else None for n, o in zip(expected_counts, expected_offsets, strict=True)]
+    assert len(sizes) > 4 and max(sizes) <= 200  # no text here is longer than a slice

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, cast
 
@@ -101,12 +101,15 @@ class HFTokenizer(Tokenizer):
         """The number of tokens of each text, in order (see :class:`docchunk.Tokenizer`)."""
         if not texts:
             return []
-        try:
-            # encode_batch_fast (tokenizers >= 0.20) skips the offsets, which a count does not need
-            encode = getattr(self._tok, "encode_batch_fast", self._tok.encode_batch)
-            return [len(e) for e in encode(list(texts), add_special_tokens=False)]
-        except TypeError as exc:
-            raise _encode_error(self.name, texts, exc) from exc
+        # encode_batch_fast (tokenizers >= 0.20) skips the offsets, which a count does not need
+        encode = getattr(self._tok, "encode_batch_fast", self._tok.encode_batch)
+        out: list[int] = []
+        for part in _slices(texts):
+            try:
+                out.extend(len(e) for e in encode(part, add_special_tokens=False))
+            except TypeError as exc:
+                raise _encode_error(self.name, texts, exc) from exc
+        return out
 
     def token_offsets(self, text: str) -> list[int]:
         """The start offset of every token of ``text``, in order (see :class:`docchunk.Tokenizer`)."""
@@ -125,11 +128,14 @@ class HFTokenizer(Tokenizer):
         See :meth:`docchunk.Tokenizer.counts_and_offsets_batch`; the offsets of the
         other texts are not read out of the encodings (most of the cost of offsets).
         """
-        try:
-            encodings = self._tok.encode_batch(list(texts), add_special_tokens=False)
-        except TypeError as exc:
-            raise _encode_error(self.name, texts, exc) from exc
-        return [(len(e), [start for start, _ in e.offsets] if len(e) > over else None) for e in encodings]
+        out: list[tuple[int, list[int] | None]] = []
+        for part in _slices(texts):
+            try:
+                encodings = self._tok.encode_batch(part, add_special_tokens=False)
+            except TypeError as exc:
+                raise _encode_error(self.name, texts, exc) from exc
+            out.extend((len(e), [start for start, _ in e.offsets] if len(e) > over else None) for e in encodings)
+        return out
 
     @classmethod
     def from_spec(cls, ref: str, max_tokens: int | None = None) -> HFTokenizer:
@@ -207,6 +213,29 @@ def _limit_from_dir(directory: Path) -> int | None:
         except (ValueError, KeyError, TypeError):
             pass
     return None
+
+
+_SLICE_CHARS = 1 << 18
+
+
+def _slices(texts: Sequence[str], max_chars: int | None = None) -> Iterator[list[str]]:
+    """``texts`` in consecutive batches of at most ``max_chars`` characters (a longer text alone).
+
+    An encoding holds some 80 bytes a token (ids, offsets, masks, token strings); one
+    call over a whole document would hold them all at once, several times the
+    document's JSON size. Batches of 256k characters still spread over the cores.
+    """
+    limit = _SLICE_CHARS if max_chars is None else max_chars
+    part: list[str] = []
+    size = 0
+    for text in texts:
+        if part and size + len(text) > limit:
+            yield part
+            part, size = [], 0
+        part.append(text)
+        size += len(text)
+    if part:
+        yield part
 
 
 def _encode_error(name: str, texts: Sequence[str], exc: Exception) -> TokenizerError:
