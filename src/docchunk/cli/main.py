@@ -30,6 +30,7 @@ from docchunk.cli.options import (
     doc_chunker_options,
     expand_option,
     make_doc_chunker,
+    stderr_is_terminal,
     structure_options,
 )
 from docchunk.errors import DocchunkError
@@ -56,7 +57,8 @@ cli.add_command(inspect_command)
 @expand_option
 @structure_options
 @click.option(
-    "--progress/--no-progress", default=None, help=f"Progress bar on stderr (default: {PROGRESS_MIN_FILES}+ files)."
+    "--progress/--no-progress", default=None,
+    help=f"Progress bar on stderr (default: for {PROGRESS_MIN_FILES}+ files when stderr is a terminal).",
 )
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Local worker processes (no Ray); output order is the same as with one.")  # fmt: skip
@@ -110,7 +112,8 @@ def chunk_command(
         failures = _run_ray(chunker_obj, files, output, address, num_workers, out_format) if files else 0
         _finish(failures + len(empty), total)
         return
-    show = progress if progress is not None else len(files) >= PROGRESS_MIN_FILES
+    # by default only for a person watching: a log file or pipe gets no carriage-return updates
+    show = progress if progress is not None else len(files) >= PROGRESS_MIN_FILES and stderr_is_terminal()
     failures, count = len(empty), 0
     limit_check = ModelLimitCheck(chunker, max_tokens, chunker_obj)
     with _open_output(output) as out:

@@ -7,6 +7,7 @@ any later command) apply the same objects, so their names, help and checks agree
 from __future__ import annotations
 
 import json
+import sys
 import warnings
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -273,3 +274,10 @@ class ModelLimitCheck:
                 err=True,
             )
 
+
+def stderr_is_terminal() -> bool:
+    """Whether stderr is a terminal: progress bars are shown by default only then (not in logs or pipes)."""
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):  # replaced or closed stderr
+        return False
