@@ -1,5 +1,5 @@
 """``python -m docchunk`` runs the command line."""
 
-from docchunk.cli.main import main
+from docchunk.cli.main import run
 
-main()
+run()

@@ -196,20 +196,37 @@ def test_page_chunks_over_the_model_limit_warn_once_regression(capsys, tmp_path)
     assert code == 0 and f"{len(over)} of {len(counts)} page chunks exceed" in err
 
 
+_CYCLE = (
+    "class Report:\n"
+    "    def __init__(self, path):\n"
+    "        self.out, self.me = open(path, 'w'), self  # a reference cycle holding an unflushed file\n"
+    "    def __del__(self):\n"
+    "        self.out.close()\n"
+    "report = Report(sys.argv[1])\n"
+    "report.out.write('results\\n' * 10)\n"
+)
+
+
 def test_exit_skips_the_final_collections_and_still_writes_everything_regression(tmp_path):
     """Interpreter shutdown spent 0.5 s collecting docling-core's import-time objects on every run.
 
-    ``main`` freezes the live objects at exit; exit handlers registered before it still run
-    after it (here: the check), and the output file is complete.
+    The command's entry point collects once and freezes the rest at exit: exit handlers
+    registered before it still run after it (here: the check), the output file is
+    complete, and a file held by a reference cycle that is garbage is still flushed.
     """
     out = tmp_path / "o.jsonl"
     script = (
         "import atexit, gc, sys\n"
         "atexit.register(lambda: print('frozen at exit:', gc.get_freeze_count() > 0, file=sys.stderr))\n"
-        "from docchunk.cli.main import main\n"
-        f"main(['chunk', {str(DOC)!r}, '-o', {str(out)!r}])\n"
+        + _CYCLE
+        + "gc.disable()  # no collection before exit: only the one at exit can finalize the garbage\n"
+        "del report\n"
+        "from docchunk.cli.main import run\n"
+        f"sys.argv = ['docchunk', 'chunk', {str(DOC)!r}, '-o', {str(out)!r}]\n"
+        "run()\n"
     )
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    report = tmp_path / "report.txt"
+    result = subprocess.run([sys.executable, "-c", script, str(report)], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     written = rows(out.read_text())
     assert written and all(row["text"] for row in written)
@@ -217,3 +234,23 @@ def test_exit_skips_the_final_collections_and_still_writes_everything_regression
         f"docchunk: wrote {out} ({len(written)} chunks from 1 of 1 inputs)",
         "frozen at exit: True",
     ]
+    assert report.read_text() == "results\n" * 10
+
+
+def test_a_program_calling_main_keeps_its_own_shutdown_regression(tmp_path):
+    """``main`` froze the calling program's objects at exit: a file held by a reference cycle lost its data."""
+    script = (
+        "import atexit, gc, sys\n"
+        "atexit.register(lambda: print('frozen at exit:', gc.get_freeze_count() > 0, file=sys.stderr))\n"
+        + _CYCLE
+        + "from docchunk.cli.main import main\n"
+        "try:\n"
+        "    main(['--version'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+    )
+    report = tmp_path / "report.txt"
+    result = subprocess.run([sys.executable, "-c", script, str(report)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.splitlines() == ["frozen at exit: False"]
+    assert report.read_text() == "results\n" * 10

@@ -325,30 +325,32 @@ def _error(message: str) -> None:
     click.echo(f"docchunk: error: {message}", err=True)
 
 
-def _skip_final_collections() -> None:
-    """Spare the process the garbage collections of interpreter shutdown (once per process).
+def _collect_once_at_exit() -> None:
+    """Collect garbage once, then keep the collector off the live objects for shutdown."""
+    gc.collect()
+    gc.freeze()
 
-    Shutdown collects again and again while it tears modules down, walking every
-    object docling-core, pydantic and pandas created at import: about 0.5 s, a
-    fifth of a short run. ``gc.freeze`` at exit moves the live objects out of the
-    collector's reach; exit handlers still run and files are still flushed and
-    closed, and the operating system takes the memory back. Registered at exit
-    only, so a program that calls ``main`` keeps collecting as before.
+
+def run() -> None:
+    """Entry point of the ``docchunk`` console script and ``python -m docchunk``: :func:`main`, then a quick exit.
+
+    Interpreter shutdown collects again and again while it tears modules down,
+    walking every object docling-core, pydantic and pandas created at import: about
+    0.5 s, a fifth of a short run. At exit this process collects once (garbage in
+    reference cycles is still finalized, its files flushed) and freezes what is still
+    alive, out of the collector's reach (the command closes its own outputs itself);
+    exit handlers still run and the operating system takes the memory back. Only
+    here, where docchunk owns the process: a program that calls :func:`main` keeps
+    its own shutdown as it was.
     """
-    global _FREEZE_AT_EXIT
-    if not _FREEZE_AT_EXIT:
-        atexit.register(gc.freeze)
-        _FREEZE_AT_EXIT = True
-
-
-_FREEZE_AT_EXIT = False
+    atexit.register(_collect_once_at_exit)
+    main()
 
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``docchunk`` command; usage errors print one line and exit 2."""
     # docling-core imports transformers when it is installed; keep its notices off stderr
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
-    _skip_final_collections()
     try:
         cli.main(args=argv, prog_name="docchunk", standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError as exc:  # pragma: no cover - depends on click version
@@ -368,4 +370,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    main()
+    run()
