@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import warnings
@@ -226,3 +227,26 @@ def test_missing_huggingface_hub_does_not_point_at_the_hf_extra_regression():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "needs the package 'huggingface_hub'" in out and "pip install huggingface_hub" in out
     assert "[hf]" not in out
+
+
+@pytest.mark.parametrize("kind", ["minilm", "cl100k"])
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda t: t.count_tokens(1), "text 0 is int (1)"),
+        (lambda t: t.token_offsets(None), "text 0 is NoneType (None)"),
+        (lambda t: t.count_tokens_batch(["ok", 1.5]), "text 1 is float (1.5)"),
+        (lambda t: t.count_tokens_batch(["ok", b"raw"]), "text 1 is bytes (b'raw'): decode it first"),
+        (lambda t: t.counts_and_offsets_batch([["nested"]], 0), "text 0 is list (['nested'])"),
+        (lambda t: t.token_offsets_batch(["ok", 7]), "text 1 is int (7)"),
+    ],
+    ids=["count", "offsets", "batch-float", "batch-bytes", "counts-and-offsets", "offsets-batch"],
+)
+def test_a_text_that_is_not_a_str_is_a_clear_tokenizer_error_regression(kind, call, message, request):
+    """The HF and tiktoken tokenizers raised a bare TypeError ("object of type 'int' has no len()",
+    or one from inside the surrogate check) for a text that is not a str."""
+    spec = request.getfixturevalue("cl100k") if kind == "cl100k" else None
+    tok = docchunk.get_tokenizer(spec)
+    with pytest.raises(docchunk.TokenizerError, match=re.escape(message)) as info:
+        call(tok)
+    assert isinstance(info.value, ValueError) and "counts str texts" in str(info.value)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import operator
 import re
+import reprlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from docchunk.errors import TokenizerError
 
@@ -24,6 +26,18 @@ _CJK_PUNCT = "\u3001-\u303f\uff01-\uff65"
 _WORD = re.compile(rf"[{_CJK}][{_CJK_PUNCT}]*|[^\s{_CJK}]+")
 _IS_CJK = re.compile(rf"[{_CJK}]")
 _IS_CJK_PUNCT = re.compile(rf"[{_CJK_PUNCT}]")
+
+
+def not_text_error(name: str, texts: Any) -> TokenizerError | None:
+    """A clear :class:`TokenizerError` when an item of ``texts`` is not a ``str``, else None."""
+    for index, text in enumerate(texts):
+        if not isinstance(text, str):
+            hint = ": decode it first, e.g. text.decode('utf-8')" if isinstance(text, (bytes, bytearray)) else ""
+            return TokenizerError(
+                f"the tokenizer {name!r} counts str texts; text {index} is {type(text).__name__} "
+                f"({reprlib.repr(text)}){hint}"
+            )
+    return None
 
 
 class Tokenizer(ABC):
@@ -68,6 +82,9 @@ class Tokenizer(ABC):
 
     def token_offsets_batch(self, texts: Sequence[str]) -> list[list[int]]:
         """Return ``[token_offsets(t) for t in texts]``; backends may batch natively."""
+        wrong = not_text_error(self.name, texts)
+        if wrong is not None:
+            raise wrong
         return [self.token_offsets(t) for t in texts]
 
     def counts_and_offsets_batch(self, texts: Sequence[str], over: int) -> list[tuple[int, list[int] | None]]:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from docchunk.errors import MissingDependencyError, TokenizerError, require
-from docchunk.tokenizers.base import Tokenizer
+from docchunk.tokenizers.base import Tokenizer, not_text_error
 
 __all__ = ["BUNDLED_TOKENIZER_JSON", "DEFAULT_MODEL", "HFTokenizer"]
 
@@ -90,9 +90,9 @@ class HFTokenizer(Tokenizer):
 
     def count_tokens(self, text: str) -> int:
         """The number of tokens in ``text`` (see :class:`docchunk.Tokenizer`)."""
-        if len(text) > 64:  # longer texts: without offsets is faster
-            return self.count_tokens_batch([text])[0]
         try:
+            if len(text) > 64:  # longer texts: without offsets is faster
+                return self.count_tokens_batch([text])[0]
             return len(self._tok.encode(text, add_special_tokens=False))
         except TypeError as exc:
             raise _encode_error(self.name, [text], exc) from exc
@@ -104,11 +104,11 @@ class HFTokenizer(Tokenizer):
         # encode_batch_fast (tokenizers >= 0.20) skips the offsets, which a count does not need
         encode = getattr(self._tok, "encode_batch_fast", self._tok.encode_batch)
         out: list[int] = []
-        for part in _slices(texts):
-            try:
+        try:
+            for part in _slices(texts):
                 out.extend(len(e) for e in encode(part, add_special_tokens=False))
-            except TypeError as exc:
-                raise _encode_error(self.name, texts, exc) from exc
+        except TypeError as exc:
+            raise _encode_error(self.name, texts, exc) from exc
         return out
 
     def token_offsets(self, text: str) -> list[int]:
@@ -129,12 +129,12 @@ class HFTokenizer(Tokenizer):
         other texts are not read out of the encodings (most of the cost of offsets).
         """
         out: list[tuple[int, list[int] | None]] = []
-        for part in _slices(texts):
-            try:
+        try:
+            for part in _slices(texts):
                 encodings = self._tok.encode_batch(part, add_special_tokens=False)
-            except TypeError as exc:
-                raise _encode_error(self.name, texts, exc) from exc
-            out.extend((len(e), [start for start, _ in e.offsets] if len(e) > over else None) for e in encodings)
+                out.extend((len(e), [start for start, _ in e.offsets] if len(e) > over else None) for e in encodings)
+        except TypeError as exc:
+            raise _encode_error(self.name, texts, exc) from exc
         return out
 
     @classmethod
@@ -242,8 +242,11 @@ def _encode_error(name: str, texts: Sequence[str], exc: Exception) -> TokenizerE
     r"""A clear error for text the Rust tokenizer refuses.
 
     Most often a lone surrogate (from a bad ``\ud800`` JSON escape), which is not valid
-    Unicode text.
+    Unicode text; or a text that is not a ``str``.
     """
+    wrong = not_text_error(name, texts)
+    if wrong is not None:
+        return wrong
     for text in texts:
         for index, char in enumerate(text):
             if 0xD800 <= ord(char) <= 0xDFFF:

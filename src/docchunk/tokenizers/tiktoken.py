@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from docchunk.errors import TokenizerError, require
-from docchunk.tokenizers.base import Tokenizer
+from docchunk.tokenizers.base import Tokenizer, not_text_error
 
 __all__ = ["TiktokenTokenizer"]
 
@@ -68,11 +68,17 @@ class TiktokenTokenizer(Tokenizer):
 
     def count_tokens(self, text: str) -> int:
         """The number of tokens in ``text`` (see :class:`docchunk.Tokenizer`)."""
-        return len(self._enc.encode_ordinary(text))
+        try:
+            return len(self._enc.encode_ordinary(text))
+        except TypeError as exc:
+            raise not_text_error(self.name, [text]) or exc from exc
 
     def token_offsets(self, text: str) -> list[int]:
         """Character offsets of the tokens; a token inside a multi-byte character gets its start."""
-        tokens = self._enc.encode_ordinary(text)
+        try:
+            tokens = self._enc.encode_ordinary(text)
+        except TypeError as exc:
+            raise not_text_error(self.name, [text]) or exc from exc
         decoded, offsets = self._enc.decode_with_offsets(tokens)
         if decoded != text:  # pragma: no cover - only for text tiktoken cannot round-trip
             raise TokenizerError(f"tiktoken does not round-trip this text; cannot place token offsets in {text[:40]!r}")
@@ -104,7 +110,10 @@ class TiktokenTokenizer(Tokenizer):
         """The number of tokens of each text, in order (see :class:`docchunk.Tokenizer`)."""
         # tiktoken's own batch call starts a thread pool per call, slower than a loop here
         encode = self._enc.encode_ordinary
-        return [len(encode(t)) for t in texts]
+        try:
+            return [len(encode(t)) for t in texts]
+        except TypeError as exc:
+            raise not_text_error(self.name, texts) or exc from exc
 
     @classmethod
     def from_spec(cls, ref: str, max_tokens: int | None = None) -> TiktokenTokenizer:
