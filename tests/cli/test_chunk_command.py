@@ -254,3 +254,14 @@ def test_a_program_calling_main_keeps_its_own_shutdown_regression(tmp_path):
     assert result.returncode == 0, result.stderr
     assert result.stderr.splitlines() == ["frozen at exit: False"]
     assert report.read_text() == "results\n" * 10
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_debug_stops_at_the_first_bad_input_with_any_number_of_workers_regression(capsys, tmp_path, workers):
+    """With --workers 2, --debug printed one-line errors and went on, unlike one worker."""
+    for i in range(3):
+        shutil.copy(DOC, tmp_path / f"doc{i}.json")
+    (tmp_path / "doc1.json").write_text("{oops")
+    with pytest.raises(docchunk.DocumentError, match=r"doc1\.json: invalid JSON") as info:
+        run(capsys, "chunk", str(tmp_path), "--workers", workers, "--debug", "--no-progress")
+    assert not isinstance(info.value, SystemExit)  # the error itself, with its traceback

@@ -165,7 +165,8 @@ def _results(
     global _WORKER_CHUNKER
     _WORKER_CHUNKER = chunker  # forked workers inherit it; spawned ones build their own
     try:
-        with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init, initargs=(workers, *settings)) as pool:
+        init = (workers, debug, *settings)
+        with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init, initargs=init) as pool:
             # small batches: the last documents spread over the workers too
             yield from pool.map(_worker_chunk, files, chunksize=max(1, min(8, len(files) // (workers * 32))))
     finally:
@@ -259,6 +260,7 @@ def _chunk_lines(chunker: Any, path: Path) -> list[str]:
 
 
 _WORKER_CHUNKER: Any = None
+_WORKER_DEBUG = False  # --debug: a failed input stops the run with its traceback, as with one worker
 
 
 def _share_cores(workers: int) -> None:
@@ -275,8 +277,9 @@ def _share_cores(workers: int) -> None:
         os.environ.setdefault("RAYON_NUM_THREADS", str(threads))
 
 
-def _worker_init(workers: int, *settings: Any) -> None:
-    global _WORKER_CHUNKER
+def _worker_init(workers: int, debug: bool, *settings: Any) -> None:
+    global _WORKER_CHUNKER, _WORKER_DEBUG
+    _WORKER_DEBUG = debug
     _share_cores(workers)
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     if _WORKER_CHUNKER is None:
@@ -287,6 +290,8 @@ def _worker_chunk(path: Path) -> tuple[list[str], str | None]:
     try:
         return _chunk_lines(_WORKER_CHUNKER, path), None
     except Exception as exc:  # one bad input never stops the others
+        if _WORKER_DEBUG:
+            raise
         return [], _problem(path, exc)
 
 
