@@ -238,22 +238,49 @@ def test_exit_skips_the_final_collections_and_still_writes_everything_regression
 
 
 def test_a_program_calling_main_keeps_its_own_shutdown_regression(tmp_path):
-    """``main`` froze the calling program's objects at exit: a file held by a reference cycle lost its data."""
+    """``main`` froze the calling program's objects at exit: a file held by a reference cycle lost its data.
+
+    Nor does it touch the program's collector while it starts (that is only for the command's own process).
+    """
+    out = tmp_path / "o.jsonl"
     script = (
         "import atexit, gc, sys\n"
         "atexit.register(lambda: print('frozen at exit:', gc.get_freeze_count() > 0, file=sys.stderr))\n"
         + _CYCLE
         + "from docchunk.cli.main import main\n"
-        "try:\n"
-        "    main(['--version'])\n"
-        "except SystemExit:\n"
-        "    pass\n"
+        f"main(['chunk', {str(DOC)!r}, '-o', {str(out)!r}])\n"
+        "print('collector on:', gc.isenabled(), 'frozen:', gc.get_freeze_count() > 0, file=sys.stderr)\n"
     )
     report = tmp_path / "report.txt"
     result = subprocess.run([sys.executable, "-c", script, str(report)], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
-    assert result.stderr.splitlines() == ["frozen at exit: False"]
+    assert result.stderr.splitlines()[1:] == ["collector on: True frozen: False", "frozen at exit: False"]
     assert report.read_text() == "results\n" * 10
+
+
+def test_the_command_starts_without_collections_and_collects_while_chunking(tmp_path):
+    """``run`` builds the chunker with the collector off, then freezes what start-up made and turns it back on."""
+    out = tmp_path / "o.jsonl"
+    script = (
+        "import gc, sys\n"
+        "import docchunk.cli.main as cli\n"
+        "real = cli._make\n"
+        "def make(*args, **kwargs):\n"
+        "    print('during start-up:', gc.isenabled(), file=sys.stderr)\n"
+        "    return real(*args, **kwargs)\n"
+        "cli._make = make\n"
+        "real_lines = cli._chunk_lines\n"
+        "def lines(*args):\n"
+        "    print('while chunking:', gc.isenabled(), gc.get_freeze_count() > 10000, file=sys.stderr)\n"
+        "    return real_lines(*args)\n"
+        "cli._chunk_lines = lines\n"
+        f"sys.argv = ['docchunk', 'chunk', {str(DOC)!r}, '-o', {str(out)!r}]\n"
+        "cli.run()\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.splitlines()[:2] == ["during start-up: False", "while chunking: True True"]
+    assert rows(out.read_text())
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])
