@@ -193,9 +193,8 @@ def _inline_text(ser: Any, group: Any, seen: tuple[set[str], set[str]]) -> tuple
         ref = node.self_ref
         if ref in seen[0] or ref in seen[1] or ser._skip_in_walk(node=node, root=group):
             continue
-        if type(node) is not TextItem or getattr(node, "meta", None) or ref in excluded:
-            raise _Fallback
-        if ref in captions or ref in footnotes:
+        if (type(node) is not TextItem or getattr(node, "meta", None) or ref in excluded
+                or ref in captions or ref in footnotes):  # fmt: skip
             raise _Fallback
         seen[1].add(ref)
         text, spanned = _item_text(ser, node, None, seen)
