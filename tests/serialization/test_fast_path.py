@@ -55,6 +55,8 @@ def test_fast_path_equals_docling_path_on_corpus(path, shared_visited, by_rows):
 
 
 _WORDS = st.sampled_from(["alpha", "beta_gamma", "x<y>&z", "*star*", "1.", "two\nlines", "a\n\nb", "", " pad "])
+# code with backtick runs that a span or fence must outlast
+_CODE = st.sampled_from(["x = 1", "a`b", "`lead", "trail`", "``", "f(``)`", "l1\nl2", "```\nfence\n```", "", "a_b <c>"])
 _MARKERS = st.sampled_from(["", "-", "*", "+", "1.", "12.", "a)", "(iv)", "•", "◦", "①", " 3.", "1)"])
 
 
@@ -109,17 +111,32 @@ def _list_documents(draw):
     def add_inline(parent) -> None:
         group = doc.add_inline_group(parent=parent)
         for _ in range(draw(st.integers(0, 3))):
-            kind = draw(st.sampled_from(["text", "text", "text", "code", "nested"]))
+            kind = draw(st.sampled_from(["text", "text", "text", "code", "formula", "nested"]))
             if kind == "code":
-                doc.add_code(text=draw(_WORDS), parent=group)
+                doc.add_code(text=draw(_CODE), parent=group, **_decorations(draw))
+            elif kind == "formula":
+                add_formula(group)
             elif kind == "nested":
                 add_inline(doc.add_text(label=DocItemLabel.TEXT, text="", parent=group))
             else:
                 doc.add_text(label=DocItemLabel.TEXT, text=draw(_WORDS), parent=group, **_decorations(draw))
 
+    def add_formula(parent) -> None:
+        text = draw(st.sampled_from(["E = mc^2", "a_1 < b", "", ""]))
+        doc.add_formula(text=text, orig=draw(st.sampled_from([None, "", "x^2"])), parent=parent, **_decorations(draw))
+
+    def add_code(parent) -> None:
+        caption = doc.add_text(label=DocItemLabel.CAPTION, text=draw(_WORDS)) if draw(st.integers(0, 3)) == 0 else None
+        doc.add_code(text=draw(_CODE), caption=caption, parent=parent, **_decorations(draw))
+
     for _ in range(draw(st.integers(1, 4))):
-        kind = draw(st.sampled_from(["list", "heading", "text", "checkbox", "inline", "inline text"]))
-        if kind == "list":
+        kinds = ["list", "heading", "text", "checkbox", "inline", "inline text", "code", "formula"]
+        kind = draw(st.sampled_from(kinds))
+        if kind == "code":
+            add_code(None)
+        elif kind == "formula":
+            add_formula(None)
+        elif kind == "list":
             add_list(None, 0)
         elif kind == "inline":
             add_inline(None)

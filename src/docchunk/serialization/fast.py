@@ -22,14 +22,17 @@ same spans and the same ``visited`` references:
 - a table, when its table serializer declares ``reads_only_own_params`` (the
   default mode's row serializer): called directly, without the copy of all
   parameters docling-core passes along with every call;
-- an inline group of text items, and an item written as one (empty text, the
-  group its only child): its texts joined by spaces;
+- a code item: a fenced block (three backticks, or more than any run inside),
+  a code span when inline or linked; a formula: ``$$...$$``, ``$...$`` inline,
+  docling-core's placeholder when only its original is known;
+- an inline group of text, code and formula items, and an item written as one
+  (empty text, the group its only child): its texts joined by spaces;
 - a picture without captions, annotations or meta data: no text.
 
 Formatting and hyperlinks are written by docling-core's own ``post_process``.
 Everything else returns ``None`` and goes to docling-core's serializer: items
 with meta data, excluded items, items outside the serializer's content layers,
-captions and footnotes, code, formulas, other tables and pictures, lists holding
+captions and footnotes, code with captions, other tables and pictures, lists holding
 anything other than list items and lists, and serializers with other parameters
 or component serializers (each path checks the component it stands in for). The
 differential tests in ``tests/serialization/test_fast_path.py`` compare the two
@@ -49,7 +52,9 @@ from docling_core.transforms.serializer.markdown import (
     MarkdownPictureSerializer,
 )
 from docling_core.types.doc.document import (
+    CodeItem,
     Formatting,
+    FormulaItem,
     GroupItem,
     InlineGroup,
     ListGroup,
@@ -67,7 +72,10 @@ __all__ = ["fast_serialize"]
 _PLAIN_FORMATTING = Formatting()
 _HEADINGS = (TitleItem, SectionHeaderItem)
 _VALID_MARKER = re.compile(r"\d+\.")
+_BACKTICKS = re.compile("`+")
 _CHECKBOXES = (DocItemLabel.CHECKBOX_SELECTED, DocItemLabel.CHECKBOX_UNSELECTED)
+_TEXTS = (TextItem, ListItem, CodeItem, FormulaItem, *_HEADINGS)
+_INLINE_TEXTS = (TextItem, CodeItem, FormulaItem)
 
 
 class _Fallback(Exception):
@@ -99,7 +107,7 @@ def fast_serialize(ser: Any, item: Any, visited: set[str]) -> SerializationResul
         return _table_result(ser, item, visited)
     if kind is PictureItem:
         return _picture_result(ser, item, visited)
-    if kind is not TextItem and kind is not ListItem and kind not in _HEADINGS:
+    if kind not in _TEXTS:
         return None
     if getattr(item, "meta", None) or item.content_layer not in ser.params.layers:
         return None
@@ -130,14 +138,20 @@ def _post_process(ser: Any, item: Any, text: str) -> str:
                             hyperlink=item.hyperlink)  # fmt: skip
 
 
-def _item_text(ser: Any, item: Any, pos: int | None, seen: tuple[set[str], set[str]]) -> tuple[str, bool]:
-    """docling-core's Markdown text of a text, heading or list item, and whether its spans hold it.
+def _item_text(
+    ser: Any, item: Any, pos: int | None, seen: tuple[set[str], set[str]], inline_scope: bool = False
+) -> tuple[str, bool]:
+    """docling-core's Markdown text of a text, heading, list, code or formula item, and whether its spans hold it.
 
-    ``pos``: its index in its list. An item whose text is one inline group (empty
-    text, that group its only child) is written as the group (:func:`_inline_text`),
-    without line breaks or formatting of its own, as docling-core does; the group's
-    references are added to ``seen[1]`` (``seen[0]``: the caller's visited references).
+    ``pos``: its index in its list; ``inline_scope``: whether it is written inside an
+    inline group (code and formulas are then written inline). An item whose text is
+    one inline group (empty text, that group its only child) is written as the group
+    (:func:`_inline_text`), without line breaks or formatting of its own, as docling-core
+    does; the group's references are added to ``seen[1]`` (``seen[0]``: the caller's
+    visited references).
     """
+    if type(item) is CodeItem or type(item) is FormulaItem:
+        return _code_or_formula_text(ser, item, inline_scope), True
     inline = _inline_child(ser, item, seen)
     text = item.text if inline is None else _inline_text(ser, inline, seen)[0]
     if item.label == DocItemLabel.CHECKBOX_SELECTED:
@@ -157,6 +171,47 @@ def _item_text(ser: Any, item: Any, pos: int | None, seen: tuple[set[str], set[s
     spanned = bool(text)
     text = _md_line_breaks(text)
     return (text if inline is not None else _post_process(ser, item, text)), spanned
+
+
+def _code_or_formula_text(ser: Any, item: Any, inline_scope: bool) -> str:
+    """docling-core's Markdown of a code item (a code span inline or when linked, else a fenced block) or formula.
+
+    Falls back for a code item with captions and for an item written as an inline
+    group or a formula with nothing to write (both rare), which docling-core handles
+    on paths of their own.
+    """
+    text = item.text
+    if text == "" and item.children:
+        raise _Fallback
+    if type(item) is CodeItem:
+        if item.captions:
+            raise _Fallback
+        written = _code_span(text) if inline_scope or item.hyperlink else _code_block(text)
+    elif text:
+        written = f"${text}$" if inline_scope else f"$${text}$$"
+    elif item.orig:
+        written = "<!-- formula-not-decoded -->"
+    else:
+        raise _Fallback
+    return _post_process(ser, item, written)
+
+
+def _longest_backticks(text: str) -> int:
+    """Length of the longest run of backticks in ``text`` (0 without any)."""
+    return max(map(len, _BACKTICKS.findall(text)), default=0) if "`" in text else 0
+
+
+def _code_span(text: str) -> str:
+    """A Markdown code span around ``text``, as docling-core writes it: one backtick more than any run inside."""
+    ticks = "`" * (_longest_backticks(text) + 1)
+    pad = " " if text[:1] == "`" or text[-1:] == "`" else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"
+
+
+def _code_block(text: str) -> str:
+    """A fenced Markdown code block, as docling-core writes it: at least three backticks, more than any run inside."""
+    fence = "`" * max(3, _longest_backticks(text) + 1)
+    return f"{fence}\n{text}\n{fence}"
 
 
 def _inline_child(ser: Any, item: Any, seen: tuple[set[str], set[str]]) -> Any:
@@ -193,11 +248,11 @@ def _inline_text(ser: Any, group: Any, seen: tuple[set[str], set[str]]) -> tuple
         ref = node.self_ref
         if ref in seen[0] or ref in seen[1] or ser._skip_in_walk(node=node, root=group):
             continue
-        if (type(node) is not TextItem or getattr(node, "meta", None) or ref in excluded
+        if (type(node) not in _INLINE_TEXTS or getattr(node, "meta", None) or ref in excluded
                 or ref in captions or ref in footnotes):  # fmt: skip
             raise _Fallback
         seen[1].add(ref)
-        text, spanned = _item_text(ser, node, None, seen)
+        text, spanned = _item_text(ser, node, None, seen, inline_scope=True)
         if text:
             texts.append(text)
             if spanned:
