@@ -77,7 +77,7 @@ def default_serializer(provider: Any, doc: DoclingDocument) -> BaseDocSerializer
     A user's own serializer provider is used as it is.
     """
     if _is_default_provider(provider):
-        return ChunkingSerializer.model_construct(doc=doc, table_serializer=RowTableSerializer())
+        return ChunkingSerializer.for_document(doc, table_serializer=RowTableSerializer())
     return provider.get_serializer(doc=doc)
 
 
