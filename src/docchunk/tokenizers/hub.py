@@ -32,6 +32,14 @@ def how_to_get(repo_id: str, what: str = "a local directory holding its files") 
     )
 
 
+def _offline() -> bool:
+    """Whether huggingface_hub is in offline mode (``HF_HUB_OFFLINE``)."""
+    # imported by name: the package exposes its submodules lazily, ``constants`` only once imported
+    import huggingface_hub.constants as constants
+
+    return constants.is_offline_mode() if hasattr(constants, "is_offline_mode") else bool(constants.HF_HUB_OFFLINE)
+
+
 def _cached(hub, repo_id: str, filename: str) -> Path | None:
     try:
         found = hub.try_to_load_from_cache(repo_id, filename)
@@ -81,7 +89,7 @@ def hub_file(repo_id: str, filename: str) -> tuple[Path, bool]:
     found = _cached(hub, repo_id, filename)
     if found is not None:
         return found, False
-    if hub.constants.is_offline_mode() if hasattr(hub.constants, "is_offline_mode") else hub.constants.HF_HUB_OFFLINE:
+    if _offline():
         raise TokenizerError(
             f"the Hugging Face model {repo_id!r} is not in the local cache and HF_HUB_OFFLINE is set, so it cannot "
             f"be downloaded: {how_to_get(repo_id)}"

