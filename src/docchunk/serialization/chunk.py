@@ -30,6 +30,10 @@ class DocMeta(_DLDocMeta):
     ``export_json_dict()`` keeps docling-core's keys and adds these:
 
     Attributes:
+        captions: The caption texts of the table or picture the chunk holds (default
+            mode of :class:`docchunk.HybridChunker`); else None. The same field and JSON
+            key as docling-core's, which marks the attribute deprecated because its own
+            chunkers no longer fill it; docchunk's does, so reading it gives no warning.
         token_count: Tokens of ``contextualize(chunk)``, counted by the chunker's tokenizer.
         page_numbers: Sorted, distinct page numbers (1-based) of the provenance of
             ``doc_items``; None when the items carry no provenance.
@@ -47,6 +51,7 @@ class DocMeta(_DLDocMeta):
             table can be rebuilt from its chunks; else None.
     """
 
+    captions: list[str] | None = Field(default=None, alias="captions", min_length=1)
     token_count: int | None = Field(default=None, ge=0)
     page_numbers: list[int] | None = None
     oversized: bool | None = None
@@ -57,6 +62,28 @@ class DocMeta(_DLDocMeta):
 
     excluded_embed: ClassVar[list[str]] = [*_DLDocMeta.excluded_embed, *_OWN_FIELDS]
     excluded_llm: ClassVar[list[str]] = [*_DLDocMeta.excluded_llm, *_OWN_FIELDS]
+
+
+class _Captions:
+    """``DocMeta.captions`` read from the instance, without docling-core's deprecation warning.
+
+    docling-core marks its ``captions`` field deprecated, and pydantic then puts a
+    data descriptor on its class that warns at every read; a subclass inherits it
+    even when it declares the field again. docchunk's default mode fills the field,
+    so its ``DocMeta`` shadows that descriptor with this one. Writes go through
+    pydantic's ``__setattr__`` as for any field.
+    """
+
+    def __get__(self, obj: Any, owner: Any = None) -> Any:
+        if obj is None:
+            raise AttributeError("captions")  # a field, as pydantic's descriptor answers on the class
+        return obj.__dict__["captions"]
+
+    def __set__(self, obj: Any, value: Any) -> None:  # pragma: no cover - pydantic's __setattr__ comes first
+        raise AttributeError("captions")
+
+
+type.__setattr__(DocMeta, "captions", _Captions())
 
 
 class ChunkBudget:
