@@ -89,6 +89,7 @@ def chunk_command(
     out_format: str,
     debug: bool,
     expand: str | None = None,
+    expand_max_tokens: int | None = None,
 ) -> None:
     """Chunk PATHS into JSON lines.
 
@@ -101,7 +102,7 @@ def chunk_command(
     """
     settings = (
         chunker, tokenizer_spec, max_tokens, not no_merge_peers, expand, docling_compat, min_tokens,
-        not no_merge_across_pages, code_chunking,
+        not no_merge_across_pages, code_chunking, expand_max_tokens,
     )  # fmt: skip
     with _startup():
         chunker_obj = _make(settings, debug)
@@ -246,10 +247,10 @@ def _finish(failures: int, total: int) -> None:
 
 def _make(settings: tuple, debug: bool, warn: bool = True) -> Any:
     """The chunker of the ``chunk`` command's settings tuple (also sent to worker processes)."""
-    kind, spec, max_tokens, merge_peers, expand, docling_compat, min_tokens, merge_across_pages, code = settings
+    kind, spec, max_tokens, merge_peers, expand, docling_compat, min_tokens, merge_across_pages, code, cap = settings
     return make_doc_chunker(
         kind, spec, max_tokens, merge_peers, debug, warn=warn, expand=expand, docling_compat=docling_compat,
-        min_tokens=min_tokens, merge_across_pages=merge_across_pages, code_chunking=code,
+        min_tokens=min_tokens, merge_across_pages=merge_across_pages, code_chunking=code, expand_max_tokens=cap,
     )  # fmt: skip
 
 

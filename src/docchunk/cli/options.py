@@ -73,10 +73,17 @@ chunk_overlap_option = click.option("--chunk-overlap", type=click.IntRange(min=0
                                     help="Tokens shared by neighbouring chunks (text chunkers).")  # fmt: skip
 
 
-expand_option = click.option(
-    "--expand", type=click.Choice(["tree", "page"]), default=None,
-    help="Expand each chunk to its whole top-level item (tree) or its pages (page).",
-)  # fmt: skip
+def expand_option(command: Any) -> Any:
+    """``--expand`` and its cap ``--expand-max-tokens``."""
+    command = click.option(
+        "--expand-max-tokens", type=click.IntRange(min=1), default=None,
+        help="Cap on an expanded chunk, in tokens of --tokenizer: a larger expansion is not made (the chunk "
+             "stays as it was, meta.expanded false). Default: none, expanded chunks may exceed --max-tokens.",
+    )(command)  # fmt: skip
+    return click.option(
+        "--expand", type=click.Choice(["tree", "page"]), default=None,
+        help="Expand each chunk to its whole top-level item (tree) or its pages (page): match small, read big.",
+    )(command)  # fmt: skip
 
 
 no_merge_across_pages_option = click.option("--no-merge-across-pages", is_flag=True,
@@ -122,11 +129,13 @@ def make_doc_chunker(
     min_tokens: int | None = None,
     merge_across_pages: bool = True,
     code_chunking: bool = False,
+    expand_max_tokens: int | None = None,
 ) -> Any:
     """The document chunker of ``--chunker`` (hybrid, hierarchical, page, line) from the command's options.
 
     With ``expand`` ("tree" or "page"), the chunker's chunks come out expanded
-    (:class:`docchunk.ExpandingChunker`). With ``code_chunking``, code items are
+    (:class:`docchunk.ExpandingChunker`), each at most ``expand_max_tokens`` when
+    given, as docling-core expands them with ``docling_compat``. With ``code_chunking``, code items are
     chunked by :class:`docchunk.CodeChunkingStrategy` (docling-core's
     ``StandardCodeChunkingStrategy`` with ``docling_compat``).
 
@@ -142,6 +151,12 @@ def make_doc_chunker(
     if docling_compat and kind not in ("hybrid", "hierarchical"):
         raise click.UsageError(
             "--docling-compat applies to --chunker hybrid and hierarchical (page and line: use the API)"
+        )
+    if expand_max_tokens is not None and (expand is None or docling_compat):
+        raise click.UsageError(
+            "--expand-max-tokens caps --expand; docling-core's expansion (--docling-compat) has no cap"
+            if expand is not None
+            else "--expand-max-tokens needs --expand tree or page"
         )
     if kind == "hierarchical" and max_tokens is not None:
         raise click.UsageError("--max-tokens applies to --chunker hybrid, page and line only")
@@ -159,7 +174,10 @@ def make_doc_chunker(
             return chunker
         from docchunk.chunkers.doc.expand import ExpandingChunker, get_expander
 
-        expander = get_expander(expand, tokenizer=chunker.token_counter)  # type: ignore[arg-type]
+        expander = get_expander(
+            expand,  # type: ignore[arg-type]
+            tokenizer=chunker.token_counter, max_tokens=expand_max_tokens, docling_compat=docling_compat,
+        )  # fmt: skip
         return ExpandingChunker(chunker=chunker, expander=expander)
     except DocchunkError as exc:
         if debug:

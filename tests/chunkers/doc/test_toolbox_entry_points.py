@@ -49,6 +49,46 @@ def test_cli_expand_tree_and_page(capsys):
     assert [r["meta"]["expanded"] for r in tree] == [True] * len(tree)
 
 
+def test_cli_expand_max_tokens_caps_the_expansion_regression(capsys):
+    """``--expand`` had no cap: expanded chunks exceeded every budget without a flag (new-user trial)."""
+    code, free, err = _run(capsys, "chunk", str(DOC), "--max-tokens", "32", "--expand", "page")
+    assert code == 0, err
+    cap = sorted(r["token_count"] for r in free)[len(free) // 2]  # some pages fit, some do not
+    code, capped, err = _run(capsys, "chunk", str(DOC), "--max-tokens", "32", "--expand", "page",
+                             "--expand-max-tokens", str(cap))  # fmt: skip
+    assert code == 0, err
+    assert len(capped) == len(free)
+    flags = [r["meta"]["expanded"] for r in capped]
+    assert True in flags and False in flags
+    for row, big in zip(capped, free, strict=True):
+        if row["meta"]["expanded"]:
+            assert row["token_count"] <= cap and row["text"] == big["text"]
+        else:  # left as the chunker made it
+            assert big["token_count"] > cap and row["token_count"] <= 32
+
+
+def test_cli_expand_with_docling_compat_is_docling_cores_expansion(capsys):
+    pytest.importorskip("semchunk", reason="docling-core's expanders need docling-core[chunking]")
+    from docling_core.transforms.chunker.chunk_expander import TreeChunkExpander as DLTree
+    from docling_core.transforms.chunker.hierarchical_chunker import ChunkingSerializerProvider
+
+    code, rows, err = _run(capsys, "chunk", str(DOC), "--max-tokens", "32", "--docling-compat", "--expand", "tree")
+    assert code == 0, err
+    doc = docchunk.load_document(DOC)
+    serializer = ChunkingSerializerProvider().get_serializer(doc=doc)
+    chunks = docchunk.HybridChunker(max_tokens=32, docling_compat=True).chunk(doc)  # docling-core's chunks
+    theirs = [DLTree().expand(chunk, doc, serializer) for chunk in chunks]
+    assert [r["text"] for r in rows] == [c.text for c in theirs]
+    assert all("expanded" not in r["meta"] for r in rows)  # docling-core's output: no flag
+
+
+def test_cli_expand_max_tokens_usage_errors(capsys):
+    code, _, err = _run(capsys, "chunk", str(DOC), "--expand-max-tokens", "100")
+    assert code == 2 and "--expand tree or page" in err
+    code, _, err = _run(capsys, "chunk", str(DOC), "--expand", "tree", "--docling-compat", "--expand-max-tokens", "9")
+    assert code == 2 and "no cap" in err
+
+
 def test_cli_usage_errors(capsys):
     code, _, err = _run(capsys, "chunk", str(DOC), "--chunker", "page", "--no-merge-peers")
     assert code == 2 and "--no-merge-peers" in err
