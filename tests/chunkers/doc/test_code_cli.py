@@ -12,7 +12,7 @@ import pytest
 import docchunk
 from tests.helpers import DATA, ROOT, code_document, rows, run
 
-INSTALL = 'pip install "docchunk[code]"'
+INSTALL = 'pip install ".[code]" (from a docchunk checkout)'
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from tests.helpers import DATA, code_document, code_files, lost_texts
 
-pytest.importorskip("tree_sitter", reason='code chunking needs tree-sitter: pip install "docchunk[code]"')
+pytest.importorskip("tree_sitter", reason='code chunking needs tree-sitter: pip install ".[code]"')
 pytest.importorskip("semchunk", reason="docling-core's chunkers need semchunk (docling-core[chunking])")
 
 from docling_core.transforms.chunker.code_chunking.standard_code_chunking_strategy import (

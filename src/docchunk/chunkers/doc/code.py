@@ -136,7 +136,7 @@ class CodeChunkingStrategy(BaseCodeChunkingStrategy):
     Raises:
         ConfigError: No budget or a budget that is not a positive int.
         MissingDependencyError: tree-sitter or a grammar is not installed
-            (``pip install "docchunk[code]"``), raised when the language is first used
+            (``pip install ".[code]"`` from a checkout), raised when the language is first used
             (and at import when docling-core's code chunking modules are missing).
 
     Example:

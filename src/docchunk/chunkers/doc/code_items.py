@@ -16,7 +16,7 @@ from docchunk.tokenizers import Tokenizer, get_tokenizer
 __all__ = ["check_code_strategy", "chunk_code_piece", "code_strategy_for"]
 
 # docchunk's own name for the extra, and the form for a checkout (docchunk is not on a package index yet)
-CODE_INSTALL = 'pip install "docchunk[code]" (from a docchunk checkout: pip install ".[code]")'
+CODE_INSTALL = 'pip install ".[code]" (from a docchunk checkout)'
 
 
 def check_code_strategy(value: Any) -> Any:
@@ -46,7 +46,7 @@ def code_strategy_for(docling_compat: bool, tokenizer: Any = None, max_tokens: i
 
     Raises:
         MissingDependencyError: tree-sitter, its grammars or docling-core's code
-            chunking modules are not installed (``pip install "docchunk[code]"``).
+            chunking modules are not installed (``pip install ".[code]"`` from a checkout).
     """
     missing = [m for m in ("tree_sitter", "tree_sitter_python") if not _importable(m)]
     if missing:
