@@ -129,3 +129,9 @@ def test_window(unit_tok, text, offset, overlap):
     if unit == "word":
         words = [len(text[c.start_index : c.end_index].split()) for c in chunks]
         assert all(w <= offset + 2 * overlap for w in words)
+        return
+    starts = set(chunker.tokenizer.token_offsets(text))
+    for c in chunks:  # within chunk_size, or flagged: a main segment of one unit (tokens sharing characters)
+        assert c.oversized == (c.token_count > chunker.chunk_size)
+        if c.oversized:
+            assert len({p for p in starts if c.main_start_index < p < c.main_end_index}) == 0, c

