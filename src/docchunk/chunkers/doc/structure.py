@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
+from functools import partial
 from itertools import groupby
 from typing import Any
 
@@ -22,6 +23,7 @@ from docling_core.types.doc import DoclingDocument, TableItem
 
 from docchunk.chunkers.doc.code_items import chunk_code_piece
 from docchunk.chunkers.doc.heading_walk import structured_walk
+from docchunk.chunkers.doc.table_pack import longest_fitting
 from docchunk.chunkers.doc.table_split import by_rows, split_table, table_of
 from docchunk.chunkers.doc.types import join_context
 from docchunk.chunkers.doc.walk import Piece
@@ -111,12 +113,15 @@ def fit_headings(run: Any, pieces: Any) -> list[Piece]:
     """Shorten heading paths that take more than half of ``max_tokens``.
 
     Such a piece keeps, as its headings, the innermost headings whose
-    contextualized size is at most half the budget (maybe none); the whole path
-    is emitted once, before the first such piece, as a piece of its own whose text
-    is the headings, one per line (split later like any text when it is too long).
+    contextualized size is at most half the budget (maybe none); the headings of
+    the path not emitted yet are emitted once, before the first such piece, as a
+    piece of its own whose text is those headings, one per line (split later like
+    any text when it is too long). A heading is one heading item: two sections
+    whose headings read the same each have theirs emitted (a sheet name, which has
+    no item, is emitted once).
     """
     limit = run.max // 2
-    emitted: tuple[str, ...] = ()  # the path last emitted as text
+    emitted: set[tuple[str, str | None]] = set()  # the headings emitted as text (see _heading_keys)
     out: list[Piece] = []
     pieces = list(pieces)
     # the texts the heading paths' costs are read from, each counted once, in one batch
@@ -126,17 +131,34 @@ def fit_headings(run: Any, pieces: Any) -> list[Piece]:
         if not headings or _headings_cost(run, headings) <= limit:
             out.append(piece)
             continue
-        new = 0
-        while new < min(len(emitted), len(headings)) and emitted[new] == headings[new]:
-            new += 1
+        keys = _heading_keys(piece)
+        new = next((i for i, key in enumerate(keys) if key not in emitted), len(keys))
         if new < len(headings):  # the headings not yet emitted as text, once
-            emitted = tuple(headings)
+            emitted.update(keys)
+            emitted.update((text, None) for text, _ in keys)
             items = _items_of(piece, new)
             out.append(Piece(text="\n".join(h for h in headings[new:] if h) or headings[-1], items=list(items),
                              headings=_fitting_suffix(run, headings[:new], limit), origin=piece.origin,
                              from_headings=True))  # fmt: skip
         out.append(replace(piece, headings=_fitting_suffix(run, headings, limit)))
     return out
+
+
+def _heading_keys(piece: Piece) -> tuple[tuple[str, str | None], ...]:
+    """Each heading of ``piece`` with the reference of its heading item, or None where it is not known.
+
+    Two sections whose headings read the same are still two paths: the second one's
+    headings must be emitted too. A sheet name has no item, and some pieces do not
+    carry their heading items: those headings are known by their text alone
+    (:func:`fit_headings` records every emitted heading under its text as well).
+    """
+    headings = piece.headings or []
+    items = piece.heading_items or (piece.items if piece.heading_only else [])  # a heading-only piece: its path
+    sheets = len(headings) - len(items)  # sheet names come first and have no item
+    return tuple(
+        (text, items[i - sheets].self_ref if 0 <= i - sheets < len(items) else None)
+        for i, text in enumerate(headings)
+    )
 
 
 def _items_of(piece: Piece, start: int) -> list[Any]:
@@ -233,8 +255,11 @@ def sentence_segments(run: Any, text: str, available: int) -> list[str]:
     Uses :class:`docchunk.SentenceChunker`'s sentence rules (a sentence longer than
     the budget falls back to words, then tokens); whitespace at segment ends is dropped.
     A segment made only of ``|``, ``-``, ``:`` and spaces (a list item's marker cut
-    from its text) is joined to the next segment (or the previous, for the last), so
-    it never stands alone as a line; the joined segment may exceed ``available``.
+    from its text) is joined to the next segment, or to as much of its start as
+    fits with it (the rest a segment of its own), or for the last segment to the
+    previous one when the two fit, so that it does not stand alone as a line; no
+    segment exceeds ``available`` unless the sentence splitter's does (one token
+    larger than the budget).
     """
     from docchunk.chunkers.text.sentence import SentenceChunker
 
@@ -243,14 +268,27 @@ def sentence_segments(run: Any, text: str, available: int) -> list[str]:
     if splitter is None:
         splitter = run._splitters[key] = SentenceChunker(run.tok, chunk_size=available)
     spans: list[tuple[int, int, int | None]] = []  # start, end, tokens of text[start:end]
+
+    def joinable(a: int, b: int) -> bool:
+        """Whether ``text[a:b]`` starts or ends with marks only and fits once joined."""
+        return run.tok.count_tokens(text[a:b].strip()) <= available
+
     for c in splitter.chunk(text, sizer=run.sizer):
         if not c.text.strip():
             continue
         if spans and _marks_only(text[spans[-1][0] : spans[-1][1]]):
-            spans[-1] = (spans[-1][0], c.end_index, None)
-        else:
-            spans.append((c.start_index, c.end_index, c.token_count))
-    if len(spans) > 1 and _marks_only(text[spans[-1][0] : spans[-1][1]]):
+            start = spans[-1][0]
+            if joinable(start, c.end_index):
+                spans[-1] = (start, c.end_index, None)
+                continue
+            # too large together: the marks take as much of the segment as fits with them
+            cut = longest_fitting(c.start_index, c.end_index, partial(joinable, start))
+            if text[c.start_index : cut].strip():
+                spans[-1] = (start, cut, None)
+                spans.append((cut, c.end_index, None))
+                continue
+        spans.append((c.start_index, c.end_index, c.token_count))
+    if len(spans) > 1 and _marks_only(text[spans[-1][0] : spans[-1][1]]) and joinable(spans[-2][0], spans[-1][1]):
         spans[-2:] = [(spans[-2][0], spans[-1][1], None)]
     out = []
     for a, b, tokens in spans:

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 
 from docchunk.chunkers.doc.semsplit import semchunk_split
 from docchunk.chunkers.doc.table_rows import (
@@ -26,7 +27,7 @@ from docchunk.chunkers.doc.table_rows import (
 )
 from docchunk.tokenizers import Sizer
 
-__all__ = ["table_pieces"]
+__all__ = ["longest_fitting", "table_pieces"]
 
 _LINK_URL = re.compile(r"\]\(")
 
@@ -176,8 +177,9 @@ def _split_cell(prefix: str, value: str, available: int, sizer: Sizer) -> list[t
     The value is split to ``available - count(prefix)`` tokens, and the budget is
     lowered by any overflow the join causes until every fragment fits; when the
     prefix leaves no room, the whole triplet is split without repeating it, and a
-    fragment made only of ``|``, ``-``, ``:`` and spaces stays with its neighbour
-    (flagged oversized when that exceeds the budget).
+    fragment made only of ``|``, ``-``, ``:`` and spaces stays with its neighbour when
+    the two fit in the budget together (only a single token larger than the budget
+    is flagged oversized).
     """
     count = sizer.count
     budget = available - count(prefix) if prefix else 0
@@ -192,7 +194,7 @@ def _split_cell(prefix: str, value: str, available: int, sizer: Sizer) -> list[t
     text = _readable(prefix + value)
     spans, _ = semchunk_split(text, available, sizer)
     out = []
-    for s, e in _no_debris(text, spans):
+    for s, e in _no_debris(text, spans, lambda a, b: count(text[a:b]) <= available):
         n = count(text[s:e])
         out.append((text[s:e], n, n > available))
     return out
@@ -223,16 +225,68 @@ def _value_spans(value: str, budget: int, sizer: Sizer) -> list[tuple[int, int]]
     return out
 
 
-def _no_debris(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+def _no_debris(
+    text: str, spans: list[tuple[int, int]], fits: Callable[[int, int], bool]
+) -> list[tuple[int, int]]:
     """``spans`` where a span made only of ``|``, ``-``, ``:`` and spaces is joined to a neighbour.
 
     Such a fragment would read as a Markdown table remnant; it is kept with the text
-    before it (or after it, for the first), as one indivisible unit.
+    before it (or after it, for the first) when ``fits(start, end)`` says the joined
+    span is within the budget, else with as much of that neighbour as fits (the rest
+    of the neighbour a span of its own); it stays alone only when not even one
+    character of the neighbour fits with it.
     """
     out: list[tuple[int, int]] = []
     for s, e in spans:
-        if out and (set(text[s:e]) <= _DEBRIS_CHARS or set(text[out[-1][0] : out[-1][1]]) <= _DEBRIS_CHARS):
-            out[-1] = (out[-1][0], e)
-        else:
+        if not out:
             out.append((s, e))
+            continue
+        ps, pe = out[-1]
+        if set(text[s:e]) <= _DEBRIS_CHARS:  # marks after text: they take the end of the previous span
+            if fits(ps, e):
+                out[-1] = (ps, e)
+                continue
+            cut = _shortest_fitting(ps, pe, partial(_fits_before, fits, e))
+            if text[cut:pe].strip() and text[ps:cut].strip():
+                out[-1] = (ps, cut)
+                out.append((cut, e))
+                continue
+        elif set(text[ps:pe]) <= _DEBRIS_CHARS:  # marks before text: they take its start
+            if fits(ps, e):
+                out[-1] = (ps, e)
+                continue
+            cut = longest_fitting(s, e, partial(fits, ps))
+            if text[s:cut].strip() and text[cut:e].strip():
+                out[-1] = (ps, cut)
+                out.append((cut, e))
+                continue
+        out.append((s, e))
     return out
+
+
+def _fits_before(fits: Callable[[int, int], bool], end: int, start: int) -> bool:
+    return fits(start, end)
+
+
+def longest_fitting(start: int, end: int, fits: Callable[[int], bool]) -> int:
+    """The largest ``cut`` in ``[start, end]`` with ``fits(cut)`` (binary search; ``start`` when none does)."""
+    lo, hi = start, end
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if fits(mid):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _shortest_fitting(start: int, end: int, fits: Callable[[int], bool]) -> int:
+    """The smallest ``cut`` in ``[start, end]`` with ``fits(cut)`` (binary search; ``end`` when none does)."""
+    lo, hi = start, end
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if fits(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
