@@ -270,7 +270,7 @@ def sentence_segments(run: Any, text: str, available: int) -> list[str]:
     spans: list[tuple[int, int, int | None]] = []  # start, end, tokens of text[start:end]
 
     def joinable(a: int, b: int) -> bool:
-        """Whether ``text[a:b]`` starts or ends with marks only and fits once joined."""
+        """Whether ``text[a:b]`` (stripped) fits in ``available`` tokens."""
         return run.tok.count_tokens(text[a:b].strip()) <= available
 
     for c in splitter.chunk(text, sizer=run.sizer):

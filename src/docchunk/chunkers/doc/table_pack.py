@@ -177,9 +177,9 @@ def _split_cell(prefix: str, value: str, available: int, sizer: Sizer) -> list[t
     The value is split to ``available - count(prefix)`` tokens, and the budget is
     lowered by any overflow the join causes until every fragment fits; when the
     prefix leaves no room, the whole triplet is split without repeating it, and a
-    fragment made only of ``|``, ``-``, ``:`` and spaces stays with its neighbour when
-    the two fit in the budget together (only a single token larger than the budget
-    is flagged oversized).
+    fragment made only of ``|``, ``-``, ``:`` and spaces stays with its neighbour, or
+    with as much of it as fits (see :func:`_no_debris`); only a single token larger
+    than the budget is flagged oversized.
     """
     count = sizer.count
     budget = available - count(prefix) if prefix else 0
