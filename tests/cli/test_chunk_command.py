@@ -167,6 +167,27 @@ def test_dangling_ref_deep_json_and_undecodable_name_regression(capsys, tmp_path
     assert len(out.read_bytes().splitlines()) == per_doc * (3 if odd else 2)
 
 
+def test_undecodable_file_name_gives_valid_utf8_json_lines_regression(capsys, tmp_path):
+    """The name was written back as its raw bytes: lines that were not UTF-8, so not JSON text
+    (hostile review). Now the line escapes it, and the source gives the name's bytes back."""
+    import os
+
+    odd = tmp_path / "e\udcff\udcfe.json"  # b"e\xff\xfe.json" as Python decodes it
+    try:
+        shutil.copy(DOC, odd)
+    except (UnicodeEncodeError, OSError):
+        pytest.skip("this file system does not take a name that is not UTF-8")
+    out = tmp_path / "out.jsonl"
+    code, stdout, err = run(capsys, "chunk", str(odd))
+    assert code == 0, err
+    code, _, err = run(capsys, "chunk", str(odd), "-o", str(out))
+    assert code == 0, err
+    for text in (out.read_bytes().decode("utf-8"), stdout):  # strict UTF-8
+        lines = [json.loads(line) for line in text.splitlines()]
+        assert lines and all(os.fsencode(row["source"]) == os.fsencode(str(odd)) for row in lines)
+        assert lines[0]["text"] == rows(run(capsys, "chunk", str(DOC))[1])[0]["text"]  # text as usual
+
+
 def test_bad_callable_tokenizer_is_a_tokenizer_error():
     import docchunk
 

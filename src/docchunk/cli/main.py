@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import atexit
 import gc
-import json
 import os
 import sys
 from collections.abc import Iterator
@@ -256,9 +255,9 @@ def _make(settings: tuple, debug: bool, warn: bool = True) -> Any:
 
 def _chunk_lines(chunker: Any, path: Path) -> list[str]:
     from docchunk.loading import load_document
-    from docchunk.serialization.rows import chunk_rows
+    from docchunk.serialization.rows import chunk_rows, json_line
 
-    return [json.dumps(row, ensure_ascii=False) + "\n" for row in chunk_rows(chunker, str(path), load_document(path))]
+    return [json_line(row) for row in chunk_rows(chunker, str(path), load_document(path))]
 
 
 _WORKER_CHUNKER: Any = None
@@ -312,8 +311,7 @@ def _open_output(output: Path | None) -> Iterator[IO[str]]:
     if output.is_dir():
         raise click.UsageError(f"-o {output}: is a folder; give the JSONL file to write (a folder is for --engine ray)")
     try:
-        # surrogateescape: file names that are not valid UTF-8 are written back as their bytes
-        handle = output.open("w", encoding="utf-8", errors="surrogateescape")
+        handle = output.open("w", encoding="utf-8")  # every line is valid UTF-8 (serialization.rows.json_line)
     except OSError as exc:
         raise click.UsageError(f"cannot write {output}: {exc.strerror or exc}") from exc
     with handle:

@@ -11,7 +11,7 @@ from typing import Any
 
 from docchunk.errors import ConfigError, DocchunkError, require
 from docchunk.serialization.rows import ROW_FIELDS as _CHUNK_FIELDS
-from docchunk.serialization.rows import chunk_rows, describe_failure
+from docchunk.serialization.rows import chunk_rows, describe_failure, json_line
 
 __all__ = ["ROW_FIELDS", "check_output_folder", "chunk_dataset", "row_schema", "write_jsonl", "write_parquet"]
 
@@ -183,7 +183,7 @@ def write_jsonl(rows: Any, path: str | Path) -> None:
             for row in block.to_arrow().to_pylist():
                 if isinstance(row.get("meta"), str):
                     row["meta"] = json.loads(row["meta"])
-                lines.append(json.dumps(row, ensure_ascii=False) + "\n")
-            file.write("".join(lines).encode("utf-8", "surrogateescape"))
+                lines.append(json_line(row))
+            file.write("".join(lines).encode("utf-8"))
 
     rows.write_datasink(JsonlDatasink(check_output_folder(path, "jsonl")))

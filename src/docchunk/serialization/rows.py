@@ -9,14 +9,32 @@ Example:
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from docchunk.errors import DocchunkError, DocumentError
 
-__all__ = ["ROW_FIELDS", "chunk_metadata", "chunk_rows", "describe_failure"]
+__all__ = ["ROW_FIELDS", "chunk_metadata", "chunk_rows", "describe_failure", "json_line"]
 
 ROW_FIELDS = ("text", "contextualized", "token_count", "page_numbers", "source", "chunk_index", "meta")
 """The keys of every row, in this order: the fields of each line of ``docchunk chunk``'s JSONL."""
+
+
+def json_line(row: dict[str, Any]) -> str:
+    r"""``row`` as one JSON line (with its newline), valid UTF-8 whatever it holds.
+
+    Non-ASCII text is written as is; a string holding lone surrogates (a file name
+    that is not valid UTF-8, read by Python with ``surrogateescape``) cannot be UTF-8,
+    so its line is written with ``\u`` escapes instead: JSON readers then get the same
+    string back (``os.fsencode`` of it gives the original file name's bytes).
+    """
+    line = json.dumps(row, ensure_ascii=False)
+    if not line.isascii():
+        try:
+            line.encode("utf-8")
+        except UnicodeEncodeError:
+            line = json.dumps(row)
+    return line + "\n"
 
 
 def chunk_metadata(chunk: Any, source: str, index: int) -> dict[str, Any]:
