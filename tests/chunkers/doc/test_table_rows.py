@@ -219,3 +219,16 @@ def test_table_properties_cl100k(made, available):
     doc, table = made
     rows = table_rows(table, doc)
     check_pieces(rows, table_pieces(rows, available, Sizer(tok)), available, tok)
+
+
+@pytest.mark.parametrize("counts", [(0, 0), (1, 1), (2, 0)], ids=["zero", "too-few", "no-columns"])
+def test_cells_beyond_the_tables_counts_keep_their_text_regression(counts):
+    """A table whose num_rows/num_cols are 0, or smaller than its cells reach (an edited or
+    inconsistent document), lost every cell past them, silently (hostile review)."""
+    doc, table = make_table([["Region", "Units"], ["North", "111"], ["South", "222"]])
+    table.data.num_rows, table.data.num_cols = counts
+    text = table_rows(table, doc).text
+    for cell in ("Region", "Units", "North", "111", "South", "222"):
+        assert cell in text
+    chunks = list(docchunk.HybridChunker(max_tokens=64).chunk(doc))
+    assert all(cell in "\n".join(c.text for c in chunks) for cell in ("North", "111", "South", "222"))

@@ -240,7 +240,7 @@ def table_rows(item: Any, doc: Any = None, serializer: Any = None, visited: set[
         'Region = North. North, Units = 111. North, Price = 5'
     """
     data = item.data
-    grid = _grid(data) if data.num_rows > 0 and data.num_cols > 0 else []
+    grid = _grid(data)
     texts: dict[int, str] = {}
 
     def text_of(cell: Any) -> str:
@@ -292,8 +292,18 @@ class _EmptyCell:
 
 
 def _grid(data: Any) -> list[list[Any]]:
-    """``data.grid`` (docling-core's algorithm), with :class:`_EmptyCell` at the positions no cell covers."""
-    n_rows, n_cols = data.num_rows, data.num_cols
+    """``data.grid`` (docling-core's algorithm), with :class:`_EmptyCell` at the positions no cell covers.
+
+    The grid is at least ``num_rows`` x ``num_cols``, and larger when cells reach
+    beyond (an inconsistent document: docling-core's grid cuts those cells off, or
+    is empty when the counts are 0, and their text would be lost). Empty when one
+    side is 0 and there are no cells.
+    """
+    cells = data.table_cells
+    n_rows = max([data.num_rows, *(cell.end_row_offset_idx for cell in cells)])
+    n_cols = max([data.num_cols, *(cell.end_col_offset_idx for cell in cells)])
+    if n_rows <= 0 or n_cols <= 0:
+        return []
     grid: list[list[Any]] = [[None] * n_cols for _ in range(n_rows)]
     for cell in data.table_cells:
         for i in range(min(cell.start_row_offset_idx, n_rows), min(cell.end_row_offset_idx, n_rows)):
