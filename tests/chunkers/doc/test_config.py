@@ -115,3 +115,16 @@ def test_expander_assigned_tokenizer_is_resolved_again():
     assert expander.token_counter.count_tokens("two words") == 2
     with pytest.raises(docchunk.ConfigError, match="invalid max_token=3"):
         docchunk.TreeChunkExpander(max_token=3)
+
+
+@pytest.mark.parametrize("value", ["10", True, 1.0, 2.5])
+def test_min_tokens_is_not_coerced_regression(value):
+    """pydantic turned "10" into 10 and True into 1 before docchunk's own check saw them, while
+    max_tokens and every chunk_size reject such values (hostile review)."""
+    with pytest.raises(docchunk.ConfigError, match="min_tokens must be None or an int") as raised:
+        docchunk.HybridChunker(min_tokens=value)
+    assert isinstance(raised.value, ValueError) and repr(value) in str(raised.value)
+    chunker = docchunk.HybridChunker(min_tokens=10)
+    with pytest.raises(docchunk.ConfigError, match="min_tokens"):
+        chunker.min_tokens = value
+    assert chunker.min_tokens == 10

@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import Any, ClassVar, cast
 
 from docling_core.types.doc import DoclingDocument, SectionHeaderItem, TableItem, TitleItem
+from pydantic import field_validator
 
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
 from docchunk.chunkers.doc.heading_walk import without_debris
@@ -149,6 +150,17 @@ class HybridChunker(DocumentChunker):
                     f"TokenChunker), got {splitter!r}"
                 )
             splitter.with_budget(self._tok, limit)  # raises ConfigError for chunkers without a budget
+
+    @field_validator("min_tokens", mode="before")
+    @classmethod
+    def _check_min_tokens_type(cls, value: Any) -> Any:
+        """None or an int, as given: no coercion of "10", 1.0 or True (the range is checked with max_tokens)."""
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise ConfigError(
+                f"min_tokens must be None or an int (tokens under which a chunk is merged with a neighbour), "
+                f"got {value!r} of type {type(value).__name__}"
+            )
+        return value
 
     def _check_default_mode_options(self, limit: int) -> None:
         low = self.min_tokens
