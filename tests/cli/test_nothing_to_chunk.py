@@ -71,3 +71,16 @@ def test_nothing_to_chunk_beside_a_good_input_still_writes_it(tmp_path, make, me
     assert message in result.stderr and "1 of 2 input(s) failed; the others were written" in result.stderr
     rows = [json.loads(line) for line in result.stdout.splitlines()]
     assert rows and {r["source"] for r in rows} == {str(tmp_path / "good.json")}
+
+
+def test_document_whose_body_reaches_nothing_says_so_regression(tmp_path):
+    """Without its "body", a document full of text was reported as holding no text (hostile review)."""
+    data = json.loads((DATA / "pdf__multi_page.json").read_text())
+    del data["body"]
+    path = tmp_path / "no_body.json"
+    path.write_text(json.dumps(data))
+    result = CliRunner().invoke(cli, ["chunk", str(path)])
+    assert result.exit_code == 1
+    assert "holds no text" not in result.output
+    assert f"holds {len(data['texts']) + len(data['tables'])} texts and tables" in result.output
+    assert "'body'" in result.output

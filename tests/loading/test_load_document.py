@@ -106,3 +106,19 @@ def test_pdf_without_docling_pipeline_names_what_to_install(tmp_path):
     assert "paper.pdf" in str(info.value)
     if isinstance(info.value, docchunk.MissingDependencyError):
         assert "pip install" in str(info.value)
+
+
+def test_invalid_item_names_its_own_class_and_field_regression(tmp_path):
+    """A paragraph without its "text" was reported as the first union branch's wrong label
+    (``texts.0.TitleItem.label: Input should be 'title'``), not as the missing field (hostile review)."""
+    import json
+
+    data = json.loads((DATA / "pdf__multi_page.json").read_text())
+    index = next(i for i, t in enumerate(data["texts"]) if t["label"] == "text")
+    del data["texts"][index]["text"]
+    path = tmp_path / "no_text.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(docchunk.DocumentError) as raised:
+        docchunk.load_document(path)
+    message = str(raised.value)
+    assert f"texts.{index}.TextItem.text: Field required" in message and "label" not in message

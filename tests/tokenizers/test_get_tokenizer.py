@@ -250,3 +250,13 @@ def test_a_text_that_is_not_a_str_is_a_clear_tokenizer_error_regression(kind, ca
     with pytest.raises(docchunk.TokenizerError, match=re.escape(message)) as info:
         call(tok)
     assert isinstance(info.value, ValueError) and "counts str texts" in str(info.value)
+
+
+def test_a_tokenizer_class_is_refused_with_how_to_fix_regression():
+    """A class is callable, so it was taken for a ``str -> int`` function and failed later with
+    advice to use the very tokenizer passed (hostile review)."""
+    with pytest.raises(docchunk.TokenizerError, match=r"the class WordTokenizer, not a tokenizer; pass an instance"):
+        docchunk.get_tokenizer(docchunk.tokenizers.WordTokenizer)
+    with pytest.raises(docchunk.TokenizerError, match="class WordTokenizer"):
+        docchunk.TokenChunker(chunk_size=8, tokenizer=docchunk.tokenizers.WordTokenizer)
+    assert docchunk.get_tokenizer(docchunk.tokenizers.WordTokenizer()).count_tokens("a b") == 2

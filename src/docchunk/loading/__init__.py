@@ -118,6 +118,24 @@ def _diagnose_json(data: bytes, where: str) -> DoclingDocument:
     return _from_dict(obj, where)
 
 
+def _telling_error(errors: list[Any]) -> Any:
+    """The validation error to report: the first one outside the union branches the item is not.
+
+    An item of ``texts`` is validated against each text class in turn; every class
+    whose ``label`` does not match the item's fails on it, and those errors say
+    nothing about what is wrong (``texts.0.TitleItem.label: Input should be 'title'``
+    for a paragraph that lacks its ``text``).
+    """
+    wrong = {
+        tuple(loc[:-1])
+        for e in errors
+        if e.get("type") == "literal_error" and len(loc := e.get("loc", ())) >= 2 and loc[-1] == "label"
+        and isinstance(loc[-2], str) and loc[-2][:1].isupper()
+    }  # fmt: skip
+    telling = [e for e in errors if not any(tuple(e.get("loc", ()))[: len(w)] == w for w in wrong)]
+    return (telling or errors)[0]
+
+
 def _from_dict(obj: dict, where: str) -> DoclingDocument:
     if obj.get("schema_name") != "DoclingDocument":
         raise DocumentError(
@@ -127,7 +145,7 @@ def _from_dict(obj: dict, where: str) -> DoclingDocument:
     try:
         return DoclingDocument.model_validate(obj)
     except ValidationError as exc:
-        first = exc.errors()[0]
+        first = _telling_error(exc.errors())
         loc = ".".join(str(p) for p in first.get("loc", ()))
         raise DocumentError(
             f"{where}: invalid DoclingDocument ({exc.error_count()} errors; first at {loc or '<root>'}: {first['msg']})"

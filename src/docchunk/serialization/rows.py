@@ -87,8 +87,22 @@ def chunk_rows(chunker: Any, source: str, doc: Any) -> list[dict[str, Any]]:
             }
         )
     if not rows:
-        raise DocumentError(f"{source}: nothing to chunk: the document holds no text")
+        raise DocumentError(f"{source}: nothing to chunk: {_why_no_text(doc)}")
     return rows
+
+
+def _why_no_text(doc: Any) -> str:
+    """Why a document gave no chunk: no text at all, or items its tree does not reach."""
+    items = [*getattr(doc, "texts", ()), *getattr(doc, "tables", ())]
+    if not any(getattr(it, "text", None) or getattr(it, "data", None) for it in items):
+        return "the document holds no text"
+    if not getattr(getattr(doc, "body", None), "children", None):
+        return (
+            f"the document holds {len(items)} texts and tables, but its body has no children, so the chunkers "
+            "reach none of them; the JSON's 'body' (or its 'children') is missing or empty: convert the "
+            "source again, or repair the document's tree"
+        )
+    return "its text items are empty or outside the layers the chunker reads"
 
 
 def _token_count(chunker: Any, chunk: Any, contextualized: str) -> int | None:

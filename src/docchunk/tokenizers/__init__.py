@@ -135,6 +135,11 @@ def _resolve(spec: Any, max_tokens: int | None) -> Tokenizer:
         if _instance_of(inner, "tiktoken", "Encoding") or _instance_of(inner, "tiktoken.core", "Encoding"):
             return TiktokenTokenizer(inner, max_tokens=limit)
         return CallableTokenizer(spec.count_tokens, max_tokens=limit, name=type(spec).__name__)
+    if isinstance(spec, type):  # callable, but calling it makes an object, not a count
+        raise TokenizerError(
+            f"the tokenizer is the class {spec.__name__}, not a tokenizer; pass an instance, "
+            f"e.g. {spec.__name__}(...), or one of the accepted forms: {ACCEPTED_SPECS}"
+        )
     if callable(spec):
         return CallableTokenizer(spec, max_tokens=max_tokens)
     raise TokenizerError(f"unknown tokenizer spec {spec!r}; accepted forms: {ACCEPTED_SPECS}")
