@@ -84,3 +84,16 @@ def test_document_whose_body_reaches_nothing_says_so_regression(tmp_path):
     assert "holds no text" not in result.output
     assert f"holds {len(data['texts']) + len(data['tables'])} texts and tables" in result.output
     assert "'body'" in result.output
+
+
+def test_a_document_of_one_empty_table_holds_no_text_regression():
+    """An empty table's data counted as text, so the reason given was the wrong one (review)."""
+    from docling_core.types.doc import DoclingDocument, TableData
+
+    import docchunk
+    from docchunk.serialization.rows import chunk_rows
+
+    doc = DoclingDocument(name="x")
+    doc.add_table(data=TableData(num_rows=0, num_cols=0, table_cells=[]))
+    with pytest.raises(docchunk.DocumentError, match="nothing to chunk: the document holds no text"):
+        chunk_rows(docchunk.HybridChunker(), "empty-table.json", doc)

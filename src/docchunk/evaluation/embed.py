@@ -54,8 +54,11 @@ def load_model(model: str = DEFAULT_MODEL, device: str | None = "cpu", progress:
         MissingDependencyError: sentence-transformers is missing (``pip install ".[semantic]"``).
         ConfigError: The model cannot be loaded offline.
     """
-    offline_by_us = "HF_HUB_OFFLINE" not in os.environ
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    global _OFFLINE_SET_HERE
+    if "HF_HUB_OFFLINE" not in os.environ:
+        os.environ["HF_HUB_OFFLINE"] = "1"
+        _OFFLINE_SET_HERE = True
+    offline_by_us = _OFFLINE_SET_HERE
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     from docchunk.integrations.embeddings import SentenceTransformerEmbeddings
 
@@ -77,6 +80,7 @@ def load_model(model: str = DEFAULT_MODEL, device: str | None = "cpu", progress:
 
 
 _HUB_DEFAULT = f"sentence-transformers/{DEFAULT_MODEL}"
+_OFFLINE_SET_HERE = False  # whether load_model set HF_HUB_OFFLINE (not the user)
 
 
 def _quiet_transformers() -> None:

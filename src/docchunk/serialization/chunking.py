@@ -167,7 +167,11 @@ _STATELESS: dict[type, dict[str, Any]] = {}
 
 
 def _stateless_defaults(cls: type[BaseModel]) -> dict[str, Any]:
-    """The default component serializers of ``cls`` that hold no state (no fields, attributes or private data)."""
+    """The default component serializers of ``cls`` that hold no state and can take none.
+
+    pydantic models without fields, private data or extra attributes (setting an
+    attribute on them raises); plain objects are left to pydantic's own copy.
+    """
     found = _STATELESS.get(cls)
     if found is None:
         found = _STATELESS[cls] = {
@@ -176,9 +180,10 @@ def _stateless_defaults(cls: type[BaseModel]) -> dict[str, Any]:
             if name.endswith("_serializer")
             and field.default_factory is None
             and field.default is not PydanticUndefined
+            and isinstance(field.default, BaseModel)  # a plain object takes any attribute: copied as pydantic does
+            and field.default.model_config.get("extra") != "allow"
             and not vars(field.default)
-            and not getattr(field.default, "__pydantic_private__", None)
-            and not getattr(field.default, "__pydantic_extra__", None)
+            and not field.default.__pydantic_private__
         }
     return found
 

@@ -94,7 +94,7 @@ def chunk_rows(chunker: Any, source: str, doc: Any) -> list[dict[str, Any]]:
 def _why_no_text(doc: Any) -> str:
     """Why a document gave no chunk: no text at all, or items its tree does not reach."""
     items = [*getattr(doc, "texts", ()), *getattr(doc, "tables", ())]
-    if not any(getattr(it, "text", None) or getattr(it, "data", None) for it in items):
+    if not any(getattr(it, "text", None) or getattr(getattr(it, "data", None), "table_cells", None) for it in items):
         return "the document holds no text"
     if not getattr(getattr(doc, "body", None), "children", None):
         return (

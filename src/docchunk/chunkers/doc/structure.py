@@ -283,7 +283,7 @@ def sentence_segments(run: Any, text: str, available: int) -> list[str]:
                 continue
             # too large together: the marks take as much of the segment as fits with them
             cut = longest_fitting(c.start_index, c.end_index, partial(joinable, start))
-            if text[c.start_index : cut].strip():
+            if text[c.start_index : cut].strip() and joinable(cut, c.end_index):  # the rest must fit too
                 spans[-1] = (start, cut, None)
                 spans.append((cut, c.end_index, None))
                 continue

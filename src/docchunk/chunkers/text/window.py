@@ -40,8 +40,8 @@ class WindowChunker(TextChunker):
     ``overlap`` units beyond it on each side (fewer at the ends); ``token_count``
     (tokens of the chunk's own text) is at most ``chunk_size``: where a window's text
     counts more on its own, its context is trimmed, then its main segment shortened;
-    only a main segment of one character position larger than ``chunk_size`` stays,
-    with ``oversized=True``.
+    only a main segment of one unit (one word; with ``unit="token"``, one character
+    position) larger than ``chunk_size`` stays, with ``oversized=True``.
 
     Raises:
         ConfigError: ``offset < 1``, ``overlap < 0`` or an unknown unit.
