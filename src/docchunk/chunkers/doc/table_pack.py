@@ -27,7 +27,7 @@ from docchunk.chunkers.doc.table_rows import (
 )
 from docchunk.tokenizers import Sizer
 
-__all__ = ["longest_fitting", "table_pieces"]
+__all__ = ["table_pieces", "take_start"]
 
 _LINK_URL = re.compile(r"\]\(")
 
@@ -247,7 +247,7 @@ def _no_debris(
                 out[-1] = (ps, e)
                 continue
             cut = _shortest_fitting(ps, pe, partial(_fits_before, fits, e))
-            if text[cut:pe].strip() and text[ps:cut].strip():
+            if text[cut:pe].strip() and text[ps:cut].strip() and fits(ps, cut):  # the rest must fit too
                 out[-1] = (ps, cut)
                 out.append((cut, e))
                 continue
@@ -255,10 +255,10 @@ def _no_debris(
             if fits(ps, e):
                 out[-1] = (ps, e)
                 continue
-            cut = longest_fitting(s, e, partial(fits, ps))
-            if text[s:cut].strip() and text[cut:e].strip():
-                out[-1] = (ps, cut)
-                out.append((cut, e))
+            taken = take_start(text, ps, s, e, fits)
+            if taken is not None:
+                out[-1] = (ps, taken)
+                out.append((taken, e))
                 continue
         out.append((s, e))
     return out
@@ -268,7 +268,21 @@ def _fits_before(fits: Callable[[int, int], bool], end: int, start: int) -> bool
     return fits(start, end)
 
 
-def longest_fitting(start: int, end: int, fits: Callable[[int], bool]) -> int:
+def take_start(text: str, marks: int, start: int, end: int, fits: Callable[[int, int], bool]) -> int | None:
+    """Where to cut ``text[start:end]`` so that the marks ``text[marks:start]`` take as much of its start as fits.
+
+    Returns the cut when both the marks with the start and the rest fit
+    (``fits(a, b)``: whether ``text[a:b]`` is within the budget) and neither part is
+    blank; None when no such cut exists (the marks then stand alone). A cut inside a
+    word can make the rest count more than the whole did, hence the second check.
+    """
+    cut = _longest_fitting(start, end, partial(fits, marks))
+    if text[start:cut].strip() and text[cut:end].strip() and fits(cut, end):
+        return cut
+    return None
+
+
+def _longest_fitting(start: int, end: int, fits: Callable[[int], bool]) -> int:
     """The largest ``cut`` in ``[start, end]`` with ``fits(cut)`` (binary search; ``start`` when none does)."""
     lo, hi = start, end
     while lo < hi:
