@@ -16,6 +16,7 @@ docchunk's document chunkers; ``mode`` selects the serializer from
 
 from __future__ import annotations
 
+import copy
 import sys
 from collections.abc import Callable
 from functools import cached_property
@@ -161,8 +162,8 @@ _CHUNKING_PARAMS = MarkdownParams(
 
 
 _CHUNKING_DUMP = _CHUNKING_PARAMS.model_dump()
-# the parameters that are mutable containers, copied for each serializer
-_CHUNKING_SETS = tuple(name for name, value in _CHUNKING_PARAMS if isinstance(value, set | dict | list))
+# the parameters that are mutable containers, copied (same type) for each serializer
+_CHUNKING_CONTAINERS = tuple(name for name, value in _CHUNKING_PARAMS if isinstance(value, set | dict | list))
 _STATELESS: dict[type, dict[str, Any]] = {}
 
 
@@ -228,7 +229,7 @@ class ChunkingSerializer(MarkdownDocSerializer):
         """
         shared = _stateless_defaults(cls)
         params = _CHUNKING_PARAMS.model_copy(
-            update={name: set(getattr(_CHUNKING_PARAMS, name)) for name in _CHUNKING_SETS}
+            update={name: copy.copy(getattr(_CHUNKING_PARAMS, name)) for name in _CHUNKING_CONTAINERS}
         )
         return cls.model_construct(doc=doc, **{"params": params, **shared, **fields})
 

@@ -305,10 +305,10 @@ def _grid(data: Any) -> list[list[Any]]:
     if n_rows <= 0 or n_cols <= 0:
         return []
     grid: list[list[Any]] = [[None] * n_cols for _ in range(n_rows)]
-    for cell in data.table_cells:
-        for i in range(min(cell.start_row_offset_idx, n_rows), min(cell.end_row_offset_idx, n_rows)):
+    for cell in cells:  # the grid reaches every cell's end (above): no clamping
+        for i in range(cell.start_row_offset_idx, cell.end_row_offset_idx):
             row = grid[i]
-            for j in range(min(cell.start_col_offset_idx, n_cols), min(cell.end_col_offset_idx, n_cols)):
+            for j in range(cell.start_col_offset_idx, cell.end_col_offset_idx):
                 row[j] = cell
     for i, row in enumerate(grid):
         if None in row:
