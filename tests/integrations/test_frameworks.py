@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from itertools import pairwise
 
 import pytest
 
@@ -55,6 +56,42 @@ def test_docchunk_text_splitter_exact_start_index():
     assert splitter.split_text(REPEATED) == [d.page_content for d in docs]
 
 
+def test_text_splitter_gives_each_chunk_its_own_metadata():
+    """create_documents and split_documents deep-copy the metadata per chunk, as LangChain's splitters do."""
+    pytest.importorskip("langchain_text_splitters", reason='needs pip install ".[langchain]"')
+    from langchain_core.documents import Document
+
+    from docchunk.integrations.langchain import DocchunkTextSplitter
+
+    splitter = DocchunkTextSplitter(docchunk.RecursiveChunker(chunk_size=50), add_start_index=True)
+    given = {"tags": ["draft"], "owner": {"name": "ann"}}
+    made = splitter.create_documents([REPEATED], metadatas=[given])
+    split = splitter.split_documents([Document(page_content=REPEATED, metadata=given)])
+    for docs in (made, split):
+        assert len(docs) > 1
+        docs[0].metadata["tags"].append("edited")
+        docs[0].metadata["owner"]["name"] = "bob"
+        assert docs[1].metadata["tags"] == ["draft"] and docs[1].metadata["owner"] == {"name": "ann"}
+    assert given == {"tags": ["draft"], "owner": {"name": "ann"}}
+
+
+def test_docchunk_loader_gives_each_chunk_its_own_metadata():
+    pytest.importorskip("langchain_core", reason='needs pip install ".[langchain]"')
+    from docchunk.integrations.langchain import DocchunkLoader
+
+    chunker = docchunk.HybridChunker(max_tokens=64)
+    docs = list(DocchunkLoader(DOC, chunker=chunker).lazy_load())
+    same = [(a, b) for a, b in pairwise(docs) if a.metadata["headings"] == b.metadata["headings"]]
+    assert same and all(d.metadata["headings"] for d, _ in same)
+    first, second = same[0]
+    before = list(second.metadata["headings"])
+    first.metadata["headings"].append("edited")
+    first.metadata["page_numbers"].append(-1)
+    assert second.metadata["headings"] == before and -1 not in second.metadata["page_numbers"]
+    again = list(DocchunkLoader(DOC, chunker=chunker).lazy_load())
+    assert again[docs.index(first)].metadata["headings"] == before
+
+
 def test_our_chunker_inside_llama_index_docling_node_parser():
     pytest.importorskip("llama_index.node_parser.docling", reason='needs pip install ".[llama-index]"')
     from llama_index.core import Document
@@ -97,6 +134,7 @@ def test_frameworks_accept_our_chunkers_after_the_light_import():
     pytest.importorskip("langchain_docling", reason='needs langchain-docling: pip install "docchunk[langchain]"')
     code = f"""
 import sys
+from itertools import pairwise
 import docchunk
 chunker = docchunk.HybridChunker(max_tokens=64)
 doc = docchunk.load_document({str(DOC)!r})

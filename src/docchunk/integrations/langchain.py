@@ -5,6 +5,7 @@ Needs the ``langchain`` extra (``pip install ".[langchain]"``).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,8 @@ class DocchunkLoader(_lc_loaders.BaseLoader):
 
     Each ``Document`` has ``page_content = chunker.contextualize(chunk)`` and flat
     metadata: ``source``, ``chunk_index``, ``headings``, ``captions``,
-    ``page_numbers``, ``token_count`` and ``doc_items`` (refs).
+    ``page_numbers``, ``token_count`` and ``doc_items`` (refs). Each ``Document``'s
+    metadata is its own (new lists for every chunk): changing one changes no other.
 
     Raises:
         DocumentError: From ``lazy_load`` when a file cannot be read.
@@ -80,12 +82,17 @@ class DocchunkTextSplitter(_lc_splitters.TextSplitter):
         return [c.text for c in self.chunker(text)]
 
     def create_documents(self, texts: list[str], metadatas: list[dict] | None = None) -> list[Any]:
-        """One langchain ``Document`` per chunk of each text, with its metadata and offsets."""
+        """One langchain ``Document`` per chunk of each text, with its metadata and offsets.
+
+        Each ``Document`` gets its own deep copy of ``metadatas[i]`` (as LangChain's
+        splitters do): changing one chunk's metadata, lists included, changes neither
+        another chunk's nor the caller's dicts.
+        """
         documents = []
         for i, text in enumerate(texts):
-            base = dict(metadatas[i]) if metadatas else {}
+            base = metadatas[i] if metadatas else {}
             for chunk in self.chunker(text):
-                metadata = dict(base)
+                metadata = copy.deepcopy(base)
                 if self._add_start_index:
                     metadata["start_index"] = chunk.start_index
                 documents.append(_lc_documents.Document(page_content=chunk.text, metadata=metadata))
