@@ -126,6 +126,82 @@ def test_docchunk_node_parser_documents_and_text():
     assert json.dumps([n.text for n in text_nodes]) == json.dumps([c.text for c in chunks])
 
 
+PAPER = DOC.parents[2] / "examples" / "docling_paper.json"  # a real paper with captioned tables
+READER_METADATA = {
+    "file_path": "/data/papers/docling_paper.json",
+    "file_name": "docling_paper.json",
+    "file_type": "application/json",
+    "file_size": 1234567,
+    "creation_date": "2024-01-01",
+    "last_modified_date": "2024-01-02",
+}  # what SimpleDirectoryReader puts on every document
+
+
+def test_node_parser_embeds_the_contextualized_chunk_within_max_tokens():
+    """The embedded text of each node is contextualize(chunk): a table's caption is in it, and the
+    document's metadata does not push it over max_tokens."""
+    pytest.importorskip("llama_index.core", reason='needs pip install ".[llama-index]"')
+    from llama_index.core import Document
+    from llama_index.core.schema import MetadataMode
+
+    from docchunk.integrations.llama_index import DocchunkNodeParser
+
+    chunker = docchunk.HybridChunker(max_tokens=128)
+    source = Document(text=PAPER.read_text(), metadata=READER_METADATA)
+    nodes = DocchunkNodeParser(chunker=chunker).get_nodes_from_documents([source])
+    chunks = chunker.chunk(docchunk.load_document(PAPER))
+    embedded = [n.get_content(metadata_mode=MetadataMode.EMBED) for n in nodes]
+    assert embedded == [chunker.contextualize(c) for c in chunks]
+    assert max(chunker.token_counter.count_tokens(e) for e in embedded) <= 128
+    tables = [(n, e) for n, e in zip(nodes, embedded, strict=True) if n.metadata["captions"]]
+    assert tables and all(n.metadata["captions"][0] in e for n, e in tables)
+    assert "docling_paper.json" in nodes[0].get_content(metadata_mode=MetadataMode.LLM)
+
+    text = "A sentence about ducks. " * 40
+    text_nodes = DocchunkNodeParser(chunker=docchunk.RecursiveChunker(chunk_size=100)).get_nodes_from_documents(
+        [Document(text=text, metadata=READER_METADATA)]
+    )
+    assert [n.get_content(metadata_mode=MetadataMode.EMBED) for n in text_nodes] == [
+        c.text for c in docchunk.RecursiveChunker(chunk_size=100)(text)
+    ]
+
+
+@pytest.mark.parametrize("chunker", [docchunk.HybridChunker(max_tokens=128), docchunk.RecursiveChunker(chunk_size=300)])
+def test_node_parser_honours_id_func(chunker):
+    pytest.importorskip("llama_index.core", reason='needs pip install ".[llama-index]"')
+    from llama_index.core import Document
+    from llama_index.core.schema import NodeRelationship
+
+    from docchunk.integrations.llama_index import DocchunkNodeParser
+
+    parser = DocchunkNodeParser(chunker=chunker, id_func=lambda i, doc: f"{doc.doc_id}-{i}")
+    nodes = parser.get_nodes_from_documents([Document(text=DOC.read_text(), doc_id="multi")])
+    assert [n.id_ for n in nodes] == [f"multi-{i}" for i in range(len(nodes))]
+    assert nodes[1].relationships[NodeRelationship.PREVIOUS].node_id == "multi-0"
+
+
+def test_node_parser_default_ids_are_stable_so_reingesting_does_not_duplicate():
+    pytest.importorskip("llama_index.core", reason='needs pip install ".[llama-index]"')
+    from llama_index.core import Document
+    from llama_index.core.storage.docstore import SimpleDocumentStore
+
+    from docchunk.integrations.llama_index import DocchunkNodeParser
+
+    def parse(chunker, doc_id="multi"):
+        document = Document(text=DOC.read_text(), doc_id=doc_id, metadata=READER_METADATA)
+        return DocchunkNodeParser(chunker=chunker).get_nodes_from_documents([document])
+
+    first, again = parse(docchunk.HybridChunker(max_tokens=128)), parse(docchunk.HybridChunker(max_tokens=128))
+    ids = [n.id_ for n in first]
+    assert ids == [n.id_ for n in again] and len(set(ids)) == len(ids)
+    store = SimpleDocumentStore()
+    store.add_documents(first)
+    store.add_documents(again)
+    assert len(store.docs) == len(first)
+    assert not set(ids) & {n.id_ for n in parse(docchunk.HybridChunker(max_tokens=64))}
+    assert not set(ids) & {n.id_ for n in parse(docchunk.HybridChunker(max_tokens=128), doc_id="other")}
+
+
 def test_frameworks_accept_our_chunkers_after_the_light_import():
     """In a fresh interpreter where docchunk is imported before docling-core's chunker package
     (which the frameworks import), llama-index's DoclingNodeParser (a pydantic isinstance check

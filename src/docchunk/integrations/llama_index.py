@@ -5,20 +5,41 @@ Needs the ``llama-index`` extra (``pip install ".[llama-index]"``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import uuid
+from collections.abc import Callable, Sequence
 from itertools import pairwise
 from typing import Any
 
 from docchunk.errors import require
+from docchunk.report.views import describe_chunker
 from docchunk.serialization.rows import chunk_metadata
 
 _li_parser: Any = require("llama_index.core.node_parser", "llama-index", "docchunk.integrations.llama_index")
 _li_schema: Any = require("llama_index.core.schema", "llama-index", "docchunk.integrations.llama_index")
+_li_utils: Any = require("llama_index.core.node_parser.node_utils", "llama-index", "docchunk.integrations.llama_index")
 
-__all__ = ["DocchunkNodeParser"]
+__all__ = ["DocchunkNodeParser", "stable_node_id"]
 
-# shown to neither the embedding nor the LLM: bookkeeping, not content
-_HIDDEN = ["source", "chunk_index", "captions", "page_numbers", "token_count", "doc_items"]
+# the chunk's own metadata: bookkeeping the LLM needs not see (headings are in the node's text)
+_CHUNK_KEYS = ["source", "chunk_index", "headings", "captions", "page_numbers", "token_count", "doc_items"]
+
+_NODE_ID_NAMESPACE = uuid.UUID("5d0c4f1e-6a43-5b8e-9d1a-0c7d0cc4c001")
+"""The uuid5 namespace of :func:`stable_node_id` (fixed: changing it changes every default id)."""
+
+
+def stable_node_id(source_id: str, chunker_settings: str, index: int) -> str:
+    """The default id of a node: the same source, settings and index give the same id.
+
+    Args:
+        source_id: The id of the LlamaIndex document the node comes from (``doc_id``).
+        chunker_settings: The chunker's settings as ``describe_chunker`` writes them
+            (class name, plain settings, tokenizer name).
+        index: The chunk's position among its document's chunks (0-based).
+
+    Returns:
+        A uuid5 string of the three, in :data:`_NODE_ID_NAMESPACE`.
+    """
+    return str(uuid.uuid5(_NODE_ID_NAMESPACE, f"{source_id}\x1f{chunker_settings}\x1f{index}"))
 
 
 class DocchunkNodeParser(_li_parser.NodeParser):
@@ -26,10 +47,27 @@ class DocchunkNodeParser(_li_parser.NodeParser):
 
     With a document chunker (``HybridChunker``, ``HierarchicalChunker``, the default
     being ``HybridChunker()``), each input document's text must be DoclingDocument
-    JSON (as ``DoclingReader`` with JSON export gives); node text is the chunk text
-    and ``headings`` is metadata the embedding sees once (metadata + text). With a
-    text chunker, node text is the chunk and ``start_char_idx``/``end_char_idx`` are
-    its exact offsets. Nodes have SOURCE, PREVIOUS and NEXT relationships.
+    JSON (as ``DoclingReader`` with JSON export gives); a node's text is
+    ``chunker.contextualize(chunk)`` (headings, captions, text), and the chunk's
+    ``headings``, ``captions``, ``page_numbers``, ``token_count`` ... are metadata.
+    With a text chunker, a node's text is the chunk and
+    ``start_char_idx``/``end_char_idx`` are its exact offsets. Nodes have SOURCE,
+    PREVIOUS and NEXT relationships.
+
+    What is embedded (``node.get_content(metadata_mode=MetadataMode.EMBED)``) is the
+    node's text alone, so it is exactly what the chunker sized: ``contextualize(chunk)``
+    within ``max_tokens``, or the text chunk within ``chunk_size``. Every metadata key
+    (the document's too, such as ``file_path``) is excluded from the embedding; the
+    LLM sees the document's metadata and not the chunk's bookkeeping. To embed a
+    metadata key as well, remove it from a node's ``excluded_embed_metadata_keys``
+    (its tokens then count on top of the budget).
+
+    Node ids: ``id_func(i, document)`` when given (``i`` the chunk's index in its
+    document), as LlamaIndex's own splitters do. Without it the id is
+    :func:`stable_node_id` of the document's ``doc_id``, the chunker's settings and
+    ``i``: parsing the same document again with the same chunker gives the same ids,
+    so docstores and vector stores replace nodes instead of duplicating them (give
+    documents stable ids, e.g. ``SimpleDirectoryReader(filename_as_id=True)``).
 
     Attributes:
         chunker: The docchunk chunker.
@@ -53,53 +91,63 @@ class DocchunkNodeParser(_li_parser.NodeParser):
             node.start_char_idx, node.end_char_idx = start, end
         return nodes
 
+    def _node_ids(self) -> Callable[[int, Any], str]:
+        """``id_func`` when the user gave one, else :func:`stable_node_id`."""
+        if self.id_func is not None and self.id_func is not _li_utils.default_id_func:
+            return self.id_func
+        settings = describe_chunker(self.chunker)
+        return lambda index, document: stable_node_id(document.doc_id, settings, index)
+
     def _parse_nodes(self, nodes: Sequence[Any], show_progress: bool = False, **kwargs: Any) -> list[Any]:
         out: list[Any] = []
+        ids = self._node_ids()
         for document in nodes:
             text = document.get_content()
             if hasattr(self.chunker, "contextualize"):
-                made = self._document_nodes(document, text)
+                made = self._document_nodes(document, text, ids)
             else:
-                made = self._text_nodes(document, text)
+                made = self._text_nodes(document, text, ids)
             for prev, nxt in pairwise(made):
                 prev.relationships[_li_schema.NodeRelationship.NEXT] = nxt.as_related_node_info()
                 nxt.relationships[_li_schema.NodeRelationship.PREVIOUS] = prev.as_related_node_info()
             out.extend(made)
         return out
 
-    def _document_nodes(self, document: Any, text: str) -> list[Any]:
+    def _document_nodes(self, document: Any, text: str, ids: Callable[[int, Any], str]) -> list[Any]:
         from docchunk import load_document
 
         doc = load_document(text, format="json")
         source = str(document.metadata.get("file_path") or document.metadata.get("source") or document.doc_id)
+        source_info = document.as_related_node_info()
         nodes = []
         for index, chunk in enumerate(self.chunker.chunk(doc)):
             metadata = {**document.metadata, **chunk_metadata(chunk, source, index)}
-            hidden = [k for k in _HIDDEN if k in metadata] + list(document.excluded_embed_metadata_keys)
             nodes.append(
                 _li_schema.TextNode(
-                    text=chunk.text,
+                    id_=ids(index, document),
+                    text=self.chunker.contextualize(chunk),
                     metadata=metadata,
-                    excluded_embed_metadata_keys=hidden,
-                    excluded_llm_metadata_keys=[k for k in _HIDDEN if k in metadata]
-                    + list(document.excluded_llm_metadata_keys),
-                    relationships={_li_schema.NodeRelationship.SOURCE: document.as_related_node_info()},
+                    excluded_embed_metadata_keys=list(metadata),
+                    excluded_llm_metadata_keys=_CHUNK_KEYS + list(document.excluded_llm_metadata_keys),
+                    relationships={_li_schema.NodeRelationship.SOURCE: source_info},
                 )
             )
         return nodes
 
-    def _text_nodes(self, document: Any, text: str) -> list[Any]:
+    def _text_nodes(self, document: Any, text: str, ids: Callable[[int, Any], str]) -> list[Any]:
+        source_info = document.as_related_node_info()
         nodes = []
-        for chunk in self.chunker(text):
+        for index, chunk in enumerate(self.chunker(text)):
             nodes.append(
                 _li_schema.TextNode(
+                    id_=ids(index, document),
                     text=chunk.text,
                     metadata=dict(document.metadata),
                     start_char_idx=chunk.start_index,
                     end_char_idx=chunk.end_index,
-                    excluded_embed_metadata_keys=list(document.excluded_embed_metadata_keys),
+                    excluded_embed_metadata_keys=list(document.metadata),
                     excluded_llm_metadata_keys=list(document.excluded_llm_metadata_keys),
-                    relationships={_li_schema.NodeRelationship.SOURCE: document.as_related_node_info()},
+                    relationships={_li_schema.NodeRelationship.SOURCE: source_info},
                 )
             )
         return nodes
