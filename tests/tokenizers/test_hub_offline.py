@@ -93,3 +93,84 @@ def test_cached_hub_name_loads_offline_with_its_limit(tmp_path, minilm_dir):
     done = subprocess.run([sys.executable, "-c", code], env=environ, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["256", "2"]
+
+
+NO_NETWORK = """
+import socket, sys
+def refuse(*args, **kwargs):
+    raise AssertionError("a network call was attempted")
+socket.getaddrinfo = refuse
+socket.socket.connect = refuse
+import docchunk
+try:
+    docchunk.get_tokenizer("hf:docchunk-tests/absent-model")
+    print("loaded")
+except docchunk.TokenizerError as exc:
+    print("TokenizerError", "huggingface_hub.file_download" in sys.modules, "not in the local cache" in str(exc))
+"""
+
+
+def test_offline_hub_name_without_a_cache_entry_fails_before_the_download_code_loads(tmp_path):
+    """HF_HUB_OFFLINE and no cache folder for the model: the error comes at once, without a network
+    attempt and before huggingface_hub's download code (an HTTP client) is imported."""
+    (tmp_path / "models--docchunk-tests--another-model" / "snapshots").mkdir(parents=True)
+    environ = dict(os.environ, HF_HUB_OFFLINE="1", HF_HUB_CACHE=str(tmp_path), PYTHONPATH=str(ROOT / "src"))
+    done = subprocess.run([sys.executable, "-c", NO_NETWORK], env=environ, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["TokenizerError", "False", "True"]
+
+
+@pytest.fixture
+def fake_hub(tmp_path, monkeypatch):
+    """An empty Hugging Face cache in tmp_path, and a Hub whose every download fails the test."""
+    import huggingface_hub
+    import huggingface_hub.constants as constants
+
+    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path))
+
+    def no_download(*args, **kwargs):
+        pytest.fail(f"a download was attempted: {args}")
+
+    monkeypatch.setattr(huggingface_hub, "hf_hub_download", no_download)
+    return huggingface_hub
+
+
+def test_offline_hub_name_cached_without_its_tokenizer_fails_without_network(fake_hub, tmp_path, monkeypatch):
+    import docchunk
+
+    snapshot = tmp_path / "models--docchunk-tests--partial" / "snapshots" / ("0" * 40)
+    snapshot.mkdir(parents=True)
+    (snapshot / "config.json").write_text("{}")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setattr(fake_hub, "get_hf_file_metadata", lambda *a, **k: pytest.fail("the Hub was asked"))
+    with pytest.raises(docchunk.TokenizerError, match="not in the local cache and HF_HUB_OFFLINE is set"):
+        docchunk.get_tokenizer("hf:docchunk-tests/partial")
+
+
+def test_hub_that_never_answers_is_given_up_after_the_probe_timeout(fake_hub, monkeypatch):
+    """A resolver or Hub that does not answer (no network) cannot hold the probe past its timeout:
+    the error comes while the request is still hanging."""
+    import threading
+
+    import huggingface_hub.constants as constants
+
+    import docchunk
+
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.delenv("TRANSFORMERS_OFFLINE", raising=False)
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
+    monkeypatch.setenv("HF_HUB_ETAG_TIMEOUT", "0.05")
+    release, returned = threading.Event(), threading.Event()
+
+    def hanging_request(*args, **kwargs):
+        release.wait(20)  # as a DNS lookup without a reachable resolver hangs
+        returned.set()
+
+    monkeypatch.setattr(fake_hub, "get_hf_file_metadata", hanging_request)
+    try:
+        with pytest.raises(docchunk.TokenizerError, match=r"the Hub cannot be reached \(TimeoutError") as raised:
+            docchunk.get_tokenizer("hf:docchunk-tests/silent-hub")
+        assert not returned.is_set()
+        assert "huggingface-cli download docchunk-tests/silent-hub" in str(raised.value)
+    finally:
+        release.set()

@@ -4,11 +4,18 @@ huggingface_hub retries an unreachable Hub for about 20 s per file before it fal
 to its cache; a model that needs several files then takes minutes to fail. Here the
 cache is read first, the Hub is asked once (no retries, a short timeout) and, when it
 cannot be reached, one :class:`~docchunk.errors.TokenizerError` says how to get the files.
+
+With ``HF_HUB_OFFLINE`` set and no cache folder for the model, the error comes before
+huggingface_hub's download code is even imported (a second or more on a busy machine).
+The one probe runs under a deadline of its own: a resolver that does not answer (no
+network, DNS unreachable) cannot hold it longer than ``PROBE_TIMEOUT``, which the
+timeout of the HTTP request alone does not bound.
 """
 
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
 from docchunk.errors import TokenizerError, require
@@ -37,7 +44,29 @@ def _offline() -> bool:
     # imported by name: the package exposes its submodules lazily, ``constants`` only once imported
     import huggingface_hub.constants as constants
 
-    return constants.is_offline_mode() if hasattr(constants, "is_offline_mode") else bool(constants.HF_HUB_OFFLINE)
+    offline = constants.is_offline_mode() if hasattr(constants, "is_offline_mode") else bool(constants.HF_HUB_OFFLINE)
+    # huggingface_hub reads the variable once, at its import; it may have been set since
+    set_now = os.environ.get("HF_HUB_OFFLINE") or os.environ.get("TRANSFORMERS_OFFLINE") or ""
+    return offline or set_now.upper() in ("1", "ON", "YES", "TRUE")
+
+
+def _no_cache_folder(repo_id: str) -> bool:
+    """Whether the Hugging Face cache holds no folder at all for the model ``repo_id``.
+
+    A directory test only (huggingface_hub's ``models--<org>--<name>`` layout, in its
+    ``HF_HUB_CACHE``); the files inside are looked up by huggingface_hub itself.
+    """
+    import huggingface_hub.constants as constants  # light: no HTTP client
+
+    folder = constants.REPO_ID_SEPARATOR.join(["models", *repo_id.split("/")])
+    return not (Path(constants.HF_HUB_CACHE) / folder).is_dir()
+
+
+def _offline_error(repo_id: str) -> TokenizerError:
+    return TokenizerError(
+        f"the Hugging Face model {repo_id!r} is not in the local cache and HF_HUB_OFFLINE is set, so it cannot "
+        f"be downloaded: {how_to_get(repo_id)}"
+    )
 
 
 def _cached(hub, repo_id: str, filename: str) -> Path | None:
@@ -48,15 +77,40 @@ def _cached(hub, repo_id: str, filename: str) -> Path | None:
     return Path(found) if isinstance(found, str) else None
 
 
+def _ask(hub, repo_id: str, filename: str, timeout: float) -> None:
+    """One metadata request for the file, without retries."""
+    url = hub.hf_hub_url(repo_id, filename)
+    try:
+        hub.get_hf_file_metadata(url, timeout=timeout, retry_on_errors=False)
+    except TypeError:  # huggingface_hub < 1.0: no retries on this call anyway
+        hub.get_hf_file_metadata(url, timeout=timeout)
+
+
+def _ask_within(hub, repo_id: str, filename: str, timeout: float) -> None:
+    """:func:`_ask` in a daemon thread, given up after ``timeout`` seconds in all (DNS included)."""
+    outcome: list[BaseException | None] = []
+
+    def ask() -> None:
+        try:
+            _ask(hub, repo_id, filename, timeout)
+            outcome.append(None)
+        except BaseException as exc:  # handed to the caller below
+            outcome.append(exc)
+
+    worker = threading.Thread(target=ask, name="docchunk-hub-probe", daemon=True)
+    worker.start()
+    worker.join(timeout)
+    if not outcome:
+        raise TimeoutError(f"no answer from the Hub within {timeout:g} s")
+    if outcome[0] is not None:
+        raise outcome[0]
+
+
 def _probe(hub, repo_id: str, filename: str) -> None:
     """Ask the Hub once for the file's metadata; raise a TokenizerError when that fails."""
     timeout = float(os.environ.get("HF_HUB_ETAG_TIMEOUT") or PROBE_TIMEOUT)
     try:
-        url = hub.hf_hub_url(repo_id, filename)
-        try:
-            hub.get_hf_file_metadata(url, timeout=timeout, retry_on_errors=False)
-        except TypeError:  # huggingface_hub < 1.0: no retries on this call anyway
-            hub.get_hf_file_metadata(url, timeout=timeout)
+        _ask_within(hub, repo_id, filename, timeout)
     except Exception as exc:
         kind = type(exc).__name__
         if kind in ("RepositoryNotFoundError", "GatedRepoError", "HFValidationError"):
@@ -75,9 +129,11 @@ def _probe(hub, repo_id: str, filename: str) -> None:
 def hub_file(repo_id: str, filename: str) -> tuple[Path, bool]:
     """The local path of ``filename`` in the hub model ``repo_id``, and whether the Hub was reached.
 
-    Reads the local Hugging Face cache first (no network). When the file is not
-    cached, the Hub is asked once, without retries, within ``PROBE_TIMEOUT`` seconds,
-    and the file is downloaded only when that answers.
+    Reads the local Hugging Face cache first (no network). With ``HF_HUB_OFFLINE``
+    set and no cache folder for the model, fails at once, before importing
+    huggingface_hub's download code. When the file is not cached, the Hub is asked
+    once, without retries, and given up after ``PROBE_TIMEOUT`` seconds in all (name
+    resolution included); the file is downloaded only when that answers.
 
     Raises:
         TokenizerError: The file is not cached and ``HF_HUB_OFFLINE`` is set, or the Hub
@@ -86,14 +142,14 @@ def hub_file(repo_id: str, filename: str) -> tuple[Path, bool]:
         MissingDependencyError: huggingface_hub is not installed.
     """
     hub = _hub()
+    offline = _offline()
+    if offline and _no_cache_folder(repo_id):
+        raise _offline_error(repo_id)
     found = _cached(hub, repo_id, filename)
     if found is not None:
         return found, False
-    if _offline():
-        raise TokenizerError(
-            f"the Hugging Face model {repo_id!r} is not in the local cache and HF_HUB_OFFLINE is set, so it cannot "
-            f"be downloaded: {how_to_get(repo_id)}"
-        )
+    if offline:
+        raise _offline_error(repo_id)
     _probe(hub, repo_id, filename)
     try:
         return Path(hub.hf_hub_download(repo_id, filename)), True
