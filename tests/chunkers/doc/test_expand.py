@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import warnings
+from collections import Counter
 
 import pytest
 
-from docchunk import ConfigError, DocumentError, HybridChunker, PageChunkExpander, TreeChunkExpander
+from docchunk import ConfigError, DocumentError, ExpandingChunker, HybridChunker, PageChunkExpander, TreeChunkExpander
 from tests.helpers import DATA, doc_params, load
 
 
@@ -93,3 +94,35 @@ def test_a_refused_capped_expansion_keeps_the_oversized_flag_regression():
         back = expander.expand(chunk, doc)
         assert back.meta.expanded is False and back.text == chunk.text
         assert back.meta.oversized == chunk.meta.oversized
+
+
+class CountingSerializer:
+    """A docling-core serializer that counts what it is asked to serialize: each page, or "all"."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.asked: Counter = Counter()
+
+    def get_parts(self, **kwargs):
+        self.asked.update(kwargs.get("pages") or ["all"])
+        return self.inner.get_parts(**kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+
+def test_page_expansion_of_all_chunks_serializes_each_page_once():
+    from docchunk.chunkers.doc.expand import _default_serializer
+
+    doc = load(DATA / "pdf__multi_page.json")
+    chunks = list(HybridChunker(max_tokens=64).chunk(doc))
+    serializer = CountingSerializer(_default_serializer(doc))
+    together = [c.export_json_dict() for c in PageChunkExpander().expand_all(chunks, doc, serializer)]
+    assert len(chunks) > len(doc.pages) > 1
+    assert serializer.asked == Counter({**dict.fromkeys(doc.pages, 1), "all": 1})
+    # the same output as expanding each chunk alone (a sample: each of those serializes every page)
+    sample = range(0, len(chunks), 5)
+    alone = [PageChunkExpander().expand(chunks[i], doc).export_json_dict() for i in sample]
+    assert [together[i] for i in sample] == alone
+    through_chunker = ExpandingChunker(chunker=HybridChunker(max_tokens=64), expander=PageChunkExpander())
+    assert [c.export_json_dict() for c in through_chunker.chunk(doc)] == together

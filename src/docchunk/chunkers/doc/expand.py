@@ -94,12 +94,16 @@ class ChunkExpander(BaseChunkExpander):
             )
         if serializer is None:
             serializer = _default_serializer(dl_doc)
+        return self._expand(chunk, dl_doc, serializer, {})
+
+    def _expand(self, chunk: Any, dl_doc: DoclingDocument, serializer: Any, memo: dict[str, Any]) -> Any:
+        """:meth:`expand` with a serializer; ``memo`` is kept across the chunks of one document."""
         if self.docling_compat:
             return self._docling(chunk, dl_doc, serializer)
         meta = getattr(chunk, "meta", None)
         if meta is None or not getattr(meta, "doc_items", None):
             return chunk
-        found = self._expansion(chunk, dl_doc, serializer)
+        found = self._expansion(chunk, dl_doc, serializer, memo)
         if found is None:
             return chunk
         text, items = found
@@ -111,11 +115,21 @@ class ChunkExpander(BaseChunkExpander):
         return expanded
 
     def expand_all(self, chunks: Iterable[Any], dl_doc: DoclingDocument, serializer: Any = None) -> Iterator[Any]:
-        """``expand`` each chunk of ``dl_doc``, with one serializer for all of them."""
-        if serializer is None and isinstance(dl_doc, DoclingDocument):
+        """``expand`` each chunk of ``dl_doc``, with one serializer for all of them.
+
+        What the expansion reads of the whole document is serialized once for all the
+        chunks (:class:`PageChunkExpander`: each page once), not once a chunk; the
+        output equals ``[expand(c, dl_doc, serializer) for c in chunks]``.
+        """
+        if not isinstance(dl_doc, DoclingDocument):
+            for chunk in chunks:
+                yield self.expand(chunk, dl_doc, serializer)  # raises the DocumentError
+            return
+        if serializer is None:
             serializer = _default_serializer(dl_doc)
+        memo: dict[str, Any] = {}
         for chunk in chunks:
-            yield self.expand(chunk, dl_doc, serializer)
+            yield self._expand(chunk, dl_doc, serializer, memo)
 
     def _build(self, chunk: Any, text: str, items: list[Any], expanded: bool = True) -> DocChunk:
         data = chunk.meta.model_dump(exclude={"doc_items", "token_count", "page_numbers", "oversized", "expanded"})
@@ -127,7 +141,9 @@ class ChunkExpander(BaseChunkExpander):
         new.meta.expanded = expanded
         return new
 
-    def _expansion(self, chunk: Any, dl_doc: DoclingDocument, serializer: Any) -> tuple[str, list[Any]] | None:
+    def _expansion(
+        self, chunk: Any, dl_doc: DoclingDocument, serializer: Any, memo: dict[str, Any]
+    ) -> tuple[str, list[Any]] | None:
         raise NotImplementedError
 
     def _docling(self, chunk: Any, dl_doc: DoclingDocument, serializer: Any) -> Any:
@@ -155,7 +171,9 @@ class TreeChunkExpander(ChunkExpander):
         >>> big = [expander.expand(c, doc) for c in HybridChunker(max_tokens=64).chunk(doc)]  # doctest: +SKIP
     """
 
-    def _expansion(self, chunk: Any, dl_doc: DoclingDocument, serializer: Any) -> tuple[str, list[Any]] | None:
+    def _expansion(
+        self, chunk: Any, dl_doc: DoclingDocument, serializer: Any, memo: dict[str, Any]
+    ) -> tuple[str, list[Any]] | None:
         tops = _top_items(chunk.meta.doc_items, dl_doc)
         content = ""
         items: list[Any] = []
@@ -184,17 +202,24 @@ class PageChunkExpander(ChunkExpander):
     to the page of its first provenance, and an element without provenance to the
     page of the element before it (docling-core leaves those out). A document
     without pages, or a chunk without page provenance, is returned unchanged.
+    :meth:`expand_all` (which :class:`ExpandingChunker` and ``--expand page`` use)
+    serializes each page of the document once for all its chunks; ``expand`` alone
+    serializes the document's pages for the one chunk.
 
     Example:
         >>> PageChunkExpander().expand(chunk, doc).meta.page_numbers  # doctest: +SKIP
         [3]
     """
 
-    def _expansion(self, chunk: Any, dl_doc: DoclingDocument, serializer: Any) -> tuple[str, list[Any]] | None:
+    def _expansion(
+        self, chunk: Any, dl_doc: DoclingDocument, serializer: Any, memo: dict[str, Any]
+    ) -> tuple[str, list[Any]] | None:
         wanted = {p.page_no for it in chunk.meta.doc_items for p in (getattr(it, "prov", None) or ())}
         if not dl_doc.pages or not wanted:
             return None
-        parts = [part for page_no, ps in page_parts(dl_doc, serializer).items() if page_no in wanted for part in ps]
+        if "pages" not in memo:  # every page serialized once a document, whatever the number of chunks
+            memo["pages"] = page_parts(dl_doc, serializer)
+        parts = [part for page_no, ps in memo["pages"].items() if page_no in wanted for part in ps]
         parts.sort(key=lambda part: part.order)
         if not parts:
             return None
