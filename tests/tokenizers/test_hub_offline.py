@@ -174,3 +174,19 @@ def test_hub_that_never_answers_is_given_up_after_the_probe_timeout(fake_hub, mo
         assert "huggingface-cli download docchunk-tests/silent-hub" in str(raised.value)
     finally:
         release.set()
+
+
+def test_common_embedding_model_without_a_limit_file_gets_its_known_limit(fake_hub, tmp_path, minilm_dir):
+    """A cached bge-small-en-v1.5 holding only tokenizer.json still knows its 512-token input limit,
+    so a budget above it warns."""
+    import docchunk
+
+    snapshot = tmp_path / "models--BAAI--bge-small-en-v1.5" / "snapshots" / ("0" * 40)
+    snapshot.mkdir(parents=True)
+    shutil.copy(minilm_dir / "tokenizer.json", snapshot / "tokenizer.json")
+    (tmp_path / "models--BAAI--bge-small-en-v1.5" / "refs").mkdir()
+    (tmp_path / "models--BAAI--bge-small-en-v1.5" / "refs" / "main").write_text("0" * 40)
+    assert os.environ.get("HF_HUB_OFFLINE") == "1"
+    assert docchunk.get_tokenizer("hf:BAAI/bge-small-en-v1.5").max_tokens == 512
+    with pytest.warns(docchunk.ModelLimitWarning, match=r"max_tokens=1024 .*\(512 tokens for 'hf:BAAI/bge-small"):
+        docchunk.HybridChunker(tokenizer="hf:BAAI/bge-small-en-v1.5", max_tokens=1024)

