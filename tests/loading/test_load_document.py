@@ -3,11 +3,39 @@
 from __future__ import annotations
 
 import json
+import sys
+import types
+from typing import ClassVar
 
 import pytest
 
 import docchunk
 from tests.helpers import DATA, doc_params
+
+
+def _minimal_pdf(text: str) -> bytes:
+    """A one-page PDF 1.4 showing ``text`` in Helvetica, with a correct cross-reference table."""
+    stream = f"BT /F1 24 Tf 72 720 Td ({text}) Tj ET".encode()
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    out, offsets = bytearray(b"%PDF-1.4\n"), []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)
+
+
+MINIMAL_PDF = _minimal_pdf("Hello docchunk")
 
 
 def test_json_path_text_bytes_dict_agree():
@@ -98,14 +126,91 @@ def test_unknown_format_and_type():
         docchunk.load_document(12)
 
 
-def test_pdf_without_docling_pipeline_names_what_to_install(tmp_path):
+def test_pdf_without_docling_pipeline_names_the_pdf_extra(tmp_path, monkeypatch):
     path = tmp_path / "paper.pdf"
     path.write_bytes(b"%PDF-1.4\n% not a real pdf\n")
-    with pytest.raises((docchunk.MissingDependencyError, docchunk.DocumentError)) as info:
+    monkeypatch.setitem(sys.modules, "docling.document_converter", None)  # as when the pipeline is not installed
+    with pytest.raises(docchunk.MissingDependencyError) as info:
         docchunk.load_document(path)
-    assert "paper.pdf" in str(info.value)
-    if isinstance(info.value, docchunk.MissingDependencyError):
-        assert "pip install" in str(info.value)
+    assert "paper.pdf" in str(info.value) and 'pip install ".[pdf]"' in str(info.value)
+
+
+class FakeConverter:
+    """docling's DocumentConverter without models: gives a real docling conversion of a PDF (from tests/data)."""
+
+    calls: ClassVar[list] = []
+
+    def convert(self, source):
+        FakeConverter.calls.append(source)
+        return types.SimpleNamespace(document=docchunk.load_document(DATA / "pdf__multi_page.json"))
+
+
+@pytest.fixture
+def fake_pdf_pipeline(monkeypatch):
+    module = types.ModuleType("docling.document_converter")
+    module.DocumentConverter = FakeConverter
+    monkeypatch.setitem(sys.modules, "docling.document_converter", module)
+    FakeConverter.calls = []
+    return FakeConverter
+
+
+def test_pdf_goes_through_docling_converter_and_chunks(tmp_path, fake_pdf_pipeline):
+    path = tmp_path / "paper.pdf"
+    path.write_bytes(MINIMAL_PDF)
+    doc = docchunk.load_document(path)
+    assert fake_pdf_pipeline.calls == [path]
+    chunks = list(docchunk.HybridChunker(max_tokens=64).chunk(doc))
+    assert chunks and all(c.meta.page_numbers for c in chunks)
+    assert docchunk.load_document(str(path)) == doc and fake_pdf_pipeline.calls == [path, path]
+
+
+def test_pdf_artifacts_path_that_is_not_a_folder_is_named(tmp_path, fake_pdf_pipeline, monkeypatch):
+    path = tmp_path / "paper.pdf"
+    path.write_bytes(MINIMAL_PDF)
+    monkeypatch.setenv("DOCLING_ARTIFACTS_PATH", str(tmp_path / "no-such-models"))
+    with pytest.raises(docchunk.DocumentError, match=r"DOCLING_ARTIFACTS_PATH=.*no-such-models.* is not a directory"):
+        docchunk.load_document(path)
+    assert fake_pdf_pipeline.calls == []
+
+
+def test_pdf_conversion_failure_says_how_to_run_offline(tmp_path, monkeypatch):
+    class Failing:
+        def convert(self, source):
+            raise OSError("cannot download docling-project/docling-layout-heron")
+
+    module = types.ModuleType("docling.document_converter")
+    module.DocumentConverter = Failing
+    monkeypatch.setitem(sys.modules, "docling.document_converter", module)
+    path = tmp_path / "paper.pdf"
+    path.write_bytes(MINIMAL_PDF)
+    with pytest.raises(docchunk.DocumentError, match=r"paper\.pdf: cannot convert PDF") as info:
+        docchunk.load_document(path)
+    assert "DOCLING_ARTIFACTS_PATH" in str(info.value) and "docling-tools models download" in str(info.value)
+
+
+def _pdf_models() -> str | None:
+    """Why the real-PDF test cannot run here, or None when docling's pipeline and its models are present."""
+    import importlib.util
+    import os
+
+    models = os.environ.get("DOCLING_ARTIFACTS_PATH")
+    if not models or not os.path.isdir(models):
+        return "no docling models: set DOCLING_ARTIFACTS_PATH to a `docling-tools models download` folder"
+    try:
+        found = importlib.util.find_spec("docling.document_converter") is not None
+    except ImportError:
+        found = False
+    return None if found else 'docling\'s PDF pipeline is not installed: pip install ".[pdf]"'
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(_pdf_models() is not None, reason=_pdf_models() or "")
+def test_real_pdf_converts_with_docling_models(tmp_path):
+    path = tmp_path / "hello.pdf"
+    path.write_bytes(MINIMAL_PDF)
+    doc = docchunk.load_document(path)
+    assert "Hello docchunk" in doc.export_to_markdown()
+    assert [c.meta.page_numbers for c in docchunk.HybridChunker().chunk(doc)] == [[1]]
 
 
 def test_invalid_item_names_its_own_class_and_field_regression(tmp_path):

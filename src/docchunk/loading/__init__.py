@@ -2,7 +2,7 @@
 
 DoclingDocument JSON needs only docling-core. Markdown, HTML, DOCX, PPTX, XLSX and
 CSV go through docling's per-format backends (the ``convert`` extra; no models, no
-network); PDF needs docling's full PDF pipeline.
+network); PDF needs docling's full PDF pipeline (the ``pdf`` extra).
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def load_document(source: Any, format: str | None = None) -> DoclingDocument:
         DocumentError: The file is missing or unreadable, the JSON is invalid or
             not a DoclingDocument, or the format is unsupported.
         MissingDependencyError: Converting needs the ``convert`` extra (or docling's
-            PDF pipeline for PDF).
+            PDF pipeline, the ``pdf`` extra, for PDF).
 
     Example:
         >>> doc = load_document("# Title\n\nSome text.", format="md")  # doctest: +SKIP

@@ -1,20 +1,25 @@
-"""Conversion of Markdown, HTML, Office and CSV files through docling's format backends.
+"""Conversion of Markdown, HTML, Office and CSV files through docling's format backends, and of PDF.
 
 Calls the per-format backends directly instead of ``docling.document_converter``,
 which (docling-slim 2.143) fails to import without torch once transformers is
-installed; the backends need no models and no network.
+installed; the backends need no models and no network. PDF goes through docling's
+``DocumentConverter`` and its PDF pipeline (the ``pdf`` extra: layout and table
+models, torch), which downloads its models on first use unless
+``DOCLING_ARTIFACTS_PATH`` (docling's ``artifacts_path``) names a folder holding them.
 """
 
 from __future__ import annotations
 
+import os
 from io import BytesIO
 from pathlib import Path
+from typing import Any
 
 from docling_core.types.doc import DoclingDocument
 
 from docchunk.errors import DocumentError, MissingDependencyError, require
 
-__all__ = ["CONVERTIBLE", "PDF_SUFFIXES", "convert_bytes", "convert_file"]
+__all__ = ["CONVERTIBLE", "PDF_SUFFIXES", "convert_bytes", "convert_file", "pdf_converter"]
 
 # suffix -> (InputFormat member, backend module, backend class)
 _BACKENDS = {
@@ -77,15 +82,43 @@ def _convert(source: Path | BytesIO, suffix: str, where: str, name: str | None =
 
 
 def _convert_pdf(path: Path) -> DoclingDocument:
+    converter = pdf_converter(str(path))
+    try:
+        return converter.convert(path).document
+    except Exception as exc:
+        raise DocumentError(
+            f"{path}: cannot convert PDF: {type(exc).__name__}: {' '.join(str(exc).split())[:300]}. docling's PDF "
+            "pipeline downloads its layout models on first use; offline, download them once with "
+            "`docling-tools models download -o DIR` and set DOCLING_ARTIFACTS_PATH=DIR"
+        ) from exc
+
+
+def pdf_converter(where: str = "PDF") -> Any:
+    """The ``DocumentConverter`` of docling for PDF (its default PDF pipeline and options).
+
+    docling reads ``DOCLING_ARTIFACTS_PATH`` (its ``artifacts_path`` setting) for a
+    folder of pre-downloaded models; without it the models are downloaded from the
+    Hugging Face Hub on first use.
+
+    Args:
+        where: The input, named in error messages.
+
+    Raises:
+        MissingDependencyError: docling's PDF pipeline is not installed (the ``pdf`` extra).
+        DocumentError: ``DOCLING_ARTIFACTS_PATH`` is set but is not a directory.
+    """
+    artifacts = os.environ.get("DOCLING_ARTIFACTS_PATH")
+    if artifacts and not Path(artifacts).expanduser().is_dir():
+        raise DocumentError(
+            f"{where}: DOCLING_ARTIFACTS_PATH={artifacts!r} is not a directory; set it to the folder that "
+            "`docling-tools models download -o DIR` filled, or unset it to let docling download its models"
+        )
     try:
         from docling.document_converter import DocumentConverter  # type: ignore[import-not-found, unused-ignore]
     except ImportError as exc:
         raise MissingDependencyError(
-            f"{path}: converting PDF needs docling's PDF pipeline (layout models, torch), which is not "
-            f'installed or does not import ({exc}); install it with: pip install "docling", '
-            "or convert the PDF to DoclingDocument JSON with docling first"
+            f"{where}: converting PDF needs docling's PDF pipeline (layout models, torch), which is not installed "
+            f'or does not import ({type(exc).__name__}: {exc}); install it with: pip install ".[pdf]" (from a '
+            "docchunk checkout), or convert the PDF to DoclingDocument JSON with docling first"
         ) from exc
-    try:
-        return DocumentConverter().convert(path).document
-    except Exception as exc:
-        raise DocumentError(f"{path}: cannot convert PDF: {type(exc).__name__}: {exc}") from exc
+    return DocumentConverter()
