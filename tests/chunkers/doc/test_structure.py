@@ -105,6 +105,25 @@ def test_always_emit_headings_gives_heading_only_chunks():
     assert [(c.text, c.meta.headings) for c in chunks] == [("", ["A"]), ("text", ["B"])]
 
 
+@pytest.mark.parametrize("merge_peers", [True, False])
+def test_always_emit_headings_keeps_heading_only_chunks_of_several_headings(merge_peers):
+    """A section and sub-section without content: one heading-only chunk with both headings (issue 30).
+
+    The hybrid chunker dropped it: the split at element boundaries (two heading items) lost its mark.
+    """
+    doc = _doc(("h", 1, "Section 1"), ("h", 2, "Section 1.1"), ("h", 1, "Section 2"), ("t", "Foo"))
+    expected = [("", ["Section 1", "Section 1.1"]), ("Foo", ["Section 2"])]
+    for compat in (True, False):
+        chunker = docchunk.HybridChunker(
+            tokenizer="word", max_tokens=20, always_emit_headings=True, merge_peers=merge_peers, docling_compat=compat
+        )
+        chunks = list(chunker.chunk(doc))
+        assert [(c.text, c.meta.headings) for c in chunks] == expected
+        assert [len(c.meta.doc_items) for c in chunks] == [2, 1]
+        hierarchical = docchunk.HierarchicalChunker(always_emit_headings=True, docling_compat=compat)
+        assert [(c.text, c.meta.headings) for c in hierarchical.chunk(doc)] == expected
+
+
 def test_sheet_names_reach_the_chunks():
     from docling_core.types.doc import TableCell, TableData
 

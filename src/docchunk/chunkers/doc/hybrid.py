@@ -300,7 +300,12 @@ class _Run:
                 tokens = self.sizer.join_count([texts[i] for i in kept], [counts[i] for i in kept], self.delim)
             text = self.delim.join([texts[i] for i in kept])
             return Piece(
-                text=text, items=items[lo : hi + 1], headings=piece.headings, origin=piece.origin, text_tokens=tokens
+                text=text,
+                items=items[lo : hi + 1],
+                headings=piece.headings,
+                origin=piece.origin,
+                text_tokens=tokens,
+                heading_only=piece.heading_only,  # a section without content stays one, as in docling-core
             )
 
         def fits_exact(lo: int, hi: int) -> int:
@@ -415,6 +420,7 @@ class _Run:
                 headings=pieces[lo].headings,
                 origin=pieces[hi].origin,
                 text_tokens=tokens,
+                heading_only=all(p.heading_only for p in run),  # docling-core's "\n" of two such chunks
             )
 
         lo = 0
