@@ -6,7 +6,7 @@ import warnings
 
 import pytest
 
-from tests.helpers import DATA, doc_params, load
+from tests.helpers import DATA, captioned_doc, doc_params, load
 
 docling_core = pytest.importorskip("docling_core")
 pytest.importorskip("semchunk", reason="docling-core's HybridChunker needs semchunk (docling-core[chunking])")
@@ -239,3 +239,17 @@ def test_always_emit_headings_gives_docling_cores_heading_only_chunks(case, max_
     assert [signature(ours_hierarchical, c) for c in ours_hierarchical.chunk(doc)] == [
         signature(hierarchical, c) for c in hierarchical.chunk(doc)
     ]
+
+
+@pytest.mark.parametrize("inline", [False, True], ids=["plain", "inline"])
+@pytest.mark.parametrize("kind", ["table", "picture"])
+@pytest.mark.parametrize("max_tokens", [6, 64])
+def test_caption_with_inline_formatting_stays_docling_cores(kind, inline, max_tokens, request):
+    """docling_compat=True keeps docling-core's text of a caption with a formula in it (its parts
+    again, one per line); the default mode's caption is one line (tests/chunkers/doc/test_structure.py)."""
+    doc = captioned_doc(kind, inline)
+    theirs_tok, ours_tok = _tokenizer_pair("minilm", max_tokens, request)
+    for merge_peers in (True, False):
+        ours = docchunk.HybridChunker(tokenizer=ours_tok, merge_peers=merge_peers, docling_compat=True)
+        assert_same(DLHybrid(tokenizer=theirs_tok, merge_peers=merge_peers), ours, doc)
+    assert_same(DLHierarchical(), docchunk.HierarchicalChunker(docling_compat=True), doc)

@@ -7,7 +7,17 @@ import pytest
 from docling_core.types.doc import BoundingBox, DocItemLabel, DoclingDocument, GroupLabel, ProvenanceItem, Size
 
 import docchunk
-from tests.helpers import CORPUS, CORPUS_REASON, corpus_docs, debris_lines, load, lost_texts, page_sets, squash
+from tests.helpers import (
+    CORPUS,
+    CORPUS_REASON,
+    captioned_doc,
+    corpus_docs,
+    debris_lines,
+    load,
+    lost_texts,
+    page_sets,
+    squash,
+)
 
 
 def _doc(*ops) -> DoclingDocument:
@@ -90,6 +100,35 @@ def test_table_footnote_was_lost():
     assert "survey" not in "".join(c.text for c in compat)
     assert not lost_texts(doc, default)
     assert not lost_texts(doc, list(docchunk.HierarchicalChunker().chunk(doc)))
+
+
+@pytest.mark.parametrize("inline", [False, True], ids=["plain", "inline"])
+def test_table_caption_with_inline_formatting_was_written_twice(inline):
+    """A caption with a formula in it: its parts were written again, each on a line of its own (issue 30).
+
+    Now the caption is ``meta.captions`` once, as one line, as a plain caption is, in both chunkers.
+    """
+    doc = captioned_doc("table", inline)
+    chunkers = [docchunk.HybridChunker(tokenizer="word", max_tokens=64), docchunk.HierarchicalChunker()]
+    for chunker in chunkers:
+        chunks = list(chunker.chunk(doc))
+        assert [(c.text, c.meta.captions) for c in chunks] == [
+            ("Fruit = apple. apple, Price = 3", ["Table $x$ : results"]),
+            ("after", None),
+        ]
+        assert sum(chunker.contextualize(c).count("results") for c in chunks) == 1
+
+
+@pytest.mark.parametrize("inline", [False, True], ids=["plain", "inline"])
+@pytest.mark.parametrize("merge_peers", [True, False])
+def test_picture_caption_with_inline_formatting_lost_its_text(inline, merge_peers):
+    """A picture is written as its captions; of one with a formula in it, "Table" was lost and the parts
+    were written one per line (docling-core does the same, so docling_compat=True keeps it)."""
+    doc = captioned_doc("picture", inline)
+    chunker = docchunk.HybridChunker(tokenizer="word", max_tokens=64, merge_peers=merge_peers)
+    texts = [c.text for c in chunker.chunk(doc)]
+    assert texts == (["Table $x$ : results\nafter"] if merge_peers else ["Table $x$ : results", "after"])
+    assert [c.text for c in docchunk.HierarchicalChunker().chunk(doc)] == ["Table $x$ : results", "after"]
 
 
 def test_headings_only_document_keeps_its_headings():

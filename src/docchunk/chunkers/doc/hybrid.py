@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any, ClassVar, cast
 
-from docling_core.types.doc import DoclingDocument, SectionHeaderItem, TableItem, TitleItem
+from docling_core.types.doc import DoclingDocument, FloatingItem, SectionHeaderItem, TableItem, TitleItem
 from pydantic import field_validator
 
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
@@ -220,6 +220,8 @@ class _Run:
         provider = chunker.serializer_provider
         compat = chunker.docling_compat
         self.serializer = provider.get_serializer(doc=doc) if compat else default_serializer(provider, doc)
+        self.doc = doc
+        self._caption_parts: tuple[set[str], set[str]] | None = None  # (captions, parts of their inline text)
         self.sizer = Sizer(self.tok, cache_limit=_CACHE_LIMIT)
         self._item_texts: dict[str, str] = {}
         self._delim_tokens: int | None = None
@@ -279,15 +281,36 @@ class _Run:
             else:
                 text = self.serializer.serialize(item=item).text or ""
                 if not self.chunker.docling_compat:
-                    text = without_debris(item, text)
+                    # a part of a caption's inline text (a formula, a link) is in its caption's text
+                    text = "" if self.caption_part(item) == "inside" else without_debris(item, text)
             self._item_texts[ref] = text
         return text
+
+    def caption_part(self, item: Any) -> str | None:
+        """``"caption"`` for a floating item's caption, ``"inside"`` for a part of one's inline text, else None."""
+        if self._caption_parts is None:
+            doc = self.doc
+            nodes = (*doc.tables, *doc.pictures, *doc.texts, *doc.key_value_items, *doc.form_items)
+            items = [ref.resolve(doc) for it in nodes if isinstance(it, FloatingItem) for ref in it.captions]
+            captions = {it.self_ref for it in items}
+            inside: set[str] = set()
+            stack = [child.resolve(doc) for it in items for child in it.children]
+            while stack:
+                node = stack.pop()
+                inside.add(node.self_ref)
+                stack.extend(child.resolve(doc) for child in node.children)
+            self._caption_parts = (captions, inside)
+        captions, inside = self._caption_parts
+        ref = item.self_ref
+        return "caption" if ref in captions else "inside" if ref in inside else None
 
     def split_by_items(self, piece: Piece) -> list[Piece]:
         """Windows of whole elements that fit ``max_tokens`` (docling-core's ``_split_by_doc_items``)."""
         items = piece.items
         n = len(items)
-        if n <= 1 or piece.from_headings:
+        one_element = not self.chunker.docling_compat and all(self.caption_part(it) for it in items)
+        if n <= 1 or piece.from_headings or one_element:
+            # default mode: a picture written as its captions (its parts a caption's inline text) is one element
             return [replace(piece, captions=None)]
         texts = [self.item_text(it) for it in items]
         counts = self.count_many(texts)
