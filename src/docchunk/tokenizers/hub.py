@@ -13,7 +13,7 @@ from pathlib import Path
 
 from docchunk.errors import TokenizerError, require
 
-__all__ = ["how_to_get", "hub_file", "optional_hub_file"]
+__all__ = ["cached_hub_file", "how_to_get", "hub_file", "optional_hub_file"]
 
 PROBE_TIMEOUT = 5.0
 """Seconds to wait for the Hub's answer to the one probe request (``HF_HUB_ETAG_TIMEOUT`` overrides it)."""
@@ -46,6 +46,11 @@ def _cached(hub, repo_id: str, filename: str) -> Path | None:
     except Exception:  # an invalid repo id: the probe below reports it
         return None
     return Path(found) if isinstance(found, str) else None
+
+
+def cached_hub_file(repo_id: str, filename: str) -> Path | None:
+    """``filename`` of the hub model ``repo_id`` in the local Hugging Face cache, or None (no network)."""
+    return _cached(_hub(), repo_id, filename)
 
 
 def _probe(hub, repo_id: str, filename: str) -> None:

@@ -20,7 +20,7 @@ from docchunk.chunkers.doc.types import DocChunk, join_context
 from docchunk.chunkers.doc.walk import Piece, walk
 from docchunk.errors import ConfigError, ModelLimitWarning
 from docchunk.serialization import is_chunking_serializer
-from docchunk.tokenizers import Sizer
+from docchunk.tokenizers import Sizer, is_docling_tokenizer
 from docchunk.types.config import check_size
 
 __all__ = ["HybridChunker"]
@@ -55,7 +55,10 @@ class HybridChunker(DocumentChunker):
             docling-core tokenizers; default: all-MiniLM-L6-v2 (bundled, offline).
         max_tokens: Budget per chunk in tokens of ``tokenizer``, for the
             contextualized text (headings + captions + text); >= 1. Default: the
-            tokenizer's own limit (256 for the default tokenizer).
+            tokenizer's own limit (256 for the default tokenizer). With
+            ``docling_compat=True`` and a docling-core tokenizer object, the
+            object's limit, as in docling-core (a different ``max_tokens`` is
+            ignored with a ``UserWarning``).
         merge_peers: Merge consecutive undersized chunks with equal headings.
         merge_list_items: Accepted for docling-core compatibility (always merged).
         repeat_table_header: Split oversized tables line by line, repeating the header.
@@ -98,6 +101,8 @@ class HybridChunker(DocumentChunker):
     Warns:
         ModelLimitWarning: ``max_tokens`` is above the tokenizer's model input limit
             (the chunker still uses it).
+        UserWarning: ``docling_compat=True`` ignores ``max_tokens`` beside a docling-core
+            tokenizer object of another limit, as docling-core does.
 
     Example:
         >>> chunker = HybridChunker(tokenizer="tiktoken:cl100k_base", max_tokens=128)  # doctest: +SKIP
@@ -123,6 +128,16 @@ class HybridChunker(DocumentChunker):
         """Resolve the tokenizer and check ``max_tokens`` against it (see the class docstring)."""
         super().model_post_init(__context)
         limit = self.max_tokens if self.max_tokens is not None else self._tok.max_tokens
+        if self.docling_compat and limit != self._tok.max_tokens and is_docling_tokenizer(self.tokenizer):
+            limit = self._tok.max_tokens
+            warnings.warn(
+                f"HybridChunker(docling_compat=True) ignores max_tokens={self.max_tokens!r} beside a docling-core "
+                f"tokenizer object and chunks at that tokenizer's own limit ({limit} tokens), as docling-core "
+                "2.104.0's HybridChunker does; set the limit on the tokenizer (e.g. "
+                "HuggingFaceTokenizer(..., max_tokens=64)), or use docling_compat=False, which honours max_tokens",
+                UserWarning,
+                stacklevel=5,  # the caller of HybridChunker(...)
+            )
         if limit is None:
             raise ConfigError(
                 f"max_tokens is required: the tokenizer {self._tok.name!r} has no limit of its own; "
