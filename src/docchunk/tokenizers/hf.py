@@ -11,7 +11,7 @@ from typing import Any, cast
 from docchunk.errors import MissingDependencyError, TokenizerError, require
 from docchunk.tokenizers.base import Tokenizer, not_text_error
 
-__all__ = ["BUNDLED_TOKENIZER_JSON", "DEFAULT_MODEL", "HFTokenizer"]
+__all__ = ["BUNDLED_TOKENIZER_JSON", "DEFAULT_MODEL", "HFTokenizer", "transformers_limit"]
 
 DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 """The default model, as in docling-core; its ``tokenizer.json`` ships with docchunk."""
@@ -198,6 +198,33 @@ def _from_hub(tk: Any, repo_id: str) -> tuple[Any, int | None]:
         optional_hub_file(repo_id, extra, online)
     limit = _limit_from_dir(path.parent)
     return tk.Tokenizer.from_file(str(path)), limit if limit is not None else EMBEDDING_INPUT_LIMITS.get(repo_id)
+
+
+def transformers_limit(tok: Any) -> int | None:
+    """The input limit in tokens of a transformers tokenizer's model, as :meth:`HFTokenizer.from_spec` reads it.
+
+    The model's files (``sentence_bert_config.json``, then ``tokenizer_config.json``)
+    when the tokenizer's ``name_or_path`` is the bundled model, a local directory or a
+    hub name in the local Hugging Face cache (never downloaded); else the tokenizer's
+    ``model_max_length``. transformers sets ``model_max_length`` to a huge sentinel
+    (about 1e30) when the model declares none: that, or anything from 1e6 up, is no limit (None).
+    """
+    ref = str(getattr(tok, "name_or_path", "") or "")
+    limit: int | None = None
+    if ref in _BUNDLED:
+        limit = _BUNDLED[ref][1]
+    elif ref and Path(ref).expanduser().is_dir():
+        limit = _limit_from_dir(Path(ref).expanduser())
+    elif ref:
+        from docchunk.tokenizers.hub import cached_hub_file
+
+        config = cached_hub_file(ref, "sentence_bert_config.json") or cached_hub_file(ref, "tokenizer_config.json")
+        limit = _limit_from_dir(config.parent) if config is not None else None
+    if limit is None:
+        value = getattr(tok, "model_max_length", None)
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value < _MAX_SANE_LIMIT:
+            limit = int(value)
+    return limit
 
 
 def _limit_from_dir(directory: Path) -> int | None:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from docchunk.errors import TokenizerError, require
 
-__all__ = ["EMBEDDING_INPUT_LIMITS", "how_to_get", "hub_file", "optional_hub_file"]
+__all__ = ["EMBEDDING_INPUT_LIMITS", "cached_hub_file", "how_to_get", "hub_file", "optional_hub_file"]
 
 EMBEDDING_INPUT_LIMITS = {
     "BAAI/bge-small-en-v1.5": 512,
@@ -124,6 +124,11 @@ def _ask_within(hub, repo_id: str, filename: str, timeout: float) -> None:
         raise TimeoutError(f"no answer from the Hub within {timeout:g} s")
     if outcome[0] is not None:
         raise outcome[0]
+
+
+def cached_hub_file(repo_id: str, filename: str) -> Path | None:
+    """``filename`` of the hub model ``repo_id`` in the local Hugging Face cache, or None (no network)."""
+    return _cached(_hub(), repo_id, filename)
 
 
 def _probe(hub, repo_id: str, filename: str) -> None:

@@ -7,7 +7,17 @@ import pytest
 from docling_core.types.doc import BoundingBox, DocItemLabel, DoclingDocument, GroupLabel, ProvenanceItem, Size
 
 import docchunk
-from tests.helpers import CORPUS, CORPUS_REASON, corpus_docs, debris_lines, load, lost_texts, page_sets, squash
+from tests.helpers import (
+    CORPUS,
+    CORPUS_REASON,
+    captioned_doc,
+    corpus_docs,
+    debris_lines,
+    load,
+    lost_texts,
+    page_sets,
+    squash,
+)
 
 
 def _doc(*ops) -> DoclingDocument:
@@ -92,6 +102,35 @@ def test_table_footnote_was_lost():
     assert not lost_texts(doc, list(docchunk.HierarchicalChunker().chunk(doc)))
 
 
+@pytest.mark.parametrize("inline", [False, True], ids=["plain", "inline"])
+def test_table_caption_with_inline_formatting_was_written_twice(inline):
+    """A caption with a formula in it: its parts were written again, each on a line of its own (issue 30).
+
+    Now the caption is ``meta.captions`` once, as one line, as a plain caption is, in both chunkers.
+    """
+    doc = captioned_doc("table", inline)
+    chunkers = [docchunk.HybridChunker(tokenizer="word", max_tokens=64), docchunk.HierarchicalChunker()]
+    for chunker in chunkers:
+        chunks = list(chunker.chunk(doc))
+        assert [(c.text, c.meta.captions) for c in chunks] == [
+            ("Fruit = apple. apple, Price = 3", ["Table $x$ : results"]),
+            ("after", None),
+        ]
+        assert sum(chunker.contextualize(c).count("results") for c in chunks) == 1
+
+
+@pytest.mark.parametrize("inline", [False, True], ids=["plain", "inline"])
+@pytest.mark.parametrize("merge_peers", [True, False])
+def test_picture_caption_with_inline_formatting_lost_its_text(inline, merge_peers):
+    """A picture is written as its captions; of one with a formula in it, "Table" was lost and the parts
+    were written one per line (docling-core does the same, so docling_compat=True keeps it)."""
+    doc = captioned_doc("picture", inline)
+    chunker = docchunk.HybridChunker(tokenizer="word", max_tokens=64, merge_peers=merge_peers)
+    texts = [c.text for c in chunker.chunk(doc)]
+    assert texts == (["Table $x$ : results\nafter"] if merge_peers else ["Table $x$ : results", "after"])
+    assert [c.text for c in docchunk.HierarchicalChunker().chunk(doc)] == ["Table $x$ : results", "after"]
+
+
 def test_headings_only_document_keeps_its_headings():
     doc = _doc(("h", 1, "Annual report"), ("h", 2, "Summary"))
     assert [(c.text, c.meta.headings) for c in docchunk.HierarchicalChunker().chunk(doc)] == [
@@ -103,6 +142,25 @@ def test_always_emit_headings_gives_heading_only_chunks():
     doc = _doc(("h", 1, "A"), ("h", 1, "B"), ("t", "text"))
     chunks = list(docchunk.HybridChunker(tokenizer="word", max_tokens=20, always_emit_headings=True).chunk(doc))
     assert [(c.text, c.meta.headings) for c in chunks] == [("", ["A"]), ("text", ["B"])]
+
+
+@pytest.mark.parametrize("merge_peers", [True, False])
+def test_always_emit_headings_keeps_heading_only_chunks_of_several_headings(merge_peers):
+    """A section and sub-section without content: one heading-only chunk with both headings (issue 30).
+
+    The hybrid chunker dropped it: the split at element boundaries (two heading items) lost its mark.
+    """
+    doc = _doc(("h", 1, "Section 1"), ("h", 2, "Section 1.1"), ("h", 1, "Section 2"), ("t", "Foo"))
+    expected = [("", ["Section 1", "Section 1.1"]), ("Foo", ["Section 2"])]
+    for compat in (True, False):
+        chunker = docchunk.HybridChunker(
+            tokenizer="word", max_tokens=20, always_emit_headings=True, merge_peers=merge_peers, docling_compat=compat
+        )
+        chunks = list(chunker.chunk(doc))
+        assert [(c.text, c.meta.headings) for c in chunks] == expected
+        assert [len(c.meta.doc_items) for c in chunks] == [2, 1]
+        hierarchical = docchunk.HierarchicalChunker(always_emit_headings=True, docling_compat=compat)
+        assert [(c.text, c.meta.headings) for c in hierarchical.chunk(doc)] == expected
 
 
 def test_sheet_names_reach_the_chunks():

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any, ClassVar, cast
 
-from docling_core.types.doc import DoclingDocument, SectionHeaderItem, TableItem, TitleItem
+from docling_core.types.doc import DoclingDocument, FloatingItem, SectionHeaderItem, TableItem, TitleItem
 from pydantic import field_validator
 
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
@@ -20,7 +20,7 @@ from docchunk.chunkers.doc.types import DocChunk, join_context
 from docchunk.chunkers.doc.walk import Piece, walk
 from docchunk.errors import ConfigError, ModelLimitWarning
 from docchunk.serialization import is_chunking_serializer
-from docchunk.tokenizers import Sizer
+from docchunk.tokenizers import Sizer, is_docling_tokenizer
 from docchunk.types.config import check_size
 
 __all__ = ["HybridChunker"]
@@ -55,7 +55,10 @@ class HybridChunker(DocumentChunker):
             docling-core tokenizers; default: all-MiniLM-L6-v2 (bundled, offline).
         max_tokens: Budget per chunk in tokens of ``tokenizer``, for the
             contextualized text (headings + captions + text); >= 1. Default: the
-            tokenizer's own limit (256 for the default tokenizer).
+            tokenizer's own limit (256 for the default tokenizer). With
+            ``docling_compat=True`` and a docling-core tokenizer object, the
+            object's limit, as in docling-core (a different ``max_tokens`` is
+            ignored with a ``UserWarning``).
         merge_peers: Merge consecutive undersized chunks with equal headings.
         merge_list_items: Accepted for docling-core compatibility (always merged).
         repeat_table_header: Split oversized tables line by line, repeating the header.
@@ -98,6 +101,8 @@ class HybridChunker(DocumentChunker):
     Warns:
         ModelLimitWarning: ``max_tokens`` is above the tokenizer's model input limit
             (the chunker still uses it).
+        UserWarning: ``docling_compat=True`` ignores ``max_tokens`` beside a docling-core
+            tokenizer object of another limit, as docling-core does.
 
     Example:
         >>> chunker = HybridChunker(tokenizer="tiktoken:cl100k_base", max_tokens=128)  # doctest: +SKIP
@@ -123,6 +128,16 @@ class HybridChunker(DocumentChunker):
         """Resolve the tokenizer and check ``max_tokens`` against it (see the class docstring)."""
         super().model_post_init(__context)
         limit = self.max_tokens if self.max_tokens is not None else self._tok.max_tokens
+        if self.docling_compat and limit != self._tok.max_tokens and is_docling_tokenizer(self.tokenizer):
+            limit = self._tok.max_tokens
+            warnings.warn(
+                f"HybridChunker(docling_compat=True) ignores max_tokens={self.max_tokens!r} beside a docling-core "
+                f"tokenizer object and chunks at that tokenizer's own limit ({limit} tokens), as docling-core "
+                "2.104.0's HybridChunker does; set the limit on the tokenizer (e.g. "
+                "HuggingFaceTokenizer(..., max_tokens=64)), or use docling_compat=False, which honours max_tokens",
+                UserWarning,
+                stacklevel=5,  # the caller of HybridChunker(...)
+            )
         if limit is None:
             raise ConfigError(
                 f"max_tokens is required: the tokenizer {self._tok.name!r} has no limit of its own; "
@@ -220,6 +235,8 @@ class _Run:
         provider = chunker.serializer_provider
         compat = chunker.docling_compat
         self.serializer = provider.get_serializer(doc=doc) if compat else default_serializer(provider, doc)
+        self.doc = doc
+        self._caption_parts: tuple[set[str], set[str]] | None = None  # (captions, parts of their inline text)
         self.sizer = Sizer(self.tok, cache_limit=_CACHE_LIMIT)
         self._item_texts: dict[str, str] = {}
         self._delim_tokens: int | None = None
@@ -279,15 +296,36 @@ class _Run:
             else:
                 text = self.serializer.serialize(item=item).text or ""
                 if not self.chunker.docling_compat:
-                    text = without_debris(item, text)
+                    # a part of a caption's inline text (a formula, a link) is in its caption's text
+                    text = "" if self.caption_part(item) == "inside" else without_debris(item, text)
             self._item_texts[ref] = text
         return text
+
+    def caption_part(self, item: Any) -> str | None:
+        """``"caption"`` for a floating item's caption, ``"inside"`` for a part of one's inline text, else None."""
+        if self._caption_parts is None:
+            doc = self.doc
+            nodes = (*doc.tables, *doc.pictures, *doc.texts, *doc.key_value_items, *doc.form_items)
+            items = [ref.resolve(doc) for it in nodes if isinstance(it, FloatingItem) for ref in it.captions]
+            captions = {it.self_ref for it in items}
+            inside: set[str] = set()
+            stack = [child.resolve(doc) for it in items for child in it.children]
+            while stack:
+                node = stack.pop()
+                inside.add(node.self_ref)
+                stack.extend(child.resolve(doc) for child in node.children)
+            self._caption_parts = (captions, inside)
+        captions, inside = self._caption_parts
+        ref = item.self_ref
+        return "caption" if ref in captions else "inside" if ref in inside else None
 
     def split_by_items(self, piece: Piece) -> list[Piece]:
         """Windows of whole elements that fit ``max_tokens`` (docling-core's ``_split_by_doc_items``)."""
         items = piece.items
         n = len(items)
-        if n <= 1 or piece.from_headings:
+        one_element = not self.chunker.docling_compat and all(self.caption_part(it) for it in items)
+        if n <= 1 or piece.from_headings or one_element:
+            # default mode: a picture written as its captions (its parts a caption's inline text) is one element
             return [replace(piece, captions=None)]
         texts = [self.item_text(it) for it in items]
         counts = self.count_many(texts)
@@ -300,7 +338,12 @@ class _Run:
                 tokens = self.sizer.join_count([texts[i] for i in kept], [counts[i] for i in kept], self.delim)
             text = self.delim.join([texts[i] for i in kept])
             return Piece(
-                text=text, items=items[lo : hi + 1], headings=piece.headings, origin=piece.origin, text_tokens=tokens
+                text=text,
+                items=items[lo : hi + 1],
+                headings=piece.headings,
+                origin=piece.origin,
+                text_tokens=tokens,
+                heading_only=piece.heading_only,  # a section without content stays one, as in docling-core
             )
 
         def fits_exact(lo: int, hi: int) -> int:
@@ -415,6 +458,7 @@ class _Run:
                 headings=pieces[lo].headings,
                 origin=pieces[hi].origin,
                 text_tokens=tokens,
+                heading_only=all(p.heading_only for p in run),  # docling-core's "\n" of two such chunks
             )
 
         lo = 0

@@ -95,14 +95,18 @@ def by_rows(serializer: Any) -> bool:
 
 
 def table_of(piece: Piece) -> TableItem | None:
-    """The table a walked piece holds: one ``TableItem``, the other items its captions; else None."""
+    """The table a walked piece holds: one ``TableItem``, the other items its captions (and their parts); else None."""
     tables = [it for it in piece.items if isinstance(it, TableItem)]
     if len(tables) != 1 or piece.from_headings or piece.heading_only:
         return None
     table = tables[0]
     captions = {ref.cref for ref in table.captions}
-    if any(it is not table and it.self_ref not in captions for it in piece.items):
-        return None
+    for it in piece.items:  # in document order: a caption before the parts of its inline text
+        if it is table or it.self_ref in captions:
+            continue
+        if it.parent is None or it.parent.cref not in captions:
+            return None
+        captions.add(it.self_ref)  # a part of a caption's inline text (a formula, a link): the caption holds it
     return table
 
 
