@@ -103,7 +103,7 @@ class SemanticChunker(TextChunker):
         embedded_count: Texts embedded by the last ``chunk()`` call (one per sentence).
 
     Invariants: chunks tile the text (``source[start_index:end_index] == text``, no
-    gap); ``token_count <= chunk_size`` unless one character is larger; text
+    gap); ``token_count <= chunk_size`` unless one character (or one CRLF) is larger; text
     without sentence punctuation still gets chunks within the limit.
 
     Raises:

@@ -21,11 +21,11 @@ _CLOSERS = "\"'”’»)]}」』）】》〕〉"
 #    then any whitespace: CJK text puts no space between sentences;
 #  - "end": Western terminators (. ! ? … and runs of them), closing quotes or brackets,
 #    then the whitespace that must follow (a period inside "3.14" or "e.g" is no end);
-#  - "nl": a run of line breaks.
+#  - "nl": a run of line breaks ("\n", "\r\n" or "\r").
 _CANDIDATE = re.compile(
     rf"(?P<cjk>[。！？｡]+[{re.escape(_CLOSERS)}]*\s*)"
     rf"|(?P<end>[.!?…]+[{re.escape(_CLOSERS)}]*)(?P<ws>\s+)"
-    r"|(?P<nl>\n+)"
+    r"|(?P<nl>[\r\n]+)"
 )
 # the word before a period: letters, digits and inner periods ("e.g", "U.S", "5.3")
 _WORD_BEFORE = re.compile(r"([^\W_]|[.'’-])*[^\W_]\Z")
@@ -67,13 +67,13 @@ def _is_abbreviation(text: str, stop: int) -> bool:
     if "." in word and all(len(part) <= 2 and part.isalpha() for part in word.split(".")):
         return True  # "U.S", "e.g", "z.B", "i.e" in any case
     if _SECTION_NUMBER.match(word):  # a numbered heading or list item, alone at the start of its line
-        line_start = text.rfind("\n", 0, match.start()) + 1
+        line_start = max(text.rfind("\n", 0, match.start()), text.rfind("\r", 0, match.start())) + 1
         return not text[line_start : match.start()].strip()
     return False
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """Sentence spans that tile ``text``; trailing whitespace stays with its sentence.
+    r"""Sentence spans that tile ``text``; trailing whitespace stays with its sentence.
 
     The shared sentence rules of :class:`SentenceChunker`, :class:`SemanticChunker`
     and :class:`SDPMChunker`. A sentence ends:
@@ -88,7 +88,7 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
       dotted abbreviation (``U.S.``) or a section number alone at the start of a
       line (``5.3. Scope``); a decimal number (``3.14``) has no whitespace after
       its period, so it never ends one;
-    * at a run of line breaks.
+    * at a run of line breaks (``"\n"``, ``"\r\n"`` or ``"\r"``; a ``"\r\n"`` is never cut).
 
     Args:
         text: Any string.
@@ -105,7 +105,8 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     spans, start = [], 0
     for match in _CANDIDATE.finditer(text):
         end_mark = match.group("end")
-        if end_mark == "." and "\n" not in match.group("ws") and _is_abbreviation(text, match.start()):
+        ws = match.group("ws")
+        if end_mark == "." and "\n" not in ws and "\r" not in ws and _is_abbreviation(text, match.start()):
             continue
         if match.end() > start:
             spans.append((start, match.end()))
@@ -137,7 +138,7 @@ class SentenceChunker(TextChunker):
     spaces (recursive splitting) and, for a word still too long, into token windows.
 
     Invariants: exact offsets; ``token_count == count_tokens(text) <= chunk_size``
-    unless a single character is larger; the last sentence is never lost; text
+    unless a single character (or one CRLF) is larger; the last sentence is never lost; text
     without punctuation still gets chunks within the limit; without overlap the
     chunks tile the text.
 
