@@ -68,7 +68,8 @@ class OverlapRefinery(StrictConfig):
     chunk come back unchanged. Design after chonkie's ``OverlapRefinery``.
 
     Raises:
-        ConfigError: Invalid ``context_size``, ``mode``, ``method`` or ``max_tokens``, or
+        ConfigError: Invalid ``context_size``, ``mode``, ``method`` or ``max_tokens``,
+            ``merge`` or ``inplace`` that is not a bool (``"no"`` or ``0`` is refused), or
             an unknown keyword argument (settings assigned after construction are
             validated in the same way); at ``refine()``, document chunks with a
             ``meta.token_count`` whose chunker is unknown and no ``chunker=``.
@@ -104,6 +105,10 @@ class OverlapRefinery(StrictConfig):
             raise ConfigError(f'method must be "suffix" or "prefix", got {method!r}')
         if max_tokens is not None:
             check_size("max_tokens", max_tokens, 1)
+        for name, flag in (("merge", merge), ("inplace", inplace)):
+            if not isinstance(flag, bool):
+                raise ConfigError(f"{name} must be True or False, got {flag!r} ({type(flag).__name__}); "
+                                  f"pass {name}=True or {name}=False")  # fmt: skip
         if mode == "token":
             self.tokenizer.token_offsets("")  # fails now when the tokenizer has no offsets
         self.context_size = context_size
