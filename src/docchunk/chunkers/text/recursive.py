@@ -61,7 +61,8 @@ class RecursiveChunker(TextChunker):
             piece before it, ``False`` drops separators that fall on a chunk boundary.
         language: A preset from :func:`docchunk.separators_for` (``markdown``,
             ``python``, ``clojure``, ``javascript``, ``typescript``, ``java``, ``go``,
-            ``rust``, ``html``, ``latex``); not together with ``separators``.
+            ``rust``, ``html``, ``latex``, ``c``, ``cpp``, ``csharp``, ``kotlin``,
+            ``php``, ``ruby``, ``scala``, ``swift``); not together with ``separators``.
         tokenizer: Any spec :func:`docchunk.get_tokenizer` accepts, or a callable
             ``str -> int``.
 
