@@ -8,6 +8,7 @@ import re
 import numpy as np
 import pytest
 
+import docchunk
 from docchunk.errors import ConfigError, DocumentError
 from docchunk.evaluation import CachedEmbedder, ChunkingConfig, chunk_corpus, evaluate, load_eval_set
 from tests.helpers import DATA
@@ -68,7 +69,7 @@ def test_the_budget_holds_at_least_as_many_chunks_as_fit(excerpt):
 def test_context_is_embedded_but_not_scored(excerpt, side):
     text = excerpt.corpora["state_of_the_union"]
     plain = ChunkingConfig("recursive", CL100K, chunk_size=60)
-    framed = ChunkingConfig("recursive", CL100K, chunk_size=60, context_size=10, context_side=side)
+    framed = ChunkingConfig("recursive", CL100K, chunk_size=60, context_size=10, context_side=side, context_stop=())
     a, b = chunk_corpus(plain, plain.build(), text), chunk_corpus(framed, framed.build(), text)
     assert np.array_equal(a.spans, b.spans)  # the scored spans are the chunks' own
     for i, ((s, e), embedded) in enumerate(zip(b.spans.tolist(), b.embedded, strict=False)):
@@ -178,3 +179,20 @@ def test_headings_are_embedded_first_and_not_scored(excerpt):
         assert new.endswith(old)
         title = new[: len(new) - len(old)].splitlines()[0]
         assert f"= {title} =" in text
+
+
+def test_eval_context_stops_at_blank_lines_between_dialogues_issue29():
+    from tests.helpers import DATA
+
+    text = (DATA / "chat_dialogues.txt").read_text(encoding="utf-8")
+    config = ChunkingConfig("recursive", "word", chunk_size=6, context_size=12)
+    out = chunk_corpus(config, config.build(), text)
+    crossing = 0
+    for (s, e), embedded in zip(out.spans.tolist(), out.embedded, strict=True):
+        head, tail = embedded.split(text[s:e], 1)
+        assert text[:s].endswith(head) and text[e:].startswith(tail)
+        assert "\n\n" not in head.strip("\n") and "\n\n" not in tail.strip("\n")
+        crossing += "\n\n" in text[max(0, s - 40) : s] or "\n\n" in text[e : e + 40]
+    assert crossing  # some chunks do sit next to a dialogue boundary
+    with pytest.raises(docchunk.ConfigError, match="stop_at"):
+        ChunkingConfig("recursive", "word", context_stop=("paragraph",))

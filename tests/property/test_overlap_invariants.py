@@ -20,7 +20,8 @@ from tests.property.strategies import texts
 def test_context_is_adjacent_source_text(text, size, context, method, mode, tok):
     chunks = docchunk.RecursiveChunker(chunk_size=size)(text)
     original = [c.model_copy() for c in chunks]
-    refined = docchunk.OverlapRefinery(tokenizer=tok, context_size=context, mode=mode, method=method, inplace=False)(
+    refined = docchunk.OverlapRefinery(tokenizer=tok, context_size=context, mode=mode, method=method,
+                                       inplace=False, stop_at=())(
         chunks
     )
     assert [c.model_dump() for c in chunks] == [c.model_dump() for c in original]
@@ -59,8 +60,8 @@ def test_both_sides_take_context_from_original_neighbours(text, size, context, f
     bodies = [c.text for c in chunks]
     second = "prefix" if first == "suffix" else "suffix"
     kw = {"tokenizer": tok, "context_size": context, "mode": mode, "merge": merge}
-    out = docchunk.OverlapRefinery(method=first, inplace=False, **kw)(chunks)
-    out = docchunk.OverlapRefinery(method=second, **kw)(out)
+    out = docchunk.OverlapRefinery(method=first, inplace=False, stop_at=(), **kw)(chunks)
+    out = docchunk.OverlapRefinery(method=second, stop_at=(), **kw)(out)
     assert [c.text for c in chunks] == bodies
     for i, (body, c) in enumerate(zip(bodies, out, strict=False)):
         assert isinstance(c.start_index, int) and text[c.start_index : c.end_index] == c.text

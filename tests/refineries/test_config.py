@@ -29,6 +29,8 @@ def test_assigned_context_size_takes_effect():
         ("mode", "sentence", 'mode must be "token" or "recursive"'),
         ("context_size", 0, "context_size as an int is a number of tokens"),
         ("max_tokens", 0, "max_tokens must be an int >= 1"),
+        ("merge", "no", r"merge must be True or False, got 'no' \(str\)"),
+        ("inplace", None, "inplace must be True or False, got None"),
     ],
 )
 def test_invalid_assignment_is_an_error_and_leaves_the_refinery_unchanged(name, value, message):
@@ -59,3 +61,11 @@ def test_recursive_level_rejects_unknown_and_invalid_fields_regression(kwargs, m
         docchunk.RecursiveLevel(**kwargs)
     with pytest.raises(docchunk.ConfigError, match="Extra inputs"):
         docchunk.RecursiveRules(level=[])
+
+
+@pytest.mark.parametrize("name", ["merge", "inplace"])
+@pytest.mark.parametrize("value", ["False", 0, 1, None, [True]])
+def test_merge_and_inplace_must_be_bools_issue30(name, value):
+    with pytest.raises(docchunk.ConfigError, match=f"{name} must be True or False, got {value!r}".replace("[", r"\[")):
+        docchunk.OverlapRefinery(context_size=3, **{name: value})
+    assert isinstance(docchunk.ConfigError("x"), ValueError)

@@ -6,6 +6,7 @@ import pytest
 
 import docchunk
 from docchunk import Chunk, OverlapRefinery, RecursiveLevel, RecursiveRules
+from tests.helpers import DATA
 
 TEXT = (
     "This is the first sentence. This is the second sentence, providing context. "
@@ -67,14 +68,14 @@ def test_recursive_mode_three_levels():
         Chunk(text="Short.\n\nNext para here. More words follow", start_index=43, end_index=83),
     ]
     prefix = OverlapRefinery(
-        context_size=20, mode="recursive", method="prefix", rules=rules, merge=False, inplace=False
+        context_size=20, mode="recursive", method="prefix", rules=rules, merge=False, inplace=False, stop_at=()
     )
     out = prefix(chunks)
     # paragraphs: "First sentence. Second sentence." (32) is too long; sentences: " Second sentence." (17) fits
     assert out[1].context_prefix == " Second sentence." and out[0].context_prefix is None
     assert texts(out) == texts(chunks)
     suffix = OverlapRefinery(
-        context_size=10, mode="recursive", method="suffix", rules=rules, merge=False, inplace=False
+        context_size=10, mode="recursive", method="suffix", rules=rules, merge=False, inplace=False, stop_at=()
     )
     out = suffix(chunks)
     # "Short.\n\n" (8) is the first paragraph unit and fits 10 characters
@@ -172,3 +173,60 @@ def test_refine_tells_text_from_document_chunks_by_type_and_rejects_a_mix_regres
         OverlapRefinery(context_size=2)(["abc", "def"])
     refined = OverlapRefinery(context_size=2, merge=False)(doc_chunks)
     assert refined[0].meta.context_suffix == doc_chunks[1].text[:2]
+
+
+CHAT = DATA / "chat_dialogues.txt"
+
+
+def dialogue_spans(text: str) -> list[tuple[int, int]]:
+    spans, start = [], 0
+    for part in text.split("\n\n"):
+        spans.append((start, start + len(part)))
+        start += len(part) + 2
+    return spans
+
+
+def dialogue_of(spans, position: int) -> int:
+    return next(i for i, (s, e) in enumerate(spans) if s <= position <= e)
+
+
+@pytest.mark.parametrize("tokenizer", ["word", "character"])
+@pytest.mark.parametrize("size", [4, 8, 12, 20])
+@pytest.mark.parametrize("context", [3, 10, 40])
+def test_context_never_holds_text_from_another_dialogue_issue29(tokenizer, size, context):
+    text = CHAT.read_text(encoding="utf-8")
+    spans = dialogue_spans(text)
+    unit = 1 if tokenizer == "word" else 6
+    chunks = docchunk.RecursiveChunker(chunk_size=size * unit, tokenizer=tokenizer)(text)
+    for method in ("prefix", "suffix"):
+        out = OverlapRefinery(tokenizer=tokenizer, context_size=context * unit, method=method, merge=False,
+                              inplace=False)(chunks)  # fmt: skip
+        for i, c in enumerate(out):
+            ctx = c.context_prefix if method == "prefix" else c.context_suffix
+            if not ctx:
+                continue
+            body = c.text.strip()
+            if method == "suffix":  # the start of the next chunk, in the dialogue where this chunk ends
+                here = dialogue_of(spans, c.start_index + len(c.text.rstrip()) - 1)
+                s = out[i + 1].start_index
+            else:
+                here = dialogue_of(spans, c.start_index + len(c.text) - len(c.text.lstrip()))
+                s = out[i - 1].end_index - len(ctx)
+            assert body and text[s : s + len(ctx)] == ctx
+            inside = {dialogue_of(spans, p) for p in range(s, s + len(ctx)) if not text[p].isspace()}
+            assert inside == {here}, (method, c.text, ctx)
+
+
+def test_stop_at_headings_and_tables_and_none():
+    text = "Intro line one.\n## Results\nThe value rose.\n| a | b |\n| 1 | 2 |\nAfter the table."
+    pieces = [(0, 16), (16, 27), (27, 43), (43, 63), (63, len(text))]
+    chunks = [Chunk(text=text[s:e], start_index=s, end_index=e) for s, e in pieces]
+    suffix = OverlapRefinery(context_size=30, merge=False, inplace=False)(chunks)
+    assert suffix[0].context_suffix is None  # the next chunk is a heading: another section
+    prefix = OverlapRefinery(context_size=30, method="prefix", merge=False, inplace=False)(chunks)
+    assert prefix[2].context_prefix == "## Results\n"  # the heading opens this chunk's section
+    assert prefix[3].context_prefix is None and prefix[4].context_prefix is None  # a table starts, ends
+    plain = OverlapRefinery(context_size=30, method="prefix", merge=False, inplace=False, stop_at=())(chunks)
+    assert plain[3].context_prefix == "The value rose.\n"
+    with pytest.raises(docchunk.ConfigError, match="stop_at: unknown boundary 'tables'"):
+        OverlapRefinery(stop_at=("tables",))

@@ -17,8 +17,8 @@ THREE_PARAGRAPHS = (
 
 def _both_sides(chunks, merge, first="prefix", **kw):
     second = "suffix" if first == "prefix" else "prefix"
-    chunks = OverlapRefinery(context_size=2, method=first, merge=merge, **kw)(chunks)
-    return OverlapRefinery(context_size=2, method=second, merge=merge, **kw)(chunks)
+    chunks = OverlapRefinery(context_size=2, stop_at=(), method=first, merge=merge, **kw)(chunks)
+    return OverlapRefinery(context_size=2, stop_at=(), method=second, merge=merge, **kw)(chunks)
 
 
 @pytest.mark.parametrize("first", ["prefix", "suffix"])
@@ -52,12 +52,12 @@ def test_prefix_then_suffix_unmerged_keeps_both_sides_apart_issue13(first):
 
 def test_same_method_twice_replaces_instead_of_duplicating_issue13():
     chunks = docchunk.RecursiveChunker(chunk_size=12, tokenizer="word")(THREE_PARAGRAPHS)
-    once = [c.text for c in OverlapRefinery(tokenizer="word", context_size=2, inplace=False)(chunks)]
-    refinery = OverlapRefinery(tokenizer="word", context_size=2)
+    once = [c.text for c in OverlapRefinery(tokenizer="word", context_size=2, stop_at=(), inplace=False)(chunks)]
+    refinery = OverlapRefinery(tokenizer="word", context_size=2, stop_at=())
     twice = refinery(refinery(chunks))
     assert [c.text for c in twice] == once
     # a later unmerged pass on the same side takes the merged context back out of text
-    unmerged = OverlapRefinery(tokenizer="word", context_size=2, merge=False)(twice)
+    unmerged = OverlapRefinery(tokenizer="word", context_size=2, stop_at=(), merge=False)(twice)
     plain = docchunk.RecursiveChunker(12, tokenizer="word")(THREE_PARAGRAPHS)
     assert [c.text for c in unmerged] == [c.text for c in plain]
     assert unmerged[0].context_suffix == "\n\nBravo eleven "

@@ -36,6 +36,8 @@ class ChunkingConfig:
             ``"suffix"`` (start of the next one).
         context_mode: ``OverlapRefinery``'s ``mode``: ``"token"`` or ``"recursive"``
             (whole sentences and words that fit).
+        context_stop: ``OverlapRefinery``'s ``stop_at``: the boundaries context does
+            not cross (blank lines, headings, tables; ``()`` for none).
         threshold: Semantic chunkers: quantile below which a similarity dip is a boundary.
         boundaries: Semantic chunkers: ``"paragraph"`` or ``"sentence"``.
         similarity_window: Semantic chunkers: sentences on each side of a gap besides the nearest.
@@ -54,6 +56,7 @@ class ChunkingConfig:
     context_size: int = 0
     context_side: Literal["both", "prefix", "suffix"] = "both"
     context_mode: Literal["token", "recursive"] = "token"
+    context_stop: tuple[str, ...] = ("blank_line", "heading", "table")
     threshold: float = 0.8
     boundaries: Literal["paragraph", "sentence"] = "paragraph"
     similarity_window: int = 1
@@ -66,6 +69,9 @@ class ChunkingConfig:
         if self.context_side not in SIDES:
             raise ConfigError(f"context_side must be one of {SIDES!r}, got {self.context_side!r}")
         check_size("context_size", self.context_size, 0)
+        from docchunk.refineries.boundaries import check_stops
+
+        object.__setattr__(self, "context_stop", check_stops(self.context_stop))
         if self.table_header not in TABLE_HEADERS:
             raise ConfigError(f"table_header must be one of {TABLE_HEADERS!r}, got {self.table_header!r}")
         if self.chunker in ("semantic", "sdpm") and self.chunk_overlap:
@@ -153,6 +159,7 @@ def _contexts(config: ChunkingConfig, chunks: list[Any], method: str) -> list[st
     from docchunk import OverlapRefinery
 
     refinery = OverlapRefinery(tokenizer=config.tokenizer, context_size=config.context_size, mode=config.context_mode,
-                               method=method, merge=False, inplace=False)  # type: ignore[arg-type]  # fmt: skip
+                               method=method, merge=False, inplace=False,  # type: ignore[arg-type]
+                               stop_at=config.context_stop)  # fmt: skip
     side = "context_prefix" if method == "prefix" else "context_suffix"
     return [getattr(c, side) or "" for c in refinery(chunks)]

@@ -7,6 +7,7 @@ import math
 from typing import Any, Literal
 
 from docchunk.errors import ConfigError
+from docchunk.refineries.boundaries import STOPS, check_stops, stop_context
 from docchunk.refineries.rules import RecursiveRules, split_units
 from docchunk.tokenizers import Tokenizer, TokenizerSpec, get_tokenizer
 from docchunk.types import Chunk
@@ -59,6 +60,15 @@ class OverlapRefinery(StrictConfig):
             (docchunk's document chunkers attach their ``ChunkBudget`` to each
             chunk), and text chunks, whose merged ``token_count`` is recounted with
             this chunker's tokenizer (default: with ``tokenizer``).
+        stop_at: Boundaries the context never crosses, from ``("blank_line",
+            "heading", "table")`` (all by default; ``()`` for none). ``"blank_line"``:
+            a blank line, which separates documents, dialogues and paragraphs, also
+            one that falls at the junction of the two chunks; ``"heading"``: a
+            Markdown (``#``) or MediaWiki (``= x =``) heading line: context after a
+            chunk stops before it, context before a chunk starts at it;
+            ``"table"``: where pipe-table rows (lines with ``|``) begin or end. The
+            context is the part of the neighbour's edge next to the chunk before the
+            first boundary, possibly empty (then none is added).
 
     Invariants of the result: text chunks keep ``source[start_index:end_index] ==
     text`` (ints stay ints); document chunks keep ``meta.token_count`` equal to the
@@ -68,7 +78,8 @@ class OverlapRefinery(StrictConfig):
     chunk come back unchanged. Design after chonkie's ``OverlapRefinery``.
 
     Raises:
-        ConfigError: Invalid ``context_size``, ``mode``, ``method`` or ``max_tokens``, or
+        ConfigError: Invalid ``context_size``, ``mode``, ``method``, ``max_tokens`` or ``stop_at``,
+            ``merge`` or ``inplace`` that is not a bool (``"no"`` or ``0`` is refused), or
             an unknown keyword argument (settings assigned after construction are
             validated in the same way); at ``refine()``, document chunks with a
             ``meta.token_count`` whose chunker is unknown and no ``chunker=``.
@@ -90,6 +101,7 @@ class OverlapRefinery(StrictConfig):
         inplace: bool = True,
         max_tokens: int | None = None,
         chunker: Any = None,
+        stop_at: tuple[str, ...] = STOPS,
     ):
         self.tokenizer: Tokenizer = get_tokenizer(tokenizer)
         if isinstance(context_size, bool) or not isinstance(context_size, (int, float)):
@@ -104,6 +116,10 @@ class OverlapRefinery(StrictConfig):
             raise ConfigError(f'method must be "suffix" or "prefix", got {method!r}')
         if max_tokens is not None:
             check_size("max_tokens", max_tokens, 1)
+        for name, flag in (("merge", merge), ("inplace", inplace)):
+            if not isinstance(flag, bool):
+                raise ConfigError(f"{name} must be True or False, got {flag!r} ({type(flag).__name__}); "
+                                  f"pass {name}=True or {name}=False")  # fmt: skip
         if mode == "token":
             self.tokenizer.token_offsets("")  # fails now when the tokenizer has no offsets
         self.context_size = context_size
@@ -114,6 +130,7 @@ class OverlapRefinery(StrictConfig):
         self.inplace = inplace
         self.max_tokens = max_tokens
         self.chunker = chunker
+        self.stop_at = check_stops(stop_at)
 
     def __call__(self, chunks: list[Any]) -> list[Any]:
         """Same as :meth:`refine`."""
@@ -144,7 +161,8 @@ class OverlapRefinery(StrictConfig):
         else:
             pairs = [(i, i - 1) for i in range(1, len(out))]
         for target, neighbour in pairs:
-            context = self._context(bodies[neighbour], size)
+            context = stop_context(bodies[target], self._context(bodies[neighbour], size),
+                                   self.method == "suffix", self.stop_at)  # fmt: skip
             if not text_chunks:
                 self._apply_doc(out[target], bodies[target], context)
             elif context:

@@ -31,6 +31,24 @@ def closing_fence_starts(text: str) -> set[int]:
     return out
 
 
+def opening_fence_ends(text: str) -> set[int]:
+    """Ends of opening fence lines, paired as in :func:`closing_fence_starts`."""
+    out, opening = set(), None
+    for m in re.finditer(r"^ {0,3}(`{3,}|~{3,})([^\n]*)$", text, re.MULTILINE):
+        marks, rest = m.group(1), m.group(2)
+        if opening is None:
+            if not (marks[0] == "`" and "`" in rest):
+                opening = marks
+                out.add(m.end())
+        elif marks[0] == opening[0] and len(marks) >= len(opening) and not rest.strip():
+            opening = None
+    return out
+
+
+def ends_with_opening_fence(text: str, chunk) -> bool:
+    return chunk.start_index + len(chunk.text.rstrip()) in opening_fence_ends(text)
+
+
 def starts_with_closing_fence(text: str, chunk) -> bool:
     first = chunk.start_index + len(chunk.text) - len(chunk.text.lstrip())
     return bool(chunk.text.strip()) and text.rfind("\n", 0, first) + 1 in closing_fence_starts(text)
@@ -80,3 +98,37 @@ def test_no_chunk_starts_with_a_closing_fence(text, size, tok):
         assert c.token_count == chunker.tokenizer.count_tokens(c.text)
         assert c.token_count <= limit or c.oversized
     assert not any(starts_with_closing_fence(text, c) for c in chunks[1:]), [c.text for c in chunks]
+    assert not any(ends_with_opening_fence(text, c) for c in chunks[:-1]), [c.text for c in chunks]
+
+
+TWO_BLOCKS = (
+    "Intro text before code.\n\n```\nalpha = 1\nbeta = 2\ngamma = 3\n```\n\n"
+    "```python\ndelta = 4\nepsilon = 5\nzeta = 6\n```\n\nClosing words here."
+)
+
+
+@pytest.mark.parametrize(("tok", "size"), [*(("word", n) for n in range(4, 12)),
+                                           *(("character", n) for n in range(19, 60, 3))])  # fmt: skip
+def test_fence_lines_stay_with_their_blocks_at_sizes_smaller_than_a_block_issue29(tok, size):
+    """A block larger than the chunk size is cut between its own lines: no chunk ends with an
+    opening fence line or starts with a closing one, so no chunk holds only fence lines."""
+    chunker = docchunk.RecursiveChunker(chunk_size=size, language="markdown", tokenizer=tok)
+    chunks = chunker(TWO_BLOCKS)
+    texts = [c.text for c in chunks]
+    assert "".join(texts) == TWO_BLOCKS
+    assert not any(ends_with_opening_fence(TWO_BLOCKS, c) for c in chunks[:-1]), texts
+    assert not any(starts_with_closing_fence(TWO_BLOCKS, c) for c in chunks[1:]), texts
+    assert not any(set(t.split()) <= {"```", "```python"} for t in texts), texts
+    for c in chunks:
+        assert TWO_BLOCKS[c.start_index : c.end_index] == c.text
+        assert c.token_count == chunker.tokenizer.count_tokens(c.text) <= size
+
+
+def test_fence_lines_stay_with_their_blocks_in_minilm_tokens_issue29(minilm_dir):
+    tok = docchunk.get_tokenizer(f"hf:{minilm_dir}")
+    for size in range(8, 30, 2):
+        chunks = docchunk.RecursiveChunker(chunk_size=size, language="markdown", tokenizer=tok)(TWO_BLOCKS)
+        texts = [c.text for c in chunks]
+        assert "".join(texts) == TWO_BLOCKS
+        assert not any(ends_with_opening_fence(TWO_BLOCKS, c) for c in chunks[:-1]), (size, texts)
+        assert not any(starts_with_closing_fence(TWO_BLOCKS, c) for c in chunks[1:]), (size, texts)

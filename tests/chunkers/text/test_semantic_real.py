@@ -122,3 +122,20 @@ def test_real_model_sdpm_within_limit(embed):
     chunks = docchunk.SDPMChunker(embed, skip_window=2, threshold=0.5, chunk_size=200, tokenizer="word")(text)
     assert "".join(c.text for c in chunks) == text
     assert all(c.token_count <= 200 for c in chunks)
+
+
+DUCKS_RATES_DUCKS = (
+    "Ducks paddle across the village pond every morning. The mallards dive for weed near the reeds.\n\n"
+    "The central bank raised interest rates by a quarter point. Mortgage repayments will rise for borrowers.\n\n"
+    "At dusk the ducks return to the pond. The ducklings sleep under their mother's wings."
+)
+
+
+@pytest.mark.parametrize("cls", [docchunk.SemanticChunker, docchunk.SDPMChunker])
+@pytest.mark.parametrize("window", [0, 1, 2])
+@pytest.mark.parametrize("threshold", [0.0, 0.5, 0.8])
+def test_real_model_splits_unrelated_paragraphs_below_the_floor_issue29(embed, cls, window, threshold):
+    chunker = cls(embed, threshold=threshold, similarity_window=window, similarity_floor=0.15, chunk_size=1000)
+    texts = [c.text.strip() for c in chunker(DUCKS_RATES_DUCKS)]
+    assert not any("Ducks" in t and "interest" in t for t in texts), texts
+    assert not any("interest" in t and "dusk" in t for t in texts), texts

@@ -103,3 +103,30 @@ def test_real_model_splits_a_single_candidate_gap_issue13(minilm, kind):
     cut = REAL_SENTENCES.index("The central")
     chunks = CHUNKERS[kind](minilm, boundaries="sentence")(REAL_SENTENCES)
     assert [c.text for c in chunks] == [REAL_SENTENCES[:cut], REAL_SENTENCES[cut:]]
+
+
+DUCKS_RATES_DUCKS = (
+    "Ducks swim on the pond every morning. A duck quacks loudly at the bread. Ducks dive for weed.\n\n"
+    "The central bank raised interest rates again. Mortgages cost more. Savers earn a little more.\n\n"
+    "The ducks come back to the pond at dusk. A duck sleeps with its head under a wing."
+)
+
+
+def duck_or_rates(batch: list[str]) -> np.ndarray:
+    """Exact: duck sentences on one axis, the others on another, so both gaps score 0 at every window."""
+    return np.asarray([[1.0, 0.0] if "duck" in t.lower() else [0.0, 1.0] for t in batch])
+
+
+@pytest.mark.parametrize("cls", [docchunk.SemanticChunker, docchunk.SDPMChunker])
+@pytest.mark.parametrize("window", [0, 1, 2, 3])
+@pytest.mark.parametrize("threshold", [0.0, 0.3, 0.5, 0.8, 1.0])
+def test_a_gap_below_the_floor_always_splits_issue29(cls, window, threshold):
+    """Ducks, interest rates, ducks: both gaps are below similarity_floor, so the rates stand alone,
+    whatever the window and threshold, and SDPM does not merge the two duck paragraphs across them."""
+    chunker = cls(duck_or_rates, threshold=threshold, similarity_window=window, similarity_floor=0.15,
+                  chunk_size=1000)  # fmt: skip
+    if cls is docchunk.SDPMChunker:
+        chunker.skip_window = 2
+    texts = [c.text for c in chunker(DUCKS_RATES_DUCKS)]
+    assert "".join(texts) == DUCKS_RATES_DUCKS
+    assert [t.strip() for t in texts] == [p for p in DUCKS_RATES_DUCKS.split("\n\n")], texts

@@ -99,3 +99,36 @@ def test_sentence_spans_tile_any_text(text):
     assert all(s < e for s, e in spans)
     assert "".join(text[s:e] for s, e in spans) == text
     assert [s for s, _ in spans[1:]] == [e for _, e in spans[:-1]]
+
+
+SECTION_AND_ETC_CASES = {
+    "section-after-sentence": (
+        "They were stored at 4 °C, i.e. below the threshold. 4.2. Results of the second run were clear.",
+        ["They were stored at 4 °C, i.e. below the threshold.", "4.2. Results of the second run were clear."],
+    ),
+    "single-number-section": ("The setup is done. 3. Method We used two runs. It worked.",
+                              ["The setup is done.", "3. Method We used two runs.", "It worked."]),
+    "number-ending-a-sentence": ("I counted to 4. Then we left. See Fig. 4. Results follow.",
+                                 ["I counted to 4.", "Then we left.", "See Fig. 4.", "Results follow."]),
+    "etc-at-an-end": ("We bought pens, paper, etc. The shop closed at six. Cats, dogs, etc. were there.",
+                      ["We bought pens, paper, etc.", "The shop closed at six.", "Cats, dogs, etc. were there."]),
+    "etc-in-french": ("Il y avait des pommes, des poires, etc. Le marché était plein.",
+                      ["Il y avait des pommes, des poires, etc.", "Le marché était plein."]),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", SECTION_AND_ETC_CASES)
+def test_section_numbers_begin_sentences_and_etc_can_end_one_issue29(case):
+    text, expected = SECTION_AND_ETC_CASES[case]
+    assert sentences(text) == expected
+
+
+def test_sentence_chunker_keeps_a_section_number_with_its_sentence_issue29():
+    text = ("The samples were stored at 4 °C, i.e. below the threshold. 4.2. Results of the second run "
+            "were as expected. We used pens, pencils, etc. The next day was dry.")  # fmt: skip
+    for size in range(12, 26):
+        chunks = docchunk.SentenceChunker("word", chunk_size=size)(text)
+        assert not any(c.text.rstrip().endswith("4.2.") for c in chunks), (size, [c.text for c in chunks])
+    for size in range(5, 10):  # the last two sentences have 5 words each: they never share a chunk
+        chunks = docchunk.SentenceChunker("word", chunk_size=size)(text)
+        assert chunks[-1].text == "The next day was dry." and chunks[-2].text.endswith("etc. "), size

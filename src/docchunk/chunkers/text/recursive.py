@@ -15,10 +15,12 @@ joins with local corrections elsewhere.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import accumulate, pairwise
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from docchunk.chunkers.text.base import TextChunker, absorb_whitespace_chunks, check_size
 from docchunk.chunkers.text.fences import keep_fences_closed
@@ -35,6 +37,8 @@ Group = tuple[int, int, int, bool]
 """``(start, end, tokens, oversized)``: a span of the text and its exact size."""
 Cut = tuple[list[str], str, int]
 """A split of a span: the parts between the occurrences of a separator, the separator, the next level."""
+_BREAK = r"(?:\r\n|\r(?!\n)|\n)"  # a line break: CRLF, CR or LF
+_CHARACTER = re.compile(r"\r\n|.", re.DOTALL)  # the "" level of text with "\r": "\r\n" is one character
 
 
 class RecursiveChunker(TextChunker):
@@ -57,14 +61,18 @@ class RecursiveChunker(TextChunker):
             piece before it, ``False`` drops separators that fall on a chunk boundary.
         language: A preset from :func:`docchunk.separators_for` (``markdown``,
             ``python``, ``clojure``, ``javascript``, ``typescript``, ``java``, ``go``,
-            ``rust``, ``html``, ``latex``); not together with ``separators``.
+            ``rust``, ``html``, ``latex``, ``c``, ``cpp``, ``csharp``, ``kotlin``,
+            ``php``, ``ruby``, ``scala``, ``swift``); not together with ``separators``.
         tokenizer: Any spec :func:`docchunk.get_tokenizer` accepts, or a callable
             ``str -> int``.
 
     Invariants of ``chunk(text)``: ``text[c.start_index:c.end_index] == c.text`` for
     every chunk; ``c.token_count`` is the exact size of ``c.text``; no chunk exceeds
     ``chunk_size`` except a piece with no finer separator left, which is emitted
-    whole with ``oversized=True``; chunks are in order and, apart from overlap and
+    whole with ``oversized=True``; a line break is ``"\n"``, ``"\r\n"`` or ``"\r"``:
+    every separator with a line break matches all three (``"\n\n"`` finds the
+    paragraphs of Windows text) and no chunk ends between ``"\r"`` and ``"\n"``
+    (``""`` keeps a ``"\r\n"`` whole); chunks are in order and, apart from overlap and
     (with ``keep_separator=False``) separators at chunk boundaries, cover the whole
     text; a whitespace-only chunk appears only when the input is whitespace or when
     joining it to either neighbour would exceed ``chunk_size``.
@@ -149,6 +157,7 @@ class _Call:
         self.keep = chunker.keep_separator
         self.additive = chunker._additive
         self.spans: SpanSizer = sizer.spans(text)
+        self.breaks = "\r" in text  # line breaks may be "\r\n" or "\r": separators match them all
         self.groups: list[Group] = []
         self.repeats: dict[tuple[int, int], list[Group]] = {}  # by piece id and level: relative groups
         self.measured_cuts: dict[tuple[int, int], Cut] = {}  # splits made while measuring, by start and level
@@ -156,9 +165,12 @@ class _Call:
     # -- phase 1: split ------------------------------------------------------------------
     def visit(self, lo: int, hi: int, level: int) -> None:
         """Append the groups of ``text[lo:hi]``, a span that does not fit, split from ``level`` on."""
-        cut = self.measured_cuts.pop((lo, level), None) or _split_once(self.separators, self.text, lo, hi, level)
+        cut = self.measured_cuts.pop((lo, level), None) or self.split_once(lo, hi, level)
         if cut is None:
             self.groups.append((lo, hi, self.spans.count(lo, hi), True))
+            return
+        if isinstance(cut, _Pieces):
+            self.group_pieces(cut.spans, cut.next_level)
             return
         parts, sep, next_level = cut
         lengths = [len(p) for p in parts]
@@ -170,6 +182,12 @@ class _Call:
                 self.group_contiguous(bounds, parts, sep, next_level)
             return
         self.group_pieces(_pieces(lo, lengths, len(sep), self.keep), next_level)
+
+    def split_once(self, lo: int, hi: int, level: int) -> Cut | _Pieces | None:
+        r""":func:`_split_once`; in text with ``"\r"``, every kind of line break matches ``"\n"``."""
+        if self.breaks:
+            return _split_breaks(self.separators, self.text, lo, hi, level, self.keep)
+        return _split_once(self.separators, self.text, lo, hi, level)
 
     def group_pieces(self, pieces: list[tuple[int, int]], next_level: int) -> None:
         """Greedy groups of pieces that may have dropped separators between them.
@@ -276,8 +294,8 @@ class _Call:
 
         When it does not fit, the split is kept for :meth:`visit`.
         """
-        cut = _split_once(self.separators, self.text, lo, hi, level)
-        if cut is None or not cut[1]:  # indivisible, or characters: count it whole
+        cut = self.split_once(lo, hi, level)
+        if cut is None or isinstance(cut, _Pieces) or not cut[1]:  # indivisible, characters, breaks: count it whole
             return self.spans.count(lo, hi)
         parts, sep, next_level = cut
         bounds = _bounds(lo, [len(p) for p in parts], len(sep), self.keep == "start")
@@ -336,6 +354,59 @@ def _split_once(separators: list[str], text: str, lo: int, hi: int, level: int) 
             continue
         return (text if hi - lo == len(text) else text[lo:hi]).split(sep), sep, index + 1
     return None
+
+
+class _Pieces(NamedTuple):
+    r"""A split of a span at separators of varying width (the line breaks of text with ``"\r"``)."""
+
+    spans: list[tuple[int, int]]
+    """The non-empty pieces, in order, with the separators kept as ``keep_separator`` says."""
+    next_level: int
+
+
+@lru_cache(maxsize=256)
+def _break_pattern(sep: str) -> re.Pattern[str] | None:
+    r"""``sep`` as a pattern whose line breaks match ``"\r\n"``, ``"\r"`` or ``"\n"``; None without a line break."""
+    lines = sep.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return re.compile(_BREAK.join(re.escape(part) for part in lines)) if len(lines) > 1 else None
+
+
+def _split_breaks(separators: list[str], text: str, lo: int, hi: int, level: int,
+                  keep: Literal["start", "end", False]) -> Cut | _Pieces | None:  # fmt: skip
+    r""":func:`_split_once` for text with ``"\r"``: a line break is ``"\r\n"``, ``"\r"`` or ``"\n"``.
+
+    A separator with a line break matches every kind of line break, so ``"\n\n"``
+    finds the paragraphs of Windows text (``"\r\n\r\n"``) as of Unix text, and no
+    piece ends between ``"\r"`` and ``"\n"``; ``""`` keeps ``"\r\n"`` as one
+    character. Other separators split as in :func:`_split_once`.
+    """
+    for index in range(level, len(separators)):
+        sep = separators[index]
+        if sep == "":
+            chars = [m.span() for m in _CHARACTER.finditer(text, lo, hi)]
+            return _Pieces(chars, index + 1) if len(chars) > 1 else None
+        pattern = _break_pattern(sep)
+        if pattern is None:
+            if text.find(sep, lo, hi) != -1:
+                return _split_once(separators, text, lo, hi, index)
+            continue
+        hits = [m.span() for m in pattern.finditer(text, lo, hi)]
+        if hits:
+            return _Pieces(_break_pieces(lo, hi, hits, keep), index + 1)
+    return None
+
+
+def _break_pieces(lo: int, hi: int, hits: list[tuple[int, int]],
+                  keep: Literal["start", "end", False]) -> list[tuple[int, int]]:  # fmt: skip
+    """The non-empty pieces of ``lo:hi`` between the separators at ``hits``, each kept per ``keep``."""
+    if keep == "start":
+        bounds = [lo, *(s for s, _ in hits), hi]
+    elif keep == "end":
+        bounds = [lo, *(e for _, e in hits), hi]
+    else:
+        edges = [lo, *(x for hit in hits for x in hit), hi]
+        return [(a, b) for a, b in zip(edges[::2], edges[1::2], strict=True) if a < b]
+    return [(a, b) for a, b in pairwise(bounds) if a < b]
 
 
 def _bounds(lo: int, lengths: list[int], width: int, start_mode: bool) -> list[int]:

@@ -61,14 +61,16 @@ class SemanticChunker(TextChunker):
        of sentences ``i + 1 .. i + 1 + similarity_window`` (clipped at the ends of the
        text). Neither block crosses the gap, so a topic change shows as a dip exactly
        at the gap;
-    5. place a boundary at a candidate gap whose score is a local minimum of the
-       candidates' scores and is low: below the ``threshold`` quantile of them, or
-       clearly low on its own, so that a text with a single candidate gap (two
-       paragraphs, or two sentences with ``boundaries="sentence"``) can still be
-       split: below ``similarity_floor``, or, when the sentence pair across the gap
-       is less similar than every pair of adjacent sentences inside the paragraphs
-       (the text's own sentence-to-sentence similarities, at the sentence ends that
-       are not candidates);
+    5. place a boundary at every candidate gap whose score is below
+       ``similarity_floor`` (whether or not it is a local minimum: unrelated
+       paragraphs are always split), and at a candidate gap whose score is a local
+       minimum of the candidates' scores and is low: below the ``threshold``
+       quantile of them, or clearly low on its own, so that a text with a single
+       candidate gap (two paragraphs, or two sentences with
+       ``boundaries="sentence"``) can still be split: when the sentence pair across
+       the gap is less similar than every pair of adjacent sentences inside the
+       paragraphs (the text's own sentence-to-sentence similarities, at the
+       sentence ends that are not candidates);
     6. group the sentences between boundaries (a group keeps at least
        ``min_sentences_per_chunk`` sentences) and pack each group into chunks of at
        most ``chunk_size`` tokens, whole sentences first; a sentence longer than
@@ -93,8 +95,10 @@ class SemanticChunker(TextChunker):
         boundaries: ``"paragraph"`` (boundaries only at blank lines when the text has
             any) or ``"sentence"`` (at any sentence end).
         similarity_floor: Cosine similarity in [-1, 1] below which a candidate gap
-            that is a local minimum is a boundary whatever the quantile; None turns
-            the floor off. The default 0.15 suits all-MiniLM-L6-v2, whose unrelated
+            is always a boundary, whatever the quantile (between paragraphs, also
+            when it is below with the blocks clipped to the two paragraphs; only
+            ``min_sentences_per_chunk`` can remove it); :class:`SDPMChunker` never
+            merges across it. None turns the floor off. The default 0.15 suits all-MiniLM-L6-v2, whose unrelated
             sentences score about 0.0 (95% below 0.16) and related neighbours mostly
             0.2-0.6 (``docs/semantic.md``); raise it for models whose similarities
             run higher.
@@ -103,7 +107,7 @@ class SemanticChunker(TextChunker):
         embedded_count: Texts embedded by the last ``chunk()`` call (one per sentence).
 
     Invariants: chunks tile the text (``source[start_index:end_index] == text``, no
-    gap); ``token_count <= chunk_size`` unless one character is larger; text
+    gap); ``token_count <= chunk_size`` unless one character (or one CRLF) is larger; text
     without sentence punctuation still gets chunks within the limit.
 
     Raises:
@@ -189,26 +193,52 @@ class SemanticChunker(TextChunker):
         norms = np.linalg.norm(left, axis=1) * np.linalg.norm(right, axis=1)
         return np.where(norms > 0, dots / np.where(norms > 0, norms, 1.0), 1.0)
 
-    def _boundaries(self, text: str, spans: list[tuple[int, int]], unit: Any) -> list[int]:
-        """Sentence indices after which a topic boundary falls.
+    def _boundaries(self, text: str, spans: list[tuple[int, int]], unit: Any) -> tuple[list[int], set[int]]:
+        """Sentence indices after which a topic boundary falls, and those of the gaps below the floor.
 
-        Candidate gaps that are local minima of the candidates' scores and low (below
-        the quantile cutoff, or clearly low).
+        Every candidate gap below ``similarity_floor``, and the candidate gaps that are
+        local minima of the candidates' scores and low (below the quantile cutoff, or
+        clearly low).
         """
         np = require("numpy", "semantic", "Semantic chunking")
         gaps = self._candidates(text, spans)
         if not gaps:
-            return []
+            return [], set()
         sims = self._gap_similarities(unit, gaps)
         cutoff = float(np.quantile(sims, self.threshold))
         clearly_low = self._clearly_low(unit, gaps, sims)
+        below = self._below_floor(unit, gaps, sims, paragraphs=len(gaps) < len(unit) - 1)
         cuts = []
         for k, s in enumerate(sims):
             left = sims[k - 1] if k > 0 else np.inf
             right = sims[k + 1] if k + 1 < len(sims) else np.inf
-            if (s < cutoff or clearly_low[k]) and s <= left and s <= right:
+            if gaps[k] in below or ((s < cutoff or clearly_low[k]) and s <= left and s <= right):
                 cuts.append(gaps[k])
-        return self._enforce_min_sentences(cuts, len(unit))
+        kept = self._enforce_min_sentences(cuts, len(unit))
+        return kept, below & set(kept)
+
+    def _below_floor(self, unit: Any, gaps: list[int], sims: Any, paragraphs: bool) -> set[int]:
+        """The candidate gaps whose similarity is below ``similarity_floor``.
+
+        Between paragraphs, also when the blocks are clipped to the two paragraphs next
+        to the gap: a wide ``similarity_window`` reaches into the paragraphs beyond, so
+        ducks, rates, ducks would score the rates paragraph against ducks on both sides.
+        """
+        floor = self.similarity_floor
+        if floor is None:
+            return set()
+        low = {g for g, s in zip(gaps, sims, strict=True) if float(s) < floor}
+        if paragraphs and self.similarity_window:
+            np = require("numpy", "semantic", "Semantic chunking")
+            w, n = self.similarity_window, len(unit)
+            for k, g in enumerate(gaps):
+                lo = max(gaps[k - 1] + 1 if k else 0, g - w)
+                hi = min(gaps[k + 1] + 1 if k + 1 < len(gaps) else n, g + 2 + w)
+                left, right = unit[lo : g + 1].sum(axis=0), unit[g + 1 : hi].sum(axis=0)
+                norms = float(np.linalg.norm(left) * np.linalg.norm(right))
+                if norms > 0 and float(left @ right) / norms < floor:
+                    low.add(g)
+        return low
 
     def _clearly_low(self, unit: Any, gaps: list[int], sims: Any) -> list[bool]:
         """Per candidate gap, whether its similarity is clearly low.
@@ -266,10 +296,12 @@ class SemanticChunker(TextChunker):
             i = j
         return out
 
-    def _first_pass(self, text: str) -> tuple[list[tuple[int, int]], Any, list[tuple[int, int]]]:
+    def _first_pass(self, text: str) -> tuple[list[tuple[int, int]], Any, list[tuple[int, int]], set[int]]:
+        """Sentences, their embeddings, the topic groups, and the boundaries below the floor."""
         spans = _sentences(text)
         unit = self._embed([text[a:b] for a, b in spans])
-        return spans, unit, self._groups(spans, self._boundaries(text, spans, unit))
+        cuts, below = self._boundaries(text, spans, unit)
+        return spans, unit, self._groups(spans, cuts), below
 
     def chunk(self, text: str) -> list[Chunk]:
         """Split ``text`` at topic boundaries (see the class docstring)."""
@@ -278,13 +310,12 @@ class SemanticChunker(TextChunker):
         if not text:
             return []
         sizer = Sizer(self.tokenizer)
-        spans, unit, groups = self._first_pass(text)
-        groups = self._second_pass(text, spans, unit, groups, sizer)
+        spans, unit, groups, below = self._first_pass(text)
+        groups = self._second_pass(text, spans, unit, groups, sizer, below)
         return [c for lo, hi in groups for c in self._pack(text, spans, lo, hi, sizer)]
 
-    def _second_pass(
-        self, text: str, spans: list[tuple[int, int]], unit: Any, groups: list[tuple[int, int]], sizer: Sizer
-    ) -> list[tuple[int, int]]:
+    def _second_pass(self, text: str, spans: list[tuple[int, int]], unit: Any, groups: list[tuple[int, int]],
+                     sizer: Sizer, below: set[int]) -> list[tuple[int, int]]:  # fmt: skip
         """Hook for :class:`SDPMChunker`; the single-pass chunker keeps its groups."""
         return groups
 
@@ -299,7 +330,8 @@ class SDPMChunker(SemanticChunker):
     them) fits ``chunk_size`` tokens, the span becomes one group. Passes repeat
     until nothing merges; the groups are then packed into chunks as in the first pass.
     ``skip_window=1`` merges neighbours only; 2 bridges one intermediate group (a
-    short digression).
+    short digression) unless a gap around it is below ``similarity_floor``: a merge
+    never spans such a gap (pass ``similarity_floor=None`` to bridge unrelated text).
 
     Args:
         embed_batch: ``list[str] -> array of shape (n, d)``.
@@ -336,10 +368,12 @@ class SDPMChunker(SemanticChunker):
                          batch_size, boundaries, similarity_floor)  # fmt: skip
         self.skip_window = check_size("skip_window", skip_window, 1)
 
-    def _second_pass(
-        self, text: str, spans: list[tuple[int, int]], unit: Any, groups: list[tuple[int, int]], sizer: Sizer
-    ) -> list[tuple[int, int]]:
-        """Merge groups ``skip_window`` apart while similar and within ``chunk_size``, until stable."""
+    def _second_pass(self, text: str, spans: list[tuple[int, int]], unit: Any, groups: list[tuple[int, int]],
+                     sizer: Sizer, below: set[int]) -> list[tuple[int, int]]:  # fmt: skip
+        """Merge groups ``skip_window`` apart while similar and within ``chunk_size``, until stable.
+
+        A merge never spans a boundary whose gap is below ``similarity_floor`` (``below``).
+        """
         np = require("numpy", "semantic", "Semantic chunking")
         groups = list(groups)
         k = self.skip_window
@@ -351,7 +385,7 @@ class SDPMChunker(SemanticChunker):
                 a, b = groups[i], groups[i + k]
                 ea, eb = unit[a[0] : a[1]].mean(axis=0), unit[b[0] : b[1]].mean(axis=0)
                 denom = float(np.linalg.norm(ea) * np.linalg.norm(eb)) or 1.0
-                similar = float(ea @ eb) / denom >= self.threshold
+                similar = float(ea @ eb) / denom >= self.threshold and not any(a[0] <= c < b[1] - 1 for c in below)
                 joined = text[spans[a[0]][0] : spans[b[1] - 1][1]]
                 if similar and not sizer.exceeds(joined, self.chunk_size):
                     groups[i : i + k + 1] = [(a[0], b[1])]

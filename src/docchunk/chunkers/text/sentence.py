@@ -21,11 +21,11 @@ _CLOSERS = "\"'”’»)]}」』）】》〕〉"
 #    then any whitespace: CJK text puts no space between sentences;
 #  - "end": Western terminators (. ! ? … and runs of them), closing quotes or brackets,
 #    then the whitespace that must follow (a period inside "3.14" or "e.g" is no end);
-#  - "nl": a run of line breaks.
+#  - "nl": a run of line breaks ("\n", "\r\n" or "\r").
 _CANDIDATE = re.compile(
     rf"(?P<cjk>[。！？｡]+[{re.escape(_CLOSERS)}]*\s*)"
     rf"|(?P<end>[.!?…]+[{re.escape(_CLOSERS)}]*)(?P<ws>\s+)"
-    r"|(?P<nl>\n+)"
+    r"|(?P<nl>[\r\n]+)"
 )
 # the word before a period: letters, digits and inner periods ("e.g", "U.S", "5.3")
 _WORD_BEFORE = re.compile(r"([^\W_]|[.'’-])*[^\W_]\Z")
@@ -47,33 +47,40 @@ _ABBREVIATIONS = frozenset(
     "p.ex c.-à-d env "
     "p.ej núm pág págs aprox ud uds".split()
 )
+# ... except these, which end a sentence when a capital letter follows ("pens, etc. The")
+_ENDING_ABBREVIATIONS = frozenset({"etc"})
 _SECTION_NUMBER = re.compile(r"\d+(\.\d+)*\Z")  # "5", "5.3": before the final period
 
 
-def _is_abbreviation(text: str, stop: int) -> bool:
+def _is_abbreviation(text: str, stop: int, sentence_start: int = 0, after: int | None = None) -> bool:
     """Whether the period at ``text[stop]`` ends an abbreviation rather than a sentence.
 
     Titles, abbreviations, initials, dotted abbreviations, and section numbers
-    (``"5.3."``) alone at the start of their line.
+    (``"5.3."``) that begin their sentence (the sentence starts at ``sentence_start``)
+    or their line. ``etc.`` followed by a capital letter (at ``after``) ends a sentence.
     """
     match = _WORD_BEFORE.search(text, max(0, stop - 40), stop)
     if match is None:
         return False
     word = match.group()
+    if word.lower() in _ENDING_ABBREVIATIONS:
+        return not (after is not None and after < len(text) and text[after].isupper())
     if word in _TITLES or word.lower() in _ABBREVIATIONS:
         return True
     if len(word) == 1 and word.isupper():  # an initial: "J. R. R. Tolkien"
         return True
     if "." in word and all(len(part) <= 2 and part.isalpha() for part in word.split(".")):
         return True  # "U.S", "e.g", "z.B", "i.e" in any case
-    if _SECTION_NUMBER.match(word):  # a numbered heading or list item, alone at the start of its line
-        line_start = text.rfind("\n", 0, match.start()) + 1
+    if _SECTION_NUMBER.match(word):  # a section number at the start of its sentence or line: "4.2. Results"
+        if not text[sentence_start : match.start()].strip():
+            return True
+        line_start = max(text.rfind("\n", 0, match.start()), text.rfind("\r", 0, match.start())) + 1
         return not text[line_start : match.start()].strip()
     return False
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """Sentence spans that tile ``text``; trailing whitespace stays with its sentence.
+    r"""Sentence spans that tile ``text``; trailing whitespace stays with its sentence.
 
     The shared sentence rules of :class:`SentenceChunker`, :class:`SemanticChunker`
     and :class:`SDPMChunker`. A sentence ends:
@@ -85,10 +92,12 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
       that ends a title or abbreviation (``Dr.``, ``Mr.``, ``Prof.``, ``e.g.``,
       ``i.e.``, ``etc.``, ``vs.``, ``Fig.``, ``No.``, ``z.B.``, ``usw.``, ``p.ej.``
       ... in English, German, French and Spanish), an initial (``J. R. R.``), a
-      dotted abbreviation (``U.S.``) or a section number alone at the start of a
-      line (``5.3. Scope``); a decimal number (``3.14``) has no whitespace after
-      its period, so it never ends one;
-    * at a run of line breaks.
+      dotted abbreviation (``U.S.``) or a section number that begins a sentence or
+      a line (``... the threshold. 4.2. Results ...``: ``4.2.`` begins the next
+      sentence); ``etc.`` followed by a capital letter does end one (``pens, etc.
+      The``); a decimal number (``3.14``) has no whitespace after its period, so it
+      never ends one;
+    * at a run of line breaks (``"\n"``, ``"\r\n"`` or ``"\r"``; a ``"\r\n"`` is never cut).
 
     Args:
         text: Any string.
@@ -105,7 +114,10 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     spans, start = [], 0
     for match in _CANDIDATE.finditer(text):
         end_mark = match.group("end")
-        if end_mark == "." and "\n" not in match.group("ws") and _is_abbreviation(text, match.start()):
+        ws = match.group("ws")
+        if end_mark == "." and "\n" not in ws and "\r" not in ws and _is_abbreviation(
+            text, match.start(), start, match.end()
+        ):
             continue
         if match.end() > start:
             spans.append((start, match.end()))
@@ -133,11 +145,12 @@ class SentenceChunker(TextChunker):
 
     Sentences follow :func:`sentence_spans`: ``.``, ``!``, ``?``, ``…`` followed by
     whitespace, CJK full stops with or without it, or a newline end one; titles,
-    abbreviations, initials and section numbers do not. A sentence longer than ``chunk_size`` is split at
-    spaces (recursive splitting) and, for a word still too long, into token windows.
+    abbreviations, initials and section numbers do not (``etc.`` before a capital
+    does). A sentence longer than ``chunk_size`` is split at spaces (recursive
+    splitting) and, for a word still too long, into token windows.
 
     Invariants: exact offsets; ``token_count == count_tokens(text) <= chunk_size``
-    unless a single character is larger; the last sentence is never lost; text
+    unless a single character (or one CRLF) is larger; the last sentence is never lost; text
     without punctuation still gets chunks within the limit; without overlap the
     chunks tile the text.
 
