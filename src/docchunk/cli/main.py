@@ -21,6 +21,7 @@ from typing import IO, Any
 import click
 
 from docchunk.cli.eval import eval_command
+from docchunk.cli.index import index_command, search_command
 from docchunk.cli.inspect import inspect_command
 from docchunk.cli.options import (
     DOC_CHUNKERS,
@@ -45,6 +46,8 @@ def cli() -> None:
 
 cli.add_command(eval_command)
 cli.add_command(inspect_command)
+cli.add_command(index_command)
+cli.add_command(search_command)
 
 
 @cli.command("chunk")

@@ -160,8 +160,13 @@ class Indexer:
         return self.report
 
 
-def chunk_files(chunker: Any, todo: Iterable[tuple[Path, str]]) -> Iterator[tuple[Path, str, list[dict], str | None]]:
-    """``(path, digest, rows, problem)`` per file: the rows of ``docchunk chunk``, or the problem."""
+def chunk_files(
+    chunker: Any, todo: Iterable[tuple[Path, str]], raise_errors: bool = False
+) -> Iterator[tuple[Path, str, list[dict], str | None]]:
+    """``(path, digest, rows, problem)`` per file: the rows of ``docchunk chunk``, or the problem.
+
+    ``raise_errors`` raises a file's exception instead (``--debug``).
+    """
     from docchunk.loading import load_document
     from docchunk.serialization.rows import chunk_rows, describe_failure
 
@@ -169,4 +174,6 @@ def chunk_files(chunker: Any, todo: Iterable[tuple[Path, str]]) -> Iterator[tupl
         try:
             yield path, digest, chunk_rows(chunker, str(path), load_document(path)), None
         except Exception as exc:  # one bad input never stops the others
+            if raise_errors:
+                raise
             yield path, digest, [], describe_failure(str(path), exc)
