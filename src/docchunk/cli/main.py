@@ -20,6 +20,7 @@ from typing import IO, Any
 
 import click
 
+from docchunk.cli.embed import LineEmbedder, embed_options
 from docchunk.cli.eval import eval_command
 from docchunk.cli.index import index_command, search_command
 from docchunk.cli.inspect import inspect_command
@@ -71,6 +72,7 @@ cli.add_command(search_command)
               help="CPUs of the local Ray instance (--engine ray).")  # fmt: skip
 @click.option("--format", "out_format", type=click.Choice(["jsonl", "parquet"]), default="jsonl", show_default=True,
               help="Shard format for --engine ray.")  # fmt: skip
+@embed_options
 @click.option("--debug", is_flag=True, help="Show tracebacks.")
 def chunk_command(
     paths: tuple[Path, ...],
@@ -92,6 +94,8 @@ def chunk_command(
     debug: bool,
     expand: str | None = None,
     expand_max_tokens: int | None = None,
+    embed: str | None = None,
+    embed_device: str | None = None,
 ) -> None:
     """Chunk PATHS into JSON lines.
 
@@ -99,7 +103,7 @@ def chunk_command(
     PPTX, XLSX, CSV files with the convert extra.
 
     Each line holds text, contextualized, token_count, meta, source, chunk_index
-    and page_numbers. With -o FILE, one summary line goes to stderr
+    and page_numbers (and embedding with --embed). With -o FILE, one summary line goes to stderr
     ("docchunk: wrote FILE (N chunks from i of n inputs)"); stdout output is JSONL only.
     """
     settings = (
@@ -113,24 +117,28 @@ def chunk_command(
         _error(problem)
     total = len(files) + len(empty)
     if engine == "ray":
-        failures = _run_ray(chunker_obj, files, output, address, num_workers, out_format) if files else 0
+        embedding = (embed, embed_device)
+        failures = _run_ray(chunker_obj, files, output, address, num_workers, out_format, embedding) if files else 0
         _finish(failures + len(empty), total)
         return
     # by default only for a person watching: a log file or pipe gets no carriage-return updates
     show = progress if progress is not None else len(files) >= PROGRESS_MIN_FILES and stderr_is_terminal()
     failures, count = len(empty), 0
     limit_check = ModelLimitCheck(chunker, max_tokens, chunker_obj)
+    embedder = LineEmbedder(embed, embed_device, debug) if embed else None
     with _open_output(output) as out:
         for lines, problem in _progress(_results(files, chunker_obj, settings, workers, debug), show, len(files)):
             if problem is not None:
                 failures += 1
                 _error(problem)
                 continue
-            out.writelines(lines)
+            out.writelines(embedder.lines(lines) if embedder is not None else lines)
             out.flush()
             count += len(lines)
             limit_check.add(lines)
     limit_check.warn()
+    if embedder is not None:
+        embedder.finish()
     if output is not None:  # stdout stays pure JSONL and stderr quiet for pipes; a file gets a summary
         click.echo(f"docchunk: wrote {output} ({count} chunks from {total - failures} of {total} inputs)", err=True)
     _finish(failures, total)
@@ -178,7 +186,7 @@ def _results(
 
 
 def _run_ray(chunker: Any, files: list[Path], output: Path | None, address: str | None, num_workers: int,
-             out_format: str) -> int:  # fmt: skip
+             out_format: str, embedding: tuple[str | None, str | None] = (None, None)) -> int:  # fmt: skip
     """Chunk on Ray Data and write JSONL (or Parquet) shards into the folder ``output``; returns failures."""
     if output is None:
         raise click.UsageError("--engine ray needs -o OUT_DIR, the folder for the output shards")
@@ -198,6 +206,10 @@ def _run_ray(chunker: Any, files: list[Path], output: Path | None, address: str 
     for row in errors:
         _error(row["error"])
     good = rows.filter(lambda r: r["error"] is None).drop_columns(["error"])
+    if embedding[0] is not None:
+        from docchunk.cli.embed import ray_embed
+
+        good = ray_embed(ray, good, *embedding)
     (write_parquet if out_format == "parquet" else write_jsonl)(good, output)
     return len(errors)
 

@@ -13,19 +13,22 @@ from docchunk.errors import ConfigError, DocchunkError, require
 from docchunk.serialization.rows import ROW_FIELDS as _CHUNK_FIELDS
 from docchunk.serialization.rows import chunk_rows, describe_failure, json_line
 
-__all__ = ["ROW_FIELDS", "check_output_folder", "chunk_dataset", "row_schema", "write_jsonl", "write_parquet"]
+__all__ = [
+    "ROW_FIELDS", "check_output_folder", "chunk_dataset", "embed_dataset", "row_schema", "write_jsonl", "write_parquet",
+]  # fmt: skip
 
 ROW_FIELDS = (*_CHUNK_FIELDS, "error")
 """Columns of the output rows: the CLI's JSONL fields, plus ``error``."""
 
 
-def row_schema(error: bool = True) -> Any:
+def row_schema(error: bool = True, embedding: bool = False) -> Any:
     """The Arrow schema of :func:`chunk_dataset`'s rows, the same for every block and shard.
 
     ``text``, ``contextualized``, ``source``, ``meta`` (DocMeta as a JSON string) and
     ``error`` are strings; ``token_count`` and ``chunk_index`` int64; ``page_numbers``
     list<int64> (empty when the document has no page provenance). ``error=False``
-    leaves the ``error`` column out.
+    leaves the ``error`` column out; ``embedding=True`` adds ``embedding``, list<float32>
+    (:func:`embed_dataset`), as the last column.
     """
     pa = require("pyarrow", "ray", "The Ray integration")
     types = {
@@ -33,7 +36,8 @@ def row_schema(error: bool = True) -> Any:
         "page_numbers": pa.list_(pa.int64()), "source": pa.string(), "chunk_index": pa.int64(),
         "meta": pa.string(), "error": pa.string(),
     }  # fmt: skip
-    return pa.schema([(name, types[name]) for name in ROW_FIELDS if error or name != "error"])
+    fields = [(name, types[name]) for name in ROW_FIELDS if error or name != "error"]
+    return pa.schema([*fields, *([("embedding", pa.list_(pa.float32()))] if embedding else [])])
 
 
 def _without_nones(value: Any) -> Any:
@@ -98,7 +102,7 @@ def _error_row(source: str, exc: Exception) -> dict[str, Any]:
 def _conform(table: Any) -> Any:
     """A block with the columns and types of :func:`row_schema` (Arrow infers ``list<null>`` otherwise)."""
     pa = require("pyarrow", "ray", "The Ray integration")
-    schema = row_schema(error="error" in table.column_names)
+    schema = row_schema(error="error" in table.column_names, embedding="embedding" in table.column_names)
     return pa.Table.from_pylist(table.to_pylist(), schema=schema)
 
 
@@ -127,6 +131,47 @@ def chunk_dataset(ds: Any, chunker: Any = None) -> Any:
 
         chunker = HybridChunker()
     return ds.flat_map(_ChunkRows(chunker)).map_batches(_conform, batch_format="pyarrow")
+
+
+class _EmbedBatch:
+    """The embedding stage: one model per Ray actor, loaded once."""
+
+    def __init__(self, model: str, device: str | None, batch_size: int):
+        from docchunk.integrations.embedding_refinery import EmbeddingsRefinery
+
+        self.embedder = EmbeddingsRefinery(model, device=device, batch_size=batch_size)
+
+    def __call__(self, table: Any) -> Any:
+        pa = require("pyarrow", "ray", "The Ray integration")
+        vectors = self.embedder.embed(table.column("contextualized").to_pylist())
+        return _conform(table.append_column("embedding", pa.array(list(vectors), type=pa.list_(pa.float32()))))
+
+
+def embed_dataset(rows: Any, model: str = "all-MiniLM-L6-v2", device: str | None = None, actors: int = 1,
+                  batch_size: int = 64) -> Any:  # fmt: skip
+    """Add an ``embedding`` column to chunk rows: the vector of ``contextualized``, in an actor pool.
+
+    Args:
+        rows: Chunk rows without errors (:func:`chunk_dataset`'s, ``error`` dropped).
+        model: A sentence-transformers model name or folder every worker can read
+            (``all-MiniLM-L6-v2`` is the bundled copy), as :class:`docchunk.EmbeddingsRefinery` takes it.
+        device: Torch device of each actor; ``"cuda"`` (or ``"cuda:N"``) gives each
+            actor one GPU of the cluster.
+        actors: Size of the actor pool (``map_batches`` with ``concurrency``); >= 1.
+        batch_size: Rows per batch, the texts of one model call; >= 1.
+
+    Returns:
+        The rows with ``embedding`` (list<float32>, :func:`row_schema` with
+        ``embedding=True``). Vectors equal the model's on the same texts up to float
+        rounding (a batch's padding differs from a local run's by about 1e-7).
+
+    Raises:
+        MissingDependencyError: Ray Data is not installed (``pip install ".[ray]"``).
+    """
+    require("ray.data", "ray", "docchunk.integrations.ray")
+    gpus = 1 if device is not None and device.startswith("cuda") else None
+    return rows.map_batches(_EmbedBatch, fn_constructor_args=(model, device, batch_size), batch_size=batch_size,
+                            batch_format="pyarrow", concurrency=actors, num_gpus=gpus)  # fmt: skip
 
 
 def check_output_folder(path: str | Path, fmt: str) -> str:

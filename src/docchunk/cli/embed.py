@@ -1,0 +1,95 @@
+"""``docchunk chunk --embed MODEL``: an ``embedding`` column in the JSONL (and in Ray's Parquet shards).
+
+The chunk command's rows come from one process or from ``--workers`` processes;
+either way the main process embeds each file's ``contextualized`` strings, in
+batches of that file's chunks (torch already uses every core), so the rows are the
+same with any number of workers. With ``--engine ray`` the embedding runs in the Ray
+pipeline instead (:func:`docchunk.integrations.ray.embed_dataset`).
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from docchunk.errors import DocchunkError, ModelLimitWarning
+
+__all__ = ["LineEmbedder", "embed_options"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def embed_options(func: F) -> F:
+    """``--embed MODEL`` and ``--embed-device DEVICE``."""
+    func = click.option("--embed-device", default=None, metavar="DEVICE",
+                        help="Torch device for --embed, e.g. cpu or cuda (with --engine ray: GPU actors).")(func)  # fmt: skip
+    return click.option(
+        "--embed", default=None, metavar="MODEL",
+        help="Add an embedding column: the vector of contextualized by this sentence-transformers model "
+             "(name or folder; all-MiniLM-L6-v2 is bundled, offline). Needs the semantic extra.",
+    )(func)  # fmt: skip
+
+
+class LineEmbedder:
+    """Adds ``"embedding"`` to each JSON line of one file, and warns once about chunks over the model's limit.
+
+    Args:
+        model: The ``--embed`` model name or folder.
+        device: The ``--embed-device``.
+        debug: Raise docchunk's errors instead of turning them into usage errors.
+
+    Raises:
+        click.UsageError: The model cannot be loaded, or its extra is missing.
+    """
+
+    def __init__(self, model: str, device: str | None, debug: bool):
+        from docchunk.integrations.embedding_refinery import EmbeddingsRefinery
+
+        try:
+            self.embedder = EmbeddingsRefinery(model, device=device)
+        except DocchunkError as exc:
+            if debug:
+                raise
+            raise click.UsageError(f"--embed {model}: {exc}") from exc
+        self.token_counts: list[int | None] = []
+
+    def lines(self, lines: list[str]) -> list[str]:
+        """``lines`` (one file's chunks) with the embedding of ``contextualized`` as the last key."""
+        from docchunk.serialization.rows import json_line
+
+        rows = [json.loads(line) for line in lines]
+        vectors = self.embedder.embed([row["contextualized"] for row in rows])
+        self.token_counts.extend(row["token_count"] for row in rows)
+        for row, vector in zip(rows, vectors, strict=True):
+            row["embedding"] = vector.tolist()
+        return [json_line(row) for row in rows]
+
+    def finish(self) -> None:
+        """One ``docchunk: warning:`` line when chunks exceed the model's input limit."""
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", ModelLimitWarning)
+            self.embedder.check_limit(self.token_counts)
+        for warning in caught:
+            click.echo(f"docchunk: warning: {warning.message}", err=True)
+
+
+def ray_embed(ray: Any, rows: Any, model: str, device: str | None) -> Any:
+    """``rows`` with an embedding column, embedded by an actor pool: one actor per GPU for a CUDA device,
+    else one per two CPUs of the cluster (each actor's torch uses several threads)."""
+    from docchunk.errors import MissingDependencyError, require
+    from docchunk.integrations.ray import embed_dataset
+
+    try:
+        require("sentence_transformers", "semantic", "--embed")  # in the driver: one line, not an actor's traceback
+    except MissingDependencyError as exc:
+        raise click.UsageError(str(exc)) from exc
+    resources = ray.cluster_resources()
+    if device is not None and device.startswith("cuda"):
+        actors = max(1, int(resources.get("GPU", 0)))
+    else:
+        actors = max(1, int(resources.get("CPU", 1)) // 2)
+    return embed_dataset(rows, model, device=device, actors=actors)
