@@ -168,10 +168,15 @@ def embed_dataset(rows: Any, model: str = "all-MiniLM-L6-v2", device: str | None
     Raises:
         MissingDependencyError: Ray Data is not installed (``pip install ".[ray]"``).
     """
-    require("ray.data", "ray", "docchunk.integrations.ray")
+    data = require("ray.data", "ray", "docchunk.integrations.ray")
     gpus = 1 if device is not None and device.startswith("cuda") else None
-    return rows.map_batches(_EmbedBatch, fn_constructor_args=(model, device, batch_size), batch_size=batch_size,
-                            batch_format="pyarrow", concurrency=actors, num_gpus=gpus)  # fmt: skip
+
+    class EmbedBatch(_EmbedBatch):  # the settings in the class, not as constructor arguments in the object store
+        def __init__(self) -> None:
+            super().__init__(model, device, batch_size)
+
+    return rows.map_batches(EmbedBatch, batch_size=batch_size, batch_format="pyarrow",
+                            compute=data.ActorPoolStrategy(size=actors), num_gpus=gpus)  # fmt: skip
 
 
 def check_output_folder(path: str | Path, fmt: str) -> str:
