@@ -70,7 +70,9 @@ def test_search_of_a_folder_that_is_no_index_is_one_line(tmp_path, capsys):
 
 
 @pytest.mark.slow
-def test_chunk_embed_adds_the_vector_of_contextualized_and_workers_give_the_same_rows(tmp_path, capsys, minilm_refinery):
+def test_chunk_embed_adds_the_vector_of_contextualized_and_workers_give_the_same_rows(
+    tmp_path, capsys, minilm_refinery
+):
     local, pooled = tmp_path / "local.jsonl", tmp_path / "pooled.jsonl"
     code, _, err = run(capsys, "chunk", *map(str, DOCS), "--embed", "all-MiniLM-L6-v2", "-o", str(local))
     assert code == 0, err

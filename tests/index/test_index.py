@@ -48,7 +48,8 @@ def test_one_row_per_chunk_with_the_chunks_metadata_and_vector(folder, tmp_path)
     assert sorted(report.indexed) == sorted(str(folder / n) for n in DOCS) and not report.failed
     table = _table(db)
     chunker = docchunk.HybridChunker()
-    expected = [r for n in sorted(DOCS) for r in chunk_rows(chunker, str(folder / n), docchunk.load_document(folder / n))]
+    paths = [folder / name for name in sorted(DOCS)]
+    expected = [r for p in paths for r in chunk_rows(chunker, str(p), docchunk.load_document(p))]
     assert report.total == report.chunks == len(table) == len(expected)
     by_id = {r["id"]: r for r in table}
     assert len(by_id) == len(table)  # ids unique

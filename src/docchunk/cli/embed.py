@@ -25,8 +25,10 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def embed_options(func: F) -> F:
     """``--embed MODEL`` and ``--embed-device DEVICE``."""
-    func = click.option("--embed-device", default=None, metavar="DEVICE",
-                        help="Torch device for --embed, e.g. cpu or cuda (with --engine ray: GPU actors).")(func)  # fmt: skip
+    func = click.option(
+        "--embed-device", default=None, metavar="DEVICE",
+        help="Torch device for --embed, e.g. cpu or cuda (with --engine ray: GPU actors).",
+    )(func)  # fmt: skip
     return click.option(
         "--embed", default=None, metavar="MODEL",
         help="Add an embedding column: the vector of contextualized by this sentence-transformers model "
@@ -78,8 +80,11 @@ class LineEmbedder:
 
 
 def ray_embed(ray: Any, rows: Any, model: str, device: str | None) -> Any:
-    """``rows`` with an embedding column, embedded by an actor pool: one actor per GPU for a CUDA device,
-    else one per two CPUs of the cluster (each actor's torch uses several threads)."""
+    """``rows`` with an embedding column, embedded by a Ray actor pool.
+
+    One actor per GPU for a CUDA device, else one per two CPUs of the cluster (each
+    actor's torch uses several threads).
+    """
     from docchunk.errors import MissingDependencyError, require
     from docchunk.integrations.ray import embed_dataset
 

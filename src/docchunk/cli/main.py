@@ -206,10 +206,11 @@ def _run_ray(chunker: Any, files: list[Path], output: Path | None, address: str 
     for row in errors:
         _error(row["error"])
     good = rows.filter(lambda r: r["error"] is None).drop_columns(["error"])
-    if embedding[0] is not None:
+    model, device = embedding
+    if model is not None:
         from docchunk.cli.embed import ray_embed
 
-        good = ray_embed(ray, good, *embedding)
+        good = ray_embed(ray, good, model, device)
     (write_parquet if out_format == "parquet" else write_jsonl)(good, output)
     return len(errors)
 

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from docchunk.index.build import IndexReport, Indexer, chunk_files, content_hash, table_rows
+from docchunk.index.build import Indexer, IndexReport, chunk_files, content_hash, table_rows
 from docchunk.index.store import IndexStore, SearchHit, row_schema
 
 __all__ = [

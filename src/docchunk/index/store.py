@@ -107,9 +107,11 @@ class IndexStore:
             return None
         try:
             record = json.loads(path.read_text(encoding="utf-8"))
-            record["model"], record["dimension"]  # noqa: B018 - both must be there
+            record["model"], record["dimension"]
         except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise ConfigError(f"--db {str(self.folder)!r}: {RECORD_NAME} is not a docchunk index record: {exc}") from exc
+            raise ConfigError(
+                f"--db {str(self.folder)!r}: {RECORD_NAME} is not a docchunk index record: {exc}"
+            ) from exc
         return dict(record)
 
     def write_record(self, model: str, dimension: int, chunker: str) -> None:
@@ -189,7 +191,9 @@ class IndexStore:
         """
         table = self.table()
         if table is None:
-            raise ConfigError(f"{str(self.folder)!r} holds no docchunk index; build one with: docchunk index PATH --db DIR")
+            raise ConfigError(
+                f"{str(self.folder)!r} holds no docchunk index; build one with: docchunk index PATH --db DIR"
+            )
         columns = [name for name in row_schema(1).names if name != "vector"]
         found = table.search(vector).distance_type("cosine").select([*columns, "_distance"]).limit(k).to_list()
         hits = []

@@ -20,7 +20,7 @@ __all__ = ["EmbeddingsRefinery", "embedding_text"]
 
 
 def embedding_text(chunk: Any) -> str:
-    """The string whose vector :class:`EmbeddingsRefinery` writes to ``chunk.embedding``.
+    r"""The string whose vector :class:`EmbeddingsRefinery` writes to ``chunk.embedding``.
 
     For a document chunk (one with ``meta``): ``contextualize(chunk)`` with the delimiter
     of the chunker that made it (``"\\n"`` when unknown), the string ``docchunk chunk``
@@ -215,7 +215,7 @@ def _resolve(model: Any, device: str | None) -> Callable[[list[str]], Any]:
 
         return SentenceTransformerEmbeddings(model)
     if callable(model):
-        return model  # type: ignore[no-any-return]
+        return model
     raise ConfigError(
         f"EmbeddingsRefinery: model must be a model name or directory, a SentenceTransformer (with encode) or a "
         f"callable list[str] -> (n, d) array, got {model!r}"
