@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from docchunk.index.build import Indexer, IndexReport, chunk_files, content_hash, table_rows
+from docchunk.index.build import Indexer, IndexReport, chunk_files, content_hash, embedded_rows, table_rows
 from docchunk.index.store import IndexStore, SearchHit, row_schema
 
 __all__ = [
@@ -24,7 +24,9 @@ __all__ = [
     "IndexStore",
     "Indexer",
     "SearchHit",
+    "chunk_files",
     "content_hash",
+    "embedded_rows",
     "index_paths",
     "row_schema",
     "search",

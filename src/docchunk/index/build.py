@@ -19,7 +19,7 @@ from typing import Any
 from docchunk.errors import ConfigError
 from docchunk.index.store import IndexStore
 
-__all__ = ["IndexReport", "Indexer", "content_hash", "table_rows"]
+__all__ = ["IndexReport", "Indexer", "chunk_files", "content_hash", "embedded_rows", "table_rows"]
 
 READ_BLOCK = 1 << 20
 
@@ -177,3 +177,36 @@ def chunk_files(
             if raise_errors:
                 raise
             yield path, digest, [], describe_failure(str(path), exc)
+
+
+def embedded_rows(paths: Iterable[str | Path], chunker: Any = None, embedder: Any = None) -> Iterator[dict[str, Any]]:
+    """The rows of ``docchunk chunk --embed`` for files and folders, one per chunk, file by file.
+
+    Args:
+        paths: Files and folders (their supported files, recursively).
+        chunker: A document chunker; default ``HybridChunker()``.
+        embedder: An :class:`docchunk.EmbeddingsRefinery`; default the bundled all-MiniLM-L6-v2.
+
+    Yields:
+        :func:`docchunk.serialization.rows.chunk_rows` rows with ``embedding`` (``d``
+        floats, the vector of ``contextualized``; each file's chunks in batches of their own).
+
+    Raises:
+        DocumentError: A file cannot be read or holds no text.
+    """
+    from docchunk.loading import iter_input_files, load_document
+    from docchunk.serialization.rows import chunk_rows
+
+    if chunker is None:
+        from docchunk import HybridChunker
+
+        chunker = HybridChunker()
+    if embedder is None:
+        from docchunk.integrations.embedding_refinery import EmbeddingsRefinery
+
+        embedder = EmbeddingsRefinery()
+    for path in (f for p in paths for f in iter_input_files(Path(p))):
+        rows = chunk_rows(chunker, str(path), load_document(path))
+        for row, vector in zip(rows, embedder.embed([r["contextualized"] for r in rows]), strict=True):
+            row["embedding"] = vector.tolist()
+            yield row
