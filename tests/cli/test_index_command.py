@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import numpy as np
 import pytest
@@ -92,3 +93,22 @@ def test_chunk_without_embed_has_no_embedding_column(capsys):
     code, out, err = run(capsys, "chunk", str(DOCS[1]))
     assert code == 0, err
     assert all("embedding" not in r for r in rows(out))
+
+
+def test_index_without_lancedb_names_the_extra_in_one_line(tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "lancedb", None)  # import fails as if not installed
+    code, _, err = run(capsys, "index", str(DOCS[1]), "--db", str(tmp_path / "db"))
+    assert code == 2 and '".[index]"' in err and "lancedb" in err and len(err.splitlines()) == 1
+
+
+def test_index_of_another_model_is_refused_before_loading_it(tmp_path, capsys):
+    from docchunk.index import IndexStore
+
+    IndexStore(tmp_path).write_record("all-MiniLM-L6-v2", 384, "HybridChunker()")
+    code, _, err = run(capsys, "index", str(DOCS[1]), "--db", str(tmp_path), "--embed", "no-such/model")
+    assert code == 2 and "built with the model 'all-MiniLM-L6-v2', not 'no-such/model'" in err
+
+
+def test_index_with_a_model_that_cannot_load_is_one_line(tmp_path, capsys):
+    code, _, err = run(capsys, "index", str(DOCS[1]), "--db", str(tmp_path / "db"), "--embed", str(tmp_path / "none"))
+    assert code == 2 and "load the sentence-transformers model" in err and len(err.splitlines()) == 1

@@ -53,12 +53,14 @@ def index_command(
     written in one transaction: an interrupted run keeps the files already written,
     and running it again completes the index.
     """
-    from docchunk.index.build import Indexer, chunk_files
+    from docchunk.index.build import Indexer, check_model, chunk_files
+    from docchunk.index.store import IndexStore
     from docchunk.loading import iter_input_files
     from docchunk.report.views import describe_chunker
 
     chunker_obj = make_doc_chunker(chunker, tokenizer_spec, max_tokens, not no_merge_peers, debug)
     try:
+        check_model(IndexStore(db), model)  # lancedb installed, the same model: before the model loads
         indexer = Indexer(db, _embedder(model, embed_device, embed_cache), describe_chunker(chunker_obj))
     except DocchunkError as exc:
         if debug:

@@ -110,13 +110,7 @@ class Indexer:
         self.embedder = embedder
         self.chunker = chunker
         self.settings = json.dumps({"chunker": chunker, "model": embedder.model_name}, sort_keys=True)
-        record = self.store.record()
-        if record is not None and record["model"] != embedder.model_name:
-            raise ConfigError(
-                f"the index {str(db)!r} was built with the model {record['model']!r}, not {embedder.model_name!r}; "
-                f"index with --embed {record['model']} (the model its vectors come from), or give a new --db folder"
-            )
-        self._record = record
+        self._record = check_model(self.store, embedder.model_name)
         self._hashes = self.store.hashes()
         self.token_counts: list[int | None] = []
         self.report = IndexReport()
@@ -158,6 +152,21 @@ class Indexer:
             self.store.optimize()
         self.report.total = self.store.count_rows()
         return self.report
+
+
+def check_model(store: IndexStore, model_name: str) -> dict[str, Any] | None:
+    """The index's record, after checking that it was built with ``model_name`` (None for a new index).
+
+    Raises:
+        ConfigError: The index was built with another model.
+    """
+    record = store.record()
+    if record is not None and record["model"] != model_name:
+        raise ConfigError(
+            f"the index {str(store.folder)!r} was built with the model {record['model']!r}, not {model_name!r}; "
+            f"index with --embed {record['model']} (the model its vectors come from), or give a new --db folder"
+        )
+    return record
 
 
 def chunk_files(
