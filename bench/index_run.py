@@ -72,12 +72,13 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus" / "docling")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--device", default="cpu")
+    parser.add_argument("--docs", type=int, default=None, help="Only the first N documents (by name).")
     args = parser.parse_args()
 
     import docchunk
     from docchunk.serialization.rows import chunk_rows
 
-    files = sorted(args.corpus.glob("*.json")) if args.corpus.is_dir() else []
+    files = sorted(args.corpus.glob("*.json"))[: args.docs] if args.corpus.is_dir() else []
     if not files:
         print(f"index_run: no DoclingDocument JSON in --corpus {args.corpus}", file=sys.stderr)
         sys.exit(1)
@@ -106,6 +107,8 @@ def main() -> None:
         rows = _check(store, files, texts_by_file, vectors)
         assert report.chunks == rows == chunks and not report.failed
         shutil.rmtree(db)
+        print(f"index_run: repeat done: embedding {runs['embedding alone'][-1]}, index {runs['chunk+embed+write'][-1]}",
+              file=sys.stderr, flush=True)  # fmt: skip
 
     import lancedb
     import torch
