@@ -94,6 +94,9 @@ def main() -> None:
             texts_by_file.append(None)
     files = [p for p, t in zip(files, texts_by_file, strict=True) if t is not None]
     texts_by_file = [t for t in texts_by_file if t is not None]
+    if not files:
+        print(f"index_run: no document with text in --corpus {args.corpus}", file=sys.stderr)
+        sys.exit(1)
     chunks = sum(len(t) for t in texts_by_file)
     embedder = docchunk.EmbeddingsRefinery("all-MiniLM-L6-v2", device=args.device)
     embedder.embed(texts_by_file[0][:8])  # warm-up: first-call costs out of both timings
