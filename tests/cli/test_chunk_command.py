@@ -104,7 +104,7 @@ def test_bad_input_is_one_line_and_others_still_written(capsys, tmp_path, make, 
         (["--max-tokens", "0"], "--max-tokens"),
         (["--max-tokens", "-5"], "--max-tokens"),
         (["--tokenizer", "nonsense"], "unknown tokenizer"),
-        (["--chunker", "semantic"], "--chunker"),
+        (["--chunker", "nonsense"], "--chunker"),
         (["--tokenizer", "character"], "give --max-tokens"),
         (["--chunker", "hierarchical", "--max-tokens", "5"], "applies to --chunker hybrid, page and line only"),
     ],
@@ -285,16 +285,16 @@ def test_the_command_starts_without_collections_and_collects_while_chunking(tmp_
     script = (
         "import gc, sys\n"
         "import docchunk.cli.main as cli\n"
-        "real = cli._make\n"
+        "real = cli.make_chunker\n"
         "def make(*args, **kwargs):\n"
         "    print('during start-up:', gc.isenabled(), file=sys.stderr)\n"
         "    return real(*args, **kwargs)\n"
-        "cli._make = make\n"
-        "real_lines = cli._chunk_lines\n"
+        "cli.make_chunker = make\n"
+        "real_lines = cli._chunk_rows\n"
         "def lines(*args):\n"
         "    print('while chunking:', gc.isenabled(), gc.get_freeze_count() > 10000, file=sys.stderr)\n"
         "    return real_lines(*args)\n"
-        "cli._chunk_lines = lines\n"
+        "cli._chunk_rows = lines\n"
         f"sys.argv = ['docchunk', 'chunk', {str(DOC)!r}, '-o', {str(out)!r}]\n"
         "cli.run()\n"
     )

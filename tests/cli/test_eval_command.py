@@ -37,7 +37,7 @@ def test_eval_with_the_real_model_writes_every_figure_and_reuses_the_cache(capsy
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--chunker", "semantic", "--chunk-overlap", "5"], "semantic chunkers have no overlap"),
+        (["--chunker", "semantic", "--chunk-overlap", "5"], "--chunk-overlap applies to --chunker recursive, token"),
         (["--corpus", "nope"], "unknown corpus id"),
         (["--chunker", "fixed"], "'fixed' is not one of"),
         (["--table-header", "yes"], "'yes' is not one of"),
