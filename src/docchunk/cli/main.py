@@ -150,8 +150,10 @@ def _check_usage(ctx: click.Context, settings: ChunkSettings, paths: tuple[Path,
         raise click.UsageError("--engine ray needs -o OUT_DIR, the folder for the output shards")
     if engine == "ray" and stdin:
         raise click.UsageError('"-" (standard input) is read by --engine local only; give files or folders')
-    if ctx.params["out_format"] == "parquet" and output is None:
-        raise click.UsageError("--format parquet needs -o FILE: Parquet is a binary file, not written to stdout")
+    if ctx.params["out_format"] == "parquet":
+        from docchunk.cli.output import check_parquet
+
+        check_parquet(output)
     check_output_path(output, folder=engine == "ray")
 
 

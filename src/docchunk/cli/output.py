@@ -36,6 +36,7 @@ class RowWriter:
         self._temp: Path | None = None
         self._handle: IO[str] | None = None
         self._parquet: Any = None
+        self._schema: Any = None
         if output is None:
             self._handle = sys.stdout
             return
@@ -73,8 +74,9 @@ class RowWriter:
         pq = require("pyarrow.parquet", "parquet", "--format parquet")
         table_rows = [{**row, "meta": json.dumps(row["meta"], ensure_ascii=False)} for row in rows]
         if self._parquet is None:
-            self._parquet = pq.ParquetWriter(str(self._temp), arrow_schema(list(rows[0])))
-        self._parquet.write_table(pa.Table.from_pylist(table_rows, schema=self._parquet.schema_arrow))
+            self._schema = arrow_schema(list(rows[0]))
+            self._parquet = pq.ParquetWriter(str(self._temp), self._schema)
+        self._parquet.write_table(pa.Table.from_pylist(table_rows, schema=self._schema))
 
     def close(self, keep: bool) -> None:
         """Finish: with ``keep`` (some chunk was written), the file takes the output's name; else it is removed."""
@@ -93,10 +95,25 @@ class RowWriter:
 
 
 def open_rows(output: Path | None, fmt: str) -> RowWriter:
-    """A :class:`RowWriter` for ``-o`` (None: stdout); ``--format parquet`` needs a file."""
-    if fmt == "parquet" and output is None:
-        raise click.UsageError("--format parquet needs -o FILE: Parquet is a binary file, not written to stdout")
+    """A :class:`RowWriter` for ``-o`` (None: stdout); ``--format parquet`` needs a file and pyarrow."""
+    if fmt == "parquet":
+        check_parquet(output)
     return RowWriter(output, fmt)
+
+
+def check_parquet(output: Path | None) -> None:
+    """Refuse ``--format parquet`` to stdout, or without pyarrow, before anything is chunked.
+
+    Raises:
+        click.UsageError: Saying what to give or install.
+    """
+    import importlib.util
+
+    if output is None:
+        raise click.UsageError("--format parquet needs -o FILE: Parquet is a binary file, not written to stdout")
+    if importlib.util.find_spec("pyarrow") is None:
+        raise click.UsageError("--format parquet needs the package 'pyarrow'; install it from a docchunk checkout "
+                               'with: pip install ".[parquet]"')  # fmt: skip
 
 
 def _chmod_as_new_file(fd: int) -> None:
