@@ -441,3 +441,14 @@ def test_expand_writes_the_matched_chunk_and_its_expansion_regression(capsys):
         assert any(len(r["expanded_text"]) > len(r["text"]) for r in data)
         assert all(set(r["page_numbers"]) <= set(r["expanded_page_numbers"]) for r in data)
         assert all(r["expanded_token_count"] >= r["token_count"] for r in data)
+
+
+def test_a_document_on_standard_input(capsys, monkeypatch):
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(DOC.read_bytes())))
+    code, out, err = run(capsys, "chunk", "-")
+    assert code == 0, err
+    from_file = rows(run(capsys, "chunk", str(DOC))[1])
+    assert [{**r, "source": str(DOC)} for r in rows(out)] == from_file
+    assert {r["source"] for r in rows(out)} == {"<stdin>"}

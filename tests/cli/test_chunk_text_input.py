@@ -7,6 +7,7 @@ and the rows cover all of the input's text.
 from __future__ import annotations
 
 import io
+import json
 import subprocess
 import sys
 
@@ -161,3 +162,18 @@ def test_semantic_chunkers_on_text_files(capsys, text_folder, kind):
                          "sentence", "--context-size", "4")  # fmt: skip
     assert code == 0, err
     check_rows(rows(out), path.read_text(encoding="utf-8"), docchunk.get_tokenizer())
+
+
+def test_text_chunking_loads_neither_docling_core_nor_torch(text_folder):
+    """A text file through a text chunker needs no document model: start-up stays light."""
+    out = text_folder / "o.jsonl"
+    args = ["chunk", str(text_folder / "notes.txt"), "--chunker", "recursive", "-o", str(out)]
+    code = (
+        "import json, sys\nfrom docchunk.cli.main import main\n"
+        f"try:\n    main({args!r})\nexcept SystemExit as exc:\n    assert not exc.code\n"
+        "print(json.dumps([m for m in ('docling_core', 'transformers', 'torch', 'numpy') if m in sys.modules]))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout.strip().splitlines()[-1]) == []
+    assert rows(out.read_text(encoding="utf-8"))
