@@ -89,6 +89,27 @@ def test_chunk_embed_adds_the_vector_of_contextualized_and_workers_give_the_same
         assert np.array_equal(np.array([r["embedding"] for r in mine], dtype=np.float32), direct)
 
 
+def test_chunk_embed_with_a_text_chunker_embeds_contextualized_in_jsonl_and_parquet(tmp_path, capsys, minilm_refinery):
+    """--embed applies to text chunkers too: their rows have contextualized (here with the neighbours' context)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    args = ["chunk", str(DATA / "wiki.md"), "--chunker", "sentence", "--chunk-size", "64", "--context-size", "8",
+            "--embed", "all-MiniLM-L6-v2"]  # fmt: skip
+    code, out, err = run(capsys, *args)
+    assert code == 0, err
+    data = rows(out)
+    assert len(data) > 1 and any(r["contextualized"] != r["text"] for r in data)
+    assert all(list(r)[-1] == "embedding" and "start_index" in r for r in data)
+    direct = minilm_refinery.embed([r["contextualized"] for r in data])
+    assert np.array_equal(np.array([r["embedding"] for r in data], dtype=np.float32), direct)
+    code, _, err = run(capsys, *args, "--format", "parquet", "-o", str(tmp_path / "rows.parquet"))
+    assert code == 0, err
+    table = pq.read_table(tmp_path / "rows.parquet")
+    assert table.schema.field("embedding").type == pa.list_(pa.float32())
+    assert np.array_equal(np.array(table.column("embedding").to_pylist(), dtype=np.float32), direct)
+
+
 def test_chunk_without_embed_has_no_embedding_column(capsys):
     code, out, err = run(capsys, "chunk", str(DOCS[1]))
     assert code == 0, err

@@ -126,3 +126,34 @@ def test_ray_embed_parquet_rows_equal_local_embed_rows(ray_session, tmp_path, mi
         assert list(g["page_numbers"]) == w["page_numbers"] and g["contextualized"] == w["contextualized"]
         # batches across files pad differently from the local run's per-file batches: equal up to float rounding
         np.testing.assert_allclose(np.asarray(g["embedding"]), np.asarray(w["embedding"]), atol=1e-6)
+
+
+def test_ray_run_prints_one_summary_line_and_no_foreign_log_lines_regression(inputs, local_rows, tmp_path):
+    """With --engine ray, Ray's own log lines and warnings spilled onto stderr, and no line said what was written.
+
+    A fresh process, as a user runs it: Ray starts here, so its start-up lines are written too.
+    """
+    import subprocess
+    import sys
+
+    out = tmp_path / "shards"
+    result = subprocess.run([sys.executable, "-m", "docchunk", "chunk", str(inputs), "--engine", "ray", "-o", str(out)],
+                            capture_output=True, text=True, timeout=900)  # fmt: skip
+    assert result.returncode == 1  # the broken and the empty document
+    lines = result.stderr.splitlines()
+    assert all(line.startswith("docchunk: ") for line in lines), result.stderr
+    count = len(local_rows)
+    total = len(list(inputs.iterdir()))
+    assert f"docchunk: wrote {out} ({count} chunks from {total - 2} of {total} inputs)" in lines
+    assert len(lines) == 4 and lines[-1] == f"docchunk: error: 2 of {total} input(s) failed; the others were written"
+    written = [json.loads(line) for shard in sorted(out.glob("*.jsonl")) for line in shard.read_text().splitlines()]
+    assert ordered(written) == ordered(local_rows)
+    log = out.with_name(out.name + ".ray.log")
+    assert log.is_file() and not any(p.suffix != ".jsonl" for p in out.iterdir())
+
+
+def test_ray_run_with_debug_keeps_ray_logs_on_stderr(ray_session, inputs, tmp_path):
+    out = tmp_path / "shards"
+    result = run_ray(inputs, out, "--debug")
+    assert result.exit_code == 1 and "docchunk: wrote" in result.stderr
+    assert not out.with_name(out.name + ".ray.log").exists()

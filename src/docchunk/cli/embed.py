@@ -4,12 +4,13 @@ The chunk command's rows come from one process or from ``--workers`` processes;
 either way the main process embeds each file's ``contextualized`` strings, in
 batches of that file's chunks (torch already uses every core), so the rows are the
 same with any number of workers. With ``--engine ray`` the embedding runs in the Ray
-pipeline instead (:func:`docchunk.integrations.ray.embed_dataset`).
+pipeline instead (:mod:`docchunk.cli.ray_engine`, with
+:func:`docchunk.integrations.ray.embed_dataset`). Text chunkers' rows are embedded
+the same way: every row has ``contextualized``.
 """
 
 from __future__ import annotations
 
-import json
 import warnings
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -18,7 +19,7 @@ import click
 
 from docchunk.errors import DocchunkError, ModelLimitWarning
 
-__all__ = ["LineEmbedder", "embed_options"]
+__all__ = ["RowEmbedder", "embed_options"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -36,8 +37,8 @@ def embed_options(func: F) -> F:
     )(func)  # fmt: skip
 
 
-class LineEmbedder:
-    """Adds ``"embedding"`` to each JSON line of one file, and warns once about chunks over the model's limit.
+class RowEmbedder:
+    """Adds ``"embedding"`` to each row of one input, and warns once about chunks over the model's limit.
 
     Args:
         model: The ``--embed`` model name or folder.
@@ -59,16 +60,15 @@ class LineEmbedder:
             raise click.UsageError(f"--embed {model}: {exc}") from exc
         self.token_counts: list[int | None] = []
 
-    def lines(self, lines: list[str]) -> list[str]:
-        """``lines`` (one file's chunks) with the embedding of ``contextualized`` as the last key."""
-        from docchunk.serialization.rows import json_line
-
-        rows = [json.loads(line) for line in lines]
+    def rows(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """``rows`` (one input's chunks) with the embedding of ``contextualized`` (a list of floats) as the last key."""
+        if not rows:
+            return rows
         vectors = self.embedder.embed([row["contextualized"] for row in rows])
         self.token_counts.extend(row["token_count"] for row in rows)
         for row, vector in zip(rows, vectors, strict=True):
             row["embedding"] = vector.tolist()
-        return [json_line(row) for row in rows]
+        return rows
 
     def finish(self) -> None:
         """One ``docchunk: warning:`` line when chunks exceed the model's input limit."""
@@ -77,24 +77,3 @@ class LineEmbedder:
             self.embedder.check_limit(self.token_counts)
         for warning in caught:
             click.echo(f"docchunk: warning: {warning.message}", err=True)
-
-
-def ray_embed(ray: Any, rows: Any, model: str, device: str | None) -> Any:
-    """``rows`` with an embedding column, embedded by a Ray actor pool.
-
-    One actor per GPU for a CUDA device, else one per two CPUs of the cluster (each
-    actor's torch uses several threads).
-    """
-    from docchunk.errors import MissingDependencyError, require
-    from docchunk.integrations.ray import embed_dataset
-
-    try:
-        require("sentence_transformers", "semantic", "--embed")  # in the driver: one line, not an actor's traceback
-    except MissingDependencyError as exc:
-        raise click.UsageError(str(exc)) from exc
-    resources = ray.cluster_resources()
-    if device is not None and device.startswith("cuda"):
-        actors = max(1, int(resources.get("GPU", 0)))
-    else:
-        actors = max(1, int(resources.get("CPU", 1)) // 2)
-    return embed_dataset(rows, model, device=device, actors=actors)

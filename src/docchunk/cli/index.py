@@ -14,6 +14,7 @@ from typing import Any
 import click
 
 from docchunk.cli.options import DOC_CHUNKERS, chunker_option, doc_chunker_options, make_doc_chunker, stderr_is_terminal
+from docchunk.cli.settings import ChunkSettings, check_settings
 from docchunk.errors import DocchunkError
 
 __all__ = ["index_command", "search_command"]
@@ -41,9 +42,8 @@ def _error(message: str) -> None:
               help=f"Progress bar on stderr (default: for {PROGRESS_MIN_FILES}+ files on a terminal).")  # fmt: skip
 @click.option("--debug", is_flag=True, help="Show tracebacks.")
 def index_command(
-    paths: tuple[Path, ...], db: Path, chunker: str, tokenizer_spec: str | None, max_tokens: int | None,
-    no_merge_peers: bool, model: str, embed_device: str | None, embed_cache: bool, progress: bool | None,
-    debug: bool,
+    paths: tuple[Path, ...], db: Path, model: str, embed_device: str | None, embed_cache: bool, progress: bool | None,
+    debug: bool, **options: Any,
 ) -> None:  # fmt: skip
     """Chunk PATHS, embed the chunks and write them into the index folder --db.
 
@@ -58,7 +58,9 @@ def index_command(
     from docchunk.loading import iter_input_files
     from docchunk.report.views import describe_chunker
 
-    chunker_obj = make_doc_chunker(chunker, tokenizer_spec, max_tokens, not no_merge_peers, debug)
+    settings = ChunkSettings.from_params(options)  # --chunker, --tokenizer, --max-tokens, --no-merge-peers
+    check_settings(settings)
+    chunker_obj = make_doc_chunker(settings, debug)
     try:
         check_model(IndexStore(db), model)  # lancedb installed, the same model: before the model loads
         indexer = Indexer(db, _embedder(model, embed_device, embed_cache), describe_chunker(chunker_obj))

@@ -16,27 +16,34 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import click
 
-from docchunk.cli.embed import LineEmbedder, embed_options
+from docchunk.cli.embed import embed_options
 from docchunk.cli.eval import eval_command
 from docchunk.cli.index import index_command, search_command
 from docchunk.cli.inspect import inspect_command
 from docchunk.cli.options import (
     DOC_CHUNKERS,
+    SEMANTIC_CHUNKERS,
+    TEXT_CHUNKERS,
     ModelLimitCheck,
     chunker_option,
     doc_chunker_options,
     expand_option,
-    make_doc_chunker,
+    make_chunker,
+    refinery_options,
+    semantic_options,
     stderr_is_terminal,
     structure_options,
+    text_chunker_options,
 )
-from docchunk.errors import DocchunkError
+from docchunk.cli.settings import ChunkSettings, check_applicable, check_output_path, check_settings
 
 PROGRESS_MIN_FILES = 10
+STDIN = "<stdin>"
+"""The ``source`` of the rows of ``-`` (standard input)."""
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -45,20 +52,21 @@ def cli() -> None:
     """docchunk: chunk documents for retrieval, embedding and search."""
 
 
-cli.add_command(eval_command)
-cli.add_command(inspect_command)
-cli.add_command(index_command)
-cli.add_command(search_command)
+for _command in (eval_command, inspect_command, index_command, search_command):
+    cli.add_command(_command)
 
 
 @cli.command("chunk")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("-o", "--output", type=click.Path(path_type=Path),
-              help="JSONL file (default: stdout); with --engine ray, the folder for the shards.")  # fmt: skip
-@chunker_option(DOC_CHUNKERS)
+              help="Output file (default: stdout); with --engine ray, the folder for the shards.")  # fmt: skip
+@chunker_option({**DOC_CHUNKERS, **TEXT_CHUNKERS, **SEMANTIC_CHUNKERS})
 @doc_chunker_options
 @expand_option
 @structure_options
+@text_chunker_options
+@semantic_options
+@refinery_options
 @click.option(
     "--progress/--no-progress", default=None,
     help=f"Progress bar on stderr (default: for {PROGRESS_MIN_FILES}+ files when stderr is a terminal).",
@@ -66,191 +74,161 @@ cli.add_command(search_command)
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Local worker processes (no Ray); output order is the same as with one.")  # fmt: skip
 @click.option("--engine", type=click.Choice(["local", "ray"]), default="local", show_default=True,
-              help="ray: chunk on Ray Data and write shards into the folder -o.")  # fmt: skip
+              help="ray: chunk on Ray Data and write shards into the folder -o (document chunkers).")  # fmt: skip
 @click.option("--address", default=None, help="Ray cluster address (--engine ray); default: start a local Ray.")
 @click.option("--num-workers", type=click.IntRange(min=1), default=2, show_default=True,
               help="CPUs of the local Ray instance (--engine ray).")  # fmt: skip
 @click.option("--format", "out_format", type=click.Choice(["jsonl", "parquet"]), default="jsonl", show_default=True,
-              help="Shard format for --engine ray.")  # fmt: skip
+              help="JSON Lines, or Parquet (needs -o; the JSONL fields as columns, meta as JSON).")  # fmt: skip
 @embed_options
-@click.option("--debug", is_flag=True, help="Show tracebacks.")
-def chunk_command(
-    paths: tuple[Path, ...],
-    output: Path | None,
-    chunker: str,
-    tokenizer_spec: str | None,
-    max_tokens: int | None,
-    no_merge_peers: bool,
-    no_merge_across_pages: bool,
-    min_tokens: int | None,
-    docling_compat: bool,
-    code_chunking: bool,
-    progress: bool | None,
-    workers: int,
-    engine: str,
-    address: str | None,
-    num_workers: int,
-    out_format: str,
-    debug: bool,
-    expand: str | None = None,
-    expand_max_tokens: int | None = None,
-    embed: str | None = None,
-    embed_device: str | None = None,
-) -> None:
-    """Chunk PATHS into JSON lines.
+@click.option("--debug", is_flag=True, help="Show tracebacks (and, with --engine ray, Ray's log lines).")
+@click.pass_context
+def chunk_command(ctx: click.Context, paths: tuple[Path, ...], output: Path | None, progress: bool | None,
+                  workers: int, engine: str, address: str | None, num_workers: int, out_format: str, debug: bool,
+                  **options: Any) -> None:  # fmt: skip
+    """Chunk PATHS into JSON lines (or Parquet rows).
 
     PATHS are DoclingDocument JSON files, folders of them, or Markdown, HTML, DOCX,
-    PPTX, XLSX, CSV files with the convert extra.
+    PPTX, XLSX, CSV files with the convert extra; with a text chunker (recursive,
+    token, sentence, window, semantic, sdpm) also .txt and .md files, read as text.
+    "-" reads standard input (DoclingDocument JSON, or text for a text chunker).
 
-    Each line holds text, contextualized, token_count, meta, source, chunk_index
-    and page_numbers (and embedding with --embed). With -o FILE, one summary line goes to stderr
-    ("docchunk: wrote FILE (N chunks from i of n inputs)"); stdout output is JSONL only.
+    Each line holds text, contextualized (what to embed), token_count, page_numbers,
+    source, chunk_index and meta; text chunks also start_index and end_index, the
+    offsets of text in the input's text; with --embed MODEL, embedding (the vector
+    of contextualized). With --expand, text and contextualized are
+    the small chunk (embed it) and expanded_text its expansion (return it). With
+    -o FILE, one summary line goes to stderr ("docchunk: wrote FILE (N chunks from
+    i of n inputs)"); stdout output is JSONL only.
     """
-    settings = (
-        chunker, tokenizer_spec, max_tokens, not no_merge_peers, expand, docling_compat, min_tokens,
-        not no_merge_across_pages, code_chunking, expand_max_tokens,
-    )  # fmt: skip
+    settings = ChunkSettings.from_params(options)
+    _check_usage(ctx, settings, paths, output)
     with _startup():
-        chunker_obj = _make(settings, debug)
-    files, empty = _input_files(paths)
+        chunker_obj = make_chunker(settings, debug)
+    inputs, empty = _inputs(paths, settings.is_text)
     for problem in empty:
         _error(problem)
-    total = len(files) + len(empty)
+    total = len(inputs) + len(empty)
     if engine == "ray":
-        embedding = (embed, embed_device)
-        failures = _run_ray(chunker_obj, files, output, address, num_workers, out_format, embedding) if files else 0
+        from docchunk.cli.ray_engine import run_ray
+
+        assert output is not None
+        files = [p for p in inputs if isinstance(p, Path)]
+        embed = (settings.embed, settings.embed_device) if settings.embed else None
+        failures, count = run_ray(chunker_obj, files, output, address, num_workers, out_format, debug, _error,
+                                  embed) if files else (0, 0)  # fmt: skip
+        _summary(output, count, total - failures - len(empty), total)
         _finish(failures + len(empty), total)
         return
     # by default only for a person watching: a log file or pipe gets no carriage-return updates
-    show = progress if progress is not None else len(files) >= PROGRESS_MIN_FILES and stderr_is_terminal()
-    failures, count = len(empty), 0
-    limit_check = ModelLimitCheck(chunker, max_tokens, chunker_obj)
-    embedder = LineEmbedder(embed, embed_device, debug) if embed else None
-    with _open_output(output) as out:
-        for lines, problem in _progress(_results(files, chunker_obj, settings, workers, debug), show, len(files)):
+    show = progress if progress is not None else len(inputs) >= PROGRESS_MIN_FILES and stderr_is_terminal()
+    failures = len(empty)
+    limit_check = ModelLimitCheck(settings.chunker, settings.max_tokens, chunker_obj)
+    from docchunk.cli.output import open_rows
+
+    embedder = None
+    if settings.embed:
+        from docchunk.cli.embed import RowEmbedder
+
+        embedder = RowEmbedder(settings.embed, settings.embed_device, debug)
+    writer = open_rows(output, out_format)
+    try:
+        for rows, problem in _progress(_results(inputs, chunker_obj, settings, workers, debug), show, len(inputs)):
             if problem is not None:
                 failures += 1
                 _error(problem)
                 continue
-            out.writelines(embedder.lines(lines) if embedder is not None else lines)
-            out.flush()
-            count += len(lines)
-            limit_check.add(lines)
+            writer.write(embedder.rows(rows) if embedder is not None else rows)
+            limit_check.add(rows)
+    finally:
+        writer.close(keep=sys.exc_info()[0] is None)
     limit_check.warn()
     if embedder is not None:
         embedder.finish()
     if output is not None:  # stdout stays pure JSONL and stderr quiet for pipes; a file gets a summary
-        click.echo(f"docchunk: wrote {output} ({count} chunks from {total - failures} of {total} inputs)", err=True)
+        _summary(output, writer.count, total - failures, total)
     _finish(failures, total)
 
 
-def _input_files(paths: tuple[Path, ...]) -> tuple[list[Path], list[str]]:
-    """The files to chunk, and one problem per folder that holds none (nothing to chunk is an error)."""
-    from docchunk.loading import SUPPORTED_SUFFIXES, iter_input_files
+def _check_usage(ctx: click.Context, settings: ChunkSettings, paths: tuple[Path, ...], output: Path | None) -> None:
+    """Every usage error that needs nothing loaded: before the start-up."""
+    check_applicable(ctx)
+    check_settings(settings)
+    engine = ctx.params["engine"]
+    stdin = [p for p in paths if str(p) == "-"]
+    if len(stdin) > 1:
+        raise click.UsageError('"-" (standard input) can be given once')
+    if engine == "ray" and output is None:
+        raise click.UsageError("--engine ray needs -o OUT_DIR, the folder for the output shards")
+    if engine == "ray" and stdin:
+        raise click.UsageError('"-" (standard input) is read by --engine local only; give files or folders')
+    if ctx.params["out_format"] == "parquet":
+        from docchunk.cli.output import check_parquet
 
-    files: list[Path] = []
+        check_parquet(output)
+    check_output_path(output, folder=engine == "ray")
+
+
+def _summary(output: Path, count: int, done: int, total: int) -> None:
+    if count:
+        click.echo(f"docchunk: wrote {output} ({count} chunks from {done} of {total} inputs)", err=True)
+    else:
+        click.echo(f"docchunk: wrote nothing: no chunks from {total} inputs; {output} was not written", err=True)
+
+
+Input = Path | bytes
+"""One input: a file, or the bytes read from standard input (``-``)."""
+
+
+def _inputs(paths: tuple[Path, ...], is_text: bool) -> tuple[list[Input], list[str]]:
+    """The inputs to chunk, and one problem per folder that holds none (nothing to chunk is an error)."""
+    from docchunk.cli.text import TEXT_SUFFIXES
+
+    if any(p.is_dir() for p in paths):
+        from docchunk.loading import SUPPORTED_SUFFIXES
+    else:
+        SUPPORTED_SUFFIXES = ()  # no folder: the loader (docling-core) need not load now
+    suffixes = (*SUPPORTED_SUFFIXES, *(TEXT_SUFFIXES if is_text else ()))
+    inputs: list[Input] = []
     empty: list[str] = []
     for path in paths:
-        found = iter_input_files(path)
+        if str(path) == "-":
+            inputs.append(sys.stdin.buffer.read())
+            continue
+        if not path.is_dir():
+            inputs.append(path)
+            continue
+        found = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in suffixes)
         if not found:
-            kinds = ", ".join(SUPPORTED_SUFFIXES)
-            empty.append(f"{path}: nothing to chunk: the folder holds no supported file ({kinds})")
-        files.extend(found)
-    return files, empty
+            empty.append(f"{path}: nothing to chunk: the folder holds no supported file ({', '.join(suffixes)})")
+        inputs.extend(found)
+    return inputs, empty
 
 
 def _results(
-    files: list[Path], chunker: Any, settings: tuple, workers: int, debug: bool
-) -> Iterator[tuple[list[str], str | None]]:
-    """``(lines, problem)`` per file, in input order; ``workers`` > 1 uses local processes."""
-    if workers <= 1 or len(files) < 2:
-        for path in files:
+    inputs: list[Input], chunker: Any, settings: ChunkSettings, workers: int, debug: bool
+) -> Iterator[tuple[list[dict[str, Any]], str | None]]:
+    """``(rows, problem)`` per input, in input order; ``workers`` > 1 uses local processes."""
+    if workers <= 1 or len(inputs) < 2:
+        for item in inputs:
             try:
-                yield _chunk_lines(chunker, path), None
+                yield _chunk_rows(chunker, item), None
             except Exception as exc:  # one bad input never stops the others
                 if debug:
                     raise
-                yield [], _problem(path, exc)
+                yield [], _problem(item, exc)
         return
     from concurrent.futures import ProcessPoolExecutor
 
     global _WORKER_CHUNKER
     _WORKER_CHUNKER = chunker  # forked workers inherit it; spawned ones build their own
     try:
-        init = (workers, debug, *settings)
-        with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init, initargs=init) as pool:
+        with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init,
+                                 initargs=(workers, debug, settings)) as pool:  # fmt: skip
             # small batches: the last documents spread over the workers too
-            yield from pool.map(_worker_chunk, files, chunksize=max(1, min(8, len(files) // (workers * 32))))
+            yield from pool.map(_worker_chunk, inputs, chunksize=max(1, min(8, len(inputs) // (workers * 32))))
     finally:
         _WORKER_CHUNKER = None
-
-
-def _run_ray(chunker: Any, files: list[Path], output: Path | None, address: str | None, num_workers: int,
-             out_format: str, embedding: tuple[str | None, str | None] = (None, None)) -> int:  # fmt: skip
-    """Chunk on Ray Data and write JSONL (or Parquet) shards into the folder ``output``; returns failures."""
-    if output is None:
-        raise click.UsageError("--engine ray needs -o OUT_DIR, the folder for the output shards")
-    ray = _import_ray(address)
-    from docchunk.integrations.ray import check_output_folder, chunk_dataset, write_jsonl, write_parquet
-
-    try:
-        check_output_folder(output, out_format)
-    except DocchunkError as exc:
-        raise click.UsageError(f"-o: {exc}") from exc
-
-    _start_ray(ray, address, num_workers)
-    blocks = max(1, min(len(files), num_workers * 4))
-    ds = ray.data.from_items([{"path": str(p)} for p in files], override_num_blocks=blocks)
-    rows = chunk_dataset(ds, chunker).materialize()
-    errors = rows.filter(lambda r: r["error"] is not None).take_all()
-    for row in errors:
-        _error(row["error"])
-    good = rows.filter(lambda r: r["error"] is None).drop_columns(["error"])
-    model, device = embedding
-    if model is not None:
-        from docchunk.cli.embed import ray_embed
-
-        good = ray_embed(ray, good, model, device)
-    (write_parquet if out_format == "parquet" else write_jsonl)(good, output)
-    return len(errors)
-
-
-def _import_ray(address: str | None) -> Any:
-    """Ray, or one line saying what to install (Ray Data; Ray Client for ``ray://`` addresses)."""
-    import importlib.util
-
-    from docchunk.errors import MissingDependencyError, require
-
-    try:
-        ray = require("ray", "ray", "--engine ray")
-        require("ray.data", "ray", "--engine ray")
-        if address and address.startswith("ray://") and importlib.util.find_spec("grpc") is None:
-            raise MissingDependencyError(
-                f"--address {address} connects through Ray Client, which needs the package 'grpcio' (ray[client]); "
-                'install it from a docchunk checkout with: pip install ".[ray]"'
-            )
-    except MissingDependencyError as exc:
-        raise click.UsageError(str(exc)) from exc
-    return ray
-
-
-def _start_ray(ray: Any, address: str | None, num_workers: int) -> None:
-    """Connect to ``address`` or start a local Ray; a failure is one line and exit 1."""
-    import logging
-
-    logging.getLogger("ray").setLevel(logging.WARNING)
-    logging.getLogger("ray.data").setLevel(logging.WARNING)
-    if not ray.is_initialized():
-        try:
-            ray.init(address=address, num_cpus=None if address else num_workers, include_dashboard=False,
-                     log_to_driver=False, logging_level=logging.WARNING)  # fmt: skip
-        except Exception as exc:  # connection refused, no cluster at the address, ...
-            where = f"connect to the Ray cluster at {address}" if address else "start a local Ray instance"
-            _error(f"could not {where}: {type(exc).__name__}: {' '.join(str(exc).split())[:300]}")
-            sys.exit(1)
-    context = ray.data.DataContext.get_current()
-    context.enable_progress_bars = False
-    context.print_on_execution_start = False
 
 
 def _finish(failures: int, total: int) -> None:
@@ -260,20 +238,19 @@ def _finish(failures: int, total: int) -> None:
         sys.exit(1)
 
 
-def _make(settings: tuple, debug: bool, warn: bool = True) -> Any:
-    """The chunker of the ``chunk`` command's settings tuple (also sent to worker processes)."""
-    kind, spec, max_tokens, merge_peers, expand, docling_compat, min_tokens, merge_across_pages, code, cap = settings
-    return make_doc_chunker(
-        kind, spec, max_tokens, merge_peers, debug, warn=warn, expand=expand, docling_compat=docling_compat,
-        min_tokens=min_tokens, merge_across_pages=merge_across_pages, code_chunking=code, expand_max_tokens=cap,
-    )  # fmt: skip
+def _chunk_rows(chunker: Any, item: Input) -> list[dict[str, Any]]:
+    """The rows of one input: a document's chunks, or a text's (:class:`docchunk.cli.text.TextChunking`)."""
+    from docchunk.cli.text import TextChunking, decode_text, read_text
+    from docchunk.serialization.rows import chunk_rows, text_rows
 
-
-def _chunk_lines(chunker: Any, path: Path) -> list[str]:
+    source = STDIN if isinstance(item, bytes) else str(item)
+    if isinstance(chunker, TextChunking):
+        text = decode_text(item, STDIN) if isinstance(item, bytes) else read_text(item)
+        return text_rows(chunker.chunk(text), source, chunker.tokenizer)
     from docchunk.loading import load_document
-    from docchunk.serialization.rows import chunk_rows, json_line
 
-    return [json_line(row) for row in chunk_rows(chunker, str(path), load_document(path))]
+    doc = load_document(item, format="json") if isinstance(item, bytes) else load_document(item)
+    return chunk_rows(chunker, source, doc)
 
 
 _WORKER_CHUNKER: Any = None
@@ -294,44 +271,29 @@ def _share_cores(workers: int) -> None:
         os.environ.setdefault("RAYON_NUM_THREADS", str(threads))
 
 
-def _worker_init(workers: int, debug: bool, *settings: Any) -> None:
+def _worker_init(workers: int, debug: bool, settings: ChunkSettings) -> None:
     global _WORKER_CHUNKER, _WORKER_DEBUG
     _WORKER_DEBUG = debug
     _share_cores(workers)
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     if _WORKER_CHUNKER is None:
-        _WORKER_CHUNKER = _make(settings, debug=False, warn=False)
+        _WORKER_CHUNKER = make_chunker(settings, debug=False, warn=False)
 
 
-def _worker_chunk(path: Path) -> tuple[list[str], str | None]:
+def _worker_chunk(item: Input) -> tuple[list[dict[str, Any]], str | None]:
     try:
-        return _chunk_lines(_WORKER_CHUNKER, path), None
+        return _chunk_rows(_WORKER_CHUNKER, item), None
     except Exception as exc:  # one bad input never stops the others
         if _WORKER_DEBUG:
             raise
-        return [], _problem(path, exc)
+        return [], _problem(item, exc)
 
 
-def _problem(path: Path, exc: Exception) -> str:
-    """One line naming the file and what went wrong."""
+def _problem(item: Input, exc: Exception) -> str:
+    """One line naming the input and what went wrong."""
     from docchunk.serialization.rows import describe_failure
 
-    return describe_failure(str(path), exc)
-
-
-@contextmanager
-def _open_output(output: Path | None) -> Iterator[IO[str]]:
-    if output is None:
-        yield sys.stdout
-        return
-    if output.is_dir():
-        raise click.UsageError(f"-o {output}: is a folder; give the JSONL file to write (a folder is for --engine ray)")
-    try:
-        handle = output.open("w", encoding="utf-8")  # every line is valid UTF-8 (serialization.rows.json_line)
-    except OSError as exc:
-        raise click.UsageError(f"cannot write {output}: {exc.strerror or exc}") from exc
-    with handle:
-        yield handle
+    return describe_failure(STDIN if isinstance(item, bytes) else str(item), exc)
 
 
 def _progress(items: Any, show: bool, total: int) -> Any:

@@ -10,8 +10,15 @@ from pathlib import Path
 from typing import Any
 
 from docchunk.errors import ConfigError, DocchunkError, require
+from docchunk.serialization.rows import (
+    EXPANDED_FIELDS,
+    TEXT_FIELDS,
+    arrow_schema,
+    chunk_rows,
+    describe_failure,
+    json_line,
+)
 from docchunk.serialization.rows import ROW_FIELDS as _CHUNK_FIELDS
-from docchunk.serialization.rows import chunk_rows, describe_failure, json_line
 
 __all__ = [
     "ROW_FIELDS", "check_output_folder", "chunk_dataset", "embed_dataset", "row_schema", "write_jsonl", "write_parquet",
@@ -21,23 +28,20 @@ ROW_FIELDS = (*_CHUNK_FIELDS, "error")
 """Columns of the output rows: the CLI's JSONL fields, plus ``error``."""
 
 
-def row_schema(error: bool = True, embedding: bool = False) -> Any:
+def row_schema(error: bool = True, extra: tuple[str, ...] = ()) -> Any:
     """The Arrow schema of :func:`chunk_dataset`'s rows, the same for every block and shard.
 
     ``text``, ``contextualized``, ``source``, ``meta`` (DocMeta as a JSON string) and
     ``error`` are strings; ``token_count`` and ``chunk_index`` int64; ``page_numbers``
     list<int64> (empty when the document has no page provenance). ``error=False``
-    leaves the ``error`` column out; ``embedding=True`` adds ``embedding``, list<float32>
-    (:func:`embed_dataset`), as the last column.
+    leaves the ``error`` column out; ``extra`` adds columns after the chunk fields
+    (:data:`docchunk.serialization.rows.EXPANDED_FIELDS` of expanded chunks,
+    ``embedding`` of :func:`embed_dataset`, list<float32>). The
+    same as :func:`docchunk.serialization.rows.arrow_schema`, which the local
+    ``docchunk chunk --format parquet`` writes.
     """
-    pa = require("pyarrow", "ray", "The Ray integration")
-    types = {
-        "text": pa.string(), "contextualized": pa.string(), "token_count": pa.int64(),
-        "page_numbers": pa.list_(pa.int64()), "source": pa.string(), "chunk_index": pa.int64(),
-        "meta": pa.string(), "error": pa.string(),
-    }  # fmt: skip
-    fields = [(name, types[name]) for name in ROW_FIELDS if error or name != "error"]
-    return pa.schema([*fields, *([("embedding", pa.list_(pa.float32()))] if embedding else [])])
+    require("pyarrow", "ray", "The Ray integration")
+    return arrow_schema([*_CHUNK_FIELDS, *extra, *(("error",) if error else ())])
 
 
 def _without_nones(value: Any) -> Any:
@@ -85,7 +89,10 @@ class _ChunkRows:
                 doc = load_document(Path(source))
             rows = chunk_rows(self.chunker, source, doc)
         except (DocchunkError, OSError, ValueError) as exc:
-            return [_error_row(source, exc)]
+            row = _error_row(source, exc)
+            if getattr(self.chunker, "expander", None) is not None:  # the columns of the other rows
+                row.update(expanded_text=None, expanded_token_count=None, expanded_page_numbers=[])
+            return [row]
         for r in rows:
             r["meta"] = json.dumps(r["meta"], ensure_ascii=False)  # one column type across all documents
             r["error"] = None
@@ -102,7 +109,8 @@ def _error_row(source: str, exc: Exception) -> dict[str, Any]:
 def _conform(table: Any) -> Any:
     """A block with the columns and types of :func:`row_schema` (Arrow infers ``list<null>`` otherwise)."""
     pa = require("pyarrow", "ray", "The Ray integration")
-    schema = row_schema(error="error" in table.column_names, embedding="embedding" in table.column_names)
+    extra = tuple(name for name in (*TEXT_FIELDS, *EXPANDED_FIELDS, "embedding") if name in table.column_names)
+    schema = row_schema(error="error" in table.column_names, extra=extra)
     return pa.Table.from_pylist(table.to_pylist(), schema=schema)
 
 
@@ -162,7 +170,7 @@ def embed_dataset(rows: Any, model: str = "all-MiniLM-L6-v2", device: str | None
 
     Returns:
         The rows with ``embedding`` (list<float32>, :func:`row_schema` with
-        ``embedding=True``). Vectors equal the model's on the same texts up to float
+        ``extra=("embedding",)``). Vectors equal the model's on the same texts up to float
         rounding (a batch's padding differs from a local run's by about 1e-7).
 
     Raises:
