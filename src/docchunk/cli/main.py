@@ -24,11 +24,11 @@ from docchunk.cli.embed import embed_options
 from docchunk.cli.eval import eval_command
 from docchunk.cli.index import index_command, search_command
 from docchunk.cli.inspect import inspect_command
+from docchunk.cli.local_engine import collect_inputs, run_local
 from docchunk.cli.options import (
     DOC_CHUNKERS,
     SEMANTIC_CHUNKERS,
     TEXT_CHUNKERS,
-    ModelLimitCheck,
     chunker_option,
     doc_chunker_options,
     expand_option,
@@ -39,11 +39,9 @@ from docchunk.cli.options import (
     structure_options,
     text_chunker_options,
 )
-from docchunk.cli.settings import ChunkSettings, check_applicable, check_output_path, check_settings
+from docchunk.cli.settings import ChunkSettings, check_chunk_usage
 
 PROGRESS_MIN_FILES = 10
-STDIN = "<stdin>"
-"""The ``source`` of the rows of ``-`` (standard input)."""
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -102,10 +100,10 @@ def chunk_command(ctx: click.Context, paths: tuple[Path, ...], output: Path | No
     i of n inputs)"); stdout output is JSONL only.
     """
     settings = ChunkSettings.from_params(options)
-    _check_usage(ctx, settings, paths, output)
+    check_chunk_usage(ctx, settings, paths, output)
     with _startup():
         chunker_obj = make_chunker(settings, debug)
-    inputs, empty = _inputs(paths, settings.is_text)
+    inputs, empty = collect_inputs(paths, settings.is_text)
     for problem in empty:
         _error(problem)
     total = len(inputs) + len(empty)
@@ -122,51 +120,11 @@ def chunk_command(ctx: click.Context, paths: tuple[Path, ...], output: Path | No
         return
     # by default only for a person watching: a log file or pipe gets no carriage-return updates
     show = progress if progress is not None else len(inputs) >= PROGRESS_MIN_FILES and stderr_is_terminal()
-    failures = len(empty)
-    limit_check = ModelLimitCheck(settings.chunker, settings.max_tokens, chunker_obj)
-    from docchunk.cli.output import open_rows
-
-    embedder = None
-    if settings.embed:
-        from docchunk.cli.embed import RowEmbedder
-
-        embedder = RowEmbedder(settings.embed, settings.embed_device, debug)
-    writer = open_rows(output, out_format)
-    try:
-        for rows, problem in _progress(_results(inputs, chunker_obj, settings, workers, debug), show, len(inputs)):
-            if problem is not None:
-                failures += 1
-                _error(problem)
-                continue
-            writer.write(embedder.rows(rows) if embedder is not None else rows)
-            limit_check.add(rows)
-    finally:
-        writer.close(keep=sys.exc_info()[0] is None)
-    limit_check.warn()
-    if embedder is not None:
-        embedder.finish()
+    failures, count = run_local(inputs, chunker_obj, settings, output, out_format, workers, show, debug, _error)
+    failures += len(empty)
     if output is not None:  # stdout stays pure JSONL and stderr quiet for pipes; a file gets a summary
-        _summary(output, writer.count, total - failures, total)
+        _summary(output, count, total - failures, total)
     _finish(failures, total)
-
-
-def _check_usage(ctx: click.Context, settings: ChunkSettings, paths: tuple[Path, ...], output: Path | None) -> None:
-    """Every usage error that needs nothing loaded: before the start-up."""
-    check_applicable(ctx)
-    check_settings(settings)
-    engine = ctx.params["engine"]
-    stdin = [p for p in paths if str(p) == "-"]
-    if len(stdin) > 1:
-        raise click.UsageError('"-" (standard input) can be given once')
-    if engine == "ray" and output is None:
-        raise click.UsageError("--engine ray needs -o OUT_DIR, the folder for the output shards")
-    if engine == "ray" and stdin:
-        raise click.UsageError('"-" (standard input) is read by --engine local only; give files or folders')
-    if ctx.params["out_format"] == "parquet":
-        from docchunk.cli.output import check_parquet
-
-        check_parquet(output)
-    check_output_path(output, folder=engine == "ray")
 
 
 def _summary(output: Path, count: int, done: int, total: int) -> None:
@@ -176,132 +134,11 @@ def _summary(output: Path, count: int, done: int, total: int) -> None:
         click.echo(f"docchunk: wrote nothing: no chunks from {total} inputs; {output} was not written", err=True)
 
 
-Input = Path | bytes
-"""One input: a file, or the bytes read from standard input (``-``)."""
-
-
-def _inputs(paths: tuple[Path, ...], is_text: bool) -> tuple[list[Input], list[str]]:
-    """The inputs to chunk, and one problem per folder that holds none (nothing to chunk is an error)."""
-    from docchunk.cli.text import TEXT_SUFFIXES
-
-    if any(p.is_dir() for p in paths):
-        from docchunk.loading import SUPPORTED_SUFFIXES
-    else:
-        SUPPORTED_SUFFIXES = ()  # no folder: the loader (docling-core) need not load now
-    suffixes = (*SUPPORTED_SUFFIXES, *(TEXT_SUFFIXES if is_text else ()))
-    inputs: list[Input] = []
-    empty: list[str] = []
-    for path in paths:
-        if str(path) == "-":
-            inputs.append(sys.stdin.buffer.read())
-            continue
-        if not path.is_dir():
-            inputs.append(path)
-            continue
-        found = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in suffixes)
-        if not found:
-            empty.append(f"{path}: nothing to chunk: the folder holds no supported file ({', '.join(suffixes)})")
-        inputs.extend(found)
-    return inputs, empty
-
-
-def _results(
-    inputs: list[Input], chunker: Any, settings: ChunkSettings, workers: int, debug: bool
-) -> Iterator[tuple[list[dict[str, Any]], str | None]]:
-    """``(rows, problem)`` per input, in input order; ``workers`` > 1 uses local processes."""
-    if workers <= 1 or len(inputs) < 2:
-        for item in inputs:
-            try:
-                yield _chunk_rows(chunker, item), None
-            except Exception as exc:  # one bad input never stops the others
-                if debug:
-                    raise
-                yield [], _problem(item, exc)
-        return
-    from concurrent.futures import ProcessPoolExecutor
-
-    global _WORKER_CHUNKER
-    _WORKER_CHUNKER = chunker  # forked workers inherit it; spawned ones build their own
-    try:
-        with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init,
-                                 initargs=(workers, debug, settings)) as pool:  # fmt: skip
-            # small batches: the last documents spread over the workers too
-            yield from pool.map(_worker_chunk, inputs, chunksize=max(1, min(8, len(inputs) // (workers * 32))))
-    finally:
-        _WORKER_CHUNKER = None
-
-
 def _finish(failures: int, total: int) -> None:
     if failures:
         rest = "; the others were written" if failures < total else ""
         _error(f"{failures} of {total} input(s) failed{rest}")
         sys.exit(1)
-
-
-def _chunk_rows(chunker: Any, item: Input) -> list[dict[str, Any]]:
-    """The rows of one input: a document's chunks, or a text's (:class:`docchunk.cli.text.TextChunking`)."""
-    from docchunk.cli.text import TextChunking, decode_text, read_text
-    from docchunk.serialization.rows import chunk_rows, text_rows
-
-    source = STDIN if isinstance(item, bytes) else str(item)
-    if isinstance(chunker, TextChunking):
-        text = decode_text(item, STDIN) if isinstance(item, bytes) else read_text(item)
-        return text_rows(chunker.chunk(text), source, chunker.tokenizer)
-    from docchunk.loading import load_document
-
-    doc = load_document(item, format="json") if isinstance(item, bytes) else load_document(item)
-    return chunk_rows(chunker, source, doc)
-
-
-_WORKER_CHUNKER: Any = None
-_WORKER_DEBUG = False  # --debug: a failed input stops the run with its traceback, as with one worker
-
-
-def _share_cores(workers: int) -> None:
-    """Give each worker process its share of the cores for the tokenizer's own threads.
-
-    A Hugging Face tokenizer spreads each batch over all cores; ``workers`` processes
-    doing so at once would fight over them. Called in each worker process before it
-    tokenizes anything; a value the user set is kept.
-    """
-    threads = max(1, (os.cpu_count() or 1) // workers)
-    if threads == 1:
-        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    else:
-        os.environ.setdefault("RAYON_NUM_THREADS", str(threads))
-
-
-def _worker_init(workers: int, debug: bool, settings: ChunkSettings) -> None:
-    global _WORKER_CHUNKER, _WORKER_DEBUG
-    _WORKER_DEBUG = debug
-    _share_cores(workers)
-    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
-    if _WORKER_CHUNKER is None:
-        _WORKER_CHUNKER = make_chunker(settings, debug=False, warn=False)
-
-
-def _worker_chunk(item: Input) -> tuple[list[dict[str, Any]], str | None]:
-    try:
-        return _chunk_rows(_WORKER_CHUNKER, item), None
-    except Exception as exc:  # one bad input never stops the others
-        if _WORKER_DEBUG:
-            raise
-        return [], _problem(item, exc)
-
-
-def _problem(item: Input, exc: Exception) -> str:
-    """One line naming the input and what went wrong."""
-    from docchunk.serialization.rows import describe_failure
-
-    return describe_failure(STDIN if isinstance(item, bytes) else str(item), exc)
-
-
-def _progress(items: Any, show: bool, total: int) -> Any:
-    if not show:
-        return items
-    from tqdm import tqdm
-
-    return tqdm(items, desc="chunking", unit="file", total=total, file=sys.stderr)
 
 
 def _error(message: str) -> None:

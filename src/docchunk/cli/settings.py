@@ -25,6 +25,7 @@ __all__ = [
     "TEXT_KINDS",
     "ChunkSettings",
     "check_applicable",
+    "check_chunk_usage",
     "check_output_path",
     "check_settings",
     "check_tokenizer_spec",
@@ -245,3 +246,31 @@ def check_output_path(output: Path | None, folder: bool = False) -> None:
         raise click.UsageError(f"-o {output}: is a folder; give the file to write (a folder is for --engine ray)")
     if not os.access(parent, os.W_OK):
         raise click.UsageError(f"-o {output}: the folder {str(parent)!r} is not writable")
+
+
+def check_chunk_usage(
+    ctx: click.Context, settings: ChunkSettings, paths: tuple[Path, ...], output: Path | None
+) -> None:
+    """Every usage error of ``docchunk chunk`` that needs nothing loaded: checked before the start-up.
+
+    Raises:
+        click.UsageError: An option that does not apply (:data:`APPLIES`), clashing options
+            (:func:`check_settings`), ``-`` twice or with ``--engine ray``, ``--engine ray``
+            without ``-o``, ``--format parquet`` to stdout or without pyarrow, or an ``-o``
+            that cannot be written.
+    """
+    check_applicable(ctx)
+    check_settings(settings)
+    engine = ctx.params["engine"]
+    stdin = [p for p in paths if str(p) == "-"]
+    if len(stdin) > 1:
+        raise click.UsageError('"-" (standard input) can be given once')
+    if engine == "ray" and output is None:
+        raise click.UsageError("--engine ray needs -o OUT_DIR, the folder for the output shards")
+    if engine == "ray" and stdin:
+        raise click.UsageError('"-" (standard input) is read by --engine local only; give files or folders')
+    if ctx.params["out_format"] == "parquet":
+        from docchunk.cli.output import check_parquet
+
+        check_parquet(output)
+    check_output_path(output, folder=engine == "ray")
