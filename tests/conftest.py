@@ -52,3 +52,12 @@ def _hypothesis_profiles() -> None:
 
 
 _hypothesis_profiles()
+
+
+@pytest.fixture(scope="session")
+def minilm_refinery(minilm_dir):
+    """An EmbeddingsRefinery with the bundled all-MiniLM-L6-v2 on the CPU, loaded once per session."""
+    pytest.importorskip("sentence_transformers")
+    from docchunk import EmbeddingsRefinery
+
+    return EmbeddingsRefinery("all-MiniLM-L6-v2", device="cpu")

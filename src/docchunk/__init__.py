@@ -51,6 +51,7 @@ _LAZY = {
     "RecursiveLevel": "docchunk.refineries",
     "TableHeaderRefinery": "docchunk.refineries",
     "HeadingContextRefinery": "docchunk.refineries",
+    "EmbeddingsRefinery": "docchunk.integrations.embedding_refinery",
 }
 
 __all__ = [
@@ -81,6 +82,7 @@ if TYPE_CHECKING:  # pragma: no cover
         WindowChunker,
         separators_for,
     )
+    from docchunk.integrations.embedding_refinery import EmbeddingsRefinery
     from docchunk.loading import load_document
     from docchunk.refineries import (
         HeadingContextRefinery,

@@ -104,7 +104,7 @@ def test_bad_input_is_one_line_and_others_still_written(capsys, tmp_path, make, 
         (["--max-tokens", "0"], "--max-tokens"),
         (["--max-tokens", "-5"], "--max-tokens"),
         (["--tokenizer", "nonsense"], "unknown tokenizer"),
-        (["--chunker", "semantic"], "--chunker"),
+        (["--chunker", "nonsense"], "--chunker"),
         (["--tokenizer", "character"], "give --max-tokens"),
         (["--chunker", "hierarchical", "--max-tokens", "5"], "applies to --chunker hybrid, page and line only"),
     ],
@@ -285,16 +285,17 @@ def test_the_command_starts_without_collections_and_collects_while_chunking(tmp_
     script = (
         "import gc, sys\n"
         "import docchunk.cli.main as cli\n"
-        "real = cli._make\n"
+        "real = cli.make_chunker\n"
         "def make(*args, **kwargs):\n"
         "    print('during start-up:', gc.isenabled(), file=sys.stderr)\n"
         "    return real(*args, **kwargs)\n"
-        "cli._make = make\n"
-        "real_lines = cli._chunk_lines\n"
+        "cli.make_chunker = make\n"
+        "import docchunk.cli.local_engine as local\n"
+        "real_lines = local._chunk_rows\n"
         "def lines(*args):\n"
         "    print('while chunking:', gc.isenabled(), gc.get_freeze_count() > 10000, file=sys.stderr)\n"
         "    return real_lines(*args)\n"
-        "cli._chunk_lines = lines\n"
+        "local._chunk_rows = lines\n"
         f"sys.argv = ['docchunk', 'chunk', {str(DOC)!r}, '-o', {str(out)!r}]\n"
         "cli.run()\n"
     )
@@ -313,3 +314,143 @@ def test_debug_stops_at_the_first_bad_input_with_any_number_of_workers_regressio
     with pytest.raises(docchunk.DocumentError, match=r"doc1\.json: invalid JSON") as info:
         run(capsys, "chunk", str(tmp_path), "--workers", workers, "--debug", "--no-progress")
     assert not isinstance(info.value, SystemExit)  # the error itself, with its traceback
+
+
+def test_format_parquet_writes_parquet_locally_with_the_ray_schema_regression(capsys, tmp_path):
+    """``--format parquet`` without ``--engine ray`` wrote JSON Lines into x.parquet and exited 0."""
+    pq = pytest.importorskip("pyarrow.parquet", reason='needs pyarrow: pip install ".[parquet]"')
+    out = tmp_path / "x.parquet"
+    code, stdout, err = run(capsys, "chunk", str(DOC), str(DATA / "pdf__multi_page.json"), "--format", "parquet",
+                            "-o", str(out))  # fmt: skip
+    assert code == 0 and stdout == "", err
+    table = pq.read_table(out)
+    expected = rows(run(capsys, "chunk", str(DOC), str(DATA / "pdf__multi_page.json"))[1])
+    assert err == f"docchunk: wrote {out} ({len(expected)} chunks from 2 of 2 inputs)\n"
+    from docchunk.integrations.ray import row_schema
+
+    assert table.schema.equals(row_schema(error=False))
+    got = table.to_pylist()
+    assert [{**r, "meta": json.loads(r["meta"])} for r in got] == expected
+
+
+def test_format_parquet_to_stdout_is_refused(capsys):
+    code, out, err = run(capsys, "chunk", str(DOC), "--format", "parquet")
+    assert code == 2 and out == "" and "--format parquet needs -o FILE" in err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--address", "ray://head:10001"], "--address applies to --engine ray only (this run: --engine local)"),
+        (["--num-workers", "3"], "--num-workers applies to --engine ray only"),
+        (["--engine", "ray", "--workers", "2"], "--workers applies to --engine local only (this run: --engine ray)"),
+        (["--engine", "ray", "--no-progress"], "--no-progress applies to --engine local only"),
+        (["--chunker", "hierarchical", "--max-tokens", "5"], "--max-tokens applies to --chunker hybrid, page and line"),
+        (["--chunk-size", "50"], "--chunk-size applies to --chunker recursive, token, sentence, window, semantic"),
+        (["--chunker", "page", "--min-tokens", "5"], "--min-tokens applies to --chunker hybrid only"),
+    ],
+)
+def test_options_that_do_not_apply_are_refused_by_one_rule_regression(capsys, tmp_path, args, message):
+    """``--address`` and ``--num-workers`` without ``--engine ray`` were accepted and ignored, exit 0,
+    while ``--max-tokens`` with ``--chunker hierarchical`` was refused."""
+    out = tmp_path / "out"
+    code, stdout, err = run(capsys, "chunk", str(DOC), "-o", str(out), *args)
+    assert code == 2 and stdout == "" and not out.exists()
+    assert err.splitlines() == [f"docchunk: error: {err.splitlines()[0].removeprefix('docchunk: error: ')}"]
+    assert message in err, err
+
+
+_PROBE = """
+import json, sys
+from docchunk.cli.main import main
+try:
+    main(sys.argv[1:])
+except SystemExit as exc:
+    code = exc.code
+heavy = [m for m in ("docling_core", "tokenizers", "tiktoken", "transformers", "ray") if m in sys.modules]
+print(json.dumps({"code": code, "heavy": heavy}))
+"""
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--tokenizer", "foo"], "--tokenizer 'foo': unknown tokenizer spec"),
+        (["--docling-compat", "--no-merge-across-pages"], "--no-merge-across-pages is not a docling-core option"),
+        (["--docling-compat", "--min-tokens", "20"], "--min-tokens is not a docling-core option"),
+        (["-o", "{missing}/x.jsonl"], "does not exist"),
+        (["--max-tokens", "0"], "--max-tokens"),
+        (["--max-tokens", "64", "--min-tokens", "100"], "--min-tokens 100 is above --max-tokens 64"),
+        (["--format", "parquet"], "--format parquet needs -o FILE"),
+        (["--embed-device", "cpu"], "--embed-device cpu is the device of --embed; give --embed MODEL too"),
+    ],
+)
+def test_usage_errors_come_before_the_start_up_regression(tmp_path, args, message):
+    """These were reported only after seconds of start-up (docling-core and the tokenizer imported)."""
+    args = [a.replace("{missing}", str(tmp_path / "no_such_folder")) for a in args]
+    result = subprocess.run([sys.executable, "-c", _PROBE, "chunk", str(DOC), *args], capture_output=True, text=True)
+    probe = json.loads(result.stdout.strip().splitlines()[-1])
+    assert probe == {"code": 2, "heavy": []}, result.stderr
+    assert message in result.stderr and len(result.stderr.splitlines()) == 1, result.stderr
+
+
+def test_min_tokens_over_the_tokenizers_limit_comes_before_docling_core_regression():
+    """``--min-tokens 300`` above the default tokenizer's limit (256) is checked before docling-core loads."""
+    result = subprocess.run([sys.executable, "-c", _PROBE, "chunk", str(DOC), "--min-tokens", "300"],
+                            capture_output=True, text=True)  # fmt: skip
+    probe = json.loads(result.stdout.strip().splitlines()[-1])
+    limit = docchunk.get_tokenizer().max_tokens
+    assert probe["code"] == 2 and "docling_core" not in probe["heavy"], result.stderr
+    assert f"--min-tokens 300 is above the limit of --tokenizer hf:sentence-transformers/all-MiniLM-L6-v2 " \
+           f"({limit} tokens per chunk)" in result.stderr  # fmt: skip
+
+
+def test_a_failed_run_leaves_no_file_behind_regression(capsys, tmp_path):
+    """``chunk no/such/file.json -o o.jsonl`` left an empty o.jsonl behind."""
+    out = tmp_path / "o.jsonl"
+    code, _, err = run(capsys, "chunk", str(tmp_path / "no" / "such" / "file.json"), "-o", str(out))
+    assert code == 1 and "no such file" in err
+    assert list(tmp_path.iterdir()) == []  # neither the output nor a temporary file
+    out.write_text("an older run's output\n")
+    code, _, _ = run(capsys, "chunk", str(tmp_path / "missing.json"), "-o", str(out))
+    assert code == 1 and out.read_text() == "an older run's output\n"  # not replaced by nothing
+    code, _, err = run(capsys, "chunk", str(tmp_path / "missing.json"), str(DOC), "-o", str(out))
+    assert code == 1 and rows(out.read_text()) == rows(run(capsys, "chunk", str(DOC))[1])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["o.jsonl"]
+
+
+def test_a_run_stopped_by_an_error_leaves_no_partial_file_regression(capsys, tmp_path):
+    (tmp_path / "bad.json").write_text("{oops")
+    out = tmp_path / "out" / "o.jsonl"
+    out.parent.mkdir()
+    with pytest.raises(docchunk.DocumentError):
+        run(capsys, "chunk", str(DOC), str(tmp_path / "bad.json"), "-o", str(out), "--debug")
+    assert list(out.parent.iterdir()) == []
+
+
+def test_expand_writes_the_matched_chunk_and_its_expansion_regression(capsys):
+    """``--expand tree|page`` wrote only the expansion: no field held the small chunk that was matched."""
+    pages = DATA / "pdf__multi_page.json"
+    small = rows(run(capsys, "chunk", str(pages), "--max-tokens", "32")[1])
+    for mode in ("tree", "page"):
+        code, out, err = run(capsys, "chunk", str(pages), "--max-tokens", "32", "--expand", mode)
+        assert code == 0, err
+        data = rows(out)
+        keys = ["text", "contextualized", "token_count", "page_numbers", "chunk_index"]
+        assert [{k: r[k] for k in keys} for r in data] == [{k: r[k] for k in keys} for r in small]
+        assert all(r["token_count"] <= 32 for r in data)  # the small chunk is what is embedded
+        assert all(r["text"] in r["expanded_text"] and r["meta"]["expanded"] is True for r in data)
+        assert any(len(r["expanded_text"]) > len(r["text"]) for r in data)
+        assert all(set(r["page_numbers"]) <= set(r["expanded_page_numbers"]) for r in data)
+        assert all(r["expanded_token_count"] >= r["token_count"] for r in data)
+
+
+def test_a_document_on_standard_input(capsys, monkeypatch):
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(DOC.read_bytes())))
+    code, out, err = run(capsys, "chunk", "-")
+    assert code == 0, err
+    from_file = rows(run(capsys, "chunk", str(DOC))[1])
+    assert [{**r, "source": str(DOC)} for r in rows(out)] == from_file
+    assert {r["source"] for r in rows(out)} == {"<stdin>"}

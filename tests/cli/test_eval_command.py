@@ -37,7 +37,7 @@ def test_eval_with_the_real_model_writes_every_figure_and_reuses_the_cache(capsy
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--chunker", "semantic", "--chunk-overlap", "5"], "semantic chunkers have no overlap"),
+        (["--chunker", "semantic", "--chunk-overlap", "5"], "--chunk-overlap applies to --chunker recursive, token"),
         (["--corpus", "nope"], "unknown corpus id"),
         (["--chunker", "fixed"], "'fixed' is not one of"),
         (["--table-header", "yes"], "'yes' is not one of"),
@@ -48,6 +48,20 @@ def test_bad_options_are_one_line_usage_errors(capsys, args, message):
     assert code == 2
     assert message in err and "Traceback" not in err
     assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--threshold", "0.3"], "--threshold applies to --chunker semantic and sdpm only, not to --chunker recursive"),
+        (["--chunker", "token", "--similarity-window", "2"], "--similarity-window applies to --chunker semantic"),
+        (["--tokenizer", "nonsense"], "--tokenizer 'nonsense': unknown tokenizer spec"),
+    ],
+)
+def test_semantic_options_without_a_semantic_chunker_are_refused_regression(capsys, args, message):
+    """``eval --chunker recursive --threshold 0.3`` ignored the threshold and scored as if it were not given."""
+    code, out, err = run(capsys, "eval", str(EXCERPT), *args)
+    assert code == 2 and out == "" and message in err and len(err.splitlines()) == 1, err
 
 
 def test_a_folder_that_is_not_an_evaluation_set_is_a_usage_error(capsys, tmp_path):

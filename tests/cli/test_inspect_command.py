@@ -93,11 +93,12 @@ def test_a_text_chunker_chunks_a_documents_markdown_export(capsys, tmp_path):
 @pytest.mark.parametrize(
     "options, message",
     [
-        (("--chunk-size", "50"), "--chunk-size and --chunk-overlap apply to the text chunkers"),
+        (("--chunk-size", "50"), "--chunk-size applies to --chunker recursive, token, sentence and window only"),
         (("--chunker", "token", "--max-tokens", "50"),
-         "--max-tokens applies to --chunker hybrid, page and line only; text chunkers take --chunk-size"),
-        (("--chunker", "recursive", "--no-merge-peers"), "--no-merge-peers, --min-tokens and --no-merge-across-pages"),
-        (("--chunker", "recursive", "--min-tokens", "5"), "apply to --chunker hybrid only"),
+         "--max-tokens applies to --chunker hybrid, page and line only, not to --chunker token; text chunkers take "
+             "--chunk-size"),
+        (("--chunker", "recursive", "--no-merge-peers"), "--no-merge-peers applies to --chunker hybrid only"),
+        (("--chunker", "recursive", "--min-tokens", "5"), "--min-tokens applies to --chunker hybrid only"),
         (("--chunker", "recursive", "--docling-compat"), "--docling-compat applies to --chunker hybrid and hier"),
         (("--chunker", "token", "--tokenizer", "word"), "no token limit of its own; give --chunk-size"),
         (("--chunker", "recursive", "--chunk-size", "10", "--chunk-overlap", "10"), "chunk_overlap (10)"),

@@ -102,3 +102,58 @@ def test_chunk_dataset_dict_json_rows_after_arrow_round_trip_regression(ray_sess
         for r in local_rows
     )
     assert Counter(json.dumps(r, sort_keys=True) for r in rows) == expected
+
+
+def test_ray_embed_parquet_rows_equal_local_embed_rows(ray_session, tmp_path, minilm_dir):
+    """--embed under --engine ray: the embedding runs in the Ray pipeline (actor pool); same rows as local."""
+    import numpy as np
+    import pandas as pd
+
+    pytest.importorskip("sentence_transformers")
+    docs = [DATA / "pdf__multi_page.json", DATA / "docx__word_sample.docx.json"]
+    local = tmp_path / "local.jsonl"
+    result = CliRunner().invoke(cli, ["chunk", *map(str, docs), "--embed", "all-MiniLM-L6-v2", "-o", str(local)])
+    assert result.exit_code == 0, result.stderr
+    want = ordered([json.loads(line) for line in local.read_text().splitlines()])
+    args = ["chunk", *map(str, docs), "--engine", "ray", "--num-workers", "2", "--format", "parquet",
+            "--embed", "all-MiniLM-L6-v2", "-o", str(tmp_path / "shards")]  # fmt: skip
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.stderr
+    got = ordered(pd.read_parquet(tmp_path / "shards").to_dict("records"))
+    assert len(got) == len(want)
+    for g, w in zip(got, want, strict=True):
+        assert json.loads(g["meta"]) == w["meta"] and g["text"] == w["text"]
+        assert list(g["page_numbers"]) == w["page_numbers"] and g["contextualized"] == w["contextualized"]
+        # batches across files pad differently from the local run's per-file batches: equal up to float rounding
+        np.testing.assert_allclose(np.asarray(g["embedding"]), np.asarray(w["embedding"]), atol=1e-6)
+
+
+def test_ray_run_prints_one_summary_line_and_no_foreign_log_lines_regression(inputs, local_rows, tmp_path):
+    """With --engine ray, Ray's own log lines and warnings spilled onto stderr, and no line said what was written.
+
+    A fresh process, as a user runs it: Ray starts here, so its start-up lines are written too.
+    """
+    import subprocess
+    import sys
+
+    out = tmp_path / "shards"
+    result = subprocess.run([sys.executable, "-m", "docchunk", "chunk", str(inputs), "--engine", "ray", "-o", str(out)],
+                            capture_output=True, text=True, timeout=900)  # fmt: skip
+    assert result.returncode == 1  # the broken and the empty document
+    lines = result.stderr.splitlines()
+    assert all(line.startswith("docchunk: ") for line in lines), result.stderr
+    count = len(local_rows)
+    total = len(list(inputs.iterdir()))
+    assert f"docchunk: wrote {out} ({count} chunks from {total - 2} of {total} inputs)" in lines
+    assert len(lines) == 4 and lines[-1] == f"docchunk: error: 2 of {total} input(s) failed; the others were written"
+    written = [json.loads(line) for shard in sorted(out.glob("*.jsonl")) for line in shard.read_text().splitlines()]
+    assert ordered(written) == ordered(local_rows)
+    log = out.with_name(out.name + ".ray.log")
+    assert log.is_file() and not any(p.suffix != ".jsonl" for p in out.iterdir())
+
+
+def test_ray_run_with_debug_keeps_ray_logs_on_stderr(ray_session, inputs, tmp_path):
+    out = tmp_path / "shards"
+    result = run_ray(inputs, out, "--debug")
+    assert result.exit_code == 1 and "docchunk: wrote" in result.stderr
+    assert not out.with_name(out.name + ".ray.log").exists()

@@ -127,6 +127,23 @@ def test_summary_counts_histogram_tiny_and_oversized():
     assert len(re.findall(r'href="#c\d+-\d+"', listed)) == tiny
 
 
+def test_half_open_row_ranges_read_as_one_based_inclusive_rows_regression():
+    """``meta.table_rows`` (2, 3), one row, was shown as "rows [2, 3]", which reads as two rows."""
+    from docchunk.report import rows_label
+
+    assert [rows_label(r) for r in [(0, 1), (2, 3), (2, 4), (0, 10)]] == ["row 1", "row 3", "rows 3–4", "rows 1–10"]
+    doc = load(DATA / "html__html_rich_table_cells.html.json")  # tables of 5 rows, split row by row at 24 words
+    chunker = docchunk.HybridChunker(tokenizer="word", max_tokens=24)
+    view = inspect_document(chunker, "doc", doc)
+    ranges = [c.meta.table_rows for c in chunker.chunk(doc)]
+    labelled = [(v, r) for v, r in zip(view.chunks, ranges, strict=True) if r is not None]
+    assert any(end - start == 1 for _, (start, end) in labelled)
+    html = render_html([view])
+    for chunk_view, (start, end) in labelled:
+        words = f"row {end}" if end - start == 1 else f"rows {start + 1}–{end}"
+        assert chunk_view.table_rows == (start, end) and f'<span class="rows">{words}</span>' in html
+
+
 def test_the_chunker_is_described_without_object_addresses():
     view = inspect_document(docchunk.HybridChunker(max_tokens=100), "doc", load(DATA / "pdf__multi_page.json"))
     assert view.chunker.startswith("HybridChunker(") and "max_tokens=100" in view.chunker
@@ -138,15 +155,15 @@ def test_table_rows_and_pages_are_labelled():
 
     views = [
         ChunkView(index=0, text="| a | b |", contextualized="T\n| a | b |", token_count=10, pages=[2, 3, 4],
-                  labels=["table"], table_rows=[3, 4, 5, 7]),
+                  labels=["table"], table_rows=(2, 3)),
         ChunkView(index=1, text="| c | d |", contextualized="| c | d |", token_count=300, oversized=True,
-                  labels=["table"], table_rows={"start": 8, "end": 9}, pages=[4, 6]),
+                  labels=["table"], table_rows=(7, 9), pages=[4, 6]),
     ]  # fmt: skip
     html = render_html([DocumentView(source="t", chunker="C()", tokenizer="word", budget=100, chunks=views)])
-    assert '<span class="rows">rows 3–5, 7</span>' in html
-    assert '<span class="rows">rows {&quot;start&quot;: 8, &quot;end&quot;: 9}</span>' in html
+    assert '<span class="rows">row 3</span>' in html
+    assert '<span class="rows">rows 8–9</span>' in html
     assert '<span class="pg">p. 2–4</span>' in html and '<span class="pg">p. 4, 6</span>' in html
     assert '<span class="flag">oversized</span>' in html
     page = ReportPage(html)
-    assert page.data["docs"][0]["chunks"][0]["r"] == [3, 4, 5, 7]
+    assert page.data["docs"][0]["chunks"][0]["r"] == "row 3"
     assert page.contextualized(0) == "T\n| a | b |"

@@ -13,6 +13,7 @@ from typing import Any
 import click
 
 from docchunk.cli.options import stderr_is_terminal
+from docchunk.cli.settings import check_applicable, check_tokenizer_spec
 from docchunk.errors import DocchunkError
 
 CHUNKER_NAMES = ["recursive", "token", "sentence", "window", "semantic", "sdpm"]
@@ -65,7 +66,8 @@ ROWS = [  # (label, figure)
 @click.option("--progress/--no-progress", default=None,
               help="Progress bars on stderr (default: when stderr is a terminal).")
 @click.option("--debug", is_flag=True, help="Show tracebacks.")
-def eval_command(data_dir: Path, model: str, k: int, budget: int, corpus_ids: tuple[str, ...],
+@click.pass_context
+def eval_command(ctx: click.Context, data_dir: Path, model: str, k: int, budget: int, corpus_ids: tuple[str, ...],
                  json_out: Path | None, cache_dir: Path | None, no_cache: bool, progress: bool | None, debug: bool,
                  **settings: Any) -> None:  # fmt: skip
     """Chunk the corpora of DATA_DIR, retrieve for each question, and score the retrieved character spans.
@@ -76,6 +78,8 @@ def eval_command(data_dir: Path, model: str, k: int, budget: int, corpus_ids: tu
     within the token budget, and precision_omega, as mean ± std in percent, overall
     and per corpus.
     """
+    check_applicable(ctx)
+    check_tokenizer_spec(settings["tokenizer_spec"])
     try:
         show = stderr_is_terminal() if progress is None else progress
         report = _run(data_dir, model, k, budget, corpus_ids, cache_dir, no_cache, show, settings)

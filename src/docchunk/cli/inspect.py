@@ -15,16 +15,13 @@ from docchunk.cli.options import (
     chunker_option,
     doc_chunker_options,
     make_doc_chunker,
-    make_text_chunker,
     structure_options,
     text_chunker_options,
 )
+from docchunk.cli.settings import ChunkSettings, check_applicable, check_output_path, check_settings
+from docchunk.cli.text import TEXT_SUFFIXES, make_text_chunker, read_text
 
 __all__ = ["TEXT_SUFFIXES", "inspect_command"]
-
-TEXT_SUFFIXES = (".txt", ".md", ".markdown", ".text")
-"""Files a text chunker reads as plain text (UTF-8); other inputs are loaded as documents
-and chunked as their Markdown export."""
 
 
 @click.command("inspect")
@@ -37,22 +34,9 @@ and chunked as their Markdown export."""
 @text_chunker_options
 @click.option("--title", default=None, help="Page title (default: the input names).")
 @click.option("--debug", is_flag=True, help="Show tracebacks.")
-def inspect_command(
-    paths: tuple[Path, ...],
-    output: Path,
-    chunker: str,
-    tokenizer_spec: str | None,
-    max_tokens: int | None,
-    no_merge_peers: bool,
-    no_merge_across_pages: bool,
-    min_tokens: int | None,
-    docling_compat: bool,
-    code_chunking: bool,
-    chunk_size: int | None,
-    chunk_overlap: int,
-    title: str | None,
-    debug: bool,
-) -> None:
+@click.pass_context
+def inspect_command(ctx: click.Context, paths: tuple[Path, ...], output: Path, title: str | None, debug: bool,
+                    **options: Any) -> None:  # fmt: skip
     """Chunk PATHS and write an HTML report of the chunks.
 
     The page shows every chunk in reading order with its heading path, token count
@@ -63,22 +47,13 @@ def inspect_command(
     chunkers read .txt and .md files as text (other inputs as their Markdown export).
     The page is self-contained: it opens from disk and makes no network request.
     """
-    is_text = chunker in TEXT_CHUNKERS
-    if is_text:
-        _check_text_options(max_tokens, no_merge_peers or no_merge_across_pages or min_tokens is not None,
-                            docling_compat)  # fmt: skip
-    if is_text and code_chunking:
-        raise click.UsageError("--code-chunking applies to --chunker hybrid and hierarchical")
-    if not is_text and (chunk_size is not None or chunk_overlap):
-        raise click.UsageError(f"--chunk-size and --chunk-overlap apply to the text chunkers "
-                               f"({', '.join(TEXT_CHUNKERS)}); --chunker {chunker} takes --max-tokens")  # fmt: skip
-    if is_text:
-        chunker_obj = make_text_chunker(chunker, tokenizer_spec, chunk_size, chunk_overlap, debug)
-    else:
-        chunker_obj = make_doc_chunker(
-            chunker, tokenizer_spec, max_tokens, not no_merge_peers, debug, docling_compat=docling_compat,
-            min_tokens=min_tokens, merge_across_pages=not no_merge_across_pages, code_chunking=code_chunking,
-        )  # fmt: skip
+    settings = ChunkSettings.from_params(options)
+    check_applicable(ctx)
+    check_settings(settings)
+    check_output_path(output)
+    chunker, max_tokens = settings.chunker, settings.max_tokens
+    is_text = settings.is_text
+    chunker_obj = make_text_chunker(settings, debug) if is_text else make_doc_chunker(settings, debug)
     from docchunk.report import inspect_document, render_html
 
     files = [f for p in paths for f in _input_files(p, is_text)]
@@ -109,18 +84,6 @@ def inspect_command(
         sys.exit(1)
 
 
-def _check_text_options(max_tokens: int | None, hybrid_only: bool, docling_compat: bool) -> None:
-    """Document chunker options given to a text chunker are usage errors that name the chunkers they apply to."""
-    if max_tokens is not None:
-        raise click.UsageError("--max-tokens applies to --chunker hybrid, page and line only; "
-                               "text chunkers take --chunk-size")  # fmt: skip
-    if hybrid_only:
-        raise click.UsageError("--no-merge-peers, --min-tokens and --no-merge-across-pages apply to "
-                               "--chunker hybrid only")  # fmt: skip
-    if docling_compat:
-        raise click.UsageError("--docling-compat applies to --chunker hybrid and hierarchical")
-
-
 def _input_files(path: Path, is_text: bool) -> list[Path]:
     """The file itself, or a folder's supported files (and text files for text chunkers), sorted."""
     from docchunk.loading import SUPPORTED_SUFFIXES
@@ -133,21 +96,11 @@ def _input_files(path: Path, is_text: bool) -> list[Path]:
 
 def _read(path: Path, is_text: bool) -> Any:
     """A ``DoclingDocument`` for the document chunkers; the text for the text chunkers."""
-    from docchunk.errors import DocumentError
+    if is_text:
+        return read_text(path)
     from docchunk.loading import load_document
 
-    if not is_text:
-        return load_document(path)
-    if path.suffix.lower() not in TEXT_SUFFIXES:
-        return load_document(path).export_to_markdown()
-    try:
-        return path.read_bytes().decode("utf-8")  # as is: offsets count the file's own characters
-    except FileNotFoundError:
-        raise DocumentError(f"{path}: no such file") from None
-    except UnicodeDecodeError as exc:
-        raise DocumentError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start}); convert it to UTF-8") from exc
-    except OSError as exc:
-        raise DocumentError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    return load_document(path)
 
 
 def _problem(path: Path, exc: Exception) -> str:

@@ -16,23 +16,30 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import click
 
+from docchunk.cli.embed import embed_options
 from docchunk.cli.eval import eval_command
+from docchunk.cli.index import index_command, search_command
 from docchunk.cli.inspect import inspect_command
+from docchunk.cli.local_engine import collect_inputs, run_local
 from docchunk.cli.options import (
     DOC_CHUNKERS,
-    ModelLimitCheck,
+    SEMANTIC_CHUNKERS,
+    TEXT_CHUNKERS,
     chunker_option,
     doc_chunker_options,
     expand_option,
-    make_doc_chunker,
+    make_chunker,
+    refinery_options,
+    semantic_options,
     stderr_is_terminal,
     structure_options,
+    text_chunker_options,
 )
-from docchunk.errors import DocchunkError
+from docchunk.cli.settings import ChunkSettings, check_chunk_usage
 
 PROGRESS_MIN_FILES = 10
 
@@ -43,18 +50,21 @@ def cli() -> None:
     """docchunk: chunk documents for retrieval, embedding and search."""
 
 
-cli.add_command(eval_command)
-cli.add_command(inspect_command)
+for _command in (eval_command, inspect_command, index_command, search_command):
+    cli.add_command(_command)
 
 
 @cli.command("chunk")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("-o", "--output", type=click.Path(path_type=Path),
-              help="JSONL file (default: stdout); with --engine ray, the folder for the shards.")  # fmt: skip
-@chunker_option(DOC_CHUNKERS)
+              help="Output file (default: stdout); with --engine ray, the folder for the shards.")  # fmt: skip
+@chunker_option({**DOC_CHUNKERS, **TEXT_CHUNKERS, **SEMANTIC_CHUNKERS})
 @doc_chunker_options
 @expand_option
 @structure_options
+@text_chunker_options
+@semantic_options
+@refinery_options
 @click.option(
     "--progress/--no-progress", default=None,
     help=f"Progress bar on stderr (default: for {PROGRESS_MIN_FILES}+ files when stderr is a terminal).",
@@ -62,179 +72,66 @@ cli.add_command(inspect_command)
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Local worker processes (no Ray); output order is the same as with one.")  # fmt: skip
 @click.option("--engine", type=click.Choice(["local", "ray"]), default="local", show_default=True,
-              help="ray: chunk on Ray Data and write shards into the folder -o.")  # fmt: skip
+              help="ray: chunk on Ray Data and write shards into the folder -o (document chunkers).")  # fmt: skip
 @click.option("--address", default=None, help="Ray cluster address (--engine ray); default: start a local Ray.")
 @click.option("--num-workers", type=click.IntRange(min=1), default=2, show_default=True,
               help="CPUs of the local Ray instance (--engine ray).")  # fmt: skip
 @click.option("--format", "out_format", type=click.Choice(["jsonl", "parquet"]), default="jsonl", show_default=True,
-              help="Shard format for --engine ray.")  # fmt: skip
-@click.option("--debug", is_flag=True, help="Show tracebacks.")
-def chunk_command(
-    paths: tuple[Path, ...],
-    output: Path | None,
-    chunker: str,
-    tokenizer_spec: str | None,
-    max_tokens: int | None,
-    no_merge_peers: bool,
-    no_merge_across_pages: bool,
-    min_tokens: int | None,
-    docling_compat: bool,
-    code_chunking: bool,
-    progress: bool | None,
-    workers: int,
-    engine: str,
-    address: str | None,
-    num_workers: int,
-    out_format: str,
-    debug: bool,
-    expand: str | None = None,
-    expand_max_tokens: int | None = None,
-) -> None:
-    """Chunk PATHS into JSON lines.
+              help="JSON Lines, or Parquet (needs -o; the JSONL fields as columns, meta as JSON).")  # fmt: skip
+@embed_options
+@click.option("--debug", is_flag=True, help="Show tracebacks (and, with --engine ray, Ray's log lines).")
+@click.pass_context
+def chunk_command(ctx: click.Context, paths: tuple[Path, ...], output: Path | None, progress: bool | None,
+                  workers: int, engine: str, address: str | None, num_workers: int, out_format: str, debug: bool,
+                  **options: Any) -> None:  # fmt: skip
+    """Chunk PATHS into JSON lines (or Parquet rows).
 
     PATHS are DoclingDocument JSON files, folders of them, or Markdown, HTML, DOCX,
-    PPTX, XLSX, CSV files with the convert extra.
+    PPTX, XLSX, CSV files with the convert extra; with a text chunker (recursive,
+    token, sentence, window, semantic, sdpm) also .txt and .md files, read as text.
+    "-" reads standard input (DoclingDocument JSON, or text for a text chunker).
 
-    Each line holds text, contextualized, token_count, meta, source, chunk_index
-    and page_numbers. With -o FILE, one summary line goes to stderr
-    ("docchunk: wrote FILE (N chunks from i of n inputs)"); stdout output is JSONL only.
+    Each line holds text, contextualized (what to embed), token_count, page_numbers,
+    source, chunk_index and meta; text chunks also start_index and end_index, the
+    offsets of text in the input's text; with --embed MODEL, embedding (the vector
+    of contextualized). With --expand, text and contextualized are
+    the small chunk (embed it) and expanded_text its expansion (return it). With
+    -o FILE, one summary line goes to stderr ("docchunk: wrote FILE (N chunks from
+    i of n inputs)"); stdout output is JSONL only.
     """
-    settings = (
-        chunker, tokenizer_spec, max_tokens, not no_merge_peers, expand, docling_compat, min_tokens,
-        not no_merge_across_pages, code_chunking, expand_max_tokens,
-    )  # fmt: skip
+    settings = ChunkSettings.from_params(options)
+    check_chunk_usage(ctx, settings, paths, output)
     with _startup():
-        chunker_obj = _make(settings, debug)
-    files, empty = _input_files(paths)
+        chunker_obj = make_chunker(settings, debug)
+    inputs, empty = collect_inputs(paths, settings.is_text)
     for problem in empty:
         _error(problem)
-    total = len(files) + len(empty)
+    total = len(inputs) + len(empty)
     if engine == "ray":
-        failures = _run_ray(chunker_obj, files, output, address, num_workers, out_format) if files else 0
+        from docchunk.cli.ray_engine import run_ray
+
+        assert output is not None
+        files = [p for p in inputs if isinstance(p, Path)]
+        embed = (settings.embed, settings.embed_device) if settings.embed else None
+        failures, count = run_ray(chunker_obj, files, output, address, num_workers, out_format, debug, _error,
+                                  embed) if files else (0, 0)  # fmt: skip
+        _summary(output, count, total - failures - len(empty), total)
         _finish(failures + len(empty), total)
         return
     # by default only for a person watching: a log file or pipe gets no carriage-return updates
-    show = progress if progress is not None else len(files) >= PROGRESS_MIN_FILES and stderr_is_terminal()
-    failures, count = len(empty), 0
-    limit_check = ModelLimitCheck(chunker, max_tokens, chunker_obj)
-    with _open_output(output) as out:
-        for lines, problem in _progress(_results(files, chunker_obj, settings, workers, debug), show, len(files)):
-            if problem is not None:
-                failures += 1
-                _error(problem)
-                continue
-            out.writelines(lines)
-            out.flush()
-            count += len(lines)
-            limit_check.add(lines)
-    limit_check.warn()
+    show = progress if progress is not None else len(inputs) >= PROGRESS_MIN_FILES and stderr_is_terminal()
+    failures, count = run_local(inputs, chunker_obj, settings, output, out_format, workers, show, debug, _error)
+    failures += len(empty)
     if output is not None:  # stdout stays pure JSONL and stderr quiet for pipes; a file gets a summary
-        click.echo(f"docchunk: wrote {output} ({count} chunks from {total - failures} of {total} inputs)", err=True)
+        _summary(output, count, total - failures, total)
     _finish(failures, total)
 
 
-def _input_files(paths: tuple[Path, ...]) -> tuple[list[Path], list[str]]:
-    """The files to chunk, and one problem per folder that holds none (nothing to chunk is an error)."""
-    from docchunk.loading import SUPPORTED_SUFFIXES, iter_input_files
-
-    files: list[Path] = []
-    empty: list[str] = []
-    for path in paths:
-        found = iter_input_files(path)
-        if not found:
-            kinds = ", ".join(SUPPORTED_SUFFIXES)
-            empty.append(f"{path}: nothing to chunk: the folder holds no supported file ({kinds})")
-        files.extend(found)
-    return files, empty
-
-
-def _results(
-    files: list[Path], chunker: Any, settings: tuple, workers: int, debug: bool
-) -> Iterator[tuple[list[str], str | None]]:
-    """``(lines, problem)`` per file, in input order; ``workers`` > 1 uses local processes."""
-    if workers <= 1 or len(files) < 2:
-        for path in files:
-            try:
-                yield _chunk_lines(chunker, path), None
-            except Exception as exc:  # one bad input never stops the others
-                if debug:
-                    raise
-                yield [], _problem(path, exc)
-        return
-    from concurrent.futures import ProcessPoolExecutor
-
-    global _WORKER_CHUNKER
-    _WORKER_CHUNKER = chunker  # forked workers inherit it; spawned ones build their own
-    try:
-        init = (workers, debug, *settings)
-        with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init, initargs=init) as pool:
-            # small batches: the last documents spread over the workers too
-            yield from pool.map(_worker_chunk, files, chunksize=max(1, min(8, len(files) // (workers * 32))))
-    finally:
-        _WORKER_CHUNKER = None
-
-
-def _run_ray(chunker: Any, files: list[Path], output: Path | None, address: str | None, num_workers: int,
-             out_format: str) -> int:  # fmt: skip
-    """Chunk on Ray Data and write JSONL (or Parquet) shards into the folder ``output``; returns failures."""
-    if output is None:
-        raise click.UsageError("--engine ray needs -o OUT_DIR, the folder for the output shards")
-    ray = _import_ray(address)
-    from docchunk.integrations.ray import check_output_folder, chunk_dataset, write_jsonl, write_parquet
-
-    try:
-        check_output_folder(output, out_format)
-    except DocchunkError as exc:
-        raise click.UsageError(f"-o: {exc}") from exc
-
-    _start_ray(ray, address, num_workers)
-    blocks = max(1, min(len(files), num_workers * 4))
-    ds = ray.data.from_items([{"path": str(p)} for p in files], override_num_blocks=blocks)
-    rows = chunk_dataset(ds, chunker).materialize()
-    errors = rows.filter(lambda r: r["error"] is not None).take_all()
-    for row in errors:
-        _error(row["error"])
-    good = rows.filter(lambda r: r["error"] is None).drop_columns(["error"])
-    (write_parquet if out_format == "parquet" else write_jsonl)(good, output)
-    return len(errors)
-
-
-def _import_ray(address: str | None) -> Any:
-    """Ray, or one line saying what to install (Ray Data; Ray Client for ``ray://`` addresses)."""
-    import importlib.util
-
-    from docchunk.errors import MissingDependencyError, require
-
-    try:
-        ray = require("ray", "ray", "--engine ray")
-        require("ray.data", "ray", "--engine ray")
-        if address and address.startswith("ray://") and importlib.util.find_spec("grpc") is None:
-            raise MissingDependencyError(
-                f"--address {address} connects through Ray Client, which needs the package 'grpcio' (ray[client]); "
-                'install it from a docchunk checkout with: pip install ".[ray]"'
-            )
-    except MissingDependencyError as exc:
-        raise click.UsageError(str(exc)) from exc
-    return ray
-
-
-def _start_ray(ray: Any, address: str | None, num_workers: int) -> None:
-    """Connect to ``address`` or start a local Ray; a failure is one line and exit 1."""
-    import logging
-
-    logging.getLogger("ray").setLevel(logging.WARNING)
-    logging.getLogger("ray.data").setLevel(logging.WARNING)
-    if not ray.is_initialized():
-        try:
-            ray.init(address=address, num_cpus=None if address else num_workers, include_dashboard=False,
-                     log_to_driver=False, logging_level=logging.WARNING)  # fmt: skip
-        except Exception as exc:  # connection refused, no cluster at the address, ...
-            where = f"connect to the Ray cluster at {address}" if address else "start a local Ray instance"
-            _error(f"could not {where}: {type(exc).__name__}: {' '.join(str(exc).split())[:300]}")
-            sys.exit(1)
-    context = ray.data.DataContext.get_current()
-    context.enable_progress_bars = False
-    context.print_on_execution_start = False
+def _summary(output: Path, count: int, done: int, total: int) -> None:
+    if count:
+        click.echo(f"docchunk: wrote {output} ({count} chunks from {done} of {total} inputs)", err=True)
+    else:
+        click.echo(f"docchunk: wrote nothing: no chunks from {total} inputs; {output} was not written", err=True)
 
 
 def _finish(failures: int, total: int) -> None:
@@ -242,88 +139,6 @@ def _finish(failures: int, total: int) -> None:
         rest = "; the others were written" if failures < total else ""
         _error(f"{failures} of {total} input(s) failed{rest}")
         sys.exit(1)
-
-
-def _make(settings: tuple, debug: bool, warn: bool = True) -> Any:
-    """The chunker of the ``chunk`` command's settings tuple (also sent to worker processes)."""
-    kind, spec, max_tokens, merge_peers, expand, docling_compat, min_tokens, merge_across_pages, code, cap = settings
-    return make_doc_chunker(
-        kind, spec, max_tokens, merge_peers, debug, warn=warn, expand=expand, docling_compat=docling_compat,
-        min_tokens=min_tokens, merge_across_pages=merge_across_pages, code_chunking=code, expand_max_tokens=cap,
-    )  # fmt: skip
-
-
-def _chunk_lines(chunker: Any, path: Path) -> list[str]:
-    from docchunk.loading import load_document
-    from docchunk.serialization.rows import chunk_rows, json_line
-
-    return [json_line(row) for row in chunk_rows(chunker, str(path), load_document(path))]
-
-
-_WORKER_CHUNKER: Any = None
-_WORKER_DEBUG = False  # --debug: a failed input stops the run with its traceback, as with one worker
-
-
-def _share_cores(workers: int) -> None:
-    """Give each worker process its share of the cores for the tokenizer's own threads.
-
-    A Hugging Face tokenizer spreads each batch over all cores; ``workers`` processes
-    doing so at once would fight over them. Called in each worker process before it
-    tokenizes anything; a value the user set is kept.
-    """
-    threads = max(1, (os.cpu_count() or 1) // workers)
-    if threads == 1:
-        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    else:
-        os.environ.setdefault("RAYON_NUM_THREADS", str(threads))
-
-
-def _worker_init(workers: int, debug: bool, *settings: Any) -> None:
-    global _WORKER_CHUNKER, _WORKER_DEBUG
-    _WORKER_DEBUG = debug
-    _share_cores(workers)
-    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
-    if _WORKER_CHUNKER is None:
-        _WORKER_CHUNKER = _make(settings, debug=False, warn=False)
-
-
-def _worker_chunk(path: Path) -> tuple[list[str], str | None]:
-    try:
-        return _chunk_lines(_WORKER_CHUNKER, path), None
-    except Exception as exc:  # one bad input never stops the others
-        if _WORKER_DEBUG:
-            raise
-        return [], _problem(path, exc)
-
-
-def _problem(path: Path, exc: Exception) -> str:
-    """One line naming the file and what went wrong."""
-    from docchunk.serialization.rows import describe_failure
-
-    return describe_failure(str(path), exc)
-
-
-@contextmanager
-def _open_output(output: Path | None) -> Iterator[IO[str]]:
-    if output is None:
-        yield sys.stdout
-        return
-    if output.is_dir():
-        raise click.UsageError(f"-o {output}: is a folder; give the JSONL file to write (a folder is for --engine ray)")
-    try:
-        handle = output.open("w", encoding="utf-8")  # every line is valid UTF-8 (serialization.rows.json_line)
-    except OSError as exc:
-        raise click.UsageError(f"cannot write {output}: {exc.strerror or exc}") from exc
-    with handle:
-        yield handle
-
-
-def _progress(items: Any, show: bool, total: int) -> Any:
-    if not show:
-        return items
-    from tqdm import tqdm
-
-    return tqdm(items, desc="chunking", unit="file", total=total, file=sys.stderr)
 
 
 def _error(message: str) -> None:

@@ -6,7 +6,6 @@ any later command) apply the same objects, so their names, help and checks agree
 
 from __future__ import annotations
 
-import json
 import sys
 import warnings
 from collections.abc import Callable
@@ -14,17 +13,21 @@ from typing import Any, TypeVar
 
 import click
 
+from docchunk.cli.settings import ChunkSettings
 from docchunk.errors import DocchunkError, ModelLimitWarning
 
 __all__ = [
     "DOC_CHUNKERS",
+    "SEMANTIC_CHUNKERS",
     "TEXT_CHUNKERS",
     "ModelLimitCheck",
     "chunker_option",
     "doc_chunker_options",
     "expand_option",
+    "make_chunker",
     "make_doc_chunker",
-    "make_text_chunker",
+    "refinery_options",
+    "semantic_options",
     "structure_options",
     "text_chunker_options",
 ]
@@ -42,6 +45,10 @@ TEXT_CHUNKERS = {
     "token": "TokenChunker (text files)",
     "sentence": "SentenceChunker (text files)",
     "window": "WindowChunker, --chunk-size new tokens per window (text files)",
+}
+SEMANTIC_CHUNKERS = {
+    "semantic": "SemanticChunker, splits where the topic changes (text files; the semantic extra)",
+    "sdpm": "SDPMChunker, SemanticChunker that rejoins similar neighbours (text files; the semantic extra)",
 }
 
 
@@ -117,66 +124,85 @@ def text_chunker_options(func: F) -> F:
     return chunk_size_option(chunk_overlap_option(func))
 
 
-def make_doc_chunker(
-    kind: str,
-    spec: str | None,
-    max_tokens: int | None,
-    merge_peers: bool,
-    debug: bool,
-    warn: bool = True,
-    expand: str | None = None,
-    docling_compat: bool = False,
-    min_tokens: int | None = None,
-    merge_across_pages: bool = True,
-    code_chunking: bool = False,
-    expand_max_tokens: int | None = None,
-) -> Any:
-    """The document chunker of ``--chunker`` (hybrid, hierarchical, page, line) from the command's options.
+def semantic_options(func: F) -> F:
+    """The options of the semantic chunkers, as ``docchunk eval`` names them."""
+    func = click.option("--threshold", type=click.FloatRange(0, 1), default=0.8, show_default=True,
+                        help="semantic/sdpm: quantile below which a similarity dip is a boundary.")(func)  # fmt: skip
+    func = click.option("--boundaries", type=click.Choice(["paragraph", "sentence"]), default="paragraph",
+                        show_default=True, help="semantic/sdpm: the units that are compared.")(func)  # fmt: skip
+    func = click.option("--similarity-window", type=click.IntRange(min=0), default=1, show_default=True,
+                        help="semantic/sdpm: sentences on each side of a gap besides the nearest.")(func)  # fmt: skip
+    return click.option("--embedding", default="all-MiniLM-L6-v2", show_default=True,
+                        help="semantic/sdpm: sentence-transformers model (offline) or its folder.")(func)  # fmt: skip
+
+
+def refinery_options(func: F) -> F:
+    """The refineries' options (text chunkers): context embedded with a chunk but not part of its text."""
+    func = click.option("--context-size", type=click.IntRange(min=0), default=0, show_default=True,
+                        help="Tokens of each neighbouring chunk embedded with a chunk but not retrieved "
+                        "(OverlapRefinery merge=False; text chunkers).")(func)  # fmt: skip
+    func = click.option("--context-side", type=click.Choice(["both", "prefix", "suffix"]), default="both",
+                        show_default=True, help="Which neighbours give --context-size context.")(func)  # fmt: skip
+    func = click.option("--context-mode", type=click.Choice(["token", "recursive"]), default="token",
+                        show_default=True, help="token: exactly --context-size tokens; "
+                        "recursive: whole sentences/words that fit.")(func)  # fmt: skip
+    func = click.option("--table-header", type=click.Choice(["none", "row", "caption"]), default="none",
+                        show_default=True, help="Embed a pipe table's header row (row) and the sentence before it "
+                        "(caption) with chunks inside a table (TableHeaderRefinery; text chunkers).")(func)  # fmt: skip
+    return click.option("--headings/--no-headings", default=False, show_default=True,
+                        help="Embed the Markdown/MediaWiki heading path above each chunk "
+                        "(HeadingContextRefinery; text chunkers).")(func)  # fmt: skip
+
+
+def make_chunker(settings: ChunkSettings, debug: bool, warn: bool = True) -> Any:
+    """The chunker of ``settings``: a document chunker, or a :class:`~docchunk.cli.text.TextChunking`.
+
+    Raises:
+        click.UsageError: See :func:`make_doc_chunker` and :func:`docchunk.cli.text.make_text_chunking`.
+    """
+    if settings.is_text:
+        from docchunk.cli.text import make_text_chunking
+
+        return make_text_chunking(settings, debug)
+    return make_doc_chunker(settings, debug, warn=warn)
+
+
+def make_doc_chunker(settings: ChunkSettings, debug: bool, warn: bool = True) -> Any:
+    """The document chunker of ``settings.chunker`` (hybrid, hierarchical, page, line).
 
     With ``expand`` ("tree" or "page"), the chunker's chunks come out expanded
     (:class:`docchunk.ExpandingChunker`), each at most ``expand_max_tokens`` when
     given, as docling-core expands them with ``docling_compat``. With ``code_chunking``, code items are
     chunked by :class:`docchunk.CodeChunkingStrategy` (docling-core's
-    ``StandardCodeChunkingStrategy`` with ``docling_compat``).
+    ``StandardCodeChunkingStrategy`` with ``docling_compat``). The tokenizer loads
+    first and the budget is checked against its limit before docling-core is imported.
 
     Raises:
-        click.UsageError: Options that do not apply, or a bad tokenizer or budget,
-            or the code extra missing for ``code_chunking`` (the :class:`DocchunkError`,
-            e.g. :class:`MissingDependencyError`, itself when ``debug``).
+        click.UsageError: A bad tokenizer or budget, or the code extra missing for
+            ``code_chunking`` (the :class:`DocchunkError`, e.g.
+            :class:`MissingDependencyError`, itself when ``debug``).
     """
-    if kind != "hybrid" and (not merge_peers or min_tokens is not None or not merge_across_pages):
-        raise click.UsageError(
-            "--no-merge-peers, --min-tokens and --no-merge-across-pages apply to --chunker hybrid only"
-        )
-    if docling_compat and kind not in ("hybrid", "hierarchical"):
-        raise click.UsageError(
-            "--docling-compat applies to --chunker hybrid and hierarchical (page and line: use the API)"
-        )
-    if expand_max_tokens is not None and (expand is None or docling_compat):
-        raise click.UsageError(
-            "--expand-max-tokens caps --expand; docling-core's expansion (--docling-compat) has no cap"
-            if expand is not None
-            else "--expand-max-tokens needs --expand tree or page"
-        )
-    if kind == "hierarchical" and max_tokens is not None:
-        raise click.UsageError("--max-tokens applies to --chunker hybrid, page and line only")
-    _check_code_chunking(kind, code_chunking, docling_compat)
+    s = settings
     try:
-        structure: dict[str, Any] = {"docling_compat": docling_compat}
-        if kind == "hybrid":
-            structure.update(min_tokens=min_tokens, merge_across_pages=merge_across_pages)
-        if code_chunking:
+        from docchunk.tokenizers import get_tokenizer
+
+        tokenizer = get_tokenizer(s.tokenizer)
+        _check_budget(s, tokenizer)
+        structure: dict[str, Any] = {"docling_compat": s.docling_compat}
+        if s.chunker == "hybrid":
+            structure.update(min_tokens=s.min_tokens, merge_across_pages=s.merge_across_pages)
+        if s.code_chunking:
             from docchunk.chunkers.doc.code_items import code_strategy_for
 
-            structure["code_chunking_strategy"] = code_strategy_for(docling_compat, spec, max_tokens)
-        chunker = _build_doc_chunker(kind, spec, max_tokens, merge_peers, warn, structure)
-        if expand is None:
+            structure["code_chunking_strategy"] = code_strategy_for(s.docling_compat, s.tokenizer, s.max_tokens)
+        chunker = _build_doc_chunker(s.chunker, tokenizer, s.max_tokens, s.merge_peers, warn, structure)
+        if s.expand is None:
             return chunker
         from docchunk.chunkers.doc.expand import ExpandingChunker, get_expander
 
         expander = get_expander(
-            expand,  # type: ignore[arg-type]
-            tokenizer=chunker.token_counter, max_tokens=expand_max_tokens, docling_compat=docling_compat,
+            s.expand,  # type: ignore[arg-type]
+            tokenizer=chunker.token_counter, max_tokens=s.expand_max_tokens, docling_compat=s.docling_compat,
         )  # fmt: skip
         return ExpandingChunker(chunker=chunker, expander=expander)
     except DocchunkError as exc:
@@ -185,30 +211,28 @@ def make_doc_chunker(
         raise click.UsageError(str(exc)) from exc
 
 
-def _check_code_chunking(kind: str, code_chunking: bool, docling_compat: bool) -> None:
-    if code_chunking and kind not in ("hybrid", "hierarchical"):
-        raise click.UsageError("--code-chunking applies to --chunker hybrid and hierarchical")
-    if code_chunking and docling_compat and kind == "hybrid":
+def _check_budget(s: ChunkSettings, tokenizer: Any) -> None:
+    """The token budget of a hybrid or line chunker exists, and ``--min-tokens`` is within it."""
+    budget = s.max_tokens if s.max_tokens is not None else tokenizer.max_tokens
+    if s.chunker in ("hybrid", "line") and budget is None:
         raise click.UsageError(
-            "--code-chunking with --docling-compat applies to --chunker hierarchical: docling-core 2.104.0's "
-            "HybridChunker has no code chunking (use --chunker hierarchical, or leave out --docling-compat)"
+            f"--tokenizer {s.tokenizer} has no token limit of its own; give --max-tokens N (tokens per chunk)"
         )
+    if s.min_tokens is not None and budget is not None and s.min_tokens > budget:
+        where = "--max-tokens" if s.max_tokens is not None else f"the limit of --tokenizer {tokenizer.name}"
+        raise click.UsageError(f"--min-tokens {s.min_tokens} is above {where} ({budget} tokens per chunk); "
+                               "give at most the chunk budget")  # fmt: skip
 
 
 def _build_doc_chunker(
-    kind: str, spec: str | None, max_tokens: int | None, merge_peers: bool, warn: bool, structure: dict[str, Any]
+    kind: str, tokenizer: Any, max_tokens: int | None, merge_peers: bool, warn: bool, structure: dict[str, Any]
 ) -> Any:
-    from docchunk import HierarchicalChunker, HybridChunker, LineBasedTokenChunker, PageChunker, get_tokenizer
+    from docchunk import HierarchicalChunker, HybridChunker, LineBasedTokenChunker, PageChunker
 
-    tokenizer = get_tokenizer(spec)
     if kind == "hierarchical":
         return HierarchicalChunker(tokenizer=tokenizer, **structure)
     if kind == "page":
         return PageChunker(tokenizer=tokenizer, max_tokens=max_tokens)
-    if max_tokens is None and tokenizer.max_tokens is None:
-        raise click.UsageError(
-            f"--tokenizer {spec} has no token limit of its own; give --max-tokens N (tokens per chunk)"
-        )
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ModelLimitWarning)
         chunker: Any
@@ -222,36 +246,6 @@ def _build_doc_chunker(
         elif warn:
             click.echo(f"docchunk: warning: {warning.message}", err=True)
     return chunker
-
-
-def make_text_chunker(kind: str, spec: str | None, chunk_size: int | None, chunk_overlap: int, debug: bool) -> Any:
-    """A text chunker (``recursive``, ``token``, ``sentence``, ``window``) from the command's options.
-
-    ``--chunk-size`` defaults to the tokenizer's own limit. For ``window`` it is the
-    number of new tokens per window (``offset``) and ``--chunk-overlap`` the tokens
-    of context on each side.
-
-    Raises:
-        click.UsageError: No ``--chunk-size`` for a tokenizer without a limit, or a
-            bad tokenizer, size or overlap (the :class:`DocchunkError` when ``debug``).
-    """
-    from docchunk import RecursiveChunker, SentenceChunker, TokenChunker, WindowChunker, get_tokenizer
-
-    try:
-        tokenizer = get_tokenizer(spec)
-        size = chunk_size if chunk_size is not None else tokenizer.max_tokens
-        if size is None:
-            raise click.UsageError(f"--tokenizer {spec} has no token limit of its own; give --chunk-size N")
-        if kind == "window":
-            return WindowChunker(offset=size, overlap=chunk_overlap, unit="token", tokenizer=tokenizer)
-        if kind == "recursive":
-            return RecursiveChunker(chunk_size=size, chunk_overlap=chunk_overlap, tokenizer=tokenizer)
-        make = {"token": TokenChunker, "sentence": SentenceChunker}[kind]
-        return make(tokenizer=tokenizer, chunk_size=size, chunk_overlap=chunk_overlap)
-    except DocchunkError as exc:
-        if debug:
-            raise
-        raise click.UsageError(str(exc)) from exc
 
 
 class ModelLimitCheck:
@@ -268,10 +262,10 @@ class ModelLimitCheck:
         self.name = getattr(tok, "name", "")
         self.over = self.total = self.largest = 0
 
-    def add(self, lines: list[str]) -> None:
-        """Count the JSON lines (one chunk each, with ``token_count``) of one input."""
+    def add(self, rows: list[dict[str, Any]]) -> None:
+        """Count the rows (one chunk each, with ``token_count``) of one input."""
         if self.limit is not None:
-            self.add_counts([json.loads(line)["token_count"] or 0 for line in lines])
+            self.add_counts([row["token_count"] or 0 for row in rows])
 
     def add_counts(self, counts: list[int]) -> None:
         """Count chunks by their ``token_count`` (tokens of the chunker's tokenizer)."""

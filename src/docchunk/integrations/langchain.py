@@ -1,4 +1,7 @@
-"""LangChain: a document loader that chunks with docchunk, and a text splitter over docchunk's text chunkers.
+"""LangChain: a document loader, a text splitter, and ``Embeddings`` for any LangChain vector store.
+
+The loader chunks with docchunk, the splitter runs docchunk's text chunkers, and
+:class:`DocchunkEmbeddings` embeds with an :class:`docchunk.EmbeddingsRefinery`.
 
 Needs the ``langchain`` extra (``pip install ".[langchain]"``).
 """
@@ -16,8 +19,9 @@ from docchunk.serialization.rows import chunk_metadata
 _lc_loaders: Any = require("langchain_core.document_loaders", "langchain", "docchunk.integrations.langchain")
 _lc_documents: Any = require("langchain_core.documents", "langchain", "docchunk.integrations.langchain")
 _lc_splitters: Any = require("langchain_text_splitters", "langchain", "docchunk.integrations.langchain")
+_lc_embeddings: Any = require("langchain_core.embeddings", "langchain", "docchunk.integrations.langchain")
 
-__all__ = ["DocchunkLoader", "DocchunkTextSplitter"]
+__all__ = ["DocchunkEmbeddings", "DocchunkLoader", "DocchunkTextSplitter"]
 
 
 class DocchunkLoader(_lc_loaders.BaseLoader):
@@ -97,3 +101,35 @@ class DocchunkTextSplitter(_lc_splitters.TextSplitter):
                     metadata["start_index"] = chunk.start_index
                 documents.append(_lc_documents.Document(page_content=chunk.text, metadata=metadata))
         return documents
+
+
+class DocchunkEmbeddings(_lc_embeddings.Embeddings):
+    """A LangChain ``Embeddings`` that embeds with an :class:`docchunk.EmbeddingsRefinery`.
+
+    With :class:`DocchunkLoader` (whose ``page_content`` is ``contextualize(chunk)``), a
+    LangChain vector store holds the vectors ``docchunk index`` and the refinery give
+    the same chunks; with the refinery's ``cache_dir`` they are read, not computed again.
+
+    Args:
+        embedder: An :class:`docchunk.EmbeddingsRefinery`, or what it takes as ``model``
+            (a model name, a ``SentenceTransformer`` or a callable).
+
+    Example:
+        >>> from langchain_core.vectorstores import InMemoryVectorStore  # doctest: +SKIP
+        >>> store = InMemoryVectorStore(DocchunkEmbeddings("all-MiniLM-L6-v2"))  # doctest: +SKIP
+        >>> store.add_documents(DocchunkLoader(["docs/"]).load())  # doctest: +SKIP
+        >>> store.similarity_search("How are tables split?", k=5)  # doctest: +SKIP
+    """
+
+    def __init__(self, embedder: Any = "all-MiniLM-L6-v2"):
+        from docchunk.integrations.embedding_refinery import EmbeddingsRefinery
+
+        self.embedder = embedder if isinstance(embedder, EmbeddingsRefinery) else EmbeddingsRefinery(embedder)
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        """One vector (``d`` floats) per text."""
+        return [vector.tolist() for vector in self.embedder.embed(texts)]
+
+    def embed_query(self, text: str) -> list[float]:
+        """The vector of the query, embedded as the documents are (no query prefix)."""
+        return self.embed_documents([text])[0]

@@ -1,4 +1,4 @@
-"""LlamaIndex: a node parser over docchunk's document and text chunkers.
+"""LlamaIndex: a node parser over docchunk's document and text chunkers, and embedded nodes for its vector stores.
 
 Needs the ``llama-index`` extra (``pip install ".[llama-index]"``).
 """
@@ -6,7 +6,7 @@ Needs the ``llama-index`` extra (``pip install ".[llama-index]"``).
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import pairwise
 from typing import Any
 
@@ -18,7 +18,7 @@ _li_parser: Any = require("llama_index.core.node_parser", "llama-index", "docchu
 _li_schema: Any = require("llama_index.core.schema", "llama-index", "docchunk.integrations.llama_index")
 _li_utils: Any = require("llama_index.core.node_parser.node_utils", "llama-index", "docchunk.integrations.llama_index")
 
-__all__ = ["DocchunkNodeParser", "stable_node_id"]
+__all__ = ["DocchunkNodeParser", "embedded_nodes", "stable_node_id"]
 
 # the chunk's own metadata: bookkeeping the LLM needs not see (headings are in the node's text)
 _CHUNK_KEYS = ["source", "chunk_index", "headings", "captions", "page_numbers", "token_count", "doc_items"]
@@ -151,3 +151,41 @@ class DocchunkNodeParser(_li_parser.NodeParser):
                 )
             )
         return nodes
+
+
+def embedded_nodes(rows: Iterable[dict[str, Any]]) -> list[Any]:
+    """LlamaIndex ``TextNode`` s with their vectors, for any LlamaIndex vector store's ``add``.
+
+    Args:
+        rows: Rows with an ``embedding``: :func:`docchunk.index.embedded_rows`, or the
+            lines of ``docchunk chunk --embed MODEL`` read back with ``json.loads``.
+
+    Returns:
+        One node per row: ``id_`` is ``source#chunk_index``, ``text`` the chunk text,
+        ``embedding`` the row's vector (the embedding of ``contextualized``), and flat
+        metadata (``source``, ``chunk_index``, ``headings``, ``captions``,
+        ``page_numbers``, ``token_count``, ``doc_items``, ``table_rows``), hidden from
+        the embedding and the LLM except ``headings``.
+
+    Example:
+        >>> from llama_index.core.vector_stores import SimpleVectorStore  # doctest: +SKIP
+        >>> store = SimpleVectorStore()  # doctest: +SKIP
+        >>> store.add(embedded_nodes(embedded_rows(["docs/"])))  # doctest: +SKIP
+    """
+    nodes = []
+    for row in rows:
+        meta = row["meta"]
+        metadata = {
+            "source": row["source"], "chunk_index": row["chunk_index"], "headings": list(meta.get("headings") or []),
+            "captions": list(meta.get("captions") or []), "page_numbers": list(row["page_numbers"]),
+            "token_count": row["token_count"], "doc_items": [item["self_ref"] for item in meta.get("doc_items") or []],
+            "table_rows": list(meta["table_rows"]) if meta.get("table_rows") is not None else [],
+        }  # fmt: skip
+        hidden = [*(key for key in _CHUNK_KEYS if key != "headings"), "table_rows"]
+        nodes.append(
+            _li_schema.TextNode(
+                id_=f"{row['source']}#{row['chunk_index']}", text=row["text"], embedding=list(row["embedding"]),
+                metadata=metadata, excluded_embed_metadata_keys=hidden, excluded_llm_metadata_keys=hidden,
+            )
+        )  # fmt: skip
+    return nodes

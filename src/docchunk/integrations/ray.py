@@ -10,30 +10,38 @@ from pathlib import Path
 from typing import Any
 
 from docchunk.errors import ConfigError, DocchunkError, require
+from docchunk.serialization.rows import (
+    EXPANDED_FIELDS,
+    TEXT_FIELDS,
+    arrow_schema,
+    chunk_rows,
+    describe_failure,
+    json_line,
+)
 from docchunk.serialization.rows import ROW_FIELDS as _CHUNK_FIELDS
-from docchunk.serialization.rows import chunk_rows, describe_failure, json_line
 
-__all__ = ["ROW_FIELDS", "check_output_folder", "chunk_dataset", "row_schema", "write_jsonl", "write_parquet"]
+__all__ = [
+    "ROW_FIELDS", "check_output_folder", "chunk_dataset", "embed_dataset", "row_schema", "write_jsonl", "write_parquet",
+]  # fmt: skip
 
 ROW_FIELDS = (*_CHUNK_FIELDS, "error")
 """Columns of the output rows: the CLI's JSONL fields, plus ``error``."""
 
 
-def row_schema(error: bool = True) -> Any:
+def row_schema(error: bool = True, extra: tuple[str, ...] = ()) -> Any:
     """The Arrow schema of :func:`chunk_dataset`'s rows, the same for every block and shard.
 
     ``text``, ``contextualized``, ``source``, ``meta`` (DocMeta as a JSON string) and
     ``error`` are strings; ``token_count`` and ``chunk_index`` int64; ``page_numbers``
     list<int64> (empty when the document has no page provenance). ``error=False``
-    leaves the ``error`` column out.
+    leaves the ``error`` column out; ``extra`` adds columns after the chunk fields
+    (:data:`docchunk.serialization.rows.EXPANDED_FIELDS` of expanded chunks,
+    ``embedding`` of :func:`embed_dataset`, list<float32>). The
+    same as :func:`docchunk.serialization.rows.arrow_schema`, which the local
+    ``docchunk chunk --format parquet`` writes.
     """
-    pa = require("pyarrow", "ray", "The Ray integration")
-    types = {
-        "text": pa.string(), "contextualized": pa.string(), "token_count": pa.int64(),
-        "page_numbers": pa.list_(pa.int64()), "source": pa.string(), "chunk_index": pa.int64(),
-        "meta": pa.string(), "error": pa.string(),
-    }  # fmt: skip
-    return pa.schema([(name, types[name]) for name in ROW_FIELDS if error or name != "error"])
+    require("pyarrow", "ray", "The Ray integration")
+    return arrow_schema([*_CHUNK_FIELDS, *extra, *(("error",) if error else ())])
 
 
 def _without_nones(value: Any) -> Any:
@@ -81,7 +89,10 @@ class _ChunkRows:
                 doc = load_document(Path(source))
             rows = chunk_rows(self.chunker, source, doc)
         except (DocchunkError, OSError, ValueError) as exc:
-            return [_error_row(source, exc)]
+            row = _error_row(source, exc)
+            if getattr(self.chunker, "expander", None) is not None:  # the columns of the other rows
+                row.update(expanded_text=None, expanded_token_count=None, expanded_page_numbers=[])
+            return [row]
         for r in rows:
             r["meta"] = json.dumps(r["meta"], ensure_ascii=False)  # one column type across all documents
             r["error"] = None
@@ -98,7 +109,8 @@ def _error_row(source: str, exc: Exception) -> dict[str, Any]:
 def _conform(table: Any) -> Any:
     """A block with the columns and types of :func:`row_schema` (Arrow infers ``list<null>`` otherwise)."""
     pa = require("pyarrow", "ray", "The Ray integration")
-    schema = row_schema(error="error" in table.column_names)
+    extra = tuple(name for name in (*TEXT_FIELDS, *EXPANDED_FIELDS, "embedding") if name in table.column_names)
+    schema = row_schema(error="error" in table.column_names, extra=extra)
     return pa.Table.from_pylist(table.to_pylist(), schema=schema)
 
 
@@ -127,6 +139,52 @@ def chunk_dataset(ds: Any, chunker: Any = None) -> Any:
 
         chunker = HybridChunker()
     return ds.flat_map(_ChunkRows(chunker)).map_batches(_conform, batch_format="pyarrow")
+
+
+class _EmbedBatch:
+    """The embedding stage: one model per Ray actor, loaded once."""
+
+    def __init__(self, model: str, device: str | None, batch_size: int):
+        from docchunk.integrations.embedding_refinery import EmbeddingsRefinery
+
+        self.embedder = EmbeddingsRefinery(model, device=device, batch_size=batch_size)
+
+    def __call__(self, table: Any) -> Any:
+        pa = require("pyarrow", "ray", "The Ray integration")
+        vectors = self.embedder.embed(table.column("contextualized").to_pylist())
+        return _conform(table.append_column("embedding", pa.array(list(vectors), type=pa.list_(pa.float32()))))
+
+
+def embed_dataset(rows: Any, model: str = "all-MiniLM-L6-v2", device: str | None = None, actors: int = 1,
+                  batch_size: int = 64) -> Any:  # fmt: skip
+    """Add an ``embedding`` column to chunk rows: the vector of ``contextualized``, in an actor pool.
+
+    Args:
+        rows: Chunk rows without errors (:func:`chunk_dataset`'s, ``error`` dropped).
+        model: A sentence-transformers model name or folder every worker can read
+            (``all-MiniLM-L6-v2`` is the bundled copy), as :class:`docchunk.EmbeddingsRefinery` takes it.
+        device: Torch device of each actor; ``"cuda"`` (or ``"cuda:N"``) gives each
+            actor one GPU of the cluster.
+        actors: Size of the actor pool (``map_batches`` with ``concurrency``); >= 1.
+        batch_size: Rows per batch, the texts of one model call; >= 1.
+
+    Returns:
+        The rows with ``embedding`` (list<float32>, :func:`row_schema` with
+        ``extra=("embedding",)``). Vectors equal the model's on the same texts up to float
+        rounding (a batch's padding differs from a local run's by about 1e-7).
+
+    Raises:
+        MissingDependencyError: Ray Data is not installed (``pip install ".[ray]"``).
+    """
+    data = require("ray.data", "ray", "docchunk.integrations.ray")
+    gpus = 1 if device is not None and device.startswith("cuda") else None
+
+    class EmbedBatch(_EmbedBatch):  # the settings in the class, not as constructor arguments in the object store
+        def __init__(self) -> None:
+            super().__init__(model, device, batch_size)
+
+    return rows.map_batches(EmbedBatch, batch_size=batch_size, batch_format="pyarrow",
+                            compute=data.ActorPoolStrategy(size=actors), num_gpus=gpus)  # fmt: skip
 
 
 def check_output_folder(path: str | Path, fmt: str) -> str:

@@ -14,7 +14,7 @@ Example:
 """
 
 from docchunk.report.html import TINY_FRACTION, render_html
-from docchunk.report.views import ChunkView, DocumentView, budget_of, describe_chunker, inspect_document
+from docchunk.report.views import ChunkView, DocumentView, budget_of, describe_chunker, inspect_document, rows_label
 
 __all__ = [
     "TINY_FRACTION",
@@ -24,4 +24,5 @@ __all__ = [
     "describe_chunker",
     "inspect_document",
     "render_html",
+    "rows_label",
 ]

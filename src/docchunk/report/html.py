@@ -20,7 +20,7 @@ from html import escape
 from importlib.resources import files
 from typing import Any
 
-from docchunk.report.views import ChunkView, DocumentView
+from docchunk.report.views import ChunkView, DocumentView, rows_label
 
 __all__ = ["TINY_FRACTION", "render_html"]
 
@@ -230,7 +230,7 @@ def _chunk(view: ChunkView, n: int, budget: int | None, body: str) -> str:
     if view.oversized:
         meta.append('<span class="flag">oversized</span>')
     if view.table_rows is not None:
-        meta.append(f'<span class="rows">{escape(_rows_label(view.table_rows))}</span>')
+        meta.append(f'<span class="rows">{escape(rows_label(view.table_rows))}</span>')
     elif "table" in view.labels:
         meta.append('<span class="rows">table</span>')
     if view.headings:
@@ -257,19 +257,6 @@ def _pages_label(pages: list[int]) -> str:
     return "p. " + ", ".join(map(str, pages))
 
 
-def _rows_label(rows: Any) -> str:
-    """``meta.table_rows`` as text: a list of row numbers as ranges, else its JSON."""
-    if isinstance(rows, list) and rows and all(isinstance(r, int) and not isinstance(r, bool) for r in rows):
-        ranges: list[list[int]] = []
-        for r in sorted(set(rows)):
-            if ranges and r == ranges[-1][1] + 1:
-                ranges[-1][1] = r
-            else:
-                ranges.append([r, r])
-        return "rows " + ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in ranges)
-    return "rows " + json.dumps(rows, ensure_ascii=False, default=str)[:200]
-
-
 # --- data for the panel ------------------------------------------------------------------------
 
 
@@ -292,7 +279,7 @@ def _record(view: ChunkView) -> dict[str, Any]:
     before, found, after = ctx.partition(text) if text and exact_in_page else (ctx, "", "")
     record: dict[str, Any] = {"x": [before, after] if found else ctx}
     for key, value in (("c", view.context), ("k", view.captions), ("l", view.labels), ("s", view.start_index),
-                       ("e", view.end_index), ("r", view.table_rows)):  # fmt: skip
+                       ("e", view.end_index), ("r", view.table_rows and rows_label(view.table_rows))):  # fmt: skip
         if value not in (None, [], ""):
             record[key] = value
     return record

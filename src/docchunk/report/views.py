@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-__all__ = ["ChunkView", "DocumentView", "budget_of", "describe_chunker", "inspect_document"]
+__all__ = ["ChunkView", "DocumentView", "budget_of", "describe_chunker", "inspect_document", "rows_label"]
 
 
 class ChunkView(BaseModel):
@@ -27,8 +27,10 @@ class ChunkView(BaseModel):
         pages: Sorted distinct 1-based page numbers (document chunks with provenance).
         labels: Distinct docling labels of the chunk's doc items (``"text"``, ``"table"`` ...).
         oversized: The chunk exceeds the budget because one indivisible piece is larger.
-        table_rows: For a piece of a table: the rows it holds (``meta.table_rows``
-            when the chunker sets it), else None.
+        table_rows: For a piece of a table: the rows it holds, as ``meta.table_rows``
+            gives them (when the chunker sets it): the half-open range ``(start, end)``
+            of 0-based grid row indices, header rows included; else None. Shown in
+            1-based, inclusive words by :func:`rows_label`.
         start_index: Start offset in the source text (text chunks), else None.
         end_index: End offset (exclusive) in the source text (text chunks), else None.
         context: Context a refinery attached without merging it (text chunks), else None.
@@ -45,10 +47,26 @@ class ChunkView(BaseModel):
     pages: list[int] = Field(default_factory=list)
     labels: list[str] = Field(default_factory=list)
     oversized: bool = False
-    table_rows: Any = None
+    table_rows: tuple[int, int] | None = None
     start_index: int | None = None
     end_index: int | None = None
     context: str | None = None
+
+    @field_validator("table_rows")
+    @classmethod
+    def _half_open(cls, value: tuple[int, int] | None) -> tuple[int, int] | None:
+        if value is not None and not 0 <= value[0] < value[1]:
+            raise ValueError(f"table_rows must be a half-open range (start, end) with 0 <= start < end, got {value!r}")
+        return value
+
+
+def rows_label(table_rows: tuple[int, int]) -> str:
+    """A half-open, 0-based row range in 1-based, inclusive words: ``(2, 3)`` is "row 3", ``(2, 4)`` "rows 3–4".
+
+    Rows are counted as in the table's grid, header rows included (the first row is row 1).
+    """
+    start, end = table_rows
+    return f"row {end}" if end - start == 1 else f"rows {start + 1}–{end}"
 
 
 class DocumentView(BaseModel):
@@ -164,7 +182,7 @@ def _doc_view(index: int, chunk: Any, chunker: Any) -> ChunkView:
         pages=list(fields.get("page_numbers") or ()),
         labels=_labels(meta.doc_items),
         oversized=bool(fields.get("oversized")),
-        table_rows=_plain(fields.get("table_rows")),
+        table_rows=fields.get("table_rows"),
     )
 
 
@@ -175,9 +193,3 @@ def _labels(items: Sequence[Any]) -> list[str]:
         if label and label not in labels:
             labels.append(label)
     return labels
-
-
-def _plain(value: Any) -> Any:
-    """JSON-friendly copy of a metadata value (a pydantic model becomes its dict)."""
-    dump = getattr(value, "model_dump", None)
-    return dump(mode="json") if callable(dump) else value

@@ -122,9 +122,16 @@ class DocChunk(_DLDocChunk):
     :class:`ChunkBudget` of the chunker that made it and, once an
     :class:`docchunk.OverlapRefinery` merged context into ``text``, the text before
     any context (so that later passes take context from the original text).
+
+    Attributes:
+        embedding: The vector an :class:`docchunk.EmbeddingsRefinery` wrote: the
+            embedding of ``contextualize(chunk)``, ``d`` floats (float32 values); None
+            until then. A field of the chunk, not of ``meta``, so ``meta`` stays the
+            JSON that ``docchunk chunk`` writes and docling-core reads.
     """
 
     meta: DocMeta
+    embedding: list[float] | None = Field(default=None, repr=False)
 
     _budget: ChunkBudget | None = PrivateAttr(default=None)
     _body: str | None = PrivateAttr(default=None)

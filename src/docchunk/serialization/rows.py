@@ -14,10 +14,51 @@ from typing import Any
 
 from docchunk.errors import DocchunkError, DocumentError
 
-__all__ = ["ROW_FIELDS", "chunk_metadata", "chunk_rows", "describe_failure", "json_line"]
+__all__ = [
+    "EXPANDED_FIELDS",
+    "ROW_FIELDS",
+    "TEXT_FIELDS",
+    "arrow_schema",
+    "chunk_metadata",
+    "chunk_rows",
+    "describe_failure",
+    "json_line",
+    "text_rows",
+]
 
 ROW_FIELDS = ("text", "contextualized", "token_count", "page_numbers", "source", "chunk_index", "meta")
 """The keys of every row, in this order: the fields of each line of ``docchunk chunk``'s JSONL."""
+
+TEXT_FIELDS = ("start_index", "end_index")
+"""The keys text chunks' rows have after :data:`ROW_FIELDS`: their offsets in the source text."""
+
+EXPANDED_FIELDS = ("expanded_text", "expanded_token_count", "expanded_page_numbers")
+"""The keys rows of expanded chunks (``--expand``) have after :data:`ROW_FIELDS`: the expansion."""
+
+_ARROW_TYPES = {
+    "text": "string", "contextualized": "string", "token_count": "int64", "page_numbers": "list",
+    "source": "string", "chunk_index": "int64", "meta": "string", "start_index": "int64", "end_index": "int64",
+    "expanded_text": "string", "expanded_token_count": "int64", "expanded_page_numbers": "list", "error": "string",
+    "embedding": "vector",
+}  # fmt: skip
+
+
+def arrow_schema(names: Any) -> Any:
+    """The Arrow schema of rows with the keys ``names`` (in that order), the same for every shard.
+
+    Strings for the texts, ``source``, ``meta`` (its JSON) and ``error``; int64 for
+    counts and offsets; list<int64> for page numbers; list<float32> for ``embedding``
+    (``docchunk chunk --embed``).
+
+    Raises:
+        MissingDependencyError: pyarrow is not installed (the ``parquet`` or ``ray`` extra).
+        KeyError: A name that is no row field.
+    """
+    from docchunk.errors import require
+
+    pa = require("pyarrow", "parquet", "Parquet output")
+    types = {"string": pa.string(), "int64": pa.int64(), "list": pa.list_(pa.int64()), "vector": pa.list_(pa.float32())}
+    return pa.schema([(name, types[_ARROW_TYPES[name]]) for name in names])
 
 
 def json_line(row: dict[str, Any]) -> str:
@@ -68,12 +109,22 @@ def chunk_rows(chunker: Any, source: str, doc: Any) -> list[dict[str, Any]]:
         (``chunker.contextualize(chunk)``), ``token_count`` (tokens of
         ``contextualized``), ``page_numbers`` (a list, empty without provenance),
         ``source``, ``chunk_index`` (0, 1, ...) and ``meta`` (docling-core's DocMeta JSON).
+        For an :class:`docchunk.ExpandingChunker` (small-to-big retrieval), these
+        describe the small chunk that is matched (embed ``contextualized``), and
+        :data:`EXPANDED_FIELDS` its expansion (return ``expanded_text``):
+        ``expanded_text``, ``expanded_token_count`` (tokens of the contextualized
+        expansion) and ``expanded_page_numbers``; ``meta.expanded`` is False where
+        the expansion was refused (over the expander's cap; ``expanded_text`` is
+        then the chunk's own text).
 
     Raises:
         DocumentError: The document gives no chunk (it holds no text): nothing to chunk.
     """
+    expander = getattr(chunker, "expander", None)  # an ExpandingChunker: write the matched chunk and its expansion
+    inner = chunker.chunker if expander is not None else chunker
+    chunks = list(inner.chunk(doc))
     rows = []
-    for index, chunk in enumerate(chunker.chunk(doc)):
+    for index, chunk in enumerate(chunks):
         contextualized = chunker.contextualize(chunk)
         rows.append(
             {
@@ -86,8 +137,53 @@ def chunk_rows(chunker: Any, source: str, doc: Any) -> list[dict[str, Any]]:
                 "meta": chunk.meta.export_json_dict(),
             }
         )
+    if expander is not None:
+        for row, big in zip(rows, expander.expand_all(chunks, doc), strict=True):
+            row["expanded_text"] = big.text
+            row["expanded_token_count"] = getattr(big.meta, "token_count", None)
+            row["expanded_page_numbers"] = list(getattr(big.meta, "page_numbers", None) or [])
+            if getattr(big.meta, "expanded", None) is not None:  # docling-core's expansion (compat) has no flag
+                row["meta"]["expanded"] = big.meta.expanded
     if not rows:
         raise DocumentError(f"{source}: nothing to chunk: {_why_no_text(doc)}")
+    return rows
+
+
+def text_rows(chunks: list[Any], source: str, tokenizer: Any) -> list[dict[str, Any]]:
+    """The rows of ``docchunk chunk``'s JSONL for the text chunks of one input, in order.
+
+    Args:
+        chunks: docchunk text chunks (:class:`docchunk.Chunk`) of one text, maybe refined.
+        source: The input's name or path, copied into each row's ``source``.
+        tokenizer: The chunker's tokenizer (a :class:`docchunk.Tokenizer`).
+
+    Returns:
+        Dicts with the keys :data:`ROW_FIELDS` then :data:`TEXT_FIELDS`: ``text``
+        (``text == source_text[start_index:end_index]``); ``contextualized``, what
+        to embed: ``context_prefix + text + context_suffix``; ``token_count``, its
+        tokens; ``page_numbers`` (empty); ``source``; ``chunk_index``; ``meta``,
+        ``{"token_count": tokens of text, "oversized", "context_prefix",
+        "context_suffix"}`` (and a window chunk's ``main_start_index`` and
+        ``main_end_index``); ``start_index`` and ``end_index``, character offsets
+        into the text that was chunked.
+
+    Raises:
+        DocumentError: No chunk (the text is empty): nothing to chunk.
+    """
+    rows = []
+    for index, c in enumerate(chunks):
+        contextualized = f"{c.context_prefix or ''}{c.text}{c.context_suffix or ''}"
+        meta = {"token_count": c.token_count, "oversized": c.oversized, "context_prefix": c.context_prefix,
+                "context_suffix": c.context_suffix}  # fmt: skip
+        for extra in ("main_start_index", "main_end_index"):
+            if hasattr(c, extra):
+                meta[extra] = getattr(c, extra)
+        count = c.token_count if contextualized == c.text else tokenizer.count_tokens(contextualized)
+        rows.append({"text": c.text, "contextualized": contextualized, "token_count": count, "page_numbers": [],
+                     "source": source, "chunk_index": index, "meta": meta, "start_index": c.start_index,
+                     "end_index": c.end_index})  # fmt: skip
+    if not rows:
+        raise DocumentError(f"{source}: nothing to chunk: the text is empty")
     return rows
 
 

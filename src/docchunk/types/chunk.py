@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from pydantic import BaseModel, ConfigDict, PrivateAttr, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, TypeAdapter
 
 __all__ = ["Chunk", "WindowChunk", "make_chunks"]
 
@@ -29,6 +29,9 @@ class Chunk(BaseModel):
         context_suffix: Likewise, text of the next chunk, after this one.
         oversized: True when ``token_count`` exceeds the chunker's limit because one
             indivisible piece (no split point inside) is larger.
+        embedding: The vector an :class:`docchunk.EmbeddingsRefinery` wrote: the
+            embedding of ``(context_prefix or "") + text + (context_suffix or "")``,
+            ``d`` floats (float32 values); None until then.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -40,6 +43,7 @@ class Chunk(BaseModel):
     context_prefix: str | None = None
     context_suffix: str | None = None
     oversized: bool = False
+    embedding: list[float] | None = Field(default=None, repr=False)
 
     # offsets of the text before an OverlapRefinery merged context into it (not serialized)
     _body: tuple[int, int] | None = PrivateAttr(default=None)

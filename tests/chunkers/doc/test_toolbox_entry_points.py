@@ -43,7 +43,7 @@ def test_cli_expand_tree_and_page(capsys):
     assert code == 0, err
     assert len(big) == len(small)
     assert all(b["meta"]["expanded"] is True for b in big)
-    assert all(len(b["text"]) >= len(s["text"]) for s, b in zip(small, big, strict=True))
+    assert all(len(b["expanded_text"]) >= len(s["text"]) for s, b in zip(small, big, strict=True))
     code, tree, err = _run(capsys, "chunk", str(DOC), "--max-tokens", "32", "--expand", "tree")
     assert code == 0, err
     assert [r["meta"]["expanded"] for r in tree] == [True] * len(tree)
@@ -53,7 +53,7 @@ def test_cli_expand_max_tokens_caps_the_expansion_regression(capsys):
     """``--expand`` had no cap: expanded chunks exceeded every budget without a flag (new-user trial)."""
     code, free, err = _run(capsys, "chunk", str(DOC), "--max-tokens", "32", "--expand", "page")
     assert code == 0, err
-    cap = sorted(r["token_count"] for r in free)[len(free) // 2]  # some pages fit, some do not
+    cap = sorted(r["expanded_token_count"] for r in free)[len(free) // 2]  # some pages fit, some do not
     code, capped, err = _run(capsys, "chunk", str(DOC), "--max-tokens", "32", "--expand", "page",
                              "--expand-max-tokens", str(cap))  # fmt: skip
     assert code == 0, err
@@ -62,9 +62,10 @@ def test_cli_expand_max_tokens_caps_the_expansion_regression(capsys):
     assert True in flags and False in flags
     for row, big in zip(capped, free, strict=True):
         if row["meta"]["expanded"]:
-            assert row["token_count"] <= cap and row["text"] == big["text"]
+            assert row["expanded_token_count"] <= cap and row["expanded_text"] == big["expanded_text"]
         else:  # left as the chunker made it
-            assert big["token_count"] > cap and row["token_count"] <= 32
+            assert big["expanded_token_count"] > cap and row["expanded_token_count"] <= 32
+            assert row["expanded_text"] == row["text"]
 
 
 def test_cli_expand_with_docling_compat_is_docling_cores_expansion(capsys):
@@ -78,7 +79,7 @@ def test_cli_expand_with_docling_compat_is_docling_cores_expansion(capsys):
     serializer = ChunkingSerializerProvider().get_serializer(doc=doc)
     chunks = docchunk.HybridChunker(max_tokens=32, docling_compat=True).chunk(doc)  # docling-core's chunks
     theirs = [DLTree().expand(chunk, doc, serializer) for chunk in chunks]
-    assert [r["text"] for r in rows] == [c.text for c in theirs]
+    assert [r["expanded_text"] for r in rows] == [c.text for c in theirs]
     assert all("expanded" not in r["meta"] for r in rows)  # docling-core's output: no flag
 
 

@@ -32,7 +32,7 @@
     if (record.k) { row(list, "captions", record.k.join(" | ")); }
     if (record.l) { row(list, "items", record.l.join(", ")); }
     if (record.s !== undefined) { row(list, "characters", record.s + "–" + record.e); }
-    if (record.r !== undefined) { row(list, "table rows", JSON.stringify(record.r)); }
+    if (record.r !== undefined) { row(list, "table", record.r); }
     meta.appendChild(list);
     document.getElementById("ctx").textContent = contextualized(record, element);
     var context = document.getElementById("panel-context");

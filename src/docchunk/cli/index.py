@@ -1,0 +1,149 @@
+"""``docchunk index`` (documents into a LanceDB index folder) and ``docchunk search`` (questions against it).
+
+Thin: parses arguments, calls :mod:`docchunk.index`, prints progress and results.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import click
+
+from docchunk.cli.options import DOC_CHUNKERS, chunker_option, doc_chunker_options, make_doc_chunker, stderr_is_terminal
+from docchunk.cli.settings import ChunkSettings, check_settings
+from docchunk.errors import DocchunkError
+
+__all__ = ["index_command", "search_command"]
+
+PROGRESS_MIN_FILES = 10
+DEFAULT_MODEL = "all-MiniLM-L6-v2"
+
+
+def _error(message: str) -> None:
+    click.echo(f"docchunk: error: {message}", err=True)
+
+
+@click.command("index")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--db", required=True, type=click.Path(file_okay=False, path_type=Path),
+              help="The index folder (LanceDB; created when missing).")  # fmt: skip
+@chunker_option(DOC_CHUNKERS)
+@doc_chunker_options
+@click.option("--embed", "model", default=DEFAULT_MODEL, show_default=True, metavar="MODEL",
+              help="sentence-transformers model name or folder (the default is bundled, offline).")  # fmt: skip
+@click.option("--embed-device", default=None, metavar="DEVICE", help="Torch device, e.g. cpu or cuda.")
+@click.option("--embed-cache/--no-embed-cache", default=False, show_default=True,
+              help="Keep vectors in docchunk eval's on-disk cache, keyed by model and text.")  # fmt: skip
+@click.option("--progress/--no-progress", default=None,
+              help=f"Progress bar on stderr (default: for {PROGRESS_MIN_FILES}+ files on a terminal).")  # fmt: skip
+@click.option("--debug", is_flag=True, help="Show tracebacks.")
+def index_command(
+    paths: tuple[Path, ...], db: Path, model: str, embed_device: str | None, embed_cache: bool, progress: bool | None,
+    debug: bool, **options: Any,
+) -> None:  # fmt: skip
+    """Chunk PATHS, embed the chunks and write them into the index folder --db.
+
+    One table row per chunk (vector, text, contextualized, source, headings, pages,
+    doc items, table rows, chunker settings). A changed file's rows are replaced;
+    an unchanged file (same content hash and settings) is skipped. Each file is
+    written in one transaction: an interrupted run keeps the files already written,
+    and running it again completes the index.
+    """
+    from docchunk.index.build import Indexer, check_model, chunk_files
+    from docchunk.index.store import IndexStore
+    from docchunk.loading import iter_input_files
+    from docchunk.report.views import describe_chunker
+
+    settings = ChunkSettings.from_params(options)  # --chunker, --tokenizer, --max-tokens, --no-merge-peers
+    check_settings(settings)
+    chunker_obj = make_doc_chunker(settings, debug)
+    try:
+        check_model(IndexStore(db), model)  # lancedb installed, the same model: before the model loads
+        indexer = Indexer(db, _embedder(model, embed_device, embed_cache), describe_chunker(chunker_obj))
+    except DocchunkError as exc:
+        if debug:
+            raise
+        raise click.UsageError(str(exc)) from exc
+    files = [f for p in paths for f in iter_input_files(p)]
+    todo, _ = indexer.plan(files)
+    show = progress if progress is not None else len(todo) >= PROGRESS_MIN_FILES and stderr_is_terminal()
+    work: Any = chunk_files(chunker_obj, todo, raise_errors=debug)
+    if show:
+        from tqdm import tqdm
+
+        work = tqdm(work, desc="indexing", unit="file", total=len(todo), file=sys.stderr)
+    for path, digest, rows, problem in work:
+        if problem is None:
+            indexer.add(str(path), rows, digest)
+        else:
+            indexer.fail(str(path), problem)
+            _error(problem)
+    report = indexer.finish()
+    click.echo(
+        f"docchunk: indexed {len(report.indexed)} file(s) ({report.chunks} chunks), skipped {len(report.skipped)} "
+        f"unchanged, {len(report.failed)} failed; {db} holds {report.total} chunks",
+        err=True,
+    )
+    if report.failed:
+        sys.exit(1)
+
+
+def _embedder(model: str, device: str | None, cache: bool) -> Any:
+    from docchunk.integrations.embedding_refinery import EmbeddingsRefinery
+
+    cache_dir = None
+    if cache:
+        from docchunk.evaluation.embed import default_cache_dir
+
+        cache_dir = default_cache_dir()
+    return EmbeddingsRefinery(model, cache_dir=cache_dir, device=device)
+
+
+@click.command("search")
+@click.argument("db", type=click.Path(file_okay=False, path_type=Path))
+@click.argument("question")
+@click.option("-k", "k", type=click.IntRange(min=1), default=5, show_default=True, help="How many chunks to show.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON array of the hits instead of text.")
+@click.option("--embed-device", default=None, metavar="DEVICE", help="Torch device for the query's embedding.")
+@click.option("--debug", is_flag=True, help="Show tracebacks.")
+def search_command(db: Path, question: str, k: int, as_json: bool, embed_device: str | None, debug: bool) -> None:
+    """Embed QUESTION with the model of the index DB and print its K nearest chunks.
+
+    For each: the score (cosine similarity), source, pages, heading path and the
+    chunk's text (a table chunk's text holds its rows; the row range is shown).
+    """
+    from docchunk.index import search
+
+    try:
+        hits = search(db, question, k=k, device=embed_device)
+    except DocchunkError as exc:
+        if debug:
+            raise
+        raise click.UsageError(str(exc)) from exc
+    if as_json:
+        keep = ("source", "chunk_index", "page_numbers", "headings", "captions", "table_rows", "doc_items", "text",
+                "contextualized", "token_count")  # fmt: skip
+        out = [{"score": round(h.score, 6), **{name: h.row[name] for name in keep}} for h in hits]
+        click.echo(json.dumps(out, ensure_ascii=False, indent=2))
+        return
+    for rank, hit in enumerate(hits, 1):
+        click.echo(_describe_hit(rank, hit))
+
+
+def _describe_hit(rank: int, hit: Any) -> str:
+    row = hit.row
+    where = [f"{row['source']} #{row['chunk_index']}"]
+    if row["page_numbers"]:
+        where.append("p. " + ",".join(str(p) for p in row["page_numbers"]))
+    if row["table_rows"]:
+        start, end = row["table_rows"]
+        where.append(f"table rows {start}-{end - 1}")
+    head = f"{rank}. {hit.score:.3f}  " + "  ".join(where)
+    path = " > ".join(row["headings"] or [])
+    lines = [head, *([f"   {path}"] if path else [])]
+    lines.append(textwrap.indent(row["text"], "   "))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,179 @@
+"""``docchunk chunk --engine local``: chunk the inputs in this process or in ``--workers`` processes, and write rows.
+
+Each input (a file, or the bytes of standard input) gives its rows or one problem
+line; a bad input never stops the others. With ``--workers`` N > 1 the inputs are
+chunked by local processes and come back in input order, so the output is the same
+as with one. With ``--embed`` the main process embeds each input's rows
+(:class:`docchunk.cli.embed.RowEmbedder`).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from docchunk.cli.options import ModelLimitCheck, make_chunker
+from docchunk.cli.settings import ChunkSettings
+
+__all__ = ["STDIN", "Input", "collect_inputs", "run_local"]
+
+STDIN = "<stdin>"
+"""The ``source`` of the rows of ``-`` (standard input)."""
+
+Input = Path | bytes
+"""One input: a file, or the bytes read from standard input (``-``)."""
+
+
+def collect_inputs(paths: tuple[Path, ...], is_text: bool) -> tuple[list[Input], list[str]]:
+    """The inputs to chunk, and one problem per folder that holds none (nothing to chunk is an error)."""
+    from docchunk.cli.text import TEXT_SUFFIXES
+
+    if any(p.is_dir() for p in paths):
+        from docchunk.loading import SUPPORTED_SUFFIXES
+    else:
+        SUPPORTED_SUFFIXES = ()  # no folder: the loader (docling-core) need not load now
+    suffixes = (*SUPPORTED_SUFFIXES, *(TEXT_SUFFIXES if is_text else ()))
+    inputs: list[Input] = []
+    empty: list[str] = []
+    for path in paths:
+        if str(path) == "-":
+            inputs.append(sys.stdin.buffer.read())
+            continue
+        if not path.is_dir():
+            inputs.append(path)
+            continue
+        found = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in suffixes)
+        if not found:
+            empty.append(f"{path}: nothing to chunk: the folder holds no supported file ({', '.join(suffixes)})")
+        inputs.extend(found)
+    return inputs, empty
+
+
+def _results(
+    inputs: list[Input], chunker: Any, settings: ChunkSettings, workers: int, debug: bool
+) -> Iterator[tuple[list[dict[str, Any]], str | None]]:
+    """``(rows, problem)`` per input, in input order; ``workers`` > 1 uses local processes."""
+    if workers <= 1 or len(inputs) < 2:
+        for item in inputs:
+            try:
+                yield _chunk_rows(chunker, item), None
+            except Exception as exc:  # one bad input never stops the others
+                if debug:
+                    raise
+                yield [], _problem(item, exc)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    global _WORKER_CHUNKER
+    _WORKER_CHUNKER = chunker  # forked workers inherit it; spawned ones build their own
+    try:
+        with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init,
+                                 initargs=(workers, debug, settings)) as pool:  # fmt: skip
+            # small batches: the last documents spread over the workers too
+            yield from pool.map(_worker_chunk, inputs, chunksize=max(1, min(8, len(inputs) // (workers * 32))))
+    finally:
+        _WORKER_CHUNKER = None
+
+
+def _chunk_rows(chunker: Any, item: Input) -> list[dict[str, Any]]:
+    """The rows of one input: a document's chunks, or a text's (:class:`docchunk.cli.text.TextChunking`)."""
+    from docchunk.cli.text import TextChunking, decode_text, read_text
+    from docchunk.serialization.rows import chunk_rows, text_rows
+
+    source = STDIN if isinstance(item, bytes) else str(item)
+    if isinstance(chunker, TextChunking):
+        text = decode_text(item, STDIN) if isinstance(item, bytes) else read_text(item)
+        return text_rows(chunker.chunk(text), source, chunker.tokenizer)
+    from docchunk.loading import load_document
+
+    doc = load_document(item, format="json") if isinstance(item, bytes) else load_document(item)
+    return chunk_rows(chunker, source, doc)
+
+
+_WORKER_CHUNKER: Any = None
+_WORKER_DEBUG = False  # --debug: a failed input stops the run with its traceback, as with one worker
+
+
+def _share_cores(workers: int) -> None:
+    """Give each worker process its share of the cores for the tokenizer's own threads.
+
+    A Hugging Face tokenizer spreads each batch over all cores; ``workers`` processes
+    doing so at once would fight over them. Called in each worker process before it
+    tokenizes anything; a value the user set is kept.
+    """
+    threads = max(1, (os.cpu_count() or 1) // workers)
+    if threads == 1:
+        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    else:
+        os.environ.setdefault("RAYON_NUM_THREADS", str(threads))
+
+
+def _worker_init(workers: int, debug: bool, settings: ChunkSettings) -> None:
+    global _WORKER_CHUNKER, _WORKER_DEBUG
+    _WORKER_DEBUG = debug
+    _share_cores(workers)
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    if _WORKER_CHUNKER is None:
+        _WORKER_CHUNKER = make_chunker(settings, debug=False, warn=False)
+
+
+def _worker_chunk(item: Input) -> tuple[list[dict[str, Any]], str | None]:
+    try:
+        return _chunk_rows(_WORKER_CHUNKER, item), None
+    except Exception as exc:  # one bad input never stops the others
+        if _WORKER_DEBUG:
+            raise
+        return [], _problem(item, exc)
+
+
+def _problem(item: Input, exc: Exception) -> str:
+    """One line naming the input and what went wrong."""
+    from docchunk.serialization.rows import describe_failure
+
+    return describe_failure(STDIN if isinstance(item, bytes) else str(item), exc)
+
+
+def _progress(items: Any, show: bool, total: int) -> Any:
+    if not show:
+        return items
+    from tqdm import tqdm
+
+    return tqdm(items, desc="chunking", unit="file", total=total, file=sys.stderr)
+
+
+def run_local(inputs: list[Input], chunker: Any, settings: ChunkSettings, output: Path | None, out_format: str,
+              workers: int, show: bool, debug: bool, error: Callable[[str], None]) -> tuple[int, int]:  # fmt: skip
+    """Chunk ``inputs`` and write their rows to ``output`` (None: stdout); returns (failed inputs, rows written).
+
+    ``error`` prints one of docchunk's error lines; ``show`` draws a progress bar on stderr.
+
+    Raises:
+        click.UsageError: The ``--embed`` model cannot be loaded, or the output cannot be written.
+    """
+    from docchunk.cli.output import open_rows
+
+    failures = 0
+    limit_check = ModelLimitCheck(settings.chunker, settings.max_tokens, chunker)
+    embedder = None
+    if settings.embed:
+        from docchunk.cli.embed import RowEmbedder
+
+        embedder = RowEmbedder(settings.embed, settings.embed_device, debug)
+    writer = open_rows(output, out_format)
+    try:
+        for rows, problem in _progress(_results(inputs, chunker, settings, workers, debug), show, len(inputs)):
+            if problem is not None:
+                failures += 1
+                error(problem)
+                continue
+            writer.write(embedder.rows(rows) if embedder is not None else rows)
+            limit_check.add(rows)
+    finally:
+        writer.close(keep=sys.exc_info()[0] is None)
+    limit_check.warn()
+    if embedder is not None:
+        embedder.finish()
+    return failures, writer.count

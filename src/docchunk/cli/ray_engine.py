@@ -1,0 +1,165 @@
+"""``docchunk chunk --engine ray``: chunk on Ray Data and write shards into a folder, quietly.
+
+Ray's own log lines (its start-up, Ray Data's notices, the warnings of its
+processes) and docling's warnings go to a log file next to the output folder
+(``OUT_DIR.ray.log``), or stay on stderr with ``--debug``. stderr then holds only
+docchunk's own lines: one per failed input, and one summary line as with the local
+engine. With ``--embed`` the rows get their ``embedding`` column in the pipeline, from
+an actor pool (:func:`ray_embed`).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager, redirect_stderr
+from pathlib import Path
+from typing import Any
+
+import click
+
+from docchunk.errors import DocchunkError
+
+__all__ = ["log_path", "ray_embed", "run_ray"]
+
+
+def log_path(output: Path) -> Path:
+    """Where a Ray run writing into the folder ``output`` puts Ray's and docling's log lines."""
+    return output.with_name(output.name + ".ray.log")
+
+
+def run_ray(chunker: Any, files: list[Path], output: Path, address: str | None, num_workers: int, out_format: str,
+            debug: bool, error: Any, embed: tuple[str, str | None] | None = None) -> tuple[int, int]:  # fmt: skip
+    """Chunk ``files`` on Ray Data into shards in the folder ``output``; returns (failed inputs, chunks written).
+
+    ``error`` prints one of docchunk's error lines (on the real stderr). ``embed``,
+    ``(model, device)`` of ``--embed``/``--embed-device``, adds the ``embedding`` column.
+
+    Raises:
+        click.UsageError: Ray is missing, the semantic extra is missing for ``embed``,
+            or ``output`` cannot take the shards.
+    """
+    ray = _import_ray(address)
+    if embed is not None:
+        _require_embedder()
+    from docchunk.integrations.ray import check_output_folder
+
+    try:
+        check_output_folder(output, out_format)
+    except DocchunkError as exc:
+        raise click.UsageError(f"-o: {exc}") from exc
+    with _ray_logs(None if debug else log_path(output)) as log:
+        started = _start_ray(ray, address, num_workers)
+        if started is None:
+            errors, count = _chunk_and_write(ray, chunker, files, output, num_workers, out_format, embed)
+    if started is not None:
+        error(f"{started} (Ray's log: {log})" if log else started)
+        sys.exit(1)
+    for message in errors:
+        error(message)
+    return len(errors), count
+
+
+def _chunk_and_write(ray: Any, chunker: Any, files: list[Path], output: Path, num_workers: int,
+                     out_format: str, embed: tuple[str, str | None] | None) -> tuple[list[str], int]:  # fmt: skip
+    from docchunk.integrations.ray import chunk_dataset, write_jsonl, write_parquet
+
+    blocks = max(1, min(len(files), num_workers * 4))
+    ds = ray.data.from_items([{"path": str(p)} for p in files], override_num_blocks=blocks)
+    rows = chunk_dataset(ds, chunker).materialize()
+    errors = [row["error"] for row in rows.filter(lambda r: r["error"] is not None).take_all()]
+    good = rows.filter(lambda r: r["error"] is None).drop_columns(["error"]).materialize()
+    count = good.count()
+    if count and embed is not None:
+        good = ray_embed(ray, good, *embed)
+    if count:
+        (write_parquet if out_format == "parquet" else write_jsonl)(good, output)
+    return errors, count
+
+
+def _require_embedder() -> None:
+    """sentence-transformers in the driver: a missing extra is one usage line, not an actor's traceback."""
+    from docchunk.errors import MissingDependencyError, require
+
+    try:
+        require("sentence_transformers", "semantic", "--embed")
+    except MissingDependencyError as exc:
+        raise click.UsageError(str(exc)) from exc
+
+
+def ray_embed(ray: Any, rows: Any, model: str, device: str | None) -> Any:
+    """``rows`` (a Ray Dataset of chunk rows) with an ``embedding`` column, embedded by a Ray actor pool.
+
+    One actor per GPU for a CUDA device, else one per two CPUs of the cluster (each
+    actor's torch uses several threads). See :func:`docchunk.integrations.ray.embed_dataset`.
+    """
+    from docchunk.integrations.ray import embed_dataset
+
+    resources = ray.cluster_resources()
+    if device is not None and device.startswith("cuda"):
+        actors = max(1, int(resources.get("GPU", 0)))
+    else:
+        actors = max(1, int(resources.get("CPU", 1)) // 2)
+    return embed_dataset(rows, model, device=device, actors=actors)
+
+
+@contextmanager
+def _ray_logs(path: Path | None) -> Iterator[Path | None]:
+    """Send everything written to stderr meanwhile (by Python or by processes started now) to ``path``.
+
+    The processes Ray starts inherit the redirected stderr, so their later lines go
+    to the log file too. ``path`` None: nothing is redirected (``--debug``).
+    """
+    if path is None:
+        yield None
+        return
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with open(path, "a", encoding="utf-8", errors="replace") as log:
+        os.dup2(log.fileno(), 2)
+        try:
+            with redirect_stderr(log):
+                yield path
+        finally:
+            log.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+
+
+def _import_ray(address: str | None) -> Any:
+    """Ray, or one line saying what to install (Ray Data; Ray Client for ``ray://`` addresses)."""
+    import importlib.util
+
+    from docchunk.errors import MissingDependencyError, require
+
+    try:
+        ray = require("ray", "ray", "--engine ray")
+        require("ray.data", "ray", "--engine ray")
+        if address and address.startswith("ray://") and importlib.util.find_spec("grpc") is None:
+            raise MissingDependencyError(
+                f"--address {address} connects through Ray Client, which needs the package 'grpcio' (ray[client]); "
+                'install it from a docchunk checkout with: pip install ".[ray]"'
+            )
+    except MissingDependencyError as exc:
+        raise click.UsageError(str(exc)) from exc
+    return ray
+
+
+def _start_ray(ray: Any, address: str | None, num_workers: int) -> str | None:
+    """Connect to ``address`` or start a local Ray; None, or what failed in one line."""
+    import logging
+
+    logging.getLogger("ray").setLevel(logging.WARNING)
+    logging.getLogger("ray.data").setLevel(logging.WARNING)
+    if not ray.is_initialized():
+        try:
+            ray.init(address=address, num_cpus=None if address else num_workers, include_dashboard=False,
+                     log_to_driver=False, logging_level=logging.WARNING)  # fmt: skip
+        except Exception as exc:  # connection refused, no cluster at the address, ...
+            where = f"connect to the Ray cluster at {address}" if address else "start a local Ray instance"
+            return f"could not {where}: {type(exc).__name__}: {' '.join(str(exc).split())[:300]}"
+    context = ray.data.DataContext.get_current()
+    context.enable_progress_bars = False
+    context.print_on_execution_start = False
+    return None

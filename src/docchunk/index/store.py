@@ -1,0 +1,203 @@
+"""The LanceDB table of an index: its schema, the record of how it was built, writes and search.
+
+An index is a folder (``--db DIR``) holding a LanceDB database with one table,
+``chunks``, one row per chunk, and ``docchunk-index.json``, the record of the
+embedding model (name and dimension) that every query must use. Needs the ``index``
+extra (``pip install ".[index]"``: lancedb and pyarrow).
+
+Every write is one LanceDB transaction that replaces the rows of the files it holds
+(``merge_insert`` keyed by ``id``, deleting the files' rows that are not in it): a
+process killed during a write leaves the table at its previous version, and a file's
+rows are always all of one indexing of it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from docchunk.errors import ConfigError, require
+
+__all__ = ["RECORD_NAME", "TABLE_NAME", "IndexStore", "SearchHit", "row_schema"]
+
+TABLE_NAME = "chunks"
+RECORD_NAME = "docchunk-index.json"
+RECORD_VERSION = 1
+
+_PURPOSE = "A docchunk index (LanceDB)"
+
+
+def _pa() -> Any:
+    return require("pyarrow", "index", _PURPOSE)
+
+
+def row_schema(dimension: int) -> Any:
+    """The Arrow schema of the ``chunks`` table for vectors of ``dimension`` floats.
+
+    Columns: ``id`` (``source#chunk_index``, unique), ``vector`` (fixed-size list of
+    ``dimension`` float32), ``text``, ``contextualized`` (the embedded string),
+    ``source`` (the path as given), ``chunk_index``, ``headings``, ``captions``,
+    ``page_numbers``, ``doc_items`` (refs such as ``#/texts/3``), ``table_rows``
+    (``[start, end)`` of the table's rows, or null), ``token_count`` (tokens of the
+    chunker's tokenizer), ``spans`` (``meta.spans`` as JSON, or null), ``meta`` (the
+    whole DocMeta JSON, as ``docchunk chunk`` writes it), ``chunker`` (its settings),
+    ``content_hash`` (SHA-256 of the file's bytes and the index settings).
+    """
+    pa = _pa()
+    return pa.schema(
+        [
+            ("id", pa.string()), ("vector", pa.list_(pa.float32(), dimension)), ("text", pa.string()),
+            ("contextualized", pa.string()), ("source", pa.string()), ("chunk_index", pa.int32()),
+            ("headings", pa.list_(pa.string())), ("captions", pa.list_(pa.string())),
+            ("page_numbers", pa.list_(pa.int32())), ("doc_items", pa.list_(pa.string())),
+            ("table_rows", pa.list_(pa.int32())), ("token_count", pa.int32()), ("spans", pa.string()),
+            ("meta", pa.string()), ("chunker", pa.string()), ("content_hash", pa.string()),
+        ]
+    )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    """One search result.
+
+    Attributes:
+        score: Cosine similarity of the query's and the chunk's vectors, in [-1, 1]
+            (higher is closer).
+        row: The chunk's table row without ``vector`` (see :func:`row_schema`).
+    """
+
+    score: float
+    row: dict[str, Any]
+
+
+def _sql_string(value: str) -> str:
+    """``value`` as an SQL string literal (quotes doubled)."""
+    return "'" + value.replace("'", "''") + "'"
+
+
+class IndexStore:
+    """A docchunk index folder: open it, write files' rows, look up hashes, search.
+
+    Args:
+        folder: The index folder (created on the first write).
+
+    Raises:
+        MissingDependencyError: lancedb or pyarrow is missing (``pip install ".[index]"``).
+    """
+
+    def __init__(self, folder: str | Path):
+        self.folder = Path(folder)
+        self._lancedb = require("lancedb", "index", _PURPOSE)
+        _pa()
+        self._db: Any = None
+        self._table: Any = None
+
+    # -- the record ----------------------------------------------------------------------
+    def record(self) -> dict[str, Any] | None:
+        """The index's record (``model``, ``dimension``, ``chunker``), or None for a new folder.
+
+        Raises:
+            ConfigError: The folder is not a docchunk index (unreadable record).
+        """
+        path = self.folder / RECORD_NAME
+        if not path.is_file():
+            return None
+        try:
+            record = json.loads(path.read_text(encoding="utf-8"))
+            record["model"], record["dimension"]
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise ConfigError(
+                f"--db {str(self.folder)!r}: {RECORD_NAME} is not a docchunk index record: {exc}"
+            ) from exc
+        return dict(record)
+
+    def write_record(self, model: str, dimension: int, chunker: str) -> None:
+        """Write the record atomically (a temporary file renamed over the old one)."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        data = {"version": RECORD_VERSION, "model": model, "dimension": dimension, "chunker": chunker,
+                "table": TABLE_NAME}  # fmt: skip
+        tmp = self.folder / f".{RECORD_NAME}.{os.getpid()}.tmp"
+        tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        os.replace(tmp, self.folder / RECORD_NAME)
+
+    # -- the table -----------------------------------------------------------------------
+    def _connect(self) -> Any:
+        if self._db is None:
+            self._db = self._lancedb.connect(str(self.folder))
+        return self._db
+
+    def table(self, dimension: int | None = None) -> Any:
+        """The ``chunks`` table; created for ``dimension`` when missing (None: only open it)."""
+        if self._table is not None:
+            return self._table
+        db = self._connect()
+        if TABLE_NAME in db.list_tables().tables:
+            self._table = db.open_table(TABLE_NAME)
+        elif dimension is not None:
+            self._table = db.create_table(TABLE_NAME, schema=row_schema(dimension), exist_ok=True)
+        return self._table
+
+    def hashes(self) -> dict[str, str]:
+        """``source -> content_hash`` of every file in the table (empty for a new index)."""
+        table = self.table()
+        if table is None:
+            return {}
+        data = table.search().select(["source", "content_hash"]).limit(None).to_arrow()
+        return dict(zip(data.column("source").to_pylist(), data.column("content_hash").to_pylist(), strict=True))
+
+    def count_rows(self) -> int:
+        """Rows (chunks) in the table; 0 without one."""
+        table = self.table()
+        return 0 if table is None else int(table.count_rows())
+
+    def replace_files(self, sources: list[str], rows: list[dict[str, Any]], dimension: int) -> None:
+        """Make ``rows`` the rows of ``sources``, in one transaction.
+
+        Rows of ``sources`` already in the table and absent from ``rows`` are deleted,
+        the others updated or inserted: after it, each of ``sources`` has exactly its
+        rows in ``rows``. A process killed meanwhile leaves the table as it was.
+        """
+        pa = _pa()
+        table = self.table(dimension)
+        data = pa.Table.from_pylist(rows, schema=row_schema(dimension))
+        condition = f"source IN ({', '.join(_sql_string(s) for s in sources)})"
+        (
+            table.merge_insert("id")
+            .when_matched_update_all()
+            .when_not_matched_insert_all()
+            .when_not_matched_by_source_delete(condition)
+            .execute(data)
+        )
+
+    def optimize(self) -> None:
+        """Compact the table's small fragments (one per write) and drop old versions."""
+        table = self.table()
+        if table is not None:
+            import warnings
+            from datetime import timedelta
+
+            with warnings.catch_warnings():  # lancedb warns that readers of older versions fail: none here
+                warnings.simplefilter("ignore", UserWarning)
+                table.optimize(cleanup_older_than=timedelta(seconds=0))
+
+    def search(self, vector: Any, k: int) -> list[SearchHit]:
+        """The ``k`` rows nearest to ``vector`` by cosine distance, nearest first.
+
+        Raises:
+            ConfigError: The folder holds no index table.
+        """
+        table = self.table()
+        if table is None:
+            raise ConfigError(
+                f"{str(self.folder)!r} holds no docchunk index; build one with: docchunk index PATH --db DIR"
+            )
+        columns = [name for name in row_schema(1).names if name != "vector"]
+        found = table.search(vector).distance_type("cosine").select([*columns, "_distance"]).limit(k).to_list()
+        hits = []
+        for row in found:
+            distance = row.pop("_distance")
+            hits.append(SearchHit(score=1.0 - float(distance), row=row))
+        return hits
