@@ -111,7 +111,8 @@ def test_refinery_options_add_context_but_keep_the_offsets(capsys, text_folder):
     plain = rows(run(capsys, "chunk", str(path), "--chunker", "recursive", "--tokenizer", "word", "--chunk-size",
                      "8")[1])  # fmt: skip
     assert [(r["start_index"], r["end_index"]) for r in data] == [(r["start_index"], r["end_index"]) for r in plain]
-    assert data[0]["meta"]["context_prefix"] is None and data[0]["meta"]["context_suffix"]
+    # context stops at blank lines and headings (OverlapRefinery's stop_at default), so not every chunk has it
+    assert data[0]["meta"]["context_prefix"] is None and any(r["meta"]["context_suffix"] for r in data)
     assert data[-1]["meta"]["context_suffix"] is None
     in_table = [r for r in data if r["text"].lstrip().startswith(("2008", "2009"))]
     assert in_table and all("year | sales | margin\n" in r["meta"]["context_prefix"] for r in in_table)
