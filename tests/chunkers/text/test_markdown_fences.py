@@ -17,32 +17,32 @@ ISSUE_EXAMPLE = (
 )
 
 
-def closing_fence_starts(text: str) -> set[int]:
-    """Line starts of closing fences, paired as in CommonMark (same character, at least as many)."""
-    out, opening = set(), None
+def _paired_fences(text: str) -> tuple[set[int], set[int]]:
+    """(ends of opening fence lines, line starts of closing fences), paired as in CommonMark.
+
+    A closing fence has the opening's character, at least as many of it, and nothing after.
+    """
+    opening_ends, closing_starts, opening = set(), set(), None
     for m in re.finditer(r"^ {0,3}(`{3,}|~{3,})([^\n]*)$", text, re.MULTILINE):
         marks, rest = m.group(1), m.group(2)
         if opening is None:
             if not (marks[0] == "`" and "`" in rest):
                 opening = marks
+                opening_ends.add(m.end())
         elif marks[0] == opening[0] and len(marks) >= len(opening) and not rest.strip():
-            out.add(m.start())
+            closing_starts.add(m.start())
             opening = None
-    return out
+    return opening_ends, closing_starts
+
+
+def closing_fence_starts(text: str) -> set[int]:
+    """Line starts of closing fences, paired as in CommonMark (same character, at least as many)."""
+    return _paired_fences(text)[1]
 
 
 def opening_fence_ends(text: str) -> set[int]:
     """Ends of opening fence lines, paired as in :func:`closing_fence_starts`."""
-    out, opening = set(), None
-    for m in re.finditer(r"^ {0,3}(`{3,}|~{3,})([^\n]*)$", text, re.MULTILINE):
-        marks, rest = m.group(1), m.group(2)
-        if opening is None:
-            if not (marks[0] == "`" and "`" in rest):
-                opening = marks
-                out.add(m.end())
-        elif marks[0] == opening[0] and len(marks) >= len(opening) and not rest.strip():
-            opening = None
-    return out
+    return _paired_fences(text)[0]
 
 
 def ends_with_opening_fence(text: str, chunk) -> bool:
