@@ -57,12 +57,12 @@ def entry_cuts(doc, chunks, chunker, compat: bool) -> tuple[int, int]:
     """(rows that fit, cut rows that fit) of one chunked document, rows in the serializer's own form."""
     from docling_core.types.doc import TableItem
 
-    from docchunk.chunkers.doc.table_rows import table_rows
-    from docchunk.chunkers.doc.table_split import default_serializer
     from docchunk.chunkers.doc.types import join_context
+    from docchunk.serialization.selection import serializer_for
+    from docchunk.serialization.table_rows import table_rows
 
     provider = chunker.serializer_provider
-    serializer = provider.get_serializer(doc=doc) if compat else default_serializer(provider, doc)
+    serializer = serializer_for(provider, doc, docling_compat=compat)
     tok = chunker.token_counter
     fit = cut = 0
     for table in doc.tables:

@@ -495,12 +495,12 @@ def check_tables(chunker: Any, doc: Any, chunks: list[Any]) -> None:
     from docling_core.transforms.chunker.hierarchical_chunker import ChunkingSerializerProvider
     from docling_core.types.doc import RichTableCell
 
-    from docchunk.chunkers.doc.table_rows import table_rows
-    from docchunk.chunkers.doc.table_split import default_serializer
     from docchunk.chunkers.doc.types import join_context
+    from docchunk.serialization.selection import serializer_for
+    from docchunk.serialization.table_rows import table_rows
 
     tok, max_tokens = chunker.token_counter, chunker.max_tokens
-    serializer = default_serializer(ChunkingSerializerProvider(), doc)
+    serializer = serializer_for(ChunkingSerializerProvider(), doc)
     contexts = [chunker.contextualize(c) for c in chunks]
     for chunk, ctx in zip(chunks, contexts, strict=False):
         room = max_tokens - tok.count_tokens(ctx) + tok.count_tokens(chunk.text)  # the budget left for the text

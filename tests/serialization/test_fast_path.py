@@ -15,8 +15,8 @@ from docling_core.types.doc.document import Formatting, Script
 from hypothesis import given
 from hypothesis import strategies as st
 
-from docchunk.chunkers.doc.table_split import RowTableSerializer
 from docchunk.serialization import ChunkingSerializer
+from docchunk.serialization.tables import RowTableSerializer
 from tests.helpers import doc_params, load
 
 

@@ -6,8 +6,8 @@ from docling_core.transforms.serializer.markdown import MarkdownParams, Markdown
 from docling_core.types.doc import DocItemLabel, DoclingDocument
 from pydantic import Field
 
-from docchunk.chunkers.doc.table_split import RowTableSerializer
 from docchunk.serialization import ChunkingSerializer
+from docchunk.serialization.tables import RowTableSerializer
 
 
 def _doc() -> DoclingDocument:

@@ -112,11 +112,11 @@ class CountingSerializer:
 
 
 def test_page_expansion_of_all_chunks_serializes_each_page_once():
-    from docchunk.chunkers.doc.expand import _default_serializer
+    from docchunk.serialization.selection import serializer_for
 
     doc = load(DATA / "pdf__multi_page.json")
     chunks = list(HybridChunker(max_tokens=64).chunk(doc))
-    serializer = CountingSerializer(_default_serializer(doc))
+    serializer = CountingSerializer(serializer_for(None, doc))
     together = [c.export_json_dict() for c in PageChunkExpander().expand_all(chunks, doc, serializer)]
     assert len(chunks) > len(doc.pages) > 1
     assert serializer.asked == Counter({**dict.fromkeys(doc.pages, 1), "all": 1})

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import docchunk
-from docchunk.chunkers.doc.table_rows import table_rows
+from docchunk.serialization.table_rows import table_rows
 from tests.helpers import (
     CORPUS,
     CORPUS_REASON,

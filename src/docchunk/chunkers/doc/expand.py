@@ -19,6 +19,7 @@ from docchunk.chunkers.doc.page import page_parts
 from docchunk.chunkers.doc.types import DocChunk, contextualize, page_numbers_of
 from docchunk.errors import ConfigError, DocumentError
 from docchunk.serialization._docling import BaseChunker, BaseChunkExpander
+from docchunk.serialization.selection import serializer_for
 from docchunk.tokenizers import Tokenizer, TokenizerSpec, get_tokenizer
 from docchunk.types.config import check_size, config_error
 
@@ -75,8 +76,10 @@ class ChunkExpander(BaseChunkExpander):
         Args:
             chunk: A docling-core or docchunk ``DocChunk`` of ``dl_doc``.
             dl_doc: The document the chunk came from.
-            serializer: A docling-core document serializer; default: the chunking
-                serializer docchunk's document chunkers use, for ``dl_doc``.
+            serializer: A docling-core document serializer; default: the one
+                docchunk's document chunkers of the same mode use for ``dl_doc``
+                (:func:`docchunk.serialization.selection.serializer_for`), so that the
+                expansion writes tables and items as the chunk did.
 
         Returns:
             A new :class:`docchunk.DocChunk` with the expanded text, the chunk's
@@ -93,7 +96,7 @@ class ChunkExpander(BaseChunkExpander):
                 "pass the document the chunk came from"
             )
         if serializer is None:
-            serializer = _default_serializer(dl_doc)
+            serializer = serializer_for(None, dl_doc, docling_compat=self.docling_compat)
         return self._expand(chunk, dl_doc, serializer, {})
 
     def _expand(self, chunk: Any, dl_doc: DoclingDocument, serializer: Any, memo: dict[str, Any]) -> Any:
@@ -126,7 +129,7 @@ class ChunkExpander(BaseChunkExpander):
                 yield self.expand(chunk, dl_doc, serializer)  # raises the DocumentError
             return
         if serializer is None:
-            serializer = _default_serializer(dl_doc)
+            serializer = serializer_for(None, dl_doc, docling_compat=self.docling_compat)
         memo: dict[str, Any] = {}
         for chunk in chunks:
             yield self._expand(chunk, dl_doc, serializer, memo)
@@ -253,13 +256,6 @@ def _top_items(doc_items: list[Any], doc: DoclingDocument) -> list[NodeItem]:
     body = [ref.cref for ref in doc.body.children if ref.cref in tops]
     rest = [ref for ref in tops if ref not in set(body)]
     return [tops[ref] for ref in (*body, *rest)]
-
-
-def _default_serializer(doc: DoclingDocument) -> Any:
-    from docchunk.chunkers.doc.base import DocumentChunker
-
-    factory: Any = DocumentChunker.model_fields["serializer_provider"].default_factory
-    return factory().get_serializer(doc=doc)
 
 
 ExpandMode = Literal["tree", "page"]

@@ -42,8 +42,8 @@ from docling_core.types.doc.document import (
     TitleItem,
 )
 
-from docchunk.chunkers.doc.table_rows import table_rows
 from docchunk.chunkers.doc.walk import Piece
+from docchunk.serialization.table_rows import table_rows
 
 __all__ = ["structured_walk", "without_debris"]
 

@@ -10,9 +10,10 @@ from docling_core.types.doc import DoclingDocument
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
 from docchunk.chunkers.doc.code_items import chunk_code_piece
 from docchunk.chunkers.doc.heading_walk import structured_walk
-from docchunk.chunkers.doc.table_split import by_rows, default_serializer, whole_table
+from docchunk.chunkers.doc.table_split import by_rows, whole_table
 from docchunk.chunkers.doc.types import DocChunk, join_context
 from docchunk.chunkers.doc.walk import walk
+from docchunk.serialization.selection import serializer_for
 
 __all__ = ["HierarchicalChunker"]
 
@@ -66,10 +67,10 @@ class HierarchicalChunker(DocumentChunker):
         check_document(dl_doc)
         strategy = self.code_chunking_strategy
         if self.docling_compat:
-            serializer = self.serializer_provider.get_serializer(doc=dl_doc)
+            serializer = serializer_for(self.serializer_provider, dl_doc, docling_compat=True)
             pieces = walk(dl_doc, serializer, self.always_emit_headings, strategy)
         else:
-            serializer = default_serializer(self.serializer_provider, dl_doc)
+            serializer = serializer_for(self.serializer_provider, dl_doc)
             walked = structured_walk(dl_doc, serializer, self.always_emit_headings, code=strategy is not None)
             rows = by_rows(serializer)  # tables as rows, caption in meta; a user's serializer as it is
             pieces = (whole_table(piece, serializer) if rows else piece for piece in walked)

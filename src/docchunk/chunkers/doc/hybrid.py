@@ -14,12 +14,12 @@ from docchunk.chunkers.doc.base import DocumentChunker, check_document
 from docchunk.chunkers.doc.heading_walk import without_debris
 from docchunk.chunkers.doc.semsplit import semchunk_split
 from docchunk.chunkers.doc.structure import sentence_segments, structured_pieces
-from docchunk.chunkers.doc.table_split import default_serializer
 from docchunk.chunkers.doc.tables import split_lines, split_table_by_columns
 from docchunk.chunkers.doc.types import DocChunk, join_context
 from docchunk.chunkers.doc.walk import Piece, walk
 from docchunk.errors import ConfigError, ModelLimitWarning
 from docchunk.serialization import is_chunking_serializer
+from docchunk.serialization.selection import serializer_for
 from docchunk.tokenizers import Sizer, is_docling_tokenizer
 from docchunk.types.config import check_size
 
@@ -234,7 +234,7 @@ class _Run:
         self.chunker = chunker
         provider = chunker.serializer_provider
         compat = chunker.docling_compat
-        self.serializer = provider.get_serializer(doc=doc) if compat else default_serializer(provider, doc)
+        self.serializer = serializer_for(provider, doc, docling_compat=compat)
         self.doc = doc
         self._caption_parts: tuple[set[str], set[str]] | None = None  # (captions, parts of their inline text)
         self.sizer = Sizer(self.tok, cache_limit=_CACHE_LIMIT)

@@ -12,6 +12,7 @@ from docchunk.chunkers.doc.base import DocumentChunker, check_document
 from docchunk.chunkers.doc.tables import split_lines
 from docchunk.chunkers.doc.types import DocChunk, DocMeta, page_numbers_of
 from docchunk.errors import ConfigError
+from docchunk.serialization.selection import serializer_for
 from docchunk.tokenizers import Sizer
 from docchunk.types.config import check_size
 
@@ -95,7 +96,8 @@ class LineBasedTokenChunker(DocumentChunker):
     def chunk(self, dl_doc: DoclingDocument, **kwargs: Any) -> Iterator[DocChunk]:
         """Yield the chunks of ``dl_doc`` in order (see the class invariants)."""
         check_document(dl_doc)
-        ser = self.serializer_provider.get_serializer(doc=dl_doc)
+        # both modes chunk docling-core's text (the same chunk texts); the default differs in doc_items only
+        ser = serializer_for(self.serializer_provider, dl_doc, docling_compat=True)
         res = ser.serialize()
         if not res.text:
             return

@@ -10,6 +10,7 @@ from docling_core.types.doc import DoclingDocument
 
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
 from docchunk.chunkers.doc.types import DocChunk, DocMeta, page_numbers_of
+from docchunk.serialization.selection import serializer_for
 from docchunk.types.config import check_size
 
 __all__ = ["PageChunker"]
@@ -80,7 +81,7 @@ class PageChunker(DocumentChunker):
     def chunk(self, dl_doc: DoclingDocument, **kwargs: Any) -> Iterator[DocChunk]:
         """Yield the page chunks of ``dl_doc`` in page order (see the class invariants)."""
         check_document(dl_doc)
-        ser = self.serializer_provider.get_serializer(doc=dl_doc)
+        ser = serializer_for(self.serializer_provider, dl_doc, docling_compat=self.docling_compat)
         if not dl_doc.pages:
             yield from self._pageless(dl_doc, ser)
             return

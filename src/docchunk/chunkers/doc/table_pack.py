@@ -1,6 +1,6 @@
 """Phase 2 of the table rows: whole rows packed into pieces of at most ``available`` tokens.
 
-:func:`table_pieces` packs the rows that :func:`docchunk.chunkers.doc.table_rows.table_rows`
+:func:`table_pieces` packs the rows that :func:`docchunk.serialization.table_rows.table_rows`
 reads, greedily and then balanced: a row that fits is never cut; a row larger than
 the budget is split between cells (each cell's triplet keeps the row label) into
 pieces of even size, and a cell larger than the budget by text (each fragment keeps
@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 
 from docchunk.chunkers.doc.semsplit import semchunk_split
-from docchunk.chunkers.doc.table_rows import (
+from docchunk.serialization.table_rows import (
     _DEBRIS_CHARS,
     CELL_SEP,
     ROW_SEP,

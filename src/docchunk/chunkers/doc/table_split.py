@@ -1,92 +1,24 @@
 """Table pieces of the default mode: a walked table becomes whole-row pieces.
 
 Glue between the chunkers' pieces (:class:`~docchunk.chunkers.doc.walk.Piece`) and
-the pure row serialization and packing of :mod:`docchunk.chunkers.doc.table_rows`.
+the pure row serialization and packing of :mod:`docchunk.serialization.table_rows`.
 The caption moves from the text to ``captions``, so ``contextualize()`` shows it
 with every piece; each piece's ``table_rows`` says which grid rows it holds.
 """
 
 from __future__ import annotations
 
-import sys
 from dataclasses import replace
 from typing import Any
 
-from docling_core.transforms.serializer.base import BaseDocSerializer, BaseTableSerializer, SerializationResult
-from docling_core.transforms.serializer.common import create_ser_result
-from docling_core.types.doc import DoclingDocument, RichTableCell, TableItem
+from docling_core.types.doc import TableItem
 
 from docchunk.chunkers.doc.table_pack import table_pieces
-from docchunk.chunkers.doc.table_rows import TableRows, table_rows
 from docchunk.chunkers.doc.walk import Piece
-from docchunk.serialization import ChunkingSerializer, ChunkingSerializerProvider
+from docchunk.serialization.table_rows import TableRows, table_rows
+from docchunk.serialization.tables import RowTableSerializer
 
-__all__ = ["RowTableSerializer", "by_rows", "default_serializer", "split_table", "table_of", "whole_table"]
-
-
-class RowTableSerializer(BaseTableSerializer):
-    """A docling-core table serializer that writes a table's rows by :func:`table_rows`.
-
-    Caption, then the rows (one triplet entry per line), separated by a blank line,
-    as docling-core's ``TripletTableSerializer`` lays them out; unlike it, no cell
-    text is dropped. The default mode uses it for every table, nested ones in rich
-    cells included.
-
-    One instance serves one document (``default_serializer`` makes a new one per
-    ``chunk()`` call): it keeps the rows of each table without rich cells, whose
-    text does not depend on the walk's ``visited`` refs, so that the walk and the
-    row splitting read each such table once.
-    """
-
-    reads_only_own_params = True
-    """Its text depends only on the document serializer's own settings (see :mod:`docchunk.serialization.fast`)."""
-
-    def __init__(self) -> None:
-        self._rows: dict[str, TableRows] = {}
-        self._doc: DoclingDocument | None = None
-
-    def rows(self, item: TableItem, doc: DoclingDocument, doc_serializer: Any, visited: set[str] | None) -> TableRows:
-        """``table_rows(item, doc, doc_serializer, visited)``, computed once per table without rich cells."""
-        if doc is not self._doc:
-            self._rows, self._doc = {}, doc
-        rows = self._rows.get(item.self_ref)
-        if rows is None:
-            rows = table_rows(item, doc, doc_serializer, visited)
-            if not any(isinstance(cell, RichTableCell) for cell in item.data.table_cells):
-                self._rows[item.self_ref] = rows
-        return rows
-
-    def serialize(
-        self, *, item: TableItem, doc_serializer: BaseDocSerializer, doc: DoclingDocument, **kwargs: Any
-    ) -> SerializationResult:
-        """The caption and rows of ``item``; its spans are the caption items and the table."""
-        parts: list[SerializationResult] = []
-        cap_res = doc_serializer.serialize_captions(item=item, **kwargs)
-        if cap_res.text:
-            parts.append(cap_res)
-        if item.self_ref not in doc_serializer.get_excluded_refs(**kwargs):
-            text = self.rows(item, doc, doc_serializer, kwargs.get("visited")).text
-            if text:
-                parts.append(create_ser_result(text=text, span_source=item))
-        return create_ser_result(text="\n\n".join(r.text for r in parts), span_source=parts)
-
-
-def default_serializer(provider: Any, doc: DoclingDocument) -> BaseDocSerializer:
-    """The default mode's serializer: the provider's, with tables by rows when it is docling-core's default.
-
-    A user's own serializer provider is used as it is.
-    """
-    if _is_default_provider(provider):
-        return ChunkingSerializer.for_document(doc, table_serializer=RowTableSerializer())
-    return provider.get_serializer(doc=doc)
-
-
-def _is_default_provider(provider: Any) -> bool:
-    """Docchunk's default provider, or docling-core's ``ChunkingSerializerProvider`` (when it is loaded)."""
-    if type(provider) is ChunkingSerializerProvider:
-        return provider.mode == "docling"
-    module = sys.modules.get("docling_core.transforms.chunker.hierarchical_chunker")
-    return module is not None and type(provider) is module.ChunkingSerializerProvider
+__all__ = ["by_rows", "split_table", "table_of", "whole_table"]
 
 
 def by_rows(serializer: Any) -> bool:

@@ -1,0 +1,66 @@
+"""The default mode's table serializer: a table's caption, then its rows by :func:`table_rows`.
+
+Table-to-text lives here, in the serialization room: :mod:`docchunk.serialization.table_rows`
+reads a table's grid into rows; :class:`RowTableSerializer` writes them as a docling-core
+table serializer. Where a table is *cut* into pieces is the chunkers' business
+(:mod:`docchunk.chunkers.doc.table_pack`, :mod:`docchunk.chunkers.doc.table_split`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from docling_core.transforms.serializer.base import BaseDocSerializer, BaseTableSerializer, SerializationResult
+from docling_core.transforms.serializer.common import create_ser_result
+from docling_core.types.doc import DoclingDocument, RichTableCell, TableItem
+
+from docchunk.serialization.table_rows import TableRows, table_rows
+
+__all__ = ["RowTableSerializer"]
+
+
+class RowTableSerializer(BaseTableSerializer):
+    """A docling-core table serializer that writes a table's rows by :func:`table_rows`.
+
+    Caption, then the rows (one triplet entry per line), separated by a blank line,
+    as docling-core's ``TripletTableSerializer`` lays them out; unlike it, no cell
+    text is dropped. The default mode uses it for every table, nested ones in rich
+    cells included.
+
+    One instance serves one document (``default_serializer`` makes a new one per
+    ``chunk()`` call): it keeps the rows of each table without rich cells, whose
+    text does not depend on the walk's ``visited`` refs, so that the walk and the
+    row splitting read each such table once.
+    """
+
+    reads_only_own_params = True
+    """Its text depends only on the document serializer's own settings (see :mod:`docchunk.serialization.fast`)."""
+
+    def __init__(self) -> None:
+        self._rows: dict[str, TableRows] = {}
+        self._doc: DoclingDocument | None = None
+
+    def rows(self, item: TableItem, doc: DoclingDocument, doc_serializer: Any, visited: set[str] | None) -> TableRows:
+        """``table_rows(item, doc, doc_serializer, visited)``, computed once per table without rich cells."""
+        if doc is not self._doc:
+            self._rows, self._doc = {}, doc
+        rows = self._rows.get(item.self_ref)
+        if rows is None:
+            rows = table_rows(item, doc, doc_serializer, visited)
+            if not any(isinstance(cell, RichTableCell) for cell in item.data.table_cells):
+                self._rows[item.self_ref] = rows
+        return rows
+
+    def serialize(
+        self, *, item: TableItem, doc_serializer: BaseDocSerializer, doc: DoclingDocument, **kwargs: Any
+    ) -> SerializationResult:
+        """The caption and rows of ``item``; its spans are the caption items and the table."""
+        parts: list[SerializationResult] = []
+        cap_res = doc_serializer.serialize_captions(item=item, **kwargs)
+        if cap_res.text:
+            parts.append(cap_res)
+        if item.self_ref not in doc_serializer.get_excluded_refs(**kwargs):
+            text = self.rows(item, doc, doc_serializer, kwargs.get("visited")).text
+            if text:
+                parts.append(create_ser_result(text=text, span_source=item))
+        return create_ser_result(text="\n\n".join(r.text for r in parts), span_source=parts)
