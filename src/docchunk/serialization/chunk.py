@@ -10,16 +10,32 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from pydantic import Field, PrivateAttr
+from pydantic import BaseModel, Field, PrivateAttr
 
 from docchunk.serialization._docling import BaseChunker
 from docchunk.serialization._docling import DocChunk as _DLDocChunk
 from docchunk.serialization._docling import DocMeta as _DLDocMeta
 
-__all__ = ["ChunkBudget", "DocChunk", "DocMeta", "contextualize", "join_context", "page_numbers_of"]
+__all__ = ["ChunkBudget", "DocChunk", "DocMeta", "ItemSpan", "PageBox", "contextualize", "join_context", "page_numbers_of"]
 
 
-_OWN_FIELDS = ["token_count", "page_numbers", "oversized", "context_prefix", "context_suffix", "expanded", "table_rows"]
+_OWN_FIELDS = ["token_count", "page_numbers", "oversized", "context_prefix", "context_suffix", "expanded", "table_rows",
+               "spans", "page_boxes"]
+
+
+class ItemSpan(BaseModel):
+    """The half-open character range ``[start, end)`` of the ``text`` of the item ``ref`` that a chunk holds."""
+
+    ref: str
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+
+
+class PageBox(BaseModel):
+    """One page of a chunk: its number (1-based) and the union of the chunk's items' boxes on it."""
+
+    page_no: int
+    bbox: dict[str, Any]
 
 
 class DocMeta(_DLDocMeta):
@@ -49,6 +65,18 @@ class DocMeta(_DLDocMeta):
             :class:`docchunk.HybridChunker`), the half-open range ``(start, end)`` of
             the table's row indices it holds (0-based, header rows included), so the
             table can be rebuilt from its chunks; else None.
+        spans: The characters of each text item's ``text`` that ``text`` holds, in
+            document order: ``{"ref": self_ref, "start", "end"}`` (character offsets
+            into the item's ``text``, half-open). Computed while chunking (see
+            :mod:`docchunk.chunkers.doc.provenance` for the serializer's escaping
+            they allow for: Markdown hard line breaks, list markers, formatting);
+            the spans of a document's chunks cover each chunked item's text once.
+            An ``OverlapRefinery`` adds no spans for the context it copies. None
+            for chunks of other origins.
+        page_boxes: Where the items have provenance, one box per page: ``{"page_no",
+            "bbox": {"l", "t", "r", "b", "coord_origin"}}``, the union of the
+            chunk's items' boxes on that page, in the coordinate origin of the
+            items' boxes; else None.
     """
 
     captions: list[str] | None = Field(default=None, alias="captions", min_length=1)
@@ -59,6 +87,8 @@ class DocMeta(_DLDocMeta):
     context_suffix: str | None = None
     expanded: bool | None = None
     table_rows: tuple[int, int] | None = None
+    spans: list[ItemSpan] | None = None
+    page_boxes: list[PageBox] | None = None
 
     excluded_embed: ClassVar[list[str]] = [*_DLDocMeta.excluded_embed, *_OWN_FIELDS]
     excluded_llm: ClassVar[list[str]] = [*_DLDocMeta.excluded_llm, *_OWN_FIELDS]

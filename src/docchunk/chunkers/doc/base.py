@@ -8,6 +8,7 @@ from docling_core.transforms.serializer.base import BaseSerializerProvider
 from pydantic import ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
 from docchunk.chunkers.doc.types import ChunkBudget, DocChunk, DocMeta, contextualize, page_numbers_of
+from docchunk.chunkers.doc.provenance import captions_of, completed, page_boxes_of, spans_of
 from docchunk.chunkers.doc.walk import Piece
 from docchunk.errors import ConfigError, DocchunkError, DocumentError
 from docchunk.serialization import ChunkingSerializerProvider
@@ -115,7 +116,10 @@ class DocumentChunker(BaseChunker):
         """
         return contextualize(chunk, self.delim)
 
-    def _to_chunk(self, piece: Piece, token_count: int, oversized: bool = False) -> DocChunk:
+    def _to_chunk(self, piece: Piece, token_count: int, oversized: bool = False, doc: Any = None) -> DocChunk:
+        """The chunk of ``piece``, with its spans (:mod:`~docchunk.chunkers.doc.provenance`) and page boxes."""
+        items = [*piece.items, *captions_of(piece.items, doc)]
+        texts = {it.self_ref: it.text for it in items if isinstance(getattr(it, "text", None), str)}
         meta = DocMeta(
             doc_items=piece.items,
             headings=piece.headings,
@@ -125,6 +129,8 @@ class DocumentChunker(BaseChunker):
             page_numbers=page_numbers_of(piece.items),
             oversized=True if oversized else None,
             table_rows=piece.table_rows,
+            spans=spans_of(completed(piece, doc), texts),
+            page_boxes=page_boxes_of(piece.items, doc),
         )
         chunk = DocChunk(text=piece.text, meta=meta)
         chunk._budget = self._budget()

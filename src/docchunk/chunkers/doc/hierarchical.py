@@ -80,4 +80,4 @@ class HierarchicalChunker(DocumentChunker):
                 yield from code
                 continue
             count = self._tok.count_tokens(join_context(piece.headings, piece.captions, piece.text, self.delim))
-            yield self._to_chunk(piece, count)
+            yield self._to_chunk(piece, count, doc=dl_doc)

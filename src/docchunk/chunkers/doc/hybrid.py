@@ -16,6 +16,7 @@ from docchunk.chunkers.doc.semsplit import semchunk_split
 from docchunk.chunkers.doc.structure import sentence_segments, structured_pieces
 from docchunk.chunkers.doc.tables import split_lines, split_table_by_columns
 from docchunk.chunkers.doc.types import DocChunk, join_context
+from docchunk.chunkers.doc.provenance import align, anchors_of, fill_gaps, join_anchors, slice_anchors
 from docchunk.chunkers.doc.walk import Piece, walk
 from docchunk.errors import ConfigError, ModelLimitWarning
 from docchunk.serialization import is_chunking_serializer
@@ -204,16 +205,21 @@ class HybridChunker(DocumentChunker):
         check_document(dl_doc)
         run = _Run(self, dl_doc)
         pieces = self._compat_pieces(run, dl_doc) if self.docling_compat else structured_pieces(run, dl_doc)
+        chunks: list[Any] = []
         for piece in pieces:
             if piece.code_chunks is not None:
-                yield from piece.code_chunks
+                chunks.extend(piece.code_chunks)
                 continue
             if not piece.heading_only and not piece.text.strip():
                 # docling-core emits these (e.g. a caption whose text went with its table):
                 # no content, so no chunk
                 continue
             count = run.ctx_count(piece)
-            yield self._to_chunk(piece, count, oversized=count > run.max)
+            chunks.append(self._to_chunk(piece, count, oversized=count > run.max, doc=dl_doc))
+        # the whitespace a split dropped between two chunks' spans of an item goes to the first one
+        spans = [[s.__dict__ for s in c.meta.spans] for c in chunks if getattr(c.meta, "spans", None)]
+        fill_gaps(spans, {it.self_ref: it.text for it in dl_doc.texts})
+        yield from chunks
 
     def _compat_pieces(self, run: _Run, dl_doc: DoclingDocument) -> list[Piece]:
         """docling-core 2.104.0's hybrid chunking (``docling_compat=True``)."""
@@ -337,8 +343,10 @@ class _Run:
             else:
                 tokens = self.sizer.join_count([texts[i] for i in kept], [counts[i] for i in kept], self.delim)
             text = self.delim.join([texts[i] for i in kept])
+            anchors = align(text, items[lo : hi + 1])  # an item may write another's text (a table its caption)
             return Piece(
                 text=text,
+                anchors=(text, anchors),
                 items=items[lo : hi + 1],
                 headings=piece.headings,
                 origin=piece.origin,
@@ -381,7 +389,7 @@ class _Run:
             return [piece]
         available = self.max - (total - self.text_count(piece))
         while available > 0:
-            segments = [replace(piece, text=s, text_tokens=None) for s in self.segment(piece, available)]
+            segments = self._segments(piece, available)
             if not segments:
                 return []
             overflow = max(self.ctx_count(s) for s in segments) - self.max
@@ -391,10 +399,27 @@ class _Run:
         if piece.headings is not None or piece.captions is not None:
             # headings and captions alone exceed the budget: drop them, keep the text
             return self.split_text(replace(piece, headings=None, captions=None, plain_only=True))
-        return [replace(piece, text=s, text_tokens=None) for s in self.segment(piece, self.max)]
+        return self._segments(piece, self.max)
 
-    def segment(self, piece: Piece, available: int) -> list[str]:
-        """Texts of at most ``available`` tokens: tables by lines, other text by semchunk's rules."""
+    def _segments(self, piece: Piece, available: int) -> list[Piece]:
+        """``piece`` split by :meth:`segment`; each part keeps the anchors of the range it holds."""
+        anchors = anchors_of(piece)
+        out = []
+        for s in self.segment(piece, available):
+            if isinstance(s, str):  # a rewritten text (table lines): aligned from its items when needed
+                out.append(replace(piece, text=s, text_tokens=None))
+                continue
+            a, b = s
+            text = piece.text[a:b]
+            out.append(replace(piece, text=text, text_tokens=None, anchors=(text, slice_anchors(anchors, a, b))))
+        return out
+
+    def segment(self, piece: Piece, available: int) -> list[Any]:
+        """Parts of at most ``available`` tokens: tables by lines, other text by semchunk's rules.
+
+        A part is a ``(start, end)`` range of ``piece.text``, or a new text (a table's
+        lines, written again with their header).
+        """
         items = piece.items
         if (
             self.chunker.repeat_table_header
@@ -405,12 +430,15 @@ class _Run:
         ):
             return self._segment_table(piece.text, available)
         splitter = self.chunker.text_splitter
+        text = piece.text
         if splitter is not None:
-            return [c.text for c in self._splitter_for(splitter, available).chunk(piece.text) if c.text.strip()]
+            chunks = [c for c in self._splitter_for(splitter, available).chunk(text) if c.text.strip()]
+            return [(c.start_index, c.end_index) if text[c.start_index : c.end_index] == c.text else c.text
+                    for c in chunks]  # fmt: skip
         if not self.chunker.docling_compat:
-            return sentence_segments(self, piece.text, available)
-        spans, _ = semchunk_split(piece.text, available, self.sizer)
-        return [piece.text[s:e] for s, e in spans]
+            return sentence_segments(self, text, available, ranges=True)
+        spans, _ = semchunk_split(text, available, self.sizer)
+        return list(spans)
 
     def _splitter_for(self, splitter: Any, available: int) -> Any:
         """The user's text chunker, set to our tokenizer and the remaining budget (cached)."""
@@ -452,8 +480,10 @@ class _Run:
                 tokens = sum(counts[lo : hi + 1]) + self.delim_tokens * (hi - lo)
             else:
                 tokens = self.sizer.join_count([p.text for p in run], counts[lo : hi + 1], self.delim)
+            text = self.delim.join([p.text for p in run])
             return Piece(
-                text=self.delim.join([p.text for p in run]),
+                text=text,
+                anchors=(text, join_anchors([(p.text, anchors_of(p)) for p in run], self.delim)),
                 items=[it for p in run for it in p.items],
                 headings=pieces[lo].headings,
                 origin=pieces[hi].origin,

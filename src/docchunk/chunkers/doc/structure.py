@@ -22,6 +22,7 @@ from docling_core.types.doc import DoclingDocument, TableItem
 
 from docchunk.chunkers.doc.code_items import chunk_code_piece
 from docchunk.chunkers.doc.heading_walk import structured_walk
+from docchunk.chunkers.doc.provenance import align, anchors_of, join_anchors
 from docchunk.chunkers.doc.table_pack import take_start
 from docchunk.chunkers.doc.table_split import by_rows, split_table, table_of
 from docchunk.chunkers.doc.types import join_context
@@ -213,8 +214,14 @@ def split_at_pages(run: Any, piece: Piece) -> list[Piece]:
             return [piece]
         texts = ["\n".join(it.text for it in group) for group in groups]
     else:
-        texts = [run.delim.join(t for t in (run.item_text(it) for it in group) if t) for group in groups]
+        return [p for p in (_joined_items(run, piece, group) for group in groups) if p.text.strip()]
     return [replace(piece, text=t, items=g, text_tokens=None) for t, g in zip(texts, groups, strict=True) if t.strip()]
+
+
+def _joined_items(run: Any, piece: Piece, items: list[Any]) -> Piece:
+    """``piece`` holding ``items`` alone: their texts joined by ``delim``, with their anchors."""
+    text = run.delim.join(t for t in (run.item_text(it) for it in items) if t)
+    return replace(piece, text=text, items=items, text_tokens=None, anchors=(text, align(text, items)))
 
 
 # -- tables --------------------------------------------------------------------
@@ -248,7 +255,7 @@ def split_table_piece(run: Any, piece: Piece) -> list[Piece]:
 
 
 # -- text ----------------------------------------------------------------------
-def sentence_segments(run: Any, text: str, available: int) -> list[str]:
+def sentence_segments(run: Any, text: str, available: int, ranges: bool = False) -> list[Any]:
     """``text`` packed into segments of at most ``available`` tokens at sentence ends.
 
     Uses :class:`docchunk.SentenceChunker`'s sentence rules (a sentence longer than
@@ -258,7 +265,8 @@ def sentence_segments(run: Any, text: str, available: int) -> list[str]:
     fits with it (the rest a segment of its own), or for the last segment to the
     previous one when the two fit, so that it does not stand alone as a line; no
     segment exceeds ``available`` unless the sentence splitter's does (one token
-    larger than the budget).
+    larger than the budget). With ``ranges=True``, each segment is given as its
+    ``(start, end)`` range of ``text`` instead (``text[start:end]`` is the segment).
     """
     from docchunk.chunkers.text.sentence import SentenceChunker
 
@@ -295,7 +303,12 @@ def sentence_segments(run: Any, text: str, available: int) -> list[str]:
         # that sizing them with headings later tokenizes nothing again
         segment = text[a:b].strip() if tokens is None else run.sizer.stripped(text[a:b], tokens)[0]
         if segment:
-            out.append(segment)
+            if ranges:
+                raw = text[a:b]
+                start = a + len(raw) - len(raw.lstrip())
+                out.append((start, start + len(segment)))
+            else:
+                out.append(segment)
     return out
 
 
@@ -394,13 +407,16 @@ def join_pieces(run: Any, a: Piece, b: Piece) -> Piece:
     while common < min(len(ha), len(hb)) and ha[common] == hb[common]:
         common += 1
     captions = a.captions if a.captions == b.captions or not b.captions else b.captions if not a.captions else None
-    parts = []
+    parts: list[tuple[str, Any]] = []
     for part, extra in ((a, ha[common:]), (b, _not_ending(a.text, hb[common:]))):
         own = [] if captions is not None or not part.captions else list(part.captions)
-        parts += [*extra, *own, part.text]
+        parts += [(t, ()) for t in (*extra, *own)] + [(part.text, anchors_of(part))]
+    parts = [(t, anchors) for t, anchors in parts if t]
     rows = _joined_rows(a, b)
+    text = run.delim.join(t for t, _ in parts)
     return Piece(
-        text=run.delim.join(t for t in parts if t),
+        text=text,
+        anchors=(text, join_anchors(parts, run.delim)),
         items=[*a.items, *[it for it in b.items if all(it is not seen for seen in a.items)]],
         headings=list(ha[:common]) or None,
         origin=b.origin,

@@ -52,6 +52,9 @@ class Piece:
     # a code item for the code chunking strategy: None, or the final chunks (compat mode),
     # or [] until the chunker chunks the code with its budget (default mode)
     code_chunks: list[Any] | None = None
+    # (text, anchors): where items' texts are in ``text`` (see chunkers/doc/provenance.py); stale
+    # (and aligned again from the items) once ``text`` is not the text they were made for
+    anchors: tuple[str, tuple[Any, ...]] | None = None
 
 
 def walk(

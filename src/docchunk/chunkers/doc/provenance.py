@@ -1,0 +1,270 @@
+"""Which characters of which items a document chunk holds (``meta.spans``), and where (``meta.page_boxes``).
+
+A piece carries *anchors*: ``(pos, ref, start, length)`` tuples saying that
+``piece.text[pos:pos + length] == item.text[start:start + length]`` for the text item
+``ref`` (identity segments, so slicing and joining pieces move them by arithmetic).
+Anchors are made where a text item's text is written into a piece: :func:`align`
+places each item's own text inside the text its serializer wrote for it, in document
+order; after that, the chunker's splits (:func:`slice_anchors`) and joins
+(:func:`join_anchors`) compute them from the offsets they cut and join at. A piece's
+anchors remember the text they belong to: a piece whose text was rewritten by a pass
+that does not keep anchors (a table's rows, the compat table splitter) is aligned
+again from its items (:func:`anchors_of`).
+
+The serializer's escaping and the chunker's rewriting the spans allow for
+(docling-core's Markdown text serializer as the chunking serializers configure it:
+no HTML or underscore escaping):
+
+- a single newline of an item's text is written as a Markdown hard line break
+  ``"  \n"``, so an anchor never crosses a newline (each line is its own anchor);
+- a list item is written after its marker (``"- "``, ``"1. "``), nested items after
+  their indentation, formatted text inside its markers (``**bold**``, ``[text](url)``);
+  prefixes and markers are not part of any span;
+- where the chunker splits an item's text (at sentence ends, or semchunk's split
+  points) it drops the whitespace at the cut, and where it merges the parts again it
+  writes ``delim`` there: the whitespace a split drops belongs to the span before it,
+  so the spans of an item tile its text.
+
+Hence the invariant tested on the corpus: for each span,
+``normalize(item.text[start:end])`` is in ``normalize(chunk.text)``, where
+:func:`normalize` writes every run of whitespace as one space. A caption the chunk
+holds in ``meta.captions`` (not in its text) and a heading held in ``meta.headings``
+have no span.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+__all__ = [
+    "Anchor",
+    "align",
+    "anchors_of",
+    "captions_of",
+    "completed",
+    "fill_gaps",
+    "join_anchors",
+    "normalize",
+    "page_boxes_of",
+    "slice_anchors",
+    "spans_of",
+]
+
+Anchor = tuple[int, str, int, int]  # (position in the piece's text, item ref, start in item.text, length)
+
+def normalize(text: str) -> str:
+    """``text`` with each run of whitespace written as one space, and stripped (see the module docstring)."""
+    return " ".join(text.split())
+
+
+def _item_text(item: Any) -> str | None:
+    text = getattr(item, "text", None)
+    return text if isinstance(text, str) and text else None
+
+
+def _lines(text: str) -> Iterable[tuple[int, str]]:
+    """The non-empty lines of ``text`` with their start offsets, trailing spaces kept."""
+    pos = 0
+    for line in text.split("\n"):
+        if line.strip():
+            yield pos, line
+        pos += len(line) + 1
+
+
+def align(text: str, items: Sequence[Any], skip: Iterable[str] = ()) -> tuple[Anchor, ...]:
+    """Anchors of ``items``' own texts inside ``text``, the text a serializer wrote for them.
+
+    Items are taken in order, each after the previous one's last anchor; each line
+    of an item's text (see the module docstring: the serializer writes each line
+    whole, after any marker) is placed at its first occurrence after that point.
+    Items without text (tables, groups), headings held as strings elsewhere and
+    items whose text is in ``skip`` (a caption held in ``captions``) get no anchors;
+    a line the serializer did not write (debris removed) gets none either.
+
+    Args:
+        text: The text written for the items (a walked piece, one item's serialization).
+        items: The piece's doc items, in document order.
+        skip: Texts that are not in ``text`` (captions held apart).
+
+    Returns:
+        Anchors in increasing position.
+    """
+    skipped = set(skip)
+    cursor = 0
+    out: list[Anchor] = []
+    for item in items:
+        own = _item_text(item)
+        if own is None or own in skipped:
+            continue
+        ref = item.self_ref
+        for start, line in _lines(own):
+            pos = text.find(line, cursor)
+            if pos < 0:
+                stripped = line.rstrip()
+                pos = text.find(stripped, cursor) if stripped != line else -1
+                if pos < 0:
+                    continue
+                line = stripped
+            out.append((pos, ref, start, len(line)))
+            cursor = pos + len(line)
+    return tuple(out)
+
+
+def anchors_of(piece: Any) -> tuple[Anchor, ...]:
+    """The anchors of ``piece`` (aligned from its items when it has none for its current text)."""
+    kept = piece.anchors
+    if kept is not None and kept[0] == piece.text:
+        return kept[1]
+    found = align(piece.text, piece.items, piece.captions or ())
+    piece.anchors = (piece.text, found)
+    return found
+
+
+def captions_of(items: Sequence[Any], doc: Any) -> list[Any]:
+    """The caption items of the tables and pictures among ``items`` that ``items`` do not list (none without ``doc``)."""
+    if doc is None:
+        return []
+    listed = {it.self_ref for it in items}
+    out = []
+    for item in items:
+        for ref in getattr(item, "captions", None) or ():
+            if ref.cref not in listed:
+                listed.add(ref.cref)
+                out.append(ref.resolve(doc))
+    return out
+
+
+def slice_anchors(anchors: Sequence[Anchor], start: int, end: int) -> tuple[Anchor, ...]:
+    """The anchors of ``text[start:end]``, clipped to it and moved to its offsets."""
+    out: list[Anchor] = []
+    for pos, ref, s, n in anchors:
+        lo, hi = max(pos, start), min(pos + n, end)
+        if lo < hi:
+            out.append((lo - start, ref, s + lo - pos, hi - lo))
+    return tuple(out)
+
+
+def join_anchors(parts: Sequence[tuple[str, Sequence[Anchor]]], delim: str) -> tuple[Anchor, ...]:
+    """The anchors of ``delim.join(texts)`` for ``parts`` of ``(text, anchors)``."""
+    out: list[Anchor] = []
+    offset = 0
+    for k, (text, anchors) in enumerate(parts):
+        if k:
+            offset += len(delim)
+        out.extend((pos + offset, ref, s, n) for pos, ref, s, n in anchors)
+        offset += len(text)
+    return tuple(out)
+
+
+def completed(piece: Any, doc: Any = None) -> tuple[Anchor, ...]:
+    """:func:`anchors_of` ``piece``, plus anchors for the items that have none (aligned in the rest of the text).
+
+    A piece that took an item from a neighbour with no text of its own (docling-core's
+    empty caption piece, merged with the table that wrote the caption) holds that
+    item's text at a place no anchor knows; it is aligned there, outside the
+    ranges the other anchors hold. So are the captions of its tables and pictures
+    (given ``doc``) that its items do not list: docling-core writes a caption into
+    its table's text while listing the caption item in another chunk.
+    """
+    anchors = anchors_of(piece)
+    have = {a[1] for a in anchors}
+    candidates = [*piece.items, *captions_of(piece.items, doc)]
+    missing = [it for it in candidates if _item_text(it) is not None and it.self_ref not in have]
+    if not missing:
+        return anchors
+    taken = [(pos, pos + n) for pos, _, _, n in anchors]
+    extra = [a for a in align(piece.text, missing, piece.captions or ())
+             if all(a[0] + a[3] <= lo or a[0] >= hi for lo, hi in taken)]  # fmt: skip
+    return tuple(sorted((*anchors, *extra)))
+
+
+def spans_of(anchors: Sequence[Anchor], texts: dict[str, str]) -> list[dict[str, Any]]:
+    """Chunk spans ``{"ref", "start", "end"}`` from anchors: consecutive ones of an item joined.
+
+    Two anchors of one item join when the item's text between them is whitespace
+    only (a line break the serializer wrote as ``"  \\n"``).
+    """
+    out: list[dict[str, Any]] = []
+    for _, ref, s, n in sorted(anchors, key=lambda a: a[0]):
+        if ref not in texts:
+            continue
+        last = out[-1] if out else None
+        if last is not None and last["ref"] == ref and last["end"] <= s and not texts[ref][last["end"] : s].strip():
+            last["end"] = s + n
+            continue
+        out.append({"ref": ref, "start": s, "end": s + n})
+    for span in out:  # an item's own leading and trailing whitespace belong to its first and last span
+        text = texts[span["ref"]]
+        if not text[: span["start"]].strip():
+            span["start"] = 0
+        if not text[span["end"] :].strip():
+            span["end"] = len(text)
+    return out
+
+
+def fill_gaps(chunk_spans: Sequence[list[dict[str, Any]]], texts: dict[str, str]) -> None:
+    """Give the whitespace between consecutive spans of an item to the span before it (in place).
+
+    Also the item's leading whitespace to its first span and trailing whitespace to
+    its last, so that the spans of an item's chunks tile ``item.text`` when the
+    chunker dropped only whitespace at its splits.
+    """
+    by_ref: dict[str, list[dict[str, Any]]] = {}
+    for spans in chunk_spans:
+        for span in spans:
+            by_ref.setdefault(span["ref"], []).append(span)
+    for ref, spans in by_ref.items():
+        text = texts[ref]
+        spans.sort(key=lambda sp: sp["start"])
+        if not text[: spans[0]["start"]].strip():
+            spans[0]["start"] = 0
+        for a, b in zip(spans, spans[1:], strict=False):
+            if a["end"] < b["start"] and not text[a["end"] : b["start"]].strip():
+                a["end"] = b["start"]
+        if not text[spans[-1]["end"] :].strip():
+            spans[-1]["end"] = len(text)
+
+
+def page_boxes_of(items: Sequence[Any], doc: Any) -> list[dict[str, Any]] | None:
+    """One box per page: the union of ``items``' provenance boxes on it, in the first box's coordinate origin.
+
+    Boxes of another origin are converted with the page's height
+    (``doc.pages[page_no].size.height``); a box that cannot be converted (no page
+    size) is left out. None when no item has provenance.
+
+    Returns:
+        ``[{"page_no": int, "bbox": {"l", "t", "r", "b", "coord_origin"}}]`` sorted by page.
+    """
+    boxes: dict[int, Any] = {}
+    origin = None
+    for item in items:
+        for prov in getattr(item, "prov", None) or ():
+            box = prov.bbox
+            if origin is None:
+                origin = box.coord_origin
+            if box.coord_origin != origin:
+                page = getattr(doc, "pages", {}).get(prov.page_no) if doc is not None else None
+                if page is None or page.size is None:
+                    continue
+                height = page.size.height
+                bottom_left = origin.name == "BOTTOMLEFT"
+                box = box.to_bottom_left_origin(height) if bottom_left else box.to_top_left_origin(height)
+            seen = boxes.get(prov.page_no)
+            boxes[prov.page_no] = box if seen is None else _union(seen, box)
+    if not boxes:
+        return None
+    return [{"page_no": no, "bbox": _box_dict(boxes[no])} for no in sorted(boxes)]
+
+
+def _union(a: Any, b: Any) -> Any:
+    from docling_core.types.doc import BoundingBox
+
+    top_left = a.coord_origin.name == "TOPLEFT"
+    t = min(a.t, b.t) if top_left else max(a.t, b.t)
+    bottom = max(a.b, b.b) if top_left else min(a.b, b.b)
+    return BoundingBox(l=min(a.l, b.l), t=t, r=max(a.r, b.r), b=bottom, coord_origin=a.coord_origin)
+
+
+def _box_dict(box: Any) -> dict[str, Any]:
+    return {"l": box.l, "t": box.t, "r": box.r, "b": box.b, "coord_origin": box.coord_origin.value}
