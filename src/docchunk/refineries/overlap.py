@@ -49,7 +49,10 @@ class OverlapRefinery(StrictConfig):
             Document chunks: True puts the context into ``text`` on its own line
             (before or after, joined by ``"\\n"``); False stores it in
             ``meta.context_prefix``/``meta.context_suffix``, which ``contextualize()``
-            includes.
+            includes. Either way ``meta.spans`` is left as it is: it names the
+            chunk's own text only, not the context copied from a neighbour (the
+            one exception to "the spans of a document's chunks cover each item once":
+            with context, a character is in two chunks' texts, in one chunk's spans).
         inplace: True modifies and returns the given list; False returns new
             chunks and leaves the input untouched.
         max_tokens: Budget of a document chunk's ``contextualize(chunk)``, in tokens

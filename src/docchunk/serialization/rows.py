@@ -22,6 +22,8 @@ __all__ = [
     "chunk_metadata",
     "chunk_rows",
     "describe_failure",
+    "flat_page_boxes",
+    "flat_spans",
     "json_line",
     "text_rows",
 ]
@@ -82,7 +84,8 @@ def chunk_metadata(chunk: Any, source: str, index: int) -> dict[str, Any]:
     """A chunk's flat metadata: only strings, ints and lists of them.
 
     The keys: ``source``, ``chunk_index``, ``headings``, ``captions``, ``page_numbers``,
-    ``token_count``, ``doc_items`` (refs).
+    ``token_count``, ``doc_items`` (refs), ``spans`` and ``page_boxes`` (flat strings,
+    see :func:`flat_spans` and :func:`flat_page_boxes`).
     """
     meta = chunk.meta
     return {
@@ -93,7 +96,28 @@ def chunk_metadata(chunk: Any, source: str, index: int) -> dict[str, Any]:
         "page_numbers": list(getattr(meta, "page_numbers", None) or []),
         "token_count": getattr(meta, "token_count", None),
         "doc_items": [item.self_ref for item in meta.doc_items],
+        "spans": flat_spans(getattr(meta, "spans", None)),
+        "page_boxes": flat_page_boxes(getattr(meta, "page_boxes", None)),
     }
+
+
+def _get(obj: Any, key: str) -> Any:
+    return obj[key] if isinstance(obj, dict) else getattr(obj, key)
+
+
+def flat_spans(spans: Any) -> list[str]:
+    """``meta.spans`` (models or their JSON) as flat strings ``"ref:start:end"``, e.g. ``"#/texts/5:0:120"``."""
+    return [f"{_get(s, 'ref')}:{_get(s, 'start')}:{_get(s, 'end')}" for s in spans or ()]
+
+
+def flat_page_boxes(boxes: Any) -> list[str]:
+    """``meta.page_boxes`` as flat strings ``"page_no:l,t,r,b:ORIGIN"``, e.g. ``"1:50.1,230.9,286.4,78.9:BOTTOMLEFT"``."""
+    out = []
+    for box in boxes or ():
+        bbox = _get(box, "bbox")
+        edges = ",".join(str(bbox[k]) for k in ("l", "t", "r", "b"))
+        out.append(f"{_get(box, 'page_no')}:{edges}:{bbox['coord_origin']}")
+    return out
 
 
 def chunk_rows(chunker: Any, source: str, doc: Any) -> list[dict[str, Any]]:

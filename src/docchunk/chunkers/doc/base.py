@@ -7,8 +7,8 @@ from typing import Any, ClassVar
 from docling_core.transforms.serializer.base import BaseSerializerProvider
 from pydantic import ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
-from docchunk.chunkers.doc.types import ChunkBudget, DocChunk, DocMeta, contextualize, page_numbers_of
 from docchunk.chunkers.doc.provenance import captions_of, completed, page_boxes_of, spans_of
+from docchunk.chunkers.doc.types import ChunkBudget, DocChunk, DocMeta, contextualize, page_numbers_of
 from docchunk.chunkers.doc.walk import Piece
 from docchunk.errors import ConfigError, DocchunkError, DocumentError
 from docchunk.serialization import ChunkingSerializerProvider

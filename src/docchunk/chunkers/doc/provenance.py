@@ -53,6 +53,7 @@ __all__ = [
 
 Anchor = tuple[int, str, int, int]  # (position in the piece's text, item ref, start in item.text, length)
 
+
 def normalize(text: str) -> str:
     """``text`` with each run of whitespace written as one space, and stripped (see the module docstring)."""
     return " ".join(text.split())
