@@ -22,6 +22,7 @@ import click
 
 from docchunk.cli.embed import embed_options
 from docchunk.cli.eval import eval_command
+from docchunk.cli.eval_docs import eval_docs_command
 from docchunk.cli.index import index_command, search_command
 from docchunk.cli.inspect import inspect_command
 from docchunk.cli.local_engine import collect_inputs, run_local
@@ -50,7 +51,7 @@ def cli() -> None:
     """docchunk: chunk documents for retrieval, embedding and search."""
 
 
-for _command in (eval_command, inspect_command, index_command, search_command):
+for _command in (eval_command, eval_docs_command, inspect_command, index_command, search_command):
     cli.add_command(_command)
 
 
@@ -65,10 +66,8 @@ for _command in (eval_command, inspect_command, index_command, search_command):
 @text_chunker_options
 @semantic_options
 @refinery_options
-@click.option(
-    "--progress/--no-progress", default=None,
-    help=f"Progress bar on stderr (default: for {PROGRESS_MIN_FILES}+ files when stderr is a terminal).",
-)
+@click.option("--progress/--no-progress", default=None,
+              help=f"Progress bar on stderr (default: for {PROGRESS_MIN_FILES}+ files when stderr is a terminal).")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Local worker processes (no Ray); output order is the same as with one.")  # fmt: skip
 @click.option("--engine", type=click.Choice(["local", "ray"]), default="local", show_default=True,

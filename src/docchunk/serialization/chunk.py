@@ -16,7 +16,9 @@ from docchunk.serialization._docling import BaseChunker
 from docchunk.serialization._docling import DocChunk as _DLDocChunk
 from docchunk.serialization._docling import DocMeta as _DLDocMeta
 
-__all__ = ["ChunkBudget", "DocChunk", "DocMeta", "ItemSpan", "PageBox", "contextualize", "join_context", "page_numbers_of"]
+__all__ = [
+    "ChunkBudget", "DocChunk", "DocMeta", "ItemSpan", "PageBox", "contextualize", "join_context", "page_numbers_of",
+]  # fmt: skip
 
 
 _OWN_FIELDS = ["token_count", "page_numbers", "oversized", "context_prefix", "context_suffix", "expanded", "table_rows",

@@ -111,7 +111,7 @@ def flat_spans(spans: Any) -> list[str]:
 
 
 def flat_page_boxes(boxes: Any) -> list[str]:
-    """``meta.page_boxes`` as flat strings ``"page_no:l,t,r,b:ORIGIN"``, e.g. ``"1:50.1,230.9,286.4,78.9:BOTTOMLEFT"``."""
+    """``meta.page_boxes`` as flat strings ``"page_no:l,t,r,b:ORIGIN"`` (``"1:50.1,230.9,286.4,78.9:BOTTOMLEFT"``)."""
     out = []
     for box in boxes or ():
         bbox = _get(box, "bbox")

@@ -14,6 +14,7 @@ Invariants, on generated documents (hypothesis) and on the shared corpus:
 from __future__ import annotations
 
 from collections import defaultdict
+from itertools import pairwise
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -53,7 +54,7 @@ def span_faults(doc, chunks) -> list[str]:
     for ref in chunked:
         ranges = sorted(cover.get(ref, []))
         tiles = bool(ranges) and ranges[0][0] == 0 and ranges[-1][1] == len(texts[ref])
-        if not tiles or any(a[1] != b[0] for a, b in zip(ranges, ranges[1:], strict=False)):
+        if not tiles or any(a[1] != b[0] for a, b in pairwise(ranges)):
             faults.append(f"{ref}: spans {ranges[:6]} do not tile its {len(texts[ref])} characters")
     return faults
 

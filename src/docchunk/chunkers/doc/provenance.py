@@ -1,4 +1,4 @@
-"""Which characters of which items a document chunk holds (``meta.spans``), and where (``meta.page_boxes``).
+r"""Which characters of which items a document chunk holds (``meta.spans``), and where (``meta.page_boxes``).
 
 A piece carries *anchors*: ``(pos, ref, start, length)`` tuples saying that
 ``piece.text[pos:pos + length] == item.text[start:start + length]`` for the text item
@@ -35,6 +35,7 @@ have no span.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import pairwise
 from typing import Any
 
 __all__ = [
@@ -123,7 +124,7 @@ def anchors_of(piece: Any) -> tuple[Anchor, ...]:
 
 
 def captions_of(items: Sequence[Any], doc: Any) -> list[Any]:
-    """The caption items of the tables and pictures among ``items`` that ``items`` do not list (none without ``doc``)."""
+    """The caption items of the tables and pictures among ``items`` that they do not list (none without ``doc``)."""
     if doc is None:
         return []
     listed = {it.self_ref for it in items}
@@ -181,7 +182,7 @@ def completed(piece: Any, doc: Any = None) -> tuple[Anchor, ...]:
 
 
 def spans_of(anchors: Sequence[Anchor], texts: dict[str, str]) -> list[dict[str, Any]]:
-    """Chunk spans ``{"ref", "start", "end"}`` from anchors: consecutive ones of an item joined.
+    r"""Chunk spans ``{"ref", "start", "end"}`` from anchors: consecutive ones of an item joined.
 
     Two anchors of one item join when the item's text between them is whitespace
     only (a line break the serializer wrote as ``"  \\n"``).
@@ -220,7 +221,7 @@ def fill_gaps(chunk_spans: Sequence[list[dict[str, Any]]], texts: dict[str, str]
         spans.sort(key=lambda sp: sp["start"])
         if not text[: spans[0]["start"]].strip():
             spans[0]["start"] = 0
-        for a, b in zip(spans, spans[1:], strict=False):
+        for a, b in pairwise(spans):
             if a["end"] < b["start"] and not text[a["end"] : b["start"]].strip():
                 a["end"] = b["start"]
         if not text[spans[-1]["end"] :].strip():

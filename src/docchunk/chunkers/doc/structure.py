@@ -297,7 +297,7 @@ def sentence_segments(run: Any, text: str, available: int, ranges: bool = False)
         spans.append((c.start_index, c.end_index, c.token_count))
     if len(spans) > 1 and _marks_only(text[spans[-1][0] : spans[-1][1]]) and joinable(spans[-2][0], spans[-1][1]):
         spans[-2:] = [(spans[-2][0], spans[-1][1], None)]
-    out = []
+    out: list[Any] = []
     for a, b, tokens in spans:
         # the segments' counts are remembered (by arithmetic where the ends are clean), so
         # that sizing them with headings later tokenizes nothing again

@@ -1,0 +1,92 @@
+"""``docchunk eval-docs``: evidence recall of document chunkers on the doc-qa layout.
+
+Thin: parses arguments, calls :mod:`docchunk.evaluation.docqa`, prints the figures.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from docchunk.cli.options import stderr_is_terminal
+from docchunk.errors import DocchunkError
+
+CHUNKERS = ["hybrid", "hierarchical", "page", "line"]
+
+
+@click.command("eval-docs")
+@click.argument("data_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--chunker", type=click.Choice(CHUNKERS), default="hybrid", show_default=True)
+@click.option("--max-tokens", type=click.IntRange(min=1), default=256, show_default=True,
+              help="Tokens of all-MiniLM-L6-v2 per chunk (the flat route: per text chunk).")  # fmt: skip
+@click.option("--min-tokens", type=click.IntRange(min=1), default=None, help="HybridChunker's min_tokens.")
+@click.option("--docling-compat", is_flag=True, help="docling_compat=True (docling-core 2.104.0's chunks).")
+@click.option("--option", "extra", multiple=True, metavar="NAME=JSON",
+              help="Any other keyword of the chunker, e.g. --option table_format='\"markdown\"' (repeatable).")
+@click.option("--peer", type=click.Choice(["none", "docling-core", "flat"]), default="none", show_default=True,
+              help="docling-core: docling-core's own HybridChunker; flat: the Markdown export chunked by "
+              "RecursiveChunker.")  # fmt: skip
+@click.option("--genre", "genres", multiple=True, help="Evaluate only this genre (repeatable).")
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="The first N documents of each genre.")
+@click.option("--budget", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="cl100k tokens of retrieved chunk text per question.")  # fmt: skip
+@click.option("--embedding", "model", default="all-MiniLM-L6-v2", show_default=True)
+@click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the summary and the per-question rows here.")  # fmt: skip
+@click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path), default=None)
+@click.option("--no-cache", is_flag=True, help="Do not read or write the embedding cache.")
+@click.option("--debug", is_flag=True, help="Show tracebacks.")
+def eval_docs_command(data_dir: Path, chunker: str, max_tokens: int, min_tokens: int | None, docling_compat: bool,
+                      extra: tuple[str, ...], peer: str, genres: tuple[str, ...], limit: int | None, budget: int,
+                      model: str, json_out: Path | None, cache_dir: Path | None, no_cache: bool,
+                      debug: bool) -> None:  # fmt: skip
+    """Chunk the doc-qa documents of DATA_DIR, retrieve for each question, score the evidence the chunks hold.
+
+    DATA_DIR holds <genre>/docs.jsonl.gz and <genre>/questions.jsonl (the doc-qa
+    layout). Prints, per genre and overall, the percent of evidence (characters of
+    text items, table cells) held by the top 1, 3, 5 chunks and by the chunks within
+    --budget tokens, ranking the question's own document (doc@) and the genre (all@).
+    """
+    options: dict[str, Any] = {"max_tokens": max_tokens, "min_tokens": min_tokens}
+    if docling_compat:
+        options["docling_compat"] = True
+    for pair in extra:
+        name, _, value = pair.partition("=")
+        try:
+            options[name.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            options[name.strip()] = value
+    try:
+        report = _run(data_dir, chunker, options, peer, genres, limit, budget, model, cache_dir, no_cache)
+    except DocchunkError as exc:
+        if debug:
+            raise
+        raise click.UsageError(str(exc)) from exc
+    from docchunk.evaluation.docqa import format_report
+
+    click.echo(format_report(report))
+    if json_out is not None:
+        out = {"config": report.config, "summary": report.summary(), "chunks": report.chunks, "questions": report.rows}
+        try:
+            json_out.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise click.UsageError(f"cannot write {json_out}: {exc.strerror or exc}") from exc
+
+
+def _run(data_dir: Path, chunker: str, options: dict[str, Any], peer: str, genres: tuple[str, ...],
+         limit: int | None, budget: int, model: str, cache_dir: Path | None, no_cache: bool) -> Any:  # fmt: skip
+    from docchunk.errors import require
+
+    require("numpy", "eval", "docchunk eval-docs")
+    from docchunk.evaluation import CachedEmbedder, default_cache_dir, load_model
+    from docchunk.evaluation.docqa import evaluate_docs, load_docqa
+
+    progress = stderr_is_terminal()
+    data = load_docqa(data_dir, list(genres) or None, limit)
+    cache = None if no_cache else (cache_dir or default_cache_dir())
+    embed = CachedEmbedder(load_model(model, progress=progress), model, cache_dir=cache, progress=progress)
+    route = {"none": "doc", "docling-core": "docling-core", "flat": "flat"}[peer]
+    return evaluate_docs(data, embed, chunker=chunker, options=options, route=route, budget=budget)
