@@ -8,7 +8,8 @@ cells (``{"ref", "kind": "cell", "row", "col"}``, grid coordinates).
 Each chunk is reduced to what it holds (:class:`Held`): character ranges per text
 item and a set of table cells. For docchunk's chunks these come from the chunk's own
 provenance: ``meta.spans`` (characters) and ``meta.table_rows`` (cells: every column of
-those rows; a row split between cells counts for each of its pieces). Two routes
+those rows, plus the column-header rows, whose texts each row's text repeats as its
+labels; a row split between cells counts for each of its pieces). Two routes
 need a documented approximation:
 
 - docling-core's own chunks (``peer="docling-core"``) have no spans: a chunk holds
@@ -169,8 +170,11 @@ def held_by_chunk(chunk: Any, doc: Any, counts: dict[str, int] | None = None) ->
     rows = getattr(meta, "table_rows", None)
     for item in items:
         if isinstance(item, TableItem):
-            if rows is not None:
-                held.cells |= {(item.self_ref, r, c) for r in range(*rows) for c in range(item.data.num_cols)}
+            if rows is not None:  # the rows, and the column headers every row's text repeats as its labels
+                grid = item.data.grid
+                header = [r for r, row in enumerate(grid) if any(cell.column_header for cell in row)]
+                held.cells |= {(item.self_ref, r, c) for r in (*range(*rows), *header)
+                               for c in range(item.data.num_cols)}  # fmt: skip
             else:
                 held.cells |= _table_cells(item, text)
     return held

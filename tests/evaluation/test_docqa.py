@@ -1,0 +1,118 @@
+"""The doc-qa scorer (``docchunk eval-docs``) on hand-checked cases and the shipped excerpt."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from docling_core.types.doc import DocItemLabel, DoclingDocument, TableCell, TableData
+
+import docchunk
+from docchunk.evaluation.docqa import (
+    Held,
+    evaluate_docs,
+    held_by_chunk,
+    held_by_range,
+    load_docqa,
+    markdown_export,
+    score_held,
+)
+from tests.helpers import ROOT
+
+DATA = ROOT / "tests" / "data" / "doc-qa"
+
+
+def test_score_held_counts_characters_and_cells_by_hand():
+    evidence = [{"ref": "#/texts/0", "kind": "text", "start": 10, "end": 20}]
+    # 10..15 and 12..18 overlap: 8 of the 10 evidence characters, counted once
+    held = [Held(chars={"#/texts/0": [(10, 15)]}), Held(chars={"#/texts/0": [(12, 18)]})]
+    assert score_held(evidence, held) == pytest.approx(0.8)
+    assert score_held(evidence, [Held(chars={"#/texts/1": [(0, 99)]})]) == 0.0
+    cells = [{"ref": "#/tables/0", "kind": "cell", "row": r, "col": 1} for r in (1, 2, 3, 4)]
+    assert score_held(cells, [Held(cells={("#/tables/0", 1, 1), ("#/tables/0", 3, 1), ("#/tables/0", 3, 0)})]) == 0.5
+    # mixed: the mean of the two shares, (0.8 + 0.5) / 2
+    both = [Held(chars={"#/texts/0": [(10, 18)]}, cells={("#/tables/0", 1, 1), ("#/tables/0", 2, 1)})]
+    assert score_held(evidence + cells, both) == pytest.approx(0.65)
+
+
+def _doc() -> DoclingDocument:
+    doc = DoclingDocument(name="t")
+    doc.add_heading(text="Revenue", level=1)
+    doc.add_text(label=DocItemLabel.TEXT, text="Revenue grew. Costs fell.")
+    cells = [TableCell(text=t, start_row_offset_idx=r, end_row_offset_idx=r + 1, start_col_offset_idx=c,
+                       end_col_offset_idx=c + 1, column_header=r == 0)
+             for r, row in enumerate([["", "2019"], ["Sales", "614"], ["Cost", "12"]])
+             for c, t in enumerate(row)]  # fmt: skip
+    doc.add_table(data=TableData(num_rows=3, num_cols=2, table_cells=cells))
+    return doc
+
+
+def test_markdown_export_offsets_by_hand():
+    doc = _doc()
+    md, offsets, cells = markdown_export(doc)
+    assert md == "## Revenue\n\nRevenue grew. Costs fell.\n\n|  | 2019 |\n|---|---|\n| Sales | 614 |\n| Cost | 12 |"
+    assert offsets == {"#/texts/0": 3, "#/texts/1": 12}  # a level-1 heading is "##" (the title is "#")
+    assert md[slice(*cells[("#/tables/0", 1, 1)])] == "614" and md[slice(*cells[("#/tables/0", 2, 0)])] == "Cost"
+    texts = {t.self_ref: t.text for t in doc.texts}
+    held = held_by_range(12, 25, offsets, texts, cells)  # "Revenue grew."
+    assert held.chars == {"#/texts/1": [(0, 13)]} and held.cells == set()
+    start = md.index("| Sales")
+    assert held_by_range(start, len(md), offsets, texts, cells).cells == {
+        ("#/tables/0", 1, 0), ("#/tables/0", 1, 1), ("#/tables/0", 2, 0), ("#/tables/0", 2, 1)}  # fmt: skip
+
+
+def test_held_by_chunk_reads_spans_and_table_rows():
+    doc = _doc()
+    chunks = list(docchunk.HybridChunker(tokenizer="word", max_tokens=4, merge_peers=False).chunk(doc))
+    held = [held_by_chunk(c, doc) for c in chunks]
+    chars = [h.chars for h in held if h.chars]
+    assert chars == [{"#/texts/1": [(0, 14)]}, {"#/texts/1": [(14, 25)]}]
+    rows = {c.meta.table_rows for c in chunks if c.meta.table_rows}
+    cells = set().union(*(h.cells for h in held))
+    # the rows held, and the header row (its texts label every row)
+    assert cells == {("#/tables/0", r, c) for lo, hi in rows for r in (0, *range(lo, hi)) for c in (0, 1)}
+
+
+def _fake_embed(texts):
+    """A bag-of-letters embedding: deterministic, no model."""
+    out = np.zeros((len(texts), 26), dtype=np.float32)
+    for i, t in enumerate(texts):
+        for ch in t.lower():
+            if "a" <= ch <= "z":
+                out[i, ord(ch) - 97] += 1
+    return out
+
+
+@pytest.mark.parametrize("route", ["doc", "flat"])
+def test_evaluate_docs_on_the_excerpt(route):
+    data = load_docqa(DATA)
+    assert sorted(data) == ["fin", "legal", "wiki"] and all(qs for _, qs in data.values())
+    report = evaluate_docs(data, _fake_embed, options={"max_tokens": 256}, route=route)
+    summary = report.summary()
+    assert summary["overall"]["questions"] == sum(len(qs) for _, qs in data.values())
+    for row in report.rows:
+        values = [row[f"{s}@{k}"] for s in ("doc", "all") for k in (1, 3, 5)]
+        assert all(0 <= v <= 1 for v in values) and values[0] <= values[1] <= values[2]
+    # ranking the whole document's chunks within a large budget holds all evidence of a small document
+    full = evaluate_docs(data, _fake_embed, options={"max_tokens": 256}, route=route, budget=10**6)
+    assert all(r["doc@budget"] == pytest.approx(1.0) for r in full.rows if r["genre"] != "legal")
+
+
+def test_cli_writes_rows(tmp_path, monkeypatch):
+    from docchunk.cli import eval_docs
+    from docchunk.cli.main import cli
+
+    monkeypatch.setattr(eval_docs, "_run", lambda *a: evaluate_docs(load_docqa(DATA, ["fin"], 1), _fake_embed))
+    out = tmp_path / "rows.json"
+    result = CliRunner().invoke(cli, ["eval-docs", str(DATA), "--genre", "fin", "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "fin" in result.output and "overall" in result.output
+    rows = json.loads(out.read_text())["questions"]
+    assert rows and {"qid", "doc@1", "all@budget"} <= set(rows[0])
+
+
+def test_unknown_genre_says_which_exist():
+    with pytest.raises(docchunk.ConfigError, match="the genres there are fin, legal, wiki"):
+        load_docqa(DATA, ["news"])
