@@ -23,7 +23,7 @@ from itertools import accumulate, pairwise
 from typing import Literal, NamedTuple
 
 from docchunk.chunkers.text.base import TextChunker, absorb_whitespace_chunks, check_size
-from docchunk.chunkers.text.fences import keep_fences_closed
+from docchunk.markup.fences import keep_fences_closed
 from docchunk.chunkers.text.separators import DEFAULT_SEPARATORS, separators_for
 from docchunk.errors import ConfigError
 from docchunk.tokenizers import Sizer, TokenizerSpec
