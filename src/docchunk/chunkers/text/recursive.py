@@ -23,9 +23,9 @@ from itertools import accumulate, pairwise
 from typing import Literal, NamedTuple
 
 from docchunk.chunkers.text.base import TextChunker, absorb_whitespace_chunks, check_size
-from docchunk.markup.fences import keep_fences_closed
 from docchunk.chunkers.text.separators import DEFAULT_SEPARATORS, separators_for
 from docchunk.errors import ConfigError
+from docchunk.markup.fences import keep_fences_closed
 from docchunk.tokenizers import Sizer, TokenizerSpec
 from docchunk.tokenizers.spans import JoinFixes, SpanSizer, drop_empty_end
 from docchunk.types import Chunk
