@@ -165,8 +165,14 @@ def results(lead: str, rows: int = 3) -> DoclingDocument:
     doc.add_text(DocItemLabel.TEXT, lead)
     data = [["Model", "Score"], *[[f"model {r}", f"{r}.0"] for r in range(1, rows)]]
     cells = [
-        TableCell(text=v, start_row_offset_idx=r, end_row_offset_idx=r + 1, start_col_offset_idx=c,
-                  end_col_offset_idx=c + 1, column_header=r == 0)  # fmt: skip
+        TableCell(
+            text=v,
+            start_row_offset_idx=r,
+            end_row_offset_idx=r + 1,
+            start_col_offset_idx=c,
+            end_col_offset_idx=c + 1,
+            column_header=r == 0,
+        )
         for r, row in enumerate(data)
         for c, v in enumerate(row)
     ]
