@@ -270,3 +270,14 @@ def test_nested_list_invariants(doc, max_tokens, merge_peers):
                     base = len(_parents(first, doc)) if isinstance(first, ListItem) else 0
                     # nesting kept: the item is indented by its depth below the chunk's first item
                     assert f"{' ' * 4 * (depth - base)}- {item.text}" in c.text.splitlines(), (item.text, c.text)
+
+
+def test_list_of_links_kept_markdown_urls_regression():
+    doc = DoclingDocument(name="nav")
+    group = doc.add_list_group()
+    home = doc.add_list_item("My Section", parent=group, hyperlink="#")
+    sub = doc.add_list_group(parent=home)
+    doc.add_list_item("Some page", parent=sub, hyperlink="/start.html")
+    doc.add_list_item("Contact", parent=group)
+    chunks = list(docchunk.HybridChunker().chunk(doc))
+    assert [c.text for c in chunks] == ["- My Section\n    - Some page\n- Contact"]

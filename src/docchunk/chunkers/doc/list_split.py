@@ -21,6 +21,7 @@ break inside the list) is split at element boundaries as before.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -30,6 +31,9 @@ from docchunk.chunkers.doc.walk import Piece
 from docchunk.serialization.inline import inline_group_of, plain_inline_text
 
 __all__ = ["list_lines", "split_list_piece"]
+
+_LINK_LINE = re.compile(r"(\S+ )(\[.*\]\(.*\))")
+"""A list line that is a marker and one Markdown link (a list item whose ``hyperlink`` is set)."""
 
 
 @dataclass
@@ -93,7 +97,10 @@ def _plain(run: Any, line: _Line) -> _Line:
     """``line`` with an inline run written as one plain line (marker kept, no Markdown, no URL)."""
     group = inline_group_of(line.item, run.doc)
     if group is None:
-        return line
+        link = _LINK_LINE.fullmatch(line.text) if line.item.hyperlink is not None else None
+        if link is None or not link.group(2).endswith(f"]({line.item.hyperlink})"):
+            return line
+        return replace(line, text=link.group(1) + " ".join(line.item.text.split()))  # a link item: its text, no URL
     marked = line.text
     serialized = run.serializer.serialize(item=group, visited=set()).text
     if not serialized or not marked.endswith(serialized):
