@@ -153,7 +153,7 @@ def split_list_piece(run: Any, piece: Piece) -> list[Piece] | None:
             return Piece(text="\n".join(_indented(lines, lo, hi, indent)), items=kept, headings=headings,
                          origin=piece.origin, heading_items=piece.heading_items)  # fmt: skip
 
-        fit = _last_fitting(run, window, i + 1, end)
+        fit = _last_fitting(run, window, lines, i + 1, end, indent)
         if fit < end:
             # cut before the shallowest item of the window (the last one of that depth)
             best = max(range(i + 1, fit + 1), key=lambda k: (-lines[k].depth, k)) if fit > i + 1 else fit
@@ -163,20 +163,31 @@ def split_list_piece(run: Any, piece: Piece) -> list[Piece] | None:
     return out
 
 
-def _last_fitting(run: Any, window: Any, lo: int, hi: int) -> int:
-    """The largest ``k`` in ``[lo, hi]`` whose window fits (``lo`` when none does): binary search."""
-    if run.ctx_count(window(hi)) <= run.max:
-        return hi
-    good, bad = lo, hi
-    if run.ctx_count(window(lo)) > run.max:
-        return lo
-    while bad - good > 1:
-        mid = (good + bad) // 2
-        if run.ctx_count(window(mid)) <= run.max:
-            good = mid
-        else:
-            bad = mid
-    return good
+def _last_fitting(run: Any, window: Any, lines: list[_Line], lo: int, hi: int, indent: int) -> int:
+    """The largest ``k`` in ``[lo, hi]`` whose window ``lines[lo - 1 : k]`` fits (``lo`` when none does).
+
+    Sizes follow by arithmetic from each line's count (cached) plus the delimiter's;
+    the exact size is counted only where the estimate reaches the budget, and for
+    the window returned.
+    """
+    first = lo - 1
+    base = lines[first].depth
+    texts = [" " * (indent * (ln.depth - base)) + ln.text for ln in lines[first:hi]]
+    counts = run.count_many(texts)
+    overhead = run.ctx_count(window(lo)) - counts[0]
+    running = counts[0]
+    k = lo
+    while k < hi:
+        running += counts[k - first] + run.delim_tokens
+        if running + overhead > run.max:
+            exact = run.ctx_count(window(k + 1))
+            if exact > run.max:
+                break
+            running = exact - overhead
+        k += 1
+    while k > lo and run.ctx_count(window(k)) > run.max:
+        k -= 1
+    return k
 
 
 def _indent(run: Any) -> int:
