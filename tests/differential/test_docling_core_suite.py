@@ -135,7 +135,7 @@ CASES = [
     Case("page/cross_page_lists", "doc/cross_page_lists.json", "doc/cross_page_lists_chunks.json", "page", {}),
 ]  # fmt: skip
 
-CONSECUTIVE = "Consecutive headings stay in the heading path"
+CONSECUTIVE = "Same-level headings are siblings, not a path"
 EMPTY_SECTIONS = "Headings without content become a chunk"
 LONG_PATH = "Heading paths that do not fit"
 TABLES = "Tables are chunked by whole rows"
