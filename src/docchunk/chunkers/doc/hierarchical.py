@@ -70,7 +70,7 @@ class HierarchicalChunker(DocumentChunker):
             serializer = serializer_for(self.serializer_provider, dl_doc, docling_compat=True)
             pieces = walk(dl_doc, serializer, self.always_emit_headings, strategy)
         else:
-            serializer = serializer_for(self.serializer_provider, dl_doc)
+            serializer = serializer_for(self.serializer_provider, dl_doc, include_furniture=self.include_furniture)
             walked = structured_walk(dl_doc, serializer, self.always_emit_headings, code=strategy is not None)
             rows = by_rows(serializer)  # tables as rows, caption in meta; a user's serializer as it is
             pieces = (whole_table(piece, serializer) if rows else piece for piece in walked)

@@ -234,7 +234,7 @@ class _Run:
         self.chunker = chunker
         provider = chunker.serializer_provider
         compat = chunker.docling_compat
-        self.serializer = serializer_for(provider, doc, docling_compat=compat)
+        self.serializer = serializer_for(provider, doc, docling_compat=compat, include_furniture=chunker.include_furniture)
         self.doc = doc
         self._caption_parts: tuple[set[str], set[str]] | None = None  # (captions, parts of their inline text)
         self.sizer = Sizer(self.tok, cache_limit=_CACHE_LIMIT)

@@ -81,7 +81,9 @@ class PageChunker(DocumentChunker):
     def chunk(self, dl_doc: DoclingDocument, **kwargs: Any) -> Iterator[DocChunk]:
         """Yield the page chunks of ``dl_doc`` in page order (see the class invariants)."""
         check_document(dl_doc)
-        ser = serializer_for(self.serializer_provider, dl_doc, docling_compat=self.docling_compat)
+        ser = serializer_for(
+            self.serializer_provider, dl_doc, docling_compat=self.docling_compat, include_furniture=self.include_furniture
+        )
         if not dl_doc.pages:
             yield from self._pageless(dl_doc, ser)
             return
