@@ -25,13 +25,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from docling_core.transforms.serializer.base import BaseDocSerializer, SerializationResult
+from docling_core.transforms.serializer.base import (
+    BaseDocSerializer,
+    BaseFormSerializer,
+    BaseKeyValueSerializer,
+    SerializationResult,
+)
 from docling_core.transforms.serializer.common import create_ser_result
 from docling_core.transforms.serializer.markdown import (
     MarkdownFallbackSerializer,
     MarkdownPictureSerializer,
 )
-from docling_core.transforms.serializer.base import BaseFormSerializer, BaseKeyValueSerializer
 from docling_core.types.doc import DocItemLabel, DoclingDocument
 from docling_core.types.doc.document import (
     ContentLayer,
@@ -45,7 +49,7 @@ from docling_core.types.doc.document import (
     NodeItem,
     PictureItem,
 )
-from docling_core.types.doc.labels import GraphCellLabel, GraphLinkLabel
+from docling_core.types.doc.labels import GraphLinkLabel
 
 from docchunk.serialization.chunking import ChunkingSerializer
 
