@@ -160,7 +160,7 @@ def test_text_but_no_chunk_raises(kind):
     doc = DoclingDocument(name="headers_only")
     for i in range(4):
         doc.add_text(label=DocItemLabel.PAGE_HEADER, text=f"Header {i}")
-    with pytest.raises(DocumentError, match="all 4 text items are page headers or footers.*include_furniture=True"):
+    with pytest.raises(DocumentError, match=r"all 4 text items are page headers or footers.*include_furniture=True"):
         list(CHUNKERS[kind]().chunk(doc))
     assert list(CHUNKERS[kind](include_furniture=True).chunk(doc))
     assert isinstance(list(CHUNKERS[kind](docling_compat=True).chunk(doc)), list)  # docling-core: no error
