@@ -23,7 +23,7 @@ everything a document says reaches some chunk:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from docling_core.transforms.serializer.base import (
     BaseDocSerializer,
@@ -115,11 +115,21 @@ class PictureTextSerializer(MarkdownPictureSerializer):
         return create_ser_result()
 
 
+_UNSET = object()
+
+
 def _children_parts(
     item: NodeItem, doc_serializer: BaseDocSerializer, doc: DoclingDocument, visited: set[str], kwargs: dict
 ) -> list[SerializationResult]:
     """The serialized children of ``item`` that have text, in order, not yet in ``visited``."""
-    kwargs = {k: v for k, v in kwargs.items() if k not in ("level", "list_level", "is_inline_scope")}
+    # only the settings that differ from the serializer's own (docling-core passes all of them
+    # along): without any, a child takes the chunking serializer's fast path
+    own = getattr(getattr(doc_serializer, "params", None), "__dict__", {})  # (no deprecated-field warnings)
+    kwargs = {
+        k: v
+        for k, v in kwargs.items()
+        if k not in ("level", "list_level", "is_inline_scope", "delim") and own.get(k, _UNSET) != v
+    }
     parts: list[SerializationResult] = []
     for ref in item.children:
         child = ref.resolve(doc)
@@ -213,6 +223,9 @@ class KeyValueLinesSerializer(BaseKeyValueSerializer, BaseFormSerializer):
 class FaithfulFallbackSerializer(MarkdownFallbackSerializer):
     """docling-core's fallback serializer, with an unknown item's own ``text`` instead of ``<!-- missing-text -->``."""
 
+    writes_groups_as_markdown = True
+    """Groups exactly as ``MarkdownFallbackSerializer`` (so :mod:`docchunk.serialization.fast` writes them directly)."""
+
     def serialize(
         self, *, item: NodeItem, doc_serializer: BaseDocSerializer, doc: DoclingDocument, **kwargs: Any
     ) -> SerializationResult:
@@ -237,11 +250,14 @@ class FaithfulChunkingSerializer(ChunkingSerializer):
       (the body layer included), unless ``include_furniture`` is set; then the
       furniture layer is serialized too.
 
-    The fast path of :class:`ChunkingSerializer` stays on for documents without
-    ``orig``-only formulas (the path writes docling-core's placeholder for those).
+    The fast path of :class:`ChunkingSerializer` stays on (it writes formulas the same
+    way, see :attr:`writes_formula_orig`).
     """
 
     include_furniture: bool = False
+
+    writes_formula_orig: ClassVar[bool] = True
+    """Read by :mod:`docchunk.serialization.fast`: it writes an ``orig``-only formula as :meth:`serialize` does."""
 
     @classmethod
     def for_document(cls, doc: DoclingDocument, **fields: Any) -> ChunkingSerializer:
@@ -249,8 +265,6 @@ class FaithfulChunkingSerializer(ChunkingSerializer):
         ser = super().for_document(doc, **fields)
         if ser.include_furniture:  # type: ignore[attr-defined]
             ser.params.layers = {ContentLayer.BODY, ContentLayer.FURNITURE}
-        if any(orig_only_formula(text) for text in doc.texts):
-            ser.fast_path = False  # every nested formula then reaches serialize() below
         return ser
 
     def serialize(self, *, item: Any = None, **kwargs: Any) -> SerializationResult:
