@@ -28,27 +28,40 @@ def text_items(doc: DoclingDocument) -> list[Any]:
         text = item.text or (item.orig if isinstance(item, FormulaItem) else "")
         if text.strip():
             out.append(item)
-    for item in (*doc.key_value_items, *doc.form_items):
-        if any((cell.text or cell.orig or "").strip() for cell in item.graph.cells):
-            out.append(item)
+    graph_items: list[Any] = [*doc.key_value_items, *doc.form_items]
+    for graph_item in graph_items:
+        if any((cell.text or cell.orig or "").strip() for cell in graph_item.graph.cells):
+            out.append(graph_item)
     return out
 
 
-def _where(item: Any, doc: DoclingDocument, include_furniture: bool, layers: set[Any]) -> str:
+def _reachable(doc: DoclingDocument) -> dict[str, bool]:
+    """The references under ``doc.body`` (through its children), each with whether it is inside a picture."""
+    found: dict[str, bool] = {}
+    stack: list[tuple[Any, bool]] = [(doc.body, False)]
+    while stack:
+        node, in_picture = stack.pop()
+        if node.self_ref in found:
+            continue
+        found[node.self_ref] = in_picture
+        inside = in_picture or isinstance(node, PictureItem)
+        for ref in node.children:
+            try:
+                stack.append((ref.resolve(doc), inside))
+            except (IndexError, ValueError, KeyError):  # a dangling reference: what it names is unreachable
+                continue
+    return found
+
+
+def _where(item: Any, reachable: dict[str, bool], include_furniture: bool, layers: set[Any]) -> str:
     """Why ``item`` may be in no chunk: the first reason that applies."""
     if not include_furniture and (item.label in FURNITURE_LABELS or item.content_layer == ContentLayer.FURNITURE):
         return "furniture"
     if item.content_layer not in layers:
         return f"layer {item.content_layer.value}"
-    node, seen = item, set()
-    in_picture = False
-    while node.parent is not None and node.self_ref not in seen:
-        seen.add(node.self_ref)
-        node = node.parent.resolve(doc)
-        in_picture = in_picture or isinstance(node, PictureItem)
-    if node.self_ref != doc.body.self_ref:
+    if item.self_ref not in reachable:
         return "outside body"
-    return "picture" if in_picture else "other"
+    return "picture" if reachable[item.self_ref] else "other"
 
 
 _REASONS = {
@@ -57,8 +70,9 @@ _REASONS = {
         "pass include_furniture=True (docchunk chunk --include-furniture) to chunk them",
     ),
     "outside body": (
-        "outside the document's body tree (their parents do not lead to doc.body)",
-        "attach them under doc.body (doc.add_text(..., parent=...) with a body item)",
+        "outside the document's body tree (no chain of children from doc.body reaches them; in JSON, the "
+        "'body' or its 'children' may be missing or empty)",
+        "convert the source again, or repair the document's tree (add the items under doc.body)",
     ),
     "picture": (
         "inside a picture, and the serializer wrote none of them",
@@ -87,7 +101,8 @@ def no_chunk_error(doc: DoclingDocument, chunker: Any, serializer: Any = None) -
     layers = set(getattr(params, "layers", None) or {ContentLayer.BODY})
     if include_furniture:
         layers.add(ContentLayer.FURNITURE)
-    counts = Counter(_where(it, doc, include_furniture, layers) for it in items)
+    reachable = _reachable(doc)
+    counts = Counter(_where(it, reachable, include_furniture, layers) for it in items)
     n = len(items)
     parts = []
     for kind, k in counts.most_common():
