@@ -48,6 +48,8 @@ def _hypothesis_profiles() -> None:
     # CI: the same examples on every run (seeded from each test), so that a red CI is reproducible;
     # local runs keep exploring new random examples
     settings.register_profile("ci", max_examples=40, deadline=None, derandomize=True)
+    # the inner loop (README, Development): few examples per property, the same ones every run
+    settings.register_profile("dev", max_examples=8, deadline=None, derandomize=True)
     settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
@@ -61,3 +63,36 @@ def minilm_refinery(minilm_dir):
     from docchunk import EmbeddingsRefinery
 
     return EmbeddingsRefinery("all-MiniLM-L6-v2", device="cpu")
+
+
+# The outer ring of the suite, marked by where a test lives (the README's inner loop deselects it):
+# a module's tests that load a real embedding model, start fresh interpreters or Ray, run the
+# docs' examples, or run docling-core live beside docchunk. Any test can also be marked by hand.
+_RINGS = {
+    "model": (
+        "tests/chunkers/text/test_semantic_real.py", "tests/chunkers/text/test_semantic_single_gap.py",
+        "tests/evaluation/test_reference_values.py", "tests/evaluation/test_embed_model.py",
+        "tests/integrations/test_embedding_refinery.py", "tests/index/", "tests/cli/test_index_command.py",
+        "tests/cli/test_eval_command.py",
+    ),
+    "fresh": (
+        "tests/test_import.py", "tests/test_light_entry_points.py", "tests/tokenizers/test_hub_offline.py",
+        "tests/tokenizers/test_tiktoken_offline.py", "tests/integrations/test_ray.py",
+        "tests/integrations/test_frameworks.py", "tests/test_bench_without_corpus.py",
+    ),
+    "docs": (
+        "tests/test_docs_examples.py", "tests/test_docs_site.py", "tests/test_notebook.py",
+        "tests/test_compat_examples.py",
+    ),
+    "differential": ("tests/differential/",),
+}
+_ROOT = Path(__file__).resolve().parent.parent
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark each test of the outer ring (see ``_RINGS``) with its ring's marker."""
+    for item in items:
+        where = Path(str(item.fspath)).resolve().relative_to(_ROOT).as_posix()
+        for marker, places in _RINGS.items():
+            if any(where == p or (p.endswith("/") and where.startswith(p)) for p in places):
+                item.add_marker(getattr(pytest.mark, marker))

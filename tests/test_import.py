@@ -106,3 +106,20 @@ def test_text_chunkers_and_refineries_name_no_docling_module_in_their_source():
             else:
                 continue
             assert not any(t.split(".")[0] in {"docling", "docling_core"} for t in targets), (name, targets)
+
+
+def test_refineries_and_markup_import_nothing_from_the_chunker_rooms():
+    """Refineries take any chunk list: neither they nor the markup rules they share with the
+    text chunkers name a ``docchunk.chunkers`` module, not even lazily (issue 25, step 4)."""
+    import ast
+    import importlib
+
+    for name in (m for package in ("docchunk.refineries", "docchunk.markup") for m in _modules_of(package)):
+        source = importlib.import_module(name).__file__
+        assert source is not None
+        tree = ast.parse(open(source, encoding="utf-8").read())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                assert not node.module.startswith("docchunk.chunkers"), (name, node.module)
+            elif isinstance(node, ast.Import):
+                assert not any(a.name.startswith("docchunk.chunkers") for a in node.names), name

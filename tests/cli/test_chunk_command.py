@@ -49,11 +49,11 @@ def test_options_and_output_file(capsys, tmp_path):
 
 
 def test_folder_input_and_progress(capsys, tmp_path, monkeypatch):
-    from docchunk.cli import main as cli_main
+    from docchunk.cli import chunk as cli_chunk
 
     for i in range(12):
         shutil.copy(DOC, tmp_path / f"doc{i:02d}.json")
-    monkeypatch.setattr(cli_main, "stderr_is_terminal", lambda: True)
+    monkeypatch.setattr(cli_chunk, "stderr_is_terminal", lambda: True)
     code, out, err = run(capsys, "chunk", str(tmp_path))
     assert code == 0
     sources = [r["source"] for r in rows(out)]
@@ -285,11 +285,12 @@ def test_the_command_starts_without_collections_and_collects_while_chunking(tmp_
     script = (
         "import gc, sys\n"
         "import docchunk.cli.main as cli\n"
-        "real = cli.make_chunker\n"
+        "import docchunk.cli.chunk as chunk_cmd\n"
+        "real = chunk_cmd.make_chunker\n"
         "def make(*args, **kwargs):\n"
         "    print('during start-up:', gc.isenabled(), file=sys.stderr)\n"
         "    return real(*args, **kwargs)\n"
-        "cli.make_chunker = make\n"
+        "chunk_cmd.make_chunker = make\n"
         "import docchunk.cli.local_engine as local\n"
         "real_lines = local._chunk_rows\n"
         "def lines(*args):\n"

@@ -82,8 +82,11 @@ def test_document_whose_body_reaches_nothing_says_so_regression(tmp_path):
     result = CliRunner().invoke(cli, ["chunk", str(path)])
     assert result.exit_code == 1
     assert "holds no text" not in result.output
-    assert f"holds {len(data['texts']) + len(data['tables'])} texts and tables" in result.output
+    # the chunker says why (issue 24 item 9): every text item is outside the body tree
+    with_text = sum(1 for t in data["texts"] if t.get("text", "").strip())
+    assert f"all {with_text} text items are outside the document's body tree" in result.output
     assert "'body'" in result.output
+    assert len(result.output.strip().splitlines()) == 2  # the error, then "1 of 1 input(s) failed"
 
 
 def test_a_document_of_one_empty_table_holds_no_text_regression():

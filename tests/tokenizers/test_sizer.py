@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import docchunk
+from docchunk.chunkers.text.pieces import PieceSizer, drop_empty_end
 from docchunk.tokenizers import Sizer, Tokenizer, WordTokenizer
-from docchunk.tokenizers.spans import drop_empty_end
 from tests.property.strategies import texts
 
 SPECS = [None, "cl100k", "word", "character"]
@@ -117,7 +117,7 @@ def test_pieces_of_a_split_and_their_joins_are_exact(tok, words, sep, start_mode
         bounds = [0, *(s - len(sep) for s in starts[1:]), len(text)]
     else:  # the separator ends each piece before the last
         bounds = [*starts, len(text)]
-    spans = Sizer(tok).spans(text)
+    spans = PieceSizer(Sizer(tok), text)
     counts, ids = spans.piece_counts(parts, sep, start_mode, bounds, 4, spans.count)
     bounds = drop_empty_end(bounds)
     pieces = [text[a:b] for a, b in pairwise(bounds)]

@@ -109,9 +109,21 @@ code_chunking_option = click.option(
 )  # fmt: skip
 
 
+include_furniture_option = click.option(
+    "--include-furniture", is_flag=True,
+    help="Also chunk page headers and footers, which are left out by default (hybrid, hierarchical, page).",
+)  # fmt: skip
+
+
 def structure_options(func: F) -> F:
-    """``--no-merge-across-pages``, ``--min-tokens``, ``--docling-compat``, ``--code-chunking``."""
-    return no_merge_across_pages_option(min_tokens_option(docling_compat_option(code_chunking_option(func))))
+    """The structure options of the document chunkers.
+
+    ``--no-merge-across-pages``, ``--min-tokens``, ``--docling-compat``, ``--code-chunking``,
+    ``--include-furniture``.
+    """
+    return no_merge_across_pages_option(
+        min_tokens_option(docling_compat_option(code_chunking_option(include_furniture_option(func))))
+    )
 
 
 def doc_chunker_options(func: F) -> F:
@@ -189,6 +201,8 @@ def make_doc_chunker(settings: ChunkSettings, debug: bool, warn: bool = True) ->
         tokenizer = get_tokenizer(s.tokenizer)
         _check_budget(s, tokenizer)
         structure: dict[str, Any] = {"docling_compat": s.docling_compat}
+        if s.include_furniture:
+            structure["include_furniture"] = True
         if s.chunker == "hybrid":
             structure.update(min_tokens=s.min_tokens, merge_across_pages=s.merge_across_pages)
         if s.code_chunking:
@@ -203,6 +217,7 @@ def make_doc_chunker(settings: ChunkSettings, debug: bool, warn: bool = True) ->
         expander = get_expander(
             s.expand,  # type: ignore[arg-type]
             tokenizer=chunker.token_counter, max_tokens=s.expand_max_tokens, docling_compat=s.docling_compat,
+            include_furniture=s.include_furniture,
         )  # fmt: skip
         return ExpandingChunker(chunker=chunker, expander=expander)
     except DocchunkError as exc:
@@ -232,7 +247,8 @@ def _build_doc_chunker(
     if kind == "hierarchical":
         return HierarchicalChunker(tokenizer=tokenizer, **structure)
     if kind == "page":
-        return PageChunker(tokenizer=tokenizer, max_tokens=max_tokens)
+        furniture = {"include_furniture": True} if structure.get("include_furniture") else {}
+        return PageChunker(tokenizer=tokenizer, max_tokens=max_tokens, **furniture)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ModelLimitWarning)
         chunker: Any

@@ -43,6 +43,7 @@ APPLIES: dict[str, tuple[str, ...]] = {
     "no_merge_across_pages": ("hybrid",),
     "min_tokens": ("hybrid",),
     "docling_compat": ("hybrid", "hierarchical"),
+    "include_furniture": ("hybrid", "hierarchical", "page"),
     "code_chunking": ("hybrid", "hierarchical"),
     "expand": DOC_KINDS,
     "expand_max_tokens": DOC_KINDS,
@@ -96,6 +97,7 @@ class ChunkSettings:
     merge_across_pages: bool = True
     min_tokens: int | None = None
     docling_compat: bool = False
+    include_furniture: bool = False
     code_chunking: bool = False
     expand: str | None = None
     expand_max_tokens: int | None = None

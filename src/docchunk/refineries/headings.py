@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import copy
 import re
 from typing import Any
 
-from docchunk.chunkers.text.fences import fenced_blocks, in_blocks
 from docchunk.errors import ConfigError
-from docchunk.refineries.runs import lone_cr_as_lf, source_runs
-from docchunk.types.config import StrictConfig
+from docchunk.markup.fences import fenced_blocks, in_blocks
+from docchunk.refineries.base import SourceRunRefinery
+from docchunk.refineries.runs import lone_cr_as_lf
 
 __all__ = ["HeadingContextRefinery"]
 
@@ -21,7 +20,7 @@ _MARKDOWN = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))??(?:[ \t]+#+)?[ \t]*\r?$
 _MEDIAWIKI = re.compile(r"^[ \t]*((?:=[ \t]*){1,6})([^=\n]*?[^=\s][^=\n]*?)[ \t]*((?:=[ \t]*){1,6})\r?$", re.MULTILINE)
 
 
-class HeadingContextRefinery(StrictConfig):
+class HeadingContextRefinery(SourceRunRefinery):
     r"""Gives each text chunk the path of headings above where it starts, as ``context_prefix``.
 
     A chunk from the middle of a section rarely repeats what the section is
@@ -77,28 +76,21 @@ class HeadingContextRefinery(StrictConfig):
         self.syntax = syntax
         self.inplace = inplace
 
-    def __call__(self, chunks: list[Any]) -> list[Any]:
-        """Same as :meth:`refine`."""
-        return self.refine(chunks)
-
-    def refine(self, chunks: list[Any]) -> list[Any]:
-        """Add the heading path to each chunk (see the class docstring); returns the refined list."""
-        out = chunks if self.inplace else [copy.deepcopy(c) for c in chunks]
-        for run_start, run, members in source_runs(out):
-            found = self.headings(run)
-            path: dict[int, str] = {}
-            i = 0
-            for chunk in members:
-                position = chunk.start_index - run_start
-                while i < len(found) and found[i][0] < position:
-                    _, level, title = found[i]
-                    path = {lv: t for lv, t in path.items() if lv < level}
-                    path[level] = title
-                    i += 1
-                if path:
-                    titles = "\n".join(path[lv] for lv in sorted(path))
-                    chunk.context_prefix = titles + "\n" + (chunk.context_prefix or "")
-        return out
+    def refine_run(self, run_start: int, run: str, members: list[Any]) -> None:
+        """Add the heading path to each chunk of one source run (see the class docstring)."""
+        found = self.headings(run)
+        path: dict[int, str] = {}
+        i = 0
+        for chunk in members:
+            position = chunk.start_index - run_start
+            while i < len(found) and found[i][0] < position:
+                _, level, title = found[i]
+                path = {lv: t for lv, t in path.items() if lv < level}
+                path[level] = title
+                i += 1
+            if path:
+                titles = "\n".join(path[lv] for lv in sorted(path))
+                chunk.context_prefix = titles + "\n" + (chunk.context_prefix or "")
 
     def headings(self, text: str) -> list[tuple[int, int, str]]:
         r"""The headings of ``text``: ``(start offset in characters, level 1-6, title)``, in order.

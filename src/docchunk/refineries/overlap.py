@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-import copy
 import math
 from typing import Any, Literal
 
 from docchunk.errors import ConfigError
+from docchunk.refineries.base import Refinery
 from docchunk.refineries.boundaries import STOPS, check_stops, stop_context
 from docchunk.refineries.rules import RecursiveRules, split_units
 from docchunk.tokenizers import Tokenizer, TokenizerSpec, get_tokenizer
 from docchunk.types import Chunk
-from docchunk.types.config import StrictConfig, check_size
+from docchunk.types.config import check_size
 
 __all__ = ["OverlapRefinery"]
 
 
-class OverlapRefinery(StrictConfig):
+class OverlapRefinery(Refinery):
     r"""Adds context from each chunk's neighbour: the start of the next one or the end of the previous one.
 
     Context is always taken from the neighbour's original text, never from context an
@@ -135,10 +135,6 @@ class OverlapRefinery(StrictConfig):
         self.chunker = chunker
         self.stop_at = check_stops(stop_at)
 
-    def __call__(self, chunks: list[Any]) -> list[Any]:
-        """Same as :meth:`refine`."""
-        return self.refine(chunks)
-
     def refine(self, chunks: list[Any]) -> list[Any]:
         """Add context to each chunk (see the class docstring); returns the refined list.
 
@@ -154,7 +150,7 @@ class OverlapRefinery(StrictConfig):
                 neither.
         """
         text_chunks = _check_chunks(chunks)
-        out = chunks if self.inplace else [copy.deepcopy(c) for c in chunks]
+        out = self._working(chunks)
         if len(out) < 2:
             return out
         bodies = [_body_text(c) for c in out]  # the neighbours' original text, before any context
@@ -267,7 +263,7 @@ class OverlapRefinery(StrictConfig):
 
     def _doc_budget(self, chunk: Any) -> Any:
         """The chunker's tokenizer, limit and delim: from ``chunker=``, else the chunk's own."""
-        from docchunk.chunkers.doc.types import ChunkBudget
+        from docchunk.serialization.chunk import ChunkBudget
 
         if self.chunker is not None:
             tok = getattr(self.chunker, "token_counter", None) or get_tokenizer(self.chunker.tokenizer)

@@ -3,20 +3,20 @@
 from __future__ import annotations
 
 import bisect
-import copy
 import re
 from typing import Any
 
-from docchunk.chunkers.text.fences import fenced_blocks, in_blocks
-from docchunk.refineries.runs import lone_cr_as_lf, source_runs
-from docchunk.types.config import StrictConfig, check_size
+from docchunk.markup.fences import fenced_blocks, in_blocks
+from docchunk.refineries.base import SourceRunRefinery
+from docchunk.refineries.runs import lone_cr_as_lf
+from docchunk.types.config import check_size
 
 __all__ = ["TableHeaderRefinery"]
 
 _SENTENCE_END = re.compile(r"[.!?:;][\"')\]]*\s+")
 
 
-class TableHeaderRefinery(StrictConfig):
+class TableHeaderRefinery(SourceRunRefinery):
     r"""Gives each text chunk that starts inside a pipe table the table's header row as context.
 
     A row of a table cut between chunks says nothing about its columns
@@ -73,22 +73,15 @@ class TableHeaderRefinery(StrictConfig):
         self.max_caption_chars = max_caption_chars
         self.inplace = inplace
 
-    def __call__(self, chunks: list[Any]) -> list[Any]:
-        """Same as :meth:`refine`."""
-        return self.refine(chunks)
-
-    def refine(self, chunks: list[Any]) -> list[Any]:
-        """Add the table header context to each chunk that starts inside a table (see the class docstring)."""
-        out = chunks if self.inplace else [copy.deepcopy(c) for c in chunks]
-        for run_start, run, members in source_runs(out):
-            run = lone_cr_as_lf(run)
-            blocks = fenced_blocks(run) if "|" in run else []
-            tables = _tables(run, blocks) if "|" in run else []
-            for chunk in members:
-                context = self._context(run, chunk.start_index - run_start, tables, blocks)
-                if context:
-                    chunk.context_prefix = context + (chunk.context_prefix or "")
-        return out
+    def refine_run(self, run_start: int, run: str, members: list[Any]) -> None:
+        """Add the table header context to each chunk of one source run that starts inside a table."""
+        run = lone_cr_as_lf(run)
+        blocks = fenced_blocks(run) if "|" in run else []
+        tables = _tables(run, blocks) if "|" in run else []
+        for chunk in members:
+            context = self._context(run, chunk.start_index - run_start, tables, blocks)
+            if context:
+                chunk.context_prefix = context + (chunk.context_prefix or "")
 
     def context_for(self, text: str, position: int) -> str:
         """The header context of a chunk starting at ``position`` (characters) in ``text``; "" if none.

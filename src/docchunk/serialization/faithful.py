@@ -2,7 +2,9 @@
 
 Each kind of content has its own component serializer (docling-core's serializer
 architecture: table, picture, key-value, form, text, list serializers); this module
-only puts them together. Tables: :class:`docchunk.serialization.tables.RowTableSerializer`.
+only puts them together. Tables: :class:`docchunk.serialization.tables.RowTableSerializer`;
+pictures, key-value and form items, formulas, unknown items and furniture:
+:mod:`docchunk.serialization.items`.
 """
 
 from __future__ import annotations
@@ -10,14 +12,36 @@ from __future__ import annotations
 from docling_core.types.doc import DoclingDocument
 
 from docchunk.serialization.chunking import ChunkingSerializer
+from docchunk.serialization.items import (
+    FaithfulChunkingSerializer,
+    FaithfulFallbackSerializer,
+    KeyValueLinesSerializer,
+    PictureTextSerializer,
+)
 from docchunk.serialization.tables import RowTableSerializer
 
 __all__ = ["faithful_serializer"]
 
+_PICTURES = PictureTextSerializer()
+_KEY_VALUES = KeyValueLinesSerializer()
+_FALLBACK = FaithfulFallbackSerializer()
 
-def faithful_serializer(doc: DoclingDocument) -> ChunkingSerializer:
-    """A new default-mode serializer of ``doc`` (its table serializer caches rows for this document)."""
-    return ChunkingSerializer.for_document(
+
+def faithful_serializer(doc: DoclingDocument, *, include_furniture: bool = False) -> ChunkingSerializer:
+    """A new default-mode serializer of ``doc`` (its table serializer caches rows for this document).
+
+    Args:
+        doc: The document to serialize.
+        include_furniture: Also write page headers and footers (the furniture layer,
+            and body items labelled ``page_header``/``page_footer``); by default they
+            are left out.
+    """
+    return FaithfulChunkingSerializer.for_document(
         doc,
         table_serializer=RowTableSerializer(),
+        picture_serializer=_PICTURES,
+        key_value_serializer=_KEY_VALUES,
+        form_serializer=_KEY_VALUES,
+        fallback_serializer=_FALLBACK,
+        include_furniture=include_furniture,
     )

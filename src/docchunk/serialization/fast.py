@@ -190,7 +190,8 @@ def _code_or_formula_text(ser: Any, item: Any, inline_scope: bool) -> str:
     elif text:
         written = f"${text}$" if inline_scope else f"$${text}$$"
     elif item.orig:
-        written = "<!-- formula-not-decoded -->"
+        # the default mode's serializer writes the original text (docling-core: a placeholder)
+        written = item.orig.strip() if getattr(ser, "writes_formula_orig", False) else "<!-- formula-not-decoded -->"
     else:
         raise _Fallback
     return _post_process(ser, item, written)
@@ -406,7 +407,8 @@ def _plain_group_result(ser: Any, group: Any, visited: set[str]) -> Serializatio
     """
     if group is ser.doc.body or getattr(group, "meta", None) or ser.requires_page_break():
         return None
-    if type(ser.fallback_serializer) is not MarkdownFallbackSerializer:
+    fallback = ser.fallback_serializer
+    if type(fallback) is not MarkdownFallbackSerializer and not getattr(fallback, "writes_groups_as_markdown", False):
         return None
     visited.add(group.self_ref)
     params = ser.params

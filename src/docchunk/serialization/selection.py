@@ -17,13 +17,16 @@ from typing import Any
 from docling_core.transforms.serializer.base import BaseDocSerializer
 from docling_core.types.doc import DoclingDocument
 
+from docchunk.errors import ConfigError
 from docchunk.serialization.chunking import ChunkingSerializerProvider
 from docchunk.serialization.faithful import faithful_serializer
 
-__all__ = ["is_default_provider", "serializer_for"]
+__all__ = ["check_no_page_breaks", "is_default_provider", "serializer_for"]
 
 
-def serializer_for(provider: Any, doc: DoclingDocument, *, docling_compat: bool = False) -> BaseDocSerializer:
+def serializer_for(
+    provider: Any, doc: DoclingDocument, *, docling_compat: bool = False, include_furniture: bool = False
+) -> BaseDocSerializer:
     """The serializer of ``doc`` for a chunker configured with ``provider`` and ``docling_compat``.
 
     Args:
@@ -31,15 +34,40 @@ def serializer_for(provider: Any, doc: DoclingDocument, *, docling_compat: bool 
             None for docchunk's default ``ChunkingSerializerProvider``.
         doc: The document to serialize.
         docling_compat: True: ``provider.get_serializer(doc=doc)``, docling-core's text.
+        include_furniture: Default mode with the default provider: also write page
+            headers and footers (left out by default). Ignored otherwise.
 
     Returns:
         A new serializer for ``doc`` (one per ``chunk()`` call: it may cache per document).
+
+    Raises:
+        ConfigError: In the default mode, the provider's serializer sets
+            ``page_break_placeholder``: docchunk's chunkers serialize item by item
+            and have no place for page-break markers (docling-core's chunkers ignore
+            it too, except for raw ``#_#_DOCLING_DOC_PAGE_BREAK_..._#_#`` markers
+            inside groups; ``docling_compat=True`` keeps that behaviour).
     """
     if provider is None:
         provider = ChunkingSerializerProvider()
-    if docling_compat or not is_default_provider(provider):
+    if docling_compat:
         return provider.get_serializer(doc=doc)
-    return faithful_serializer(doc)
+    if not is_default_provider(provider):
+        serializer = provider.get_serializer(doc=doc)
+        check_no_page_breaks(serializer)
+        return serializer
+    return faithful_serializer(doc, include_furniture=include_furniture)
+
+
+def check_no_page_breaks(serializer: Any) -> None:
+    """Raise :class:`ConfigError` if ``serializer``'s params set ``page_break_placeholder`` (default mode)."""
+    placeholder = getattr(getattr(serializer, "params", None), "page_break_placeholder", None)
+    if placeholder is not None:
+        raise ConfigError(
+            f"the serializer's page_break_placeholder={placeholder!r} is not supported by docchunk's chunkers: "
+            "chunks are built item by item and page breaks are not written into them (a chunk's pages are in "
+            "meta.page_numbers, and PageChunker gives one chunk per page); set page_break_placeholder=None in "
+            "the provider's MarkdownParams, or use docling_compat=True for docling-core's behaviour"
+        )
 
 
 def is_default_provider(provider: Any) -> bool:

@@ -23,20 +23,12 @@ from array import array
 from bisect import bisect_left
 from collections.abc import Sequence
 from itertools import pairwise
-from typing import TYPE_CHECKING
 
 from docchunk.tokenizers.base import CharacterTokenizer, Tokenizer
-
-if TYPE_CHECKING:
-    from docchunk.tokenizers.spans import SpanSizer
+from docchunk.tokenizers.spans import LOCAL_REACH, PROBE_CHARS_PER_TOKEN, SpanSizer
 
 __all__ = ["PROBE_CHARS_PER_TOKEN", "Sizer"]
 
-PROBE_CHARS_PER_TOKEN = 8
-"""A text longer than this many characters per token of a limit is first probed by a prefix."""
-
-LOCAL_REACH = 32
-"""Characters searched on each side of a position for a clean one."""
 
 
 class _CleanPairs(dict[tuple[str, str], bool]):
@@ -324,6 +316,4 @@ class Sizer:
 
     def spans(self, text: str) -> SpanSizer:
         """A :class:`~docchunk.tokenizers.spans.SpanSizer` for spans of ``text``, sharing this cache."""
-        from docchunk.tokenizers.spans import SpanSizer
-
         return SpanSizer(self, text)

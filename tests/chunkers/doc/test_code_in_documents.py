@@ -235,8 +235,8 @@ def test_default_hybrid_invariants_on_generated_documents(doc, max_tokens, merge
 
 
 def test_code_chunks_keep_consecutive_headings_like_text_regression():
-    # two headings of the same level in a row stay in the heading path in the default mode (for text and code
-    # alike); the property test above used docling-core's rule (the second replaces the first) and failed
+    # two headings of the same level in a row are siblings in the default mode (issue 24): the first is a chunk
+    # of its own, and text and code alike have the second one's path; the property test above checks the paths agree
     doc = DoclingDocument(name="g")
     doc.add_heading(text="alpha", level=1)
     doc.add_heading(text="beta", level=1)
@@ -246,9 +246,9 @@ def test_code_chunks_keep_consecutive_headings_like_text_regression():
     chunks = list(chunker.chunk(doc))
     code = [c for c in chunks if isinstance(c, docchunk.CodeChunk)]
     assert code, "the code item gives code chunks"
-    assert [c.meta.headings for c in code] == [["alpha", "beta"]] * len(code)
+    assert [c.meta.headings for c in code] == [["beta"]] * len(code)
     text = [(c.text, c.meta.headings) for c in chunks if not isinstance(c, docchunk.CodeChunk)]
-    assert text == [("gamma", ["alpha", "beta"])]
+    assert text == [("alpha", None), ("gamma", ["beta"])]
 
 
 @pytest.mark.slow

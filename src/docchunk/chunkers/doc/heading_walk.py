@@ -4,11 +4,15 @@ Like :func:`docchunk.chunkers.doc.walk.walk` (docling-core's ``HierarchicalChunk
 walk: document order, headings by level, lists and inline groups as one element),
 with these differences, each of which keeps text that docling-core drops:
 
-- A heading replaced by another one before any content (``EXAMPLE 1`` directly
-  followed by ``(A) Inactivation ...``) stays in the heading path, before the one
-  that replaced it, as context of the next content.
-- Headings that never get content (the end of the document, or a sub-section
-  heading followed by the next section) become a chunk whose text is the headings.
+- Headings that never get content (the end of the document, or a heading directly
+  followed by a heading of the same or a higher level) become a chunk whose text
+  is the headings, with the path of the headings above them: a heading is never
+  the parent of a heading of its own or a higher level (``2 The Customer pays ...``
+  directly followed by ``3 Termination`` is its sibling, not its parent).
+- A heading that reads as content (:func:`is_content_heading`: a numbered clause,
+  a sentence, or a long heading) is also text: before the first content of its
+  section, a piece of the same headings whose text is the heading (merged with
+  that content by the chunker when it fits).
 - A caption or footnote that its table or picture does not serialize (docling-core
   serializes no footnotes), or that belongs to no walked element, becomes a chunk.
 - Content inside a spreadsheet sheet has the sheet's name first in its heading path.
@@ -43,9 +47,10 @@ from docling_core.types.doc.document import (
 )
 
 from docchunk.chunkers.doc.walk import Piece
+from docchunk.serialization.inline import inline_group_of, plain_inline_text
 from docchunk.serialization.table_rows import table_rows
 
-__all__ = ["structured_walk", "without_debris"]
+__all__ = ["is_content_heading", "structured_walk", "without_debris"]
 
 _SATELLITES = (DocItemLabel.CAPTION, DocItemLabel.FOOTNOTE)
 _DEBRIS = re.compile(r"[|\-: \t]*[|\-:][|\-: \t]*")
@@ -63,6 +68,7 @@ class _Entry:
     item: Any
     carried: list[Any] = field(default_factory=list)
     used: bool = False
+    texted: bool = False  # a content heading whose text has gone into a piece
 
     def items(self) -> list[Any]:
         return [*self.carried, self.item]
@@ -140,6 +146,7 @@ def structured_walk(
         if code and isinstance(item, CodeItem):
             visited.add(item.self_ref)
             if item.text.strip():
+                yield from _content_headings(scope, doc)
                 scope.use()
                 covered.add(item.self_ref)
                 yield Piece(text=item.text, items=[item], headings=scope.path(), origin=doc.origin,
@@ -149,10 +156,14 @@ def structured_walk(
         res = serializer.serialize(item=item, visited=visited)
         items = [span.item for span in res.spans]
         text = without_debris(item, res.text, items)
+        group = inline_group_of(item, doc)
+        if group is not None and text.strip():
+            text = plain_inline_text(group, doc) or text  # one sentence, one line (no Markdown, no URL)
         if isinstance(item, TableItem) and not text.strip() and table_rows(item, doc, serializer).text:
             items = [item]  # docling-core's triplets gave no text (e.g. a header-only column); its rows do
         elif not text.strip() or not items:
             continue
+        yield from _content_headings(scope, doc)
         scope.use()
         covered.update(it.self_ref for it in items)
         headings = scope.path()
@@ -208,21 +219,55 @@ def _open_heading(scope: _Scope, item: Any, always_emit: bool, doc: DoclingDocum
     level = item.level if isinstance(item, SectionHeaderItem) else 0
     keys = sorted(scope.by_level)
     removed = [k for k in keys if k >= level]
-    carried: list[Any] = []
     unused = [k for k in removed if not scope.by_level[k].used]
     if unused and always_emit:
         yield _heading_only(scope)
-    elif unused and len(unused) == len(removed):
-        # consecutive headings: those it replaces stay in the path, before it
-        carried = [it for k in unused for it in scope.by_level[k].items()]
     elif unused:
-        # a sub-section heading without content, then the next section: a chunk of its own
+        # headings without content, then a heading of the same or a higher level: their siblings,
+        # not their children; a chunk of their own, under the headings they are inside
         kept = [scope.by_level[k] for k in keys if k not in unused]
         texts = [it for k in unused for it in scope.by_level[k].items()]
         yield from _text_piece(texts, scope.path(kept), doc, from_headings=True)
     for k in removed:
         del scope.by_level[k]
-    scope.by_level[level] = _Entry(item, carried)
+    scope.by_level[level] = _Entry(item)
+
+
+_CLAUSE_NUMBER = re.compile(r"^\s*(?:§\s*)?(?:\d+(?:\.\d+)*\.?|\(?[a-z]\)|[ivxlc]+\.)\s+", re.I)
+_SENTENCE_END = re.compile(r"[.!?;]\s*$")
+CONTENT_HEADING_WORDS = 5
+"""Words (after the clause number) from which a numbered heading, or a heading that ends as a sentence, is content."""
+LONG_HEADING_WORDS = 12
+"""Words from which any heading is content."""
+
+
+def is_content_heading(text: str) -> bool:
+    """Whether a heading reads as content, not as a title (default mode): its text then reaches chunk text.
+
+    The rule: at least :data:`LONG_HEADING_WORDS` (12) words; or at least
+    :data:`CONTENT_HEADING_WORDS` (5) words after a clause number that starts the
+    heading (``2``, ``4.1``, ``(a)``, ``iv.``, ``§ 3``) or before a sentence end (``.``, ``!``,
+    ``?``, ``;``). ``2 The Customer pays each invoice within 30 days`` is content;
+    ``3 Termination`` and ``1.2 Scope of this agreement`` are titles.
+    """
+    words = text.split()
+    if len(words) >= LONG_HEADING_WORDS:
+        return True
+    numbered = _CLAUSE_NUMBER.match(text)
+    rest = text[numbered.end() :].split() if numbered else words
+    return (numbered is not None or _SENTENCE_END.search(text) is not None) and len(rest) >= CONTENT_HEADING_WORDS
+
+
+def _content_headings(scope: _Scope, doc: DoclingDocument) -> Iterator[Piece]:
+    """Before the first content under them: a piece of the content headings in scope, each once."""
+    new: list[Any] = []
+    for entry in scope.entries():
+        if not entry.texted:
+            entry.texted = True
+            new += [it for it in entry.items() if is_content_heading(it.text)]
+    if new:
+        yield Piece(text="\n".join(it.text for it in new), items=new, headings=scope.path(), origin=doc.origin,
+                    heading_items=scope.path_items(), from_headings=True)  # fmt: skip
 
 
 def _close_all(scope: _Scope, always_emit: bool, doc: DoclingDocument) -> Iterator[Piece]:

@@ -9,10 +9,11 @@ from docling_core.types.doc import DoclingDocument
 
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
 from docchunk.chunkers.doc.code_items import chunk_code_piece
+from docchunk.chunkers.doc.empty import explained
 from docchunk.chunkers.doc.heading_walk import structured_walk
 from docchunk.chunkers.doc.table_split import by_rows, whole_table
 from docchunk.chunkers.doc.types import DocChunk, join_context
-from docchunk.chunkers.doc.walk import walk
+from docchunk.chunkers.doc.walk import Piece, walk
 from docchunk.serialization.selection import serializer_for
 
 __all__ = ["HierarchicalChunker"]
@@ -70,10 +71,16 @@ class HierarchicalChunker(DocumentChunker):
             serializer = serializer_for(self.serializer_provider, dl_doc, docling_compat=True)
             pieces = walk(dl_doc, serializer, self.always_emit_headings, strategy)
         else:
-            serializer = serializer_for(self.serializer_provider, dl_doc)
+            serializer = serializer_for(self.serializer_provider, dl_doc, include_furniture=self.include_furniture)
             walked = structured_walk(dl_doc, serializer, self.always_emit_headings, code=strategy is not None)
             rows = by_rows(serializer)  # tables as rows, caption in meta; a user's serializer as it is
             pieces = (whole_table(piece, serializer) if rows else piece for piece in walked)
+        chunks = self._chunks(pieces, dl_doc)
+        # the default mode: a document with text gives a chunk, or a DocumentError saying why not
+        yield from chunks if self.docling_compat else explained(chunks, dl_doc, self, serializer)
+
+    def _chunks(self, pieces: Iterator[Piece], dl_doc: DoclingDocument) -> Iterator[Any]:
+        strategy = self.code_chunking_strategy
         for piece in pieces:
             if piece.code_chunks is not None:
                 code = piece.code_chunks or chunk_code_piece(piece, strategy, dl_doc, self._tok, self.delim, None)

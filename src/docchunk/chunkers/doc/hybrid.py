@@ -11,6 +11,7 @@ from docling_core.types.doc import DoclingDocument, FloatingItem, SectionHeaderI
 from pydantic import field_validator
 
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
+from docchunk.chunkers.doc.empty import explained
 from docchunk.chunkers.doc.heading_walk import without_debris
 from docchunk.chunkers.doc.provenance import align, anchors_of, fill_gaps, join_anchors, slice_anchors
 from docchunk.chunkers.doc.semsplit import semchunk_split
@@ -204,6 +205,11 @@ class HybridChunker(DocumentChunker):
         """Yield the chunks of ``dl_doc`` in document order (see the class invariants)."""
         check_document(dl_doc)
         run = _Run(self, dl_doc)
+        chunks = self._chunks(run, dl_doc)
+        # the default mode: a document with text gives a chunk, or a DocumentError saying why not
+        yield from chunks if self.docling_compat else explained(chunks, dl_doc, self, run.serializer)
+
+    def _chunks(self, run: _Run, dl_doc: DoclingDocument) -> Iterator[DocChunk]:
         pieces = self._compat_pieces(run, dl_doc) if self.docling_compat else structured_pieces(run, dl_doc)
         chunks: list[Any] = []
         for piece in pieces:
@@ -240,7 +246,8 @@ class _Run:
         self.chunker = chunker
         provider = chunker.serializer_provider
         compat = chunker.docling_compat
-        self.serializer = serializer_for(provider, doc, docling_compat=compat)
+        furniture = chunker.include_furniture
+        self.serializer = serializer_for(provider, doc, docling_compat=compat, include_furniture=furniture)
         self.doc = doc
         self._caption_parts: tuple[set[str], set[str]] | None = None  # (captions, parts of their inline text)
         self.sizer = Sizer(self.tok, cache_limit=_CACHE_LIMIT)

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from docling_core.types.doc import DoclingDocument
 
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
+from docchunk.chunkers.doc.empty import explained
 from docchunk.chunkers.doc.types import DocChunk, DocMeta, page_numbers_of
 from docchunk.serialization.selection import serializer_for
 from docchunk.types.config import check_size
@@ -81,7 +82,13 @@ class PageChunker(DocumentChunker):
     def chunk(self, dl_doc: DoclingDocument, **kwargs: Any) -> Iterator[DocChunk]:
         """Yield the page chunks of ``dl_doc`` in page order (see the class invariants)."""
         check_document(dl_doc)
-        ser = serializer_for(self.serializer_provider, dl_doc, docling_compat=self.docling_compat)
+        compat, furniture = self.docling_compat, self.include_furniture
+        ser = serializer_for(self.serializer_provider, dl_doc, docling_compat=compat, include_furniture=furniture)
+        chunks = self._chunks(dl_doc, ser)
+        # the default mode: a document with text gives a chunk, or a DocumentError saying why not
+        yield from chunks if self.docling_compat else explained(chunks, dl_doc, self, ser)
+
+    def _chunks(self, dl_doc: DoclingDocument, ser: Any) -> Iterator[DocChunk]:
         if not dl_doc.pages:
             yield from self._pageless(dl_doc, ser)
             return

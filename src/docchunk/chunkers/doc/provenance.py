@@ -29,7 +29,10 @@ Hence the invariant tested on the corpus: for each span,
 ``normalize(item.text[start:end])`` is in ``normalize(chunk.text)``, where
 :func:`normalize` writes every run of whitespace as one space. A caption the chunk
 holds in ``meta.captions`` (not in its text) and a heading held in ``meta.headings``
-have no span.
+have no span. The spans of a document's chunks cover each chunked item's text exactly
+once, except a heading path the chunker writes into the text (a path too long for
+``meta.headings``): like ``meta.headings``, it may be written again for a later
+section, with the same spans.
 """
 
 from __future__ import annotations

@@ -7,7 +7,8 @@ tested and changed one by one. ``docs/compat.md`` lists what each one changes.
 
 Order: walk (:func:`structured_walk`) -> fit the heading paths -> split at page
 changes (``merge_across_pages=False``) -> split at element boundaries -> tables by
-rows -> split text at sentence ends -> merge peers (per page) -> merge pieces under
+rows (lists by items, nesting kept) -> split text at sentence ends -> lead-ins into
+their tables -> merge peers (per page) -> merge pieces under
 ``min_tokens``.
 """
 
@@ -22,11 +23,14 @@ from docling_core.types.doc import DoclingDocument, TableItem
 
 from docchunk.chunkers.doc.code_items import chunk_code_piece
 from docchunk.chunkers.doc.heading_walk import structured_walk
+from docchunk.chunkers.doc.lead_in import attach_lead_ins
+from docchunk.chunkers.doc.list_split import split_list_piece
 from docchunk.chunkers.doc.provenance import align, anchors_of, join_anchors
 from docchunk.chunkers.doc.table_pack import take_start
 from docchunk.chunkers.doc.table_split import by_rows, split_table, table_of
 from docchunk.chunkers.doc.types import join_context
 from docchunk.chunkers.doc.walk import Piece
+from docchunk.serialization.inline import one_inline_run
 
 __all__ = ["fit_headings", "merge_small", "pages_of", "split_table_piece", "structured_pieces"]
 
@@ -73,6 +77,7 @@ def _text_phases(run: Any, pieces: list[Piece]) -> list[Piece]:
     run.sizer.count_batch_keeping_offsets(texts, run.max // 4)
     pieces = [s for p in pieces for s in ([p] if p.table_rows is not None else run.split_text(p))]
     run.sizer.drop_offsets()
+    pieces = attach_lead_ins(run, pieces)
     if chunker.merge_peers:
         pieces = merge_between_tables(run, pieces)
     if chunker.min_tokens:
@@ -140,6 +145,13 @@ def fit_headings(run: Any, pieces: Any) -> list[Piece]:
             out.append(Piece(text="\n".join(h for h in headings[new:] if h) or headings[-1], items=list(items),
                              headings=_fitting_suffix(run, headings[:new], limit), origin=piece.origin,
                              from_headings=True))  # fmt: skip
+        if piece.from_headings:
+            # a content heading's own piece (heading_walk.is_content_heading): its headings just went out as text
+            left = [it for it in piece.items if (getattr(it, "text", None), it.self_ref) not in emitted]
+            if not left:
+                continue
+            if len(left) < len(piece.items):
+                piece = replace(piece, text="\n".join(it.text for it in left), items=left, text_tokens=None)
         out.append(replace(piece, headings=_fitting_suffix(run, headings, limit)))
     return out
 
@@ -250,6 +262,11 @@ def split_table_piece(run: Any, piece: Piece) -> list[Piece]:
     """
     table = _row_table(run, piece)
     if table is None:
+        listed = split_list_piece(run, piece)
+        if listed is not None:
+            return listed
+        if one_inline_run(run.doc, piece.items):
+            return [replace(piece, captions=None)]  # one sentence's fragments: split at sentence ends only
         return run.split_by_items(piece)
     return split_table(run, piece, table)
 

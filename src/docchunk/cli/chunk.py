@@ -1,0 +1,126 @@
+"""``docchunk chunk``: documents in, one JSON line per chunk out.
+
+Thin by design: parses arguments, calls the public API, reports progress and
+errors. Bad input never prints a traceback (unless ``--debug``): one line on
+stderr per problem; usage errors exit 2, failed inputs exit 1 after every other
+input has been chunked and written. Nothing to chunk (a folder without supported
+files, a document without text) is a failed input.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from docchunk.cli.embed import embed_options
+from docchunk.cli.local_engine import collect_inputs, run_local
+from docchunk.cli.options import (
+    DOC_CHUNKERS,
+    SEMANTIC_CHUNKERS,
+    TEXT_CHUNKERS,
+    chunker_option,
+    doc_chunker_options,
+    expand_option,
+    make_chunker,
+    refinery_options,
+    semantic_options,
+    stderr_is_terminal,
+    structure_options,
+    text_chunker_options,
+)
+from docchunk.cli.process import error, startup
+from docchunk.cli.settings import ChunkSettings, check_chunk_usage
+
+PROGRESS_MIN_FILES = 10
+
+
+@click.command("chunk")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("-o", "--output", type=click.Path(path_type=Path),
+              help="Output file (default: stdout); with --engine ray, the folder for the shards.")  # fmt: skip
+@chunker_option({**DOC_CHUNKERS, **TEXT_CHUNKERS, **SEMANTIC_CHUNKERS})
+@doc_chunker_options
+@expand_option
+@structure_options
+@text_chunker_options
+@semantic_options
+@refinery_options
+@click.option(
+    "--progress/--no-progress", default=None,
+    help=f"Progress bar on stderr (default: for {PROGRESS_MIN_FILES}+ files when stderr is a terminal).",
+)
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Local worker processes (no Ray); output order is the same as with one.")  # fmt: skip
+@click.option("--engine", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+              help="ray: chunk on Ray Data and write shards into the folder -o (document chunkers).")  # fmt: skip
+@click.option("--address", default=None, help="Ray cluster address (--engine ray); default: start a local Ray.")
+@click.option("--num-workers", type=click.IntRange(min=1), default=2, show_default=True,
+              help="CPUs of the local Ray instance (--engine ray).")  # fmt: skip
+@click.option("--format", "out_format", type=click.Choice(["jsonl", "parquet"]), default="jsonl", show_default=True,
+              help="JSON Lines, or Parquet (needs -o; the JSONL fields as columns, meta as JSON).")  # fmt: skip
+@embed_options
+@click.option("--debug", is_flag=True, help="Show tracebacks (and, with --engine ray, Ray's log lines).")
+@click.pass_context
+def chunk_command(ctx: click.Context, paths: tuple[Path, ...], output: Path | None, progress: bool | None,
+                  workers: int, engine: str, address: str | None, num_workers: int, out_format: str, debug: bool,
+                  **options: Any) -> None:  # fmt: skip
+    """Chunk PATHS into JSON lines (or Parquet rows).
+
+    PATHS are DoclingDocument JSON files, folders of them, or Markdown, HTML, DOCX,
+    PPTX, XLSX, CSV files with the convert extra; with a text chunker (recursive,
+    token, sentence, window, semantic, sdpm) also .txt and .md files, read as text.
+    "-" reads standard input (DoclingDocument JSON, or text for a text chunker).
+
+    Each line holds text, contextualized (what to embed), token_count, page_numbers,
+    source, chunk_index and meta; text chunks also start_index and end_index, the
+    offsets of text in the input's text; with --embed MODEL, embedding (the vector
+    of contextualized). With --expand, text and contextualized are
+    the small chunk (embed it) and expanded_text its expansion (return it). With
+    -o FILE, one summary line goes to stderr ("docchunk: wrote FILE (N chunks from
+    i of n inputs)"); stdout output is JSONL only.
+    """
+    settings = ChunkSettings.from_params(options)
+    check_chunk_usage(ctx, settings, paths, output)
+    with startup():
+        chunker_obj = make_chunker(settings, debug)
+    inputs, empty = collect_inputs(paths, settings.is_text)
+    for problem in empty:
+        error(problem)
+    total = len(inputs) + len(empty)
+    if engine == "ray":
+        from docchunk.cli.ray_engine import run_ray
+
+        assert output is not None
+        files = [p for p in inputs if isinstance(p, Path)]
+        embed = (settings.embed, settings.embed_device) if settings.embed else None
+        failures, count = run_ray(chunker_obj, files, output, address, num_workers, out_format, debug, error,
+                                  embed) if files else (0, 0)  # fmt: skip
+        _summary(output, count, total - failures - len(empty), total)
+        _finish(failures + len(empty), total)
+        return
+    # by default only for a person watching: a log file or pipe gets no carriage-return updates
+    show = progress if progress is not None else len(inputs) >= PROGRESS_MIN_FILES and stderr_is_terminal()
+    failures, count = run_local(inputs, chunker_obj, settings, output, out_format, workers, show, debug, error)
+    failures += len(empty)
+    if output is not None:  # stdout stays pure JSONL and stderr quiet for pipes; a file gets a summary
+        _summary(output, count, total - failures, total)
+    _finish(failures, total)
+
+
+def _summary(output: Path, count: int, done: int, total: int) -> None:
+    if count:
+        click.echo(f"docchunk: wrote {output} ({count} chunks from {done} of {total} inputs)", err=True)
+    else:
+        click.echo(f"docchunk: wrote nothing: no chunks from {total} inputs; {output} was not written", err=True)
+
+
+def _finish(failures: int, total: int) -> None:
+    if failures:
+        rest = "; the others were written" if failures < total else ""
+        error(f"{failures} of {total} input(s) failed{rest}")
+        sys.exit(1)
+
+

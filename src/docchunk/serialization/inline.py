@@ -1,0 +1,96 @@
+"""Inline runs as one line of plain text (default mode).
+
+An ``InlineGroup`` holds the fragments of one sentence: plain text, bold or italic
+runs, links, sub- and superscripts. docling-core's serializers write each fragment
+with Markdown syntax (``[**manual**](https://...)``), and the hybrid chunker of
+docling-core puts one fragment per line. :func:`plain_inline_text` joins them
+as the sentence reads: the fragments' own texts, one space between two fragments
+unless punctuation or a sub/superscript follows, no Markdown marks and no URL (a
+link keeps its text; the URL stays in the item, ``doc_items[i].hyperlink``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from docling_core.types.doc.document import DoclingDocument, InlineGroup, TextItem
+
+__all__ = ["inline_group_of", "one_inline_run", "plain_inline_text"]
+
+_NO_SPACE_BEFORE = re.compile(r"^[,.;:!?)\]}%'’”]")
+_NO_SPACE_AFTER = re.compile(r"[(\[{'‘“/-]$")
+_SPACES = re.compile(r"[ \t]+")
+
+
+def plain_inline_text(group: InlineGroup, doc: DoclingDocument) -> str:
+    """The text of ``group`` as one line: its fragments' texts joined as a sentence.
+
+    Args:
+        group: An inline group (its children: text items, nested inline groups).
+        doc: The document the group belongs to.
+
+    Returns:
+        The fragments' texts, stripped, joined by one space, except none before
+        ``, . ; : ! ? ) ] %`` and the like, after ``( [ / -``, and around a
+        sub- or superscript fragment (``H`` ``2`` ``O`` gives ``H2O``); line breaks
+        inside a fragment become spaces. Empty when no fragment has text.
+    """
+    out = ""
+    previous_script = False
+    for text, script in _fragments(group, doc):
+        part = _SPACES.sub(" ", " ".join(text.split())).strip()
+        if not part:
+            continue
+        if out and not (script or previous_script or _NO_SPACE_BEFORE.match(part) or _NO_SPACE_AFTER.search(out)):
+            out += " "
+        out += part
+        previous_script = script
+    return out
+
+
+def _fragments(group: Any, doc: DoclingDocument) -> list[tuple[str, bool]]:
+    """``(text, is sub/superscript)`` of each text fragment of ``group``, depth first."""
+    out: list[tuple[str, bool]] = []
+    for ref in group.children:
+        child = ref.resolve(doc)
+        if isinstance(child, InlineGroup):
+            out.extend(_fragments(child, doc))
+        elif isinstance(child, TextItem):
+            formatting = getattr(child, "formatting", None)
+            value = getattr(getattr(formatting, "script", None), "value", None)
+            script = value in ("sub", "super")
+            out.append((child.text, script))
+        else:
+            text = getattr(child, "text", "")
+            if isinstance(text, str) and text:
+                out.append((text, False))
+    return out
+
+
+def inline_group_of(item: Any, doc: DoclingDocument) -> InlineGroup | None:
+    """The inline group ``item`` is, or whose only child it is read through (a paragraph or list item), else None."""
+    if isinstance(item, InlineGroup):
+        return item
+    if isinstance(item, TextItem) and item.text == "" and len(item.children) == 1:
+        child = item.children[0].resolve(doc)
+        if isinstance(child, InlineGroup):
+            return child
+    return None
+
+
+def one_inline_run(doc: DoclingDocument, items: list[Any]) -> bool:
+    """Whether ``items`` (two or more) are all fragments of one inline group (one sentence's runs)."""
+    if len(items) < 2:
+        return False
+    groups = set()
+    for it in items:
+        node: Any = it.parent.resolve(doc) if it.parent is not None else None
+        while node is not None and not isinstance(node, InlineGroup):
+            node = node.parent.resolve(doc) if node.parent is not None else None
+        if node is None:
+            return False
+        while node.parent is not None and isinstance(node.parent.resolve(doc), InlineGroup):
+            node = node.parent.resolve(doc)  # the outermost inline group
+        groups.add(node.self_ref)
+    return len(groups) == 1

@@ -1,0 +1,289 @@
+"""The default mode's component serializers for pictures, key-value and form items, formulas and the rest.
+
+docling-core 2.104's Markdown serializer writes HTML-comment placeholders where it has
+no text for an item: ``<!-- image -->`` (the chunking settings make it empty),
+``<!-- 🖼️❌ Image not available ... -->`` (embedded images), ``<!-- missing-key-value-item -->``,
+``<!-- missing-form-item -->``, ``<!-- formula-not-decoded -->``, ``<!-- missing-text -->``
+(an item no component serializer knows) and, with ``page_break_placeholder`` set,
+``#_#_DOCLING_DOC_PAGE_BREAK_..._#_#`` markers inside groups. It also leaves the text
+items inside a picture (a scanned page, a chart's labels) out of the picture, and the
+walk does not descend into pictures. The serializers here write text instead, so that
+everything a document says reaches some chunk:
+
+- :class:`PictureTextSerializer`: caption, annotations and chart data (docling-core's),
+  then the picture's child items in reading order; never an image placeholder.
+- :class:`KeyValueLinesSerializer`: key-value and form items as ``key: value`` lines.
+- :class:`FaithfulFallbackSerializer`: an unknown item as its own text, never ``missing-text``.
+- :class:`FaithfulChunkingSerializer`: the chunking serializer with formulas as their
+  LaTeX ``text``, else their ``orig``, else nothing; and page headers and footers left
+  out unless ``include_furniture``.
+
+``docling_compat=True`` uses none of them (docling-core's text, exactly).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from docling_core.transforms.serializer.base import (
+    BaseDocSerializer,
+    BaseFormSerializer,
+    BaseKeyValueSerializer,
+    SerializationResult,
+)
+from docling_core.transforms.serializer.common import create_ser_result
+from docling_core.transforms.serializer.markdown import (
+    MarkdownFallbackSerializer,
+    MarkdownPictureSerializer,
+)
+from docling_core.types.doc import DocItemLabel, DoclingDocument
+from docling_core.types.doc.document import (
+    ContentLayer,
+    DocItem,
+    FieldItem,
+    FieldRegionItem,
+    FormItem,
+    FormulaItem,
+    GroupItem,
+    KeyValueItem,
+    NodeItem,
+    PictureItem,
+)
+from docling_core.types.doc.labels import GraphLinkLabel
+
+from docchunk.serialization.chunking import ChunkingSerializer
+
+__all__ = [
+    "FURNITURE_LABELS",
+    "PLACEHOLDERS",
+    "FaithfulChunkingSerializer",
+    "FaithfulFallbackSerializer",
+    "KeyValueLinesSerializer",
+    "PictureTextSerializer",
+    "graph_lines",
+    "orig_only_formula",
+]
+
+FURNITURE_LABELS = frozenset({DocItemLabel.PAGE_HEADER, DocItemLabel.PAGE_FOOTER})
+"""Labels of page furniture, left out of the default mode's chunks wherever the items sit."""
+
+PLACEHOLDERS = (
+    "<!-- image -->",
+    "<!-- 🖼️❌ Image not available",
+    "<!-- missing-key-value-item -->",
+    "<!-- missing-form-item -->",
+    "<!-- formula-not-decoded -->",
+    "<!-- missing-text -->",
+    "#_#_DOCLING_DOC_PAGE_BREAK_",
+)
+"""What docling-core 2.104's Markdown serializers write where they have no text (never in the default mode)."""
+
+
+class PictureTextSerializer(MarkdownPictureSerializer):
+    """A picture as its caption, annotations and chart data, then the text items inside it.
+
+    The text of the picture's children (text items, lists, tables, nested pictures:
+    a scanned page, a chart's labels) follows in reading order, each serialized by
+    the document serializer and added to ``visited`` (so a walk that traverses
+    pictures does not write them twice). No image placeholder is written, whatever
+    the ``image_mode``. A child that the settings exclude (furniture, other layers)
+    is left out as everywhere else.
+    """
+
+    def serialize(
+        self, *, item: PictureItem, doc_serializer: BaseDocSerializer, doc: DoclingDocument, **kwargs: Any
+    ) -> SerializationResult:
+        """Caption, annotations, chart data, then the children of ``item``.
+
+        Spans: the captions, and the picture for its own text and its children's
+        (the children are in ``visited``, not in the spans).
+        """
+        own = super().serialize(item=item, doc_serializer=doc_serializer, doc=doc, **kwargs)
+        visited = kwargs.pop("visited", None)
+        visited = visited if visited is not None else {item.self_ref}
+        parts = [own] if own.text else []
+        if item.self_ref not in doc_serializer.get_excluded_refs(**kwargs):
+            children = _children_parts(item, doc_serializer, doc, visited, kwargs)
+            if children:
+                # spanned by the picture: the chunkers read a picture as one element, and
+                # re-serialize it whole when they split at element boundaries
+                parts.append(create_ser_result(text="\n\n".join(p.text for p in children), span_source=item))
+        return create_ser_result(text="\n\n".join(p.text for p in parts), span_source=parts)
+
+    def _serialize_image_part(self, item: PictureItem, doc: DoclingDocument, *args: Any, **kwargs: Any) -> Any:
+        """No image text: no placeholder, no data URI, no "image not available" comment."""
+        return create_ser_result()
+
+
+_UNSET = object()
+
+
+def _children_parts(
+    item: NodeItem, doc_serializer: BaseDocSerializer, doc: DoclingDocument, visited: set[str], kwargs: dict
+) -> list[SerializationResult]:
+    """The serialized children of ``item`` that have text, in order, not yet in ``visited``."""
+    # only the settings that differ from the serializer's own (docling-core passes all of them
+    # along): without any, a child takes the chunking serializer's fast path
+    own = getattr(getattr(doc_serializer, "params", None), "__dict__", {})  # (no deprecated-field warnings)
+    kwargs = {
+        k: v
+        for k, v in kwargs.items()
+        if k not in ("level", "list_level", "is_inline_scope", "delim") and own.get(k, _UNSET) != v
+    }
+    parts: list[SerializationResult] = []
+    for ref in item.children:
+        child = ref.resolve(doc)
+        if not isinstance(child, NodeItem) or child.self_ref in visited:
+            continue
+        res = doc_serializer.serialize(item=child, visited=visited, **kwargs)
+        if res.text.strip():
+            parts.append(res)
+    return parts
+
+
+def graph_lines(graph: Any) -> list[str]:
+    """The ``key: value`` lines of a key-value or form item's graph, in cell order.
+
+    Each key is written with its values (links ``to_value`` from a key, or
+    ``to_key`` from a value; several values joined by ``"; "``). A cell that is in
+    no key-value link (an unlinked key, value or checkbox) is a line of its own
+    text. A cell's text is its ``text``, else its ``orig``; cells without either
+    are left out, and so is a key whose values all are.
+
+    Args:
+        graph: A docling-core ``GraphData`` (``cells``, ``links``).
+
+    Returns:
+        The lines; ``[]`` when no cell has text.
+    """
+    cells = {cell.cell_id: cell for cell in graph.cells}
+    values_of: dict[int, list[int]] = {}
+    for link in graph.links:
+        if link.label == GraphLinkLabel.TO_VALUE:
+            key, value = link.source_cell_id, link.target_cell_id
+        elif link.label == GraphLinkLabel.TO_KEY:
+            key, value = link.target_cell_id, link.source_cell_id
+        else:
+            continue
+        if key in cells and value in cells and key != value:
+            found = values_of.setdefault(key, [])
+            if value not in found:
+                found.append(value)
+    written: set[int] = set()
+    lines: list[str] = []
+    for cell in graph.cells:
+        cid = cell.cell_id
+        if cid in written:
+            continue
+        written.add(cid)
+        text = _cell_text(cell)
+        values = [v for v in values_of.get(cid, []) if v not in written]
+        written.update(values)
+        value_texts = [t for v in values if (t := _cell_text(cells[v]))]
+        if text and value_texts:
+            lines.append(f"{text}: {'; '.join(value_texts)}")
+        elif text or value_texts:
+            lines.extend([text] if text else value_texts)
+    return lines
+
+
+def _cell_text(cell: Any) -> str:
+    text = (cell.text or "").strip() or (cell.orig or "").strip()
+    return " ".join(text.split("\n")) if "\n" in text else text
+
+
+class KeyValueLinesSerializer(BaseKeyValueSerializer, BaseFormSerializer):
+    """Key-value and form items as their captions, then ``key: value`` lines (:func:`graph_lines`).
+
+    Serves as both the ``key_value_serializer`` and the ``form_serializer``; an
+    item without cell text gives no text (never docling-core's ``missing-...``
+    placeholder).
+    """
+
+    def serialize(
+        self,
+        *,
+        item: KeyValueItem | FormItem,
+        doc_serializer: BaseDocSerializer,
+        doc: DoclingDocument,
+        **kwargs: Any,
+    ) -> SerializationResult:
+        """Captions, then the lines of ``item``'s graph; spans: the captions and the item."""
+        parts: list[SerializationResult] = []
+        captions = doc_serializer.serialize_captions(item=item, **kwargs)
+        if captions.text:
+            parts.append(captions)
+        if item.self_ref not in doc_serializer.get_excluded_refs(**kwargs):
+            text = "\n".join(graph_lines(item.graph))
+            if text:
+                parts.append(create_ser_result(text=text, span_source=item))
+        return create_ser_result(text="\n\n".join(p.text for p in parts), span_source=parts)
+
+
+class FaithfulFallbackSerializer(MarkdownFallbackSerializer):
+    """docling-core's fallback serializer, with an unknown item's own ``text`` instead of ``<!-- missing-text -->``."""
+
+    writes_groups_as_markdown = True
+    """Groups exactly as ``MarkdownFallbackSerializer`` (so :mod:`docchunk.serialization.fast` writes them directly)."""
+
+    def serialize(
+        self, *, item: NodeItem, doc_serializer: BaseDocSerializer, doc: DoclingDocument, **kwargs: Any
+    ) -> SerializationResult:
+        """Groups and field items as docling-core writes them; any other item as its text (or nothing)."""
+        if isinstance(item, (GroupItem, FieldRegionItem, FieldItem)) or not isinstance(item, DocItem):
+            return super().serialize(item=item, doc_serializer=doc_serializer, doc=doc, **kwargs)
+        text = getattr(item, "text", "") or ""
+        return create_ser_result(text=text, span_source=item) if text.strip() else create_ser_result()
+
+
+def orig_only_formula(item: Any) -> bool:
+    """Whether ``item`` is a formula without LaTeX ``text`` but with its ``orig`` (docling-core: a placeholder)."""
+    return isinstance(item, FormulaItem) and not item.text and bool((item.orig or "").strip())
+
+
+class FaithfulChunkingSerializer(ChunkingSerializer):
+    """The default mode's document serializer: :class:`ChunkingSerializer` without placeholders or furniture.
+
+    - A formula is its LaTeX ``text`` (``$$...$$``, as docling-core writes it), else
+      its ``orig`` as plain text, else nothing (docling-core: ``<!-- formula-not-decoded -->``).
+    - Items labelled ``page_header`` or ``page_footer`` are excluded wherever they sit
+      (the body layer included), unless ``include_furniture`` is set; then the
+      furniture layer is serialized too.
+
+    The fast path of :class:`ChunkingSerializer` stays on (it writes formulas the same
+    way, see :attr:`writes_formula_orig`).
+    """
+
+    include_furniture: bool = False
+
+    writes_formula_orig: ClassVar[bool] = True
+    """Read by :mod:`docchunk.serialization.fast`: it writes an ``orig``-only formula as :meth:`serialize` does."""
+
+    @classmethod
+    def for_document(cls, doc: DoclingDocument, **fields: Any) -> ChunkingSerializer:
+        """:meth:`ChunkingSerializer.for_document`, with ``include_furniture`` among ``fields``."""
+        ser = super().for_document(doc, **fields)
+        if ser.include_furniture:  # type: ignore[attr-defined]
+            ser.params.layers = {ContentLayer.BODY, ContentLayer.FURNITURE}
+        return ser
+
+    def serialize(self, *, item: Any = None, **kwargs: Any) -> SerializationResult:
+        """``ChunkingSerializer.serialize``, with an ``orig``-only formula as its ``orig``."""
+        if orig_only_formula(item):
+            visited = kwargs.get("visited")
+            if visited is not None:
+                visited.add(item.self_ref)
+            if item.self_ref in self.get_excluded_refs() or item.content_layer not in self.params.layers:
+                return create_ser_result()
+            text = self.post_process(text=item.orig.strip(), formatting=item.formatting, hyperlink=item.hyperlink)
+            return create_ser_result(text=text, span_source=item)
+        return super().serialize(item=item, **kwargs)
+
+    def _excluded_from_nodes(self, params: Any) -> set[str]:
+        """docling-core's excluded references, plus page headers and footers unless ``include_furniture``."""
+        refs = super()._excluded_from_nodes(params)
+        if not self.include_furniture:
+            refs.update(
+                node.self_ref for node in self._nodes if isinstance(node, DocItem) and node.label in FURNITURE_LABELS
+            )
+        return refs

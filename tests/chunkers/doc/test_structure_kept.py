@@ -1,0 +1,285 @@
+"""Issue 24 items 4, 5, 8 in the default mode: nested lists, headings that carry content, sentences kept.
+
+Documents built with docling-core's API; each test fails on the code before the fix
+(the regression it is named after). ``docling_compat=True`` is checked against
+docling-core by tests/differential.
+"""
+
+from __future__ import annotations
+
+import pytest
+from docling_core.types.doc import DocItemLabel, DoclingDocument, TableCell, TableData
+from docling_core.types.doc.document import Formatting, ListItem, Script
+from hypothesis import Phase, given, settings
+from hypothesis import strategies as st
+
+import docchunk
+from docchunk.chunkers.doc.heading_walk import is_content_heading
+from docchunk.chunkers.doc.lead_in import is_lead_in
+from tests.helpers import lost_texts
+
+
+def onboarding() -> DoclingDocument:
+    """A list nested three deep (the issue's example)."""
+    doc = DoclingDocument(name="onboarding")
+    doc.add_heading("Onboarding", level=1)
+    top = doc.add_list_group()
+    accounts = doc.add_list_item("Accounts", parent=top)
+    sub = doc.add_list_group(parent=accounts)
+    doc.add_list_item("Create the email account for the new colleague", parent=sub)
+    drive = doc.add_list_item("Give access to the shared drive", parent=sub)
+    deep = doc.add_list_group(parent=drive)
+    doc.add_list_item("Read only for the archive folder", parent=deep)
+    hardware = doc.add_list_item("Hardware", parent=top)
+    sub = doc.add_list_group(parent=hardware)
+    doc.add_list_item("Register the serial number of the laptop in the inventory", parent=sub)
+    doc.add_list_item("Hand over the badge", parent=sub)
+    return doc
+
+
+NESTED = (
+    "- Accounts\n    - Create the email account for the new colleague\n    - Give access to the shared drive\n"
+    "        - Read only for the archive folder\n- Hardware\n"
+    "    - Register the serial number of the laptop in the inventory\n    - Hand over the badge"
+)
+
+
+def test_nested_list_was_flattened_by_hybrid_chunker_regression():
+    doc = onboarding()
+    chunks = list(docchunk.HybridChunker().chunk(doc))
+    assert [c.text for c in chunks] == [NESTED]
+    assert [c.text for c in docchunk.HierarchicalChunker().chunk(doc)] == [NESTED]  # as it writes it
+
+
+def test_split_nested_list_keeps_parent_items_regression():
+    chunks = list(docchunk.HybridChunker(max_tokens=24).chunk(onboarding()))
+    assert [(c.text, c.meta.headings) for c in chunks] == [
+        ("- Accounts\n    - Create the email account for the new colleague", ["Onboarding"]),
+        ("- Give access to the shared drive\n    - Read only for the archive folder", ["Onboarding", "Accounts"]),
+        (
+            "- Hardware\n    - Register the serial number of the laptop in the inventory\n    - Hand over the badge",
+            ["Onboarding"],
+        ),
+    ]
+    chunker = docchunk.HybridChunker(max_tokens=24)
+    assert chunker.contextualize(chunks[1]).startswith("Onboarding\nAccounts\n- Give access")
+
+
+def test_list_is_cut_between_top_level_items_first():
+    chunks = list(docchunk.HybridChunker(max_tokens=40).chunk(onboarding()))
+    # the whole list does not fit 40 tokens; the cut is before "Hardware", not inside "Accounts"
+    assert [c.text.splitlines()[0] for c in chunks] == ["- Accounts", "- Hardware"]
+
+
+def contract() -> DoclingDocument:
+    doc = DoclingDocument(name="contract")
+    doc.add_title("Supply Agreement")
+    doc.add_heading("1 Definitions", level=1)
+    doc.add_text(DocItemLabel.TEXT, "Goods means the products listed in Annex A.")
+    doc.add_heading("2 The Customer pays each invoice within 30 days", level=1)
+    doc.add_heading("3 Termination", level=1)
+    doc.add_text(DocItemLabel.TEXT, "Either party may terminate this agreement with three months notice.")
+    doc.add_heading("4 The Supplier delivers the Goods to the site of the Customer", level=1)
+    doc.add_text(DocItemLabel.TEXT, "Delivery costs are borne by the Supplier.")
+    return doc
+
+
+def test_same_level_clause_heading_was_the_parent_of_the_next_regression():
+    chunks = list(docchunk.HybridChunker().chunk(contract()))
+    paths = [c.meta.headings for c in chunks]
+    assert ["Supply Agreement", "2 The Customer pays each invoice within 30 days", "3 Termination"] not in paths
+    termination = next(c for c in chunks if "terminate" in c.text)
+    assert termination.meta.headings == ["Supply Agreement", "3 Termination"]
+
+
+def test_clause_heading_was_only_in_meta_headings_regression():
+    chunks = list(docchunk.HybridChunker().chunk(contract()))
+    texts = [c.text for c in chunks]
+    assert "2 The Customer pays each invoice within 30 days" in texts  # a clause without body: its own chunk
+    delivery = next(c for c in chunks if "Delivery costs" in c.text)
+    assert delivery.text.startswith("4 The Supplier delivers the Goods to the site of the Customer\n")
+    assert not any(t.startswith("3 Termination") for t in texts)  # a title stays a heading only
+    assert not lost_texts(contract(), chunks)
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        ("2 The Customer pays each invoice within 30 days", True),
+        ("4.1 Each party keeps the other's information confidential", True),
+        ("(a) the Supplier may suspend all deliveries", True),
+        ("The Supplier may suspend deliveries.", True),
+        ("3 Termination", False),
+        ("1.2 Scope of this agreement", False),
+        ("Results and discussion", False),
+        ("Section 6 with a rather long descriptive title", False),
+        ("A heading of twelve words is content even without a number or stop", True),
+    ],
+)
+def test_content_heading_rule(text, content):
+    assert is_content_heading(text) is content
+
+
+def linked() -> DoclingDocument:
+    doc = DoclingDocument(name="links")
+    doc.add_heading("Water", level=1)
+    run = doc.add_inline_group()
+    doc.add_text(DocItemLabel.TEXT, "Water (", parent=run)
+    doc.add_text(DocItemLabel.TEXT, "H", parent=run)
+    doc.add_text(DocItemLabel.TEXT, "2", parent=run, formatting=Formatting(script=Script.SUB))
+    doc.add_text(DocItemLabel.TEXT, "O", parent=run)
+    doc.add_text(DocItemLabel.TEXT, ") is described in the", parent=run)
+    doc.add_text(DocItemLabel.TEXT, "manual", parent=run, hyperlink="https://example.com/m",
+                 formatting=Formatting(bold=True))  # fmt: skip
+    doc.add_text(DocItemLabel.TEXT, ", see also", parent=run)
+    doc.add_text(DocItemLabel.TEXT, "the wiki", parent=run, hyperlink="https://example.com/w")
+    doc.add_text(DocItemLabel.TEXT, ".", parent=run)
+    return doc
+
+
+def test_inline_runs_were_split_over_lines_regression():
+    chunks = list(docchunk.HybridChunker().chunk(linked()))
+    assert [c.text for c in chunks] == ["Water (H2O) is described in the manual, see also the wiki."]
+    assert "https://" not in docchunk.HybridChunker().contextualize(chunks[0])
+    refs = {it.self_ref for it in chunks[0].meta.doc_items}
+    assert any(it.hyperlink for it in linked().texts if it.self_ref in refs)  # the URLs stay in the items
+
+
+def test_inline_run_in_list_item_is_one_line():
+    doc = DoclingDocument(name="li")
+    group = doc.add_list_group()
+    item = doc.add_list_item("", parent=group)
+    run = doc.add_inline_group(parent=item)
+    doc.add_text(DocItemLabel.TEXT, "Read the", parent=run)
+    doc.add_text(DocItemLabel.TEXT, "guide", parent=run, hyperlink="https://example.com/g")
+    doc.add_text(DocItemLabel.TEXT, "first", parent=run)
+    doc.add_list_item("Then install", parent=group)
+    chunks = list(docchunk.HybridChunker().chunk(doc))
+    assert [c.text for c in chunks] == ["- Read the guide first\n- Then install"]
+
+
+def results(lead: str, rows: int = 3) -> DoclingDocument:
+    doc = DoclingDocument(name="results")
+    doc.add_heading("Results", level=1)
+    doc.add_text(DocItemLabel.TEXT, "We ran the benchmark twice on each model.")
+    doc.add_text(DocItemLabel.TEXT, lead)
+    data = [["Model", "Score"], *[[f"model {r}", f"{r}.0"] for r in range(1, rows)]]
+    cells = [
+        TableCell(
+            text=v,
+            start_row_offset_idx=r,
+            end_row_offset_idx=r + 1,
+            start_col_offset_idx=c,
+            end_col_offset_idx=c + 1,
+            column_header=r == 0,
+        )
+        for r, row in enumerate(data)
+        for c, v in enumerate(row)
+    ]
+    doc.add_table(data=TableData(num_rows=len(data), num_cols=2, table_cells=cells))
+    doc.add_text(DocItemLabel.TEXT, "The second run confirmed the first.")
+    return doc
+
+
+@pytest.mark.parametrize("lead", ["The results are shown below:", "Table 3 shows the scores of each model."])
+def test_lead_in_was_separated_from_its_table_regression(lead):
+    for min_tokens in (None, 20):
+        chunks = list(docchunk.HybridChunker(min_tokens=min_tokens).chunk(results(lead)))
+        first = next(c for c in chunks if c.meta.table_rows is not None)
+        assert lead + "\nModel" in first.text, [c.text for c in chunks]  # the lead-in, then the table's rows
+
+
+def test_lead_in_is_context_of_the_first_piece_when_it_does_not_fit():
+    chunker = docchunk.HybridChunker(max_tokens=24)
+    lead = "The results are shown below:"
+    chunks = list(chunker.chunk(results(lead, rows=12)))
+    first = next(c for c in chunks if c.meta.table_rows is not None)
+    assert lead in chunker.contextualize(first)
+    assert all(c.meta.token_count <= 24 for c in chunks)
+    assert sum(lead in chunker.contextualize(c) for c in chunks) == 1
+
+
+def test_lead_in_rule():
+    assert is_lead_in("The results are shown below:")
+    assert is_lead_in("The following table lists the models.")
+    assert is_lead_in("Table 2: scores")
+    assert not is_lead_in("We ran the benchmark twice.")
+
+
+# -- property: generated nested lists ------------------------------------------------------------
+_WORDS = st.sampled_from("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu".split())
+
+
+@st.composite
+def nested_lists(draw):
+    doc = DoclingDocument(name="gen")
+    doc.add_heading("Section", level=1)
+
+    def fill(parent, depth):
+        group = doc.add_list_group(parent=parent)
+        for _ in range(draw(st.integers(1, 3))):
+            text = " ".join(draw(st.lists(_WORDS, min_size=1, max_size=12)))
+            item = doc.add_list_item(text, parent=group)
+            if depth < 3 and draw(st.booleans()):
+                fill(item, depth + 1)
+
+    for _ in range(draw(st.integers(1, 2))):
+        fill(None, 1)
+        if draw(st.booleans()):
+            doc.add_text(DocItemLabel.TEXT, " ".join(draw(st.lists(_WORDS, min_size=1, max_size=8))))
+    return doc
+
+
+def _parents(item, doc):
+    out = []
+    node = item.parent.resolve(doc)
+    while node is not None:
+        if isinstance(node, ListItem):
+            out.append(node.text)
+        node = node.parent.resolve(doc) if node.parent is not None else None
+    return out[::-1]
+
+
+@settings(max_examples=40, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@given(doc=nested_lists(), max_tokens=st.integers(12, 80), merge_peers=st.booleans())
+def test_nested_list_invariants(doc, max_tokens, merge_peers):
+    chunker = docchunk.HybridChunker(max_tokens=max_tokens, merge_peers=merge_peers)
+    tok = docchunk.get_tokenizer(None)
+    chunks = list(chunker.chunk(doc))
+    assert chunks
+    for c in chunks:
+        assert c.text.strip()
+        assert c.meta.token_count == tok.count_tokens(chunker.contextualize(c))
+        assert c.meta.token_count <= max_tokens or c.meta.oversized
+        first = c.meta.doc_items[0]
+        if isinstance(first, ListItem):
+            # a chunk that starts inside a nested item carries its parent items (after the section heading)
+            parents = _parents(first, doc)
+            carried = (c.meta.headings or [])[len(c.meta.headings or []) - len(parents) :] == parents
+            # only a context that leaves no room for the item's first line in the budget is left out (as headings are)
+            too_large = tok.count_tokens("\n".join(["Section", *parents, f"- {first.text}"])) > max_tokens
+            assert carried or not parents or (c.meta.headings is None and too_large), (c.text, c.meta.headings)
+    assert not lost_texts(doc, chunks)  # every item's text reaches the chunks (a long one maybe split)
+    for item in doc.texts:
+        if isinstance(item, ListItem):
+            depth = len(_parents(item, doc))
+            for c in chunks:
+                lines = [line.strip() for line in c.text.splitlines()]
+                # (a chunk without headings had its context dropped for the budget, and merge_peers may join
+                # two such windows of different depths: then the nesting is not kept; a known gap, docs/compat.md)
+                if item in c.meta.doc_items and f"- {item.text}" in lines and c.meta.headings is not None:
+                    first = c.meta.doc_items[0]
+                    base = len(_parents(first, doc)) if isinstance(first, ListItem) else 0
+                    # nesting kept: the item is indented by its depth below the chunk's first item
+                    assert f"{' ' * 4 * (depth - base)}- {item.text}" in c.text.splitlines(), (item.text, c.text)
+
+
+def test_list_of_links_kept_markdown_urls_regression():
+    doc = DoclingDocument(name="nav")
+    group = doc.add_list_group()
+    home = doc.add_list_item("My Section", parent=group, hyperlink="#")
+    sub = doc.add_list_group(parent=home)
+    doc.add_list_item("Some page", parent=sub, hyperlink="/start.html")
+    doc.add_list_item("Contact", parent=group)
+    chunks = list(docchunk.HybridChunker().chunk(doc))
+    assert [c.text for c in chunks] == ["- My Section\n    - Some page\n- Contact"]
