@@ -17,6 +17,8 @@ no HTML or underscore escaping):
 
 - a single newline of an item's text is written as a Markdown hard line break
   ``"  \n"``, so an anchor never crosses a newline (each line is its own anchor);
+- an inline run (default mode) is written as one line, each run of whitespace as one
+  space: its words are placed one by one;
 - a list item is written after its marker (``"- "``, ``"1. "``), nested items after
   their indentation, formatted text inside its markers (``**bold**``, ``[text](url)``);
   prefixes and markers are not part of any span;
@@ -37,6 +39,7 @@ section, with the same spans.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from itertools import pairwise
 from typing import Any
@@ -109,11 +112,34 @@ def align(text: str, items: Sequence[Any], skip: Iterable[str] = ()) -> tuple[An
                 stripped = line.rstrip()
                 pos = text.find(stripped, cursor) if stripped != line else -1
                 if pos < 0:
+                    words = _by_words(text, cursor, ref, start, line)
+                    if words:
+                        out.extend(words)
+                        cursor = words[-1][0] + words[-1][3]
                     continue
                 line = stripped
             out.append((pos, ref, start, len(line)))
             cursor = pos + len(line)
     return tuple(out)
+
+
+_WORD = re.compile(r"\S+")
+
+
+def _by_words(text: str, cursor: int, ref: str, start: int, line: str) -> list[Anchor]:
+    r"""Anchors of ``line``'s words where the serializer wrote them with other whitespace (one anchor a word).
+
+    An inline run is written as one line with each run of whitespace as one space
+    (``\xa0`` and line breaks included); its words are then found in order, separated by
+    whitespace only.
+    """
+    words = [(m.start(), m.group()) for m in _WORD.finditer(line)]
+    if not words:
+        return []
+    found = re.compile(r"\s+".join(f"({re.escape(w)})" for _, w in words)).search(text, cursor)
+    if found is None:
+        return []
+    return [(found.start(i + 1), ref, start + at, len(w)) for i, (at, w) in enumerate(words)]
 
 
 def anchors_of(piece: Any) -> tuple[Anchor, ...]:
