@@ -19,11 +19,14 @@ from docling_core.types.doc import DoclingDocument
 
 from docchunk.serialization.chunking import ChunkingSerializerProvider
 from docchunk.serialization.faithful import faithful_serializer
+from docchunk.serialization.table_rows import TableFormat
 
 __all__ = ["is_default_provider", "serializer_for"]
 
 
-def serializer_for(provider: Any, doc: DoclingDocument, *, docling_compat: bool = False) -> BaseDocSerializer:
+def serializer_for(
+    provider: Any, doc: DoclingDocument, *, docling_compat: bool = False, table_format: TableFormat = "records"
+) -> BaseDocSerializer:
     """The serializer of ``doc`` for a chunker configured with ``provider`` and ``docling_compat``.
 
     Args:
@@ -31,6 +34,9 @@ def serializer_for(provider: Any, doc: DoclingDocument, *, docling_compat: bool 
             None for docchunk's default ``ChunkingSerializerProvider``.
         doc: The document to serialize.
         docling_compat: True: ``provider.get_serializer(doc=doc)``, docling-core's text.
+        table_format: The default mode's table form: ``"records"`` (default),
+            ``"triplets"`` or ``"markdown"``; ignored with ``docling_compat`` or a
+            user's own provider, whose tables are written as they write them.
 
     Returns:
         A new serializer for ``doc`` (one per ``chunk()`` call: it may cache per document).
@@ -39,7 +45,7 @@ def serializer_for(provider: Any, doc: DoclingDocument, *, docling_compat: bool 
         provider = ChunkingSerializerProvider()
     if docling_compat or not is_default_provider(provider):
         return provider.get_serializer(doc=doc)
-    return faithful_serializer(doc)
+    return faithful_serializer(doc, table_format)
 
 
 def is_default_provider(provider: Any) -> bool:

@@ -2,8 +2,8 @@
 
 Glue between the chunkers' pieces (:class:`~docchunk.chunkers.doc.walk.Piece`) and
 the pure row serialization and packing of :mod:`docchunk.serialization.table_rows`.
-The caption moves from the text to ``captions``, so ``contextualize()`` shows it
-with every piece; each piece's ``table_rows`` says which grid rows it holds.
+The caption (and the table's ``meta.description``) moves from the text to
+``captions``, so ``contextualize()`` shows it with every piece; each piece's ``table_rows`` says which grid rows it holds.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from docling_core.types.doc import TableItem
 from docchunk.chunkers.doc.table_pack import table_pieces
 from docchunk.chunkers.doc.walk import Piece
 from docchunk.serialization.table_rows import TableRows, table_rows
-from docchunk.serialization.tables import RowTableSerializer
+from docchunk.serialization.tables import RowTableSerializer, table_description
 
 __all__ = ["by_rows", "split_table", "table_of", "whole_table"]
 
@@ -43,11 +43,15 @@ def table_of(piece: Piece) -> TableItem | None:
 
 
 def _caption(table: TableItem, serializer: Any) -> str:
-    """The table's caption text as the serializer gives it (docling-core's ``caption_text`` otherwise)."""
+    """The table's caption text as the serializer gives it (docling-core's ``caption_text`` otherwise),
+    then its ``meta.description`` on a line of its own: what ``contextualize()`` shows with every piece."""
     serialize = getattr(serializer, "serialize_captions", None)
     if serialize is not None:
-        return serialize(item=table).text.strip()
-    return table.caption_text(serializer.doc).strip()
+        caption = serialize(item=table).text.strip()
+    else:
+        caption = table.caption_text(serializer.doc).strip()
+    description = table_description(table)
+    return "\n".join(t for t in (caption, description) if t)
 
 
 def _rows(table: TableItem, serializer: Any) -> TableRows:
