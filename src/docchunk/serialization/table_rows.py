@@ -409,7 +409,7 @@ def _record_rows(grid: list[list[Any]], start: int, label_cols: int, text_of: Ca
         if corner and labels:
             label = f"{label} ({corner})"
         if not entries:
-            rows.append(TableRow(r, (("", label),), sep=RECORD_SEP))
+            rows.append(TableRow(r, (("", _readable(label)),), sep=RECORD_SEP))
         else:
             rows.append(TableRow(r, tuple(entries), lead=f"{label}: " if label else "", sep=RECORD_SEP))
     unused = [h for k, h in enumerate(headers) if k >= label_cols and h and k not in used]

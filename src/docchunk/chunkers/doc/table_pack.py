@@ -45,7 +45,7 @@ class _Joins:
         self.n = sizer.count_batch(texts) if texts else []
         sep_n = sizer.count(sep)
         self.m = [sep_n + k for k in self.n]
-        dirty = [i for i, t in enumerate(texts) if not sizer.clean(sep[-1], t[0])]
+        dirty = [i for i, t in enumerate(texts) if not t or not sizer.clean(sep[-1], t[0])]
         if dirty:
             for i, k in zip(dirty, sizer.count_batch([sep + texts[i] for i in dirty]), strict=True):
                 self.m[i] = k
@@ -54,7 +54,8 @@ class _Joins:
         """Tokens of the texts of ``group + [i]`` joined, given ``size`` for ``group``."""
         if not group:
             return self.n[i]
-        if self.sizer.clean(self.texts[group[-1]][-1], self.sep[0]):
+        last = self.texts[group[-1]]
+        if last and self.sizer.clean(last[-1], self.sep[0]):
             return size + self.m[i]
         return self.sizer.count(self.sep.join(self.texts[k] for k in [*group, i]))
 
