@@ -417,7 +417,7 @@ def _record_rows(grid: list[list[Any]], start: int, label_cols: int, text_of: Ca
         unused.insert(0, corner)
     if unused:
         k = next((i for i, row in enumerate(rows) if row.cells), None)
-        extra = tuple(("", h) for h in dict.fromkeys(unused))
+        extra = tuple(("", _readable(h)) for h in dict.fromkeys(unused))
         if k is None:  # no row has text (there is at least one body row)
             rows[0] = TableRow(rows[0].index, extra, sep=RECORD_SEP)
         else:
