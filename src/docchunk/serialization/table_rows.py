@@ -262,7 +262,8 @@ def table_rows(
     it, up to the next section row (consecutive section rows nest:
     ``Americas / North / Canada:``); a section row with no data row after it is its
     text. Empty header cells and empty values are left out (a value without a
-    header is an entry of its own); a header over a column without any value is
+    header is an entry of its own); consecutive values under the same header are
+    one entry, ``header = v1, v2``; a header over a column without any value is
     an entry without ``=`` on the first row, so its text is not lost.
 
     ``"triplets"``: each distinct cell with text outside the label columns gives
@@ -390,6 +391,7 @@ def _record_rows(grid: list[list[Any]], start: int, label_cols: int, text_of: Ca
             used.update(span)
             header = LEVEL_SEP.join(dict.fromkeys(h for k in span if (h := headers[k])))
             entries.append((f"{header} = ", value) if header else ("", _readable(value)))
+        entries = _same_header_once(entries)
         if labels and not entries and label_cols and _is_section(row, labels, label_cols):  # labels the rows below
             label = LEVEL_SEP.join(labels)
             section = label[:-1].rstrip() if label.endswith(":") and len(label) > 1 else label
@@ -423,6 +425,22 @@ def _record_rows(grid: list[list[Any]], start: int, label_cols: int, text_of: Ca
         else:
             rows[k] = TableRow(rows[k].index, rows[k].cells + extra, rows[k].lead, RECORD_SEP)
     return TableRows(rows=rows, start=start, end=n_rows)
+
+
+def _same_header_once(entries: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Consecutive entries under the same header as one: ``% of Total = 0.60, 0.31, 0.58``.
+
+    Columns whose headers read the same (a header merged over sub-columns that
+    have no header of their own) would repeat it for every value; the values are
+    joined by ``", "`` after it once instead.
+    """
+    out: list[tuple[str, str]] = []
+    for prefix, value in entries:
+        if out and prefix and out[-1][0] == prefix:
+            out[-1] = (prefix, f"{out[-1][1]}, {value}")
+        else:
+            out.append((prefix, value))
+    return out
 
 
 def _is_section(row: list[Any], labels: list[str], label_cols: int) -> bool:
