@@ -111,7 +111,8 @@ def half_rows(doc, chunks, chunker, mode: str) -> tuple[int, int]:
     small = cut = 0
     for table in doc.tables:
         holders = [c.text for c in chunks
-                   if any(isinstance(it, TableItem) and it.self_ref == table.self_ref for it in c.meta.doc_items)]  # fmt: skip
+                   if any(isinstance(it, TableItem) and it.self_ref == table.self_ref
+                          for it in c.meta.doc_items)]  # fmt: skip
         if not holders:
             continue
         grid = _grid(table.data)

@@ -243,7 +243,7 @@ def table_rows(
     visited: set[str] | None = None,
     table_format: TableFormat = "records",
 ) -> TableRows:
-    """Serialize a table row by row, in the form ``table_format`` names.
+    r"""Serialize a table row by row, in the form ``table_format`` names.
 
     Reads the grid of ``item.data`` (merged cells repeated over their span, as
     docling-core's ``TableData.grid`` gives it). Column-header rows are counted as
@@ -258,7 +258,8 @@ def table_rows(
     the label once. The label joins the row's label-column texts by ``" / "``,
     after the top-left header cell's text in parentheses (``EDD+BBox (Model):``).
     A section row, one with text only in its label columns that ends with ``:``,
-    spans the whole row or is flagged ``row_section``, gives no text of its own: its text (a trailing ``:`` dropped) prefixes the labels of the rows below
+    spans the whole row or is flagged ``row_section``, gives no text of its
+    own: its text (a trailing ``:`` dropped) prefixes the labels of the rows below
     it, up to the next section row (consecutive section rows nest:
     ``Americas / North / Canada:``); a section row with no data row after it is its
     text. Empty header cells and empty values are left out (a value without a
@@ -274,7 +275,7 @@ def table_rows(
     ``"markdown"``: a Markdown table, ``| a | b |`` per row, under the header
     line(s) and the delimiter line (:attr:`TableRows.head`); a table without
     header rows takes its first row as the header, as docling-core's Markdown
-    export does. ``|`` in a cell is escaped as ``\\|``.
+    export does. ``|`` in a cell is escaped as ``\|``.
 
     A table that is all header (no body rows) gives, in every form, one row per
     grid row with the texts of the cells that start on it, joined by ``". "``.
@@ -353,9 +354,7 @@ def check_table_format(table_format: Any) -> str:
 
 def _header_levels(grid: list[list[Any]], start: int, text_of: Callable[[Any], str], cols: range) -> str:
     """The header of the columns ``cols``: distinct header-cell texts above them, top-down, joined by " / "."""
-    return LEVEL_SEP.join(
-        dict.fromkeys(t for r in range(start) for j in cols if (t := text_of(grid[r][j])))
-    )
+    return LEVEL_SEP.join(dict.fromkeys(t for r in range(start) for j in cols if (t := text_of(grid[r][j]))))
 
 
 def _record_rows(grid: list[list[Any]], start: int, label_cols: int, text_of: Callable[[Any], str]) -> TableRows:
@@ -418,12 +417,12 @@ def _record_rows(grid: list[list[Any]], start: int, label_cols: int, text_of: Ca
     if corner and not any(row.lead for row in rows):  # no labelled data row carries the corner
         unused.insert(0, corner)
     if unused:
-        k = next((i for i, row in enumerate(rows) if row.cells), None)
+        first = next((i for i, row in enumerate(rows) if row.cells), None)
         extra = tuple(("", _readable(h)) for h in dict.fromkeys(unused))
-        if k is None:  # no row has text (there is at least one body row)
+        if first is None:  # no row has text (there is at least one body row)
             rows[0] = TableRow(rows[0].index, extra, sep=RECORD_SEP)
         else:
-            rows[k] = TableRow(rows[k].index, rows[k].cells + extra, rows[k].lead, RECORD_SEP)
+            rows[first] = TableRow(rows[first].index, rows[first].cells + extra, rows[first].lead, RECORD_SEP)
     return TableRows(rows=rows, start=start, end=n_rows)
 
 

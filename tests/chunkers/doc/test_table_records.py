@@ -126,7 +126,7 @@ def test_markdown_pieces_repeat_the_header_lines():
     ids=["hybrid", "hierarchical", "page", "expander"],
 )
 def test_bad_table_format_raises_config_error_naming_the_forms(make):
-    with pytest.raises(docchunk.ConfigError, match="records.*triplets.*markdown"):
+    with pytest.raises(docchunk.ConfigError, match=r"records.*triplets.*markdown"):
         make()
 
 
@@ -271,9 +271,12 @@ def check_records(chunker, doc, chunks, description: str) -> None:
         repeated = any(row.lead in prefix + value for prefix, value in row.cells)
         for line in own:
             assert repeated or row.lead not in line[len(row.lead) :], line
-        fits = chunker.token_counter.count_tokens(
-            join_context(pieces[0].meta.headings, pieces[0].meta.captions, row.text, chunker.delim)
-        ) <= chunker.max_tokens
+        fits = (
+            chunker.token_counter.count_tokens(
+                join_context(pieces[0].meta.headings, pieces[0].meta.captions, row.text, chunker.delim)
+            )
+            <= chunker.max_tokens
+        )
         if fits:
             assert row.text in lines
         if len(row.cells) > 1 and 2 * chunker.token_counter.count_tokens(row.lead) < chunker.max_tokens // 2:

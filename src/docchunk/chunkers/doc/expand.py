@@ -111,7 +111,9 @@ class ChunkExpander(BaseChunkExpander):
                 "pass the document the chunk came from"
             )
         if serializer is None:
-            serializer = serializer_for(None, dl_doc, docling_compat=self.docling_compat, table_format=self.table_format)
+            serializer = serializer_for(
+                None, dl_doc, docling_compat=self.docling_compat, table_format=self.table_format
+            )
         return self._expand(chunk, dl_doc, serializer, {})
 
     def _expand(self, chunk: Any, dl_doc: DoclingDocument, serializer: Any, memo: dict[str, Any]) -> Any:
@@ -144,7 +146,9 @@ class ChunkExpander(BaseChunkExpander):
                 yield self.expand(chunk, dl_doc, serializer)  # raises the DocumentError
             return
         if serializer is None:
-            serializer = serializer_for(None, dl_doc, docling_compat=self.docling_compat, table_format=self.table_format)
+            serializer = serializer_for(
+                None, dl_doc, docling_compat=self.docling_compat, table_format=self.table_format
+            )
         memo: dict[str, Any] = {}
         for chunk in chunks:
             yield self._expand(chunk, dl_doc, serializer, memo)

@@ -79,7 +79,9 @@ class PageChunker(DocumentChunker):
     docling_compat: bool = False
     table_format: TableFormat = "records"  # checked by DocumentChunker._check_table_format
 
-    _POST_INIT_SETTINGS: ClassVar[frozenset[str]] = frozenset({"tokenizer", "max_tokens", "docling_compat", "table_format"})
+    _POST_INIT_SETTINGS: ClassVar[frozenset[str]] = frozenset(
+        {"tokenizer", "max_tokens", "docling_compat", "table_format"}
+    )
 
     def model_post_init(self, __context: Any) -> None:
         """Check ``max_tokens``."""

@@ -145,7 +145,9 @@ def table_pieces(rows: TableRows, available: int, sizer: Sizer) -> list[TablePie
     full = [row for row in rows.rows if row.cells]
     if not full:
         if rows.head:
-            return [TablePiece(t, (rows.start, rows.end), n, o) for t, n, o in _split_cell("", rows.head, available, sizer)]
+            return [
+                TablePiece(t, (rows.start, rows.end), n, o) for t, n, o in _split_cell("", rows.head, available, sizer)
+            ]
         return []
     head, lead_pieces = rows.head, []
     room = available
@@ -269,9 +271,7 @@ def _value_spans(value: str, budget: int, sizer: Sizer) -> list[tuple[int, int]]
     return out
 
 
-def _no_debris(
-    text: str, spans: list[tuple[int, int]], fits: Callable[[int, int], bool]
-) -> list[tuple[int, int]]:
+def _no_debris(text: str, spans: list[tuple[int, int]], fits: Callable[[int, int], bool]) -> list[tuple[int, int]]:
     """``spans`` where a span made only of ``|``, ``-``, ``:`` and spaces is joined to a neighbour.
 
     Such a fragment would read as a Markdown table remnant; it is kept with the text

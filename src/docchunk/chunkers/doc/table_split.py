@@ -3,7 +3,8 @@
 Glue between the chunkers' pieces (:class:`~docchunk.chunkers.doc.walk.Piece`) and
 the pure row serialization and packing of :mod:`docchunk.serialization.table_rows`.
 The caption (and the table's ``meta.description``) moves from the text to
-``captions``, so ``contextualize()`` shows it with every piece; each piece's ``table_rows`` says which grid rows it holds.
+``captions``, so ``contextualize()`` shows it with every piece; each piece's
+``table_rows`` says which grid rows it holds.
 """
 
 from __future__ import annotations
@@ -43,8 +44,11 @@ def table_of(piece: Piece) -> TableItem | None:
 
 
 def _caption(table: TableItem, serializer: Any) -> str:
-    """The table's caption text as the serializer gives it (docling-core's ``caption_text`` otherwise),
-    then its ``meta.description`` on a line of its own: what ``contextualize()`` shows with every piece."""
+    """The table's caption and ``meta.description``: what ``contextualize()`` shows with every piece.
+
+    The caption text as the serializer gives it (docling-core's ``caption_text``
+    otherwise), then the description on a line of its own.
+    """
     serialize = getattr(serializer, "serialize_captions", None)
     if serialize is not None:
         caption = serialize(item=table).text.strip()
