@@ -168,6 +168,10 @@ def test_table_description_reaches_contextualize_of_every_piece(max_tokens):
     chunks = list(chunker.chunk(doc))
     pieces = table_pieces_of(chunks)
     assert pieces
+    if max_tokens < 64:  # caption and description would cut rows that fit without them: a chunk before the table
+        before = chunks[chunks.index(pieces[0]) - 1]
+        assert description in before.text and all(not c.meta.captions for c in pieces)
+        return
     for piece in pieces:
         assert description in chunker.contextualize(piece)
         assert description not in piece.text
