@@ -22,6 +22,9 @@ from recommend_run import groups_of, label
 
 from docchunk.evaluation import load_eval_set
 
+Rows = dict[tuple[str, str], dict[str, Any]]
+"""(set name, configuration label) -> one JSON line of recommend_run.py."""
+
 KNOB_NAMES = ("ctx", "headings", "table")
 ALL_KNOBS = ((False, False, False), (True, False, False), (False, True, False), (False, False, True),
              (True, True, False), (True, False, True), (False, True, True), (True, True, True))  # fmt: skip
@@ -51,7 +54,7 @@ def effect(a: list[float], b: list[float], picked: list[bool]) -> str:
     return f"{mean:+.1f} ± {se:.1f}{star}"
 
 
-def size_table(rows: dict[str, Any], set_name: str, sizes: list[int], families: list[str]) -> list[str]:
+def size_table(rows: Rows, set_name: str, sizes: list[int], families: list[str]) -> list[str]:
     out = ["| size | configuration | recall @1k | IoU @k5 | recall @k5 | precision_Ω | chunks |", "|---" * 7 + "|"]
     for size in sizes:
         names = [label("docchunk", size, False, False, False), label("docchunk", size, True, True, True)]
@@ -67,7 +70,7 @@ def size_table(rows: dict[str, Any], set_name: str, sizes: list[int], families: 
     return out
 
 
-def group_table(rows: dict[str, Any], set_name: str, names: list[str], figure: str) -> list[str]:
+def group_table(rows: Rows, set_name: str, names: list[str], figure: str) -> list[str]:
     present = [n for n in names if (set_name, n) in rows]
     if not present:
         return []
@@ -81,7 +84,7 @@ def group_table(rows: dict[str, Any], set_name: str, names: list[str], figure: s
     return out
 
 
-def knob_table(rows: dict[str, Any], set_name: str, groups: list[str], sizes: list[int], figure: str) -> list[str]:
+def knob_table(rows: Rows, set_name: str, groups: list[str], sizes: list[int], figure: str) -> list[str]:
     """Each knob's paired effect: alone (over plain) and last (over the other two knobs)."""
     names = sorted(set(groups))
     out = ["| size | knob | added to | overall | " + " | ".join(names) + " |", "|---" * (len(names) + 4) + "|"]
@@ -108,7 +111,7 @@ def main() -> int:
     parser.add_argument("results", type=Path)
     parser.add_argument("--set", action="append", required=True, help="NAME=DATA_DIR (repeatable)")
     args = parser.parse_args()
-    rows = {}
+    rows: Rows = {}
     for line in args.results.read_text(encoding="utf-8").splitlines():
         r = json.loads(line)
         rows[(r["set"], r["label"])] = r
@@ -116,7 +119,8 @@ def main() -> int:
     families = list(dict.fromkeys(r["family"] for r in rows.values()))
     for spec in args.set:
         set_name, _, folder = spec.partition("=")
-        groups = groups_of(Path(folder), load_eval_set(folder))
+        folder, _, ids = folder.partition("@")
+        groups = groups_of(Path(folder), load_eval_set(folder, ids.split(",") if ids else None))
         print(f"\n### {set_name}: size for size\n")
         print("\n".join(size_table(rows, set_name, sizes, families)))
         for figure, title in (("recall_budget", "recall @1k"), ("iou_k", "IoU @k5")):

@@ -57,6 +57,19 @@ def label(family: str, size: int, ctx: bool, headings: bool, table: bool) -> str
     return f"{family} {size}" + "".join(f" +{k}" for k in knobs)
 
 
+def parse_label(name: str) -> tuple[str, int, bool, bool, bool]:
+    """The inverse of :func:`label`: ``"semchunk 50 +ctx25"`` -> ``("semchunk", 50, True, False, False)``.
+
+    Raises:
+        ValueError: An unknown family or knob.
+    """
+    head, *knobs = name.split(" +")
+    family, _, size = head.rpartition(" ")
+    if (family != "docchunk" and family not in PEERS) or not set(knobs) <= {"ctx25", "headings", "table-row"}:
+        raise ValueError(f"unknown configuration {name!r}; e.g. 'docchunk 50 +ctx25 +headings +table-row'")
+    return family, int(size), "ctx25" in knobs, "headings" in knobs, "table-row" in knobs
+
+
 def phases(sizes: list[int]) -> dict[str, list[tuple[str, int, bool, bool, bool]]]:
     """Named groups of configurations per size: A (docchunk plain and with all three knobs, every
     peer), B (one knob), C (two knobs), D (semchunk with docchunk's three refineries)."""
@@ -78,7 +91,7 @@ ORDER = ("A50", "B50", "A100", "B100", "C50", "C100", "A200", "A400", "B200", "B
 def groups_of(data_dir: Path, eval_set: Any) -> list[str]:
     """The group of each question, in file order (the order of ``eval_set.questions``)."""
     with (data_dir / "questions_df.csv").open(encoding="utf-8", newline="") as handle:
-        kinds = [row.get("kind") or "" for row in csv.DictReader(handle)]
+        kinds = [row.get("kind") or "" for row in csv.DictReader(handle) if row["corpus_id"] in eval_set.corpora]
     out = []
     for q, kind in zip(eval_set.questions, kinds, strict=True):
         cid = q.corpus_id
@@ -112,11 +125,13 @@ def main() -> int:
     parser.add_argument("--set", action="append", required=True, help="NAME=DATA_DIR (repeatable)")
     parser.add_argument("--sizes", default="50,100,200,400")
     parser.add_argument("--phase", action="append", help="phases to run, in order (default: all)")
+    parser.add_argument("--only", action="append", help="run these configurations (labels), in order, instead")
     args = parser.parse_args()
     sets = {}
     for spec in args.set:
         name, _, folder = spec.partition("=")
-        eval_set = load_eval_set(folder)
+        folder, _, ids = folder.partition("@")  # NAME=DIR@corpus,corpus: only those corpora
+        eval_set = load_eval_set(folder, ids.split(",") if ids else None)
         sets[name] = (eval_set, groups_of(Path(folder), eval_set))
     table = phases([int(s) for s in args.sizes.split(",")])
     order = args.phase or list(ORDER)
@@ -124,8 +139,9 @@ def main() -> int:
     if args.out.exists():
         done = {(r["set"], r["label"]) for r in map(json.loads, args.out.read_text().splitlines())}
     embed = CachedEmbedder(load_model(progress=False), DEFAULT_MODEL, cache_dir=default_cache_dir(), progress=False)
-    for phase in order:
-        for family, size, ctx, headings, tab in table.get(phase, []):
+    todo = [[parse_label(n) for n in args.only]] if args.only else [table.get(phase, []) for phase in order]
+    for configs in todo:
+        for family, size, ctx, headings, tab in configs:
             name = label(family, size, ctx, headings, tab)
             config = ChunkingConfig("recursive", TOKENIZER, chunk_size=size, context_size=25 if ctx else 0,
                                     context_side="both", headings=headings,

