@@ -106,6 +106,24 @@ def knob_table(rows: Rows, set_name: str, groups: list[str], sizes: list[int], f
     return out
 
 
+def peer_table(rows: Rows, set_name: str, sizes: list[int], families: list[str]) -> list[str]:
+    """docchunk (plain, and with the three knobs) minus each peer at the same size, paired per question."""
+    out = ["| size | docchunk | peer | recall @1k | IoU @k5 |", "|---" * 5 + "|"]
+    for size in sizes:
+        for knobs in (ALL_KNOBS[0], ALL_KNOBS[-1]):
+            mine = rows.get((set_name, label("docchunk", size, *knobs)))
+            for family in families:
+                theirs = rows.get((set_name, label(family, size, False, False, False)))
+                if family == "docchunk" or mine is None or theirs is None:
+                    continue
+                cells = []
+                for figure in ("recall_budget", "iou_k"):
+                    a, b = mine["per_question"][figure], theirs["per_question"][figure]
+                    cells.append(effect(a, b, [True] * len(a)))
+                out.append(f"| {size} | {mine['label']} | {theirs['label']} | " + " | ".join(cells) + " |")
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("results", type=Path)
@@ -123,6 +141,8 @@ def main() -> int:
         groups = groups_of(Path(folder), load_eval_set(folder, ids.split(",") if ids else None))
         print(f"\n### {set_name}: size for size\n")
         print("\n".join(size_table(rows, set_name, sizes, families)))
+        print(f"\n### {set_name}: docchunk minus each peer, same size (paired)\n")
+        print("\n".join(peer_table(rows, set_name, sizes, families)))
         for figure, title in (("recall_budget", "recall @1k"), ("iou_k", "IoU @k5")):
             names = [n for size in sizes for n in configs_at(size, families)]
             print(f"\n### {set_name}: {title} per group\n")
