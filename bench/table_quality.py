@@ -1,7 +1,15 @@
 """Table chunk quality: debris chunks and cut rows, docling-compatible mode against the default.
 
 Usage:
-    python bench/table_quality.py [--corpus ../shared/corpus/docling]
+    python bench/table_quality.py [--corpus ../shared/corpus/docling] [--half]
+
+With ``--half`` it measures, per mode (compat, the default mode's ``triplets`` and
+``records`` table formats), issue 24's figure instead: rows *cut* among the rows
+whose cells plus column headers take at most half the budget (tokens of the
+cells' and headers' texts joined by spaces), a row counting as cut when its text,
+in the mode's own form, is whole in no chunk; plus the chunk count and the share
+of chunks under 64 tokens (of ``contextualize()``). Every document of the corpus
+is chunked (JSON files, searched recursively).
 
 For each configuration (all-MiniLM-L6-v2 at 64 and 256 tokens, cl100k at 128) it
 chunks every corpus document that has a table with ``HybridChunker``, once with
@@ -89,11 +97,81 @@ def entry_cuts(doc, chunks, chunker, compat: bool) -> tuple[int, int]:
     return fit, cut
 
 
+def half_rows(doc, chunks, chunker, mode: str) -> tuple[int, int]:
+    """(rows within half the budget, of them cut) of one chunked document (issue 24's measure)."""
+    from docling_core.types.doc import TableItem
+
+    from docchunk.serialization.selection import serializer_for
+    from docchunk.serialization.table_rows import _grid, _header_rows, table_rows
+
+    compat = mode == "compat"
+    serializer = serializer_for(chunker.serializer_provider, doc, docling_compat=compat,
+                                **({} if compat else {"table_format": mode}))  # fmt: skip
+    tok = chunker.token_counter
+    small = cut = 0
+    for table in doc.tables:
+        holders = [c.text for c in chunks
+                   if any(isinstance(it, TableItem) and it.self_ref == table.self_ref
+                          for it in c.meta.doc_items)]  # fmt: skip
+        if not holders:
+            continue
+        grid = _grid(table.data)
+        if not grid:
+            continue
+        start = min(_header_rows(table.data, grid), len(grid))
+        headers = " ".join(dict.fromkeys(c.text for r in grid[:start] for c in r if c.text.strip()))
+        if compat:
+            texts = docling_rows(table, doc, serializer)
+            by_index = dict(zip(range(start, len(grid)), texts, strict=False))
+        else:
+            by_index = {r.index: r.text for r in table_rows(table, doc, serializer, None, mode).rows if r.cells}
+        for index, text in by_index.items():
+            own = " ".join(dict.fromkeys(c.text for c in grid[index] if c.text.strip()))
+            if not own or tok.count_tokens(f"{headers} {own}") > chunker.max_tokens // 2:
+                continue
+            small += 1
+            cut += not any(text in h for h in holders)
+    return small, cut
+
+
+def main_half(paths: list[Path]) -> None:
+    from docling_core.types.doc import DoclingDocument
+
+    from docchunk import HybridChunker
+
+    docs = []
+    for p in paths:
+        try:
+            docs.append(DoclingDocument.load_from_json(p))
+        except Exception:  # not a DoclingDocument (a golden chunk file ...)
+            continue
+    print(f"{len(docs)} documents, {sum(len(d.tables) for d in docs)} tables")
+    print(f"{'tokenizer':<10}{'max':>5}  {'mode':<9}{'chunks':>7}{'<64':>7}{'rows':>7}{'cut':>6}")
+    for spec, max_tokens in CONFIGS:
+        for mode in ("compat", "triplets", "records"):
+            chunker = HybridChunker(tokenizer=spec, max_tokens=max_tokens, docling_compat=mode == "compat",
+                                    **({} if mode == "compat" else {"table_format": mode}))  # fmt: skip
+            n = under = small = cut = 0
+            for doc in docs:
+                chunks = list(chunker.chunk(doc))
+                n += len(chunks)
+                under += sum(1 for c in chunks if chunker.token_counter.count_tokens(chunker.contextualize(c)) < 64)
+                a, b = half_rows(doc, chunks, chunker, mode)
+                small, cut = small + a, cut + b
+            name = "cl100k" if spec else "MiniLM"
+            share = f"{100 * under / n:.0f}%" if n else "-"
+            print(f"{name:<10}{max_tokens:>5}  {mode:<9}{n:>7}{share:>7}{small:>7}{cut:>6}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus" / "docling")
+    parser.add_argument("--half", action="store_true", help="issue 24's measure (see above)")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT / "src"))
+    if args.half:
+        main_half(sorted(args.corpus.rglob("*.json")))
+        return
     from docling_core.types.doc import DoclingDocument
 
     from docchunk import HybridChunker

@@ -115,14 +115,22 @@ include_furniture_option = click.option(
 )  # fmt: skip
 
 
+table_format_option = click.option(
+    "--table-format", type=click.Choice(["records", "triplets", "markdown"]), default="records", show_default=True,
+    help="How tables are written (hybrid, hierarchical, page; not with --docling-compat): records "
+    "('label: header = value; ...', the row label once), triplets ('label, header = value. ...') or markdown "
+    "(table lines under the header).",
+)  # fmt: skip
+
+
 def structure_options(func: F) -> F:
     """The structure options of the document chunkers.
 
     ``--no-merge-across-pages``, ``--min-tokens``, ``--docling-compat``, ``--code-chunking``,
-    ``--include-furniture``.
+    ``--include-furniture``, ``--table-format``.
     """
     return no_merge_across_pages_option(
-        min_tokens_option(docling_compat_option(code_chunking_option(include_furniture_option(func))))
+        min_tokens_option(docling_compat_option(code_chunking_option(include_furniture_option(table_format_option(func)))))
     )
 
 
@@ -203,6 +211,8 @@ def make_doc_chunker(settings: ChunkSettings, debug: bool, warn: bool = True) ->
         structure: dict[str, Any] = {"docling_compat": s.docling_compat}
         if s.include_furniture:
             structure["include_furniture"] = True
+        if s.table_format != "records":
+            structure["table_format"] = s.table_format
         if s.chunker == "hybrid":
             structure.update(min_tokens=s.min_tokens, merge_across_pages=s.merge_across_pages)
         if s.code_chunking:
@@ -218,6 +228,7 @@ def make_doc_chunker(settings: ChunkSettings, debug: bool, warn: bool = True) ->
             s.expand,  # type: ignore[arg-type]
             tokenizer=chunker.token_counter, max_tokens=s.expand_max_tokens, docling_compat=s.docling_compat,
             include_furniture=s.include_furniture,
+            table_format=s.table_format,
         )  # fmt: skip
         return ExpandingChunker(chunker=chunker, expander=expander)
     except DocchunkError as exc:
@@ -247,13 +258,13 @@ def _build_doc_chunker(
     if kind == "hierarchical":
         return HierarchicalChunker(tokenizer=tokenizer, **structure)
     if kind == "page":
-        furniture = {"include_furniture": True} if structure.get("include_furniture") else {}
-        return PageChunker(tokenizer=tokenizer, max_tokens=max_tokens, **furniture)
+        page_settings = _pick(structure, "table_format", "include_furniture")
+        return PageChunker(tokenizer=tokenizer, max_tokens=max_tokens, **page_settings)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ModelLimitWarning)
         chunker: Any
         if kind == "line":
-            chunker = LineBasedTokenChunker(tokenizer=tokenizer, max_tokens=max_tokens)
+            chunker = LineBasedTokenChunker(tokenizer=tokenizer, max_tokens=max_tokens)  # no table_format (APPLIES)
         else:
             chunker = HybridChunker(tokenizer=tokenizer, max_tokens=max_tokens, merge_peers=merge_peers, **structure)
     for warning in caught:  # ours as one plain line (once, not per worker); others as Python shows them
@@ -262,6 +273,11 @@ def _build_doc_chunker(
         elif warn:
             click.echo(f"docchunk: warning: {warning.message}", err=True)
     return chunker
+
+
+def _pick(structure: dict[str, Any], *names: str) -> dict[str, Any]:
+    """The entries of ``structure`` named ``names`` (the settings a chunker that takes only those gets)."""
+    return {name: structure[name] for name in names if name in structure}
 
 
 class ModelLimitCheck:

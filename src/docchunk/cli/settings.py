@@ -45,6 +45,7 @@ APPLIES: dict[str, tuple[str, ...]] = {
     "docling_compat": ("hybrid", "hierarchical"),
     "include_furniture": ("hybrid", "hierarchical", "page"),
     "code_chunking": ("hybrid", "hierarchical"),
+    "table_format": ("hybrid", "hierarchical", "page"),
     "expand": DOC_KINDS,
     "expand_max_tokens": DOC_KINDS,
     "chunk_size": TEXT_KINDS,
@@ -99,6 +100,7 @@ class ChunkSettings:
     docling_compat: bool = False
     include_furniture: bool = False
     code_chunking: bool = False
+    table_format: str = "records"
     expand: str | None = None
     expand_max_tokens: int | None = None
     chunk_size: int | None = None
@@ -196,6 +198,10 @@ def check_settings(s: ChunkSettings) -> None:
             "--code-chunking with --docling-compat applies to --chunker hierarchical: docling-core 2.104.0's "
             "HybridChunker has no code chunking (use --chunker hierarchical, or leave out --docling-compat)"
         )
+    if s.docling_compat and s.table_format != "records":
+        raise click.UsageError(f"--table-format {s.table_format} is a default-mode option, so it does not go with "
+                               "--docling-compat (docling-core 2.104.0 writes its own tables); leave out one of "
+                               "them")  # fmt: skip
     if s.embed_device is not None and s.embed is None:
         raise click.UsageError(f"--embed-device {s.embed_device} is the device of --embed; give --embed MODEL too, "
                                "or leave out --embed-device")  # fmt: skip

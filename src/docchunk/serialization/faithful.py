@@ -18,6 +18,7 @@ from docchunk.serialization.items import (
     KeyValueLinesSerializer,
     PictureTextSerializer,
 )
+from docchunk.serialization.table_rows import TableFormat
 from docchunk.serialization.tables import RowTableSerializer
 
 __all__ = ["faithful_serializer"]
@@ -26,19 +27,25 @@ _PICTURES = PictureTextSerializer()
 _KEY_VALUES = KeyValueLinesSerializer()
 _FALLBACK = FaithfulFallbackSerializer()
 
-
-def faithful_serializer(doc: DoclingDocument, *, include_furniture: bool = False) -> ChunkingSerializer:
+def faithful_serializer(
+    doc: DoclingDocument, table_format: TableFormat = "records", *, include_furniture: bool = False
+) -> ChunkingSerializer:
     """A new default-mode serializer of ``doc`` (its table serializer caches rows for this document).
 
     Args:
         doc: The document to serialize.
+        table_format: How tables are written: ``"records"`` (default), ``"triplets"``
+            or ``"markdown"`` (see :func:`docchunk.serialization.table_rows.table_rows`).
         include_furniture: Also write page headers and footers (the furniture layer,
             and body items labelled ``page_header``/``page_footer``); by default they
             are left out.
+
+    Raises:
+        ConfigError: ``table_format`` is none of the three.
     """
     return FaithfulChunkingSerializer.for_document(
         doc,
-        table_serializer=RowTableSerializer(),
+        table_serializer=RowTableSerializer(table_format),
         picture_serializer=_PICTURES,
         key_value_serializer=_KEY_VALUES,
         form_serializer=_KEY_VALUES,

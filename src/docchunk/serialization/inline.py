@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from docling_core.types.doc.document import DoclingDocument, InlineGroup, TextItem
+from docling_core.types.doc.document import DoclingDocument, FormulaItem, InlineGroup, TextItem
 
 __all__ = ["inline_group_of", "one_inline_run", "plain_inline_text"]
 
@@ -60,7 +60,10 @@ def _fragments(group: Any, doc: DoclingDocument) -> list[tuple[str, bool]]:
             formatting = getattr(child, "formatting", None)
             value = getattr(getattr(formatting, "script", None), "value", None)
             script = value in ("sub", "super")
-            out.append((child.text, script))
+            text = child.text
+            if not text and isinstance(child, FormulaItem):
+                text = child.orig or ""  # a formula not decoded: its original text, as the items' serializer writes it
+            out.append((text, script))
         else:
             text = getattr(child, "text", "")
             if isinstance(text, str) and text:

@@ -20,12 +20,18 @@ from docling_core.types.doc import DoclingDocument
 from docchunk.errors import ConfigError
 from docchunk.serialization.chunking import ChunkingSerializerProvider
 from docchunk.serialization.faithful import faithful_serializer
+from docchunk.serialization.table_rows import TableFormat
 
 __all__ = ["check_no_page_breaks", "is_default_provider", "serializer_for"]
 
 
 def serializer_for(
-    provider: Any, doc: DoclingDocument, *, docling_compat: bool = False, include_furniture: bool = False
+    provider: Any,
+    doc: DoclingDocument,
+    *,
+    docling_compat: bool = False,
+    table_format: TableFormat = "records",
+    include_furniture: bool = False,
 ) -> BaseDocSerializer:
     """The serializer of ``doc`` for a chunker configured with ``provider`` and ``docling_compat``.
 
@@ -34,6 +40,9 @@ def serializer_for(
             None for docchunk's default ``ChunkingSerializerProvider``.
         doc: The document to serialize.
         docling_compat: True: ``provider.get_serializer(doc=doc)``, docling-core's text.
+        table_format: The default mode's table form: ``"records"`` (default),
+            ``"triplets"`` or ``"markdown"``; ignored with ``docling_compat`` or a
+            user's own provider, whose tables are written as they write them.
         include_furniture: Default mode with the default provider: also write page
             headers and footers (left out by default). Ignored otherwise.
 
@@ -55,7 +64,7 @@ def serializer_for(
         serializer = provider.get_serializer(doc=doc)
         check_no_page_breaks(serializer)
         return serializer
-    return faithful_serializer(doc, include_furniture=include_furniture)
+    return faithful_serializer(doc, table_format, include_furniture=include_furniture)
 
 
 def check_no_page_breaks(serializer: Any) -> None:

@@ -1,32 +1,53 @@
-"""Tables chunked by rows: one triplet entry per body row, packed whole into pieces.
+"""Tables chunked by rows: one entry per body row, packed whole into pieces.
 
 The default (structure-faithful) table text of the document chunkers. Two phases,
 each a function with its own postconditions:
 
 1. :func:`table_rows` reads a ``TableItem``'s grid (``item.data``) and gives one
-   :class:`TableRow` per body row, in the triplet form ``row label, column header =
-   value`` that docling-core's ``TripletTableSerializer`` uses, but with every cell
-   text kept (header cells included, the top-left one too), merged cells read once
-   per row, and no Markdown anywhere.
+   :class:`TableRow` per body row, in one of three forms (``table_format``):
+
+   - ``"records"`` (the default): the row label once, then each column header and
+     its value, ``United States: 2019 = $614,493; 2018 = $668,580``; section rows
+     (text only in the label columns) prefix the rows below them
+     (``Americas / United States: ...``); multi-level headers are joined by
+     ``" / "``; empty headers and values are left out.
+   - ``"triplets"``: ``row label, column header = value`` per cell, as
+     docling-core's ``TripletTableSerializer`` writes them, but with every cell
+     text kept (header cells included, the top-left one too).
+   - ``"markdown"``: one Markdown table line per row, under the header line(s),
+     which every piece repeats.
+
+   In every form merged cells are read once per row.
 2. :func:`docchunk.chunkers.doc.table_pack.table_pieces` packs whole rows greedily into pieces of at most
    ``available`` tokens; a row that fits is never cut; a row larger than the budget
    is split between cells (each cell's triplet keeps the row label), and a cell
    larger than the budget by text (each fragment keeps the label and header).
 
-Every triplet repeats its row label and column header, so every piece carries its
-column-header context in a form that reads as text.
+Every record and triplet names its column headers, and every piece of a split row
+keeps its row label, so every piece carries its context in a form that reads as text.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, get_args
 
-__all__ = ["TablePiece", "TableRow", "TableRows", "table_rows"]
+from docchunk.errors import ConfigError
+
+__all__ = ["TABLE_FORMATS", "TableFormat", "TablePiece", "TableRow", "TableRows", "table_rows"]
+
+TableFormat = Literal["records", "triplets", "markdown"]
+"""How the default mode writes a table's rows (see :func:`table_rows`)."""
+TABLE_FORMATS: tuple[str, ...] = get_args(TableFormat)
 
 CELL_SEP = ". "
 """Separator of the triplets of one row (docling-core's triplet separator)."""
+RECORD_SEP = "; "
+"""Separator of the entries (``header = value``) of one record."""
+LEVEL_SEP = " / "
+"""Joins the levels of a record's labels: section rows, label columns, header rows."""
+_MD_SEP = " | "
 ROW_SEP = "\n"
 """Separator of the rows of a piece."""
 _DEBRIS_CHARS = frozenset("|-: \t")
@@ -38,19 +59,30 @@ class TableRow:
 
     Attributes:
         index: The row's index in ``TableItem.data.grid`` (0-based).
-        cells: The row's triplets as ``(prefix, value)`` pairs, in column order;
-            the triplet text is ``prefix + value`` (``"label, header = "`` plus the
-            cell text; the prefix is empty when the cell has neither). Empty when the
-            row has no text.
+        cells: The row's entries as ``(prefix, value)`` pairs, in column order; the
+            entry text is ``prefix + value``: a triplet ``"label, header = "`` plus
+            the cell text, a record entry ``"header = "`` plus the cell text, or a
+            Markdown cell (empty prefix). Empty when the row has no text.
+        lead: What opens the row and every piece of it when it is split: the
+            record's label (``"Americas / United States: "``), ``"| "`` for a
+            Markdown row, ``""`` for triplets (each triplet names its label).
+        sep: Separator of the entries: ``". "`` (triplets), ``"; "`` (records),
+            ``" | "`` (Markdown).
+        tail: What closes the row: ``" |"`` for a Markdown row, else ``""``.
     """
 
     index: int
     cells: tuple[tuple[str, str], ...]
+    lead: str = ""
+    sep: str = CELL_SEP
+    tail: str = ""
 
     @property
     def text(self) -> str:
-        """The row's entry: its triplets joined by ``". "``; one line, "" for an empty row."""
-        return CELL_SEP.join(prefix + value for prefix, value in self.cells)
+        """The row's entry: ``lead``, its entries joined by ``sep``, ``tail``; one line, "" for an empty row."""
+        if not self.cells:
+            return ""
+        return self.lead + self.sep.join(prefix + value for prefix, value in self.cells) + self.tail
 
 
 @dataclass(frozen=True)
@@ -63,16 +95,20 @@ class TableRows:
         start: Grid index of the first body row (the number of column-header rows,
             or 0 for a table that is all header).
         end: One past the last body row (``TableItem.data.num_rows``).
+        head: Lines that open the table and every piece of it: a Markdown table's
+            header and delimiter lines; ``""`` in the other forms.
     """
 
     rows: list[TableRow]
     start: int
     end: int
+    head: str = ""
 
     @property
     def text(self) -> str:
-        """The whole table: the non-empty row entries joined by newlines."""
-        return ROW_SEP.join(row.text for row in self.rows if row.cells)
+        """The whole table: the head, then the non-empty row entries, joined by newlines."""
+        lines = [row.text for row in self.rows if row.cells]
+        return ROW_SEP.join([self.head, *lines] if self.head else lines)
 
 
 @dataclass(frozen=True)
@@ -200,28 +236,55 @@ def _unused_headers(
     return [(f"{label}, {h} =" if label else f"{h} =", "") for h in dict.fromkeys(texts)]
 
 
-def table_rows(item: Any, doc: Any = None, serializer: Any = None, visited: set[str] | None = None) -> TableRows:
-    """Serialize a table row by row, in the triplet form ``row label, column header = value``.
+def table_rows(
+    item: Any,
+    doc: Any = None,
+    serializer: Any = None,
+    visited: set[str] | None = None,
+    table_format: TableFormat = "records",
+) -> TableRows:
+    r"""Serialize a table row by row, in the form ``table_format`` names.
 
     Reads the grid of ``item.data`` (merged cells repeated over their span, as
     docling-core's ``TableData.grid`` gives it). Column-header rows are counted as
     docling-core's table export counts them; the row label is the text of the
     flagged row-header columns, else of column 0 (as docling-core's triplets).
+    A column's header joins the texts of the header cells above it, top-down (a
+    header merged over several columns and the rows below it read as
+    ``2020 / Q1`` in records, ``2020 Q1`` in triplets); a cell spanning several
+    columns is read once, under the headers of all of them.
 
-    For each body row, each distinct cell outside the label columns with text
-    gives one triplet ``label, header = value``, where ``header`` joins the texts of
-    the header cells above the columns the cell spans (a header merged over
-    several columns and the rows below it read as, e.g., ``2020 Q1``). A triplet
-    leaves out an empty label or header (``header = value``, ``label = value``).
-    The header of the label columns (the top-left cell) opens the row as
-    ``corner = label``. A row that is one merged cell (a section row) is its text.
-    A table that is all header (no body rows) gives one row per grid row with the
-    texts of the cells that start on it, joined by ``". "``.
+    ``"records"``: each body row is ``label: header = value; header = value``,
+    the label once. The label joins the row's label-column texts by ``" / "``,
+    after the top-left header cell's text in parentheses (``EDD+BBox (Model):``).
+    A section row, one with text only in its label columns that ends with ``:``,
+    spans the whole row or is flagged ``row_section``, gives no text of its
+    own: its text (a trailing ``:`` dropped) prefixes the labels of the rows below
+    it, up to the next section row (consecutive section rows nest:
+    ``Americas / North / Canada:``); a section row with no data row after it is its
+    text. Empty header cells and empty values are left out (a value without a
+    header is an entry of its own); consecutive values under the same header are
+    one entry, ``header = v1, v2``; a header over a column without any value is
+    an entry without ``=`` on the first row, so its text is not lost.
 
-    Invariants: every cell text (whitespace runs collapsed to one space) appears
-    in some row's text, header cells included; no row text contains a line break;
-    no triplet is made only of ``|``, ``-``, ``:`` and spaces (such a bare value is
-    quoted).
+    ``"triplets"``: each distinct cell with text outside the label columns gives
+    ``label, header = value``; the header of the label columns (the top-left
+    cell) opens the row as ``corner = label``; a row that is one merged cell is its
+    text; a header over an empty column gives ``label, header =`` on the first row.
+
+    ``"markdown"``: a Markdown table, ``| a | b |`` per row, under the header
+    line(s) and the delimiter line (:attr:`TableRows.head`); a table without
+    header rows takes its first row as the header, as docling-core's Markdown
+    export does. ``|`` in a cell is escaped as ``\|``.
+
+    A table that is all header (no body rows) gives, in every form, one row per
+    grid row with the texts of the cells that start on it, joined by ``". "``.
+
+    Invariants: every cell text (whitespace runs collapsed to one space; a section
+    label without its trailing ``:``) appears in some row's text or the head,
+    header cells included; no row text contains a line break; in records no entry
+    is empty and no ``=`` lacks a header or a value; no bare value is made only of
+    ``|``, ``-``, ``:`` and spaces (such a value is quoted), except in Markdown.
 
     Args:
         item: A docling-core ``TableItem``.
@@ -230,15 +293,20 @@ def table_rows(item: Any, doc: Any = None, serializer: Any = None, visited: set[
             text (the chunker's; docling-core builds a Markdown one when None).
         visited: Refs the serializer has already walked; a rich cell's content is
             added to it (a fresh set when None, leaving the caller's walk untouched).
+        table_format: ``"records"`` (default), ``"triplets"`` or ``"markdown"``.
 
     Returns:
         :class:`TableRows`: one :class:`TableRow` per body row.
 
+    Raises:
+        ConfigError: ``table_format`` is none of the three.
+
     Example:
         >>> rows = table_rows(doc.tables[0], doc)  # doctest: +SKIP
         >>> rows.rows[0].text  # doctest: +SKIP
-        'Region = North. North, Units = 111. North, Price = 5'
+        'North (Region): Units = 111; Price = 5'
     """
+    check_table_format(table_format)
     data = item.data
     grid = _grid(data)
     texts: dict[int, str] = {}
@@ -256,8 +324,12 @@ def table_rows(item: Any, doc: Any = None, serializer: Any = None, visited: set[
     start = min(_header_rows(data, grid), n_rows) if grid else 0
     if grid and start == n_rows:  # all header: each row's own cells, as text
         return TableRows(rows=_plain_rows(grid, text_of), start=0, end=n_rows)
+    if table_format == "markdown":
+        return _markdown_rows(grid, start, text_of)
     n_cols = len(grid[0]) if grid else 0
     label_cols = _label_columns(grid, start, n_cols)
+    if table_format == "records":
+        return _record_rows(grid, start, label_cols, text_of)
     headers = [_joined([grid[r][j] for r in range(start)], text_of) for j in range(n_cols)]
     corner = _joined([grid[r][j] for r in range(start) for j in range(label_cols)], text_of)
     used: set[int] = set()
@@ -267,6 +339,149 @@ def table_rows(item: Any, doc: Any = None, serializer: Any = None, visited: set[
         extra = _unused_headers(_joined(grid[first.index][:label_cols], text_of), headers, label_cols, corner, used)
         rows[0] = TableRow(first.index, first.cells + tuple(extra))
     return TableRows(rows=rows, start=start, end=n_rows)
+
+
+def check_table_format(table_format: Any) -> str:
+    """``table_format`` when it is one of :data:`TABLE_FORMATS`; else raise :class:`ConfigError`."""
+    if not isinstance(table_format, str) or table_format not in TABLE_FORMATS:
+        raise ConfigError(
+            f"table_format must be one of {', '.join(map(repr, TABLE_FORMATS))}, got {table_format!r}; "
+            "'records' writes a row as 'label: header = value; ...', 'triplets' as 'label, header = value. ...', "
+            "'markdown' as a Markdown table line"
+        )
+    return table_format
+
+
+def _header_levels(grid: list[list[Any]], start: int, text_of: Callable[[Any], str], cols: range) -> str:
+    """The header of the columns ``cols``: distinct header-cell texts above them, top-down, joined by " / "."""
+    return LEVEL_SEP.join(dict.fromkeys(t for r in range(start) for j in cols if (t := text_of(grid[r][j]))))
+
+
+def _record_rows(grid: list[list[Any]], start: int, label_cols: int, text_of: Callable[[Any], str]) -> TableRows:
+    """The rows of a table with body rows, as records (see :func:`table_rows`)."""
+    n_rows = len(grid)
+    n_cols = len(grid[0]) if grid else 0
+    corner = _header_levels(grid, start, text_of, range(label_cols))
+    headers = [_header_levels(grid, start, text_of, range(j, j + 1)) for j in range(n_cols)]
+    used: set[int] = set()
+    sections: list[str] = []
+    after_section = False
+    rows: list[TableRow] = []
+    pending: list[int] = []  # positions in rows of section rows not yet followed by a data row
+    for r in range(start, n_rows):
+        row = grid[r]
+        seen: set[int] = set()
+        labels: list[str] = []
+        for cell in row[:label_cols]:
+            if id(cell) not in seen:
+                seen.add(id(cell))
+                if (t := text_of(cell)) and t not in labels:
+                    labels.append(t)
+        entries: list[tuple[str, str]] = []
+        for j in range(label_cols, n_cols):
+            cell = row[j]
+            if id(cell) in seen:
+                continue
+            seen.add(id(cell))
+            value = text_of(cell)
+            if not value:
+                continue
+            span = range(max(cell.start_col_offset_idx, label_cols), min(cell.end_col_offset_idx, n_cols))
+            used.update(span)
+            header = LEVEL_SEP.join(dict.fromkeys(h for k in span if (h := headers[k])))
+            entries.append((f"{header} = ", value) if header else ("", _readable(value)))
+        entries = _same_header_once(entries)
+        if labels and not entries and label_cols and _is_section(row, labels, label_cols):  # labels the rows below
+            label = LEVEL_SEP.join(labels)
+            section = label[:-1].rstrip() if label.endswith(":") and len(label) > 1 else label
+            sections = [*sections, section] if after_section else [section]
+            after_section = True
+            pending.append(len(rows))
+            rows.append(TableRow(r, (("", _readable(label)),), sep=RECORD_SEP))  # its text until a data row follows
+            continue
+        if not entries and not labels:
+            rows.append(TableRow(r, (), sep=RECORD_SEP))
+            continue
+        after_section = False
+        for k in pending:  # the section's text now leads this row (and those below)
+            rows[k] = TableRow(rows[k].index, (), sep=RECORD_SEP)
+        pending = []
+        label = LEVEL_SEP.join([*sections, *labels])
+        if corner and labels:
+            label = f"{label} ({corner})"
+        if not entries:
+            rows.append(TableRow(r, (("", _readable(label)),), sep=RECORD_SEP))
+        else:
+            rows.append(TableRow(r, tuple(entries), lead=f"{label}: " if label else "", sep=RECORD_SEP))
+    unused = [h for k, h in enumerate(headers) if k >= label_cols and h and k not in used]
+    if corner and not any(row.lead for row in rows):  # no labelled data row carries the corner
+        unused.insert(0, corner)
+    if unused:
+        first = next((i for i, row in enumerate(rows) if row.cells), None)
+        extra = tuple(("", _readable(h)) for h in dict.fromkeys(unused))
+        if first is None:  # no row has text (there is at least one body row)
+            rows[0] = TableRow(rows[0].index, extra, sep=RECORD_SEP)
+        else:
+            rows[first] = TableRow(rows[first].index, rows[first].cells + extra, rows[first].lead, RECORD_SEP)
+    return TableRows(rows=rows, start=start, end=n_rows)
+
+
+def _same_header_once(entries: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Consecutive entries under the same header as one: ``% of Total = 0.60, 0.31, 0.58``.
+
+    Columns whose headers read the same (a header merged over sub-columns that
+    have no header of their own) would repeat it for every value; the values are
+    joined by ``", "`` after it once instead.
+    """
+    out: list[tuple[str, str]] = []
+    for prefix, value in entries:
+        if out and prefix and out[-1][0] == prefix:
+            out[-1] = (prefix, f"{out[-1][1]}, {value}")
+        else:
+            out.append((prefix, value))
+    return out
+
+
+def _is_section(row: list[Any], labels: list[str], label_cols: int) -> bool:
+    """Whether a row with text only in its label columns is a section row.
+
+    It is when its label ends with ``:`` (``Americas:``), when one cell spans the
+    whole row, or when docling-core flags a cell of it ``row_section``; a label
+    alone without these marks (``Ann`` with empty values) is a row of its own.
+    """
+    return (
+        labels[-1].endswith(":")
+        or row[0].end_col_offset_idx >= len(row)
+        or any(getattr(cell, "row_section", False) for cell in row)
+    )
+
+
+def _md_cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def _markdown_rows(grid: list[list[Any]], start: int, text_of: Callable[[Any], str]) -> TableRows:
+    """The rows of a table with body rows, as Markdown table lines under its header lines."""
+    n_rows = len(grid)
+    if not grid:
+        return TableRows(rows=[], start=0, end=0)
+    n_cols = len(grid[0])
+
+    def line_cells(row: list[Any]) -> tuple[tuple[str, str], ...]:
+        return tuple(("", _md_cell(text_of(cell))) for cell in row)
+
+    head_rows = max(start, 1)
+    lines = []
+    for r in range(head_rows):
+        lines.append("| " + _MD_SEP.join(v for _, v in line_cells(grid[r])) + " |")
+    lines.append("| " + _MD_SEP.join(["---"] * n_cols) + " |")
+    rows = []
+    for r in range(head_rows, n_rows):
+        cells = line_cells(grid[r])
+        if not any(v for _, v in cells):
+            cells = ()
+        rows.append(TableRow(r, cells, lead="| ", sep=_MD_SEP, tail=" |"))
+    return TableRows(rows=rows, start=head_rows, end=n_rows, head=ROW_SEP.join(lines))
 
 
 class _EmptyCell:

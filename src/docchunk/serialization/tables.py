@@ -14,18 +14,32 @@ from docling_core.transforms.serializer.base import BaseDocSerializer, BaseTable
 from docling_core.transforms.serializer.common import create_ser_result
 from docling_core.types.doc import DoclingDocument, RichTableCell, TableItem
 
-from docchunk.serialization.table_rows import TableRows, table_rows
+from docchunk.serialization.table_rows import TableFormat, TableRows, check_table_format, table_rows
 
-__all__ = ["RowTableSerializer"]
+__all__ = ["RowTableSerializer", "table_description"]
+
+
+def table_description(item: TableItem) -> str:
+    """The table's ``meta.description`` text (docling-core's ``FloatingMeta``, e.g. written by a model), or ""."""
+    meta = getattr(item, "meta", None)
+    description = getattr(meta, "description", None) if meta is not None else None
+    return " ".join(str(getattr(description, "text", "") or "").split()) if description is not None else ""
 
 
 class RowTableSerializer(BaseTableSerializer):
     """A docling-core table serializer that writes a table's rows by :func:`table_rows`.
 
-    Caption, then the rows (one triplet entry per line), separated by a blank line,
-    as docling-core's ``TripletTableSerializer`` lays them out; unlike it, no cell
-    text is dropped. The default mode uses it for every table, nested ones in rich
-    cells included.
+    Caption, the table's ``meta.description``, then the rows (one entry per line,
+    in the form ``table_format`` names, see :func:`table_rows`), separated by blank
+    lines, as docling-core's ``TripletTableSerializer`` lays them out; unlike it, no
+    cell text is dropped. The default mode uses it for every table, nested ones in
+    rich cells included.
+
+    Args:
+        table_format: ``"records"`` (default), ``"triplets"`` or ``"markdown"``.
+
+    Raises:
+        ConfigError: ``table_format`` is none of the three.
 
     One instance serves one document (``default_serializer`` makes a new one per
     ``chunk()`` call): it keeps the rows of each table without rich cells, whose
@@ -36,7 +50,8 @@ class RowTableSerializer(BaseTableSerializer):
     reads_only_own_params = True
     """Its text depends only on the document serializer's own settings (see :mod:`docchunk.serialization.fast`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, table_format: TableFormat = "records") -> None:
+        self.table_format: TableFormat = check_table_format(table_format)  # type: ignore[assignment]
         self._rows: dict[str, TableRows] = {}
         self._doc: DoclingDocument | None = None
 
@@ -46,7 +61,7 @@ class RowTableSerializer(BaseTableSerializer):
             self._rows, self._doc = {}, doc
         rows = self._rows.get(item.self_ref)
         if rows is None:
-            rows = table_rows(item, doc, doc_serializer, visited)
+            rows = table_rows(item, doc, doc_serializer, visited, self.table_format)
             if not any(isinstance(cell, RichTableCell) for cell in item.data.table_cells):
                 self._rows[item.self_ref] = rows
         return rows
@@ -54,11 +69,13 @@ class RowTableSerializer(BaseTableSerializer):
     def serialize(
         self, *, item: TableItem, doc_serializer: BaseDocSerializer, doc: DoclingDocument, **kwargs: Any
     ) -> SerializationResult:
-        """The caption and rows of ``item``; its spans are the caption items and the table."""
+        """The caption, description and rows of ``item``; its spans are the caption items and the table."""
         parts: list[SerializationResult] = []
         cap_res = doc_serializer.serialize_captions(item=item, **kwargs)
         if cap_res.text:
             parts.append(cap_res)
+        if description := table_description(item):
+            parts.append(create_ser_result(text=description, span_source=item))
         if item.self_ref not in doc_serializer.get_excluded_refs(**kwargs):
             text = self.rows(item, doc, doc_serializer, kwargs.get("visited")).text
             if text:

@@ -117,7 +117,7 @@ def test_table_caption_with_inline_formatting_was_written_twice(inline):
     for chunker in chunkers:
         chunks = list(chunker.chunk(doc))
         assert [(c.text, c.meta.captions) for c in chunks] == [
-            ("Fruit = apple. apple, Price = 3", ["Table $x$ : results"]),
+            ("apple (Fruit): Price = 3", ["Table $x$ : results"]),
             ("after", None),
         ]
         assert sum(chunker.contextualize(c).count("results") for c in chunks) == 1

@@ -186,7 +186,7 @@ def test_lead_in_was_separated_from_its_table_regression(lead):
     for min_tokens in (None, 20):
         chunks = list(docchunk.HybridChunker(min_tokens=min_tokens).chunk(results(lead)))
         first = next(c for c in chunks if c.meta.table_rows is not None)
-        assert lead + "\nModel" in first.text, [c.text for c in chunks]  # the lead-in, then the table's rows
+        assert lead + "\nmodel 1 (Model): " in first.text, [c.text for c in chunks]  # the lead-in, then the rows
 
 
 def test_lead_in_is_context_of_the_first_piece_when_it_does_not_fit():

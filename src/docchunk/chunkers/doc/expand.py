@@ -20,6 +20,7 @@ from docchunk.chunkers.doc.types import DocChunk, contextualize, page_numbers_of
 from docchunk.errors import ConfigError, DocumentError
 from docchunk.serialization._docling import BaseChunker, BaseChunkExpander
 from docchunk.serialization.selection import serializer_for
+from docchunk.serialization.table_rows import TableFormat, check_table_format
 from docchunk.tokenizers import Tokenizer, TokenizerSpec, get_tokenizer
 from docchunk.types.config import check_size, config_error
 
@@ -37,6 +38,12 @@ class ChunkExpander(BaseChunkExpander):
             contextualized text; an expansion above it is not made: the chunk comes
             back unexpanded with ``meta.expanded = False``. None: no cap.
         docling_compat: Reproduce docling-core's output exactly (no cap, no flag).
+        table_format: How the expansion writes tables in the default mode:
+            ``"records"`` (default), ``"triplets"`` or ``"markdown"``; give the
+            ``table_format`` of the chunker that made the chunks, so that the expanded
+            chunk writes its tables exactly as the chunk did. Another value raises
+            ``ConfigError``, and so does a value other than ``"records"`` with
+            ``docling_compat=True``.
         include_furniture: Default mode: also write page headers and footers (as the
             chunker's ``include_furniture``; left out by default).
         delim: Separator of headings, captions and text in ``contextualize``.
@@ -47,6 +54,7 @@ class ChunkExpander(BaseChunkExpander):
     tokenizer: TokenizerSpec = None
     max_tokens: int | None = None
     docling_compat: bool = False
+    table_format: TableFormat = "records"
     include_furniture: bool = False
     delim: str = "\n"
 
@@ -66,6 +74,13 @@ class ChunkExpander(BaseChunkExpander):
         """Check ``max_tokens`` and resolve the tokenizer."""
         if self.max_tokens is not None:
             check_size("max_tokens", self.max_tokens, 1)
+        check_table_format(self.table_format)
+        if self.docling_compat and self.table_format != "records":
+            raise ConfigError(
+                f"{type(self).__name__}: table_format={self.table_format!r} needs docling_compat=False: with "
+                "docling_compat=True tables are written as docling-core 2.104.0 writes them; leave table_format "
+                "out, or use docling_compat=False"
+            )
         self._tok = get_tokenizer(self.tokenizer)
 
     @property
@@ -100,7 +115,8 @@ class ChunkExpander(BaseChunkExpander):
             )
         if serializer is None:
             serializer = serializer_for(
-                None, dl_doc, docling_compat=self.docling_compat, include_furniture=self.include_furniture
+                None, dl_doc, docling_compat=self.docling_compat, table_format=self.table_format,
+                include_furniture=self.include_furniture,
             )
         return self._expand(chunk, dl_doc, serializer, {})
 
@@ -135,7 +151,8 @@ class ChunkExpander(BaseChunkExpander):
             return
         if serializer is None:
             serializer = serializer_for(
-                None, dl_doc, docling_compat=self.docling_compat, include_furniture=self.include_furniture
+                None, dl_doc, docling_compat=self.docling_compat, table_format=self.table_format,
+                include_furniture=self.include_furniture,
             )
         memo: dict[str, Any] = {}
         for chunk in chunks:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, ClassVar
 
 from docling_core.types.doc import DoclingDocument
 
@@ -15,6 +15,7 @@ from docchunk.chunkers.doc.table_split import by_rows, whole_table
 from docchunk.chunkers.doc.types import DocChunk, join_context
 from docchunk.chunkers.doc.walk import Piece, walk
 from docchunk.serialization.selection import serializer_for
+from docchunk.serialization.table_rows import TableFormat
 
 __all__ = ["HierarchicalChunker"]
 
@@ -41,6 +42,13 @@ class HierarchicalChunker(DocumentChunker):
             without content.
         delim: Separator used by ``contextualize``; ``"\n"``.
         serializer_provider: docling-core serializer provider.
+        table_format: How the default mode writes a table's rows: ``"records"``
+            (default; ``label: header = value; header = value``, the row label once,
+            section rows as label prefixes), ``"triplets"`` (``label, header = value.``
+            per cell, docling-core's triplet form with every cell kept) or
+            ``"markdown"`` (Markdown table lines under the header, repeated in every
+            piece). See ``docs/compat.md``. Any other value raises ``ConfigError``, and
+            so does a value other than ``"records"`` with ``docling_compat=True``.
         code_chunking_strategy: None (default: a code item is one chunk like any
             element), or a code chunking strategy (:class:`docchunk.CodeChunkingStrategy`,
             or docling-core's ``StandardCodeChunkingStrategy``) that splits each code
@@ -56,6 +64,9 @@ class HierarchicalChunker(DocumentChunker):
 
     merge_list_items: bool = True
     code_chunking_strategy: Any = None  # checked by DocumentChunker._check_code_strategy
+    table_format: TableFormat = "records"  # checked by DocumentChunker._check_table_format
+
+    _POST_INIT_SETTINGS: ClassVar[frozenset[str]] = frozenset({"tokenizer", "docling_compat", "table_format"})
 
     def chunk(self, dl_doc: DoclingDocument, **kwargs: Any) -> Iterator[DocChunk]:
         """Yield the chunks of ``dl_doc`` in document order.
@@ -71,7 +82,10 @@ class HierarchicalChunker(DocumentChunker):
             serializer = serializer_for(self.serializer_provider, dl_doc, docling_compat=True)
             pieces = walk(dl_doc, serializer, self.always_emit_headings, strategy)
         else:
-            serializer = serializer_for(self.serializer_provider, dl_doc, include_furniture=self.include_furniture)
+            furniture = self.include_furniture
+            serializer = serializer_for(
+                self.serializer_provider, dl_doc, table_format=self.table_format, include_furniture=furniture
+            )
             walked = structured_walk(dl_doc, serializer, self.always_emit_headings, code=strategy is not None)
             rows = by_rows(serializer)  # tables as rows, caption in meta; a user's serializer as it is
             pieces = (whole_table(piece, serializer) if rows else piece for piece in walked)

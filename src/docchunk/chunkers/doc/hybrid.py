@@ -22,6 +22,7 @@ from docchunk.chunkers.doc.walk import Piece, walk
 from docchunk.errors import ConfigError, ModelLimitWarning
 from docchunk.serialization import is_chunking_serializer
 from docchunk.serialization.selection import serializer_for
+from docchunk.serialization.table_rows import TableFormat
 from docchunk.tokenizers import Sizer, is_docling_tokenizer
 from docchunk.types.config import check_size
 
@@ -77,6 +78,13 @@ class HybridChunker(DocumentChunker):
             structure-faithful chunks listed in ``docs/compat.md``: every heading and
             caption reaches a chunk, tables are chunked by whole rows, oversized
             paragraphs are split at sentence ends.
+        table_format: How the default mode writes a table's rows: ``"records"``
+            (default; ``label: header = value; header = value``, the row label once,
+            section rows as label prefixes), ``"triplets"`` (``label, header = value.``
+            per cell, docling-core's triplet form with every cell kept) or
+            ``"markdown"`` (Markdown table lines under the header, repeated in every
+            piece). See ``docs/compat.md``. Any other value raises ``ConfigError``, and
+            so does a value other than ``"records"`` with ``docling_compat=True``.
         merge_across_pages: Default mode only. False: ``merge_peers`` and
             ``min_tokens`` never join items of different pages (PDF pages, slides);
             an item that itself spans pages stays whole.
@@ -120,10 +128,11 @@ class HybridChunker(DocumentChunker):
     merge_across_pages: bool = True
     min_tokens: int | None = None
     code_chunking_strategy: Any = None  # checked by DocumentChunker._check_code_strategy
+    table_format: TableFormat = "records"  # checked by DocumentChunker._check_table_format
 
     _POST_INIT_SETTINGS: ClassVar[frozenset[str]] = frozenset(
         {"tokenizer", "max_tokens", "text_splitter", "min_tokens", "merge_across_pages", "docling_compat",
-         "code_chunking_strategy"}
+         "code_chunking_strategy", "table_format"}
     )  # fmt: skip
 
     def model_post_init(self, __context: Any) -> None:
@@ -247,7 +256,9 @@ class _Run:
         provider = chunker.serializer_provider
         compat = chunker.docling_compat
         furniture = chunker.include_furniture
-        self.serializer = serializer_for(provider, doc, docling_compat=compat, include_furniture=furniture)
+        self.serializer = serializer_for(
+            provider, doc, docling_compat=compat, table_format=chunker.table_format, include_furniture=furniture
+        )
         self.doc = doc
         self._caption_parts: tuple[set[str], set[str]] | None = None  # (captions, parts of their inline text)
         self.sizer = Sizer(self.tok, cache_limit=_CACHE_LIMIT)

@@ -131,8 +131,8 @@ def split_list_piece(run: Any, piece: Piece) -> list[Piece] | None:
         return None
     doc = run.doc
     indent = _indent(run)
-    plain = "\n".join(_indented(lines, 0, len(lines), indent))
-    whole = replace(piece, text=plain, text_tokens=None, captions=None)
+    all_lines = _indented(lines, 0, len(lines), indent)
+    whole = replace(piece, text="\n".join(all_lines), text_tokens=_joined_count(run, all_lines), captions=None)
     if run.ctx_count(whole) <= run.max:
         return [whole]
     owner = _owners(piece.items, lines, doc)
@@ -150,8 +150,9 @@ def split_list_piece(run: Any, piece: Piece) -> list[Piece] | None:
 
         def window(hi: int, lo: int = i, headings: list[str] | None = headings) -> Piece:
             kept = [it for it in piece.items if lo <= owner[it.self_ref] < hi]
-            return Piece(text="\n".join(_indented(lines, lo, hi, indent)), items=kept, headings=headings,
-                         origin=piece.origin, heading_items=piece.heading_items)  # fmt: skip
+            texts = _indented(lines, lo, hi, indent)
+            return Piece(text="\n".join(texts), items=kept, headings=headings, origin=piece.origin,
+                         heading_items=piece.heading_items, text_tokens=_joined_count(run, texts))  # fmt: skip
 
         fit = _last_fitting(run, window, lines, i + 1, end, indent)
         if fit < end:
@@ -188,6 +189,11 @@ def _last_fitting(run: Any, window: Any, lines: list[_Line], lo: int, hi: int, i
     while k > lo and run.ctx_count(window(k)) > run.max:
         k -= 1
     return k
+
+
+def _joined_count(run: Any, texts: list[str]) -> int:
+    """Tokens of the lines joined by line breaks, by arithmetic from their cached counts (not tokenized again)."""
+    return int(run.sizer.join_count(texts, run.count_many(texts), "\n"))
 
 
 def _indent(run: Any) -> int:

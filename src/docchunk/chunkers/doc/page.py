@@ -12,6 +12,7 @@ from docchunk.chunkers.doc.base import DocumentChunker, check_document
 from docchunk.chunkers.doc.empty import explained
 from docchunk.chunkers.doc.types import DocChunk, DocMeta, page_numbers_of
 from docchunk.serialization.selection import serializer_for
+from docchunk.serialization.table_rows import TableFormat
 from docchunk.types.config import check_size
 
 __all__ = ["PageChunker"]
@@ -55,6 +56,13 @@ class PageChunker(DocumentChunker):
             ``meta.token_count`` and the budget. Default: all-MiniLM-L6-v2.
         max_tokens: Optional budget per chunk, in tokens of ``tokenizer``; None
             (default) keeps every page whole. Ignored with ``docling_compat``.
+        table_format: How the default mode writes a table's rows: ``"records"``
+            (default; ``label: header = value; header = value``, the row label once,
+            section rows as label prefixes), ``"triplets"`` (``label, header = value.``
+            per cell, docling-core's triplet form with every cell kept) or
+            ``"markdown"`` (Markdown table lines under the header, repeated in every
+            piece). See ``docs/compat.md``. Any other value raises ``ConfigError``, and
+            so does a value other than ``"records"`` with ``docling_compat=True``.
         docling_compat: Reproduce docling-core's output exactly.
         serializer_provider: docling-core serializer provider.
 
@@ -70,8 +78,11 @@ class PageChunker(DocumentChunker):
 
     max_tokens: int | None = None
     docling_compat: bool = False
+    table_format: TableFormat = "records"  # checked by DocumentChunker._check_table_format
 
-    _POST_INIT_SETTINGS: ClassVar[frozenset[str]] = frozenset({"tokenizer", "max_tokens"})
+    _POST_INIT_SETTINGS: ClassVar[frozenset[str]] = frozenset(
+        {"tokenizer", "max_tokens", "docling_compat", "table_format"}
+    )
 
     def model_post_init(self, __context: Any) -> None:
         """Check ``max_tokens``."""
@@ -83,7 +94,10 @@ class PageChunker(DocumentChunker):
         """Yield the page chunks of ``dl_doc`` in page order (see the class invariants)."""
         check_document(dl_doc)
         compat, furniture = self.docling_compat, self.include_furniture
-        ser = serializer_for(self.serializer_provider, dl_doc, docling_compat=compat, include_furniture=furniture)
+        ser = serializer_for(
+            self.serializer_provider, dl_doc, docling_compat=compat, table_format=self.table_format,
+            include_furniture=furniture,
+        )  # fmt: skip
         chunks = self._chunks(dl_doc, ser)
         # the default mode: a document with text gives a chunk, or a DocumentError saying why not
         yield from chunks if self.docling_compat else explained(chunks, dl_doc, self, ser)

@@ -2,9 +2,9 @@
 
 :func:`table_pieces` packs the rows that :func:`docchunk.serialization.table_rows.table_rows`
 reads, greedily and then balanced: a row that fits is never cut; a row larger than
-the budget is split between cells (each cell's triplet keeps the row label) into
-pieces of even size, and a cell larger than the budget by text (each fragment keeps
-the label and header), never inside a link's text. Token counts come from the
+the budget is split between its entries (each piece keeps the row label) into
+pieces of even size, and an entry larger than the budget by text (each fragment
+keeps the label and header), never inside a link's text. Token counts come from the
 shared :class:`docchunk.tokenizers.Sizer`.
 """
 
@@ -18,7 +18,6 @@ from functools import partial
 from docchunk.chunkers.doc.semsplit import semchunk_split
 from docchunk.serialization.table_rows import (
     _DEBRIS_CHARS,
-    CELL_SEP,
     ROW_SEP,
     TablePiece,
     TableRow,
@@ -46,7 +45,7 @@ class _Joins:
         self.n = sizer.count_batch(texts) if texts else []
         sep_n = sizer.count(sep)
         self.m = [sep_n + k for k in self.n]
-        dirty = [i for i, t in enumerate(texts) if not sizer.clean(sep[-1], t[0])]
+        dirty = [i for i, t in enumerate(texts) if not t or not sizer.clean(sep[-1], t[0])]
         if dirty:
             for i, k in zip(dirty, sizer.count_batch([sep + texts[i] for i in dirty]), strict=True):
                 self.m[i] = k
@@ -55,7 +54,8 @@ class _Joins:
         """Tokens of the texts of ``group + [i]`` joined, given ``size`` for ``group``."""
         if not group:
             return self.n[i]
-        if self.sizer.clean(self.texts[group[-1]][-1], self.sep[0]):
+        last = self.texts[group[-1]]
+        if last and self.sizer.clean(last[-1], self.sep[0]):
             return size + self.m[i]
         return self.sizer.count(self.sep.join(self.texts[k] for k in [*group, i]))
 
@@ -109,12 +109,18 @@ def table_pieces(rows: TableRows, available: int, sizer: Sizer) -> list[TablePie
 
     Each row's text is counted once (:meth:`Sizer.count_batch`); sizes of joined rows
     follow by arithmetic where the tokenizer's boundary is clean, else they are
-    counted. A piece holds consecutive whole rows joined by ``"\n"``; a row that
-    fits the budget is never cut. A row larger than the budget is split between
-    its triplets (packed greedily, joined by ``". "``), each of which carries the
-    row label; a triplet larger than the budget is split by text (semchunk's rules,
-    at the largest separators first) and each fragment repeats the triplet's
-    ``label, header =`` prefix while that prefix leaves room.
+    counted. A piece holds consecutive whole rows joined by ``"\n"`` (after the
+    table's ``head``, the Markdown header lines, which every piece repeats while
+    they leave room; else they are a piece of their own); a row that fits the
+    budget is never cut. A row larger than the budget is split between its entries
+    (packed into pieces of even size): every piece starts with the row's ``lead``
+    (a record's label), and a piece that the row continues after ends with the
+    separator's mark (``;`` of ``"; "``, ``.`` of ``". "``, `` |`` of ``" | "``): only
+    the separator's trailing space is replaced by the piece boundary, so that
+    ``first + " " + second[len(lead):]`` is the row text again. An entry larger than
+    the budget is split by text (semchunk's rules, at the largest separators first)
+    and each fragment repeats the row's lead and the entry's ``header =`` prefix
+    while they leave room.
 
     Args:
         rows: The table's rows, from :func:`table_rows`.
@@ -127,9 +133,10 @@ def table_pieces(rows: TableRows, available: int, sizer: Sizer) -> list[TablePie
         available`` unless ``piece.oversized`` (one character alone is larger);
         the ``rows`` ranges cover ``[rows.start, rows.end)`` in order (each piece's
         range starts where the previous one ends, or equals it for the pieces of
-        one split row); every row text and
-        every triplet text is whole in one piece or, when larger than the budget,
-        spread over consecutive pieces in order. An empty table gives ``[]``.
+        one split row); every row text and every entry text is whole in one piece
+        or, when larger than the budget, spread over consecutive pieces in order,
+        no character of it lost but the separator spaces named above. An empty
+        table gives ``[]``.
 
     Example:
         >>> pieces = table_pieces(table_rows(table, doc), 120, Sizer(get_tokenizer()))  # doctest: +SKIP
@@ -137,20 +144,36 @@ def table_pieces(rows: TableRows, available: int, sizer: Sizer) -> list[TablePie
     available = max(available, 1)
     full = [row for row in rows.rows if row.cells]
     if not full:
+        if rows.head:
+            return [
+                TablePiece(t, (rows.start, rows.end), n, o) for t, n, o in _split_cell("", rows.head, available, sizer)
+            ]
         return []
+    head, lead_pieces = rows.head, []
+    room = available
+    if head:
+        room = available - sizer.count(head + ROW_SEP)
+        if room < max(1, available // 4):  # the head leaves too little room: a piece of its own
+            lead_pieces = [t for t in _split_cell("", head, available, sizer)]
+            head, room = "", available
     texts = [row.text for row in full]
     joins = _Joins(sizer, ROW_SEP, texts)
     pieces: list[TablePiece] = []
     covered = rows.start
-    for group, size in _pack(texts, joins, available):
+    for group, size in _pack(texts, joins, room):
         first = full[group[0]]
-        if size > available:  # one row, too large: split between its triplets
-            for text, tokens, oversized in _split_row(first, available, sizer):
+        if size > room:  # one row, too large: split between its entries
+            for text, tokens, oversized in _split_row(first, available, sizer, head):
                 pieces.append(TablePiece(text, (covered, first.index + 1), tokens, oversized))
         else:
             text = ROW_SEP.join(texts[i] for i in group)
+            if head:
+                text, size = head + ROW_SEP + text, sizer.count(head + ROW_SEP + text)
             pieces.append(TablePiece(text, (covered, full[group[-1]].index + 1), size))
         covered = full[group[-1]].index + 1
+    if lead_pieces:
+        end = pieces[0].rows[1]
+        pieces = [TablePiece(t, (rows.start, end), n, o) for t, n, o in lead_pieces] + pieces
     last = pieces[-1].rows
     if last[1] < rows.end:  # trailing empty rows belong to the last row's pieces
         tail = (last[0], rows.end)
@@ -158,17 +181,40 @@ def table_pieces(rows: TableRows, available: int, sizer: Sizer) -> list[TablePie
     return pieces
 
 
-def _split_row(row: TableRow, available: int, sizer: Sizer) -> list[tuple[str, int, bool]]:
-    """``(text, tokens, oversized)`` of one row too large for the budget, split between triplets."""
-    texts = [prefix + value for prefix, value in row.cells]
-    joins = _Joins(sizer, CELL_SEP, texts)
-    out: list[tuple[str, int, bool]] = []
-    for group, size in _balanced(texts, joins, available):
-        if size > available:
-            out.extend(_split_cell(*row.cells[group[0]], available, sizer))
-        else:
-            out.append((CELL_SEP.join(texts[i] for i in group), size, False))
-    return out
+def _split_row(row: TableRow, available: int, sizer: Sizer, head: str = "") -> list[tuple[str, int, bool]]:
+    """``(text, tokens, oversized)`` of one row too large for the budget, split between entries.
+
+    Every piece is ``head`` (when given, on its own line), the row's lead, its
+    entries joined by the row's separator, and the separator's mark when the row
+    continues in the next piece (the row's tail when it ends). The entries are
+    packed to a budget lowered by what lead, mark and head take, and lowered again
+    by any overflow until every piece fits.
+    """
+    mark = row.sep.rstrip()
+    entries = [prefix + value for prefix, value in row.cells]
+    opening = head + ROW_SEP + row.lead if head else row.lead
+    joins = _Joins(sizer, row.sep, entries)
+    budget = available - (sizer.count(opening + mark) if opening or mark else 0)
+    while budget >= 1:
+        groups = _balanced(entries, joins, budget)
+        out: list[tuple[str, int, bool]] = []
+        for g, (group, size) in enumerate(groups):
+            closing = row.tail if g == len(groups) - 1 else mark
+            if size > budget:  # one entry, too large: split by text, each fragment with the lead and its prefix
+                prefix, value = row.cells[group[0]]
+                frags = _split_cell(opening + prefix, value + closing, available, sizer)
+                out.extend(frags)
+            else:
+                text = opening + row.sep.join(entries[i] for i in group) + closing
+                out.append((text, -1, False))
+        sizes = sizer.count_batch([t for t, n, _ in out if n < 0])
+        it = iter(sizes)
+        out = [(t, next(it), False) if n < 0 else (t, n, o) for t, n, o in out]
+        overflow = max((n - available for _, n, o in out if not o), default=0)
+        if overflow <= 0:
+            return out
+        budget -= overflow
+    return _split_cell("", opening + row.sep.join(entries) + row.tail, available, sizer)
 
 
 def _split_cell(prefix: str, value: str, available: int, sizer: Sizer) -> list[tuple[str, int, bool]]:
@@ -225,9 +271,7 @@ def _value_spans(value: str, budget: int, sizer: Sizer) -> list[tuple[int, int]]
     return out
 
 
-def _no_debris(
-    text: str, spans: list[tuple[int, int]], fits: Callable[[int, int], bool]
-) -> list[tuple[int, int]]:
+def _no_debris(text: str, spans: list[tuple[int, int]], fits: Callable[[int, int], bool]) -> list[tuple[int, int]]:
     """``spans`` where a span made only of ``|``, ``-``, ``:`` and spaces is joined to a neighbour.
 
     Such a fragment would read as a Markdown table remnant; it is kept with the text

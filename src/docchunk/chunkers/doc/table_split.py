@@ -2,8 +2,9 @@
 
 Glue between the chunkers' pieces (:class:`~docchunk.chunkers.doc.walk.Piece`) and
 the pure row serialization and packing of :mod:`docchunk.serialization.table_rows`.
-The caption moves from the text to ``captions``, so ``contextualize()`` shows it
-with every piece; each piece's ``table_rows`` says which grid rows it holds.
+The caption (and the table's ``meta.description``) moves from the text to
+``captions``, so ``contextualize()`` shows it with every piece; each piece's
+``table_rows`` says which grid rows it holds.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from docling_core.types.doc import TableItem
 from docchunk.chunkers.doc.table_pack import table_pieces
 from docchunk.chunkers.doc.walk import Piece
 from docchunk.serialization.table_rows import TableRows, table_rows
-from docchunk.serialization.tables import RowTableSerializer
+from docchunk.serialization.tables import RowTableSerializer, table_description
 
 __all__ = ["by_rows", "split_table", "table_of", "whole_table"]
 
@@ -43,11 +44,18 @@ def table_of(piece: Piece) -> TableItem | None:
 
 
 def _caption(table: TableItem, serializer: Any) -> str:
-    """The table's caption text as the serializer gives it (docling-core's ``caption_text`` otherwise)."""
+    """The table's caption and ``meta.description``: what ``contextualize()`` shows with every piece.
+
+    The caption text as the serializer gives it (docling-core's ``caption_text``
+    otherwise), then the description on a line of its own.
+    """
     serialize = getattr(serializer, "serialize_captions", None)
     if serialize is not None:
-        return serialize(item=table).text.strip()
-    return table.caption_text(serializer.doc).strip()
+        caption = serialize(item=table).text.strip()
+    else:
+        caption = table.caption_text(serializer.doc).strip()
+    description = table_description(table)
+    return "\n".join(t for t in (caption, description) if t)
 
 
 def _rows(table: TableItem, serializer: Any) -> TableRows:
@@ -83,10 +91,12 @@ def whole_table(piece: Piece, serializer: Any) -> Piece:
 def split_table(run: Any, piece: Piece, table: TableItem) -> list[Piece]:
     """Pieces of whole rows of ``table`` that fit ``run.max`` with headings and caption.
 
-    The budget for the rows is what the headings and the caption leave of
-    ``max_tokens``. When they leave no room, the caption becomes a text piece of
-    its own before the table (still no text lost), and when the headings alone
-    leave none, the table's pieces go without headings.
+    The budget for the rows is what the headings and the caption (with the
+    table's ``meta.description``) leave of ``max_tokens``. When they leave no
+    room, or too little for a row that would fit with the headings alone, the
+    caption becomes a text piece of its own before the table (still no text
+    lost), and when the headings alone leave none, the table's pieces go without
+    headings.
 
     Args:
         run: The hybrid chunker's run state (``max``, ``tok``, ``serializer``, ``ctx_count``,
@@ -103,7 +113,7 @@ def split_table(run: Any, piece: Piece, table: TableItem) -> list[Piece]:
     base = replace(piece, text="", captions=[caption] if caption else None, text_tokens=None)
     if not rows.text:
         return run.split_text(replace(base, text=caption, captions=None)) if caption else []
-    fitted = _fit(run, base, rows)
+    fitted = _fit(run, base, rows) if not _caption_cuts_rows(run, base, rows) else None
     if fitted is not None:
         return fitted
     lead: list[Piece] = []
@@ -115,6 +125,27 @@ def split_table(run: Any, piece: Piece, table: TableItem) -> list[Piece]:
     if fitted is None:  # the headings alone exceed the budget
         fitted = _fit(run, replace(base, headings=None, plain_only=True), rows) or []
     return lead + fitted
+
+
+def _caption_cuts_rows(run: Any, base: Piece, rows: TableRows) -> bool:
+    """Whether the caption (with the description) leaves too little room for a row that fits without it.
+
+    Then the caption is better a piece of its own before the table: every row that
+    fits with the headings alone stays whole, rather than the caption being
+    repeated with pieces of cut rows.
+    """
+    if not base.captions:
+        return False
+    full = [row.text for row in rows.rows if row.cells]
+    if not full:
+        return False
+    longest = max(run.sizer.count_batch(full))
+    if rows.head:
+        longest += run.sizer.count(rows.head + "\n")
+    with_caption = run.ctx_count(replace(base, text="", text_tokens=0))
+    headings_only = replace(base, captions=None, text="", text_tokens=0)
+    without = run.ctx_count(headings_only) if base.headings else 0
+    return run.max - with_caption < longest <= run.max - without
 
 
 def _fit(run: Any, base: Piece, rows: TableRows) -> list[Piece] | None:
