@@ -29,7 +29,7 @@ keeps its row label, so every piece carries its context in a form that reads as 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
@@ -209,7 +209,22 @@ def _row_cells(
     if label:
         cells.append((f"{corner} = ", label) if corner else ("", _readable(label)))
         used.add(-1)
-    seen = {id(cell) for cell in row[:label_cols]}
+    for value, span in _value_cells(row, label_cols, {id(cell) for cell in row[:label_cols]}, text_of, used):
+        header = " ".join(dict.fromkeys(h for k in span if (h := headers[k])))
+        cells.append(_triplet(label, header, value))
+    if label and not corner and len(cells) > 1:
+        cells.pop(0)  # the label leads every triplet already
+    return tuple(cells)
+
+
+def _value_cells(
+    row: list[Any], label_cols: int, seen: set[int], text_of: Callable[[Any], str], used: set[int]
+) -> Iterator[tuple[str, range]]:
+    """``(text, columns)`` of each value cell of a body row with text, a merged cell once.
+
+    ``seen`` holds the ids of the cells already read (the label cells) and gets the
+    value cells' ids; ``used`` gets the columns each value spans, whose headers it carries.
+    """
     for j in range(label_cols, len(row)):
         cell = row[j]
         if id(cell) in seen:
@@ -220,11 +235,7 @@ def _row_cells(
             continue
         span = range(max(cell.start_col_offset_idx, label_cols), min(cell.end_col_offset_idx, len(row)))
         used.update(span)
-        header = " ".join(dict.fromkeys(h for k in span if (h := headers[k])))
-        cells.append(_triplet(label, header, value))
-    if label and not corner and len(cells) > 1:
-        cells.pop(0)  # the label leads every triplet already
-    return tuple(cells)
+        yield value, span
 
 
 def _unused_headers(
@@ -378,16 +389,7 @@ def _record_rows(grid: list[list[Any]], start: int, label_cols: int, text_of: Ca
                 if (t := text_of(cell)) and t not in labels:
                     labels.append(t)
         entries: list[tuple[str, str]] = []
-        for j in range(label_cols, n_cols):
-            cell = row[j]
-            if id(cell) in seen:
-                continue
-            seen.add(id(cell))
-            value = text_of(cell)
-            if not value:
-                continue
-            span = range(max(cell.start_col_offset_idx, label_cols), min(cell.end_col_offset_idx, n_cols))
-            used.update(span)
+        for value, span in _value_cells(row, label_cols, seen, text_of, used):
             header = LEVEL_SEP.join(dict.fromkeys(h for k in span if (h := headers[k])))
             entries.append((f"{header} = ", value) if header else ("", _readable(value)))
         entries = _same_header_once(entries)
