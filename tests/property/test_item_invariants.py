@@ -53,7 +53,9 @@ def item_documents(draw) -> tuple[DoclingDocument, list[str], list[str]]:
             if caption is not None:
                 must.append(text)
             for child in draw(st.lists(phrases, max_size=4)):
-                doc.add_text(label=DocItemLabel.TEXT, text=child, parent=pic, prov=prov(page))
+                # a picture's text items may lack provenance of their own (OCR of a figure)
+                child_prov = prov(page) if draw(st.booleans()) else None
+                doc.add_text(label=DocItemLabel.TEXT, text=child, parent=pic, prov=child_prov)
                 must.append(child)
         elif op in ("kv", "form"):
             pairs = draw(st.lists(st.tuples(phrases, phrases), min_size=1, max_size=3))

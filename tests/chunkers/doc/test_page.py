@@ -55,6 +55,57 @@ def test_item_without_provenance_is_kept_on_the_previous_page():
     assert [c.meta.page_numbers for c in ours] == [[1], [2]]
 
 
+def _noprov_children_doc():
+    from docling_core.types.doc import BoundingBox, DocItemLabel, DoclingDocument, ProvenanceItem, Size
+
+    doc = DoclingDocument(name="picture-children")
+    for page_no in (1, 2):
+        doc.add_page(page_no=page_no, size=Size(width=600, height=800))
+
+    def prov(page_no: int) -> ProvenanceItem:
+        return ProvenanceItem(page_no=page_no, bbox=BoundingBox(l=0, t=0, r=1, b=1), charspan=(0, 1))
+
+    doc.add_text(label=DocItemLabel.TEXT, text="first page text", prov=prov(1))
+    pic = doc.add_picture(prov=prov(2))
+    doc.add_text(label=DocItemLabel.TEXT, text="chart label with provenance", parent=pic, prov=prov(2))
+    doc.add_text(label=DocItemLabel.TEXT, text="chart label without provenance", parent=pic)
+    doc.add_text(label=DocItemLabel.TEXT, text="after the chart", prov=prov(2))
+    return doc
+
+
+def test_picture_child_without_provenance_stays_inside_its_picture():
+    """A picture's text item without provenance was lost: the page filter left it out of its picture's part."""
+    chunks = list(PageChunker().chunk(_noprov_children_doc()))
+    assert [c.text for c in chunks] == [
+        "first page text",
+        "chart label with provenance\n\nchart label without provenance\n\nafter the chart",
+    ]
+    assert [c.meta.page_numbers for c in chunks] == [[1], [2]]
+
+
+def test_list_item_without_provenance_in_a_list_over_two_pages():
+    """A list on two pages whose middle item has no provenance: the item goes after the item before it."""
+    from docling_core.types.doc import BoundingBox, DoclingDocument, ProvenanceItem, Size
+
+    doc = DoclingDocument(name="list-two-pages")
+    for page_no in (1, 2):
+        doc.add_page(page_no=page_no, size=Size(width=600, height=800))
+
+    def prov(page_no: int) -> ProvenanceItem:
+        return ProvenanceItem(page_no=page_no, bbox=BoundingBox(l=0, t=0, r=1, b=1), charspan=(0, 1))
+
+    group = doc.add_list_group()
+    doc.add_list_item(text="first item", parent=group, prov=prov(1))
+    doc.add_list_item(text="unplaced item", parent=group)
+    doc.add_list_item(text="last item", parent=group, prov=prov(2))
+    chunks = list(PageChunker().chunk(doc))
+    joined = "\n".join(c.text for c in chunks)
+    assert joined.count("unplaced item") == 1
+    assert "first item" in chunks[0].text and "unplaced item" in chunks[0].text
+    assert chunks[0].text.index("first item") < chunks[0].text.index("unplaced item")
+    assert "last item" in chunks[-1].text
+
+
 @pytest.mark.parametrize("max_tokens", [16, 64])
 def test_budget_splits_pages_at_element_boundaries(max_tokens):
     doc = load(DATA / "pdf__multi_page.json")

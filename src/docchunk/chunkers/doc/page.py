@@ -203,12 +203,71 @@ def page_parts(doc: DoclingDocument, serializer: Any) -> dict[int, list[_Part]]:
     placed = sorted(((p.order, page_no) for page_no, parts in pages.items() for p in parts))
     first_page = min(pages)
     for res in serializer.get_parts():
-        if not res.text or any(span.item.self_ref in seen for span in res.spans):
+        if not res.text:
             continue
         part = _part(res, order)
+        refs = {it.self_ref for it in part.items}
+        if refs & seen:
+            missing = [it for it in _unpaged(doc, part.items) if it.self_ref not in seen] + [
+                it for it in part.items if it.self_ref not in seen
+            ]
+            if missing:
+                _place_within(pages, part, missing, seen, serializer, order)
+            continue
         before = [page_no for pos, page_no in placed if pos < part.order]
         pages[before[-1] if before else first_page].append(part)
     return pages
+
+
+def _unpaged(doc: DoclingDocument, items: list[Any]) -> list[Any]:
+    """The descendants of ``items`` (pictures traversed) with text and no provenance on a page of ``doc``."""
+    out = []
+    for top in items:
+        for item, _ in doc.iterate_items(root=top, with_groups=False, traverse_pictures=True):
+            if item is top or not getattr(item, "text", None):
+                continue
+            if not any(p.page_no in doc.pages for p in getattr(item, "prov", [])):
+                out.append(item)
+    return out
+
+
+def _place_within(
+    pages: dict[int, list[_Part]],
+    whole: _Part,
+    missing: list[Any],
+    seen: set[str],
+    serializer: Any,
+    order: dict[str, int],
+) -> None:
+    """Place the ``missing`` items of ``whole``, an element that is on a page already, without them.
+
+    The page filter leaves out the items of an element that have no page of their own
+    (a picture's child text, a list item without provenance). When the element is one
+    part of one page, ``whole`` (the element with every item) replaces that part; when
+    it is spread over pages, each missing item is serialized alone and goes after the
+    part before it in document order.
+    """
+    refs = {it.self_ref for it in whole.items}
+    holders = [(page_no, i) for page_no, parts in pages.items() for i, p in enumerate(parts)
+               if refs & {it.self_ref for it in p.items}]  # fmt: skip
+    seen.update(refs)
+    if len(holders) == 1:
+        page_no, i = holders[0]
+        pages[page_no][i] = _Part(text=whole.text, items=whole.items, order=pages[page_no][i].order)
+        seen.update(it.self_ref for it in missing)
+        return
+    for item in missing:
+        if item.self_ref in seen and item.self_ref not in refs:
+            continue
+        seen.add(item.self_ref)
+        res = serializer.serialize(item=item)
+        if not res.text:
+            continue
+        part = _part(res, order)
+        before = [h for h in holders if pages[h[0]][h[1]].order <= part.order] or holders[:1]
+        page_no, i = max(before, key=lambda h: pages[h[0]][h[1]].order)
+        pages[page_no].insert(i + 1, part)
+        holders = [(pg, j + 1 if pg == page_no and j > i else j) for pg, j in holders] + [(page_no, i + 1)]
 
 
 def _document_order(doc: DoclingDocument) -> dict[str, int]:
