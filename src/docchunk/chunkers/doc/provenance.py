@@ -136,10 +136,23 @@ def _by_words(text: str, cursor: int, ref: str, start: int, line: str) -> list[A
     words = [(m.start(), m.group()) for m in _WORD.finditer(line)]
     if not words:
         return []
-    found = re.compile(r"\s+".join(f"({re.escape(w)})" for _, w in words)).search(text, cursor)
-    if found is None:
-        return []
-    return [(found.start(i + 1), ref, start + at, len(w)) for i, (at, w) in enumerate(words)]
+    first = words[0][1]
+    pos = text.find(first, cursor)
+    while pos >= 0:  # the first occurrence after ``cursor`` that the other words follow
+        places = [pos]
+        end = pos + len(first)
+        for _, word in words[1:]:
+            nxt = end
+            while nxt < len(text) and text[nxt].isspace():
+                nxt += 1
+            if nxt == end or not text.startswith(word, nxt):
+                break
+            places.append(nxt)
+            end = nxt + len(word)
+        else:
+            return [(place, ref, start + at, len(w)) for place, (at, w) in zip(places, words, strict=True)]
+        pos = text.find(first, pos + 1)
+    return []
 
 
 def anchors_of(piece: Any) -> tuple[Anchor, ...]:
