@@ -21,7 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import docchunk
-from tests.helpers import check_tables, collapse, make_table
+from tests.chunkers.doc.test_table_chunks import corpus_table_docs
+from tests.helpers import check_tables, collapse, load, make_table
 
 WORDS = ["alpha", "beta", "gamma", "delta", "12", "3.5", "net", "sales", "東京", "naïve"]
 WORD_TEXT = st.lists(st.sampled_from(WORDS), min_size=1, max_size=3).map(" ".join)
@@ -49,12 +50,23 @@ def wide_tables(draw):
     return doc
 
 
-def table_cols_faults(doc, chunks, label_cols: tuple[int, ...]) -> list[str]:
-    """What breaks the ``table_cols`` invariants (empty when none); ``label_cols``: the columns every piece repeats."""
+def _subsequence(short: str, long: str) -> bool:
+    it = iter(long)
+    return all(ch in it for ch in short)
+
+
+def table_cols_faults(doc, chunks, label_cols: tuple[int, ...], text_splits: bool = False) -> list[str]:
+    """What breaks the ``table_cols`` invariants (empty when none); ``label_cols``: the columns every piece repeats.
+
+    With ``text_splits``, a cell whose text is whole in none of the chunks listing it
+    may be listed by several (a cell split by text): its characters must then be, in
+    order, in theirs.
+    """
     table = doc.tables[0]
     grid = table.data.grid
     faults: list[str] = []
     listed: dict[int, list[tuple[int, set[int]]]] = defaultdict(list)  # row -> (chunk, columns)
+    split: set[tuple[int, int]] = set()  # cells whose text some chunk listing them holds in part
     for k, chunk in enumerate(chunks):
         cols = chunk.meta.table_cols
         if cols is None:
@@ -69,7 +81,10 @@ def table_cols_faults(doc, chunks, label_cols: tuple[int, ...]) -> list[str]:
             for col in range(start, end):
                 text = collapse(grid[row][col].text)
                 if text and text not in body:
-                    faults.append(f"chunk {k}: cell {(row, col)} {text!r} not in its text")
+                    if text_splits:
+                        split.add((row, col))
+                    else:
+                        faults.append(f"chunk {k}: cell {(row, col)} {text!r} not in its text")
         held = set(range(*chunk.meta.table_rows))
         if not set(rows) <= held:
             faults.append(f"chunk {k}: rows {sorted(rows)} outside table_rows {chunk.meta.table_rows}")
@@ -79,7 +94,11 @@ def table_cols_faults(doc, chunks, label_cols: tuple[int, ...]) -> list[str]:
         with_text = {c for c, cell in enumerate(grid[row]) if collapse(cell.text)}
         for col in sorted(with_text):
             holders = [k for k, columns in entries if col in columns]
-            if col in label_cols and len(entries) > 1:
+            if (row, col) in split:
+                joined = "".join(collapse(chunks[k].text) for k in holders).replace(" ", "")
+                if len(holders) < 2 or not _subsequence(collapse(grid[row][col].text).replace(" ", ""), joined):
+                    faults.append(f"row {row}: column {col}, split by text, not spread over chunks {holders}")
+            elif col in label_cols and len(entries) > 1:
                 if len(holders) != len(entries):
                     faults.append(f"row {row}: label column {col} in chunks {holders}, not in all of {entries}")
             elif len(holders) != 1:
@@ -131,10 +150,7 @@ def test_a_cell_larger_than_the_budget_is_listed_by_each_of_its_fragments():
     holders = [c for c in chunks if c.meta.table_cols and any(s <= 5 < e for _, s, e in c.meta.table_cols)]
     assert len(holders) > 1
     assert collapse(long) in collapse(" ".join(c.text.split(" = ", 1)[-1] for c in holders))
-    others = [c for c in chunks if c.meta.table_cols and c not in holders]
-    assert all(
-        sum(any(s <= col < e for _, s, e in c.meta.table_cols) for c in chunks) == 1 for col in range(6, 29)
-    ), [(c.meta.table_cols) for c in others]
+    assert not table_cols_faults(doc, chunks, (0,), text_splits=True)
 
 
 def test_a_split_row_merged_with_the_next_rows_lists_them_whole():
@@ -168,3 +184,22 @@ def test_export_rows_and_integrations_carry_table_cols():
 
     node = embedded_nodes([{**rows[0], "embedding": [0.0, 1.0]}])[0]
     assert node.metadata["table_cols"] == flat and "table_cols" in node.excluded_embed_metadata_keys
+
+
+def label_columns(doc) -> tuple[int, ...]:
+    """The label columns of the first table by the rule of ``table_rows``: flagged row headers, else column 0."""
+    from docchunk.serialization.table_rows import _grid, _header_rows, _label_columns
+
+    data = doc.tables[0].data
+    grid = _grid(data)
+    return tuple(range(_label_columns(grid, _header_rows(data, grid), len(grid[0]) if grid else 0)))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", corpus_table_docs())
+def test_table_cols_on_the_corpus(path):
+    doc = load(path)
+    if len(doc.tables) != 1:
+        pytest.skip("the check reads one table per document")
+    chunks = list(docchunk.HybridChunker(max_tokens=64).chunk(doc))
+    assert not table_cols_faults(doc, chunks, label_columns(doc), text_splits=True)
