@@ -79,7 +79,9 @@ class QuestionRanking:
     config: dict[str, Any]
 
 
-def find_question(data_dir: str | Path, qid: str, genres: Sequence[str] | None = None) -> tuple[str, dict[str, Any], Any]:
+def find_question(
+    data_dir: str | Path, qid: str, genres: Sequence[str] | None = None
+) -> tuple[str, dict[str, Any], Any]:
     """``(genre, question, document)`` of the question ``qid`` of a doc-qa folder.
 
     Reads the genres' ``questions.jsonl`` until the question is found, then its

@@ -167,7 +167,8 @@ def embedded_nodes(rows: Iterable[dict[str, Any]]) -> list[Any]:
         One node per row: ``id_`` is ``source#chunk_index``, ``text`` the chunk text,
         ``embedding`` the row's vector (the embedding of ``contextualized``), and flat
         metadata (``source``, ``chunk_index``, ``headings``, ``captions``,
-        ``page_numbers``, ``token_count``, ``doc_items``, ``table_rows``, ``table_cols``, ``spans``, ``page_boxes``), hidden from
+        ``page_numbers``, ``token_count``, ``doc_items``, ``table_rows``, ``table_cols``, ``spans``,
+        ``page_boxes``), hidden from
         the embedding and the LLM except ``headings``.
 
     Example:

@@ -15,6 +15,8 @@ from typing import Any
 
 __all__ = ["render_question"]
 
+_PATH_SEP = " \u203a "  # single right-pointing angle quotation mark between headings
+
 _POLICY = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
 _CSS = """
 body { margin: 0; font: 15px/1.5 system-ui, sans-serif; color: #1d2330; }
@@ -26,7 +28,8 @@ dt { color: #6b7280; } dd { margin: 0; }
 .ev { margin: 0; padding-left: 18px; color: #374151; font-size: 13px; }
 .ck { border: 1px solid #d9dde5; border-left: 4px solid #9aa3b5; border-radius: 4px; margin: 8px 0; }
 .ck.hit { border-left-color: #2f8f4e; }
-.m { display: flex; flex-wrap: wrap; gap: 4px 12px; padding: 3px 8px; background: #f7f8fb; font-size: 12px; color: #6b7280; }
+.m { display: flex; flex-wrap: wrap; gap: 4px 12px; padding: 3px 8px; background: #f7f8fb;
+     font-size: 12px; color: #6b7280; }
 .m b { color: #1d2330; }
 .hp { padding: 2px 8px; font-size: 12px; color: #6b7280; }
 .t { margin: 0; padding: 6px 8px; white-space: pre-wrap; word-break: break-word;
@@ -94,7 +97,7 @@ def render_question(ranking: Any, title: str | None = None) -> str:
             facts.append(f"rows {c.table_rows[0]}–{c.table_rows[1] - 1}")
         if c.table_cols:
             facts.append("columns " + ", ".join(f"r{r}:{s}–{e - 1}" for r, s, e in c.table_cols))
-        path = " › ".join([*(c.headings or []), *(c.captions or [])])
+        path = _PATH_SEP.join([*(c.headings or []), *(c.captions or [])])
         blocks.append(
             f'<section class="ck{" hit" if c.marks else ""}" data-rank="{c.rank}" data-chunk="{c.index}">'
             f'<div class="m">{" ".join(f"<span>{f}</span>" for f in facts)}</div>'

@@ -232,7 +232,8 @@ def _split_row(
             return [(t, n, o, c) for (t, n, o), c in zip(out, at, strict=True)]
         budget -= overflow
     every = cols_of(range(len(entries)))
-    return [(t, n, o, every) for t, n, o in _split_cell("", opening + row.sep.join(entries) + row.tail, available, sizer)]
+    whole = opening + row.sep.join(entries) + row.tail
+    return [(t, n, o, every) for t, n, o in _split_cell("", whole, available, sizer)]
 
 
 def _split_cell(prefix: str, value: str, available: int, sizer: Sizer) -> list[tuple[str, int, bool]]:
