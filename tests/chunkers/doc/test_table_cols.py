@@ -50,20 +50,32 @@ def wide_tables(draw):
     return doc
 
 
+class _NoTable:  # a chunk of another table or of text: lists no columns of the checked table
+    meta = type("meta", (), {"table_cols": None})()
+    text = ""
+
+
+_NO_TABLE = _NoTable()
+
+
 def _subsequence(short: str, long: str) -> bool:
     it = iter(long)
     return all(ch in it for ch in short)
 
 
-def table_cols_faults(doc, chunks, label_cols: tuple[int, ...], text_splits: bool = False) -> list[str]:
+def table_cols_faults(doc, chunks, label_cols: tuple[int, ...], text_splits: bool = False, table=None) -> list[str]:
     """What breaks the ``table_cols`` invariants (empty when none); ``label_cols``: the columns every piece repeats.
+
+    ``table`` (default: the document's first) is the table checked: only the chunks
+    holding it are read.
 
     With ``text_splits``, a cell whose text is whole in none of the chunks listing it
     may be listed by several (a cell split by text): its characters must then be, in
     order, in theirs.
     """
-    table = doc.tables[0]
+    table = doc.tables[0] if table is None else table
     grid = table.data.grid
+    chunks = [c if any(it.self_ref == table.self_ref for it in c.meta.doc_items) else _NO_TABLE for c in chunks]
     faults: list[str] = []
     listed: dict[int, list[tuple[int, set[int]]]] = defaultdict(list)  # row -> (chunk, columns)
     split: set[tuple[int, int]] = set()  # cells whose text some chunk listing them holds in part
@@ -186,11 +198,11 @@ def test_export_rows_and_integrations_carry_table_cols():
     assert node.metadata["table_cols"] == flat and "table_cols" in node.excluded_embed_metadata_keys
 
 
-def label_columns(doc) -> tuple[int, ...]:
-    """The label columns of the first table by the rule of ``table_rows``: flagged row headers, else column 0."""
+def label_columns(table) -> tuple[int, ...]:
+    """The label columns of ``table`` by the rule of ``table_rows``: flagged row headers, else column 0."""
     from docchunk.serialization.table_rows import _grid, _header_rows, _label_columns
 
-    data = doc.tables[0].data
+    data = table.data
     grid = _grid(data)
     return tuple(range(_label_columns(grid, _header_rows(data, grid), len(grid[0]) if grid else 0)))
 
@@ -199,7 +211,6 @@ def label_columns(doc) -> tuple[int, ...]:
 @pytest.mark.parametrize("path", corpus_table_docs())
 def test_table_cols_on_the_corpus(path):
     doc = load(path)
-    if len(doc.tables) != 1:
-        pytest.skip("the check reads one table per document")
     chunks = list(docchunk.HybridChunker(max_tokens=64).chunk(doc))
-    assert not table_cols_faults(doc, chunks, label_columns(doc), text_splits=True)
+    for table in doc.tables:
+        assert not table_cols_faults(doc, chunks, label_columns(table), text_splits=True, table=table)
