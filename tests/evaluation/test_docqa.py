@@ -75,6 +75,23 @@ def test_held_by_chunk_reads_spans_and_table_rows():
     assert cells == {("#/tables/0", r, c) for lo, hi in rows for r in (0, *range(lo, hi)) for c in (0, 1)}
 
 
+def test_a_split_row_counts_each_cell_for_the_piece_that_holds_it():
+    """Each piece of a table row split between cells held every cell of the row (by ``table_rows``)."""
+    from tests.helpers import make_table
+
+    header = ["Item"] + [f"Measure {k}" for k in range(1, 29)]
+    doc, _ = make_table([header, ["Sample 1"] + [f"1{k}.5 units" for k in range(1, 29)]])
+    chunks = list(docchunk.HybridChunker(max_tokens=120).chunk(doc))
+    assert len(chunks) > 1 and all(c.meta.table_cols for c in chunks)
+    held = [held_by_chunk(c, doc).cells for c in chunks]
+    for col in range(1, 29):  # a value cell and its header: in one piece
+        assert sum(("#/tables/0", 1, col) in h for h in held) == 1
+        assert sum(("#/tables/0", 0, col) in h for h in held) == 1
+    assert all(("#/tables/0", 1, 0) in h and ("#/tables/0", 0, 0) in h for h in held)  # the label: in every one
+    for k, h in enumerate(held):  # each value cell held is in the piece's text
+        assert all(f"Measure {col} = 1{col}.5 units" in chunks[k].text for _, r, col in h if r == 1 and col)
+
+
 def _fake_embed(texts):
     """A bag-of-letters embedding: deterministic, no model."""
     out = np.zeros((len(texts), 26), dtype=np.float32)

@@ -38,7 +38,7 @@ def test_docchunk_loader_flat_metadata():
         meta = d.metadata
         assert set(meta) == {
             "source", "chunk_index", "headings", "captions", "page_numbers", "token_count", "doc_items", "spans",
-            "page_boxes",
+            "page_boxes", "table_cols",
         }  # fmt: skip
         for v in meta.values():
             assert isinstance(v, (str, int)) or (isinstance(v, list) and all(isinstance(x, (str, int)) for x in v))

@@ -38,17 +38,25 @@ CHUNKERS = ["hybrid", "hierarchical", "page", "line"]
               help="Write the summary and the per-question rows here.")  # fmt: skip
 @click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path), default=None)
 @click.option("--no-cache", is_flag=True, help="Do not read or write the embedding cache.")
+@click.option("--question", "qid", default=None, metavar="QID",
+              help="Show one question instead: write --html, its document's chunks ranked, the evidence highlighted.")
+@click.option("--html", "html_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="The page --question writes.")  # fmt: skip
 @click.option("--debug", is_flag=True, help="Show tracebacks.")
 def eval_docs_command(data_dir: Path, chunker: str, max_tokens: int, min_tokens: int | None, docling_compat: bool,
                       extra: tuple[str, ...], peer: str, genres: tuple[str, ...], limit: int | None, budget: int,
                       model: str, json_out: Path | None, cache_dir: Path | None, no_cache: bool,
-                      debug: bool) -> None:  # fmt: skip
+                      qid: str | None, html_out: Path | None, debug: bool) -> None:  # fmt: skip
     """Chunk the doc-qa documents of DATA_DIR, retrieve for each question, score the evidence the chunks hold.
 
     DATA_DIR holds <genre>/docs.jsonl.gz and <genre>/questions.jsonl (the doc-qa
     layout). Prints, per genre and overall, the percent of evidence (characters of
     text items, table cells) held by the top 1, 3, 5 chunks and by the chunks within
     --budget tokens, ranking the question's own document (doc@) and the genre (all@).
+
+    With --question QID --html FILE, writes one self-contained page instead: the
+    question, its answer, and its document's chunks ranked as doc@k ranks them, with
+    their scores and the evidence each holds highlighted in its text.
     """
     options: dict[str, Any] = {"max_tokens": max_tokens, "min_tokens": min_tokens}
     if docling_compat:
@@ -59,6 +67,13 @@ def eval_docs_command(data_dir: Path, chunker: str, max_tokens: int, min_tokens:
             options[name.strip()] = json.loads(value)
         except json.JSONDecodeError:
             options[name.strip()] = value
+    if (qid is None) != (html_out is None):
+        raise click.UsageError("--question and --html go together: --question QID --html FILE writes the page")
+    if qid is not None:
+        if peer != "none":
+            raise click.UsageError("--question shows docchunk's own chunkers: leave out --peer")
+        _question_page(data_dir, qid, html_out, chunker, options, genres, model, cache_dir, no_cache, debug)
+        return
     try:
         report = _run(data_dir, chunker, options, peer, genres, limit, budget, model, cache_dir, no_cache)
     except DocchunkError as exc:
@@ -90,3 +105,36 @@ def _run(data_dir: Path, chunker: str, options: dict[str, Any], peer: str, genre
     embed = CachedEmbedder(load_model(model, progress=progress), model, cache_dir=cache, progress=progress)
     route = {"none": "doc", "docling-core": "docling-core", "flat": "flat"}[peer]
     return evaluate_docs(data, embed, chunker=chunker, options=options, route=route, budget=budget)
+
+
+def _embedder(model: str, cache_dir: Path | None, no_cache: bool) -> Any:
+    from docchunk.errors import require
+
+    require("numpy", "eval", "docchunk eval-docs")
+    from docchunk.evaluation import CachedEmbedder, default_cache_dir, load_model
+
+    progress = stderr_is_terminal()
+    cache = None if no_cache else (cache_dir or default_cache_dir())
+    return CachedEmbedder(load_model(model, progress=progress), model, cache_dir=cache, progress=progress)
+
+
+def _question_page(data_dir: Path, qid: str, html_out: Any, chunker: str, options: dict[str, Any],
+                   genres: tuple[str, ...], model: str, cache_dir: Path | None, no_cache: bool,
+                   debug: bool) -> None:  # fmt: skip
+    """Write the page of one question (``--question QID --html FILE``)."""
+    try:
+        from docchunk.evaluation.question import find_question, rank_question
+        from docchunk.report.question import render_question
+
+        genre, question, doc = find_question(data_dir, qid, list(genres) or None)
+        ranking = rank_question(doc, question, _embedder(model, cache_dir, no_cache), chunker, options, genre)
+    except DocchunkError as exc:
+        if debug:
+            raise
+        raise click.UsageError(str(exc)) from exc
+    try:
+        html_out.write_text(render_question(ranking), encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise click.UsageError(f"cannot write {html_out}: {exc.strerror or exc}") from exc
+    recall = ", ".join(f"{k} {100 * v:.1f}" for k, v in ranking.recall.items())
+    click.echo(f"docchunk: wrote {html_out} ({len(ranking.chunks)} chunks ranked; {recall})", err=True)

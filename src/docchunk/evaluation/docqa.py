@@ -9,8 +9,10 @@ Each chunk is reduced to what it holds (:class:`Held`): character ranges per tex
 item and a set of table cells. For docchunk's chunks these come from the chunk's own
 provenance: ``meta.spans`` (characters) and ``meta.table_rows`` (cells: every column of
 those rows, plus the column-header rows, whose texts each row's text repeats as its
-labels; a row split between cells counts for each of its pieces). Two routes
-need a documented approximation:
+labels). A piece of a row split between cells holds only the columns its
+``meta.table_cols`` lists (with the column-header cells above them), so each cell of a
+split row counts for the piece that holds it (and its label for every piece). Two
+routes need a documented approximation:
 
 - docling-core's own chunks (``peer="docling-core"``) have no spans: a chunk holds
   all characters of each text item of its ``doc_items`` whose text (whitespace
@@ -168,11 +170,16 @@ def held_by_chunk(chunk: Any, doc: Any, counts: dict[str, int] | None = None) ->
                     held.chars.setdefault(item.self_ref, []).append((pos, pos + len(line)))
                     cursor = pos + len(line)
     rows = getattr(meta, "table_rows", None)
+    cols = getattr(meta, "table_cols", None)
     for item in items:
         if isinstance(item, TableItem):
             if rows is not None:  # the rows, and the column headers every row's text repeats as its labels
                 grid = item.data.grid
                 header = [r for r, row in enumerate(grid) if any(cell.column_header for cell in row)]
+                if cols is not None:  # part of a split row: the columns it holds, and the headers above them
+                    held.cells |= {(item.self_ref, r, c) for r, s, e in cols for c in range(s, e)}
+                    held.cells |= {(item.self_ref, r, c) for r in header for _, s, e in cols for c in range(s, e)}
+                    continue
                 held.cells |= {(item.self_ref, r, c) for r in (*range(*rows), *header)
                                for c in range(item.data.num_cols)}  # fmt: skip
             else:

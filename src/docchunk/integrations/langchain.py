@@ -33,8 +33,9 @@ class DocchunkLoader(_lc_loaders.BaseLoader):
 
     Each ``Document`` has ``page_content = chunker.contextualize(chunk)`` and flat
     metadata: ``source``, ``chunk_index``, ``headings``, ``captions``,
-    ``page_numbers``, ``token_count``, ``doc_items`` (refs), ``spans`` (``"ref:start:end"``)
-    and ``page_boxes`` (``"page_no:l,t,r,b:ORIGIN"``). Each ``Document``'s
+    ``page_numbers``, ``token_count``, ``doc_items`` (refs), ``spans`` (``"ref:start:end"``),
+    ``page_boxes`` (``"page_no:l,t,r,b:ORIGIN"``) and ``table_cols`` (``"row:start:end"``,
+    for a chunk of a split table row). Each ``Document``'s
     metadata is its own (new lists for every chunk): changing one changes no other.
 
     Raises:

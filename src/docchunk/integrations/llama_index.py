@@ -12,7 +12,7 @@ from typing import Any
 
 from docchunk.errors import require
 from docchunk.report.views import describe_chunker
-from docchunk.serialization.rows import chunk_metadata, flat_page_boxes, flat_spans
+from docchunk.serialization.rows import chunk_metadata, flat_page_boxes, flat_spans, flat_table_cols
 
 _li_parser: Any = require("llama_index.core.node_parser", "llama-index", "docchunk.integrations.llama_index")
 _li_schema: Any = require("llama_index.core.schema", "llama-index", "docchunk.integrations.llama_index")
@@ -23,6 +23,7 @@ __all__ = ["DocchunkNodeParser", "embedded_nodes", "stable_node_id"]
 # the chunk's own metadata: bookkeeping the LLM needs not see (headings are in the node's text)
 _CHUNK_KEYS = [
     "source", "chunk_index", "headings", "captions", "page_numbers", "token_count", "doc_items", "spans", "page_boxes",
+    "table_cols",
 ]  # fmt: skip
 
 _NODE_ID_NAMESPACE = uuid.UUID("5d0c4f1e-6a43-5b8e-9d1a-0c7d0cc4c001")
@@ -166,7 +167,8 @@ def embedded_nodes(rows: Iterable[dict[str, Any]]) -> list[Any]:
         One node per row: ``id_`` is ``source#chunk_index``, ``text`` the chunk text,
         ``embedding`` the row's vector (the embedding of ``contextualized``), and flat
         metadata (``source``, ``chunk_index``, ``headings``, ``captions``,
-        ``page_numbers``, ``token_count``, ``doc_items``, ``table_rows``, ``spans``, ``page_boxes``), hidden from
+        ``page_numbers``, ``token_count``, ``doc_items``, ``table_rows``, ``table_cols``, ``spans``,
+        ``page_boxes``), hidden from
         the embedding and the LLM except ``headings``.
 
     Example:
@@ -183,6 +185,7 @@ def embedded_nodes(rows: Iterable[dict[str, Any]]) -> list[Any]:
             "token_count": row["token_count"], "doc_items": [item["self_ref"] for item in meta.get("doc_items") or []],
             "table_rows": list(meta["table_rows"]) if meta.get("table_rows") is not None else [],
             "spans": flat_spans(meta.get("spans")), "page_boxes": flat_page_boxes(meta.get("page_boxes")),
+            "table_cols": flat_table_cols(meta.get("table_cols")),
         }  # fmt: skip
         hidden = [*(key for key in _CHUNK_KEYS if key != "headings"), "table_rows"]
         nodes.append(

@@ -22,7 +22,7 @@ __all__ = [
 
 
 _OWN_FIELDS = ["token_count", "page_numbers", "oversized", "context_prefix", "context_suffix", "expanded", "table_rows",
-               "spans", "page_boxes"]
+               "table_cols", "spans", "page_boxes"]
 
 
 class ItemSpan(BaseModel):
@@ -67,6 +67,16 @@ class DocMeta(_DLDocMeta):
             :class:`docchunk.HybridChunker`), the half-open range ``(start, end)`` of
             the table's row indices it holds (0-based, header rows included), so the
             table can be rebuilt from its chunks; else None.
+        table_cols: For a chunk that holds part of a table row split between
+            chunks (a row larger than the budget), the grid columns (0-based, of
+            ``TableItem.data.grid``) of every row it holds, as half-open ranges
+            ``[row, start, end]``, sorted: the columns of the row's entries that it
+            holds, plus the row's label columns, which every piece of the row
+            repeats (records and triplets); the rows it holds whole list all the
+            table's columns. The pieces of a split row list each of its other
+            columns once, except a cell whose text alone exceeds the budget, listed
+            by each piece that holds a part of it. Computed while the row is split.
+            None for chunks of whole rows and of other origins.
         spans: The characters of each text item's ``text`` that ``text`` holds, in
             document order: ``{"ref": self_ref, "start", "end"}`` (character offsets
             into the item's ``text``, half-open). Computed while chunking (see
@@ -89,6 +99,7 @@ class DocMeta(_DLDocMeta):
     context_suffix: str | None = None
     expanded: bool | None = None
     table_rows: tuple[int, int] | None = None
+    table_cols: list[tuple[int, int, int]] | None = None
     spans: list[ItemSpan] | None = None
     page_boxes: list[PageBox] | None = None
 

@@ -24,6 +24,7 @@ __all__ = [
     "describe_failure",
     "flat_page_boxes",
     "flat_spans",
+    "flat_table_cols",
     "json_line",
     "text_rows",
 ]
@@ -84,8 +85,9 @@ def chunk_metadata(chunk: Any, source: str, index: int) -> dict[str, Any]:
     """A chunk's flat metadata: only strings, ints and lists of them.
 
     The keys: ``source``, ``chunk_index``, ``headings``, ``captions``, ``page_numbers``,
-    ``token_count``, ``doc_items`` (refs), ``spans`` and ``page_boxes`` (flat strings,
-    see :func:`flat_spans` and :func:`flat_page_boxes`).
+    ``token_count``, ``doc_items`` (refs), ``spans``, ``page_boxes`` and ``table_cols``
+    (flat strings, see :func:`flat_spans`, :func:`flat_page_boxes` and
+    :func:`flat_table_cols`; ``table_cols`` is empty but for a chunk of a split table row).
     """
     meta = chunk.meta
     return {
@@ -98,6 +100,7 @@ def chunk_metadata(chunk: Any, source: str, index: int) -> dict[str, Any]:
         "doc_items": [item.self_ref for item in meta.doc_items],
         "spans": flat_spans(getattr(meta, "spans", None)),
         "page_boxes": flat_page_boxes(getattr(meta, "page_boxes", None)),
+        "table_cols": flat_table_cols(getattr(meta, "table_cols", None)),
     }
 
 
@@ -108,6 +111,11 @@ def _get(obj: Any, key: str) -> Any:
 def flat_spans(spans: Any) -> list[str]:
     """``meta.spans`` (models or their JSON) as flat strings ``"ref:start:end"``, e.g. ``"#/texts/5:0:120"``."""
     return [f"{_get(s, 'ref')}:{_get(s, 'start')}:{_get(s, 'end')}" for s in spans or ()]
+
+
+def flat_table_cols(cols: Any) -> list[str]:
+    """``meta.table_cols`` (``[row, start, end]`` triples) as flat strings ``"row:start:end"``, e.g. ``"3:0:15"``."""
+    return [f"{row}:{start}:{end}" for row, start, end in cols or ()]
 
 
 def flat_page_boxes(boxes: Any) -> list[str]:

@@ -29,13 +29,13 @@ keeps its row label, so every piece carries its context in a form that reads as 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, Literal, get_args
 
 from docchunk.errors import ConfigError
 
-__all__ = ["TABLE_FORMATS", "TableFormat", "TablePiece", "TableRow", "TableRows", "table_rows"]
+__all__ = ["TABLE_FORMATS", "TableFormat", "TablePiece", "TableRow", "TableRows", "col_ranges", "table_rows"]
 
 TableFormat = Literal["records", "triplets", "markdown"]
 """How the default mode writes a table's rows (see :func:`table_rows`)."""
@@ -69,6 +69,14 @@ class TableRow:
         sep: Separator of the entries: ``". "`` (triplets), ``"; "`` (records),
             ``" | "`` (Markdown).
         tail: What closes the row: ``" |"`` for a Markdown row, else ``""``.
+        cols: The grid columns (0-based, of ``TableItem.data.grid``) whose cell text
+            each entry holds, one tuple per entry of ``cells`` (``()`` for an entry
+            that holds no cell of the row: a header over an empty column, the
+            corner's ``corner = label`` triplet); read with the cells, so that a
+            piece of a split row can say which columns it holds.
+        lead_cols: The columns whose cell text every piece of the row repeats: the
+            row's label columns with text when the label opens the row (records) or
+            every triplet (triplets); ``()`` otherwise.
     """
 
     index: int
@@ -76,6 +84,8 @@ class TableRow:
     lead: str = ""
     sep: str = CELL_SEP
     tail: str = ""
+    cols: tuple[tuple[int, ...], ...] = ()
+    lead_cols: tuple[int, ...] = ()
 
     @property
     def text(self) -> str:
@@ -123,12 +133,35 @@ class TablePiece:
         tokens: ``count_tokens(text)`` by the tokenizer :func:`table_pieces` was given.
         oversized: True when the text exceeds the budget because it holds one
             character that alone does.
+        cols: For a piece of a row split between pieces, the grid columns of that
+            row whose cell text it holds, as half-open ranges ``(row, start, end)``
+            (see :func:`col_ranges`): the columns of its entries and the row's
+            :attr:`TableRow.lead_cols`, which every piece of the row repeats. An
+            entry split by text lists its columns in each of its fragments. None
+            for a piece of whole rows.
     """
 
     text: str
     rows: tuple[int, int]
     tokens: int
     oversized: bool = False
+    cols: tuple[tuple[int, int, int], ...] | None = None
+
+
+def col_ranges(row: int, cols: Iterable[int]) -> tuple[tuple[int, int, int], ...]:
+    """The columns ``cols`` of grid row ``row`` as sorted half-open ranges ``(row, start, end)``.
+
+    Example:
+        >>> col_ranges(3, [4, 1, 2])
+        ((3, 1, 3), (3, 4, 5))
+    """
+    out: list[tuple[int, int, int]] = []
+    for j in sorted(set(cols)):
+        if out and out[-1][2] == j:
+            out[-1] = (row, out[-1][1], j + 1)
+        else:
+            out.append((row, j, j + 1))
+    return tuple(out)
 
 
 # -- phase 1: serialize -------------------------------------------------------
@@ -195,26 +228,40 @@ def _triplet(label: str, header: str, value: str) -> tuple[str, str]:
     return "", _readable(value)
 
 
+def _text_cols(row: list[Any], cols: range, text_of: Callable[[Any], str]) -> tuple[int, ...]:
+    """The columns of ``cols`` whose cell (in ``row``) has text."""
+    return tuple(j for j in cols if text_of(row[j]))
+
+
 def _row_cells(
-    row: list[Any], headers: list[str], label_cols: int, corner: str, text_of: Callable[[Any], str], used: set[int]
-) -> tuple[tuple[str, str], ...]:
-    """The triplets of one body row (see :func:`table_rows`).
+    r: int, row: list[Any], headers: list[str], label_cols: int, corner: str, text_of: Callable[[Any], str],
+    used: set[int],
+) -> TableRow:  # fmt: skip
+    """The triplets of one body row ``r`` (see :func:`table_rows`), with the columns each holds.
 
     Adds to ``used`` the columns whose header a triplet carries (-1 for the corner).
     """
     label = _joined(row[:label_cols], text_of)
+    label_at = _text_cols(row, range(label_cols), text_of)
     if label_cols and row[0].end_col_offset_idx >= len(row):  # one cell spans the row: a section row
-        return (("", _readable(label)),) if label else ()
+        return TableRow(r, (("", _readable(label)),), cols=(label_at,)) if label else TableRow(r, ())
     cells: list[tuple[str, str]] = []
+    cols: list[tuple[int, ...]] = []
     if label:
         cells.append((f"{corner} = ", label) if corner else ("", _readable(label)))
+        cols.append(label_at)
         used.add(-1)
+    values = 0
     for value, span in _value_cells(row, label_cols, {id(cell) for cell in row[:label_cols]}, text_of, used):
         header = " ".join(dict.fromkeys(h for k in span if (h := headers[k])))
         cells.append(_triplet(label, header, value))
-    if label and not corner and len(cells) > 1:
+        cols.append(tuple(span))
+        values += 1
+    if label and not corner and values:
         cells.pop(0)  # the label leads every triplet already
-    return tuple(cells)
+        cols.pop(0)
+    lead_cols = label_at if label and values else ()  # every value triplet names the label
+    return TableRow(r, tuple(cells), cols=tuple(cols), lead_cols=lead_cols)
 
 
 def _value_cells(
@@ -344,11 +391,11 @@ def table_rows(
     headers = [_joined([grid[r][j] for r in range(start)], text_of) for j in range(n_cols)]
     corner = _joined([grid[r][j] for r in range(start) for j in range(label_cols)], text_of)
     used: set[int] = set()
-    rows = [TableRow(r, _row_cells(grid[r], headers, label_cols, corner, text_of, used)) for r in range(start, n_rows)]
+    rows = [_row_cells(r, grid[r], headers, label_cols, corner, text_of, used) for r in range(start, n_rows)]
     if rows:
         first = rows[0]
         extra = _unused_headers(_joined(grid[first.index][:label_cols], text_of), headers, label_cols, corner, used)
-        rows[0] = TableRow(first.index, first.cells + tuple(extra))
+        rows[0] = replace(first, cells=first.cells + tuple(extra), cols=first.cols + ((),) * len(extra))
     return TableRows(rows=rows, start=start, end=n_rows)
 
 
@@ -389,17 +436,21 @@ def _record_rows(grid: list[list[Any]], start: int, label_cols: int, text_of: Ca
                 if (t := text_of(cell)) and t not in labels:
                     labels.append(t)
         entries: list[tuple[str, str]] = []
+        spans: list[tuple[int, ...]] = []
         for value, span in _value_cells(row, label_cols, seen, text_of, used):
             header = LEVEL_SEP.join(dict.fromkeys(h for k in span if (h := headers[k])))
             entries.append((f"{header} = ", value) if header else ("", _readable(value)))
-        entries = _same_header_once(entries)
+            spans.append(tuple(span))
+        entries, spans = _same_header_once(entries, spans)
+        label_at = _text_cols(row, range(label_cols), text_of)
         if labels and not entries and label_cols and _is_section(row, labels, label_cols):  # labels the rows below
             label = LEVEL_SEP.join(labels)
             section = label[:-1].rstrip() if label.endswith(":") and len(label) > 1 else label
             sections = [*sections, section] if after_section else [section]
             after_section = True
             pending.append(len(rows))
-            rows.append(TableRow(r, (("", _readable(label)),), sep=RECORD_SEP))  # its text until a data row follows
+            # its text until a data row follows
+            rows.append(TableRow(r, (("", _readable(label)),), sep=RECORD_SEP, cols=(label_at,)))
             continue
         if not entries and not labels:
             rows.append(TableRow(r, (), sep=RECORD_SEP))
@@ -412,9 +463,10 @@ def _record_rows(grid: list[list[Any]], start: int, label_cols: int, text_of: Ca
         if corner and labels:
             label = f"{label} ({corner})"
         if not entries:
-            rows.append(TableRow(r, (("", _readable(label)),), sep=RECORD_SEP))
+            rows.append(TableRow(r, (("", _readable(label)),), sep=RECORD_SEP, cols=(label_at,)))
         else:
-            rows.append(TableRow(r, tuple(entries), lead=f"{label}: " if label else "", sep=RECORD_SEP))
+            lead = f"{label}: " if label else ""
+            rows.append(TableRow(r, tuple(entries), lead, RECORD_SEP, cols=tuple(spans), lead_cols=label_at))
     unused = [h for k, h in enumerate(headers) if k >= label_cols and h and k not in used]
     if corner and not any(row.lead for row in rows):  # no labelled data row carries the corner
         unused.insert(0, corner)
@@ -422,26 +474,33 @@ def _record_rows(grid: list[list[Any]], start: int, label_cols: int, text_of: Ca
         first = next((i for i, row in enumerate(rows) if row.cells), None)
         extra = tuple(("", _readable(h)) for h in dict.fromkeys(unused))
         if first is None:  # no row has text (there is at least one body row)
-            rows[0] = TableRow(rows[0].index, extra, sep=RECORD_SEP)
+            rows[0] = TableRow(rows[0].index, extra, sep=RECORD_SEP, cols=((),) * len(extra))
         else:
-            rows[first] = TableRow(rows[first].index, rows[first].cells + extra, rows[first].lead, RECORD_SEP)
+            kept = rows[first]
+            rows[first] = replace(kept, cells=kept.cells + extra, cols=kept.cols + ((),) * len(extra))
     return TableRows(rows=rows, start=start, end=n_rows)
 
 
-def _same_header_once(entries: list[tuple[str, str]]) -> list[tuple[str, str]]:
+def _same_header_once(
+    entries: list[tuple[str, str]], cols: list[tuple[int, ...]]
+) -> tuple[list[tuple[str, str]], list[tuple[int, ...]]]:
     """Consecutive entries under the same header as one: ``% of Total = 0.60, 0.31, 0.58``.
 
     Columns whose headers read the same (a header merged over sub-columns that
     have no header of their own) would repeat it for every value; the values are
-    joined by ``", "`` after it once instead.
+    joined by ``", "`` after it once instead. ``cols`` (the columns of each entry)
+    are joined alike.
     """
     out: list[tuple[str, str]] = []
-    for prefix, value in entries:
+    out_cols: list[tuple[int, ...]] = []
+    for (prefix, value), at in zip(entries, cols, strict=True):
         if out and prefix and out[-1][0] == prefix:
             out[-1] = (prefix, f"{out[-1][1]}, {value}")
+            out_cols[-1] = out_cols[-1] + at
         else:
             out.append((prefix, value))
-    return out
+            out_cols.append(at)
+    return out, out_cols
 
 
 def _is_section(row: list[Any], labels: list[str], label_cols: int) -> bool:
@@ -482,7 +541,8 @@ def _markdown_rows(grid: list[list[Any]], start: int, text_of: Callable[[Any], s
         cells = line_cells(grid[r])
         if not any(v for _, v in cells):
             cells = ()
-        rows.append(TableRow(r, cells, lead="| ", sep=_MD_SEP, tail=" |"))
+        at = tuple((j,) if v else () for j, (_, v) in enumerate(cells))
+        rows.append(TableRow(r, cells, lead="| ", sep=_MD_SEP, tail=" |", cols=at))
     return TableRows(rows=rows, start=head_rows, end=n_rows, head=ROW_SEP.join(lines))
 
 
@@ -540,6 +600,10 @@ def _plain_rows(grid: list[list[Any]], text_of: Callable[[Any], str]) -> list[Ta
     for r, row in enumerate(grid):
         own = [cell for cell in row if id(cell) not in seen]
         seen.update(id(cell) for cell in own)
-        texts = dict.fromkeys(text for cell in own if (text := text_of(cell)))
-        rows.append(TableRow(r, tuple(("", _readable(t)) for t in texts)))
+        at: dict[str, list[int]] = {}
+        mine = {id(cell) for cell in own}
+        for j, cell in enumerate(row):
+            if id(cell) in mine and (text := text_of(cell)):
+                at.setdefault(text, []).append(j)
+        rows.append(TableRow(r, tuple(("", _readable(t)) for t in at), cols=tuple(tuple(js) for js in at.values())))
     return rows

@@ -154,6 +154,7 @@ class DocumentChunker(BaseChunker):
             page_numbers=page_numbers_of(piece.items),
             oversized=True if oversized else None,
             table_rows=piece.table_rows,
+            table_cols=list(piece.table_cols) if piece.table_cols is not None else None,
             spans=spans_of(completed(piece, doc), texts),
             page_boxes=page_boxes_of(piece.items, doc),
         )

@@ -27,7 +27,7 @@ from docchunk.chunkers.doc.lead_in import attach_lead_ins
 from docchunk.chunkers.doc.list_split import split_list_piece
 from docchunk.chunkers.doc.provenance import align, anchors_of, join_anchors
 from docchunk.chunkers.doc.table_pack import take_start
-from docchunk.chunkers.doc.table_split import by_rows, split_table, table_of
+from docchunk.chunkers.doc.table_split import by_rows, joined_cols, split_table, table_of
 from docchunk.chunkers.doc.types import join_context
 from docchunk.chunkers.doc.walk import Piece
 from docchunk.serialization.inline import one_inline_run
@@ -439,6 +439,7 @@ def join_pieces(run: Any, a: Piece, b: Piece) -> Piece:
         origin=b.origin,
         captions=captions,
         table_rows=rows,
+        table_cols=joined_cols(a, b) if rows is not None else None,
     )
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from functools import partial
 
 from docchunk.chunkers.doc.semsplit import semchunk_split
@@ -23,6 +24,7 @@ from docchunk.serialization.table_rows import (
     TableRow,
     TableRows,
     _readable,
+    col_ranges,
 )
 from docchunk.tokenizers import Sizer
 
@@ -163,8 +165,8 @@ def table_pieces(rows: TableRows, available: int, sizer: Sizer) -> list[TablePie
     for group, size in _pack(texts, joins, room):
         first = full[group[0]]
         if size > room:  # one row, too large: split between its entries
-            for text, tokens, oversized in _split_row(first, available, sizer, head):
-                pieces.append(TablePiece(text, (covered, first.index + 1), tokens, oversized))
+            for text, tokens, oversized, cols in _split_row(first, available, sizer, head):
+                pieces.append(TablePiece(text, (covered, first.index + 1), tokens, oversized, cols))
         else:
             text = ROW_SEP.join(texts[i] for i in group)
             if head:
@@ -177,19 +179,31 @@ def table_pieces(rows: TableRows, available: int, sizer: Sizer) -> list[TablePie
     last = pieces[-1].rows
     if last[1] < rows.end:  # trailing empty rows belong to the last row's pieces
         tail = (last[0], rows.end)
-        pieces = [TablePiece(p.text, tail, p.tokens, p.oversized) if p.rows == last else p for p in pieces]
+        pieces = [replace(p, rows=tail) if p.rows == last else p for p in pieces]
     return pieces
 
 
-def _split_row(row: TableRow, available: int, sizer: Sizer, head: str = "") -> list[tuple[str, int, bool]]:
-    """``(text, tokens, oversized)`` of one row too large for the budget, split between entries.
+def _split_row(
+    row: TableRow, available: int, sizer: Sizer, head: str = ""
+) -> list[tuple[str, int, bool, tuple[tuple[int, int, int], ...] | None]]:
+    """``(text, tokens, oversized, cols)`` of one row too large for the budget, split between entries.
 
     Every piece is ``head`` (when given, on its own line), the row's lead, its
     entries joined by the row's separator, and the separator's mark when the row
     continues in the next piece (the row's tail when it ends). The entries are
     packed to a budget lowered by what lead, mark and head take, and lowered again
-    by any overflow until every piece fits.
+    by any overflow until every piece fits. ``cols`` (see :attr:`TablePiece.cols`)
+    are the columns of the piece's entries and of the lead, taken from
+    :attr:`TableRow.cols` as the entries are grouped; each fragment of an entry split
+    by text lists that entry's columns, and each piece of a row split by text
+    without regard to its entries (when the lead leaves no room) lists all of them.
+    None when the row does not say its columns.
     """
+    known = len(row.cols) == len(row.cells)
+
+    def cols_of(group: Sequence[int]) -> tuple[tuple[int, int, int], ...] | None:
+        return col_ranges(row.index, [*row.lead_cols, *(j for i in group for j in row.cols[i])]) if known else None
+
     mark = row.sep.rstrip()
     entries = [prefix + value for prefix, value in row.cells]
     opening = head + ROW_SEP + row.lead if head else row.lead
@@ -198,23 +212,28 @@ def _split_row(row: TableRow, available: int, sizer: Sizer, head: str = "") -> l
     while budget >= 1:
         groups = _balanced(entries, joins, budget)
         out: list[tuple[str, int, bool]] = []
+        at: list[tuple[tuple[int, int, int], ...] | None] = []
         for g, (group, size) in enumerate(groups):
             closing = row.tail if g == len(groups) - 1 else mark
             if size > budget:  # one entry, too large: split by text, each fragment with the lead and its prefix
                 prefix, value = row.cells[group[0]]
                 frags = _split_cell(opening + prefix, value + closing, available, sizer)
                 out.extend(frags)
+                at.extend([cols_of(group)] * len(frags))
             else:
                 text = opening + row.sep.join(entries[i] for i in group) + closing
                 out.append((text, -1, False))
+                at.append(cols_of(group))
         sizes = sizer.count_batch([t for t, n, _ in out if n < 0])
         it = iter(sizes)
         out = [(t, next(it), False) if n < 0 else (t, n, o) for t, n, o in out]
         overflow = max((n - available for _, n, o in out if not o), default=0)
         if overflow <= 0:
-            return out
+            return [(t, n, o, c) for (t, n, o), c in zip(out, at, strict=True)]
         budget -= overflow
-    return _split_cell("", opening + row.sep.join(entries) + row.tail, available, sizer)
+    every = cols_of(range(len(entries)))
+    whole = opening + row.sep.join(entries) + row.tail
+    return [(t, n, o, every) for t, n, o in _split_cell("", whole, available, sizer)]
 
 
 def _split_cell(prefix: str, value: str, available: int, sizer: Sizer) -> list[tuple[str, int, bool]]:

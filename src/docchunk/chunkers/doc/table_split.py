@@ -16,10 +16,10 @@ from docling_core.types.doc import TableItem
 
 from docchunk.chunkers.doc.table_pack import table_pieces
 from docchunk.chunkers.doc.walk import Piece
-from docchunk.serialization.table_rows import TableRows, table_rows
+from docchunk.serialization.table_rows import TableRows, col_ranges, table_rows
 from docchunk.serialization.tables import RowTableSerializer, table_description
 
-__all__ = ["by_rows", "split_table", "table_of", "whole_table"]
+__all__ = ["by_rows", "joined_cols", "split_table", "table_of", "whole_table"]
 
 
 def by_rows(serializer: Any) -> bool:
@@ -154,7 +154,7 @@ def _fit(run: Any, base: Piece, rows: TableRows) -> list[Piece] | None:
     available = run.max - overhead
     while available >= 1:
         parts = table_pieces(rows, available, run.sizer)
-        out = [replace(base, text=p.text, text_tokens=p.tokens, table_rows=p.rows) for p in parts]
+        out = [replace(base, text=p.text, text_tokens=p.tokens, table_rows=p.rows, table_cols=p.cols) for p in parts]
         overflow = max(
             (run.ctx_count(o) - run.max for o, p in zip(out, parts, strict=True) if not p.oversized), default=0
         )
@@ -162,3 +162,24 @@ def _fit(run: Any, base: Piece, rows: TableRows) -> list[Piece] | None:
             return out
         available -= overflow
     return None
+
+
+def joined_cols(a: Piece, b: Piece) -> tuple[tuple[int, int, int], ...] | None:
+    """``table_cols`` of ``a`` and ``b`` merged into one piece (``a`` first): None unless one holds part of a row.
+
+    A piece with ``table_cols`` lists every row it holds; of the other, each row of
+    its ``table_rows`` is listed whole (all ``num_cols`` columns of the table). The
+    columns of a row both hold are joined (see :func:`col_ranges`).
+    """
+    if a.table_cols is None and b.table_cols is None:
+        return None
+    cols: dict[int, set[int]] = {}
+    for piece in (a, b):
+        if piece.table_cols is not None:
+            for row, start, end in piece.table_cols:
+                cols.setdefault(row, set()).update(range(start, end))
+        elif piece.table_rows is not None:
+            table = next(it for it in piece.items if isinstance(it, TableItem))
+            for row in range(*piece.table_rows):
+                cols.setdefault(row, set()).update(range(table.data.num_cols))
+    return tuple(r for row in sorted(cols) for r in col_ranges(row, cols[row]))

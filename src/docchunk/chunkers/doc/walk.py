@@ -47,6 +47,9 @@ class Piece:
     from_headings: bool = False
     # default mode: the half-open row range of the one table this piece holds rows of
     table_rows: tuple[int, int] | None = None
+    # default mode: for a piece that holds part of a row split between pieces, the columns of
+    # every row it holds, ``(row, start, end)`` half-open (see ``DocMeta.table_cols``); else None
+    table_cols: tuple[tuple[int, int, int], ...] | None = None
     # default mode: the heading items behind ``headings`` (for the heading-path text piece)
     heading_items: list[Any] | None = None
     # a code item for the code chunking strategy: None, or the final chunks (compat mode),
