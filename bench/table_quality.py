@@ -65,7 +65,7 @@ def entry_cuts(doc, chunks, chunker, compat: bool) -> tuple[int, int]:
     """(rows that fit, cut rows that fit) of one chunked document, rows in the serializer's own form."""
     from docling_core.types.doc import TableItem
 
-    from docchunk.chunkers.doc.types import join_context
+    from docchunk.serialization.chunk import join_context
     from docchunk.serialization.selection import serializer_for
     from docchunk.serialization.table_rows import table_rows
 

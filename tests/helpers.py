@@ -507,7 +507,7 @@ def check_tables(chunker: Any, doc: Any, chunks: list[Any]) -> None:
     from docling_core.transforms.chunker.hierarchical_chunker import ChunkingSerializerProvider
     from docling_core.types.doc import RichTableCell
 
-    from docchunk.chunkers.doc.types import join_context
+    from docchunk.serialization.chunk import join_context
     from docchunk.serialization.selection import serializer_for
     from docchunk.serialization.table_rows import table_rows
 

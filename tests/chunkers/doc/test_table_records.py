@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import docchunk
-from docchunk.chunkers.doc.types import join_context
+from docchunk.serialization.chunk import join_context
 from docchunk.serialization.selection import serializer_for
 from docchunk.serialization.table_rows import table_rows
 from tests.helpers import CORPUS, CORPUS_REASON, check_tables, cl100k_spec, is_subsequence, load, make_table, squash

@@ -8,11 +8,11 @@ from docling_core.transforms.serializer.base import BaseSerializerProvider
 from pydantic import ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
 from docchunk.chunkers.doc.provenance import captions_of, completed, page_boxes_of, spans_of
-from docchunk.chunkers.doc.types import ChunkBudget, DocChunk, DocMeta, contextualize, page_numbers_of
 from docchunk.chunkers.doc.walk import Piece
 from docchunk.errors import ConfigError, DocchunkError, DocumentError
 from docchunk.serialization import ChunkingSerializerProvider
 from docchunk.serialization._docling import BaseChunker
+from docchunk.serialization.chunk import ChunkBudget, DocChunk, DocMeta, contextualize, page_numbers_of
 from docchunk.tokenizers import Tokenizer, TokenizerSpec, get_tokenizer
 from docchunk.types.config import check_size, config_error, unknown_name_error
 

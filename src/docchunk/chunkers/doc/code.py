@@ -25,8 +25,8 @@ from typing import Any, ClassVar
 from pydantic import Field
 
 from docchunk.chunkers.doc.code_items import CODE_INSTALL
-from docchunk.chunkers.doc.types import page_numbers_of
 from docchunk.errors import ConfigError, MissingDependencyError
+from docchunk.serialization.chunk import page_numbers_of
 from docchunk.tokenizers import Tokenizer, TokenizerSpec, get_tokenizer
 from docchunk.types.config import check_size
 

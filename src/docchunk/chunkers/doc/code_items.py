@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from docchunk.chunkers.doc.types import contextualize, join_context
 from docchunk.chunkers.doc.walk import Piece
 from docchunk.errors import ConfigError, MissingDependencyError
+from docchunk.serialization.chunk import contextualize, join_context
 from docchunk.tokenizers import Tokenizer, get_tokenizer
 
 __all__ = ["check_code_strategy", "chunk_code_piece", "code_strategy_for"]

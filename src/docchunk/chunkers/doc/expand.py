@@ -16,9 +16,9 @@ from pydantic import ConfigDict, PrivateAttr, ValidationError
 
 from docchunk.chunkers.doc.base import assign_validated
 from docchunk.chunkers.doc.page import page_parts
-from docchunk.chunkers.doc.types import DocChunk, contextualize, page_numbers_of
 from docchunk.errors import ConfigError, DocumentError
 from docchunk.serialization._docling import BaseChunker, BaseChunkExpander
+from docchunk.serialization.chunk import DocChunk, contextualize, page_numbers_of
 from docchunk.serialization.selection import serializer_for
 from docchunk.serialization.table_rows import TableFormat, check_table_format
 from docchunk.tokenizers import Tokenizer, TokenizerSpec, get_tokenizer

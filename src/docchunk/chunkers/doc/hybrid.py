@@ -18,10 +18,10 @@ from docchunk.chunkers.doc.provenance import align, anchors_of, fill_gaps, join_
 from docchunk.chunkers.doc.semsplit import semchunk_split
 from docchunk.chunkers.doc.structure import structured_pieces
 from docchunk.chunkers.doc.tables import split_lines, split_table_by_columns
-from docchunk.chunkers.doc.types import DocChunk, join_context
 from docchunk.chunkers.doc.walk import Piece, walk
 from docchunk.errors import ConfigError, ModelLimitWarning
 from docchunk.serialization import is_chunking_serializer
+from docchunk.serialization.chunk import DocChunk, join_context
 from docchunk.serialization.selection import serializer_for
 from docchunk.serialization.table_rows import TableFormat
 from docchunk.tokenizers import Sizer, is_docling_tokenizer

@@ -10,8 +10,8 @@ from docling_core.types.doc import DoclingDocument
 
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
 from docchunk.chunkers.doc.tables import split_lines
-from docchunk.chunkers.doc.types import DocChunk, DocMeta, page_numbers_of
 from docchunk.errors import ConfigError
+from docchunk.serialization.chunk import DocChunk, DocMeta, page_numbers_of
 from docchunk.serialization.selection import serializer_for
 from docchunk.tokenizers import Sizer
 from docchunk.types.config import check_size

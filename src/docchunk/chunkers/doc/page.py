@@ -10,7 +10,7 @@ from docling_core.types.doc import DoclingDocument
 
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
 from docchunk.chunkers.doc.empty import explained
-from docchunk.chunkers.doc.types import DocChunk, DocMeta, page_numbers_of
+from docchunk.serialization.chunk import DocChunk, DocMeta, page_numbers_of
 from docchunk.serialization.selection import serializer_for
 from docchunk.serialization.table_rows import TableFormat
 from docchunk.types.config import check_size

@@ -27,8 +27,8 @@ from docchunk.chunkers.doc.lead_in import attach_lead_ins
 from docchunk.chunkers.doc.list_split import split_list_piece
 from docchunk.chunkers.doc.provenance import align, anchors_of, join_anchors
 from docchunk.chunkers.doc.table_split import by_rows, split_table, table_of
-from docchunk.chunkers.doc.types import join_context
 from docchunk.chunkers.doc.walk import Piece
+from docchunk.serialization.chunk import join_context
 from docchunk.serialization.inline import one_inline_run
 
 __all__ = ["fit_headings", "merge_small", "pages_of", "split_table_piece", "structured_pieces"]
