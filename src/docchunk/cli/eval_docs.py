@@ -78,7 +78,7 @@ def eval_docs_command(data_dir: Path, chunker: str, max_tokens: int, min_tokens:
 
 def _run(data_dir: Path, chunker: str, options: dict[str, Any], peer: str, genres: tuple[str, ...],
          limit: int | None, budget: int, model: str, cache_dir: Path | None, no_cache: bool) -> Any:  # fmt: skip
-    from docchunk.errors import require
+    from docchunk._extras import require
 
     require("numpy", "eval", "docchunk eval-docs")
     from docchunk.evaluation import CachedEmbedder, default_cache_dir, load_model
