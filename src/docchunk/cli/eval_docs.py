@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+from docchunk._versions import DOCLING_CORE_VERSION
 from docchunk.cli.options import stderr_is_terminal
 from docchunk.errors import DocchunkError
 
@@ -23,7 +24,8 @@ CHUNKERS = ["hybrid", "hierarchical", "page", "line"]
 @click.option("--max-tokens", type=click.IntRange(min=1), default=256, show_default=True,
               help="Tokens of all-MiniLM-L6-v2 per chunk (the flat route: per text chunk).")  # fmt: skip
 @click.option("--min-tokens", type=click.IntRange(min=1), default=None, help="HybridChunker's min_tokens.")
-@click.option("--docling-compat", is_flag=True, help="docling_compat=True (docling-core 2.104.0's chunks).")
+@click.option("--docling-compat", is_flag=True,
+              help=f"docling_compat=True (docling-core {DOCLING_CORE_VERSION}'s chunks).")  # fmt: skip
 @click.option("--option", "extra", multiple=True, metavar="NAME=JSON",
               help="Any other keyword of the chunker, e.g. --option table_format='\"markdown\"' (repeatable).")
 @click.option("--peer", type=click.Choice(["none", "docling-core", "flat"]), default="none", show_default=True,

@@ -172,7 +172,7 @@ def test_table_description_reaches_contextualize_of_every_piece(max_tokens):
 
 
 def test_table_description_regression_default_mode_dropped_it():
-    """docling-core 2.104.0 keeps a table's meta.description in its text; the default mode dropped it (issue 24)."""
+    """docling-core keeps a table's meta.description in its text; the default mode dropped it (issue 24)."""
     doc = revenue_doc("Figures from the annual report.")
     compat = docchunk.HybridChunker(docling_compat=True)
     assert any("Figures from the annual report." in compat.contextualize(c) for c in compat.chunk(doc))

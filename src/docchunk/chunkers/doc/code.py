@@ -7,7 +7,7 @@ a definition larger than the budget is split into its members (a class into its
 header and methods), then by the text splitter. Chunks are exact, contiguous
 slices of the code: together they give it back, character for character.
 
-docling-core 2.104.0's ``StandardCodeChunkingStrategy`` is the model for the
+docling-core's ``StandardCodeChunkingStrategy`` is the model for the
 interface (``chunk_code_item``) and the chunk types; its chunks repeat imports
 and class context and may leave code out, which docchunk's do not (see
 ``docs/compat.md``). To get docling-core's chunks, pass its own strategy to a

@@ -37,7 +37,7 @@ def code_strategy_for(docling_compat: bool, tokenizer: Any = None, max_tokens: i
     """The strategy of the CLI's ``--code-chunking``: docling-core's with ``docling_compat``, else docchunk's.
 
     Args:
-        docling_compat: True: docling-core 2.104.0's ``StandardCodeChunkingStrategy``
+        docling_compat: True: docling-core's ``StandardCodeChunkingStrategy``
             (with ``tokenizer``'s docling-core form when it has one, and ``max_tokens``
             when given); False: :class:`docchunk.CodeChunkingStrategy`.
         tokenizer: The chunker's tokenizer (a :class:`docchunk.Tokenizer` or spec).

@@ -38,7 +38,7 @@ class PageChunker(DocumentChunker):
     carry no headings or captions (a page is its own context), and their meta adds
     ``token_count`` (tokens of the tokenizer) and ``page_numbers``.
 
-    With ``docling_compat=True`` the output equals docling-core 2.104.0's
+    With ``docling_compat=True`` the output equals docling-core's
     ``PageChunker`` (texts, doc_items). The default differs only where docling-core
     breaks an invariant (``docs/compat.md``):
 
