@@ -498,7 +498,7 @@ def table_chunks(chunks: list[Any], table: Any) -> list[Any]:
 
 
 def check_tables(chunker: Any, doc: Any, chunks: list[Any]) -> None:
-    """Issue #11's table invariants on one chunked document.
+    """The table invariants on one chunked document.
 
     No debris line; every chunk within max_tokens or flagged; every table row whose
     entry fits with its headings and caption is a whole line of one chunk; the

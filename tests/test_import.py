@@ -110,7 +110,7 @@ def test_text_chunkers_and_refineries_name_no_docling_module_in_their_source():
 
 def test_refineries_and_markup_import_nothing_from_the_chunker_rooms():
     """Refineries take any chunk list: neither they nor the markup rules they share with the
-    text chunkers name a ``docchunk.chunkers`` module, not even lazily (issue 25, step 4)."""
+    text chunkers name a ``docchunk.chunkers`` module, not even lazily."""
     import ast
     import importlib
 

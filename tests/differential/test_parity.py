@@ -198,7 +198,7 @@ def _sections_without_content(case: str):
     from docling_core.types.doc import DocItemLabel, DoclingDocument
 
     headings = {
-        "subsection": [("Section 1", 1), ("Section 1.1", 2), ("Section 2", 1)],  # issue 30's input
+        "subsection": [("Section 1", 1), ("Section 1.1", 2), ("Section 2", 1)],  # a sub-section in a section
         "same-text": [("A", 1), ("A", 1), ("Section 2", 1)],  # two heading-only chunks with equal headings
         "long": [("Section one is a long heading indeed", 1), ("Section 1.1 also long long long", 2), ("Section 2", 1)],
     }[case]

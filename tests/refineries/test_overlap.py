@@ -159,7 +159,7 @@ def test_document_chunks_contextualize_and_budget():
         assert after.meta.token_count <= 64 or after.text == before.text
 
 
-def test_refine_tells_text_from_document_chunks_by_type_and_rejects_a_mix_regression():
+def test_refine_tells_text_from_document_chunks_by_type_and_rejects_a_mix():
     """Bug: the refinery told the two chunk models apart by ``hasattr(meta, "doc_items")`` per
     chunk, so a list mixing them was refined half one way, half the other, and anything else
     failed with an AttributeError."""
@@ -193,7 +193,7 @@ def dialogue_of(spans, position: int) -> int:
 @pytest.mark.parametrize("tokenizer", ["word", "character"])
 @pytest.mark.parametrize("size", [4, 8, 12, 20])
 @pytest.mark.parametrize("context", [3, 10, 40])
-def test_context_never_holds_text_from_another_dialogue_issue29(tokenizer, size, context):
+def test_context_never_holds_text_from_another_dialogue(tokenizer, size, context):
     text = CHAT.read_text(encoding="utf-8")
     spans = dialogue_spans(text)
     unit = 1 if tokenizer == "word" else 6

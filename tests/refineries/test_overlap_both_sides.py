@@ -1,4 +1,4 @@
-"""Regression tests for issue 13, items 1-2: overlap on both sides, and overlap units on document chunks."""
+"""Overlap on both sides, and overlap units on document chunks."""
 
 from __future__ import annotations
 
@@ -22,12 +22,12 @@ def _both_sides(chunks, merge, first="prefix", **kw):
 
 
 @pytest.mark.parametrize("first", ["prefix", "suffix"])
-def test_prefix_then_suffix_merged_takes_neighbours_original_text_issue13(first):
+def test_prefix_then_suffix_merged_takes_neighbours_original_text(first):
     chunks = docchunk.RecursiveChunker(chunk_size=12, tokenizer="word")(THREE_PARAGRAPHS)
     bodies = [c.text for c in chunks]
     assert len(bodies) == 3
     out = _both_sides(chunks, merge=True, first=first, tokenizer="word")
-    # the bug gave "...nine ten.nine ten.\n\n": the suffix pass copied the chunk's own merged tail
+    # without the fix it gave "...nine ten.nine ten.\n\n": the suffix pass copied the chunk's own merged tail
     assert [c.text for c in out] == [
         bodies[0] + "\n\nBravo eleven ",
         "nine ten." + bodies[1] + "\n\nCharlie eighteen ",
@@ -41,7 +41,7 @@ def test_prefix_then_suffix_merged_takes_neighbours_original_text_issue13(first)
 
 
 @pytest.mark.parametrize("first", ["prefix", "suffix"])
-def test_prefix_then_suffix_unmerged_keeps_both_sides_apart_issue13(first):
+def test_prefix_then_suffix_unmerged_keeps_both_sides_apart(first):
     chunks = docchunk.RecursiveChunker(chunk_size=12, tokenizer="word")(THREE_PARAGRAPHS)
     bodies = [(c.text, c.start_index, c.end_index, c.token_count) for c in chunks]
     out = _both_sides(chunks, merge=False, first=first, tokenizer="word")
@@ -50,7 +50,7 @@ def test_prefix_then_suffix_unmerged_keeps_both_sides_apart_issue13(first):
     assert [c.context_suffix for c in out] == ["\n\nBravo eleven ", "\n\nCharlie eighteen ", None]
 
 
-def test_same_method_twice_replaces_instead_of_duplicating_issue13():
+def test_same_method_twice_replaces_instead_of_duplicating():
     chunks = docchunk.RecursiveChunker(chunk_size=12, tokenizer="word")(THREE_PARAGRAPHS)
     once = [c.text for c in OverlapRefinery(tokenizer="word", context_size=2, stop_at=(), inplace=False)(chunks)]
     refinery = OverlapRefinery(tokenizer="word", context_size=2, stop_at=())
@@ -63,7 +63,7 @@ def test_same_method_twice_replaces_instead_of_duplicating_issue13():
     assert unmerged[0].context_suffix == "\n\nBravo eleven "
 
 
-def test_overlapping_neighbours_keep_exact_offsets_issue13():
+def test_overlapping_neighbours_keep_exact_offsets():
     text = " ".join(f"w{i}" for i in range(40))
     chunks = docchunk.TokenChunker(tokenizer="word", chunk_size=10, chunk_overlap=3)(text)
     out = _both_sides(chunks, merge=True, tokenizer="word")
@@ -95,7 +95,7 @@ def _assert_counts_in_chunker_tokens(chunker, chunks):
 
 @pytest.mark.parametrize("merge", [True, False])
 @pytest.mark.parametrize("tokenizer", ["character", "word", "cl100k"])
-def test_document_overlap_counts_in_chunkers_tokens_issue13(hybrid, doc, merge, tokenizer, cl100k):
+def test_document_overlap_counts_in_chunkers_tokens(hybrid, doc, merge, tokenizer, cl100k):
     plain = list(hybrid.chunk(doc))
     spec = cl100k if tokenizer == "cl100k" else tokenizer
     out = OverlapRefinery(tokenizer=spec, context_size=8, merge=merge, inplace=False)(plain)
@@ -110,7 +110,7 @@ def test_document_overlap_defaults_issue_example(hybrid, doc):
     assert sum(a.text != b.text for a, b in zip(out, plain, strict=False)) > len(plain) // 2  # context was added
 
 
-def test_document_overlap_both_sides_does_not_duplicate_issue13(hybrid, doc):
+def test_document_overlap_both_sides_does_not_duplicate(hybrid, doc):
     plain = list(hybrid.chunk(doc))
     big = docchunk.HybridChunker(max_tokens=256)
     roomy = list(big.chunk(doc))
@@ -129,7 +129,7 @@ def test_document_overlap_both_sides_does_not_duplicate_issue13(hybrid, doc):
         assert any("\n" in c.text.replace(bodies[i], "", 1) for i, c in enumerate(out[1:-1], 1))
 
 
-def test_document_chunks_without_their_chunker_need_chunker_argument_issue13(hybrid, doc):
+def test_document_chunks_without_their_chunker_need_chunker_argument(hybrid, doc):
     loaded = [docchunk.DocChunk.model_validate_json(c.model_dump_json()) for c in hybrid.chunk(doc)]
     with pytest.raises(docchunk.ConfigError, match="chunker="):
         OverlapRefinery(context_size=8, inplace=False)(loaded)

@@ -234,8 +234,8 @@ def test_default_hybrid_invariants_on_generated_documents(doc, max_tokens, merge
             assert full[len(full) - len(c.meta.headings) :] == c.meta.headings, (c.meta.headings, full)
 
 
-def test_code_chunks_keep_consecutive_headings_like_text_regression():
-    # two headings of the same level in a row are siblings in the default mode (issue 24): the first is a chunk
+def test_code_chunks_keep_consecutive_headings_like_text():
+    # two headings of the same level in a row are siblings in the default mode: the first is a chunk
     # of its own, and text and code alike have the second one's path; the property test above checks the paths agree
     doc = DoclingDocument(name="g")
     doc.add_heading(text="alpha", level=1)
