@@ -20,7 +20,7 @@ from tests.helpers import lost_texts
 
 
 def onboarding() -> DoclingDocument:
-    """A list nested three deep (the issue's example)."""
+    """A list nested three deep."""
     doc = DoclingDocument(name="onboarding")
     doc.add_heading("Onboarding", level=1)
     top = doc.add_list_group()

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import docchunk
 
-ISSUE_EXAMPLE = (
+FENCED_EXAMPLE = (
     "Opening words of a short note here.\n\n```\nfirst code line\nsecond code line\n```\n\n"
     "Prose resumes after the block and goes on."
 )
@@ -57,16 +57,16 @@ def starts_with_closing_fence(text: str, chunk) -> bool:
 @pytest.mark.parametrize("size", range(8, 20))
 def test_closing_fence_stays_with_its_block(size):
     chunker = docchunk.RecursiveChunker(chunk_size=size, language="markdown", tokenizer="word")
-    chunks = chunker(ISSUE_EXAMPLE)
-    assert "".join(c.text for c in chunks) == ISSUE_EXAMPLE
-    assert not any(starts_with_closing_fence(ISSUE_EXAMPLE, c) for c in chunks[1:]), [c.text for c in chunks]
+    chunks = chunker(FENCED_EXAMPLE)
+    assert "".join(c.text for c in chunks) == FENCED_EXAMPLE
+    assert not any(starts_with_closing_fence(FENCED_EXAMPLE, c) for c in chunks[1:]), [c.text for c in chunks]
     for c in chunks:
-        assert ISSUE_EXAMPLE[c.start_index : c.end_index] == c.text
+        assert FENCED_EXAMPLE[c.start_index : c.end_index] == c.text
         assert c.token_count == chunker.tokenizer.count_tokens(c.text) <= size
 
 
-def test_issue_example_at_twelve_words():
-    chunks = docchunk.RecursiveChunker(chunk_size=12, language="markdown", tokenizer="word")(ISSUE_EXAMPLE)
+def test_closing_fence_ends_its_chunk_at_twelve_words():
+    chunks = docchunk.RecursiveChunker(chunk_size=12, language="markdown", tokenizer="word")(FENCED_EXAMPLE)
     assert any(c.text.rstrip().endswith("second code line\n```") for c in chunks)
 
 
