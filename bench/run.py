@@ -9,7 +9,7 @@ drift in the machine's speed hits all alike), on (a) every corpus document and (
 one large document made by concatenating the corpus until its JSON is at least
 ``--big-mb`` MB:
 
-- docling-core 2.104's ``HybridChunker`` (the peer),
+- docling-core's ``HybridChunker`` (the peer),
 - docchunk's ``HybridChunker(docling_compat=True)``, whose output must equal docling-core's
   (text, headings, doc item refs, contextualized string),
 - docchunk's default ``HybridChunker`` (structure-faithful), whose output must keep the

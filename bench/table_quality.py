@@ -13,7 +13,7 @@ is chunked (JSON files, searched recursively).
 
 For each configuration (all-MiniLM-L6-v2 at 64 and 256 tokens, cl100k at 128) it
 chunks every corpus document that has a table with ``HybridChunker``, once with
-``docling_compat=True`` (docling-core 2.104.0's output) and once in the default
+``docling_compat=True`` (docling-core's output) and once in the default
 mode, and prints:
 
 - debris chunks: chunks whose contextualized text has a line made only of ``|``,
@@ -65,7 +65,7 @@ def entry_cuts(doc, chunks, chunker, compat: bool) -> tuple[int, int]:
     """(rows that fit, cut rows that fit) of one chunked document, rows in the serializer's own form."""
     from docling_core.types.doc import TableItem
 
-    from docchunk.chunkers.doc.types import join_context
+    from docchunk.serialization.chunk import join_context
     from docchunk.serialization.selection import serializer_for
     from docchunk.serialization.table_rows import table_rows
 

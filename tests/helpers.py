@@ -498,7 +498,7 @@ def table_chunks(chunks: list[Any], table: Any) -> list[Any]:
 
 
 def check_tables(chunker: Any, doc: Any, chunks: list[Any]) -> None:
-    """Issue #11's table invariants on one chunked document.
+    """The table invariants on one chunked document.
 
     No debris line; every chunk within max_tokens or flagged; every table row whose
     entry fits with its headings and caption is a whole line of one chunk; the
@@ -507,7 +507,7 @@ def check_tables(chunker: Any, doc: Any, chunks: list[Any]) -> None:
     from docling_core.transforms.chunker.hierarchical_chunker import ChunkingSerializerProvider
     from docling_core.types.doc import RichTableCell
 
-    from docchunk.chunkers.doc.types import join_context
+    from docchunk.serialization.chunk import join_context
     from docchunk.serialization.selection import serializer_for
     from docchunk.serialization.table_rows import table_rows
 

@@ -25,7 +25,7 @@ def without_text(tmp_path):
 @pytest.mark.slow
 @pytest.mark.parametrize("make", [missing, without_text], ids=["corpus-absent", "documents-without-text"])
 @pytest.mark.parametrize("script", ["run.py", "text_run.py", "semantic_run.py", "index_run.py"])
-def test_bench_without_corpus_exits_with_a_message_regression(tmp_path, script, make):
+def test_bench_without_corpus_exits_with_a_message(tmp_path, script, make):
     folder = make(tmp_path)
     done = subprocess.run(
         [sys.executable, str(ROOT / "bench" / script), "--corpus", str(folder)],

@@ -93,7 +93,7 @@ def test_docs_example_runs_offline(code, tmp_path):
 
 
 @pytest.mark.parametrize("path", doc_files(), ids=lambda p: str(p.relative_to(ROOT)))
-def test_install_hints_name_the_checkout_not_the_index_regression(path):
+def test_install_hints_name_the_checkout_not_the_index(path):
     """docchunk is not on the package index: extras install from a checkout, pip install ".[extra]"."""
     text = path.read_text(encoding="utf-8")
     assert not re.search(r"pip install [\"']?docchunk\[", text)

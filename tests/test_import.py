@@ -110,7 +110,7 @@ def test_text_chunkers_and_refineries_name_no_docling_module_in_their_source():
 
 def test_refineries_and_markup_import_nothing_from_the_chunker_rooms():
     """Refineries take any chunk list: neither they nor the markup rules they share with the
-    text chunkers name a ``docchunk.chunkers`` module, not even lazily (issue 25, step 4)."""
+    text chunkers name a ``docchunk.chunkers`` module, not even lazily."""
     import ast
     import importlib
 
@@ -123,3 +123,23 @@ def test_refineries_and_markup_import_nothing_from_the_chunker_rooms():
                 assert not node.module.startswith("docchunk.chunkers"), (name, node.module)
             elif isinstance(node, ast.Import):
                 assert not any(a.name.startswith("docchunk.chunkers") for a in node.names), name
+
+
+def test_errors_module_holds_only_the_exception_tree():
+    """``docchunk.errors`` is a leaf of exceptions and warnings: it defines no function and
+    imports nothing of docchunk (``require`` lives in ``docchunk._extras``)."""
+    import ast
+    import inspect
+
+    import docchunk._extras
+    import docchunk.errors as errors
+
+    source = inspect.getsource(errors)
+    tree = ast.parse(source)
+    assert not [n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            assert not (node.module or "").startswith("docchunk"), node.module
+    assert all(issubclass(getattr(errors, name), Exception | Warning) for name in errors.__all__)
+    with pytest.raises(docchunk.errors.MissingDependencyError, match=r'pip install "\.\[absent-extra\]"'):
+        docchunk._extras.require("docchunk_no_such_module", "absent-extra", "A test")

@@ -32,7 +32,7 @@ def test_quickstart_notebook_runs(notebook_namespace):
     assert notebook_namespace["chunks"] and notebook_namespace["rows"][0]["token_count"] <= 256
 
 
-def test_notebook_rows_are_the_cli_rows_with_source_regression(notebook_namespace, capsys):
+def test_notebook_rows_are_the_cli_rows_with_source(notebook_namespace, capsys):
     rows = notebook_namespace["rows"]
     assert all(tuple(row) == ROW_FIELDS for row in rows)
     path = str(notebook_namespace["path"])

@@ -33,8 +33,8 @@ _LAZY = {
     "CodeChunkingStrategy": "docchunk.chunkers.doc.code",
     "CodeChunk": "docchunk.chunkers.doc.code",
     "CodeDocMeta": "docchunk.chunkers.doc.code",
-    "DocChunk": "docchunk.chunkers.doc.types",
-    "DocMeta": "docchunk.chunkers.doc.types",
+    "DocChunk": "docchunk.serialization",
+    "DocMeta": "docchunk.serialization",
     "contextualize": "docchunk.serialization",
     "load_document": "docchunk.loading",
     "Chunk": "docchunk.types",
@@ -72,7 +72,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from docchunk.chunkers.doc.hybrid import HybridChunker
     from docchunk.chunkers.doc.line import LineBasedTokenChunker
     from docchunk.chunkers.doc.page import PageChunker
-    from docchunk.chunkers.doc.types import DocChunk, DocMeta
     from docchunk.chunkers.text import (
         RecursiveChunker,
         SDPMChunker,
@@ -92,6 +91,7 @@ if TYPE_CHECKING:  # pragma: no cover
         TableHeaderRefinery,
     )
     from docchunk.serialization import contextualize
+    from docchunk.serialization.chunk import DocChunk, DocMeta
     from docchunk.tokenizers import Tokenizer, get_tokenizer
     from docchunk.types import Chunk, WindowChunk
 

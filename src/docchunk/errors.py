@@ -43,34 +43,3 @@ class ModelLimitWarning(UserWarning):
     An embedding model truncates longer input, so the end of such a chunk would not be
     embedded. docchunk still honours the budget it was given; the warning names the limit.
     """
-
-
-def require(module: str, extra: str | None, purpose: str):
-    """Import an optional module or raise :class:`MissingDependencyError`.
-
-    Args:
-        module: Dotted module name to import, e.g. ``"tiktoken"``.
-        extra: The docchunk extra that installs it, e.g. ``"tiktoken"``; None for a
-            dependency of docchunk itself (the message then says to install the package).
-        purpose: What the caller needed it for, shown in the message.
-
-    Returns:
-        The imported module.
-
-    Raises:
-        MissingDependencyError: When the module cannot be imported.
-    """
-    import importlib
-
-    try:
-        return importlib.import_module(module)
-    except ImportError as exc:
-        package = module.split(".")[0]
-        how = (
-            f'pip install ".[{extra}]" (from a docchunk checkout)'
-            if extra is not None
-            else f"pip install {package} (docchunk itself depends on it: reinstalling docchunk brings it back)"
-        )
-        raise MissingDependencyError(
-            f"{purpose} needs the package {package!r}, which is not installed; install it with: {how}"
-        ) from exc

@@ -61,7 +61,7 @@ def test_folder_input_and_progress(capsys, tmp_path, monkeypatch):
     assert "12/12" in err  # the progress display
 
 
-def test_no_progress_bar_by_default_when_stderr_is_not_a_terminal_regression(capsys, tmp_path):
+def test_no_progress_bar_by_default_when_stderr_is_not_a_terminal(capsys, tmp_path):
     """A log file got the progress bar's carriage-return updates (stderr redirected, 10+ files)."""
     for i in range(12):
         shutil.copy(DOC, tmp_path / f"doc{i:02d}.json")
@@ -131,7 +131,7 @@ def test_entry_point_subprocess(tmp_path):
     assert result.stderr == f"docchunk: wrote {tmp_path / 'o.jsonl'} ({len(written)} chunks from 1 of 1 inputs)\n"
 
 
-def test_chunk_to_file_prints_a_summary_like_inspect_regression(tmp_path):
+def test_chunk_to_file_prints_a_summary_like_inspect(tmp_path):
     """``chunk -o FILE`` printed nothing on success, while ``inspect`` says what it wrote; to stdout, nothing."""
     out = tmp_path / "o.jsonl"
     to_file = subprocess.run([sys.executable, "-m", "docchunk", "chunk", str(DOC), str(DOC), "-o", str(out)],
@@ -144,7 +144,7 @@ def test_chunk_to_file_prints_a_summary_like_inspect_regression(tmp_path):
     assert len(rows(to_stdout.stdout)) * 2 == count
 
 
-def test_dangling_ref_deep_json_and_undecodable_name_regression(capsys, tmp_path):
+def test_dangling_ref_deep_json_and_undecodable_name_are_per_file_errors(capsys, tmp_path):
     """Bugs: a dangling "$ref" or deeply nested JSON printed a traceback and stopped the run;
     a file name that is not UTF-8 broke writing to -o."""
     data = json.loads(DOC.read_text())
@@ -167,9 +167,9 @@ def test_dangling_ref_deep_json_and_undecodable_name_regression(capsys, tmp_path
     assert len(out.read_bytes().splitlines()) == per_doc * (3 if odd else 2)
 
 
-def test_undecodable_file_name_gives_valid_utf8_json_lines_regression(capsys, tmp_path):
-    """The name was written back as its raw bytes: lines that were not UTF-8, so not JSON text
-    (hostile review). Now the line escapes it, and the source gives the name's bytes back."""
+def test_undecodable_file_name_gives_valid_utf8_json_lines(capsys, tmp_path):
+    """The name was written back as its raw bytes: lines that were not UTF-8, so not JSON text.
+    Now the line escapes it, and the source gives the name's bytes back."""
     import os
 
     odd = tmp_path / "e\udcff\udcfe.json"  # b"e\xff\xfe.json" as Python decodes it
@@ -197,7 +197,7 @@ def test_bad_callable_tokenizer_is_a_tokenizer_error():
             list(docchunk.HybridChunker(tokenizer=counter, max_tokens=10).chunk(doc))
 
 
-def test_page_chunks_over_the_model_limit_warn_once_regression(capsys, tmp_path):
+def test_page_chunks_over_the_model_limit_warn_once(capsys, tmp_path):
     """``--chunker page`` without --max-tokens gave 296-508-token chunks for a 256-token model, silently."""
     pages = DATA / "pdf__multi_page.json"
     limit = docchunk.get_tokenizer().max_tokens
@@ -228,7 +228,7 @@ _CYCLE = (
 )
 
 
-def test_exit_skips_the_final_collections_and_still_writes_everything_regression(tmp_path):
+def test_exit_skips_the_final_collections_and_still_writes_everything(tmp_path):
     """Interpreter shutdown spent 0.5 s collecting docling-core's import-time objects on every run.
 
     The command's entry point collects once and freezes the rest at exit: exit handlers
@@ -258,7 +258,7 @@ def test_exit_skips_the_final_collections_and_still_writes_everything_regression
     assert report.read_text() == "results\n" * 10
 
 
-def test_a_program_calling_main_keeps_its_own_shutdown_regression(tmp_path):
+def test_a_program_calling_main_keeps_its_own_shutdown(tmp_path):
     """``main`` froze the calling program's objects at exit: a file held by a reference cycle lost its data.
 
     Nor does it touch the program's collector while it starts (that is only for the command's own process).
@@ -307,7 +307,7 @@ def test_the_command_starts_without_collections_and_collects_while_chunking(tmp_
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])
-def test_debug_stops_at_the_first_bad_input_with_any_number_of_workers_regression(capsys, tmp_path, workers):
+def test_debug_stops_at_the_first_bad_input_with_any_number_of_workers(capsys, tmp_path, workers):
     """With --workers 2, --debug printed one-line errors and went on, unlike one worker."""
     for i in range(3):
         shutil.copy(DOC, tmp_path / f"doc{i}.json")
@@ -317,7 +317,7 @@ def test_debug_stops_at_the_first_bad_input_with_any_number_of_workers_regressio
     assert not isinstance(info.value, SystemExit)  # the error itself, with its traceback
 
 
-def test_format_parquet_writes_parquet_locally_with_the_ray_schema_regression(capsys, tmp_path):
+def test_format_parquet_writes_parquet_locally_with_the_ray_schema(capsys, tmp_path):
     """``--format parquet`` without ``--engine ray`` wrote JSON Lines into x.parquet and exited 0."""
     pq = pytest.importorskip("pyarrow.parquet", reason='needs pyarrow: pip install ".[parquet]"')
     out = tmp_path / "x.parquet"
@@ -351,7 +351,7 @@ def test_format_parquet_to_stdout_is_refused(capsys):
         (["--chunker", "page", "--min-tokens", "5"], "--min-tokens applies to --chunker hybrid only"),
     ],
 )
-def test_options_that_do_not_apply_are_refused_by_one_rule_regression(capsys, tmp_path, args, message):
+def test_options_that_do_not_apply_are_refused_by_one_rule(capsys, tmp_path, args, message):
     """``--address`` and ``--num-workers`` without ``--engine ray`` were accepted and ignored, exit 0,
     while ``--max-tokens`` with ``--chunker hierarchical`` was refused."""
     out = tmp_path / "out"
@@ -386,7 +386,7 @@ print(json.dumps({"code": code, "heavy": heavy}))
         (["--embed-device", "cpu"], "--embed-device cpu is the device of --embed; give --embed MODEL too"),
     ],
 )
-def test_usage_errors_come_before_the_start_up_regression(tmp_path, args, message):
+def test_usage_errors_come_before_the_start_up(tmp_path, args, message):
     """These were reported only after seconds of start-up (docling-core and the tokenizer imported)."""
     args = [a.replace("{missing}", str(tmp_path / "no_such_folder")) for a in args]
     result = subprocess.run([sys.executable, "-c", _PROBE, "chunk", str(DOC), *args], capture_output=True, text=True)
@@ -395,7 +395,7 @@ def test_usage_errors_come_before_the_start_up_regression(tmp_path, args, messag
     assert message in result.stderr and len(result.stderr.splitlines()) == 1, result.stderr
 
 
-def test_min_tokens_over_the_tokenizers_limit_comes_before_docling_core_regression():
+def test_min_tokens_over_the_tokenizers_limit_comes_before_docling_core():
     """``--min-tokens 300`` above the default tokenizer's limit (256) is checked before docling-core loads."""
     result = subprocess.run([sys.executable, "-c", _PROBE, "chunk", str(DOC), "--min-tokens", "300"],
                             capture_output=True, text=True)  # fmt: skip
@@ -406,7 +406,7 @@ def test_min_tokens_over_the_tokenizers_limit_comes_before_docling_core_regressi
            f"({limit} tokens per chunk)" in result.stderr  # fmt: skip
 
 
-def test_a_failed_run_leaves_no_file_behind_regression(capsys, tmp_path):
+def test_a_failed_run_leaves_no_file_behind(capsys, tmp_path):
     """``chunk no/such/file.json -o o.jsonl`` left an empty o.jsonl behind."""
     out = tmp_path / "o.jsonl"
     code, _, err = run(capsys, "chunk", str(tmp_path / "no" / "such" / "file.json"), "-o", str(out))
@@ -420,7 +420,7 @@ def test_a_failed_run_leaves_no_file_behind_regression(capsys, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["o.jsonl"]
 
 
-def test_a_run_stopped_by_an_error_leaves_no_partial_file_regression(capsys, tmp_path):
+def test_a_run_stopped_by_an_error_leaves_no_partial_file(capsys, tmp_path):
     (tmp_path / "bad.json").write_text("{oops")
     out = tmp_path / "out" / "o.jsonl"
     out.parent.mkdir()
@@ -429,7 +429,7 @@ def test_a_run_stopped_by_an_error_leaves_no_partial_file_regression(capsys, tmp
     assert list(out.parent.iterdir()) == []
 
 
-def test_expand_writes_the_matched_chunk_and_its_expansion_regression(capsys):
+def test_expand_writes_the_matched_chunk_and_its_expansion(capsys):
     """``--expand tree|page`` wrote only the expansion: no field held the small chunk that was matched."""
     pages = DATA / "pdf__multi_page.json"
     small = rows(run(capsys, "chunk", str(pages), "--max-tokens", "32")[1])

@@ -58,7 +58,7 @@ def test_bad_options_are_one_line_usage_errors(capsys, args, message):
         (["--tokenizer", "nonsense"], "--tokenizer 'nonsense': unknown tokenizer spec"),
     ],
 )
-def test_semantic_options_without_a_semantic_chunker_are_refused_regression(capsys, args, message):
+def test_semantic_options_without_a_semantic_chunker_are_refused(capsys, args, message):
     """``eval --chunker recursive --threshold 0.3`` ignored the threshold and scored as if it were not given."""
     code, out, err = run(capsys, "eval", str(EXCERPT), *args)
     assert code == 2 and out == "" and message in err and len(err.splitlines()) == 1, err

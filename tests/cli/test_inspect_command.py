@@ -127,7 +127,7 @@ def test_a_bad_input_fails_alone(capsys, tmp_path):
     assert [d["source"] for d in page.data["docs"]] == [str(good)]
 
 
-def test_no_readable_input_writes_no_report_regression(capsys, tmp_path):
+def test_no_readable_input_writes_no_report(capsys, tmp_path):
     """``inspect`` wrote an empty report ("0 chunks from 0 of 1 inputs") and then exited 1."""
     bad = tmp_path / "bad.json"
     bad.write_text("{not json", encoding="utf-8")

@@ -52,7 +52,7 @@ CASES = [
 
 
 @pytest.mark.parametrize(("make", "message"), CASES)
-def test_nothing_to_chunk_exits_1_with_a_message_regression(tmp_path, make, message):
+def test_nothing_to_chunk_exits_1_with_a_message(tmp_path, make, message):
     path = make(tmp_path)
     result = CliRunner().invoke(cli, ["chunk", str(path)])
     assert result.exit_code == 1
@@ -73,8 +73,8 @@ def test_nothing_to_chunk_beside_a_good_input_still_writes_it(tmp_path, make, me
     assert rows and {r["source"] for r in rows} == {str(tmp_path / "good.json")}
 
 
-def test_document_whose_body_reaches_nothing_says_so_regression(tmp_path):
-    """Without its "body", a document full of text was reported as holding no text (hostile review)."""
+def test_document_whose_body_reaches_nothing_says_so(tmp_path):
+    """Without its "body", a document full of text was reported as holding no text."""
     data = json.loads((DATA / "pdf__multi_page.json").read_text())
     del data["body"]
     path = tmp_path / "no_body.json"
@@ -82,15 +82,15 @@ def test_document_whose_body_reaches_nothing_says_so_regression(tmp_path):
     result = CliRunner().invoke(cli, ["chunk", str(path)])
     assert result.exit_code == 1
     assert "holds no text" not in result.output
-    # the chunker says why (issue 24 item 9): every text item is outside the body tree
+    # the chunker says why: every text item is outside the body tree
     with_text = sum(1 for t in data["texts"] if t.get("text", "").strip())
     assert f"all {with_text} text items are outside the document's body tree" in result.output
     assert "'body'" in result.output
     assert len(result.output.strip().splitlines()) == 2  # the error, then "1 of 1 input(s) failed"
 
 
-def test_a_document_of_one_empty_table_holds_no_text_regression():
-    """An empty table's data counted as text, so the reason given was the wrong one (review)."""
+def test_a_document_of_one_empty_table_holds_no_text():
+    """An empty table's data counted as text, so the reason given was the wrong one."""
     from docling_core.types.doc import DoclingDocument, TableData
 
     import docchunk

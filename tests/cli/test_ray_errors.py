@@ -23,7 +23,7 @@ def one_line_error(capsys, *args: str) -> str:
     return lines[0]
 
 
-def test_engine_ray_without_ray_installed_is_one_line_regression(capsys, monkeypatch, tmp_path):
+def test_engine_ray_without_ray_installed_is_one_line(capsys, monkeypatch, tmp_path):
     for name in [m for m in sys.modules if m == "ray" or m.startswith("ray.")]:
         monkeypatch.delitem(sys.modules, name)
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray -> ImportError, as when it is not installed
@@ -31,7 +31,7 @@ def test_engine_ray_without_ray_installed_is_one_line_regression(capsys, monkeyp
     assert "'ray'" in line and 'pip install ".[ray]"' in line
 
 
-def test_ray_client_address_without_grpcio_is_one_line_regression(capsys, monkeypatch, tmp_path):
+def test_ray_client_address_without_grpcio_is_one_line(capsys, monkeypatch, tmp_path):
     pytest.importorskip("ray.data", reason='needs Ray: pip install ".[ray]"')
     monkeypatch.setitem(sys.modules, "grpc", None)  # as when ray[client]'s grpcio is not installed
     line = one_line_error(

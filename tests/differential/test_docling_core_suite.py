@@ -1,4 +1,4 @@
-"""docling-core 2.104.0's own chunker tests, re-run with docchunk's chunkers in their place (issue 30).
+"""docling-core's own chunker tests (of ``DOCLING_CORE_VERSION``), re-run with docchunk's chunkers in their place.
 
 Each case is one check of docling-core's ``test/test_hybrid_chunker.py`` and
 ``test/test_hierarchical_chunker.py`` (and the page chunker's expected file): the same
@@ -52,8 +52,10 @@ from docling_core.transforms.serializer.markdown import MarkdownParams, Markdown
 from docling_core.types.doc import ContentLayer, DocItemLabel, DoclingDocument
 
 import docchunk
+from docchunk._versions import DOCLING_CORE_VERSION
 
 SUITE = CORPUS / "docling-core-tests"
+EXPECTED = f"expected-{DOCLING_CORE_VERSION}"  # the folder of the pinned release's own expected outputs
 pytestmark = [pytest.mark.corpus, pytest.mark.skipif(not SUITE.is_dir(), reason=CORPUS_REASON)]
 
 MODES = [pytest.param(True, id="compat"), pytest.param(False, id="default")]
@@ -123,15 +125,15 @@ CASES = [
              "hybrid" if kind == "hybr" else "hierarchical", {"always_emit_headings": emit})
         for kind in ("hier", "hybr") for emit in (False, True)
     ],
-    Case("hybrid/test_chunk_with_repeat_table_header", DOC0, "chunker/expected-2.104.0/0d_out_chunks.json", "hybrid",
+    Case("hybrid/test_chunk_with_repeat_table_header", DOC0, f"chunker/{EXPECTED}/0d_out_chunks.json", "hybrid",
          {"tokenizer": "hf250", "serializer_provider": "compact-markdown"}, record="refs", tables_kept=True),
     Case("hybrid/test_chunk_html_table_serializer", DOC0, "chunker/0e_out_chunks.json", "hybrid",
          {"tokenizer": "hf500", "serializer_provider": "html"}, tables_kept=True),
     Case("hierarchical/test_chunk", DOC0, "chunker/0_out_chunks.json", "hierarchical", {"merge_list_items": True}),
-    Case("hierarchical/test_chunk_custom_serializer", DOC0, "chunker/expected-2.104.0/0b_out_chunks.json",
+    Case("hierarchical/test_chunk_custom_serializer", DOC0, f"chunker/{EXPECTED}/0b_out_chunks.json",
          "hierarchical", {"serializer_provider": "markdown"}),
     Case("hierarchical/test_chunk_rich_table_custom_serializer", FIXTURES + "conftest_rich_table_doc.json",
-         "chunker/expected-2.104.0/0c_out_chunks.json", "hierarchical", {"serializer_provider": "html-triplets"}),
+         f"chunker/{EXPECTED}/0c_out_chunks.json", "hierarchical", {"serializer_provider": "html-triplets"}),
     Case("page/cross_page_lists", "doc/cross_page_lists.json", "doc/cross_page_lists_chunks.json", "page", {}),
     # the same with the body's page footers chunked, as docling-core chunks them
     Case("page/cross_page_lists[include_furniture]", "doc/cross_page_lists.json", "doc/cross_page_lists_chunks.json",
@@ -309,7 +311,7 @@ def test_docling_core_case(case, compat, tokenizers):
     chunks = list(chunker.chunk(doc))
     got, expected = _record(case, chunker, chunks), _expected(case)
     if case.tables_kept:
-        # docling-core 2.104.0's own output fails it for a table it splits by columns (each piece
+        # docling-core's own output fails it for a table it splits by columns (each piece
         # has the header of its columns); docchunk's may fail it there, nowhere else
         assert _table_faults(chunker, doc, got) <= _table_faults(chunker, doc, expected)
     if compat or case.name not in DEFAULT_DIFFERS:
@@ -354,7 +356,7 @@ def test_the_suite_is_whole():
     used = {case.expected for case in CASES}
     folder = SUITE / "chunker"
     files = {str(p.relative_to(SUITE)) for p in folder.glob("*_out_*.json")}
-    newer = {str(p.relative_to(SUITE)) for p in (folder / "expected-2.104.0").glob("*.json")}
-    replaced = {f"chunker/{Path(p).name}" for p in newer}  # 2.104.0's own version is used instead
+    newer = {str(p.relative_to(SUITE)) for p in (folder / EXPECTED).glob("*.json")}
+    replaced = {f"chunker/{Path(p).name}" for p in newer}  # the pinned release's own version is used instead
     assert files - replaced - used == set()
     assert newer <= used

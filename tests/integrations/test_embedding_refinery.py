@@ -52,7 +52,7 @@ def test_text_chunks_embed_their_refinery_context_and_keep_offsets():
 
 
 def test_vectors_equal_the_bundled_model_run_directly_on_contextualize(doc_chunks, minilm_refinery):
-    """The check of issue 26: vectors equal the model's own on ``contextualize(chunk)``."""
+    """Vectors equal the model's own on ``contextualize(chunk)``."""
     out = minilm_refinery([c.model_copy() for c in doc_chunks])
     texts = [docchunk.contextualize(c) for c in doc_chunks]
     model = minilm_refinery._embed_batch.model  # the SentenceTransformer itself

@@ -56,7 +56,7 @@ def run_ray(inputs, out, *extra):
     return CliRunner().invoke(cli, args)
 
 
-def test_ray_jsonl_shards_equal_local_jsonl_in_an_existing_folder_regression(ray_session, inputs, local_rows, tmp_path):
+def test_ray_jsonl_shards_equal_local_jsonl_in_an_existing_folder(ray_session, inputs, local_rows, tmp_path):
     out = tmp_path / "existing"
     out.mkdir()
     result = run_ray(inputs, out)
@@ -72,7 +72,7 @@ def test_ray_jsonl_shards_equal_local_jsonl_in_an_existing_folder_regression(ray
     assert again.exit_code == 2 and "already holds .jsonl shards" in again.stderr
 
 
-def test_ray_parquet_shards_read_back_with_pandas_regression(ray_session, inputs, local_rows, tmp_path):
+def test_ray_parquet_shards_read_back_with_pandas(ray_session, inputs, local_rows, tmp_path):
     pandas = pytest.importorskip("pandas")
     out = tmp_path / "existing"
     out.mkdir()
@@ -87,7 +87,7 @@ def test_ray_parquet_shards_read_back_with_pandas_regression(ray_session, inputs
     assert ordered(rows) == ordered(local_rows)
 
 
-def test_chunk_dataset_dict_json_rows_after_arrow_round_trip_regression(ray_session, local_rows):
+def test_chunk_dataset_dict_json_rows_after_arrow_round_trip(ray_session, local_rows):
     from docchunk.integrations.ray import chunk_dataset
 
     docs = [(str(p), json.loads(p.read_text())) for p in shipped_docs()]
@@ -128,7 +128,7 @@ def test_ray_embed_parquet_rows_equal_local_embed_rows(ray_session, tmp_path, mi
         np.testing.assert_allclose(np.asarray(g["embedding"]), np.asarray(w["embedding"]), atol=1e-6)
 
 
-def test_ray_run_prints_one_summary_line_and_no_foreign_log_lines_regression(inputs, local_rows, tmp_path):
+def test_ray_run_prints_one_summary_line_and_no_foreign_log_lines(inputs, local_rows, tmp_path):
     """With --engine ray, Ray's own log lines and warnings spilled onto stderr, and no line said what was written.
 
     A fresh process, as a user runs it: Ray starts here, so its start-up lines are written too.

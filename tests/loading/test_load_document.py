@@ -213,9 +213,9 @@ def test_real_pdf_converts_with_docling_models(tmp_path):
     assert [c.meta.page_numbers for c in docchunk.HybridChunker().chunk(doc)] == [[1]]
 
 
-def test_invalid_item_names_its_own_class_and_field_regression(tmp_path):
+def test_invalid_item_names_its_own_class_and_field(tmp_path):
     """A paragraph without its "text" was reported as the first union branch's wrong label
-    (``texts.0.TitleItem.label: Input should be 'title'``), not as the missing field (hostile review)."""
+    (``texts.0.TitleItem.label: Input should be 'title'``), not as the missing field."""
     import json
 
     data = json.loads((DATA / "pdf__multi_page.json").read_text())

@@ -1,4 +1,4 @@
-"""Issue 24 invariants over generated documents with pictures, key-value and form items, formulas and furniture.
+"""Invariants over generated documents with pictures, key-value and form items, formulas and furniture.
 
 Default mode, all-MiniLM-L6-v2 (the bundled tokenizer): every text item, picture child
 text, key and value reaches some chunk (its text, or ``contextualize()``), except page

@@ -55,7 +55,7 @@ def test_context_is_adjacent_source_text(text, size, context, method, mode, tok)
     tok=st.sampled_from(["character", "word"]),
 )
 def test_both_sides_take_context_from_original_neighbours(text, size, context, first, merge, mode, tok):
-    """Issue 13 item 1: a prefix and a suffix pass in either order, merged or not."""
+    """A prefix and a suffix pass in either order, merged or not."""
     chunks = docchunk.RecursiveChunker(chunk_size=size)(text)
     bodies = [c.text for c in chunks]
     second = "prefix" if first == "suffix" else "suffix"

@@ -1,4 +1,4 @@
-"""Strict configuration of OverlapRefinery (issue #13.8)."""
+"""Strict configuration of OverlapRefinery."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def test_assigning_an_unknown_setting_is_an_error():
         ({"whitespace": True, "include_delim": "after"}, "invalid include_delim='after'"),
     ],
 )
-def test_recursive_level_rejects_unknown_and_invalid_fields_regression(kwargs, message):
+def test_recursive_level_rejects_unknown_and_invalid_fields(kwargs, message):
     """Bug: ``RecursiveLevel(delimiter=["."])`` ignored the misspelt field (pydantic's default
     ``extra="ignore"``) and failed later with an unrelated message."""
     with pytest.raises(docchunk.ConfigError, match=message):
@@ -65,7 +65,7 @@ def test_recursive_level_rejects_unknown_and_invalid_fields_regression(kwargs, m
 
 @pytest.mark.parametrize("name", ["merge", "inplace"])
 @pytest.mark.parametrize("value", ["False", 0, 1, None, [True]])
-def test_merge_and_inplace_must_be_bools_issue30(name, value):
+def test_merge_and_inplace_must_be_bools(name, value):
     with pytest.raises(docchunk.ConfigError, match=f"{name} must be True or False, got {value!r}".replace("[", r"\[")):
         docchunk.OverlapRefinery(context_size=3, **{name: value})
     assert isinstance(docchunk.ConfigError("x"), ValueError)

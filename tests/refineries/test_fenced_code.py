@@ -1,6 +1,6 @@
 """Fenced code blocks in the refineries: a ``# comment`` in code is no heading, ``|`` lines in code no table.
 
-Regression tests for the bug "HeadingContextRefinery and TableHeaderRefinery read lines inside
+Each test pins the defect "HeadingContextRefinery and TableHeaderRefinery read lines inside
 Markdown fenced code blocks as headings and table rows".
 """
 
@@ -27,13 +27,13 @@ def _contexts(chunks: list[Chunk]) -> dict[str, str | None]:
     return {c.text.strip(): c.context_prefix for c in chunks}
 
 
-def test_hash_comment_in_fenced_code_is_not_a_heading_regression():
+def test_hash_comment_in_fenced_code_is_not_a_heading():
     got = _contexts(HeadingContextRefinery(syntax=("markdown",))(line_chunks(SCRIPT)))
     assert got["import os"] == "Setup\n"
     assert got["Then run it."] == "Setup\n"  # the comment did not open a section
 
 
-def test_fences_pair_by_character_and_length_regression():
+def test_fences_pair_by_character_and_length():
     text = (
         "~~~~\n"
         "# not a heading 1\n"
@@ -55,20 +55,20 @@ def test_fences_pair_by_character_and_length_regression():
     assert got["end"] == "Real\nSub\n"
 
 
-def test_unclosed_fence_runs_to_the_end_regression():
+def test_unclosed_fence_runs_to_the_end():
     text = "# Top\nintro\n```sh\n# a comment\n## another\necho hi\n"
     got = _contexts(HeadingContextRefinery(syntax=("markdown",))(line_chunks(text)))
     assert got["echo hi"] == "Top\n"
     assert got["## another"] == "Top\n"
 
 
-def test_mediawiki_heading_lines_in_fenced_code_are_skipped_regression():
+def test_mediawiki_heading_lines_in_fenced_code_are_skipped():
     text = "= Top =\n```\n== code ==\n```\nafter\n"
     got = _contexts(HeadingContextRefinery()(line_chunks(text)))
     assert got["after"] == "Top\n"
 
 
-def test_pipe_lines_in_fenced_code_are_not_a_table_regression():
+def test_pipe_lines_in_fenced_code_are_not_a_table():
     text = (
         "Shell pipes:\n"
         "```\n"
@@ -87,18 +87,18 @@ def test_pipe_lines_in_fenced_code_are_not_a_table_regression():
     assert got["b | 2"] == "A table follows:\nname | size\n"  # a real table still works
 
 
-def test_table_right_after_a_fence_takes_no_caption_from_code_regression():
+def test_table_right_after_a_fence_takes_no_caption_from_code():
     text = "```\nprint(1)\n```\nname | size\na | 1\nb | 2\n"
     got = _contexts(TableHeaderRefinery(caption=True)(line_chunks(text)))
     assert got["b | 2"] == "name | size\n"  # "```" is not the sentence introducing the table
 
 
-def test_context_for_skips_fenced_code_regression():
+def test_context_for_skips_fenced_code():
     text = "~~~\nx | y\n1 | 2\n~~~\n"
     assert TableHeaderRefinery().context_for(text, text.index("1 | 2")) == ""
 
 
-def test_recursive_chunks_of_a_readme_with_code_regression():
+def test_recursive_chunks_of_a_readme_take_no_heading_from_code():
     section = "Some prose about the tool, long enough to be cut. " * 3
     code = "```python\n# configure\n# then build\nx = 1 | 2\ny = 3 | 4\n```\n"
     text = f"# Guide\n{section}\n{code}\n{section}\n" * 4
@@ -136,7 +136,7 @@ def _refined(text: str) -> list[tuple[int, str | None, str | None]]:
 
 @settings(max_examples=100, deadline=None)
 @given(blocks=_BLOCKS, fence=_FENCE, data=st.data())
-def test_inserting_fenced_code_changes_no_context_outside_it_regression(blocks, fence, data):
+def test_inserting_fenced_code_changes_no_context_outside_it(blocks, fence, data):
     before = "\n\n".join(blocks) + "\n"
     k = data.draw(st.integers(0, len(blocks) - 1), label="insert before block")
     at = len("\n\n".join(blocks[:k]) + "\n\n") if k else 0

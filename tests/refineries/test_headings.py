@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import docchunk
-from docchunk import Chunk, ConfigError, HeadingContextRefinery, OverlapRefinery, RecursiveChunker
-from tests.helpers import line_chunks
+from docchunk import Chunk, ConfigError, HeadingContextRefinery, OverlapRefinery, RecursiveChunker, TableHeaderRefinery
+from tests.helpers import line_chunks, sliced_chunks
 
 MARKDOWN = (
     "Intro before any heading.\n"
@@ -109,3 +109,41 @@ def test_path_is_the_one_of_the_chunk_start_for_any_cut(cuts):
             assert c.context_prefix is None
         else:
             assert c.context_prefix.splitlines()[-1] == above[-1][2]  # the nearest heading is last
+
+
+# -- CR and CRLF line breaks, empty headings ---------------------------------------------------
+def test_crlf_heading_closing_hashes_are_not_in_the_title():
+    text = "# Title #\r\nbody one\r\n## Sub ##\r\nmore text\r\n"
+    chunks = HeadingContextRefinery()(sliced_chunks(text, range(12, len(text), 12)))
+    assert [c.context_prefix for c in chunks] == [None, "Title\n", "Title\nSub\n", "Title\nSub\n"]
+
+
+def test_cr_only_line_breaks_end_headings():
+    text = "# A\rbody\r## B\rmore text\r"
+    chunks = HeadingContextRefinery()(sliced_chunks(text, range(5, len(text), 5)))
+    assert [c.context_prefix for c in chunks] == [None, "A\n", "A\nB\n", "A\nB\n", "A\nB\n"]
+
+
+def test_cr_only_mediawiki_headings():
+    text = "= A =\rbody\r== B ==\rmore\r"
+    assert HeadingContextRefinery(syntax=("mediawiki",)).headings(text) == [(0, 1, "A"), (11, 2, "B")]
+
+
+def test_empty_atx_heading_gives_no_hash_title():
+    text = "# #\nbody\n# ###\nmore\n"
+    assert HeadingContextRefinery().headings(text) == []
+    chunks = HeadingContextRefinery()(sliced_chunks(text, range(4, len(text), 4)))
+    assert [c.context_prefix for c in chunks] == [None] * 5
+
+
+_LINES = st.lists(st.sampled_from(["# A", "## B #", "### C", "text", "x | y", "1 | 2", "= W =", "```", ""]),
+                  max_size=25)  # fmt: skip
+
+
+@given(_LINES, st.sampled_from(["\r\n", "\r"]))
+@settings(max_examples=200, deadline=None)
+def test_contexts_do_not_depend_on_the_line_break(lines, newline):
+    for refinery in (HeadingContextRefinery(), TableHeaderRefinery(caption=True)):
+        unix = [c.context_prefix for c in refinery(line_chunks("\n".join(lines) + "\n"))]
+        other = [c.context_prefix for c in refinery(line_chunks(newline.join(lines) + newline))]
+        assert other == unix

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 import docchunk
 from docchunk import ConfigError, OverlapRefinery, RecursiveChunker, TableHeaderRefinery
-from tests.helpers import sliced_chunks
+from tests.helpers import line_chunks, sliced_chunks
 
 TEXT = (
     "Revenue grew in every quarter. Long-term debt consisted of the following:\n\n"
@@ -100,3 +100,26 @@ def test_any_cut_context_is_header_of_the_table_or_nothing(cuts):
         assert c.context_prefix in (None, CAPTION + HEADER)
         if c.context_prefix:
             assert TEXT.index(HEADER) + len(HEADER) <= c.start_index + len(c.text) - len(c.text.lstrip())
+
+
+# -- CR and CRLF line breaks, long tables ------------------------------------------------------
+def test_table_header_crlf_header_has_no_carriage_return():
+    text = "a | b\r\n--|--\r\n1 | 2\r\n3 | 4\r\n"
+    chunks = TableHeaderRefinery()(sliced_chunks(text, range(7, len(text), 7)))
+    assert [c.context_prefix for c in chunks] == [None, "a | b\n", "a | b\n", "a | b\n"]
+
+
+def test_table_header_cr_only_table_is_found():
+    text = "Sales by year.\ryear | sales\r2007 | 10\r2008 | 12\r"
+    chunks = TableHeaderRefinery(caption=True)(line_chunks(text))
+    context = "Sales by year.\nyear | sales\n"
+    assert [c.context_prefix for c in chunks] == [None, None, context, context]
+
+
+def test_table_header_long_table_every_chunk_gets_the_header():
+    # each chunk used to walk back row by row to the header (64 000 rows took about a minute);
+    # the table is now scanned once. Speed is not timed here (house rule); this checks the result.
+    text = "year | sales\n" + "".join(f"{y} | {y % 97}\n" for y in range(8_000))
+    chunks = sliced_chunks(text, range(500, len(text), 500))
+    TableHeaderRefinery(caption=True)(chunks)
+    assert all(c.context_prefix == "year | sales\n" for c in chunks[1:] if not c.text.startswith("year"))

@@ -127,7 +127,7 @@ def test_summary_counts_histogram_tiny_and_oversized():
     assert len(re.findall(r'href="#c\d+-\d+"', listed)) == tiny
 
 
-def test_half_open_row_ranges_read_as_one_based_inclusive_rows_regression():
+def test_half_open_row_ranges_read_as_one_based_inclusive_rows():
     """``meta.table_rows`` (2, 3), one row, was shown as "rows [2, 3]", which reads as two rows."""
     from docchunk.report import rows_label
 

@@ -22,7 +22,7 @@ def _captioned_table_doc() -> DoclingDocument:
     return doc
 
 
-def test_reading_captions_of_a_chunk_gives_no_warning_regression():
+def test_reading_captions_of_a_chunk_gives_no_warning():
     """The README points to ``meta.captions``; reading it raised docling-core's bare "deprecated" warning."""
     chunks = list(docchunk.HybridChunker().chunk(_captioned_table_doc()))
     with warnings.catch_warnings():

@@ -1,4 +1,4 @@
-"""docchunk's chunking serializer against docling-core 2.104.0's ChunkingDocSerializer, item by item."""
+"""docchunk's chunking serializer against docling-core's ChunkingDocSerializer, item by item."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The chunking serializer's fast path against docling-core's serializer path, item by item.
 
 ``ChunkingSerializer`` writes plain text, headings and lists directly; with
-``fast_path=False`` every item goes through docling-core 2.104's Markdown
+``fast_path=False`` every item goes through docling-core's Markdown
 serializer. Both must give the same text, spans and visited references, for every
 item of the corpus and of generated documents with nested, enumerated and marked
 lists, formatted and linked text (also against docling-core's own ``ChunkingDocSerializer``).

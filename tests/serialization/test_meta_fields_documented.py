@@ -1,4 +1,4 @@
-"""The metadata fields docchunk adds to docling-core's DocMeta are all documented (issue #15)."""
+"""The metadata fields docchunk adds to docling-core's DocMeta are all documented."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def test_added_fields_are_excluded_from_embedding_and_llm_serialization():
 
 
 @pytest.mark.parametrize("page", ["concepts.md", "compat.md"])
-def test_every_added_meta_field_is_named_with_the_right_count_regression(page):
+def test_every_added_meta_field_is_named_with_the_right_count(page):
     """Bug: concepts.md and compat.md named five added fields after a seventh had been added."""
     text = (ROOT / "docs" / page).read_text()
     added = added_fields()

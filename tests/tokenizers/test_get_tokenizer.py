@@ -91,7 +91,7 @@ def fresh_minilm(minilm_dir):
 
 
 def test_transformers_tokenizer_limit_is_the_models(fresh_minilm, minilm_dir):
-    """No max_tokens: the model's limit, read as for the model by name (issue 30: it was None)."""
+    """No max_tokens: the model's limit, read as for the model by name (it was None)."""
     by_name = docchunk.get_tokenizer(f"hf:{minilm_dir}")
     assert docchunk.get_tokenizer(fresh_minilm).max_tokens == by_name.max_tokens == 256
     assert docchunk.get_tokenizer(fresh_minilm, max_tokens=64).max_tokens == 64
@@ -173,7 +173,7 @@ def test_additivity_claim_holds_for_minilm():
     check()
 
 
-def test_control_whitespace_is_not_a_clean_join_regression():
+def test_control_whitespace_is_not_a_clean_join():
     """Bug: "\x1c" and "\x85" are str.isspace() but BERT's normalizer deletes them, merging words."""
     tok = docchunk.get_tokenizer()
     for delim in ("\x1c", "\x85", "\u2028"):
@@ -218,10 +218,10 @@ def test_clean_boundary_claim_holds_for_cl100k(cl100k):
     check()
 
 
-def test_characters_newer_than_pythons_unicode_are_never_clean_regression(cl100k):
+def test_characters_newer_than_pythons_unicode_are_never_clean(cl100k):
     """Python 3.11's tables (Unicode 14) leave the Kawi digit U+11F50 unassigned, while
-    tiktoken's regex counts it as a digit: '3' + it + '45' is one digit run there. Found
-    by a hostile-input helper: the join was taken as clean, the sum was 6 tokens, the
+    tiktoken's regex counts it as a digit: '3' + it + '45' is one digit run there. With
+    such a character the join was taken as clean, the sum was 6 tokens, the
     chunk 7 and not flagged (chunk_size 7 happened to fit the wrong count)."""
     import unicodedata
 
@@ -245,7 +245,7 @@ def test_lone_surrogate_gives_a_clear_error_with_hf():
         tok.count_tokens_batch(["ok", "fine", "also", "bad \ud800 text"])
 
 
-def test_missing_tokenizers_package_does_not_point_at_the_hf_extra_regression():
+def test_missing_tokenizers_package_does_not_point_at_the_hf_extra():
     """Bug: the error said `pip install "docchunk[hf]"`, but tokenizers is a core dependency."""
     code = (
         "import sys; sys.modules['tokenizers'] = None\n"
@@ -258,7 +258,7 @@ def test_missing_tokenizers_package_does_not_point_at_the_hf_extra_regression():
     assert "docchunk[hf]" not in out
 
 
-def test_missing_huggingface_hub_does_not_point_at_the_hf_extra_regression():
+def test_missing_huggingface_hub_does_not_point_at_the_hf_extra():
     """Bug: loading a hub name without huggingface_hub said `pip install ".[hf]"`, but it is a
     dependency of docchunk itself (declared, and required by tokenizers)."""
     code = (
@@ -285,7 +285,7 @@ def test_missing_huggingface_hub_does_not_point_at_the_hf_extra_regression():
     ],
     ids=["count", "offsets", "batch-float", "batch-bytes", "counts-and-offsets", "offsets-batch"],
 )
-def test_a_text_that_is_not_a_str_is_a_clear_tokenizer_error_regression(kind, call, message, request):
+def test_a_text_that_is_not_a_str_is_a_clear_tokenizer_error(kind, call, message, request):
     """The HF and tiktoken tokenizers raised a bare TypeError ("object of type 'int' has no len()",
     or one from inside the surrogate check) for a text that is not a str."""
     spec = request.getfixturevalue("cl100k") if kind == "cl100k" else None
@@ -295,9 +295,9 @@ def test_a_text_that_is_not_a_str_is_a_clear_tokenizer_error_regression(kind, ca
     assert isinstance(info.value, ValueError) and "counts str texts" in str(info.value)
 
 
-def test_a_tokenizer_class_is_refused_with_how_to_fix_regression():
+def test_a_tokenizer_class_is_refused_with_how_to_fix():
     """A class is callable, so it was taken for a ``str -> int`` function and failed later with
-    advice to use the very tokenizer passed (hostile review)."""
+    advice to use the very tokenizer passed."""
     with pytest.raises(docchunk.TokenizerError, match=r"the class WordTokenizer, not a tokenizer; pass an instance"):
         docchunk.get_tokenizer(docchunk.tokenizers.WordTokenizer)
     with pytest.raises(docchunk.TokenizerError, match="class WordTokenizer"):

@@ -55,7 +55,7 @@ OFFLINE_SETUPS = [
 
 @pytest.mark.parametrize("env", OFFLINE_SETUPS)
 @pytest.mark.parametrize(("kind", "error"), [("tokenizer", "TokenizerError"), ("embeddings", "ConfigError")])
-def test_uncached_hub_name_offline_fails_fast_with_how_to_get_it_regression(kind, error, env):
+def test_uncached_hub_name_offline_fails_fast_with_how_to_get_it(kind, error, env):
     result = probe(kind, MISSING, **env)
     assert result["error"] == error and "DocchunkError" in result["bases"]
     assert result["seconds"] < 10

@@ -278,7 +278,7 @@ def test_counts_and_offsets_batch_equals_counts_and_offsets(tok, batch, over):
     assert [(n, None if o is None else list(o)) for n, o in got] == expected
 
 
-def test_hf_batches_are_encoded_in_slices_with_the_same_results_regression(monkeypatch):
+def test_hf_batches_are_encoded_in_slices_with_the_same_results(monkeypatch):
     """One ``encode_batch`` over a whole 10 MB document held every token's encoding at once
     (about 80 bytes a token: 7.3 MB above the loaded document); the batch is now encoded in
     slices of bounded size, in order, with the same counts and offsets."""

@@ -24,7 +24,7 @@ def offline_env(tmp_path) -> dict[str, str]:
     )  # fmt: skip
 
 
-def test_plain_tiktoken_names_work_offline_regression(tmp_path, cl100k):
+def test_plain_tiktoken_names_work_offline(tmp_path, cl100k):
     code = (
         "import json, sys, docchunk\n"
         "counts = {n: docchunk.get_tokenizer('tiktoken:' + n).count_tokens(sys.argv[1]) for n in sys.argv[2:]}\n"
@@ -39,7 +39,7 @@ def test_plain_tiktoken_names_work_offline_regression(tmp_path, cl100k):
     assert json.loads(done.stdout) == dict.fromkeys(NAMES, expected)
 
 
-def test_cli_with_plain_cl100k_name_works_offline_regression(tmp_path):
+def test_cli_with_plain_cl100k_name_works_offline(tmp_path):
     done = subprocess.run(
         [sys.executable, "-m", "docchunk", "chunk", str(DATA / "pdf__multi_page.json"), "--tokenizer",
          "tiktoken:cl100k_base", "--max-tokens", "64"],

@@ -98,7 +98,7 @@ def eval_command(ctx: click.Context, data_dir: Path, model: str, k: int, budget:
 
 def _run(data_dir: Path, model: str, k: int, budget: int, corpus_ids: tuple[str, ...], cache_dir: Path | None,
          no_cache: bool, progress: bool, settings: dict[str, Any]) -> Any:  # fmt: skip
-    from docchunk.errors import require
+    from docchunk._extras import require
 
     require("numpy", "eval", "docchunk eval")
     from docchunk.evaluation import (

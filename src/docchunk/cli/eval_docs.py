@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+from docchunk._versions import DOCLING_CORE_VERSION
 from docchunk.cli.options import stderr_is_terminal
 from docchunk.errors import DocchunkError
 
@@ -23,7 +24,8 @@ CHUNKERS = ["hybrid", "hierarchical", "page", "line"]
 @click.option("--max-tokens", type=click.IntRange(min=1), default=256, show_default=True,
               help="Tokens of all-MiniLM-L6-v2 per chunk (the flat route: per text chunk).")  # fmt: skip
 @click.option("--min-tokens", type=click.IntRange(min=1), default=None, help="HybridChunker's min_tokens.")
-@click.option("--docling-compat", is_flag=True, help="docling_compat=True (docling-core 2.104.0's chunks).")
+@click.option("--docling-compat", is_flag=True,
+              help=f"docling_compat=True (docling-core {DOCLING_CORE_VERSION}'s chunks).")  # fmt: skip
 @click.option("--option", "extra", multiple=True, metavar="NAME=JSON",
               help="Any other keyword of the chunker, e.g. --option table_format='\"markdown\"' (repeatable).")
 @click.option("--peer", type=click.Choice(["none", "docling-core", "flat"]), default="none", show_default=True,
@@ -93,7 +95,7 @@ def eval_docs_command(data_dir: Path, chunker: str, max_tokens: int, min_tokens:
 
 def _run(data_dir: Path, chunker: str, options: dict[str, Any], peer: str, genres: tuple[str, ...],
          limit: int | None, budget: int, model: str, cache_dir: Path | None, no_cache: bool) -> Any:  # fmt: skip
-    from docchunk.errors import require
+    from docchunk._extras import require
 
     require("numpy", "eval", "docchunk eval-docs")
     from docchunk.evaluation import CachedEmbedder, default_cache_dir, load_model
@@ -108,7 +110,7 @@ def _run(data_dir: Path, chunker: str, options: dict[str, Any], peer: str, genre
 
 
 def _embedder(model: str, cache_dir: Path | None, no_cache: bool) -> Any:
-    from docchunk.errors import require
+    from docchunk._extras import require
 
     require("numpy", "eval", "docchunk eval-docs")
     from docchunk.evaluation import CachedEmbedder, default_cache_dir, load_model

@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 
 import click
 
+from docchunk._versions import DOCLING_CORE_VERSION
 from docchunk.cli.settings import ChunkSettings
 from docchunk.errors import DocchunkError, ModelLimitWarning
 
@@ -100,7 +101,9 @@ min_tokens_option = click.option(
     help="Merge chunks under N tokens with a neighbour when the result fits (hybrid).",
 )  # fmt: skip
 docling_compat_option = click.option(
-    "--docling-compat", is_flag=True, help="Reproduce docling-core 2.104.0's chunks exactly (hybrid, hierarchical)."
+    "--docling-compat",
+    is_flag=True,
+    help=f"Reproduce docling-core {DOCLING_CORE_VERSION}'s chunks exactly (hybrid, hierarchical).",
 )
 code_chunking_option = click.option(
     "--code-chunking", is_flag=True,

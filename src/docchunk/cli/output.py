@@ -67,7 +67,7 @@ class RowWriter:
         self.count += len(rows)
 
     def _write_parquet(self, rows: list[dict[str, Any]]) -> None:
-        from docchunk.errors import require
+        from docchunk._extras import require
         from docchunk.serialization.rows import arrow_schema
 
         pa = require("pyarrow", "parquet", "--format parquet")

@@ -80,7 +80,8 @@ def _chunk_and_write(ray: Any, chunker: Any, files: list[Path], output: Path, nu
 
 def _require_embedder() -> None:
     """sentence-transformers in the driver: a missing extra is one usage line, not an actor's traceback."""
-    from docchunk.errors import MissingDependencyError, require
+    from docchunk._extras import require
+    from docchunk.errors import MissingDependencyError
 
     try:
         require("sentence_transformers", "semantic", "--embed")
@@ -131,7 +132,8 @@ def _import_ray(address: str | None) -> Any:
     """Ray, or one line saying what to install (Ray Data; Ray Client for ``ray://`` addresses)."""
     import importlib.util
 
-    from docchunk.errors import MissingDependencyError, require
+    from docchunk._extras import require
+    from docchunk.errors import MissingDependencyError
 
     try:
         ray = require("ray", "ray", "--engine ray")

@@ -18,6 +18,8 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
+from docchunk._versions import DOCLING_CORE_VERSION
+
 __all__ = [
     "APPLIES",
     "DOC_KINDS",
@@ -192,16 +194,17 @@ def check_settings(s: ChunkSettings) -> None:
     if s.docling_compat and (s.min_tokens is not None or not s.merge_across_pages):
         given = "--min-tokens" if s.min_tokens is not None else "--no-merge-across-pages"
         raise click.UsageError(f"{given} is not a docling-core option, so it does not go with --docling-compat "
-                               "(docling-core 2.104.0's output); leave out one of them")  # fmt: skip
+                               f"(docling-core {DOCLING_CORE_VERSION}'s output); leave out one of them")  # fmt: skip
     if s.code_chunking and s.docling_compat and s.chunker == "hybrid":
         raise click.UsageError(
-            "--code-chunking with --docling-compat applies to --chunker hierarchical: docling-core 2.104.0's "
+            "--code-chunking with --docling-compat applies to --chunker hierarchical: "
+            f"docling-core {DOCLING_CORE_VERSION}'s "
             "HybridChunker has no code chunking (use --chunker hierarchical, or leave out --docling-compat)"
         )
     if s.docling_compat and s.table_format != "records":
         raise click.UsageError(f"--table-format {s.table_format} is a default-mode option, so it does not go with "
-                               "--docling-compat (docling-core 2.104.0 writes its own tables); leave out one of "
-                               "them")  # fmt: skip
+                               f"--docling-compat (docling-core {DOCLING_CORE_VERSION} writes its own tables); "
+                               "leave out one of them")  # fmt: skip
     if s.embed_device is not None and s.embed is None:
         raise click.UsageError(f"--embed-device {s.embed_device} is the device of --embed; give --embed MODEL too, "
                                "or leave out --embed-device")  # fmt: skip

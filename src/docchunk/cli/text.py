@@ -114,8 +114,8 @@ def make_text_chunker(settings: ChunkSettings, debug: bool) -> Any:
 
 
 def _semantic(s: ChunkSettings, tokenizer: Any, size: int) -> Any:
+    from docchunk._extras import require
     from docchunk.chunkers.text import SDPMChunker, SemanticChunker
-    from docchunk.errors import require
 
     require("sentence_transformers", "semantic", f"--chunker {s.chunker}")
     from docchunk.evaluation.embed import load_model

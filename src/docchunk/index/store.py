@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from docchunk.errors import ConfigError, require
+from docchunk._extras import require
+from docchunk.errors import ConfigError
 
 __all__ = ["RECORD_NAME", "TABLE_NAME", "IndexStore", "SearchHit", "row_schema"]
 

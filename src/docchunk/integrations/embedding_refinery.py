@@ -13,7 +13,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from docchunk.errors import ConfigError, ModelLimitWarning, require
+from docchunk._extras import require
+from docchunk.errors import ConfigError, ModelLimitWarning
 from docchunk.types.config import StrictConfig, check_size
 
 __all__ = ["EmbeddingsRefinery", "embedding_text"]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from docchunk.errors import ConfigError, require
+from docchunk._extras import require
+from docchunk.errors import ConfigError
 
 __all__ = ["SentenceTransformerEmbeddings"]
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from docchunk.errors import require
+from docchunk._extras import require
 from docchunk.serialization.rows import chunk_metadata
 
 _lc_loaders: Any = require("langchain_core.document_loaders", "langchain", "docchunk.integrations.langchain")

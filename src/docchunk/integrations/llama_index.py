@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Sequence
 from itertools import pairwise
 from typing import Any
 
-from docchunk.errors import require
+from docchunk._extras import require
 from docchunk.report.views import describe_chunker
 from docchunk.serialization.rows import chunk_metadata, flat_page_boxes, flat_spans, flat_table_cols
 

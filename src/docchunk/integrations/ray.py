@@ -9,7 +9,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from docchunk.errors import ConfigError, DocchunkError, require
+from docchunk._extras import require
+from docchunk.errors import ConfigError, DocchunkError
 from docchunk.serialization.rows import (
     EXPANDED_FIELDS,
     TEXT_FIELDS,

@@ -17,7 +17,8 @@ from typing import Any
 
 from docling_core.types.doc import DoclingDocument
 
-from docchunk.errors import DocumentError, MissingDependencyError, require
+from docchunk._extras import require
+from docchunk.errors import DocumentError, MissingDependencyError
 
 __all__ = ["CONVERTIBLE", "PDF_SUFFIXES", "convert_bytes", "convert_file", "pdf_converter"]
 

@@ -1,7 +1,7 @@
 """Document items to chunk text: docling-core's chunking serialization, without its chunker package.
 
 :class:`ChunkingSerializer` is docling-core's Markdown document serializer set up as
-docling-core 2.104's ``ChunkingDocSerializer`` (``docling_core.transforms.chunker.
+docling-core's ``ChunkingDocSerializer`` (``docling_core.transforms.chunker.
 hierarchical_chunker``): Markdown text, lists and code, pictures as their captions,
 tables as ``row, column = value`` triplets (:class:`TripletTableSerializer`). Its
 text equals ``ChunkingDocSerializer``'s for every item (tested differentially on
@@ -64,7 +64,7 @@ __all__ = [
 class TripletTableSerializer(BaseTableSerializer):
     """Tables as ``row header, column header = cell`` triplets joined by ``". "``.
 
-    Follows docling-core 2.104's ``TripletTableSerializer`` exactly: the caption
+    Follows docling-core's ``TripletTableSerializer`` exactly: the caption
     first (its own paragraph); a one-column table as ``first cell = cell``
     pairs; a header-only table as its header cells; a table whose triplets are all
     empty as its non-empty cells joined by ``". "``.
@@ -193,7 +193,7 @@ class ChunkingSerializer(MarkdownDocSerializer):
     """docling-core's ``ChunkingDocSerializer``: Markdown items, triplet tables, no image placeholders.
 
     A docling-core ``DocSerializer`` (pass it wherever docling-core takes one). The
-    text of each item equals docling-core 2.104's ``ChunkingDocSerializer``.
+    text of each item equals docling-core's ``ChunkingDocSerializer``.
 
     Plain paragraphs, headings, list items and lists of list items are written
     directly (:mod:`docchunk.serialization.fast`), with the same text, spans and
@@ -302,7 +302,7 @@ class ChunkingSerializer(MarkdownDocSerializer):
         return {ref.cref for node in self._nodes if isinstance(node, FloatingItem) for ref in node.footnotes}
 
     def _excluded_from_nodes(self, params: Any) -> set[str]:
-        """docling-core 2.104's ``DocSerializer.get_excluded_refs`` for ``params``, from :attr:`_nodes`."""
+        """docling-core's ``DocSerializer.get_excluded_refs`` for ``params``, from :attr:`_nodes`."""
         layers, labels, pages = params.layers, params.labels, params.pages
         start, stop = params.start_idx, params.stop_idx
         refs: set[str] = set()
@@ -374,7 +374,7 @@ def _frozen(value: Any) -> Any:
 SERIALIZER_MODES: dict[str, Callable[..., BaseDocSerializer]] = {"docling": ChunkingSerializer}
 """Serializer class of each ``ChunkingSerializerProvider`` mode.
 
-``"docling"``: docling-core 2.104's ``ChunkingDocSerializer`` text.
+``"docling"``: docling-core's ``ChunkingDocSerializer`` text.
 """
 
 
@@ -383,7 +383,7 @@ class ChunkingSerializerProvider(BaseSerializerProvider):
 
     Args:
         mode: Which serialization (a key of :data:`SERIALIZER_MODES`); ``"docling"``
-            gives docling-core 2.104's ``ChunkingDocSerializer`` text.
+            gives docling-core's ``ChunkingDocSerializer`` text.
 
     Raises:
         ConfigError: ``mode`` is unknown.

@@ -4,7 +4,7 @@ docling-core's Markdown serializer copies and dumps all of its parameters, build
 several pydantic models and walks the whole subtree for every item it serializes;
 for a plain paragraph, heading or list this is most of the cost of chunking a
 document. This module writes the text of those items directly, equal to what
-docling-core 2.104's ``MarkdownDocSerializer`` (with the chunking settings:
+docling-core's ``MarkdownDocSerializer`` (with the chunking settings:
 no escaping, no image placeholders) gives, character for character, with the
 same spans and the same ``visited`` references:
 

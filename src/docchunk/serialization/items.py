@@ -1,6 +1,6 @@
 """The default mode's component serializers for pictures, key-value and form items, formulas and the rest.
 
-docling-core 2.104's Markdown serializer writes HTML-comment placeholders where it has
+docling-core's Markdown serializer writes HTML-comment placeholders where it has
 no text for an item: ``<!-- image -->`` (the chunking settings make it empty),
 ``<!-- 🖼️❌ Image not available ... -->`` (embedded images), ``<!-- missing-key-value-item -->``,
 ``<!-- missing-form-item -->``, ``<!-- formula-not-decoded -->``, ``<!-- missing-text -->``
@@ -76,7 +76,7 @@ PLACEHOLDERS = (
     "<!-- missing-text -->",
     "#_#_DOCLING_DOC_PAGE_BREAK_",
 )
-"""What docling-core 2.104's Markdown serializers write where they have no text (never in the default mode)."""
+"""What docling-core's Markdown serializers write where they have no text (never in the default mode)."""
 
 
 class PictureTextSerializer(MarkdownPictureSerializer):

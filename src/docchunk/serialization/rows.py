@@ -57,7 +57,7 @@ def arrow_schema(names: Any) -> Any:
         MissingDependencyError: pyarrow is not installed (the ``parquet`` or ``ray`` extra).
         KeyError: A name that is no row field.
     """
-    from docchunk.errors import require
+    from docchunk._extras import require
 
     pa = require("pyarrow", "parquet", "Parquet output")
     types = {"string": pa.string(), "int64": pa.int64(), "list": pa.list_(pa.int64()), "vector": pa.list_(pa.float32())}

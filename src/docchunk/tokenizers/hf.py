@@ -8,7 +8,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, cast
 
-from docchunk.errors import MissingDependencyError, TokenizerError, require
+from docchunk._extras import require
+from docchunk.errors import MissingDependencyError, TokenizerError
 from docchunk.tokenizers.base import Tokenizer, not_text_error
 
 __all__ = ["BUNDLED_TOKENIZER_JSON", "DEFAULT_MODEL", "HFTokenizer", "transformers_limit"]

@@ -18,7 +18,8 @@ import os
 import threading
 from pathlib import Path
 
-from docchunk.errors import TokenizerError, require
+from docchunk._extras import require
+from docchunk.errors import TokenizerError
 
 __all__ = ["EMBEDDING_INPUT_LIMITS", "cached_hub_file", "how_to_get", "hub_file", "optional_hub_file"]
 

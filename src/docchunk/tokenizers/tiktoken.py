@@ -6,7 +6,8 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
-from docchunk.errors import TokenizerError, require
+from docchunk._extras import require
+from docchunk.errors import TokenizerError
 from docchunk.tokenizers.base import Tokenizer, not_text_error
 
 __all__ = ["EMBEDDING_INPUT_LIMITS", "TiktokenTokenizer"]

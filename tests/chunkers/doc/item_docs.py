@@ -1,4 +1,4 @@
-"""Small documents built with docling-core's API for the default mode's item serializers (issue 24).
+"""Small documents built with docling-core's API for the default mode's item serializers.
 
 Pictures with child text items, key-value and form items with graph cells, formulas with
 empty text and set ``orig``, body-layer page headers and footers between two halves of a

@@ -1,6 +1,6 @@
 """Code items in documents: ``code_chunking_strategy`` on HierarchicalChunker and HybridChunker.
 
-Compat mode against docling-core 2.104.0 run live (its StandardCodeChunkingStrategy,
+Compat mode against docling-core run live (its StandardCodeChunkingStrategy,
 same chunks and the same JSON), on real code files and generated documents; the
 default mode with docchunk's CodeChunkingStrategy against docchunk's invariants.
 """
@@ -182,7 +182,7 @@ def test_compat_hierarchical_equals_docling_core_on_generated_documents(doc, max
 @given(doc=documents(), max_tokens=st.sampled_from([48, 256]))
 def test_compat_hybrid_ignores_the_strategy_like_docling_core(doc, max_tokens, transformers_minilm, minilm_dir,
                                                              dl_tokenizer):
-    """docling-core 2.104.0's HybridChunker has no code_chunking_strategy field: it drops it (code as text)."""
+    """docling-core's HybridChunker has no code_chunking_strategy field: it drops it (code as text)."""
     assume(not headings_only(doc))
     strategy = standard(dl_tokenizer, 64)
     theirs = DLHybrid(tokenizer=HuggingFaceTokenizer(tokenizer=transformers_minilm, max_tokens=max_tokens),
@@ -234,8 +234,8 @@ def test_default_hybrid_invariants_on_generated_documents(doc, max_tokens, merge
             assert full[len(full) - len(c.meta.headings) :] == c.meta.headings, (c.meta.headings, full)
 
 
-def test_code_chunks_keep_consecutive_headings_like_text_regression():
-    # two headings of the same level in a row are siblings in the default mode (issue 24): the first is a chunk
+def test_code_chunks_keep_consecutive_headings_like_text():
+    # two headings of the same level in a row are siblings in the default mode: the first is a chunk
     # of its own, and text and code alike have the second one's path; the property test above checks the paths agree
     doc = DoclingDocument(name="g")
     doc.add_heading(text="alpha", level=1)

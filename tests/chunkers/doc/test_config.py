@@ -1,4 +1,4 @@
-"""Strict configuration of the document chunkers (issue #13.8): HybridChunker(max_token=64) chunked at 256."""
+"""Strict configuration of the document chunkers: HybridChunker(max_token=64) chunked at 256."""
 
 from __future__ import annotations
 
@@ -100,7 +100,7 @@ def test_assigning_an_unknown_setting_is_an_error():
         ("max_token", 5, "no setting 'max_token' to assign; did you mean 'max_tokens'"),
     ],
 )
-def test_expander_assignment_is_validated_and_leaves_it_unchanged_regression(name, value, message):
+def test_expander_assignment_is_validated_and_leaves_it_unchanged(name, value, message):
     """Bug: the expanders did not validate assignment (``expander.max_tokens = 0`` was kept)."""
     expander = docchunk.TreeChunkExpander(max_tokens=512)
     before, counter = expander.model_dump(), expander.token_counter
@@ -118,9 +118,9 @@ def test_expander_assigned_tokenizer_is_resolved_again():
 
 
 @pytest.mark.parametrize("value", ["10", True, 1.0, 2.5])
-def test_min_tokens_is_not_coerced_regression(value):
+def test_min_tokens_is_not_coerced(value):
     """pydantic turned "10" into 10 and True into 1 before docchunk's own check saw them, while
-    max_tokens and every chunk_size reject such values (hostile review)."""
+    max_tokens and every chunk_size reject such values."""
     with pytest.raises(docchunk.ConfigError, match="min_tokens must be None or an int") as raised:
         docchunk.HybridChunker(min_tokens=value)
     assert isinstance(raised.value, ValueError) and repr(value) in str(raised.value)

@@ -79,8 +79,8 @@ def test_bad_input():
         TreeChunkExpander().expand(chunk, "doc.json")
 
 
-def test_a_refused_capped_expansion_keeps_the_oversized_flag_regression():
-    """A capped expansion that is not made gives the chunk back as it was; its ``oversized`` was dropped (review)."""
+def test_a_refused_capped_expansion_keeps_the_oversized_flag():
+    """A capped expansion that is not made gives the chunk back as it was; its ``oversized`` was dropped."""
     pytest.importorskip("tiktoken")
     from docling_core.types.doc import DoclingDocument
 

@@ -74,7 +74,7 @@ def _texts(chunker, doc) -> list[str]:
 
 def test_max_tokens_beside_a_docling_tokenizer_object_follows_docling_core_in_compat(transformers_minilm):
     """docling-core's HybridChunker ignores max_tokens=64 beside its tokenizer object (limit 256) and
-    chunks at 256; docling_compat=True honoured the 64 (issue 30). Now it follows, and warns."""
+    chunks at 256; docling_compat=True honoured the 64. Now it follows, and warns."""
     from docling_core.transforms.chunker.hybrid_chunker import HybridChunker as DLHybrid
 
     from tests.helpers import load

@@ -1,4 +1,4 @@
-"""Issue 24 items 2, 3, 7, 9: pictures, key-value and form items, formulas, furniture, page breaks, zero chunks.
+"""Pictures, key-value and form items, formulas, furniture, page breaks, zero chunks.
 
 Default mode (``docling_compat=False``) of HybridChunker, HierarchicalChunker and PageChunker:
 no placeholder comment, every text (picture children, keys and values included) reaches
@@ -115,7 +115,7 @@ def test_formula_orig_inside_an_inline_group():
     doc.add_text(label=DocItemLabel.TEXT, text="square metres.", parent=group)
     for kind in ("hybrid", "hierarchical", "page"):
         (chunk,) = CHUNKERS[kind]().chunk(doc)
-        # (HybridChunker writes each inline run on a line of its own: issue 24 item 8, not this test's)
+        # (HybridChunker writes each inline run on a line of its own: another test's concern)
         assert " ".join(chunk.text.split()) == "The area is pi r2 square metres.", kind
 
 

@@ -1,4 +1,4 @@
-"""``meta.spans`` and ``meta.page_boxes`` (issue 28): computed while chunking, checked against the items.
+"""``meta.spans`` and ``meta.page_boxes``: computed while chunking, checked against the items.
 
 Invariants, on generated documents (hypothesis) and on the shared corpus:
 

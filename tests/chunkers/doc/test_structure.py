@@ -1,5 +1,5 @@
 """The default (structure-faithful) mode of the document chunkers: regression tests named after
-the docling-core defects they pin (issue #11), and the new options."""
+the docling-core defects they pin, and the new options."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def _both(doc, **kwargs):
 
 
 def test_consecutive_headings_of_one_level_were_lost():
-    # the first heading is kept as a chunk of its own: same-level headings are siblings (issue 24), not a path
+    # the first heading is kept as a chunk of its own: same-level headings are siblings, not a path
     doc = _doc(("h", 1, "EXAMPLE 1"), ("h", 1, "(A) Inactivation of the enzyme"), ("t", "The enzyme was heated."))
     compat, default = _both(doc)
     assert [c.meta.headings for c in compat] == [["(A) Inactivation of the enzyme"]]
@@ -108,7 +108,7 @@ def test_table_footnote_was_lost():
 
 @pytest.mark.parametrize("inline", [False, True], ids=["plain", "inline"])
 def test_table_caption_with_inline_formatting_was_written_twice(inline):
-    """A caption with a formula in it: its parts were written again, each on a line of its own (issue 30).
+    """A caption with a formula in it: its parts were written again, each on a line of its own.
 
     Now the caption is ``meta.captions`` once, as one line, as a plain caption is, in both chunkers.
     """
@@ -150,7 +150,7 @@ def test_always_emit_headings_gives_heading_only_chunks():
 
 @pytest.mark.parametrize("merge_peers", [True, False])
 def test_always_emit_headings_keeps_heading_only_chunks_of_several_headings(merge_peers):
-    """A section and sub-section without content: one heading-only chunk with both headings (issue 30).
+    """A section and sub-section without content: one heading-only chunk with both headings.
 
     The hybrid chunker dropped it: the split at element boundaries (two heading items) lost its mark.
     """
@@ -316,7 +316,7 @@ def _chunked_list(first: str, name: str, max_tokens: int) -> tuple[DoclingDocume
 
 @pytest.mark.parametrize("mark", [":", "-", "|", "- :"])
 @pytest.mark.parametrize("name", ["hybrid", "hierarchical"])
-def test_list_item_whose_text_is_marks_is_kept_regression(name, mark):
+def test_list_item_whose_text_is_marks_is_kept(name, mark):
     """A list item whose whole text is marks (``:``) was removed as a debris line (``- :``) and lost.
 
     Found by the structure property test: only the bare ``- `` marker of an empty item is debris.
@@ -329,7 +329,7 @@ def test_list_item_whose_text_is_marks_is_kept_regression(name, mark):
 
 @pytest.mark.parametrize("text", ["\x85-", "a\x85-", "a\n-"])
 @pytest.mark.parametrize("name", ["hybrid", "hierarchical"])
-def test_list_item_line_of_a_dash_after_a_line_break_is_kept_regression(name, text):
+def test_list_item_line_of_a_dash_after_a_line_break_is_kept(name, text):
     """A line ``-`` of an item's own text, after a line break in it, was removed as a bare marker.
 
     Found by the structure property test: ``"\\x85-"`` gave no chunk at all. docling-core

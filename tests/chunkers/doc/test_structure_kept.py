@@ -1,4 +1,4 @@
-"""Issue 24 items 4, 5, 8 in the default mode: nested lists, headings that carry content, sentences kept.
+"""The default mode keeps structure: nested lists, headings that carry content, sentences kept.
 
 Documents built with docling-core's API; each test fails on the code before the fix
 (the regression it is named after). ``docling_compat=True`` is checked against
@@ -20,7 +20,7 @@ from tests.helpers import lost_texts
 
 
 def onboarding() -> DoclingDocument:
-    """A list nested three deep (the issue's example)."""
+    """A list nested three deep."""
     doc = DoclingDocument(name="onboarding")
     doc.add_heading("Onboarding", level=1)
     top = doc.add_list_group()
@@ -44,14 +44,14 @@ NESTED = (
 )
 
 
-def test_nested_list_was_flattened_by_hybrid_chunker_regression():
+def test_hybrid_chunker_keeps_a_nested_list_nested():
     doc = onboarding()
     chunks = list(docchunk.HybridChunker().chunk(doc))
     assert [c.text for c in chunks] == [NESTED]
     assert [c.text for c in docchunk.HierarchicalChunker().chunk(doc)] == [NESTED]  # as it writes it
 
 
-def test_split_nested_list_keeps_parent_items_regression():
+def test_split_nested_list_keeps_parent_items():
     chunks = list(docchunk.HybridChunker(max_tokens=24).chunk(onboarding()))
     assert [(c.text, c.meta.headings) for c in chunks] == [
         ("- Accounts\n    - Create the email account for the new colleague", ["Onboarding"]),
@@ -84,7 +84,7 @@ def contract() -> DoclingDocument:
     return doc
 
 
-def test_same_level_clause_heading_was_the_parent_of_the_next_regression():
+def test_same_level_clause_headings_are_siblings():
     chunks = list(docchunk.HybridChunker().chunk(contract()))
     paths = [c.meta.headings for c in chunks]
     assert ["Supply Agreement", "2 The Customer pays each invoice within 30 days", "3 Termination"] not in paths
@@ -92,7 +92,7 @@ def test_same_level_clause_heading_was_the_parent_of_the_next_regression():
     assert termination.meta.headings == ["Supply Agreement", "3 Termination"]
 
 
-def test_clause_heading_was_only_in_meta_headings_regression():
+def test_clause_headings_are_in_the_chunk_text():
     chunks = list(docchunk.HybridChunker().chunk(contract()))
     texts = [c.text for c in chunks]
     assert "2 The Customer pays each invoice within 30 days" in texts  # a clause without body: its own chunk
@@ -137,7 +137,7 @@ def linked() -> DoclingDocument:
     return doc
 
 
-def test_inline_runs_were_split_over_lines_regression():
+def test_inline_runs_stay_on_one_line_without_urls():
     chunks = list(docchunk.HybridChunker().chunk(linked()))
     assert [c.text for c in chunks] == ["Water (H2O) is described in the manual, see also the wiki."]
     assert "https://" not in docchunk.HybridChunker().contextualize(chunks[0])
@@ -182,7 +182,7 @@ def results(lead: str, rows: int = 3) -> DoclingDocument:
 
 
 @pytest.mark.parametrize("lead", ["The results are shown below:", "Table 3 shows the scores of each model."])
-def test_lead_in_was_separated_from_its_table_regression(lead):
+def test_lead_in_stays_with_its_table(lead):
     for min_tokens in (None, 20):
         chunks = list(docchunk.HybridChunker(min_tokens=min_tokens).chunk(results(lead)))
         first = next(c for c in chunks if c.meta.table_rows is not None)
@@ -274,7 +274,7 @@ def test_nested_list_invariants(doc, max_tokens, merge_peers):
                     assert f"{' ' * 4 * (depth - base)}- {item.text}" in c.text.splitlines(), (item.text, c.text)
 
 
-def test_list_of_links_kept_markdown_urls_regression():
+def test_list_of_links_gives_link_texts_without_urls():
     doc = DoclingDocument(name="nav")
     group = doc.add_list_group()
     home = doc.add_list_item("My Section", parent=group, hyperlink="#")

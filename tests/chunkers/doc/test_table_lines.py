@@ -7,7 +7,7 @@ from docchunk.chunkers.doc.tables import split_lines
 from docchunk.tokenizers import Sizer
 
 
-def test_line_that_fits_only_without_the_header_regression(cl100k):
+def test_line_that_fits_only_without_the_header(cl100k):
     """Bug: when the header fit the budget but not one more character did, the loop
     emitted the header alone forever (found by hypothesis as a hanging HybridChunker)."""
     tok = docchunk.get_tokenizer(cl100k)

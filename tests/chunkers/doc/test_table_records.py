@@ -1,4 +1,4 @@
-"""Tables as records (issue 24, item 1): the default ``table_format``, its options, descriptions, expansion."""
+"""Tables as records: the default ``table_format``, its options, descriptions, expansion."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import docchunk
-from docchunk.chunkers.doc.types import join_context
+from docchunk.serialization.chunk import join_context
 from docchunk.serialization.selection import serializer_for
 from docchunk.serialization.table_rows import table_rows
 from tests.helpers import CORPUS, CORPUS_REASON, check_tables, cl100k_spec, is_subsequence, load, make_table, squash
@@ -148,7 +148,7 @@ def test_serializer_for_passes_table_format():
         assert ser.table_serializer.table_format == table_format
 
 
-# -- descriptions (issue 24, item 2) ---------------------------------------------------
+# -- descriptions ---------------------------------------------------
 
 
 @pytest.mark.parametrize("max_tokens", [48, 64, 256])
@@ -171,8 +171,8 @@ def test_table_description_reaches_contextualize_of_every_piece(max_tokens):
         assert description in hier.contextualize(piece)
 
 
-def test_table_description_regression_default_mode_dropped_it():
-    """docling-core 2.104.0 keeps a table's meta.description in its text; the default mode dropped it (issue 24)."""
+def test_both_modes_keep_a_tables_description():
+    """docling-core keeps a table's meta.description in its text; the default mode dropped it."""
     doc = revenue_doc("Figures from the annual report.")
     compat = docchunk.HybridChunker(docling_compat=True)
     assert any("Figures from the annual report." in compat.contextualize(c) for c in compat.chunk(doc))

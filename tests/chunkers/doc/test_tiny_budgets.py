@@ -1,6 +1,6 @@
 """The default HybridChunker at tiny budgets: nothing lost, nothing over ``max_tokens`` that can be split.
 
-Found by the hostile review's hypothesis harness (character tokenizer, budgets of 1-4):
+Pinned with a hypothesis harness (character tokenizer, budgets of 1-4):
 the character tokenizer makes every character splittable, so no chunk may be oversized.
 """
 
@@ -23,7 +23,7 @@ def _chars(texts) -> Counter:
 
 
 @pytest.mark.parametrize("text", ["a|", "a-", "x|y|z", "ab|cd ef", "a :"])
-def test_marks_only_fragments_never_exceed_the_budget_regression(text):
+def test_marks_only_fragments_never_exceed_the_budget(text):
     """A fragment of ``|``, ``-``, ``:`` was glued to its neighbour even past the budget, flagged oversized."""
     doc = DoclingDocument(name="marks")
     doc.add_text(label=DocItemLabel.TEXT, text=text)
@@ -33,7 +33,7 @@ def test_marks_only_fragments_never_exceed_the_budget_regression(text):
         assert _chars(c.text for c in chunks) == _chars([text])
 
 
-def test_table_cells_of_marks_never_exceed_the_budget_regression():
+def test_table_cells_of_marks_never_exceed_the_budget():
     doc = DoclingDocument(name="pipes")
     grid = [["a|b", "c"], ["|", "||"], ["x", "z"]]
     cells = [TableCell(text=t, start_row_offset_idx=i, end_row_offset_idx=i + 1, start_col_offset_idx=j,
@@ -46,7 +46,7 @@ def test_table_cells_of_marks_never_exceed_the_budget_regression():
 
 
 @pytest.mark.parametrize("merge_peers", [True, False])
-def test_sections_with_the_same_heading_text_each_keep_their_heading_regression(merge_peers):
+def test_sections_with_the_same_heading_text_each_keep_their_heading(merge_peers):
     """A heading path too long for the budget is written as text once; a second section whose heading
     read the same was taken for the first, and its heading reached no chunk."""
     doc = DoclingDocument(name="twins")
@@ -72,9 +72,9 @@ def test_a_path_met_again_is_not_written_again():
 
 
 @pytest.mark.parametrize("max_tokens", [1, 2])
-def test_the_rest_of_a_segment_a_mark_took_from_stays_within_the_budget_regression(max_tokens):
+def test_the_rest_of_a_segment_a_mark_took_from_stays_within_the_budget(max_tokens):
     """The mark took the start of the next segment, and the rest could count more than the
-    whole segment had (a cut inside a word): over the budget, flagged oversized (review)."""
+    whole segment had (a cut inside a word): over the budget, flagged oversized."""
     pytest.importorskip("tiktoken")
     doc = DoclingDocument(name="cut")
     text = "- ization:ization😀"

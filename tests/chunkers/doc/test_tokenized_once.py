@@ -1,4 +1,4 @@
-"""The default hybrid chunker tokenizes a document's text about once (issue #12: one tokenizer pass).
+"""The default hybrid chunker tokenizes a document's text about once (one tokenizer pass).
 
 Every count goes through the chunker's tokenizer; the characters it is given,
 over all calls, are compared with the characters of the document's texts. Joined

@@ -49,8 +49,8 @@ def test_cli_expand_tree_and_page(capsys):
     assert [r["meta"]["expanded"] for r in tree] == [True] * len(tree)
 
 
-def test_cli_expand_max_tokens_caps_the_expansion_regression(capsys):
-    """``--expand`` had no cap: expanded chunks exceeded every budget without a flag (new-user trial)."""
+def test_cli_expand_max_tokens_caps_the_expansion(capsys):
+    """``--expand`` had no cap: expanded chunks exceeded every budget without a flag."""
     code, free, err = _run(capsys, "chunk", str(DOC), "--max-tokens", "32", "--expand", "page")
     assert code == 0, err
     cap = sorted(r["expanded_token_count"] for r in free)[len(free) // 2]  # some pages fit, some do not

@@ -1,4 +1,4 @@
-"""Regression tests for issue 13, item 6: with tokenizer="word", each CJK character is a word.
+"""With tokenizer="word", each CJK character is a word.
 
 Before, a 1,000-character Chinese paragraph counted as one whitespace-separated word and was never split.
 """
@@ -30,7 +30,7 @@ NO_PUNCTUATION = ("我们在公园里散步湖边有很多人在休息孩子们�
         ("", 0),
     ],
 )
-def test_word_tokenizer_counts_each_cjk_character_issue13(text, words):
+def test_word_tokenizer_counts_each_cjk_character(text, words):
     word = docchunk.get_tokenizer("word")
     assert word.count_tokens(text) == words
     assert len(word.token_offsets(text)) == words
@@ -46,7 +46,7 @@ CHUNKERS = {
 
 @pytest.mark.parametrize("kind", CHUNKERS)
 @pytest.mark.parametrize("text", [PARAGRAPH, NO_PUNCTUATION], ids=["punctuated", "unpunctuated"])
-def test_chunkers_split_a_1000_character_chinese_paragraph_issue13(kind, text):
+def test_chunkers_split_a_1000_character_chinese_paragraph(kind, text):
     word = docchunk.get_tokenizer("word")
     assert word.count_tokens(text) >= 850
     chunks = CHUNKERS[kind]()(text)
@@ -57,7 +57,7 @@ def test_chunkers_split_a_1000_character_chinese_paragraph_issue13(kind, text):
         assert c.token_count == word.count_tokens(c.text) <= 100 and not c.oversized
 
 
-def test_hybrid_chunker_with_word_tokenizer_splits_chinese_issue13():
+def test_hybrid_chunker_with_word_tokenizer_splits_chinese():
     doc = docchunk.load_document("# 标题\n\n" + PARAGRAPH + "\n", format="md")
     chunker = docchunk.HybridChunker(tokenizer="word", max_tokens=100)
     chunks = list(chunker.chunk(doc))

@@ -1,4 +1,4 @@
-"""Strict configuration of the text chunkers: unknown keywords and assignments fail loudly (issue #13.8)."""
+"""Strict configuration of the text chunkers: unknown keywords and assignments fail loudly."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Windows (``\\r\\n``) and old Mac (``\\r``) line breaks are line breaks to the text chunkers (issue 29, item 1).
+"""Windows (``\\r\\n``) and old Mac (``\\r``) line breaks are line breaks to the text chunkers.
 
 The separators ``"\\n\\n"`` and ``"\\n"`` (and every preset separator with a line break)
 match every kind of line break; no chunk ends between ``\\r`` and ``\\n``.

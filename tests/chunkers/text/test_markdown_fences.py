@@ -1,4 +1,4 @@
-"""Regression tests for issue 13, item 7: RecursiveChunker(language="markdown") keeps a closing
+"""RecursiveChunker(language="markdown") keeps a closing
 code fence with the block it closes; no chunk starts with a closing fence line."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import docchunk
 
-ISSUE_EXAMPLE = (
+FENCED_EXAMPLE = (
     "Opening words of a short note here.\n\n```\nfirst code line\nsecond code line\n```\n\n"
     "Prose resumes after the block and goes on."
 )
@@ -55,18 +55,18 @@ def starts_with_closing_fence(text: str, chunk) -> bool:
 
 
 @pytest.mark.parametrize("size", range(8, 20))
-def test_closing_fence_stays_with_its_block_issue13(size):
+def test_closing_fence_stays_with_its_block(size):
     chunker = docchunk.RecursiveChunker(chunk_size=size, language="markdown", tokenizer="word")
-    chunks = chunker(ISSUE_EXAMPLE)
-    assert "".join(c.text for c in chunks) == ISSUE_EXAMPLE
-    assert not any(starts_with_closing_fence(ISSUE_EXAMPLE, c) for c in chunks[1:]), [c.text for c in chunks]
+    chunks = chunker(FENCED_EXAMPLE)
+    assert "".join(c.text for c in chunks) == FENCED_EXAMPLE
+    assert not any(starts_with_closing_fence(FENCED_EXAMPLE, c) for c in chunks[1:]), [c.text for c in chunks]
     for c in chunks:
-        assert ISSUE_EXAMPLE[c.start_index : c.end_index] == c.text
+        assert FENCED_EXAMPLE[c.start_index : c.end_index] == c.text
         assert c.token_count == chunker.tokenizer.count_tokens(c.text) <= size
 
 
-def test_issue_example_at_twelve_words():
-    chunks = docchunk.RecursiveChunker(chunk_size=12, language="markdown", tokenizer="word")(ISSUE_EXAMPLE)
+def test_closing_fence_ends_its_chunk_at_twelve_words():
+    chunks = docchunk.RecursiveChunker(chunk_size=12, language="markdown", tokenizer="word")(FENCED_EXAMPLE)
     assert any(c.text.rstrip().endswith("second code line\n```") for c in chunks)
 
 
@@ -109,7 +109,7 @@ TWO_BLOCKS = (
 
 @pytest.mark.parametrize(("tok", "size"), [*(("word", n) for n in range(4, 12)),
                                            *(("character", n) for n in range(19, 60, 3))])  # fmt: skip
-def test_fence_lines_stay_with_their_blocks_at_sizes_smaller_than_a_block_issue29(tok, size):
+def test_fence_lines_stay_with_their_blocks_at_sizes_smaller_than_a_block(tok, size):
     """A block larger than the chunk size is cut between its own lines: no chunk ends with an
     opening fence line or starts with a closing one, so no chunk holds only fence lines."""
     chunker = docchunk.RecursiveChunker(chunk_size=size, language="markdown", tokenizer=tok)
@@ -124,7 +124,7 @@ def test_fence_lines_stay_with_their_blocks_at_sizes_smaller_than_a_block_issue2
         assert c.token_count == chunker.tokenizer.count_tokens(c.text) <= size
 
 
-def test_fence_lines_stay_with_their_blocks_in_minilm_tokens_issue29(minilm_dir):
+def test_fence_lines_stay_with_their_blocks_in_minilm_tokens(minilm_dir):
     tok = docchunk.get_tokenizer(f"hf:{minilm_dir}")
     for size in range(8, 30, 2):
         chunks = docchunk.RecursiveChunker(chunk_size=size, language="markdown", tokenizer=tok)(TWO_BLOCKS)

@@ -71,7 +71,7 @@ def test_sdpm_bridges_a_digression_with_skip_window_2():
     bridged = docchunk.SDPMChunker(topic_embed, skip_window=2, threshold=0.8, chunk_size=500, similarity_window=0,
                                    similarity_floor=None)  # fmt: skip
     assert [c.text for c in bridged(text)] == [text]
-    # issue 29: both gaps around the digression score 0, below the default floor, so they always split
+    # both gaps around the digression score 0, below the default floor, so they always split
     floored = docchunk.SDPMChunker(topic_embed, skip_window=2, threshold=0.8, chunk_size=500, similarity_window=0)
     assert [c.text for c in floored(text)] == [a, b, a]
     adjacent = docchunk.SDPMChunker(topic_embed, skip_window=1, threshold=0.8, chunk_size=500, similarity_window=0)

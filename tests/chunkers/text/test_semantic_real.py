@@ -60,7 +60,7 @@ def corpus_doc(name):
 # 3 of 6 and 11 of 108 with threshold=0.3, similarity_window=0.
 MAJORITY = [
     # document, boundaries, on a section start, of sections found (chance at paragraph breaks)
-    # (measured after issue 13's sentence rules, which stopped "U.S." and initials ending a sentence;
+    # (measured after the sentence rules that stopped "U.S." and initials ending a sentence;
     # before them: word_sample 3 of 5, multi_page 6 of 7, 2_inp_dl_doc 3 of 5 and elife 12 of 17 with
     # 12/24 found -- now 2 of 4 and 11 of 16 with 11/24 found, tested below)
     pytest.param(DATA / "docx__word_sample.docx.json", id="data/word_sample"),  # 3 of 4, 3/3 found (23%)
@@ -103,9 +103,9 @@ def test_real_model_boundaries_mostly_fall_on_section_starts(embed, path):
     "path",
     [
         # measured: 2 of 4 boundaries on section starts, 2/5 found, where 38% of the paragraph breaks are
-        # section starts (3 of 5 before issue 13's sentence rules, which joined "Thomas J. Watson" etc.)
+        # section starts (3 of 5 before the sentence rules that joined "Thomas J. Watson" etc.)
         pytest.param(DATA / "docling_core__2_inp_dl_doc.json", id="data/2_inp_dl_doc"),
-        # 11 of 16 on section starts, 11/24 found (44% chance); before issue 13's sentence rules 12 of 17, 12/24
+        # 11 of 16 on section starts, 11/24 found (44% chance); before those sentence rules 12 of 17, 12/24
         corpus_doc("jats__elife-56337.nxml.json"),
         corpus_doc("pdf__2305.03393v1.json"),
     ],
@@ -134,7 +134,7 @@ DUCKS_RATES_DUCKS = (
 @pytest.mark.parametrize("cls", [docchunk.SemanticChunker, docchunk.SDPMChunker])
 @pytest.mark.parametrize("window", [0, 1, 2])
 @pytest.mark.parametrize("threshold", [0.0, 0.5, 0.8])
-def test_real_model_splits_unrelated_paragraphs_below_the_floor_issue29(embed, cls, window, threshold):
+def test_real_model_splits_unrelated_paragraphs_below_the_floor(embed, cls, window, threshold):
     chunker = cls(embed, threshold=threshold, similarity_window=window, similarity_floor=0.15, chunk_size=1000)
     texts = [c.text.strip() for c in chunker(DUCKS_RATES_DUCKS)]
     assert not any("Ducks" in t and "interest" in t for t in texts), texts

@@ -1,4 +1,4 @@
-"""Regression tests for issue 13, item 3: semantic chunking with one candidate gap.
+"""Semantic chunking with one candidate gap.
 
 With one candidate gap, "a local minimum below the threshold quantile" can never hold, so two
 paragraphs on two topics (or two sentences with boundaries="sentence") came back as one chunk.
@@ -35,24 +35,24 @@ CHUNKERS = {
 
 
 @pytest.mark.parametrize("kind", CHUNKERS)
-def test_two_paragraphs_on_two_topics_give_two_chunks_issue13(kind):
+def test_two_paragraphs_on_two_topics_give_two_chunks(kind):
     chunks = CHUNKERS[kind](topic_embed)(TWO_PARAGRAPHS)
     assert [c.text for c in chunks] == [CATS + "\n\n", STOCKS]
 
 
 @pytest.mark.parametrize("kind", CHUNKERS)
-def test_two_sentences_on_two_topics_give_two_chunks_issue13(kind):
+def test_two_sentences_on_two_topics_give_two_chunks(kind):
     chunks = CHUNKERS[kind](topic_embed, boundaries="sentence")(TWO_SENTENCES)
     assert len(chunks) == 2 and "".join(c.text for c in chunks) == TWO_SENTENCES
     assert "cat" in chunks[0].text and "stock" in chunks[1].text
 
 
 @pytest.mark.parametrize("kind", CHUNKERS)
-def test_one_topic_with_one_candidate_stays_one_chunk_issue13(kind):
+def test_one_topic_with_one_candidate_stays_one_chunk(kind):
     assert len(CHUNKERS[kind](topic_embed)(SAME_TOPIC)) == 1
 
 
-def test_similarity_floor_none_keeps_the_quantile_rule_only_issue13():
+def test_similarity_floor_none_keeps_the_quantile_rule_only():
     # the stock sentences share no keyword with each other's neighbours here, so the relative rule
     # (less similar than every pair inside the paragraphs) does not apply either
     chunker = docchunk.SemanticChunker(topic_embed, chunk_size=2000, boundaries="sentence", similarity_floor=None)
@@ -61,7 +61,7 @@ def test_similarity_floor_none_keeps_the_quantile_rule_only_issue13():
         docchunk.SemanticChunker(topic_embed, similarity_floor=2)
 
 
-def test_relative_rule_splits_when_every_similarity_is_high_issue13():
+def test_relative_rule_splits_when_every_similarity_is_high():
     """A model whose similarities all run high (no gap below the floor): the paragraph gap is
     less similar than every pair of sentences inside the paragraphs, so it is a boundary."""
 
@@ -96,7 +96,7 @@ REAL_SENTENCES = (
 
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", CHUNKERS)
-def test_real_model_splits_a_single_candidate_gap_issue13(minilm, kind):
+def test_real_model_splits_a_single_candidate_gap(minilm, kind):
     cut = REAL_PARAGRAPHS.index("The central")
     chunks = CHUNKERS[kind](minilm)(REAL_PARAGRAPHS)
     assert [c.text for c in chunks] == [REAL_PARAGRAPHS[:cut], REAL_PARAGRAPHS[cut:]]
@@ -120,7 +120,7 @@ def duck_or_rates(batch: list[str]) -> np.ndarray:
 @pytest.mark.parametrize("cls", [docchunk.SemanticChunker, docchunk.SDPMChunker])
 @pytest.mark.parametrize("window", [0, 1, 2, 3])
 @pytest.mark.parametrize("threshold", [0.0, 0.3, 0.5, 0.8, 1.0])
-def test_a_gap_below_the_floor_always_splits_issue29(cls, window, threshold):
+def test_a_gap_below_the_floor_always_splits(cls, window, threshold):
     """Ducks, interest rates, ducks: both gaps are below similarity_floor, so the rates stand alone,
     whatever the window and threshold, and SDPM does not merge the two duck paragraphs across them."""
     chunker = cls(duck_or_rates, threshold=threshold, similarity_window=window, similarity_floor=0.15,

@@ -1,4 +1,4 @@
-"""SentenceChunker.min_sentences_per_chunk (issue #13.8: it was validated but never used)."""
+"""SentenceChunker.min_sentences_per_chunk (it was validated but never used)."""
 
 from __future__ import annotations
 

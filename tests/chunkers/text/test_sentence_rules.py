@@ -1,4 +1,4 @@
-"""Regression tests for issue 13, items 4-5: CJK sentence ends, abbreviations and section numbers.
+"""CJK sentence ends, abbreviations and section numbers.
 
 The rules of ``sentence_spans`` are shared by SentenceChunker and the semantic chunkers.
 """
@@ -31,7 +31,7 @@ CJK_CASES = {
 
 
 @pytest.mark.parametrize("case", CJK_CASES)
-def test_cjk_full_stops_end_sentences_without_whitespace_issue13(case):
+def test_cjk_full_stops_end_sentences_without_whitespace(case):
     text, expected = CJK_CASES[case]
     assert sentences(text) == expected
 
@@ -59,12 +59,12 @@ ABBREVIATION_CASES = {
 
 
 @pytest.mark.parametrize("case", ABBREVIATION_CASES)
-def test_titles_abbreviations_initials_and_section_numbers_do_not_end_sentences_issue13(case):
+def test_titles_abbreviations_initials_and_section_numbers_do_not_end_sentences(case):
     text, expected = ABBREVIATION_CASES[case]
     assert sentences(text) == expected
 
 
-def test_sentence_chunker_does_not_end_a_chunk_after_dr_or_a_section_number_issue13():
+def test_sentence_chunker_does_not_end_a_chunk_after_dr_or_a_section_number():
     text = ("The test ran for two weeks on one machine. Dr. Lee reviewed the results with the team. "
             "Intro text here.\n5.3. Scope of the test is limited to one site. It ends here.")  # fmt: skip
     for size in range(10, 30):
@@ -72,7 +72,7 @@ def test_sentence_chunker_does_not_end_a_chunk_after_dr_or_a_section_number_issu
             assert not chunk.text.rstrip().endswith(("Dr.", "5.3.")), (size, chunk.text)
 
 
-def test_sentence_chunker_ends_chinese_chunks_at_sentence_ends_issue13():
+def test_sentence_chunker_ends_chinese_chunks_at_sentence_ends():
     text = "今天的天气很好，我们在公园里散步。湖边有很多人在休息，孩子们在草地上玩耍。" * 4
     for size in (20, 40, 60):
         chunks = docchunk.SentenceChunker("character", chunk_size=size)(text)
@@ -81,7 +81,7 @@ def test_sentence_chunker_ends_chinese_chunks_at_sentence_ends_issue13():
         assert all(c.text.endswith("。") for c in chunks), [c.text for c in chunks]
 
 
-def test_semantic_chunker_sees_chinese_sentences_issue13():
+def test_semantic_chunker_sees_chinese_sentences():
     text = "今天的天气很好，我们在公园里散步。湖边有很多人在休息，孩子们在草地上玩耍。" * 4
     seen: list[str] = []
 
@@ -118,12 +118,12 @@ SECTION_AND_ETC_CASES = {
 
 
 @pytest.mark.parametrize("case", SECTION_AND_ETC_CASES)
-def test_section_numbers_begin_sentences_and_etc_can_end_one_issue29(case):
+def test_section_numbers_begin_sentences_and_etc_can_end_one(case):
     text, expected = SECTION_AND_ETC_CASES[case]
     assert sentences(text) == expected
 
 
-def test_sentence_chunker_keeps_a_section_number_with_its_sentence_issue29():
+def test_sentence_chunker_keeps_a_section_number_with_its_sentence():
     text = ("The samples were stored at 4 °C, i.e. below the threshold. 4.2. Results of the second run "
             "were as expected. We used pens, pencils, etc. The next day was dry.")  # fmt: skip
     for size in range(12, 26):

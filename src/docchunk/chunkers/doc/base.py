@@ -7,12 +7,13 @@ from typing import Any, ClassVar
 from docling_core.transforms.serializer.base import BaseSerializerProvider
 from pydantic import ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
+from docchunk._versions import DOCLING_CORE_VERSION
 from docchunk.chunkers.doc.provenance import captions_of, completed, page_boxes_of, spans_of
-from docchunk.chunkers.doc.types import ChunkBudget, DocChunk, DocMeta, contextualize, page_numbers_of
 from docchunk.chunkers.doc.walk import Piece
 from docchunk.errors import ConfigError, DocchunkError, DocumentError
 from docchunk.serialization import ChunkingSerializerProvider
 from docchunk.serialization._docling import BaseChunker
+from docchunk.serialization.chunk import ChunkBudget, DocChunk, DocMeta, contextualize, page_numbers_of
 from docchunk.tokenizers import Tokenizer, TokenizerSpec, get_tokenizer
 from docchunk.types.config import check_size, config_error, unknown_name_error
 
@@ -45,8 +46,9 @@ class DocumentChunker(BaseChunker):
         always_emit_headings: Also emit a heading-only chunk (empty text) for each
             section without content, as docling-core does.
         delim: Separator between headings, captions and text, and between merged texts.
-        docling_compat: Reproduce docling-core 2.104.0's chunks exactly (texts,
-            headings, captions, doc_items, ``contextualize()``), defects included.
+        docling_compat: Reproduce docling-core's chunks exactly (texts, headings,
+            captions, doc_items, ``contextualize()``), defects included, for the
+            release named by ``docchunk._versions.DOCLING_CORE_VERSION``.
             False (the default): structure-faithful chunks, which differ from
             docling-core as listed in ``docs/compat.md``.
         include_furniture: Default mode: also chunk page headers and footers (the
@@ -124,7 +126,8 @@ class DocumentChunker(BaseChunker):
         if self.docling_compat and table_format != "records":
             raise ConfigError(
                 f"{type(self).__name__}: table_format={table_format!r} needs docling_compat=False: with "
-                "docling_compat=True tables are written as docling-core 2.104.0 writes them; leave table_format "
+                f"docling_compat=True tables are written as docling-core {DOCLING_CORE_VERSION} writes them; leave "
+                "table_format "
                 "out, or use docling_compat=False"
             )
         self._tok = get_tokenizer(self.tokenizer)
@@ -200,7 +203,7 @@ def assign_validated(model: Any, name: str, value: Any, post_init: bool, setattr
         object.__setattr__(model, "__pydantic_private__", private)
         raise
 
-# keywords of docling-core's chunkers (2.104) that docchunk does not implement: what to do instead
+# keywords of docling-core's chunkers that docchunk does not implement: what to do instead
 _NOT_IMPLEMENTED = {
     "code_chunking_strategy": (
         "only HierarchicalChunker and HybridChunker take a code_chunking_strategy, as in docling-core; "

@@ -7,7 +7,7 @@ a definition larger than the budget is split into its members (a class into its
 header and methods), then by the text splitter. Chunks are exact, contiguous
 slices of the code: together they give it back, character for character.
 
-docling-core 2.104.0's ``StandardCodeChunkingStrategy`` is the model for the
+docling-core's ``StandardCodeChunkingStrategy`` is the model for the
 interface (``chunk_code_item``) and the chunk types; its chunks repeat imports
 and class context and may leave code out, which docchunk's do not (see
 ``docs/compat.md``). To get docling-core's chunks, pass its own strategy to a
@@ -25,8 +25,8 @@ from typing import Any, ClassVar
 from pydantic import Field
 
 from docchunk.chunkers.doc.code_items import CODE_INSTALL
-from docchunk.chunkers.doc.types import page_numbers_of
 from docchunk.errors import ConfigError, MissingDependencyError
+from docchunk.serialization.chunk import page_numbers_of
 from docchunk.tokenizers import Tokenizer, TokenizerSpec, get_tokenizer
 from docchunk.types.config import check_size
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from docchunk.chunkers.doc.types import contextualize, join_context
 from docchunk.chunkers.doc.walk import Piece
 from docchunk.errors import ConfigError, MissingDependencyError
+from docchunk.serialization.chunk import contextualize, join_context
 from docchunk.tokenizers import Tokenizer, get_tokenizer
 
 __all__ = ["check_code_strategy", "chunk_code_piece", "code_strategy_for"]
@@ -37,7 +37,7 @@ def code_strategy_for(docling_compat: bool, tokenizer: Any = None, max_tokens: i
     """The strategy of the CLI's ``--code-chunking``: docling-core's with ``docling_compat``, else docchunk's.
 
     Args:
-        docling_compat: True: docling-core 2.104.0's ``StandardCodeChunkingStrategy``
+        docling_compat: True: docling-core's ``StandardCodeChunkingStrategy``
             (with ``tokenizer``'s docling-core form when it has one, and ``max_tokens``
             when given); False: :class:`docchunk.CodeChunkingStrategy`.
         tokenizer: The chunker's tokenizer (a :class:`docchunk.Tokenizer` or spec).

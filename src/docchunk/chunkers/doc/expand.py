@@ -1,6 +1,6 @@
 """Small-to-big retrieval: expand a chunk to its whole top-level items or its whole pages.
 
-Follows docling-core 2.104.0's ``TreeChunkExpander`` and ``PageChunkExpander``
+Follows docling-core's ``TreeChunkExpander`` and ``PageChunkExpander``
 (``BaseChunkExpander.expand(chunk, dl_doc, serializer)``): match small chunks, hand
 the reader the complete table, list or section element, or the complete pages.
 """
@@ -14,11 +14,12 @@ from docling_core.types.doc import DoclingDocument
 from docling_core.types.doc.document import DocItem, InlineGroup, ListGroup, NodeItem
 from pydantic import ConfigDict, PrivateAttr, ValidationError
 
+from docchunk._versions import DOCLING_CORE_VERSION
 from docchunk.chunkers.doc.base import assign_validated
 from docchunk.chunkers.doc.page import page_parts
-from docchunk.chunkers.doc.types import DocChunk, contextualize, page_numbers_of
 from docchunk.errors import ConfigError, DocumentError
 from docchunk.serialization._docling import BaseChunker, BaseChunkExpander
+from docchunk.serialization.chunk import DocChunk, contextualize, page_numbers_of
 from docchunk.serialization.selection import serializer_for
 from docchunk.serialization.table_rows import TableFormat, check_table_format
 from docchunk.tokenizers import Tokenizer, TokenizerSpec, get_tokenizer
@@ -78,7 +79,8 @@ class ChunkExpander(BaseChunkExpander):
         if self.docling_compat and self.table_format != "records":
             raise ConfigError(
                 f"{type(self).__name__}: table_format={self.table_format!r} needs docling_compat=False: with "
-                "docling_compat=True tables are written as docling-core 2.104.0 writes them; leave table_format "
+                f"docling_compat=True tables are written as docling-core {DOCLING_CORE_VERSION} writes them; leave "
+                "table_format "
                 "out, or use docling_compat=False"
             )
         self._tok = get_tokenizer(self.tokenizer)

@@ -12,8 +12,8 @@ from docchunk.chunkers.doc.code_items import chunk_code_piece
 from docchunk.chunkers.doc.empty import explained
 from docchunk.chunkers.doc.heading_walk import structured_walk
 from docchunk.chunkers.doc.table_split import by_rows, whole_table
-from docchunk.chunkers.doc.types import DocChunk, join_context
 from docchunk.chunkers.doc.walk import Piece, walk
+from docchunk.serialization.chunk import DocChunk, join_context
 from docchunk.serialization.selection import serializer_for
 from docchunk.serialization.table_rows import TableFormat
 
@@ -26,8 +26,8 @@ class HierarchicalChunker(DocumentChunker):
     Each paragraph, table, picture, code block or formula becomes one chunk; the
     items of a list (or an inline group) become one chunk; each chunk carries the
     headings in scope (title, then section headers by level). Chunk texts,
-    headings, doc_items and ``contextualize()`` equal those of docling-core
-    2.104's ``HierarchicalChunker`` with the same serializer provider.
+    headings, doc_items and ``contextualize()`` equal those of docling-core's
+    ``HierarchicalChunker`` with the same serializer provider.
 
     Differences from docling-core (see ``docs/compat.md``): a document whose only
     text is its headings gives one chunk holding them (docling-core gives none);
@@ -54,7 +54,7 @@ class HierarchicalChunker(DocumentChunker):
             or docling-core's ``StandardCodeChunkingStrategy``) that splits each code
             item into ``CodeChunk`` objects, yielded in its place. With
             ``docling_compat=True`` they are the strategy's chunks as docling-core
-            2.104.0 yields them (no headings); in the default mode docchunk's strategy's
+            yields them (no headings); in the default mode docchunk's strategy's
             chunks also get the headings in scope and ``token_count`` (tokens of
             ``contextualize(chunk)``), and a docling-core strategy's are left as they are.
 

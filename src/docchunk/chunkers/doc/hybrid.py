@@ -12,15 +12,16 @@ from pydantic import field_validator
 
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
 from docchunk.chunkers.doc.empty import explained
+from docchunk.chunkers.doc.fragments import sentence_segments
 from docchunk.chunkers.doc.heading_walk import without_debris
 from docchunk.chunkers.doc.provenance import align, anchors_of, fill_gaps, join_anchors, slice_anchors
 from docchunk.chunkers.doc.semsplit import semchunk_split
-from docchunk.chunkers.doc.structure import sentence_segments, structured_pieces
+from docchunk.chunkers.doc.structure import structured_pieces
 from docchunk.chunkers.doc.tables import split_lines, split_table_by_columns
-from docchunk.chunkers.doc.types import DocChunk, join_context
 from docchunk.chunkers.doc.walk import Piece, walk
 from docchunk.errors import ConfigError, ModelLimitWarning
 from docchunk.serialization import is_chunking_serializer
+from docchunk.serialization.chunk import DocChunk, join_context
 from docchunk.serialization.selection import serializer_for
 from docchunk.serialization.table_rows import TableFormat
 from docchunk.tokenizers import Sizer, is_docling_tokenizer

@@ -10,8 +10,8 @@ from docling_core.types.doc import DoclingDocument
 
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
 from docchunk.chunkers.doc.tables import split_lines
-from docchunk.chunkers.doc.types import DocChunk, DocMeta, page_numbers_of
 from docchunk.errors import ConfigError
+from docchunk.serialization.chunk import DocChunk, DocMeta, page_numbers_of
 from docchunk.serialization.selection import serializer_for
 from docchunk.tokenizers import Sizer
 from docchunk.types.config import check_size
@@ -29,7 +29,7 @@ class LineBasedTokenChunker(DocumentChunker):
     tokens of ``tokenizer``, each chunk starting with ``prefix`` (for example a
     table header). A line is cut only when it does not fit in a fresh chunk on its
     own: at the last space that fits, else anywhere. The prefix counts against the
-    budget. Algorithm and decisions follow docling-core 2.104.0's
+    budget. Algorithm and decisions follow docling-core's
     ``LineBasedTokenChunker`` (same chunk texts for the same tokenizer and budget).
 
     Invariants: ``meta.token_count`` is the tokens of the chunk text;

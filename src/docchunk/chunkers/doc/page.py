@@ -10,7 +10,7 @@ from docling_core.types.doc import DoclingDocument
 
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
 from docchunk.chunkers.doc.empty import explained
-from docchunk.chunkers.doc.types import DocChunk, DocMeta, page_numbers_of
+from docchunk.serialization.chunk import DocChunk, DocMeta, page_numbers_of
 from docchunk.serialization.selection import serializer_for
 from docchunk.serialization.table_rows import TableFormat
 from docchunk.types.config import check_size
@@ -38,7 +38,7 @@ class PageChunker(DocumentChunker):
     carry no headings or captions (a page is its own context), and their meta adds
     ``token_count`` (tokens of the tokenizer) and ``page_numbers``.
 
-    With ``docling_compat=True`` the output equals docling-core 2.104.0's
+    With ``docling_compat=True`` the output equals docling-core's
     ``PageChunker`` (texts, doc_items). The default differs only where docling-core
     breaks an invariant (``docs/compat.md``):
 

@@ -26,10 +26,9 @@ from docchunk.chunkers.doc.heading_walk import structured_walk
 from docchunk.chunkers.doc.lead_in import attach_lead_ins
 from docchunk.chunkers.doc.list_split import split_list_piece
 from docchunk.chunkers.doc.provenance import align, anchors_of, join_anchors
-from docchunk.chunkers.doc.table_pack import take_start
 from docchunk.chunkers.doc.table_split import by_rows, joined_cols, split_table, table_of
-from docchunk.chunkers.doc.types import join_context
 from docchunk.chunkers.doc.walk import Piece
+from docchunk.serialization.chunk import join_context
 from docchunk.serialization.inline import one_inline_run
 
 __all__ = ["fit_headings", "merge_small", "pages_of", "split_table_piece", "structured_pieces"]
@@ -237,11 +236,6 @@ def _joined_items(run: Any, piece: Piece, items: list[Any]) -> Piece:
 
 
 # -- tables --------------------------------------------------------------------
-def is_table_piece(piece: Piece) -> bool:
-    """True for a walked piece that is one table (with its caption items)."""
-    return table_of(piece) is not None
-
-
 def _row_table(run: Any, piece: Piece) -> TableItem | None:
     """The table :func:`split_table_piece` splits ``piece`` by rows of, or None (split at element boundaries)."""
     table = table_of(piece)
@@ -269,69 +263,6 @@ def split_table_piece(run: Any, piece: Piece) -> list[Piece]:
             return [replace(piece, captions=None)]  # one sentence's fragments: split at sentence ends only
         return run.split_by_items(piece)
     return split_table(run, piece, table)
-
-
-# -- text ----------------------------------------------------------------------
-def sentence_segments(run: Any, text: str, available: int, ranges: bool = False) -> list[Any]:
-    """``text`` packed into segments of at most ``available`` tokens at sentence ends.
-
-    Uses :class:`docchunk.SentenceChunker`'s sentence rules (a sentence longer than
-    the budget falls back to words, then tokens); whitespace at segment ends is dropped.
-    A segment made only of ``|``, ``-``, ``:`` and spaces (a list item's marker cut
-    from its text) is joined to the next segment, or to as much of its start as
-    fits with it (the rest a segment of its own), or for the last segment to the
-    previous one when the two fit, so that it does not stand alone as a line; no
-    segment exceeds ``available`` unless the sentence splitter's does (one token
-    larger than the budget). With ``ranges=True``, each segment is given as its
-    ``(start, end)`` range of ``text`` instead (``text[start:end]`` is the segment).
-    """
-    from docchunk.chunkers.text.sentence import SentenceChunker
-
-    key = ("sentences", available)
-    splitter = run._splitters.get(key)
-    if splitter is None:
-        splitter = run._splitters[key] = SentenceChunker(run.tok, chunk_size=available)
-    spans: list[tuple[int, int, int | None]] = []  # start, end, tokens of text[start:end]
-
-    def joinable(a: int, b: int) -> bool:
-        """Whether ``text[a:b]`` (stripped) fits in ``available`` tokens."""
-        return run.tok.count_tokens(text[a:b].strip()) <= available
-
-    for c in splitter.chunk(text, sizer=run.sizer):
-        if not c.text.strip():
-            continue
-        if spans and _marks_only(text[spans[-1][0] : spans[-1][1]]):
-            start = spans[-1][0]
-            if joinable(start, c.end_index):
-                spans[-1] = (start, c.end_index, None)
-                continue
-            # too large together: the marks take as much of the segment as fits with them
-            cut = take_start(text, start, c.start_index, c.end_index, joinable)
-            if cut is not None:
-                spans[-1] = (start, cut, None)
-                spans.append((cut, c.end_index, None))
-                continue
-        spans.append((c.start_index, c.end_index, c.token_count))
-    if len(spans) > 1 and _marks_only(text[spans[-1][0] : spans[-1][1]]) and joinable(spans[-2][0], spans[-1][1]):
-        spans[-2:] = [(spans[-2][0], spans[-1][1], None)]
-    out: list[Any] = []
-    for a, b, tokens in spans:
-        # the segments' counts are remembered (by arithmetic where the ends are clean), so
-        # that sizing them with headings later tokenizes nothing again
-        segment = text[a:b].strip() if tokens is None else run.sizer.stripped(text[a:b], tokens)[0]
-        if segment:
-            if ranges:
-                raw = text[a:b]
-                start = a + len(raw) - len(raw.lstrip())
-                out.append((start, start + len(segment)))
-            else:
-                out.append(segment)
-    return out
-
-
-def _marks_only(text: str) -> bool:
-    """Whether ``text`` has no character but ``|``, ``-``, ``:`` and whitespace (a Markdown remnant)."""
-    return all(ch in "|-:" or ch.isspace() for ch in text)
 
 
 # -- minimum size --------------------------------------------------------------

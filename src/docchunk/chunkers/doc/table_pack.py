@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
-from functools import partial
 
+from docchunk.chunkers.doc.fragments import attach_marks
 from docchunk.chunkers.doc.semsplit import semchunk_split
 from docchunk.serialization.table_rows import (
-    _DEBRIS_CHARS,
     ROW_SEP,
     TablePiece,
     TableRow,
@@ -28,7 +27,7 @@ from docchunk.serialization.table_rows import (
 )
 from docchunk.tokenizers import Sizer
 
-__all__ = ["table_pieces", "take_start"]
+__all__ = ["table_pieces"]
 
 _LINK_URL = re.compile(r"\]\(")
 
@@ -243,7 +242,7 @@ def _split_cell(prefix: str, value: str, available: int, sizer: Sizer) -> list[t
     lowered by any overflow the join causes until every fragment fits; when the
     prefix leaves no room, the whole triplet is split without repeating it, and a
     fragment made only of ``|``, ``-``, ``:`` and spaces stays with its neighbour, or
-    with as much of it as fits (see :func:`_no_debris`); only a single token larger
+    with as much of it as fits (see :func:`.fragments.attach_marks`); only a single token larger
     than the budget is flagged oversized.
     """
     count = sizer.count
@@ -259,7 +258,7 @@ def _split_cell(prefix: str, value: str, available: int, sizer: Sizer) -> list[t
     text = _readable(prefix + value)
     spans, _ = semchunk_split(text, available, sizer)
     out = []
-    for s, e in _no_debris(text, spans, lambda a, b: count(text[a:b]) <= available):
+    for s, e in attach_marks(text, spans, lambda a, b: count(text[a:b]) <= available):
         n = count(text[s:e])
         out.append((text[s:e], n, n > available))
     return out
@@ -288,82 +287,3 @@ def _value_spans(value: str, budget: int, sizer: Sizer) -> list[tuple[int, int]]
         else:
             out.append((s, e))
     return out
-
-
-def _no_debris(text: str, spans: list[tuple[int, int]], fits: Callable[[int, int], bool]) -> list[tuple[int, int]]:
-    """``spans`` where a span made only of ``|``, ``-``, ``:`` and spaces is joined to a neighbour.
-
-    Such a fragment would read as a Markdown table remnant; it is kept with the text
-    before it (or after it, for the first) when ``fits(start, end)`` says the joined
-    span is within the budget, else with as much of that neighbour as fits (the rest
-    of the neighbour a span of its own); it stays alone only when not even one
-    character of the neighbour fits with it.
-    """
-    out: list[tuple[int, int]] = []
-    for s, e in spans:
-        if not out:
-            out.append((s, e))
-            continue
-        ps, pe = out[-1]
-        if set(text[s:e]) <= _DEBRIS_CHARS:  # marks after text: they take the end of the previous span
-            if fits(ps, e):
-                out[-1] = (ps, e)
-                continue
-            cut = _shortest_fitting(ps, pe, partial(_fits_before, fits, e))
-            if text[cut:pe].strip() and text[ps:cut].strip() and fits(ps, cut):  # the rest must fit too
-                out[-1] = (ps, cut)
-                out.append((cut, e))
-                continue
-        elif set(text[ps:pe]) <= _DEBRIS_CHARS:  # marks before text: they take its start
-            if fits(ps, e):
-                out[-1] = (ps, e)
-                continue
-            taken = take_start(text, ps, s, e, fits)
-            if taken is not None:
-                out[-1] = (ps, taken)
-                out.append((taken, e))
-                continue
-        out.append((s, e))
-    return out
-
-
-def _fits_before(fits: Callable[[int, int], bool], end: int, start: int) -> bool:
-    return fits(start, end)
-
-
-def take_start(text: str, marks: int, start: int, end: int, fits: Callable[[int, int], bool]) -> int | None:
-    """Where to cut ``text[start:end]`` so that the marks ``text[marks:start]`` take as much of its start as fits.
-
-    Returns the cut when both the marks with the start and the rest fit
-    (``fits(a, b)``: whether ``text[a:b]`` is within the budget) and neither part is
-    blank; None when no such cut exists (the marks then stand alone). A cut inside a
-    word can make the rest count more than the whole did, hence the second check.
-    """
-    cut = _longest_fitting(start, end, partial(fits, marks))
-    if text[start:cut].strip() and text[cut:end].strip() and fits(cut, end):
-        return cut
-    return None
-
-
-def _longest_fitting(start: int, end: int, fits: Callable[[int], bool]) -> int:
-    """The largest ``cut`` in ``[start, end]`` with ``fits(cut)`` (binary search; ``start`` when none does)."""
-    lo, hi = start, end
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if fits(mid):
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
-
-
-def _shortest_fitting(start: int, end: int, fits: Callable[[int], bool]) -> int:
-    """The smallest ``cut`` in ``[start, end]`` with ``fits(cut)`` (binary search; ``end`` when none does)."""
-    lo, hi = start, end
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if fits(mid):
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo

@@ -75,7 +75,7 @@ def walk(
             leaf heading whose section has no content.
         code_strategy: None, or a code chunking strategy: each code item then gives
             one piece whose ``code_chunks`` are the strategy's chunks, called as
-            docling-core 2.104.0's ``HierarchicalChunker`` calls it (no headings).
+            docling-core's ``HierarchicalChunker`` calls it (no headings).
 
     Yields:
         :class:`Piece` objects; only heading-only pieces have empty text.

@@ -6,10 +6,11 @@ from collections.abc import Callable
 from itertools import pairwise
 from typing import Any, Literal
 
+from docchunk._extras import require
 from docchunk.chunkers.text.base import TextChunker, check_size
 from docchunk.chunkers.text.recursive import RecursiveChunker
 from docchunk.chunkers.text.sentence import sentence_spans
-from docchunk.errors import ConfigError, require
+from docchunk.errors import ConfigError
 from docchunk.tokenizers import Sizer, TokenizerSpec
 from docchunk.types import Chunk
 

@@ -1,0 +1,180 @@
+"""Text fragments: cutting a text into segments, and keeping Markdown marks with their text.
+
+A fragment made only of ``|``, ``-``, ``:`` and spaces (a list item's marker, or a
+table remnant, cut from its text) reads as a stray line; the helpers here join it
+to a neighbour, or to as much of the neighbour as fits (:func:`take_start`,
+:func:`attach_marks`). :func:`sentence_segments` packs a text into segments at
+sentence ends (the default mode's segmenter of oversized text). A budget is
+given as ``fits(a, b)``: whether ``text[a:b]`` is within it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any, Protocol
+
+from docchunk.serialization.table_rows import _DEBRIS_CHARS
+from docchunk.tokenizers import Sizer, Tokenizer
+
+__all__ = ["SegmentRun", "attach_marks", "sentence_segments", "take_start"]
+
+
+class SegmentRun(Protocol):
+    """What :func:`sentence_segments` reads of a chunking call's state (the hybrid chunker's run)."""
+
+    @property
+    def tok(self) -> Tokenizer:
+        """The chunker's tokenizer."""
+        ...
+
+    @property
+    def sizer(self) -> Sizer:
+        """The call's cached counts (of ``tok``)."""
+        ...
+
+    @property
+    def _splitters(self) -> dict[tuple[Any, int], Any]:
+        """The call's sentence splitters, by ``("sentences", available)`` (filled on first use)."""
+        ...
+
+
+def sentence_segments(run: SegmentRun, text: str, available: int, ranges: bool = False) -> list[Any]:
+    """``text`` packed into segments of at most ``available`` tokens at sentence ends.
+
+    Uses :class:`docchunk.SentenceChunker`'s sentence rules (a sentence longer than
+    the budget falls back to words, then tokens); whitespace at segment ends is dropped.
+    A segment made only of ``|``, ``-``, ``:`` and spaces (a list item's marker cut
+    from its text) is joined to the next segment, or to as much of its start as
+    fits with it (the rest a segment of its own), or for the last segment to the
+    previous one when the two fit, so that it does not stand alone as a line; no
+    segment exceeds ``available`` unless the sentence splitter's does (one token
+    larger than the budget). With ``ranges=True``, each segment is given as its
+    ``(start, end)`` range of ``text`` instead (``text[start:end]`` is the segment).
+    """
+    from docchunk.chunkers.text.sentence import SentenceChunker
+
+    key = ("sentences", available)
+    splitter = run._splitters.get(key)
+    if splitter is None:
+        splitter = run._splitters[key] = SentenceChunker(run.tok, chunk_size=available)
+    spans: list[tuple[int, int, int | None]] = []  # start, end, tokens of text[start:end]
+
+    def joinable(a: int, b: int) -> bool:
+        """Whether ``text[a:b]`` (stripped) fits in ``available`` tokens."""
+        return run.tok.count_tokens(text[a:b].strip()) <= available
+
+    for c in splitter.chunk(text, sizer=run.sizer):
+        if not c.text.strip():
+            continue
+        if spans and _marks_only(text[spans[-1][0] : spans[-1][1]]):
+            start = spans[-1][0]
+            if joinable(start, c.end_index):
+                spans[-1] = (start, c.end_index, None)
+                continue
+            # too large together: the marks take as much of the segment as fits with them
+            cut = take_start(text, start, c.start_index, c.end_index, joinable)
+            if cut is not None:
+                spans[-1] = (start, cut, None)
+                spans.append((cut, c.end_index, None))
+                continue
+        spans.append((c.start_index, c.end_index, c.token_count))
+    if len(spans) > 1 and _marks_only(text[spans[-1][0] : spans[-1][1]]) and joinable(spans[-2][0], spans[-1][1]):
+        spans[-2:] = [(spans[-2][0], spans[-1][1], None)]
+    out: list[Any] = []
+    for a, b, tokens in spans:
+        # the segments' counts are remembered (by arithmetic where the ends are clean), so
+        # that sizing them with headings later tokenizes nothing again
+        segment = text[a:b].strip() if tokens is None else run.sizer.stripped(text[a:b], tokens)[0]
+        if segment:
+            if ranges:
+                raw = text[a:b]
+                start = a + len(raw) - len(raw.lstrip())
+                out.append((start, start + len(segment)))
+            else:
+                out.append(segment)
+    return out
+
+
+def _marks_only(text: str) -> bool:
+    """Whether ``text`` has no character but ``|``, ``-``, ``:`` and whitespace (a Markdown remnant)."""
+    return all(ch in "|-:" or ch.isspace() for ch in text)
+
+
+def attach_marks(text: str, spans: list[tuple[int, int]], fits: Callable[[int, int], bool]) -> list[tuple[int, int]]:
+    """``spans`` where a span made only of ``|``, ``-``, ``:`` and spaces is joined to a neighbour.
+
+    Such a fragment would read as a Markdown table remnant; it is kept with the text
+    before it (or after it, for the first) when ``fits(start, end)`` says the joined
+    span is within the budget, else with as much of that neighbour as fits (the rest
+    of the neighbour a span of its own); it stays alone only when not even one
+    character of the neighbour fits with it.
+    """
+    out: list[tuple[int, int]] = []
+    for s, e in spans:
+        if not out:
+            out.append((s, e))
+            continue
+        ps, pe = out[-1]
+        if set(text[s:e]) <= _DEBRIS_CHARS:  # marks after text: they take the end of the previous span
+            if fits(ps, e):
+                out[-1] = (ps, e)
+                continue
+            cut = _shortest_fitting(ps, pe, partial(_fits_before, fits, e))
+            if text[cut:pe].strip() and text[ps:cut].strip() and fits(ps, cut):  # the rest must fit too
+                out[-1] = (ps, cut)
+                out.append((cut, e))
+                continue
+        elif set(text[ps:pe]) <= _DEBRIS_CHARS:  # marks before text: they take its start
+            if fits(ps, e):
+                out[-1] = (ps, e)
+                continue
+            taken = take_start(text, ps, s, e, fits)
+            if taken is not None:
+                out[-1] = (ps, taken)
+                out.append((taken, e))
+                continue
+        out.append((s, e))
+    return out
+
+
+def _fits_before(fits: Callable[[int, int], bool], end: int, start: int) -> bool:
+    return fits(start, end)
+
+
+def take_start(text: str, marks: int, start: int, end: int, fits: Callable[[int, int], bool]) -> int | None:
+    """Where to cut ``text[start:end]`` so that the marks ``text[marks:start]`` take as much of its start as fits.
+
+    Returns the cut when both the marks with the start and the rest fit
+    (``fits(a, b)``: whether ``text[a:b]`` is within the budget) and neither part is
+    blank; None when no such cut exists (the marks then stand alone). A cut inside a
+    word can make the rest count more than the whole did, hence the second check.
+    """
+    cut = _longest_fitting(start, end, partial(fits, marks))
+    if text[start:cut].strip() and text[cut:end].strip() and fits(cut, end):
+        return cut
+    return None
+
+
+def _longest_fitting(start: int, end: int, fits: Callable[[int], bool]) -> int:
+    """The largest ``cut`` in ``[start, end]`` with ``fits(cut)`` (binary search; ``start`` when none does)."""
+    lo, hi = start, end
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if fits(mid):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _shortest_fitting(start: int, end: int, fits: Callable[[int], bool]) -> int:
+    """The smallest ``cut`` in ``[start, end]`` with ``fits(cut)`` (binary search; ``end`` when none does)."""
+    lo, hi = start, end
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if fits(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
