@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from docling_core.types.doc import DocItemLabel, DoclingDocument, TableItem
 from docling_core.types.doc.document import DescriptionMetaField, FloatingMeta
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import docchunk
@@ -239,6 +239,28 @@ def test_cli_table_format_option(capsys, tmp_path):
     assert code == 2 and "records" in err
 
 
+def test_entry_whose_header_fills_the_budget_leaves_no_lone_label_or_value_line():
+    """Regression (CI profile of the records property): a 20-word column header at 24 tokens.
+
+    The entry is split as text, without repeating its prefix; the row's label stood on a
+    line of its own (``a|b:``) and so could the value (``-``). The label now opens a line
+    with text after it and the value keeps the end of its header.
+    """
+    words = ["alpha " * 20, "alpha " * 21]
+    grid = [["", "", ""], ["", words[0].strip(), words[1].strip()], ["", None, ""], ["a|b", None, "-"]]
+    doc = DoclingDocument(name="t")
+    doc.add_heading(text="Results", level=1)
+    make_table(grid, header_rows=2, spans=[(1, 1, 3, 1)], doc=doc)
+    chunker = docchunk.HybridChunker(max_tokens=24)
+    chunks = list(chunker.chunk(doc))
+    check_tables(chunker, doc, chunks)
+    lines = [line.strip() for c in table_pieces_of(chunks) for line in c.text.split("\n")]
+    labelled = [line for line in lines if line.startswith("a|b:")]
+    assert labelled and all(line.startswith("a|b: alpha") for line in labelled), lines
+    assert not any(line in {"a|b:", "-", "= -", "alpha alpha alpha alpha alpha alpha;"} for line in lines), lines
+    assert any(line.endswith("alpha = -") for line in lines), lines
+
+
 # -- properties over generated tables ---------------------------------------------------
 
 
@@ -297,11 +319,6 @@ def described_tables(draw):
 def test_records_properties_minilm(made, max_tokens):
     doc, description = made
     chunker = docchunk.HybridChunker(max_tokens=max_tokens)
-    # Known limitation, left out here: an entry whose column header alone takes more than half the
-    # budget (a 20-word header at 24 tokens) is split as text, and its label or a lone value such as
-    # "-" can then stand on a line of its own (found by this test in the CI profile).
-    tok = chunker.token_counter
-    assume(all(2 * tok.count_tokens(cell.text) <= max_tokens for t in doc.tables for cell in t.data.table_cells))
     check_records(chunker, doc, list(chunker.chunk(doc)), description)
 
 

@@ -202,7 +202,7 @@ def _split_row(row: TableRow, available: int, sizer: Sizer, head: str = "") -> l
             closing = row.tail if g == len(groups) - 1 else mark
             if size > budget:  # one entry, too large: split by text, each fragment with the lead and its prefix
                 prefix, value = row.cells[group[0]]
-                frags = _split_cell(opening + prefix, value + closing, available, sizer)
+                frags = _split_cell(opening + prefix, value + closing, available, sizer, label=len(opening))
                 out.extend(frags)
             else:
                 text = opening + row.sep.join(entries[i] for i in group) + closing
@@ -214,17 +214,24 @@ def _split_row(row: TableRow, available: int, sizer: Sizer, head: str = "") -> l
         if overflow <= 0:
             return out
         budget -= overflow
-    return _split_cell("", opening + row.sep.join(entries) + row.tail, available, sizer)
+    return _split_cell("", opening + row.sep.join(entries) + row.tail, available, sizer, label=len(opening))
 
 
-def _split_cell(prefix: str, value: str, available: int, sizer: Sizer) -> list[tuple[str, int, bool]]:
+def _split_cell(
+    prefix: str, value: str, available: int, sizer: Sizer, label: int = 0
+) -> list[tuple[str, int, bool]]:
     """Fragments of one triplet too large for the budget, each starting with ``prefix``.
 
     The value is split to ``available - count(prefix)`` tokens, and the budget is
     lowered by any overflow the join causes until every fragment fits; when the
-    prefix leaves no room, the whole triplet is split without repeating it, and a
-    fragment made only of ``|``, ``-``, ``:`` and spaces stays with its neighbour, or
-    with as much of it as fits (see :func:`_no_debris`); only a single token larger
+    prefix leaves no room, the whole triplet is split without repeating it. A
+    fragment would then stand alone on its line that no reader can place; it stays
+    with its neighbour, or with as much of it as fits (see :func:`_no_debris`):
+    a fragment made only of ``|``, ``-``, ``:`` and spaces, one inside the first
+    ``label`` characters (the row's label, in characters of ``prefix``; it takes the
+    start of what follows, so that the label opens a line with text after it), and
+    a last fragment holding the whole value and no header word (a lone ``-`` or
+    ``12``; it takes the end of the header before it). Only a single token larger
     than the budget is flagged oversized.
     """
     count = sizer.count
@@ -239,8 +246,12 @@ def _split_cell(prefix: str, value: str, available: int, sizer: Sizer) -> list[t
         budget -= overflow
     text = _readable(prefix + value)
     spans, _ = semchunk_split(text, available, sizer)
+    lone = partial(_is_debris, text)
+    if text == prefix + value:  # not quoted: the label and the value are where prefix and value put them
+        equals = len(prefix.rstrip()) - 1 if prefix.rstrip().endswith("=") else len(text)
+        lone = partial(_is_lone, text, label, equals, len(prefix))
     out = []
-    for s, e in _no_debris(text, spans, lambda a, b: count(text[a:b]) <= available):
+    for s, e in _no_debris(text, spans, lambda a, b: count(text[a:b]) <= available, lone):
         n = count(text[s:e])
         out.append((text[s:e], n, n > available))
     return out
@@ -271,41 +282,91 @@ def _value_spans(value: str, budget: int, sizer: Sizer) -> list[tuple[int, int]]
     return out
 
 
-def _no_debris(text: str, spans: list[tuple[int, int]], fits: Callable[[int, int], bool]) -> list[tuple[int, int]]:
-    """``spans`` where a span made only of ``|``, ``-``, ``:`` and spaces is joined to a neighbour.
+def _is_debris(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is made only of ``|``, ``-``, ``:`` and spaces (a Markdown remnant)."""
+    return set(text[start:end]) <= _DEBRIS_CHARS
 
-    Such a fragment would read as a Markdown table remnant; it is kept with the text
-    before it (or after it, for the first) when ``fits(start, end)`` says the joined
-    span is within the budget, else with as much of that neighbour as fits (the rest
-    of the neighbour a span of its own); it stays alone only when not even one
-    character of the neighbour fits with it.
+
+def _is_lone(text: str, label: int, equals: int, value: int, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is a fragment of a split entry that cannot stand on its own line.
+
+    That is debris (:func:`_is_debris`), a fragment within the row's label (the first
+    ``label`` characters), or one that holds the whole value (from ``value`` on to the
+    end) from at or after the entry's ``=`` (at ``equals``): no word of its header.
     """
+    if _is_debris(text, start, end) or end <= label:
+        return True
+    return equals <= start <= value + len(text[value:]) - len(text[value:].lstrip()) and not text[end:].strip()
+
+
+def _no_debris(
+    text: str,
+    spans: list[tuple[int, int]],
+    fits: Callable[[int, int], bool],
+    lone: Callable[[int, int], bool] | None = None,
+) -> list[tuple[int, int]]:
+    """``spans`` where a span that cannot stand alone is joined to a neighbour.
+
+    ``lone(start, end)`` says which spans those are; by default spans made
+    only of ``|``, ``-``, ``:`` and spaces, which would read as a Markdown table
+    remnant. A lone span after text is kept with the text before it, a lone first
+    span (or one after another lone span) with the text after it, when ``fits(start,
+    end)`` says the joined span is within the budget, else with as much of that
+    neighbour as fits (the rest of the neighbour a span of its own); it stays alone
+    only when not even one character of the neighbour fits with it.
+    """
+    lone = lone or partial(_is_debris, text)
     out: list[tuple[int, int]] = []
     for s, e in spans:
         if not out:
             out.append((s, e))
             continue
         ps, pe = out[-1]
-        if set(text[s:e]) <= _DEBRIS_CHARS:  # marks after text: they take the end of the previous span
+        if lone(s, e) and not lone(ps, pe):  # after text: it takes the end of the previous span
             if fits(ps, e):
                 out[-1] = (ps, e)
                 continue
             cut = _shortest_fitting(ps, pe, partial(_fits_before, fits, e))
+            word = _word_end(text, cut, pe)  # cut between words where one fits
+            if text[ps:word].strip() and text[word:pe].strip() and fits(word, e):
+                cut = word
             if text[cut:pe].strip() and text[ps:cut].strip() and fits(ps, cut):  # the rest must fit too
                 out[-1] = (ps, cut)
                 out.append((cut, e))
                 continue
-        elif set(text[ps:pe]) <= _DEBRIS_CHARS:  # marks before text: they take its start
+        elif lone(ps, pe):  # before text: it takes the start of this span
             if fits(ps, e):
                 out[-1] = (ps, e)
                 continue
             taken = take_start(text, ps, s, e, fits)
             if taken is not None:
+                word = _word_start(text, s, taken)  # cut between words where one fits
+                if text[s:word].strip() and fits(word, e):
+                    taken = word
                 out[-1] = (ps, taken)
                 out.append((taken, e))
                 continue
         out.append((s, e))
     return out
+
+
+def _word_start(text: str, start: int, cut: int) -> int:
+    """``cut`` moved back to the start of the word it falls in (not before ``start``)."""
+    while cut > start and _inside_word(text, cut):
+        cut -= 1
+    return cut
+
+
+def _word_end(text: str, cut: int, end: int) -> int:
+    """``cut`` moved on to the end of the word it falls in (not after ``end``)."""
+    while _inside_word(text, cut) and cut < end:
+        cut += 1
+    return cut
+
+
+def _inside_word(text: str, cut: int) -> bool:
+    """Whether ``cut`` falls between two characters of one word."""
+    return 0 < cut < len(text) and not text[cut - 1].isspace() and not text[cut].isspace()
 
 
 def _fits_before(fits: Callable[[int, int], bool], end: int, start: int) -> bool:
