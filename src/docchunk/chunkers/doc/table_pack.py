@@ -217,9 +217,7 @@ def _split_row(row: TableRow, available: int, sizer: Sizer, head: str = "") -> l
     return _split_cell("", opening + row.sep.join(entries) + row.tail, available, sizer, label=len(opening))
 
 
-def _split_cell(
-    prefix: str, value: str, available: int, sizer: Sizer, label: int = 0
-) -> list[tuple[str, int, bool]]:
+def _split_cell(prefix: str, value: str, available: int, sizer: Sizer, label: int = 0) -> list[tuple[str, int, bool]]:
     """Fragments of one triplet too large for the budget, each starting with ``prefix``.
 
     The value is split to ``available - count(prefix)`` tokens, and the budget is
