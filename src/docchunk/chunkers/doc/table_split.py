@@ -115,7 +115,7 @@ def split_table(run: Any, piece: Piece, table: TableItem) -> list[Piece]:
         return run.split_text(replace(base, text=caption, captions=None)) if caption else []
     fitted = _fit(run, base, rows) if not _caption_cuts_rows(run, base, rows) else None
     if fitted is not None:
-        return fitted
+        return _whole_rows(run, base, rows, fitted)
     lead: list[Piece] = []
     if caption:
         caption_items = [it for it in piece.items if it is not table]
@@ -124,7 +124,48 @@ def split_table(run: Any, piece: Piece, table: TableItem) -> list[Piece]:
         fitted = _fit(run, base, rows)
     if fitted is None:  # the headings alone exceed the budget
         fitted = _fit(run, replace(base, headings=None, plain_only=True), rows) or []
-    return lead + fitted
+    return lead + _whole_rows(run, base, rows, fitted)
+
+
+def _whole_rows(run: Any, base: Piece, rows: TableRows, pieces: list[Piece]) -> list[Piece]:
+    """``pieces``, where a row split only because of its heading path is one piece under a shorter path.
+
+    A row whose record fits ``run.max`` with its captions but not with the whole
+    heading path (a wide row under a deep path) would be cut between entries; it is
+    one piece instead, under the innermost headings that leave it room (the outer
+    ones dropped first, all of them if need be). Its text and ``table_rows`` are
+    those of the pieces it replaces (the row's pieces share one range).
+    """
+    headings = list(pieces[0].headings or ()) if pieces else []
+    if not headings:
+        return pieces
+    texts = {row.index: row.text for row in rows.rows if row.cells}
+    out: list[Piece] = []
+    i = 0
+    while i < len(pieces):
+        j = i
+        while j + 1 < len(pieces) and pieces[j + 1].table_rows == pieces[i].table_rows:
+            j += 1
+        first = pieces[i]
+        span = first.table_rows or (0, 0)
+        own = [texts[k] for k in range(*span) if k in texts]
+        whole = _shorter_path(run, first, own[0], headings) if j > i and len(own) == 1 else None
+        out.extend([whole] if whole is not None else pieces[i : j + 1])
+        i = j + 1
+    return out
+
+
+def _shorter_path(run: Any, piece: Piece, text: str, headings: list[str]) -> Piece | None:
+    """``piece`` holding ``text`` under the longest suffix of ``headings`` with which it fits ``run.max``, or None."""
+    items = piece.heading_items
+    for k in range(1, len(headings) + 1):
+        path = headings[k:]
+        kept = items[len(items) - min(len(items), len(path)) :] if items and path else None
+        short = replace(piece, text=text, text_tokens=None, headings=path or None, heading_items=kept or None)
+        short = replace(short, text_tokens=run.sizer.count(text))
+        if run.ctx_count(short) <= run.max:
+            return short
+    return None
 
 
 def _caption_cuts_rows(run: Any, base: Piece, rows: TableRows) -> bool:
