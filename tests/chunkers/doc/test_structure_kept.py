@@ -7,6 +7,8 @@ docling-core by tests/differential.
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from docling_core.types.doc import DocItemLabel, DoclingDocument, TableCell, TableData
 from docling_core.types.doc.document import Formatting, ListItem, Script
@@ -16,7 +18,7 @@ from hypothesis import strategies as st
 import docchunk
 from docchunk.chunkers.doc.heading_walk import is_content_heading
 from docchunk.chunkers.doc.lead_in import is_lead_in
-from tests.helpers import lost_texts
+from tests.helpers import collapse, lost_texts
 
 
 def onboarding() -> DoclingDocument:
@@ -197,6 +199,48 @@ def test_lead_in_is_context_of_the_first_piece_when_it_does_not_fit():
     assert lead in chunker.contextualize(first)
     assert all(c.meta.token_count <= 24 for c in chunks)
     assert sum(lead in chunker.contextualize(c) for c in chunks) == 1
+
+
+LONG_LEAD = (
+    "We ran the benchmark twice on each model, once on the cold cache and once on the warm one, and we kept "
+    "the better of the two runs for every model and every data set. Each run read the whole corpus from disk, "
+    "with the same seed and the same batch size of thirty-two documents. The following table shows the scores:"
+)
+
+
+@pytest.mark.parametrize("max_tokens", [40, 64])
+def test_long_lead_in_paragraph_gives_its_sentence_as_context_of_the_first_piece(max_tokens):
+    """Regression (issue 24, lead-ins apart): a lead-in paragraph too long to go with the table stayed alone.
+
+    The paragraph stays where it is, whole; its lead-in sentence (the last, ending with ``:``) is
+    the context of the table's first piece, under a shorter heading path when the whole one leaves
+    no room for a row.
+    """
+    from docchunk.chunkers.doc.lead_in import lead_in_sentence
+
+    chunker = docchunk.HybridChunker(max_tokens=max_tokens)
+    doc = results(LONG_LEAD, rows=6)
+    chunks = list(chunker.chunk(doc))
+    sentence = "The following table shows the scores:"
+    assert lead_in_sentence(LONG_LEAD) == sentence
+    tables = [c for c in chunks if c.meta.table_rows is not None]
+    assert sentence in chunker.contextualize(tables[0]), [chunker.contextualize(c) for c in chunks]
+    assert sentence not in "".join(c.text for c in tables)
+    assert collapse(LONG_LEAD) in collapse(" ".join(c.text for c in chunks if c.meta.table_rows is None))
+    assert all(c.meta.token_count <= max_tokens and not c.meta.oversized for c in chunks)
+    ranges = [c.meta.table_rows for c in tables]
+    assert ranges[0][0] == 1 and ranges[-1][1] == 6
+    assert all(b[0] == a[1] for a, b in itertools.pairwise(ranges))
+
+
+def test_lead_in_sentence_rule():
+    from docchunk.chunkers.doc.lead_in import lead_in_sentence
+
+    assert lead_in_sentence("We grew. Net income is reconciled in the following table:") == (
+        "Net income is reconciled in the following table:"
+    )
+    assert lead_in_sentence("Table 3 shows the scores. They are the means of 5 runs.") == "Table 3 shows the scores."
+    assert lead_in_sentence("We ran the benchmark twice.") is None
 
 
 def test_lead_in_rule():

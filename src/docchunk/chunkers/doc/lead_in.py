@@ -7,8 +7,16 @@ the table's first piece: as the start of its text when the piece still fits
 ``max_tokens`` with it, else as the first of its captions (context of the piece:
 ``contextualize()`` shows it) when that fits, else as that caption of a first piece
 cut to the rows that fit with it (a piece of whole rows: the other rows go on in a
-piece of their own); only when not even one row fits with it does the lead-in stay
-a piece of its own.
+piece of their own). When the whole paragraph fits in none of these ways (a long
+paragraph, or one split at sentence ends over several pieces), its lead-in
+*sentence* (:func:`lead_in_sentence`: the last sentence, when the paragraph ends
+with ``:``, else the last one that names a table) becomes the first caption of the
+table's first piece, in the same ways, as a heading path is context: the
+paragraph stays where it is, whole, and the sentence is also the table's context.
+When not one row fits with the sentence and the heading path, that first piece
+takes a shorter path (the outer headings dropped first; the rows after it keep
+the whole path); only when not even one row fits with the sentence alone does the
+table go without it.
 """
 
 from __future__ import annotations
@@ -20,9 +28,10 @@ from typing import Any
 from docling_core.types.doc import DocItemLabel, TableItem
 from docling_core.types.doc.document import TextItem
 
+from docchunk.chunkers.doc.table_split import table_rows_of, under_path
 from docchunk.chunkers.doc.walk import Piece
 
-__all__ = ["attach_lead_ins", "is_lead_in"]
+__all__ = ["attach_lead_ins", "is_lead_in", "lead_in_sentence"]
 
 _NAMES_TABLE = re.compile(
     r"^\s*(?:table|tab\.)\s*[\dIVX]+|\b(?:following|below|next)\s+tables?\b|\btables?\s+(?:below|that follows)\b",
@@ -34,6 +43,32 @@ def is_lead_in(text: str) -> bool:
     """Whether a paragraph reads as the lead-in of a table: it ends with ``:`` or names a table."""
     stripped = text.strip()
     return bool(stripped) and (stripped.endswith(":") or _NAMES_TABLE.search(stripped) is not None)
+
+
+_SENTENCE_END = re.compile(r"[.!?][\"'\u201d\u2019)\]]*\s+(?=[\"'\u201c\u2018(\[]*[A-Z0-9])")
+"""A sentence end: ``.``, ``!`` or ``?`` (and closing quotes or brackets), spaces, then a capital or a digit."""
+
+
+def lead_in_sentence(text: str) -> str | None:
+    """The sentence of a lead-in paragraph that introduces the table, or None when ``text`` is no lead-in.
+
+    The paragraph's last sentence when it ends with ``:`` (``... The following table
+    presents the reconciliation:``); else its last sentence that names a table
+    (``Table 3 shows ...``, ``... in the table below.``); sentences end at ``.``,
+    ``!`` or ``?`` followed by spaces and a capital or a digit. A paragraph of one
+    sentence is its own lead-in sentence.
+    """
+    stripped = text.strip()
+    if not is_lead_in(stripped):
+        return None
+    cuts = [m.end() for m in _SENTENCE_END.finditer(stripped)]
+    sentences = [stripped[a:b].strip() for a, b in zip([0, *cuts], [*cuts, len(stripped)], strict=True)]
+    sentences = [s for s in sentences if s]
+    if not stripped.endswith(":"):
+        named = [s for s in sentences if _NAMES_TABLE.search(s)]
+        if named:
+            return named[-1]
+    return sentences[-1]
 
 
 def attach_lead_ins(run: Any, pieces: list[Piece]) -> list[Piece]:
@@ -72,15 +107,35 @@ def _with_lead_in(run: Any, before: Piece, table_piece: Piece) -> tuple[Piece | 
     if any(isinstance(it, TableItem) for it in before.items):
         return None
     lead = run.item_text(last)
-    if not is_lead_in(lead):
+    sentence = lead_in_sentence(lead)
+    if sentence is None:
         return None
+    whole = _whole_lead_in(run, before, table_piece, lead)
+    if whole is not None:
+        return whole
+    # the paragraph goes nowhere whole: its lead-in sentence is the context of the table's first piece,
+    # under the whole heading path, else under a shorter one (the outer headings dropped first)
+    headings = table_piece.headings or []
+    for k in range(len(headings) + 1):
+        as_context = replace(under_path(table_piece, headings[k:]), captions=[sentence, *(table_piece.captions or [])])
+        if run.ctx_count(as_context) <= run.max:
+            return before, [as_context]
+        cut = _fewer_rows(run, as_context, moved_item=False)
+        if cut is not None:
+            head, tail = cut
+            return before, [head, replace(tail, headings=table_piece.headings, heading_items=table_piece.heading_items)]
+    return None
+
+
+def _whole_lead_in(run: Any, before: Piece, table_piece: Piece, lead: str) -> tuple[Piece | None, list[Piece]] | None:
+    """The whole lead-in paragraph ``lead`` moved into the table's first piece, or None when it cannot go."""
     if before.text == lead:
         rest = None
     elif before.text.endswith(run.delim + lead) and len(before.items) > 1:
         rest = replace(before, text=before.text[: -len(run.delim + lead)], items=before.items[:-1], text_tokens=None)
     else:
         return None
-    items = [last, *table_piece.items]
+    items = [before.items[-1], *table_piece.items]
     in_text = replace(table_piece, text=lead + run.delim + table_piece.text, items=items, text_tokens=None)
     if run.ctx_count(in_text) <= run.max:
         return rest, [in_text]
@@ -93,24 +148,48 @@ def _with_lead_in(run: Any, before: Piece, table_piece: Piece) -> tuple[Piece | 
     return None
 
 
-def _fewer_rows(run: Any, piece: Piece) -> list[Piece] | None:
+def _fewer_rows(run: Any, piece: Piece, moved_item: bool = True) -> list[Piece] | None:
     """``piece`` (a table piece with the lead-in as its first caption) cut in two so that the lead-in fits.
 
     Only for a piece of whole rows, one per line (``table_rows`` says how many): the
     first part holds the rows that fit with the lead-in, the second the others,
     without it (as the table's other pieces). None when not even one row fits.
+    ``moved_item``: the lead-in's item was put first in ``piece.items`` (the whole
+    paragraph moved); the second part goes without it.
     """
     if piece.table_rows is None:
         return None
     start, end = piece.table_rows
     lines = piece.text.split("\n")
-    if len(lines) != end - start or len(lines) < 2:
+    bounds = _line_rows(run, piece, lines)
+    if bounds is None or len(lines) < 2:
         return None
     for k in range(len(lines) - 1, 0, -1):
-        head = replace(piece, text="\n".join(lines[:k]), table_rows=(start, start + k), text_tokens=None)
+        cut = bounds[k]  # the grid row of line k: the tail starts there (empty rows before it stay in the head)
+        head = replace(piece, text="\n".join(lines[:k]), table_rows=(start, cut), text_tokens=None)
         if run.ctx_count(head) <= run.max:
             tail_captions = piece.captions[1:] or None if piece.captions else None
-            tail = replace(piece, text="\n".join(lines[k:]), table_rows=(start + k, end), captions=tail_captions,
-                           items=piece.items[1:], text_tokens=None)  # fmt: skip
+            tail = replace(piece, text="\n".join(lines[k:]), table_rows=(cut, end), captions=tail_captions,
+                           items=piece.items[1:] if moved_item else piece.items, text_tokens=None)  # fmt: skip
             return [head, tail]
     return None
+
+
+def _line_rows(run: Any, piece: Piece, lines: list[str]) -> list[int] | None:
+    """The grid row index of each line of a table piece of whole rows, or None when it is not one.
+
+    One line per row (``table_rows`` as long as the lines) gives them at once; else
+    the lines are matched, in order, with the texts of the rows of the piece's range
+    that have text (empty rows have no line).
+    """
+    assert piece.table_rows is not None
+    start, end = piece.table_rows
+    if len(lines) == end - start:
+        return list(range(start, end))
+    rows = table_rows_of(run, piece)
+    if rows is None:
+        return None
+    texts = [(row.index, row.text) for row in rows.rows if row.cells and start <= row.index < end]
+    if len(texts) != len(lines) or any(text != line for (_, text), line in zip(texts, lines, strict=True)):
+        return None
+    return [index for index, _ in texts]

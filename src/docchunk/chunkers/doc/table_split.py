@@ -19,7 +19,7 @@ from docchunk.chunkers.doc.walk import Piece
 from docchunk.serialization.table_rows import TableRows, table_rows
 from docchunk.serialization.tables import RowTableSerializer, table_description
 
-__all__ = ["by_rows", "split_table", "table_of", "whole_table"]
+__all__ = ["by_rows", "split_table", "table_of", "table_rows_of", "under_path", "whole_table"]
 
 
 def by_rows(serializer: Any) -> bool:
@@ -64,6 +64,14 @@ def _rows(table: TableItem, serializer: Any) -> TableRows:
     if isinstance(own, RowTableSerializer) and doc is not None:
         return own.rows(table, doc, serializer, None)
     return table_rows(table, doc, serializer)
+
+
+def table_rows_of(run: Any, piece: Piece) -> TableRows | None:
+    """The rows of the one table ``piece`` holds rows of, as the run's serializer writes them; None if none."""
+    tables = [it for it in piece.items if isinstance(it, TableItem)]
+    if len(tables) != 1 or not by_rows(run.serializer):
+        return None
+    return _rows(tables[0], run.serializer)
 
 
 def whole_table(piece: Piece, serializer: Any) -> Piece:
@@ -157,15 +165,18 @@ def _whole_rows(run: Any, base: Piece, rows: TableRows, pieces: list[Piece]) -> 
 
 def _shorter_path(run: Any, piece: Piece, text: str, headings: list[str]) -> Piece | None:
     """``piece`` holding ``text`` under the longest suffix of ``headings`` with which it fits ``run.max``, or None."""
-    items = piece.heading_items
     for k in range(1, len(headings) + 1):
-        path = headings[k:]
-        kept = items[len(items) - min(len(items), len(path)) :] if items and path else None
-        short = replace(piece, text=text, text_tokens=None, headings=path or None, heading_items=kept or None)
-        short = replace(short, text_tokens=run.sizer.count(text))
+        short = replace(under_path(piece, headings[k:]), text=text, text_tokens=run.sizer.count(text))
         if run.ctx_count(short) <= run.max:
             return short
     return None
+
+
+def under_path(piece: Piece, path: list[str]) -> Piece:
+    """``piece`` under ``path``, a suffix of its headings (the heading items cut alike; None for an empty path)."""
+    items = piece.heading_items
+    kept = items[len(items) - min(len(items), len(path)) :] if items and path else None
+    return replace(piece, headings=list(path) or None, heading_items=kept or None)
 
 
 def _caption_cuts_rows(run: Any, base: Piece, rows: TableRows) -> bool:
