@@ -67,6 +67,47 @@ def test_split_nested_list_keeps_parent_items_regression():
     assert chunker.contextualize(chunks[1]).startswith("Onboarding\nAccounts\n- Give access")
 
 
+def steps(block: str) -> DoclingDocument:
+    """A list whose items hold a block (an empty picture, or a paragraph) before their nested list."""
+    doc = DoclingDocument(name="steps")
+    doc.add_heading("Install", level=1)
+    top = doc.add_list_group()
+    for n in (1, 2):
+        item = doc.add_list_item(f"Step {n} text", parent=top)
+        if block == "picture":
+            doc.add_picture(parent=item)
+        else:
+            doc.add_text(DocItemLabel.TEXT, f"Paragraph block of step {n}", parent=item)
+        sub = doc.add_list_group(parent=item)
+        doc.add_list_item(f"Note of step {n}", parent=sub)
+    doc.add_list_item("Step 3 text", parent=top)
+    return doc
+
+
+@pytest.mark.parametrize("block", ["picture", "paragraph"])
+@pytest.mark.parametrize("max_tokens", [16, 64])
+def test_list_item_holding_a_block_keeps_its_nested_list_regression(block, max_tokens):
+    """Regression (issue 24, flattened 1): a list item that holds a block other than a list.
+
+    docling-core's list serializer wrote its nested list at the parent's indentation, and the
+    list was split item by item, flat (``1. Step 1 text\n- Note text``). The nesting is kept
+    now, a paragraph block indented under its item.
+    """
+    chunker = docchunk.HybridChunker(max_tokens=max_tokens)
+    doc = steps(block)
+    chunks = list(chunker.chunk(doc))
+    text = "\n".join(c.text for c in chunks)
+    for n in (1, 2):
+        assert f"\n    - Note of step {n}" in text, [c.text for c in chunks]
+        if block == "paragraph":
+            assert f"\n    Paragraph block of step {n}" in text
+    for chunk in chunks:
+        assert chunk.meta.token_count <= max_tokens
+        if chunk.text.lstrip().startswith("- Note"):  # a chunk that starts inside a nested item: its parent as context
+            assert "Step" in chunker.contextualize(chunk).split("\n- Note")[0]
+    assert not lost_texts(doc, chunks)
+
+
 def test_list_is_cut_between_top_level_items_first():
     chunks = list(docchunk.HybridChunker(max_tokens=40).chunk(onboarding()))
     # the whole list does not fit 40 tokens; the cut is before "Hardware", not inside "Accounts"

@@ -14,9 +14,13 @@ keeps that text when it fits ``max_tokens``; otherwise it cuts it between items:
 - inside a window, the nesting is written relative to its first item.
 
 An item's text that is larger than the budget on its own is one window, which the
-chunker then splits at sentence ends (with the same headings). A list the walk did
-not write as one item per line (a list item holding a paragraph or a table, a page
-break inside the list) is split at element boundaries as before.
+chunker then splits at sentence ends (with the same headings). A block of one line
+inside a list item (a paragraph; a picture without text writes nothing) is a line
+of its own, indented under its item; docling-core's serializer writes the nested
+list of such an item flat, and the lines are written again with their nesting. A
+list the walk did not write as one line per item or block (a list item holding a
+table or a block of several lines, a page break inside the list) is split at
+element boundaries as before.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from docling_core.types.doc.document import InlineGroup, ListGroup, ListItem
+from docling_core.types.doc.document import DocItem, GroupItem, InlineGroup, ListGroup, ListItem, TableItem
 
 from docchunk.chunkers.doc.walk import Piece
 from docchunk.serialization.inline import inline_group_of, plain_inline_text
@@ -40,7 +44,7 @@ _LINK_LINE = re.compile(r"(\S+ )(\[.*\]\(.*\))")
 class _Line:
     """One list item of a list piece: its serialized line, its nesting depth and its parent items."""
 
-    item: ListItem
+    item: Any  # a ListItem, or a block inside one (see _block_line)
     depth: int
     text: str  # the serializer's line of the item, without indentation
     parents: list[ListItem]
@@ -65,9 +69,19 @@ def list_lines(run: Any, piece: Piece) -> list[_Line] | None:
         return None
     indent = _indent(run)
     written = "\n".join(" " * (indent * ln.depth) + ln.text for ln in lines if ln.text)
-    if written != piece.text:
-        return None
+    if written != piece.text and _unindented(written) != _unindented(piece.text):
+        return None  # the serializer wrote other lines than one per item (its indentation aside)
     return [_plain(run, ln) for ln in lines if ln.text]
+
+
+def _unindented(text: str) -> list[str]:
+    """The non-blank lines of ``text`` without their indentation.
+
+    docling-core's list serializer writes a nested list at its parent's indentation
+    when the parent item also holds another block (an empty picture, a paragraph):
+    the same lines, flat. The lines are then written again with their nesting.
+    """
+    return [line.strip() for line in text.split("\n") if line.strip()]
 
 
 def _collect(run: Any, group: ListGroup, depth: int, parents: list[ListItem], out: list[_Line]) -> bool:
@@ -88,8 +102,27 @@ def _collect(run: Any, group: ListGroup, depth: int, parents: list[ListItem], ou
             if isinstance(sub, ListGroup):
                 if not _collect(run, sub, depth + 1, [*parents, child], out):
                     return False
-            elif not (isinstance(sub, InlineGroup) and sub is inline):
+            elif isinstance(sub, InlineGroup) and sub is inline:
+                continue
+            elif not _block_line(run, sub, depth + 1, [*parents, child], out):
                 return False
+    return True
+
+
+def _block_line(run: Any, block: Any, depth: int, parents: list[ListItem], out: list[_Line]) -> bool:
+    """Append the line of a block inside a list item (a paragraph, a picture), under that item; False if none can be.
+
+    A block that writes no text (a picture without caption) has an empty line, left
+    out of the text; one that writes one line of text is a line of its own, indented
+    under its item (a Markdown continuation); a table, a group, or a block of several
+    lines is not (the list is then split at element boundaries).
+    """
+    if isinstance(block, (TableItem, GroupItem)) or not isinstance(block, DocItem):
+        return False
+    text = run.item_text(block)
+    if "\n" in text.strip():
+        return False
+    out.append(_Line(block, depth, text.strip(), parents))
     return True
 
 
