@@ -14,7 +14,7 @@ at 128) it chunks every document with ``HybridChunker`` and counts (issue 24):
 - sibling paths: chunks whose heading path holds a heading directly followed by
   one of the same or a higher level (a sibling written as a parent);
 - split runs: inline groups (sentences of bold/italic/link fragments) whose
-  fragments are on different lines of a chunk;
+  fragments, found one after the other, are on different lines of a chunk;
 - lead-ins apart: tables directly preceded by a lead-in paragraph (ends with ``:``
   or names a table) whose lead-in *sentence* no chunk of the table holds in its
   ``contextualize()``. The lead-in sentence is the paragraph's last sentence when it
@@ -116,8 +116,28 @@ def sibling_paths(doc: Any, chunks: list[Any]) -> int:
     return count
 
 
+def _in_order(text: str, parts: list[str]) -> tuple[int, int] | None:
+    """Where ``parts`` occur in ``text`` one after the other (the first's start, the last's start), else None.
+
+    Each part is looked for after the one before it. Looking for the last part from
+    the end of the chunk instead (as this count did until 2 December 2026) found a
+    short last fragment (``.``, ``c``) in a later sentence, and counted a run
+    written on one line as split over the lines in between.
+    """
+    first = text.find(parts[0])
+    if first < 0:
+        return None
+    start, end = first, first + len(parts[0])
+    for part in parts[1:]:
+        start = text.find(part, end)
+        if start < 0:
+            return None
+        end = start + len(part)
+    return first, start
+
+
 def split_runs(doc: Any, chunks: list[Any]) -> int:
-    """Inline groups whose fragments are on different lines of a chunk."""
+    """Inline groups whose fragments are on different lines of a chunk (found in order, see :func:`_in_order`)."""
     from docling_core.types.doc.document import InlineGroup
 
     bad: set[str] = set()
@@ -130,8 +150,8 @@ def split_runs(doc: Any, chunks: list[Any]) -> int:
         for ref, texts in by_group.items():
             if len(texts) < 2:
                 continue
-            a, b = chunk.text.find(texts[0]), chunk.text.rfind(texts[-1])
-            if a >= 0 and b > a and "\n" in chunk.text[a:b]:
+            span = _in_order(chunk.text, texts)
+            if span is not None and "\n" in chunk.text[span[0] : span[1]]:
                 bad.add(ref)
     return len(bad)
 

@@ -368,3 +368,31 @@ def test_list_of_links_kept_markdown_urls_regression():
     doc.add_list_item("Contact", parent=group)
     chunks = list(docchunk.HybridChunker().chunk(doc))
     assert [c.text for c in chunks] == ["- My Section\n    - Some page\n- Contact"]
+
+
+def test_list_item_of_an_inline_run_and_a_nested_list_regression():
+    """Regression (issue 24, split runs: ``hyperlink_03``): an item without text of its own whose
+    children are an inline run and a nested list was written ``This is my\\n[Homepage](/home.html)``,
+    one fragment per line without marker, and the whole list (its link items too) flat, with Markdown.
+    """
+    doc = DoclingDocument(name="nav")
+    group = doc.add_list_group()
+    home = doc.add_list_item("My Section", parent=group, hyperlink="#")
+    sub = doc.add_list_group(parent=home)
+    item = doc.add_list_item("", parent=sub)
+    run = doc.add_inline_group(parent=item)
+    doc.add_text(DocItemLabel.TEXT, "This is my", parent=run)
+    doc.add_text(DocItemLabel.TEXT, "Homepage", parent=run, hyperlink="/home.html")
+    inner = doc.add_list_group(parent=item)
+    doc.add_list_item("List item inner", parent=inner)
+    doc.add_list_item("My organisation", parent=group, hyperlink="#")
+    chunker = docchunk.HybridChunker()
+    chunks = list(chunker.chunk(doc))
+    assert [c.text for c in chunks] == [
+        "- My Section\n    - This is my Homepage\n        - List item inner\n- My organisation"
+    ]
+    small = docchunk.HybridChunker(max_tokens=12)
+    pieces = list(small.chunk(doc))
+    inner_piece = next(c for c in pieces if "List item inner" in c.text)
+    assert "This is my Homepage" in small.contextualize(inner_piece)  # the parent path, as one line
+    assert not any("](" in c.text for c in pieces)

@@ -95,8 +95,16 @@ def _collect(run: Any, group: ListGroup, depth: int, parents: list[ListItem], ou
             continue
         if not isinstance(child, ListItem):
             return False
-        out.append(_Line(child, depth, run.item_text(child), parents))
-        inline = inline_group_of(child, doc)
+        inline = _inline_of(child, doc)
+        text = run.item_text(child)
+        if inline is not None and inline_group_of(child, doc) is None:
+            # the item's inline run is one child among others (a nested list after it): the
+            # serializer writes it after the item's marker, on the item's line
+            serialized = run.serializer.serialize(item=inline, visited=set()).text
+            if serialized and not text.endswith(serialized):
+                marker = text or run.serializer.serialize(item=child, visited=set()).text  # "- " alone reads as debris
+                text = marker.rstrip() + " " + serialized
+        out.append(_Line(child, depth, text, parents))
         for sub_ref in child.children:
             sub = sub_ref.resolve(doc)
             if isinstance(sub, ListGroup):
@@ -126,9 +134,25 @@ def _block_line(run: Any, block: Any, depth: int, parents: list[ListItem], out: 
     return True
 
 
+def _inline_of(item: Any, doc: Any) -> InlineGroup | None:
+    """The inline run that is a list item's text: its only child (see :func:`inline_group_of`), or its first.
+
+    An item without text of its own whose first child is an inline group and whose
+    other children are nested lists reads as that run, then the nested items.
+    """
+    group = inline_group_of(item, doc)
+    if group is not None or not isinstance(item, ListItem) or item.text or not item.children:
+        return group
+    first = item.children[0].resolve(doc)
+    rest = [ref.resolve(doc) for ref in item.children[1:]]
+    if isinstance(first, InlineGroup) and all(isinstance(sub, ListGroup) for sub in rest):
+        return first
+    return None
+
+
 def _plain(run: Any, line: _Line) -> _Line:
     """``line`` with an inline run written as one plain line (marker kept, no Markdown, no URL)."""
-    group = inline_group_of(line.item, run.doc)
+    group = _inline_of(line.item, run.doc)
     if group is None:
         link = _LINK_LINE.fullmatch(line.text) if line.item.hyperlink is not None else None
         if link is None or not link.group(2).endswith(f"]({line.item.hyperlink})"):
@@ -143,7 +167,7 @@ def _plain(run: Any, line: _Line) -> _Line:
 
 def parent_text(item: ListItem, doc: Any) -> str:
     """A parent item's text as context: its own text, or its inline run as one line."""
-    group = inline_group_of(item, doc)
+    group = _inline_of(item, doc)
     return plain_inline_text(group, doc) if group is not None else " ".join(item.text.split())
 
 
