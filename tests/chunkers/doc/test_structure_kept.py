@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import docchunk
 from docchunk.chunkers.doc.heading_walk import is_content_heading
 from docchunk.chunkers.doc.lead_in import is_lead_in
-from tests.helpers import collapse, lost_texts
+from tests.helpers import collapse, lost_texts, make_table
 
 
 def onboarding() -> DoclingDocument:
@@ -272,6 +272,26 @@ def test_long_lead_in_paragraph_gives_its_sentence_as_context_of_the_first_piece
     ranges = [c.meta.table_rows for c in tables]
     assert ranges[0][0] == 1 and ranges[-1][1] == 6
     assert all(b[0] == a[1] for a, b in itertools.pairwise(ranges))
+
+
+def test_lead_in_sentence_goes_with_a_first_row_split_between_entries_regression():
+    """Regression (issue 24, lead-ins apart, ``0_inp_dl_doc``): the table's first row is larger than
+    the budget and split between entries, and its first piece left no room for the lead-in sentence.
+    The row is split again, to a budget that leaves the sentence room in its first piece."""
+    doc = DoclingDocument(name="wide")
+    doc.add_heading("Results", level=1)
+    doc.add_text(DocItemLabel.TEXT, LONG_LEAD)
+    header = ["Model", *[f"site {k}" for k in range(12)]]
+    row = ["baseline model of the first study", *[f"{k}.5" for k in range(12)]]
+    make_table([header, row], doc=doc)
+    chunker = docchunk.HybridChunker(max_tokens=40)
+    chunks = list(chunker.chunk(doc))
+    tables = [c for c in chunks if c.meta.table_rows is not None]
+    assert len(tables) > 1 and all(c.meta.table_rows == (1, 2) for c in tables)  # one row, split
+    assert "The following table shows the scores:" in chunker.contextualize(tables[0])
+    assert all(c.meta.token_count <= 40 and not c.meta.oversized for c in chunks)
+    held = collapse(" ".join(c.text for c in tables))
+    assert all(v in held for v in row[1:])
 
 
 def test_lead_in_sentence_rule():

@@ -15,8 +15,9 @@ table's first piece, in the same ways, as a heading path is context: the
 paragraph stays where it is, whole, and the sentence is also the table's context.
 When not one row fits with the sentence and the heading path, that first piece
 takes a shorter path (the outer headings dropped first; the rows after it keep
-the whole path); only when not even one row fits with the sentence alone does the
-table go without it.
+the whole path); when the table's first row is split between entries (larger than
+the budget), it is split again to a budget that leaves the sentence room in its
+first piece. Only when none of these fits does the table go without it.
 """
 
 from __future__ import annotations
@@ -28,8 +29,10 @@ from typing import Any
 from docling_core.types.doc import DocItemLabel, TableItem
 from docling_core.types.doc.document import TextItem
 
+from docchunk.chunkers.doc.table_pack import table_pieces
 from docchunk.chunkers.doc.table_split import table_rows_of, under_path
 from docchunk.chunkers.doc.walk import Piece
+from docchunk.serialization.table_rows import TableRows
 
 __all__ = ["attach_lead_ins", "is_lead_in", "lead_in_sentence"]
 
@@ -82,21 +85,44 @@ def attach_lead_ins(run: Any, pieces: list[Piece]) -> list[Piece]:
         The pieces; no text is dropped (a lead-in moves, whole, into the next piece).
     """
     out: list[Piece] = []
-    for piece in pieces:
+    i = 0
+    while i < len(pieces):
+        piece = pieces[i]
         previous = out[-1] if out else None
         if piece.table_rows is not None and previous is not None and previous.table_rows is None:
+            j = i + 1  # the pieces of one split row share its range
+            while j < len(pieces) and pieces[j].table_rows == piece.table_rows and _same(pieces[j].items, piece.items):
+                j += 1
             moved = _with_lead_in(run, previous, piece)
+            used = 1
+            if moved is None and j > i + 1:
+                moved, used = _with_lead_in(run, previous, piece, row_pieces=pieces[i:j]), j - i
             if moved is not None:
                 rest, table_pieces = moved
                 out[-1:] = [rest] if rest is not None else []
                 out.extend(table_pieces)
+                i += used
                 continue
         out.append(piece)
+        i += 1
     return out
 
 
-def _with_lead_in(run: Any, before: Piece, table_piece: Piece) -> tuple[Piece | None, list[Piece]] | None:
-    """(what stays of ``before``, the table piece(s) with the lead-in), or None when there is no lead-in to move."""
+def _same(a: list[Any], b: list[Any]) -> bool:
+    """Whether two pieces hold the same items (by identity)."""
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
+
+
+def _with_lead_in(
+    run: Any, before: Piece, table_piece: Piece, row_pieces: list[Piece] | None = None
+) -> tuple[Piece | None, list[Piece]] | None:
+    """(what stays of ``before``, the table piece(s) with the lead-in), or None when there is no lead-in to move.
+
+    ``row_pieces``: the pieces of the table's first row, split between entries
+    (``table_piece`` the first of them); given, the lead-in sentence goes as context
+    of that row split again to a budget that leaves it room (the pieces returned
+    replace them all).
+    """
     if before.heading_only or before.from_headings or before.code_chunks is not None or not before.items:
         return None
     if before.headings != table_piece.headings:
@@ -110,6 +136,8 @@ def _with_lead_in(run: Any, before: Piece, table_piece: Piece) -> tuple[Piece | 
     sentence = lead_in_sentence(lead)
     if sentence is None:
         return None
+    if row_pieces is not None:
+        return _split_row_again(run, before, row_pieces, sentence)
     whole = _whole_lead_in(run, before, table_piece, lead)
     if whole is not None:
         return whole
@@ -124,6 +152,41 @@ def _with_lead_in(run: Any, before: Piece, table_piece: Piece) -> tuple[Piece | 
         if cut is not None:
             head, tail = cut
             return before, [head, replace(tail, headings=table_piece.headings, heading_items=table_piece.heading_items)]
+    return None
+
+
+def _split_row_again(
+    run: Any, before: Piece, row_pieces: list[Piece], sentence: str
+) -> tuple[Piece | None, list[Piece]] | None:
+    """The first row's pieces split again so that the first holds ``sentence`` as context; None if it cannot be.
+
+    The row (split between entries because it is larger than the budget) is packed
+    again to what the sentence and the shortest heading path that leaves room take,
+    and no less than what the row's own context takes, so that every new piece fits:
+    the first with the sentence as its first caption, the others as the row's pieces were.
+    """
+    first = row_pieces[0]
+    rows = table_rows_of(run, first)
+    span = first.table_rows
+    if rows is None or span is None:
+        return None
+    own = [row for row in rows.rows if row.cells and span[0] <= row.index < span[1]]
+    if len(own) != 1:
+        return None
+    plain = run.ctx_count(replace(first, text="", text_tokens=0))
+    headings = first.headings or []
+    for k in range(len(headings) + 1):
+        lead = replace(under_path(first, headings[k:]), captions=[sentence, *(first.captions or [])])
+        available = run.max - max(run.ctx_count(replace(lead, text="", text_tokens=0)), plain)
+        if available < max(1, run.max // 8):
+            continue
+        parts = table_pieces(TableRows(rows=own, start=span[0], end=span[1]), available, run.sizer)
+        if not parts or any(p.oversized for p in parts):
+            continue
+        out = [replace(lead if n == 0 else first, text=p.text, text_tokens=p.tokens, table_rows=span)
+               for n, p in enumerate(parts)]  # fmt: skip
+        if all(run.ctx_count(p) <= run.max for p in out):
+            return before, out
     return None
 
 
