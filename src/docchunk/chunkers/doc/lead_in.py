@@ -16,8 +16,8 @@ paragraph stays where it is, whole, and the sentence is also the table's context
 When not one row fits with the sentence and the heading path, that first piece
 takes a shorter path (the outer headings dropped first; the rows after it keep
 the whole path); when the table's first row is split between entries (larger than
-the budget), it is split again to a budget that leaves the sentence room in its
-first piece. Only when none of these fits does the table go without it.
+the budget), the entries of its first piece are split again to a budget that
+leaves the sentence room. Only when none of these fits does the table go without it.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from docling_core.types.doc.document import TextItem
 from docchunk.chunkers.doc.table_pack import table_pieces
 from docchunk.chunkers.doc.table_split import table_rows_of, under_path
 from docchunk.chunkers.doc.walk import Piece
-from docchunk.serialization.table_rows import TableRows
+from docchunk.serialization.table_rows import TableRow, TableRows
 
 __all__ = ["attach_lead_ins", "is_lead_in", "lead_in_sentence"]
 
@@ -158,12 +158,15 @@ def _with_lead_in(
 def _split_row_again(
     run: Any, before: Piece, row_pieces: list[Piece], sentence: str
 ) -> tuple[Piece | None, list[Piece]] | None:
-    """The first row's pieces split again so that the first holds ``sentence`` as context; None if it cannot be.
+    """The first row's first piece split again so that it holds ``sentence`` as context; None if it cannot be.
 
-    The row (split between entries because it is larger than the budget) is packed
-    again to what the sentence and the shortest heading path that leaves room take,
-    and no less than what the row's own context takes, so that every new piece fits:
-    the first with the sentence as its first caption, the others as the row's pieces were.
+    The first piece of a row split between entries holds the row's label and its
+    first entries; those entries are packed again to what the sentence and the
+    shortest heading path that leaves room take (and no less than what the piece's
+    own context takes, so that every new piece fits): the first new piece has the
+    sentence as its first caption, the others the context the piece had; the row's
+    other pieces stay as they are. When the first piece is part of one entry split
+    by text, the whole row is split again so. None when no budget leaves room.
     """
     first = row_pieces[0]
     rows = table_rows_of(run, first)
@@ -173,6 +176,14 @@ def _split_row_again(
     own = [row for row in rows.rows if row.cells and span[0] <= row.index < span[1]]
     if len(own) != 1:
         return None
+    row = own[0]
+    entries = [prefix + value for prefix, value in row.cells]
+    mark = row.sep.rstrip()
+    count = next((m for m in range(1, len(entries)) if first.text == row.lead + row.sep.join(entries[:m]) + mark), None)
+    if count is None:  # the first piece is part of one entry, split by text: the whole row is split again
+        sub, rest = row, []
+    else:  # the entries of the first piece
+        sub, rest = TableRow(row.index, row.cells[:count], row.lead, row.sep, mark), row_pieces[1:]
     plain = run.ctx_count(replace(first, text="", text_tokens=0))
     headings = first.headings or []
     for k in range(len(headings) + 1):
@@ -180,13 +191,13 @@ def _split_row_again(
         available = run.max - max(run.ctx_count(replace(lead, text="", text_tokens=0)), plain)
         if available < max(1, run.max // 8):
             continue
-        parts = table_pieces(TableRows(rows=own, start=span[0], end=span[1]), available, run.sizer)
+        parts = table_pieces(TableRows(rows=[sub], start=span[0], end=span[1]), available, run.sizer)
         if not parts or any(p.oversized for p in parts):
             continue
         out = [replace(lead if n == 0 else first, text=p.text, text_tokens=p.tokens, table_rows=span)
                for n, p in enumerate(parts)]  # fmt: skip
         if all(run.ctx_count(p) <= run.max for p in out):
-            return before, out
+            return before, [*out, *rest]
     return None
 
 
