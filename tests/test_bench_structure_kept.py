@@ -41,3 +41,12 @@ def test_structure_kept_bench_counts_a_sibling_path_and_a_split_run():
     assert bench.split_runs(linked(), chunks) == 1  # docling-core writes one fragment per line
     default = list(docchunk.HybridChunker().chunk(contract()))
     assert bench.sibling_paths(contract(), default) == 0
+
+
+def test_split_runs_finds_fragments_in_order():
+    """The count looked for a run's last fragment from the end of the chunk: a short last fragment
+    (``.``) met again in a later line counted a run written on one line as split (``equations``)."""
+    bench = _bench()
+    assert bench._in_order("Area is A= r2.\n- Next item.", ["Area is", "A= r2", "."]) == (0, 13)
+    assert bench._in_order("Area is\nA= r2.", ["Area is", "A= r2"]) == (0, 8)
+    assert bench._in_order("A b", ["b", "A"]) is None

@@ -7,6 +7,8 @@ docling-core by tests/differential.
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from docling_core.types.doc import DocItemLabel, DoclingDocument, TableCell, TableData
 from docling_core.types.doc.document import Formatting, ListItem, Script
@@ -16,7 +18,7 @@ from hypothesis import strategies as st
 import docchunk
 from docchunk.chunkers.doc.heading_walk import is_content_heading
 from docchunk.chunkers.doc.lead_in import is_lead_in
-from tests.helpers import lost_texts
+from tests.helpers import collapse, lost_texts, make_table
 
 
 def onboarding() -> DoclingDocument:
@@ -63,6 +65,47 @@ def test_split_nested_list_keeps_parent_items():
     ]
     chunker = docchunk.HybridChunker(max_tokens=24)
     assert chunker.contextualize(chunks[1]).startswith("Onboarding\nAccounts\n- Give access")
+
+
+def steps(block: str) -> DoclingDocument:
+    """A list whose items hold a block (an empty picture, or a paragraph) before their nested list."""
+    doc = DoclingDocument(name="steps")
+    doc.add_heading("Install", level=1)
+    top = doc.add_list_group()
+    for n in (1, 2):
+        item = doc.add_list_item(f"Step {n} text", parent=top)
+        if block == "picture":
+            doc.add_picture(parent=item)
+        else:
+            doc.add_text(DocItemLabel.TEXT, f"Paragraph block of step {n}", parent=item)
+        sub = doc.add_list_group(parent=item)
+        doc.add_list_item(f"Note of step {n}", parent=sub)
+    doc.add_list_item("Step 3 text", parent=top)
+    return doc
+
+
+@pytest.mark.parametrize("block", ["picture", "paragraph"])
+@pytest.mark.parametrize("max_tokens", [16, 64])
+def test_list_item_holding_a_block_keeps_its_nested_list(block, max_tokens):
+    """A list item that holds a block other than a list.
+
+    docling-core's list serializer wrote its nested list at the parent's indentation, and the
+    list was split item by item, flat (``1. Step 1 text\n- Note text``). The nesting is kept
+    now, a paragraph block indented under its item.
+    """
+    chunker = docchunk.HybridChunker(max_tokens=max_tokens)
+    doc = steps(block)
+    chunks = list(chunker.chunk(doc))
+    text = "\n".join(c.text for c in chunks)
+    for n in (1, 2):
+        assert f"\n    - Note of step {n}" in text, [c.text for c in chunks]
+        if block == "paragraph":
+            assert f"\n    Paragraph block of step {n}" in text
+    for chunk in chunks:
+        assert chunk.meta.token_count <= max_tokens
+        if chunk.text.lstrip().startswith("- Note"):  # a chunk that starts inside a nested item: its parent as context
+            assert "Step" in chunker.contextualize(chunk).split("\n- Note")[0]
+    assert not lost_texts(doc, chunks)
 
 
 def test_list_is_cut_between_top_level_items_first():
@@ -199,6 +242,68 @@ def test_lead_in_is_context_of_the_first_piece_when_it_does_not_fit():
     assert sum(lead in chunker.contextualize(c) for c in chunks) == 1
 
 
+LONG_LEAD = (
+    "We ran the benchmark twice on each model, once on the cold cache and once on the warm one, and we kept "
+    "the better of the two runs for every model and every data set. Each run read the whole corpus from disk, "
+    "with the same seed and the same batch size of thirty-two documents. The following table shows the scores:"
+)
+
+
+@pytest.mark.parametrize("max_tokens", [40, 64])
+def test_long_lead_in_paragraph_gives_its_sentence_as_context_of_the_first_piece(max_tokens):
+    """A lead-in paragraph too long to go with the table stayed alone.
+
+    The paragraph stays where it is, whole; its lead-in sentence (the last, ending with ``:``) is
+    the context of the table's first piece, under a shorter heading path when the whole one leaves
+    no room for a row.
+    """
+    from docchunk.chunkers.doc.lead_in import lead_in_sentence
+
+    chunker = docchunk.HybridChunker(max_tokens=max_tokens)
+    doc = results(LONG_LEAD, rows=6)
+    chunks = list(chunker.chunk(doc))
+    sentence = "The following table shows the scores:"
+    assert lead_in_sentence(LONG_LEAD) == sentence
+    tables = [c for c in chunks if c.meta.table_rows is not None]
+    assert sentence in chunker.contextualize(tables[0]), [chunker.contextualize(c) for c in chunks]
+    assert sentence not in "".join(c.text for c in tables)
+    assert collapse(LONG_LEAD) in collapse(" ".join(c.text for c in chunks if c.meta.table_rows is None))
+    assert all(c.meta.token_count <= max_tokens and not c.meta.oversized for c in chunks)
+    ranges = [c.meta.table_rows for c in tables]
+    assert ranges[0][0] == 1 and ranges[-1][1] == 6
+    assert all(b[0] == a[1] for a, b in itertools.pairwise(ranges))
+
+
+def test_lead_in_sentence_goes_with_a_first_row_split_between_entries():
+    """The table's first row is larger than
+    the budget and split between entries, and its first piece left no room for the lead-in sentence.
+    The row is split again, to a budget that leaves the sentence room in its first piece."""
+    doc = DoclingDocument(name="wide")
+    doc.add_heading("Results", level=1)
+    doc.add_text(DocItemLabel.TEXT, LONG_LEAD)
+    header = ["Model", *[f"site {k}" for k in range(12)]]
+    row = ["baseline model of the first study", *[f"{k}.5" for k in range(12)]]
+    make_table([header, row], doc=doc)
+    chunker = docchunk.HybridChunker(max_tokens=40)
+    chunks = list(chunker.chunk(doc))
+    tables = [c for c in chunks if c.meta.table_rows is not None]
+    assert len(tables) > 1 and all(c.meta.table_rows == (1, 2) for c in tables)  # one row, split
+    assert "The following table shows the scores:" in chunker.contextualize(tables[0])
+    assert all(c.meta.token_count <= 40 and not c.meta.oversized for c in chunks)
+    held = collapse(" ".join(c.text for c in tables))
+    assert all(v in held for v in row[1:])
+
+
+def test_lead_in_sentence_rule():
+    from docchunk.chunkers.doc.lead_in import lead_in_sentence
+
+    assert lead_in_sentence("We grew. Net income is reconciled in the following table:") == (
+        "Net income is reconciled in the following table:"
+    )
+    assert lead_in_sentence("Table 3 shows the scores. They are the means of 5 runs.") == "Table 3 shows the scores."
+    assert lead_in_sentence("We ran the benchmark twice.") is None
+
+
 def test_lead_in_rule():
     assert is_lead_in("The results are shown below:")
     assert is_lead_in("The following table lists the models.")
@@ -283,3 +388,31 @@ def test_list_of_links_gives_link_texts_without_urls():
     doc.add_list_item("Contact", parent=group)
     chunks = list(docchunk.HybridChunker().chunk(doc))
     assert [c.text for c in chunks] == ["- My Section\n    - Some page\n- Contact"]
+
+
+def test_list_item_of_an_inline_run_and_a_nested_list():
+    """An item without text of its own whose
+    children are an inline run and a nested list was written ``This is my\\n[Homepage](/home.html)``,
+    one fragment per line without marker, and the whole list (its link items too) flat, with Markdown.
+    """
+    doc = DoclingDocument(name="nav")
+    group = doc.add_list_group()
+    home = doc.add_list_item("My Section", parent=group, hyperlink="#")
+    sub = doc.add_list_group(parent=home)
+    item = doc.add_list_item("", parent=sub)
+    run = doc.add_inline_group(parent=item)
+    doc.add_text(DocItemLabel.TEXT, "This is my", parent=run)
+    doc.add_text(DocItemLabel.TEXT, "Homepage", parent=run, hyperlink="/home.html")
+    inner = doc.add_list_group(parent=item)
+    doc.add_list_item("List item inner", parent=inner)
+    doc.add_list_item("My organisation", parent=group, hyperlink="#")
+    chunker = docchunk.HybridChunker()
+    chunks = list(chunker.chunk(doc))
+    assert [c.text for c in chunks] == [
+        "- My Section\n    - This is my Homepage\n        - List item inner\n- My organisation"
+    ]
+    small = docchunk.HybridChunker(max_tokens=12)
+    pieces = list(small.chunk(doc))
+    inner_piece = next(c for c in pieces if "List item inner" in c.text)
+    assert "This is my Homepage" in small.contextualize(inner_piece)  # the parent path, as one line
+    assert not any("](" in c.text for c in pieces)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from docling_core.types.doc import DocItemLabel, DoclingDocument, TableItem
 from docling_core.types.doc.document import DescriptionMetaField, FloatingMeta
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import docchunk
@@ -55,20 +55,19 @@ def test_revenue_rows_are_records_under_their_section(max_tokens):
     chunks = list(chunker.chunk(doc))
     check_tables(chunker, doc, chunks)
     lines = [line for c in table_pieces_of(chunks) for line in c.text.split("\n")]
-    us = ("Americas / United States: Years ended December 31 / 2019 = $614,493; "
-          "Years ended December 31 / 2018 = $668,580; Years ended December 31 / 2017 = $644,870")  # fmt: skip
+    us = "Americas / United States: Years ended December 31: 2019 = $614,493, 2018 = $668,580, 2017 = $644,870"
     if max_tokens >= 64:
         assert us in lines
     assert any(line.startswith("EMEA / Germany: ") for line in lines)
     text = "\n".join(lines)
     assert "Americas: =" not in text and "= ;" not in text and "= ." not in text and not text.endswith("=")
-    assert "Canada: Years ended December 31 / 2019 = $81,230; Years ended December 31 / 2017 = $77,410" in text
+    assert "Canada: Years ended December 31: 2019 = $81,230, 2017 = $77,410" in text
 
 
 def test_hierarchical_default_writes_records():
     chunks = list(docchunk.HierarchicalChunker().chunk(revenue_doc()))
     (table,) = table_pieces_of(chunks)
-    assert table.text.split("\n")[0].startswith("Americas / United States: Years ended December 31 / 2019 = ")
+    assert table.text.split("\n")[0].startswith("Americas / United States: Years ended December 31: 2019 = ")
     assert table.meta.table_rows == (2, 7)
 
 
@@ -172,7 +171,7 @@ def test_table_description_reaches_contextualize_of_every_piece(max_tokens):
 
 
 def test_both_modes_keep_a_tables_description():
-    """docling-core keeps a table's meta.description in its text; the default mode dropped it."""
+    """Docling-core keeps a table's meta.description in its text; the default mode dropped it."""
     doc = revenue_doc("Figures from the annual report.")
     compat = docchunk.HybridChunker(docling_compat=True)
     assert any("Figures from the annual report." in compat.contextualize(c) for c in compat.chunk(doc))
@@ -239,6 +238,55 @@ def test_cli_table_format_option(capsys, tmp_path):
     assert code == 2 and "records" in err
 
 
+def test_entry_whose_header_fills_the_budget_leaves_no_lone_label_or_value_line():
+    """Regression (CI profile of the records property): a 20-word column header at 24 tokens.
+
+    The entry is split as text, without repeating its prefix; the row's label stood on a
+    line of its own (``a|b:``) and so could the value (``-``). The label now opens a line
+    with text after it and the value keeps the end of its header.
+    """
+    words = ["alpha " * 20, "alpha " * 21]
+    grid = [["", "", ""], ["", words[0].strip(), words[1].strip()], ["", None, ""], ["a|b", None, "-"]]
+    doc = DoclingDocument(name="t")
+    doc.add_heading(text="Results", level=1)
+    make_table(grid, header_rows=2, spans=[(1, 1, 3, 1)], doc=doc)
+    chunker = docchunk.HybridChunker(max_tokens=24)
+    chunks = list(chunker.chunk(doc))
+    check_tables(chunker, doc, chunks)
+    lines = [line.strip() for c in table_pieces_of(chunks) for line in c.text.split("\n")]
+    labelled = [line for line in lines if line.startswith("a|b:")]
+    assert labelled and all(line.startswith("a|b: alpha") for line in labelled), lines
+    assert not any(line in {"a|b:", "-", "= -", "alpha alpha alpha alpha alpha alpha;"} for line in lines), lines
+    assert any(line.endswith("alpha = -") for line in lines), lines
+
+
+def test_row_split_only_by_its_heading_path_is_whole_under_a_shorter_path():
+    """A row that fits the budget, but not with a deep heading path, was cut.
+
+    It is one piece now, under the innermost headings that leave it room (the outer ones dropped).
+    """
+    doc = DoclingDocument(name="t")
+    path = ["Annual report of the northern region cooperative", "Operations and financial review of the year",
+            "Results of the field measurements by site"]  # fmt: skip
+    doc.add_title(text=path[0])
+    doc.add_heading(text=path[1], level=1)
+    doc.add_heading(text=path[2], level=2)
+    grid = [["Site", "Mean", "Peak", "Notes"], ["Pass", "1.5", "2.5", "dry ground near the old quarry road"],
+            ["North ridge camp", "10.25", "14.75", "measured at dawn in wet snow beside the upper hut"]]  # fmt: skip
+    make_table(grid, doc=doc)
+    chunker = docchunk.HybridChunker(max_tokens=48)
+    tok = chunker.token_counter
+    row = table_rows(doc.tables[0], doc).rows[1].text
+    assert tok.count_tokens(join_context(path, None, row, "\n")) > 48 >= tok.count_tokens(row)
+    chunks = list(chunker.chunk(doc))
+    check_tables(chunker, doc, chunks)
+    (holder,) = [c for c in table_pieces_of(chunks) if row in c.text.split("\n")]
+    headings = holder.meta.headings or []
+    assert headings == path[len(path) - len(headings) :] and len(headings) < len(path)
+    assert holder.meta.token_count <= 48 and holder.meta.table_rows == (2, 3)
+    assert any(c.meta.headings == path for c in table_pieces_of(chunks))  # the first row keeps the whole path
+
+
 # -- properties over generated tables ---------------------------------------------------
 
 
@@ -297,11 +345,6 @@ def described_tables(draw):
 def test_records_properties_minilm(made, max_tokens):
     doc, description = made
     chunker = docchunk.HybridChunker(max_tokens=max_tokens)
-    # Known limitation, left out here: an entry whose column header alone takes more than half the
-    # budget (a 20-word header at 24 tokens) is split as text, and its label or a lone value such as
-    # "-" can then stand on a line of its own (found by this test in the CI profile).
-    tok = chunker.token_counter
-    assume(all(2 * tok.count_tokens(cell.text) <= max_tokens for t in doc.tables for cell in t.data.table_cells))
     check_records(chunker, doc, list(chunker.chunk(doc)), description)
 
 

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from docchunk.serialization.table_rows import _DEBRIS_CHARS
 from docchunk.tokenizers import Sizer, Tokenizer
 
-__all__ = ["SegmentRun", "attach_marks", "sentence_segments", "take_start"]
+__all__ = ["SegmentRun", "attach_marks", "is_debris", "sentence_segments", "take_start"]
 
 
 class SegmentRun(Protocol):
@@ -101,41 +101,80 @@ def _marks_only(text: str) -> bool:
     return all(ch in "|-:" or ch.isspace() for ch in text)
 
 
-def attach_marks(text: str, spans: list[tuple[int, int]], fits: Callable[[int, int], bool]) -> list[tuple[int, int]]:
-    """``spans`` where a span made only of ``|``, ``-``, ``:`` and spaces is joined to a neighbour.
+def attach_marks(
+    text: str,
+    spans: list[tuple[int, int]],
+    fits: Callable[[int, int], bool],
+    lone: Callable[[int, int], bool] | None = None,
+) -> list[tuple[int, int]]:
+    """``spans`` where a span that cannot stand alone is joined to a neighbour.
 
-    Such a fragment would read as a Markdown table remnant; it is kept with the text
-    before it (or after it, for the first) when ``fits(start, end)`` says the joined
-    span is within the budget, else with as much of that neighbour as fits (the rest
-    of the neighbour a span of its own); it stays alone only when not even one
-    character of the neighbour fits with it.
+    ``lone(start, end)`` says which spans those are; by default spans made
+    only of ``|``, ``-``, ``:`` and spaces, which would read as a Markdown table
+    remnant. A lone span after text is kept with the text before it, a lone first
+    span (or one after another lone span) with the text after it, when ``fits(start,
+    end)`` says the joined span is within the budget, else with as much of that
+    neighbour as fits (the rest of the neighbour a span of its own, cut between words
+    where one fits); it stays alone only when not even one character of the
+    neighbour fits with it.
     """
+    lone = lone or partial(is_debris, text)
     out: list[tuple[int, int]] = []
     for s, e in spans:
         if not out:
             out.append((s, e))
             continue
         ps, pe = out[-1]
-        if set(text[s:e]) <= _DEBRIS_CHARS:  # marks after text: they take the end of the previous span
+        if lone(s, e) and not lone(ps, pe):  # after text: it takes the end of the previous span
             if fits(ps, e):
                 out[-1] = (ps, e)
                 continue
             cut = _shortest_fitting(ps, pe, partial(_fits_before, fits, e))
+            word = _word_end(text, cut, pe)  # cut between words where one fits
+            if text[ps:word].strip() and text[word:pe].strip() and fits(word, e):
+                cut = word
             if text[cut:pe].strip() and text[ps:cut].strip() and fits(ps, cut):  # the rest must fit too
                 out[-1] = (ps, cut)
                 out.append((cut, e))
                 continue
-        elif set(text[ps:pe]) <= _DEBRIS_CHARS:  # marks before text: they take its start
+        elif lone(ps, pe):  # before text: it takes the start of this span
             if fits(ps, e):
                 out[-1] = (ps, e)
                 continue
             taken = take_start(text, ps, s, e, fits)
             if taken is not None:
+                word = _word_start(text, s, taken)  # cut between words where one fits
+                if text[s:word].strip() and fits(word, e):
+                    taken = word
                 out[-1] = (ps, taken)
                 out.append((taken, e))
                 continue
         out.append((s, e))
     return out
+
+
+def is_debris(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is made only of ``|``, ``-``, ``:`` and spaces (a Markdown remnant)."""
+    return set(text[start:end]) <= _DEBRIS_CHARS
+
+
+def _word_start(text: str, start: int, cut: int) -> int:
+    """``cut`` moved back to the start of the word it falls in (not before ``start``)."""
+    while cut > start and _inside_word(text, cut):
+        cut -= 1
+    return cut
+
+
+def _word_end(text: str, cut: int, end: int) -> int:
+    """``cut`` moved on to the end of the word it falls in (not after ``end``)."""
+    while _inside_word(text, cut) and cut < end:
+        cut += 1
+    return cut
+
+
+def _inside_word(text: str, cut: int) -> bool:
+    """Whether ``cut`` falls between two characters of one word."""
+    return 0 < cut < len(text) and not text[cut - 1].isspace() and not text[cut].isspace()
 
 
 def _fits_before(fits: Callable[[int, int], bool], end: int, start: int) -> bool:

@@ -7,8 +7,17 @@ the table's first piece: as the start of its text when the piece still fits
 ``max_tokens`` with it, else as the first of its captions (context of the piece:
 ``contextualize()`` shows it) when that fits, else as that caption of a first piece
 cut to the rows that fit with it (a piece of whole rows: the other rows go on in a
-piece of their own); only when not even one row fits with it does the lead-in stay
-a piece of its own.
+piece of their own). When the whole paragraph fits in none of these ways (a long
+paragraph, or one split at sentence ends over several pieces), its lead-in
+*sentence* (:func:`lead_in_sentence`: the last sentence, when the paragraph ends
+with ``:``, else the last one that names a table) becomes the first caption of the
+table's first piece, in the same ways, as a heading path is context: the
+paragraph stays where it is, whole, and the sentence is also the table's context.
+When not one row fits with the sentence and the heading path, that first piece
+takes a shorter path (the outer headings dropped first; the rows after it keep
+the whole path); when the table's first row is split between entries (larger than
+the budget), the entries of its first piece are split again to a budget that
+leaves the sentence room. Only when none of these fits does the table go without it.
 """
 
 from __future__ import annotations
@@ -20,9 +29,12 @@ from typing import Any
 from docling_core.types.doc import DocItemLabel, TableItem
 from docling_core.types.doc.document import TextItem
 
+from docchunk.chunkers.doc.table_pack import table_pieces
+from docchunk.chunkers.doc.table_split import table_rows_of, under_path
 from docchunk.chunkers.doc.walk import Piece
+from docchunk.serialization.table_rows import TableRow, TableRows
 
-__all__ = ["attach_lead_ins", "is_lead_in"]
+__all__ = ["attach_lead_ins", "is_lead_in", "lead_in_sentence"]
 
 _NAMES_TABLE = re.compile(
     r"^\s*(?:table|tab\.)\s*[\dIVX]+|\b(?:following|below|next)\s+tables?\b|\btables?\s+(?:below|that follows)\b",
@@ -36,6 +48,32 @@ def is_lead_in(text: str) -> bool:
     return bool(stripped) and (stripped.endswith(":") or _NAMES_TABLE.search(stripped) is not None)
 
 
+_SENTENCE_END = re.compile(r"[.!?][\"'\u201d\u2019)\]]*\s+(?=[\"'\u201c\u2018(\[]*[A-Z0-9])")
+"""A sentence end: ``.``, ``!`` or ``?`` (and closing quotes or brackets), spaces, then a capital or a digit."""
+
+
+def lead_in_sentence(text: str) -> str | None:
+    """The sentence of a lead-in paragraph that introduces the table, or None when ``text`` is no lead-in.
+
+    The paragraph's last sentence when it ends with ``:`` (``... The following table
+    presents the reconciliation:``); else its last sentence that names a table
+    (``Table 3 shows ...``, ``... in the table below.``); sentences end at ``.``,
+    ``!`` or ``?`` followed by spaces and a capital or a digit. A paragraph of one
+    sentence is its own lead-in sentence.
+    """
+    stripped = text.strip()
+    if not is_lead_in(stripped):
+        return None
+    cuts = [m.end() for m in _SENTENCE_END.finditer(stripped)]
+    sentences = [stripped[a:b].strip() for a, b in zip([0, *cuts], [*cuts, len(stripped)], strict=True)]
+    sentences = [s for s in sentences if s]
+    if not stripped.endswith(":"):
+        named = [s for s in sentences if _NAMES_TABLE.search(s)]
+        if named:
+            return named[-1]
+    return sentences[-1]
+
+
 def attach_lead_ins(run: Any, pieces: list[Piece]) -> list[Piece]:
     """``pieces`` with each table's lead-in paragraph moved into the table's first piece (see the module docstring).
 
@@ -47,21 +85,44 @@ def attach_lead_ins(run: Any, pieces: list[Piece]) -> list[Piece]:
         The pieces; no text is dropped (a lead-in moves, whole, into the next piece).
     """
     out: list[Piece] = []
-    for piece in pieces:
+    i = 0
+    while i < len(pieces):
+        piece = pieces[i]
         previous = out[-1] if out else None
         if piece.table_rows is not None and previous is not None and previous.table_rows is None:
+            j = i + 1  # the pieces of one split row share its range
+            while j < len(pieces) and pieces[j].table_rows == piece.table_rows and _same(pieces[j].items, piece.items):
+                j += 1
             moved = _with_lead_in(run, previous, piece)
+            used = 1
+            if moved is None and j > i + 1:
+                moved, used = _with_lead_in(run, previous, piece, row_pieces=pieces[i:j]), j - i
             if moved is not None:
                 rest, table_pieces = moved
                 out[-1:] = [rest] if rest is not None else []
                 out.extend(table_pieces)
+                i += used
                 continue
         out.append(piece)
+        i += 1
     return out
 
 
-def _with_lead_in(run: Any, before: Piece, table_piece: Piece) -> tuple[Piece | None, list[Piece]] | None:
-    """(what stays of ``before``, the table piece(s) with the lead-in), or None when there is no lead-in to move."""
+def _same(a: list[Any], b: list[Any]) -> bool:
+    """Whether two pieces hold the same items (by identity)."""
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
+
+
+def _with_lead_in(
+    run: Any, before: Piece, table_piece: Piece, row_pieces: list[Piece] | None = None
+) -> tuple[Piece | None, list[Piece]] | None:
+    """(what stays of ``before``, the table piece(s) with the lead-in), or None when there is no lead-in to move.
+
+    ``row_pieces``: the pieces of the table's first row, split between entries
+    (``table_piece`` the first of them); given, the lead-in sentence goes as context
+    of that row split again to a budget that leaves it room (the pieces returned
+    replace them all).
+    """
     if before.heading_only or before.from_headings or before.code_chunks is not None or not before.items:
         return None
     if before.headings != table_piece.headings:
@@ -72,15 +133,83 @@ def _with_lead_in(run: Any, before: Piece, table_piece: Piece) -> tuple[Piece | 
     if any(isinstance(it, TableItem) for it in before.items):
         return None
     lead = run.item_text(last)
-    if not is_lead_in(lead):
+    sentence = lead_in_sentence(lead)
+    if sentence is None:
         return None
+    if row_pieces is not None:
+        return _split_row_again(run, before, row_pieces, sentence)
+    whole = _whole_lead_in(run, before, table_piece, lead)
+    if whole is not None:
+        return whole
+    # the paragraph goes nowhere whole: its lead-in sentence is the context of the table's first piece,
+    # under the whole heading path, else under a shorter one (the outer headings dropped first)
+    headings = table_piece.headings or []
+    for k in range(len(headings) + 1):
+        as_context = replace(under_path(table_piece, headings[k:]), captions=[sentence, *(table_piece.captions or [])])
+        if run.ctx_count(as_context) <= run.max:
+            return before, [as_context]
+        cut = _fewer_rows(run, as_context, moved_item=False)
+        if cut is not None:
+            head, tail = cut
+            return before, [head, replace(tail, headings=table_piece.headings, heading_items=table_piece.heading_items)]
+    return None
+
+
+def _split_row_again(
+    run: Any, before: Piece, row_pieces: list[Piece], sentence: str
+) -> tuple[Piece | None, list[Piece]] | None:
+    """The first row's first piece split again so that it holds ``sentence`` as context; None if it cannot be.
+
+    The first piece of a row split between entries holds the row's label and its
+    first entries; those entries are packed again to what the sentence and the
+    shortest heading path that leaves room take (and no less than what the piece's
+    own context takes, so that every new piece fits): the first new piece has the
+    sentence as its first caption, the others the context the piece had; the row's
+    other pieces stay as they are. When the first piece is part of one entry split
+    by text, the whole row is split again so. None when no budget leaves room.
+    """
+    first = row_pieces[0]
+    rows = table_rows_of(run, first)
+    span = first.table_rows
+    if rows is None or span is None:
+        return None
+    own = [row for row in rows.rows if row.cells and span[0] <= row.index < span[1]]
+    if len(own) != 1:
+        return None
+    row = own[0]
+    entries = [prefix + value for prefix, value in row.cells]
+    mark = row.sep.rstrip()
+    count = next((m for m in range(1, len(entries)) if first.text == row.lead + row.sep.join(entries[:m]) + mark), None)
+    if count is None:  # the first piece is part of one entry, split by text: the whole row is split again
+        sub, rest = row, []
+    else:  # the entries of the first piece
+        sub, rest = TableRow(row.index, row.cells[:count], row.lead, row.sep, mark), row_pieces[1:]
+    plain = run.ctx_count(replace(first, text="", text_tokens=0))
+    headings = first.headings or []
+    for k in range(len(headings) + 1):
+        lead = replace(under_path(first, headings[k:]), captions=[sentence, *(first.captions or [])])
+        available = run.max - max(run.ctx_count(replace(lead, text="", text_tokens=0)), plain)
+        if available < max(1, run.max // 8):
+            continue
+        parts = table_pieces(TableRows(rows=[sub], start=span[0], end=span[1]), available, run.sizer)
+        if not parts or any(p.oversized for p in parts):
+            continue
+        out = [replace(lead if n == 0 else first, text=p.text, text_tokens=p.tokens, table_rows=span)
+               for n, p in enumerate(parts)]  # fmt: skip
+        if all(run.ctx_count(p) <= run.max for p in out):
+            return before, [*out, *rest]
+    return None
+
+
+def _whole_lead_in(run: Any, before: Piece, table_piece: Piece, lead: str) -> tuple[Piece | None, list[Piece]] | None:
+    """The whole lead-in paragraph ``lead`` moved into the table's first piece, or None when it cannot go."""
     if before.text == lead:
         rest = None
     elif before.text.endswith(run.delim + lead) and len(before.items) > 1:
         rest = replace(before, text=before.text[: -len(run.delim + lead)], items=before.items[:-1], text_tokens=None)
     else:
         return None
-    items = [last, *table_piece.items]
+    items = [before.items[-1], *table_piece.items]
     in_text = replace(table_piece, text=lead + run.delim + table_piece.text, items=items, text_tokens=None)
     if run.ctx_count(in_text) <= run.max:
         return rest, [in_text]
@@ -93,24 +222,48 @@ def _with_lead_in(run: Any, before: Piece, table_piece: Piece) -> tuple[Piece | 
     return None
 
 
-def _fewer_rows(run: Any, piece: Piece) -> list[Piece] | None:
+def _fewer_rows(run: Any, piece: Piece, moved_item: bool = True) -> list[Piece] | None:
     """``piece`` (a table piece with the lead-in as its first caption) cut in two so that the lead-in fits.
 
     Only for a piece of whole rows, one per line (``table_rows`` says how many): the
     first part holds the rows that fit with the lead-in, the second the others,
     without it (as the table's other pieces). None when not even one row fits.
+    ``moved_item``: the lead-in's item was put first in ``piece.items`` (the whole
+    paragraph moved); the second part goes without it.
     """
     if piece.table_rows is None:
         return None
     start, end = piece.table_rows
     lines = piece.text.split("\n")
-    if len(lines) != end - start or len(lines) < 2:
+    bounds = _line_rows(run, piece, lines)
+    if bounds is None or len(lines) < 2:
         return None
     for k in range(len(lines) - 1, 0, -1):
-        head = replace(piece, text="\n".join(lines[:k]), table_rows=(start, start + k), text_tokens=None)
+        cut = bounds[k]  # the grid row of line k: the tail starts there (empty rows before it stay in the head)
+        head = replace(piece, text="\n".join(lines[:k]), table_rows=(start, cut), text_tokens=None)
         if run.ctx_count(head) <= run.max:
             tail_captions = piece.captions[1:] or None if piece.captions else None
-            tail = replace(piece, text="\n".join(lines[k:]), table_rows=(start + k, end), captions=tail_captions,
-                           items=piece.items[1:], text_tokens=None)  # fmt: skip
+            tail = replace(piece, text="\n".join(lines[k:]), table_rows=(cut, end), captions=tail_captions,
+                           items=piece.items[1:] if moved_item else piece.items, text_tokens=None)  # fmt: skip
             return [head, tail]
     return None
+
+
+def _line_rows(run: Any, piece: Piece, lines: list[str]) -> list[int] | None:
+    """The grid row index of each line of a table piece of whole rows, or None when it is not one.
+
+    One line per row (``table_rows`` as long as the lines) gives them at once; else
+    the lines are matched, in order, with the texts of the rows of the piece's range
+    that have text (empty rows have no line).
+    """
+    assert piece.table_rows is not None
+    start, end = piece.table_rows
+    if len(lines) == end - start:
+        return list(range(start, end))
+    rows = table_rows_of(run, piece)
+    if rows is None:
+        return None
+    texts = [(row.index, row.text) for row in rows.rows if row.cells and start <= row.index < end]
+    if len(texts) != len(lines) or any(text != line for (_, text), line in zip(texts, lines, strict=True)):
+        return None
+    return [index for index, _ in texts]

@@ -14,9 +14,13 @@ keeps that text when it fits ``max_tokens``; otherwise it cuts it between items:
 - inside a window, the nesting is written relative to its first item.
 
 An item's text that is larger than the budget on its own is one window, which the
-chunker then splits at sentence ends (with the same headings). A list the walk did
-not write as one item per line (a list item holding a paragraph or a table, a page
-break inside the list) is split at element boundaries as before.
+chunker then splits at sentence ends (with the same headings). A block of one line
+inside a list item (a paragraph; a picture without text writes nothing) is a line
+of its own, indented under its item; docling-core's serializer writes the nested
+list of such an item flat, and the lines are written again with their nesting. A
+list the walk did not write as one line per item or block (a list item holding a
+table or a block of several lines, a page break inside the list) is split at
+element boundaries as before.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from docling_core.types.doc.document import InlineGroup, ListGroup, ListItem
+from docling_core.types.doc.document import DocItem, GroupItem, InlineGroup, ListGroup, ListItem, TableItem
 
 from docchunk.chunkers.doc.walk import Piece
 from docchunk.serialization.inline import inline_group_of, plain_inline_text
@@ -40,7 +44,7 @@ _LINK_LINE = re.compile(r"(\S+ )(\[.*\]\(.*\))")
 class _Line:
     """One list item of a list piece: its serialized line, its nesting depth and its parent items."""
 
-    item: ListItem
+    item: Any  # a ListItem, or a block inside one (see _block_line)
     depth: int
     text: str  # the serializer's line of the item, without indentation
     parents: list[ListItem]
@@ -65,9 +69,19 @@ def list_lines(run: Any, piece: Piece) -> list[_Line] | None:
         return None
     indent = _indent(run)
     written = "\n".join(" " * (indent * ln.depth) + ln.text for ln in lines if ln.text)
-    if written != piece.text:
-        return None
+    if written != piece.text and _unindented(written) != _unindented(piece.text):
+        return None  # the serializer wrote other lines than one per item (its indentation aside)
     return [_plain(run, ln) for ln in lines if ln.text]
+
+
+def _unindented(text: str) -> list[str]:
+    """The non-blank lines of ``text`` without their indentation.
+
+    docling-core's list serializer writes a nested list at its parent's indentation
+    when the parent item also holds another block (an empty picture, a paragraph):
+    the same lines, flat. The lines are then written again with their nesting.
+    """
+    return [line.strip() for line in text.split("\n") if line.strip()]
 
 
 def _collect(run: Any, group: ListGroup, depth: int, parents: list[ListItem], out: list[_Line]) -> bool:
@@ -81,21 +95,64 @@ def _collect(run: Any, group: ListGroup, depth: int, parents: list[ListItem], ou
             continue
         if not isinstance(child, ListItem):
             return False
-        out.append(_Line(child, depth, run.item_text(child), parents))
-        inline = inline_group_of(child, doc)
+        inline = _inline_of(child, doc)
+        text = run.item_text(child)
+        if inline is not None and inline_group_of(child, doc) is None:
+            # the item's inline run is one child among others (a nested list after it): the
+            # serializer writes it after the item's marker, on the item's line
+            serialized = run.serializer.serialize(item=inline, visited=set()).text
+            if serialized and not text.endswith(serialized):
+                marker = text or run.serializer.serialize(item=child, visited=set()).text  # "- " alone reads as debris
+                text = marker.rstrip() + " " + serialized
+        out.append(_Line(child, depth, text, parents))
         for sub_ref in child.children:
             sub = sub_ref.resolve(doc)
             if isinstance(sub, ListGroup):
                 if not _collect(run, sub, depth + 1, [*parents, child], out):
                     return False
-            elif not (isinstance(sub, InlineGroup) and sub is inline):
+            elif isinstance(sub, InlineGroup) and sub is inline:
+                continue
+            elif not _block_line(run, sub, depth + 1, [*parents, child], out):
                 return False
     return True
 
 
+def _block_line(run: Any, block: Any, depth: int, parents: list[ListItem], out: list[_Line]) -> bool:
+    """Append the line of a block inside a list item (a paragraph, a picture), under that item; False if none can be.
+
+    A block that writes no text (a picture without caption) has an empty line, left
+    out of the text; one that writes one line of text is a line of its own, indented
+    under its item (a Markdown continuation); a table, a group, or a block of several
+    lines is not (the list is then split at element boundaries).
+    """
+    if isinstance(block, (TableItem, GroupItem)) or not isinstance(block, DocItem):
+        return False
+    text = run.item_text(block)
+    if "\n" in text.strip():
+        return False
+    out.append(_Line(block, depth, text.strip(), parents))
+    return True
+
+
+def _inline_of(item: Any, doc: Any) -> InlineGroup | None:
+    """The inline run that is a list item's text: its only child (see :func:`inline_group_of`), or its first.
+
+    An item without text of its own whose first child is an inline group and whose
+    other children are nested lists reads as that run, then the nested items.
+    """
+    group = inline_group_of(item, doc)
+    if group is not None or not isinstance(item, ListItem) or item.text or not item.children:
+        return group
+    first = item.children[0].resolve(doc)
+    rest = [ref.resolve(doc) for ref in item.children[1:]]
+    if isinstance(first, InlineGroup) and all(isinstance(sub, ListGroup) for sub in rest):
+        return first
+    return None
+
+
 def _plain(run: Any, line: _Line) -> _Line:
     """``line`` with an inline run written as one plain line (marker kept, no Markdown, no URL)."""
-    group = inline_group_of(line.item, run.doc)
+    group = _inline_of(line.item, run.doc)
     if group is None:
         link = _LINK_LINE.fullmatch(line.text) if line.item.hyperlink is not None else None
         if link is None or not link.group(2).endswith(f"]({line.item.hyperlink})"):
@@ -110,7 +167,7 @@ def _plain(run: Any, line: _Line) -> _Line:
 
 def parent_text(item: ListItem, doc: Any) -> str:
     """A parent item's text as context: its own text, or its inline run as one line."""
-    group = inline_group_of(item, doc)
+    group = _inline_of(item, doc)
     return plain_inline_text(group, doc) if group is not None else " ".join(item.text.split())
 
 

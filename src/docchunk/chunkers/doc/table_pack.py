@@ -14,8 +14,9 @@ import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import partial
 
-from docchunk.chunkers.doc.fragments import attach_marks
+from docchunk.chunkers.doc.fragments import attach_marks, is_debris
 from docchunk.chunkers.doc.semsplit import semchunk_split
 from docchunk.serialization.table_rows import (
     ROW_SEP,
@@ -216,7 +217,7 @@ def _split_row(
             closing = row.tail if g == len(groups) - 1 else mark
             if size > budget:  # one entry, too large: split by text, each fragment with the lead and its prefix
                 prefix, value = row.cells[group[0]]
-                frags = _split_cell(opening + prefix, value + closing, available, sizer)
+                frags = _split_cell(opening + prefix, value + closing, available, sizer, label=len(opening))
                 out.extend(frags)
                 at.extend([cols_of(group)] * len(frags))
             else:
@@ -232,17 +233,22 @@ def _split_row(
         budget -= overflow
     every = cols_of(range(len(entries)))
     whole = opening + row.sep.join(entries) + row.tail
-    return [(t, n, o, every) for t, n, o in _split_cell("", whole, available, sizer)]
+    return [(t, n, o, every) for t, n, o in _split_cell("", whole, available, sizer, label=len(opening))]
 
 
-def _split_cell(prefix: str, value: str, available: int, sizer: Sizer) -> list[tuple[str, int, bool]]:
+def _split_cell(prefix: str, value: str, available: int, sizer: Sizer, label: int = 0) -> list[tuple[str, int, bool]]:
     """Fragments of one triplet too large for the budget, each starting with ``prefix``.
 
     The value is split to ``available - count(prefix)`` tokens, and the budget is
     lowered by any overflow the join causes until every fragment fits; when the
-    prefix leaves no room, the whole triplet is split without repeating it, and a
-    fragment made only of ``|``, ``-``, ``:`` and spaces stays with its neighbour, or
-    with as much of it as fits (see :func:`.fragments.attach_marks`); only a single token larger
+    prefix leaves no room, the whole triplet is split without repeating it. A
+    fragment would then stand alone on its line that no reader can place; it stays
+    with its neighbour, or with as much of it as fits (see :func:`.fragments.attach_marks`):
+    a fragment made only of ``|``, ``-``, ``:`` and spaces, one inside the first
+    ``label`` characters (the row's label, in characters of ``prefix``; it takes the
+    start of what follows, so that the label opens a line with text after it), and
+    a last fragment holding the whole value and no header word (a lone ``-`` or
+    ``12``; it takes the end of the header before it). Only a single token larger
     than the budget is flagged oversized.
     """
     count = sizer.count
@@ -257,8 +263,12 @@ def _split_cell(prefix: str, value: str, available: int, sizer: Sizer) -> list[t
         budget -= overflow
     text = _readable(prefix + value)
     spans, _ = semchunk_split(text, available, sizer)
+    lone = partial(is_debris, text)
+    if text == prefix + value:  # not quoted: the label and the value are where prefix and value put them
+        equals = len(prefix.rstrip()) - 1 if prefix.rstrip().endswith("=") else len(text)
+        lone = partial(_is_lone, text, label, equals, len(prefix))
     out = []
-    for s, e in attach_marks(text, spans, lambda a, b: count(text[a:b]) <= available):
+    for s, e in attach_marks(text, spans, lambda a, b: count(text[a:b]) <= available, lone):
         n = count(text[s:e])
         out.append((text[s:e], n, n > available))
     return out
@@ -287,3 +297,15 @@ def _value_spans(value: str, budget: int, sizer: Sizer) -> list[tuple[int, int]]
         else:
             out.append((s, e))
     return out
+
+
+def _is_lone(text: str, label: int, equals: int, value: int, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is a fragment of a split entry that cannot stand on its own line.
+
+    That is debris (:func:`.fragments.is_debris`), a fragment within the row's label (the first
+    ``label`` characters), or one that holds the whole value (from ``value`` on to the
+    end) from at or after the entry's ``=`` (at ``equals``): no word of its header.
+    """
+    if is_debris(text, start, end) or end <= label:
+        return True
+    return equals <= start <= value + len(text[value:]) - len(text[value:].lstrip()) and not text[end:].strip()

@@ -19,7 +19,7 @@ from docchunk.chunkers.doc.walk import Piece
 from docchunk.serialization.table_rows import TableRows, col_ranges, table_rows
 from docchunk.serialization.tables import RowTableSerializer, table_description
 
-__all__ = ["by_rows", "joined_cols", "split_table", "table_of", "whole_table"]
+__all__ = ["by_rows", "joined_cols", "split_table", "table_of", "table_rows_of", "under_path", "whole_table"]
 
 
 def by_rows(serializer: Any) -> bool:
@@ -64,6 +64,14 @@ def _rows(table: TableItem, serializer: Any) -> TableRows:
     if isinstance(own, RowTableSerializer) and doc is not None:
         return own.rows(table, doc, serializer, None)
     return table_rows(table, doc, serializer)
+
+
+def table_rows_of(run: Any, piece: Piece) -> TableRows | None:
+    """The rows of the one table ``piece`` holds rows of, as the run's serializer writes them; None if none."""
+    tables = [it for it in piece.items if isinstance(it, TableItem)]
+    if len(tables) != 1 or not by_rows(run.serializer):
+        return None
+    return _rows(tables[0], run.serializer)
 
 
 def whole_table(piece: Piece, serializer: Any) -> Piece:
@@ -115,7 +123,7 @@ def split_table(run: Any, piece: Piece, table: TableItem) -> list[Piece]:
         return run.split_text(replace(base, text=caption, captions=None)) if caption else []
     fitted = _fit(run, base, rows) if not _caption_cuts_rows(run, base, rows) else None
     if fitted is not None:
-        return fitted
+        return _whole_rows(run, base, rows, fitted)
     lead: list[Piece] = []
     if caption:
         caption_items = [it for it in piece.items if it is not table]
@@ -124,7 +132,52 @@ def split_table(run: Any, piece: Piece, table: TableItem) -> list[Piece]:
         fitted = _fit(run, base, rows)
     if fitted is None:  # the headings alone exceed the budget
         fitted = _fit(run, replace(base, headings=None, plain_only=True), rows) or []
-    return lead + fitted
+    return lead + _whole_rows(run, base, rows, fitted)
+
+
+def _whole_rows(run: Any, base: Piece, rows: TableRows, pieces: list[Piece]) -> list[Piece]:
+    """``pieces``, where a row split only because of its heading path is one piece under a shorter path.
+
+    A row whose record fits ``run.max`` with its captions but not with the whole
+    heading path (a wide row under a deep path) would be cut between entries; it is
+    one piece instead, under the innermost headings that leave it room (the outer
+    ones dropped first, all of them if need be). Its text and ``table_rows`` are
+    those of the pieces it replaces (the row's pieces share one range); it holds the whole row, so no
+    ``table_cols``.
+    """
+    headings = list(pieces[0].headings or ()) if pieces else []
+    if not headings:
+        return pieces
+    texts = {row.index: row.text for row in rows.rows if row.cells}
+    out: list[Piece] = []
+    i = 0
+    while i < len(pieces):
+        j = i
+        while j + 1 < len(pieces) and pieces[j + 1].table_rows == pieces[i].table_rows:
+            j += 1
+        first = pieces[i]
+        span = first.table_rows or (0, 0)
+        own = [texts[k] for k in range(*span) if k in texts]
+        whole = _shorter_path(run, first, own[0], headings) if j > i and len(own) == 1 else None
+        out.extend([whole] if whole is not None else pieces[i : j + 1])
+        i = j + 1
+    return out
+
+
+def _shorter_path(run: Any, piece: Piece, text: str, headings: list[str]) -> Piece | None:
+    """``piece`` holding ``text`` under the longest suffix of ``headings`` with which it fits ``run.max``, or None."""
+    for k in range(1, len(headings) + 1):
+        short = replace(under_path(piece, headings[k:]), text=text, text_tokens=run.sizer.count(text), table_cols=None)
+        if run.ctx_count(short) <= run.max:
+            return short
+    return None
+
+
+def under_path(piece: Piece, path: list[str]) -> Piece:
+    """``piece`` under ``path``, a suffix of its headings (the heading items cut alike; None for an empty path)."""
+    items = piece.heading_items
+    kept = items[len(items) - min(len(items), len(path)) :] if items and path else None
+    return replace(piece, headings=list(path) or None, heading_items=kept or None)
 
 
 def _caption_cuts_rows(run: Any, base: Piece, rows: TableRows) -> bool:
