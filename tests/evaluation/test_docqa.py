@@ -116,3 +116,31 @@ def test_cli_writes_rows(tmp_path, monkeypatch):
 def test_unknown_genre_says_which_exist():
     with pytest.raises(docchunk.ConfigError, match="the genres there are fin, legal, wiki"):
         load_docqa(DATA, ["news"])
+
+
+def test_offset_skips_documents_then_limit_counts():
+    whole = load_docqa(DATA, ["fin", "wiki"])
+    for genre, (docs, questions) in load_docqa(DATA, ["fin", "wiki"], limit=1, offset=1).items():
+        ids = list(whole[genre][0])
+        assert list(docs) == ids[1:2]
+        assert {q["doc_id"] for q in questions} == set(ids[1:2])
+        assert questions == [q for q in whole[genre][1] if q["doc_id"] == ids[1]]
+    assert all(not docs for docs, _ in load_docqa(DATA, ["fin"], offset=99).values())
+    with pytest.raises(docchunk.ConfigError, match="offset must be >= 0"):
+        load_docqa(DATA, ["fin"], offset=-1)
+
+
+def test_cli_passes_offset(tmp_path, monkeypatch):
+    from docchunk.cli import eval_docs
+    from docchunk.cli.main import cli
+
+    seen = {}
+
+    def fake(*args):
+        seen["offset"] = args[-1]
+        return evaluate_docs(load_docqa(DATA, ["fin"], 1, args[-1]), _fake_embed)
+
+    monkeypatch.setattr(eval_docs, "_run", fake)
+    result = CliRunner().invoke(cli, ["eval-docs", str(DATA), "--genre", "fin", "--offset", "2"])
+    assert result.exit_code == 0, result.output
+    assert seen["offset"] == 2

@@ -31,6 +31,8 @@ CHUNKERS = ["hybrid", "hierarchical", "page", "line"]
               "RecursiveChunker.")  # fmt: skip
 @click.option("--genre", "genres", multiple=True, help="Evaluate only this genre (repeatable).")
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="The first N documents of each genre.")
+@click.option("--offset", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Skip the first N documents of each genre (then --limit); e.g. --offset 40 --limit 80.")  # fmt: skip
 @click.option("--budget", type=click.IntRange(min=1), default=1000, show_default=True,
               help="cl100k tokens of retrieved chunk text per question.")  # fmt: skip
 @click.option("--embedding", "model", default="all-MiniLM-L6-v2", show_default=True)
@@ -40,8 +42,8 @@ CHUNKERS = ["hybrid", "hierarchical", "page", "line"]
 @click.option("--no-cache", is_flag=True, help="Do not read or write the embedding cache.")
 @click.option("--debug", is_flag=True, help="Show tracebacks.")
 def eval_docs_command(data_dir: Path, chunker: str, max_tokens: int, min_tokens: int | None, docling_compat: bool,
-                      extra: tuple[str, ...], peer: str, genres: tuple[str, ...], limit: int | None, budget: int,
-                      model: str, json_out: Path | None, cache_dir: Path | None, no_cache: bool,
+                      extra: tuple[str, ...], peer: str, genres: tuple[str, ...], limit: int | None, offset: int,
+                      budget: int, model: str, json_out: Path | None, cache_dir: Path | None, no_cache: bool,
                       debug: bool) -> None:  # fmt: skip
     """Chunk the doc-qa documents of DATA_DIR, retrieve for each question, score the evidence the chunks hold.
 
@@ -60,7 +62,7 @@ def eval_docs_command(data_dir: Path, chunker: str, max_tokens: int, min_tokens:
         except json.JSONDecodeError:
             options[name.strip()] = value
     try:
-        report = _run(data_dir, chunker, options, peer, genres, limit, budget, model, cache_dir, no_cache)
+        report = _run(data_dir, chunker, options, peer, genres, limit, budget, model, cache_dir, no_cache, offset)
     except DocchunkError as exc:
         if debug:
             raise
@@ -77,7 +79,8 @@ def eval_docs_command(data_dir: Path, chunker: str, max_tokens: int, min_tokens:
 
 
 def _run(data_dir: Path, chunker: str, options: dict[str, Any], peer: str, genres: tuple[str, ...],
-         limit: int | None, budget: int, model: str, cache_dir: Path | None, no_cache: bool) -> Any:  # fmt: skip
+         limit: int | None, budget: int, model: str, cache_dir: Path | None, no_cache: bool,
+         offset: int = 0) -> Any:  # fmt: skip
     from docchunk.errors import require
 
     require("numpy", "eval", "docchunk eval-docs")
@@ -85,7 +88,7 @@ def _run(data_dir: Path, chunker: str, options: dict[str, Any], peer: str, genre
     from docchunk.evaluation.docqa import evaluate_docs, load_docqa
 
     progress = stderr_is_terminal()
-    data = load_docqa(data_dir, list(genres) or None, limit)
+    data = load_docqa(data_dir, list(genres) or None, limit, offset)
     cache = None if no_cache else (cache_dir or default_cache_dir())
     embed = CachedEmbedder(load_model(model, progress=progress), model, cache_dir=cache, progress=progress)
     route = {"none": "doc", "docling-core": "docling-core", "flat": "flat"}[peer]

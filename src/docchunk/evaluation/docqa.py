@@ -79,19 +79,23 @@ class Held:
 
 
 # -- data ----------------------------------------------------------------------
-def load_docqa(data_dir: str | Path, genres: Sequence[str] | None = None,
-               limit: int | None = None) -> dict[str, tuple[dict[str, Any], list[dict[str, Any]]]]:  # fmt: skip
+def load_docqa(data_dir: str | Path, genres: Sequence[str] | None = None, limit: int | None = None,
+               offset: int = 0) -> dict[str, tuple[dict[str, Any], list[dict[str, Any]]]]:  # fmt: skip
     """The genres of a doc-qa folder: ``genre -> ({doc_id: DoclingDocument}, questions)``.
 
     Args:
         data_dir: The folder holding one sub-folder per genre.
         genres: Genres to read (default: every sub-folder with a ``docs.jsonl.gz``).
         limit: Read only the first ``limit`` documents of each genre (file order)
-            and their questions.
+            and their questions (after skipping ``offset`` documents).
+        offset: Skip the first ``offset`` documents of each genre (file order), e.g. to
+            check on documents 41-120 what was tuned on documents 1-40.
 
     Raises:
-        ConfigError: The folder, a genre or its files are missing.
+        ConfigError: The folder, a genre or its files are missing, or ``offset`` is negative.
     """
+    if offset < 0:
+        raise ConfigError(f"offset must be >= 0 documents, got {offset}")
     from docling_core.types.doc import DoclingDocument
 
     root = Path(data_dir)
@@ -106,7 +110,9 @@ def load_docqa(data_dir: str | Path, genres: Sequence[str] | None = None,
     for genre in chosen:
         docs: dict[str, Any] = {}
         with gzip.open(root / genre / "docs.jsonl.gz", "rt", encoding="utf-8") as fh:
-            for line in fh:
+            for number, line in enumerate(fh):
+                if number < offset:
+                    continue
                 if limit is not None and len(docs) >= limit:
                     break
                 row = json.loads(line)
