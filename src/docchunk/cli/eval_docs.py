@@ -35,6 +35,9 @@ CHUNKERS = ["hybrid", "hierarchical", "page", "line"]
               help="Skip the first N documents of each genre (then --limit); e.g. --offset 40 --limit 80.")  # fmt: skip
 @click.option("--budget", type=click.IntRange(min=1), default=1000, show_default=True,
               help="cl100k tokens of retrieved chunk text per question.")  # fmt: skip
+@click.option("--cells", type=click.Choice(["position", "text"]), default="position", show_default=True,
+              help="How a chunk without table_rows (compat, docling-core) holds cells: the rows of the cells "
+              "found in its text in reading order, or every cell whose text occurs in it.")  # fmt: skip
 @click.option("--embedding", "model", default="all-MiniLM-L6-v2", show_default=True)
 @click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the summary and the per-question rows here.")  # fmt: skip
@@ -43,7 +46,7 @@ CHUNKERS = ["hybrid", "hierarchical", "page", "line"]
 @click.option("--debug", is_flag=True, help="Show tracebacks.")
 def eval_docs_command(data_dir: Path, chunker: str, max_tokens: int, min_tokens: int | None, docling_compat: bool,
                       extra: tuple[str, ...], peer: str, genres: tuple[str, ...], limit: int | None, offset: int,
-                      budget: int, model: str, json_out: Path | None, cache_dir: Path | None, no_cache: bool,
+                      budget: int, cells: str, model: str, json_out: Path | None, cache_dir: Path | None, no_cache: bool,
                       debug: bool) -> None:  # fmt: skip
     """Chunk the doc-qa documents of DATA_DIR, retrieve for each question, score the evidence the chunks hold.
 
@@ -62,7 +65,7 @@ def eval_docs_command(data_dir: Path, chunker: str, max_tokens: int, min_tokens:
         except json.JSONDecodeError:
             options[name.strip()] = value
     try:
-        report = _run(data_dir, chunker, options, peer, genres, limit, budget, model, cache_dir, no_cache, offset)
+        report = _run(data_dir, chunker, options, peer, genres, limit, budget, model, cache_dir, no_cache, offset, cells)
     except DocchunkError as exc:
         if debug:
             raise
@@ -80,7 +83,7 @@ def eval_docs_command(data_dir: Path, chunker: str, max_tokens: int, min_tokens:
 
 def _run(data_dir: Path, chunker: str, options: dict[str, Any], peer: str, genres: tuple[str, ...],
          limit: int | None, budget: int, model: str, cache_dir: Path | None, no_cache: bool,
-         offset: int = 0) -> Any:  # fmt: skip
+         offset: int = 0, cells: str = "position") -> Any:  # fmt: skip
     from docchunk.errors import require
 
     require("numpy", "eval", "docchunk eval-docs")
@@ -92,4 +95,4 @@ def _run(data_dir: Path, chunker: str, options: dict[str, Any], peer: str, genre
     cache = None if no_cache else (cache_dir or default_cache_dir())
     embed = CachedEmbedder(load_model(model, progress=progress), model, cache_dir=cache, progress=progress)
     route = {"none": "doc", "docling-core": "docling-core", "flat": "flat"}[peer]
-    return evaluate_docs(data, embed, chunker=chunker, options=options, route=route, budget=budget)
+    return evaluate_docs(data, embed, chunker=chunker, options=options, route=route, budget=budget, cells=cells)
