@@ -90,3 +90,26 @@ def test_shipped_documents_keep_every_row(path):
         assert "".join("".join(c.text.split()) for c in even) == "".join("".join(c.text.split()) for c in greedy)
         for c in even:
             assert c.meta.oversized or chunker.token_counter.count_tokens(chunker.contextualize(c)) <= max_tokens
+
+
+def test_section_rows_move_with_the_boundary():
+    """Records: a section row has no line of its own (its label prefixes the rows below); ranges follow the lines."""
+    from docchunk.serialization.table_rows import table_rows
+
+    grid = [["Segment", "2019", "2018"]]
+    for section in ("Transportation", "Industrial", "Communications"):
+        grid.append([section, "", ""])
+        grid += [[f"{section} product {i}", f"{i},1{i}9", f"{i},0{i}8"] for i in range(4)]
+    doc, table = make_table(grid)
+    lines = {r.index: r.text for r in table_rows(table, doc).rows if r.cells}
+    moved = False
+    for max_tokens in range(60, 160, 8):
+        greedy = list(docchunk.HybridChunker(max_tokens=max_tokens, balance_tables=False).chunk(doc))
+        chunker = docchunk.HybridChunker(max_tokens=max_tokens, balance_tables=True)
+        even = list(chunker.chunk(doc))
+        moved |= [c.meta.table_rows for c in even] != [c.meta.table_rows for c in greedy]
+        for c in _table_chunks(even):
+            lo, hi = c.meta.table_rows
+            assert c.text == "\n".join(lines[r] for r in range(lo, hi) if r in lines)
+        check_tables(chunker, doc, even)
+    assert moved

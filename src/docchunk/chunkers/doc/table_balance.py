@@ -11,10 +11,11 @@ one while the last piece still fits ``max_tokens`` (with its context) and stays 
 larger than the piece before it. Rows are never cut or reordered, no text is lost
 or added: the rows' lines move between the two pieces and ``table_rows`` follows.
 
-Only pieces of whole rows, one row per line, are moved between (the triplet and
-the record forms; a Markdown piece, which repeats its header lines, and a row split
-between cells are left as they are); a lead-in at the start of the first piece
-stays there.
+Only pieces that are their rows' lines (as the table's serializer writes them: the
+triplet and the record forms) are changed; a Markdown piece, which repeats its
+header lines, and a row split between cells are left as they are. A lead-in at the
+start of the first piece stays there. A row without text (a section row, whose
+label prefixes the rows below it in records) moves with the boundary.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import Any
 
 from docling_core.types.doc import TableItem
 
+from docchunk.chunkers.doc.table_split import _rows as table_rows_of  # the rows as the table pieces were written
 from docchunk.chunkers.doc.walk import Piece
 
 __all__ = ["balance_tables"]
@@ -34,21 +36,12 @@ def _table(piece: Piece) -> TableItem | None:
     return tables[0] if piece.table_rows is not None and len(tables) == 1 else None
 
 
-def _row_lines(piece: Piece) -> list[str] | None:
-    """The lines of ``piece``'s text that are its rows (the last ``end - start`` lines), or None when not one a row."""
-    assert piece.table_rows is not None
-    start, end = piece.table_rows
-    lines = piece.text.split("\n")
-    if end - start < 1 or len(lines) < end - start:
-        return None
-    return lines[len(lines) - (end - start) :]
-
-
 def balance_tables(run: Any, pieces: list[Piece]) -> list[Piece]:
     """``pieces`` with the last two pieces of each table split by rows evened out (see the module docstring).
 
     Args:
-        run: The ``chunk()`` call's state (``hybrid._Run``): ``ctx_count``, ``max`` (tokens).
+        run: The ``chunk()`` call's state (``hybrid._Run``): ``serializer``,
+            ``ctx_count``, ``max`` (tokens).
         pieces: The pieces in document order, after lead-ins are attached.
 
     Returns:
@@ -62,27 +55,42 @@ def balance_tables(run: Any, pieces: list[Piece]) -> list[Piece]:
         if table is None or _table(b) is not table or (i + 2 < len(out) and _table(out[i + 2]) is table):
             continue
         assert a.table_rows is not None and b.table_rows is not None
-        if a.table_rows[1] != b.table_rows[0]:
+        if a.table_rows[1] != b.table_rows[0] or b.table_rows[1] - a.table_rows[0] < 2:
             continue
-        moved = _even(run, a, b)
+        lines = {row.index: row.text for row in table_rows_of(table, run.serializer).rows if row.cells}
+        moved = _even(run, a, b, lines)
         if moved is not None:
             out[i], out[i + 1] = moved
     return out
 
 
-def _even(run: Any, a: Piece, b: Piece) -> tuple[Piece, Piece] | None:
-    """``(a, b)`` with rows moved from the end of ``a`` to the start of ``b``, or None when none moves."""
-    rows_a, rows_b = _row_lines(a), _row_lines(b)
-    if rows_a is None or rows_b is None or len(rows_b) != len(b.text.split("\n")):
-        return None  # b must be rows only (its rows start its text)
-    lead = a.text.split("\n")[: len(a.text.split("\n")) - len(rows_a)]
+def _joined(lines: dict[int, str], start: int, end: int) -> str:
+    return "\n".join(lines[r] for r in range(start, end) if r in lines)
+
+
+def _even(run: Any, a: Piece, b: Piece, lines: dict[int, str]) -> tuple[Piece, Piece] | None:
+    """``(a, b)`` with rows moved from the end of ``a`` to the start of ``b``, or None when none moves.
+
+    ``lines``: grid row index -> the row's line (rows without text have none). Both
+    pieces must be those lines (``a`` after a lead-in), else they are left as they are.
+    """
+    (start, cut), (_, end) = a.table_rows, b.table_rows  # type: ignore[misc]
+    rows_a, rows_b = _joined(lines, start, cut), _joined(lines, cut, end)
+    if not rows_a or b.text != rows_b:
+        return None
+    if a.text == rows_a:
+        lead = ""
+    elif a.text.endswith("\n" + rows_a):
+        lead = a.text[: len(a.text) - len(rows_a)]  # a lead-in and its delimiter stay first
+    else:
+        return None
     best: tuple[Piece, Piece] | None = None
-    for m in range(1, len(rows_a)):
-        keep, give = rows_a[: len(rows_a) - m], rows_a[len(rows_a) - m :]
-        start_a, end_a = a.table_rows  # type: ignore[misc]
-        new_a = replace(a, text="\n".join([*lead, *keep]), table_rows=(start_a, end_a - m), text_tokens=None)
-        new_b = replace(b, text="\n".join([*give, *rows_b]), table_rows=(end_a - m, b.table_rows[1]),  # type: ignore[index]
-                        text_tokens=None)  # fmt: skip
+    for k in range(cut - 1, start, -1):
+        keep, give = _joined(lines, start, k), _joined(lines, k, end)
+        if not keep:
+            break
+        new_a = replace(a, text=lead + keep, table_rows=(start, k), text_tokens=None)
+        new_b = replace(b, text=give, table_rows=(k, end), text_tokens=None)
         size_b = run.ctx_count(new_b)
         if size_b > run.max or size_b > run.ctx_count(new_a):
             break
