@@ -46,8 +46,8 @@ CHUNKERS = ["hybrid", "hierarchical", "page", "line"]
 @click.option("--debug", is_flag=True, help="Show tracebacks.")
 def eval_docs_command(data_dir: Path, chunker: str, max_tokens: int, min_tokens: int | None, docling_compat: bool,
                       extra: tuple[str, ...], peer: str, genres: tuple[str, ...], limit: int | None, offset: int,
-                      budget: int, cells: str, model: str, json_out: Path | None, cache_dir: Path | None, no_cache: bool,
-                      debug: bool) -> None:  # fmt: skip
+                      budget: int, cells: str, model: str, json_out: Path | None, cache_dir: Path | None,
+                      no_cache: bool, debug: bool) -> None:  # fmt: skip
     """Chunk the doc-qa documents of DATA_DIR, retrieve for each question, score the evidence the chunks hold.
 
     DATA_DIR holds <genre>/docs.jsonl.gz and <genre>/questions.jsonl (the doc-qa
@@ -65,7 +65,8 @@ def eval_docs_command(data_dir: Path, chunker: str, max_tokens: int, min_tokens:
         except json.JSONDecodeError:
             options[name.strip()] = value
     try:
-        report = _run(data_dir, chunker, options, peer, genres, limit, budget, model, cache_dir, no_cache, offset, cells)
+        report = _run(data_dir, chunker, options, peer, genres, limit, budget, model, cache_dir, no_cache,
+                      offset, cells)  # fmt: skip
     except DocchunkError as exc:
         if debug:
             raise

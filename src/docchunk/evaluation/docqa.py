@@ -423,11 +423,11 @@ def chunk_document(doc: Any, route: str, chunker: Any, count: Callable[[str], in
     ``"text"`` (see the module docstring).
     """
     if route == "flat":
-        markdown, offsets, cells = markdown_export(doc)
+        markdown, offsets, cell_ranges = markdown_export(doc)
         texts = {t.self_ref: t.text for t in doc.texts}
         out = []
         for c in chunker.chunk(markdown):
-            h = held_by_range(c.start_index, c.end_index, offsets, texts, cells)
+            h = held_by_range(c.start_index, c.end_index, offsets, texts, cell_ranges)
             h.text, h.tokens = c.text, count(c.text)
             out.append(h)
         return out

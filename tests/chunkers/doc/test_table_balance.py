@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from docling_core.types.doc import DocItemLabel
 
@@ -30,7 +32,7 @@ def _lone_last_row_budget(table_format: str = "records") -> int:
 @pytest.mark.parametrize("table_format", ["records", "triplets"])
 def test_the_last_piece_is_not_a_lone_row(table_format):
     max_tokens = _lone_last_row_budget(table_format)
-    doc, table = make_table(GRID)
+    doc, _ = make_table(GRID)
     greedy = list(docchunk.HybridChunker(max_tokens=max_tokens, table_format=table_format,
                                          balance_tables=False).chunk(doc))  # fmt: skip
     chunker = docchunk.HybridChunker(max_tokens=max_tokens, table_format=table_format, balance_tables=True)
@@ -42,7 +44,7 @@ def test_the_last_piece_is_not_a_lone_row(table_format):
     assert "\n".join(c.text for c in even) == "\n".join(c.text for c in greedy)
     ranges = [c.meta.table_rows for c in _table_chunks(even)]
     assert ranges[0][0] == 1 and ranges[-1][1] == len(GRID)
-    assert all(a[1] == b[0] for a, b in zip(ranges, ranges[1:], strict=False))
+    assert all(a[1] == b[0] for a, b in itertools.pairwise(ranges))
     sizes = [chunker.token_counter.count_tokens(chunker.contextualize(c)) for c in even]
     assert all(s <= max_tokens for s in sizes)
     assert sizes[-1] <= sizes[-2]  # the last piece stays no larger than the one before
@@ -53,8 +55,9 @@ def test_the_last_piece_is_not_a_lone_row(table_format):
 def test_markdown_pieces_are_left_as_they_are():
     max_tokens = 80
     doc, _ = make_table(GRID)
-    texts = [[c.text for c in docchunk.HybridChunker(max_tokens=max_tokens, table_format="markdown",
-                                                     balance_tables=flag).chunk(doc)] for flag in (False, True)]  # fmt: skip
+    chunkers = [docchunk.HybridChunker(max_tokens=max_tokens, table_format="markdown", balance_tables=flag)
+                for flag in (False, True)]  # fmt: skip
+    texts = [[c.text for c in chunker.chunk(doc)] for chunker in chunkers]
     assert texts[0] == texts[1]
 
 
