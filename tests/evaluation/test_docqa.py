@@ -133,3 +133,62 @@ def test_cli_writes_rows(tmp_path, monkeypatch):
 def test_unknown_genre_says_which_exist():
     with pytest.raises(docchunk.ConfigError, match="the genres there are fin, legal, wiki"):
         load_docqa(DATA, ["news"])
+
+
+def test_offset_skips_documents_then_limit_counts():
+    whole = load_docqa(DATA, ["fin", "wiki"])
+    for genre, (docs, questions) in load_docqa(DATA, ["fin", "wiki"], limit=1, offset=1).items():
+        ids = list(whole[genre][0])
+        assert list(docs) == ids[1:2]
+        assert {q["doc_id"] for q in questions} == set(ids[1:2])
+        assert questions == [q for q in whole[genre][1] if q["doc_id"] == ids[1]]
+    assert all(not docs for docs, _ in load_docqa(DATA, ["fin"], offset=99).values())
+    with pytest.raises(docchunk.ConfigError, match="offset must be >= 0"):
+        load_docqa(DATA, ["fin"], offset=-1)
+
+
+def test_cli_passes_offset(tmp_path, monkeypatch):
+    from docchunk.cli import eval_docs
+    from docchunk.cli.main import cli
+
+    seen = {}
+
+    def fake(*args):
+        seen["offset"] = args[-2]
+        return evaluate_docs(load_docqa(DATA, ["fin"], 1, args[-2]), _fake_embed)
+
+    monkeypatch.setattr(eval_docs, "_run", fake)
+    result = CliRunner().invoke(cli, ["eval-docs", str(DATA), "--genre", "fin", "--offset", "2"])
+    assert result.exit_code == 0, result.output
+    assert seen["offset"] == 2
+
+
+def _award_doc() -> DoclingDocument:
+    """A table whose values repeat across rows (a year, 'Won'), as Wikipedia tables do."""
+    doc = DoclingDocument(name="t")
+    grid = [["Year", "Award", "Result"], ["2017", "Tony", "Won"], ["2017", "Olivier", "Won"], ["2018", "Emmy", "Lost"]]
+    cells = [TableCell(text=t, start_row_offset_idx=r, end_row_offset_idx=r + 1, start_col_offset_idx=c,
+                       end_col_offset_idx=c + 1, column_header=r == 0)
+             for r, row in enumerate(grid) for c, t in enumerate(row)]  # fmt: skip
+    doc.add_table(data=TableData(num_rows=4, num_cols=3, table_cells=cells))
+    return doc
+
+
+def test_cells_by_position_reads_rows_in_order_not_repeated_values():
+    from types import SimpleNamespace
+
+    from docchunk.evaluation.docqa import cells_by_position
+
+    doc = _award_doc()
+    table = doc.tables[0]
+    meta = SimpleNamespace(doc_items=[table], table_rows=None)
+    # a window split of the triplets, as docling-core writes a table too long for one chunk
+    chunks = [SimpleNamespace(text="2017, Award = Tony. 2017, Result = Won. 2017, Award = Oliv", meta=meta),
+              SimpleNamespace(text="ier. 2017, Result = Won. 2018, Award = Emmy. 2018, Result = Lost", meta=meta)]
+    placed = cells_by_position(chunks, doc)
+    row = lambda r: {("#/tables/0", r, c) for c in range(3)}  # noqa: E731
+    # row 2 begins in the first chunk (its year) and ends in the second: both hold it
+    assert placed[0] == row(0) | row(1) | row(2)
+    assert placed[1] == row(0) | row(2) | row(3)
+    # the text approximation credits the second chunk with row 1 too ("2017", "Won" recur)
+    assert ("#/tables/0", 1, 2) in held_by_chunk(chunks[1], doc).cells

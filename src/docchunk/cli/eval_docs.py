@@ -33,8 +33,13 @@ CHUNKERS = ["hybrid", "hierarchical", "page", "line"]
               "RecursiveChunker.")  # fmt: skip
 @click.option("--genre", "genres", multiple=True, help="Evaluate only this genre (repeatable).")
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="The first N documents of each genre.")
+@click.option("--offset", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Skip the first N documents of each genre (then --limit); e.g. --offset 40 --limit 80.")  # fmt: skip
 @click.option("--budget", type=click.IntRange(min=1), default=1000, show_default=True,
               help="cl100k tokens of retrieved chunk text per question.")  # fmt: skip
+@click.option("--cells", type=click.Choice(["position", "text"]), default="position", show_default=True,
+              help="How a chunk without table_rows (compat, docling-core) holds cells: the rows of the cells "
+              "found in its text in reading order, or every cell whose text occurs in it.")  # fmt: skip
 @click.option("--embedding", "model", default="all-MiniLM-L6-v2", show_default=True)
 @click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the summary and the per-question rows here.")  # fmt: skip
@@ -46,9 +51,9 @@ CHUNKERS = ["hybrid", "hierarchical", "page", "line"]
               help="The page --question writes.")  # fmt: skip
 @click.option("--debug", is_flag=True, help="Show tracebacks.")
 def eval_docs_command(data_dir: Path, chunker: str, max_tokens: int, min_tokens: int | None, docling_compat: bool,
-                      extra: tuple[str, ...], peer: str, genres: tuple[str, ...], limit: int | None, budget: int,
-                      model: str, json_out: Path | None, cache_dir: Path | None, no_cache: bool,
-                      qid: str | None, html_out: Path | None, debug: bool) -> None:  # fmt: skip
+                      extra: tuple[str, ...], peer: str, genres: tuple[str, ...], limit: int | None, offset: int,
+                      budget: int, cells: str, model: str, json_out: Path | None, cache_dir: Path | None,
+                      no_cache: bool, qid: str | None, html_out: Path | None, debug: bool) -> None:  # fmt: skip
     """Chunk the doc-qa documents of DATA_DIR, retrieve for each question, score the evidence the chunks hold.
 
     DATA_DIR holds <genre>/docs.jsonl.gz and <genre>/questions.jsonl (the doc-qa
@@ -77,7 +82,8 @@ def eval_docs_command(data_dir: Path, chunker: str, max_tokens: int, min_tokens:
         _question_page(data_dir, qid, html_out, chunker, options, genres, model, cache_dir, no_cache, debug)
         return
     try:
-        report = _run(data_dir, chunker, options, peer, genres, limit, budget, model, cache_dir, no_cache)
+        report = _run(data_dir, chunker, options, peer, genres, limit, budget, model, cache_dir, no_cache,
+                      offset, cells)  # fmt: skip
     except DocchunkError as exc:
         if debug:
             raise
@@ -94,7 +100,8 @@ def eval_docs_command(data_dir: Path, chunker: str, max_tokens: int, min_tokens:
 
 
 def _run(data_dir: Path, chunker: str, options: dict[str, Any], peer: str, genres: tuple[str, ...],
-         limit: int | None, budget: int, model: str, cache_dir: Path | None, no_cache: bool) -> Any:  # fmt: skip
+         limit: int | None, budget: int, model: str, cache_dir: Path | None, no_cache: bool,
+         offset: int = 0, cells: str = "position") -> Any:  # fmt: skip
     from docchunk._extras import require
 
     require("numpy", "eval", "docchunk eval-docs")
@@ -102,11 +109,11 @@ def _run(data_dir: Path, chunker: str, options: dict[str, Any], peer: str, genre
     from docchunk.evaluation.docqa import evaluate_docs, load_docqa
 
     progress = stderr_is_terminal()
-    data = load_docqa(data_dir, list(genres) or None, limit)
+    data = load_docqa(data_dir, list(genres) or None, limit, offset)
     cache = None if no_cache else (cache_dir or default_cache_dir())
     embed = CachedEmbedder(load_model(model, progress=progress), model, cache_dir=cache, progress=progress)
     route = {"none": "doc", "docling-core": "docling-core", "flat": "flat"}[peer]
-    return evaluate_docs(data, embed, chunker=chunker, options=options, route=route, budget=budget)
+    return evaluate_docs(data, embed, chunker=chunker, options=options, route=route, budget=budget, cells=cells)
 
 
 def _embedder(model: str, cache_dir: Path | None, no_cache: bool) -> Any:

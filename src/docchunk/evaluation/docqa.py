@@ -18,8 +18,15 @@ routes need a documented approximation:
   all characters of each text item of its ``doc_items`` whose text (whitespace
   normalized) is in its text; of an item split between chunks, the lines of the
   chunk's text found in the item's text (each found after the previous one);
-- a chunk holding a table without ``table_rows`` (compat mode, docling-core) holds
-  the cells of that table whose non-empty text is in its text.
+- a chunk holding a table without ``table_rows`` (compat mode, docling-core) holds,
+  with ``cells="position"`` (the default), the rows of the cells found in its text in
+  reading order: the texts of the chunks listing the table are read in chunk order,
+  each body cell's text is searched after the previous cell found, and the chunk it
+  is found in holds the cell's whole row (a row found in two chunks counts for both,
+  as a split row of ``table_rows`` does); the column-header rows count for every
+  chunk of the table. With ``cells="text"`` (the approximation before), a chunk holds
+  every cell whose non-empty text occurs anywhere in its text, which credits a chunk
+  with the cells of other rows that repeat a value (a year, ``Won``).
 
 The flat route exports the document to Markdown with offsets (:func:`markdown_export`:
 headings ``#``, list items ``- ``, paragraphs, tables as pipe rows, one block per item
@@ -81,19 +88,23 @@ class Held:
 
 
 # -- data ----------------------------------------------------------------------
-def load_docqa(data_dir: str | Path, genres: Sequence[str] | None = None,
-               limit: int | None = None) -> dict[str, tuple[dict[str, Any], list[dict[str, Any]]]]:  # fmt: skip
+def load_docqa(data_dir: str | Path, genres: Sequence[str] | None = None, limit: int | None = None,
+               offset: int = 0) -> dict[str, tuple[dict[str, Any], list[dict[str, Any]]]]:  # fmt: skip
     """The genres of a doc-qa folder: ``genre -> ({doc_id: DoclingDocument}, questions)``.
 
     Args:
         data_dir: The folder holding one sub-folder per genre.
         genres: Genres to read (default: every sub-folder with a ``docs.jsonl.gz``).
         limit: Read only the first ``limit`` documents of each genre (file order)
-            and their questions.
+            and their questions (after skipping ``offset`` documents).
+        offset: Skip the first ``offset`` documents of each genre (file order), e.g. to
+            check on documents 41-120 what was tuned on documents 1-40.
 
     Raises:
-        ConfigError: The folder, a genre or its files are missing.
+        ConfigError: The folder, a genre or its files are missing, or ``offset`` is negative.
     """
+    if offset < 0:
+        raise ConfigError(f"offset must be >= 0 documents, got {offset}")
     from docling_core.types.doc import DoclingDocument
 
     root = Path(data_dir)
@@ -108,7 +119,9 @@ def load_docqa(data_dir: str | Path, genres: Sequence[str] | None = None,
     for genre in chosen:
         docs: dict[str, Any] = {}
         with gzip.open(root / genre / "docs.jsonl.gz", "rt", encoding="utf-8") as fh:
-            for line in fh:
+            for number, line in enumerate(fh):
+                if number < offset:
+                    continue
                 if limit is not None and len(docs) >= limit:
                     break
                 row = json.loads(line)
@@ -185,6 +198,54 @@ def held_by_chunk(chunk: Any, doc: Any, counts: dict[str, int] | None = None) ->
             else:
                 held.cells |= _table_cells(item, text)
     return held
+
+
+def cells_by_position(chunks: Sequence[Any], doc: Any) -> dict[int, set[tuple[str, int, int]]]:
+    """The table cells each chunk without ``table_rows`` holds, found in reading order (see the module docstring).
+
+    Args:
+        chunks: The document chunks of ``doc``, in chunk order.
+        doc: Their document.
+
+    Returns:
+        ``chunk index -> {(table_ref, row, col), ...}`` for the chunks listing a table
+        without ``meta.table_rows``.
+    """
+    from docling_core.types.doc import RefItem, TableItem
+
+    listing: dict[str, list[int]] = {}
+    for i, c in enumerate(chunks):
+        if getattr(c.meta, "table_rows", None) is not None:
+            continue
+        for it in c.meta.doc_items:
+            if isinstance(it, TableItem) or it.self_ref.startswith("#/tables/"):
+                listing.setdefault(it.self_ref, []).append(i)
+    out: dict[int, set[tuple[str, int, int]]] = {}
+    for ref, idx in listing.items():
+        table = RefItem(cref=ref).resolve(doc)
+        grid = table.data.grid
+        text, bounds = "", []
+        for i in idx:
+            bounds.append((len(text), len(text) + len(chunks[i].text), i))
+            text += chunks[i].text + "\n"
+        header = [r for r, row in enumerate(grid) if any(cell.column_header for cell in row)]
+        for i in idx:
+            out.setdefault(i, set()).update((ref, r, c) for r in header for c in range(table.data.num_cols))
+        cursor = 0
+        for r, row in enumerate(grid):
+            if r in header:
+                continue
+            owners: set[int] = set()
+            for cell in row:
+                value = cell.text.strip()
+                pos = text.find(value, cursor) if value else -1
+                if pos < 0:
+                    continue
+                cursor = pos + len(value)
+                owners.update(i for a, b, i in bounds if a <= pos < b)
+            for i in owners:
+                out[i].update((ref, r, c) for c in range(table.data.num_cols))
+    return out
 
 
 def markdown_export(doc: Any) -> tuple[str, dict[str, int], dict[tuple[str, int, int], tuple[int, int]]]:
@@ -361,14 +422,19 @@ def _peer_chunker(max_tokens: int) -> Any:
     return HybridChunker(tokenizer=HuggingFaceTokenizer(tokenizer=hf, max_tokens=max_tokens))
 
 
-def chunk_document(doc: Any, route: str, chunker: Any, count: Callable[[str], int]) -> list[Held]:
-    """What each chunk of ``doc`` holds, for the route ``"doc"`` (a document chunker) or ``"flat"``."""
+def chunk_document(doc: Any, route: str, chunker: Any, count: Callable[[str], int],
+                   cells: str = "position") -> list[Held]:  # fmt: skip
+    """What each chunk of ``doc`` holds, for the route ``"doc"`` (a document chunker) or ``"flat"``.
+
+    ``cells``: how a chunk without ``table_rows`` holds table cells, ``"position"`` or
+    ``"text"`` (see the module docstring).
+    """
     if route == "flat":
-        markdown, offsets, cells = markdown_export(doc)
+        markdown, offsets, cell_ranges = markdown_export(doc)
         texts = {t.self_ref: t.text for t in doc.texts}
         out = []
         for c in chunker.chunk(markdown):
-            h = held_by_range(c.start_index, c.end_index, offsets, texts, cells)
+            h = held_by_range(c.start_index, c.end_index, offsets, texts, cell_ranges)
             h.text, h.tokens = c.text, count(c.text)
             out.append(h)
         return out
@@ -377,9 +443,12 @@ def chunk_document(doc: Any, route: str, chunker: Any, count: Callable[[str], in
     for c in chunks:
         for it in c.meta.doc_items:
             counts[it.self_ref] = counts.get(it.self_ref, 0) + 1
+    placed = cells_by_position(chunks, doc) if cells == "position" else {}
     out = []
-    for c in chunks:
+    for i, c in enumerate(chunks):
         h = held_by_chunk(c, doc, counts)
+        if i in placed:
+            h.cells = placed[i]
         h.text, h.tokens = chunker.contextualize(c), count(c.text)
         out.append(h)
     return out
@@ -387,7 +456,7 @@ def chunk_document(doc: Any, route: str, chunker: Any, count: Callable[[str], in
 
 def evaluate_docs(data: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]], embed: Callable[[list[str]], Any],
                   chunker: str = "hybrid", options: dict[str, Any] | None = None, route: str = "doc",
-                  budget: int = 1000, progress: bool = False) -> DocQaReport:  # fmt: skip
+                  budget: int = 1000, progress: bool = False, cells: str = "position") -> DocQaReport:  # fmt: skip
     """Chunk every document, rank its chunks (and the genre's) for each question, score the evidence held.
 
     Args:
@@ -401,7 +470,11 @@ def evaluate_docs(data: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]], 
             ``RecursiveChunker``).
         budget: cl100k tokens of retrieved chunk text per question.
         progress: Unused (kept for the CLI's signature).
+        cells: How a chunk without ``table_rows`` holds table cells: ``"position"``
+            (default) or ``"text"`` (see the module docstring).
     """
+    if cells not in ("position", "text"):
+        raise ConfigError(f"unknown cells mapping {cells!r}; choose position or text")
     import docchunk
     from docchunk.evaluation.run import BUDGET_TOKENIZER, rank, select_budget
 
@@ -419,7 +492,7 @@ def evaluate_docs(data: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]], 
     rows: list[dict[str, Any]] = []
     stats: dict[str, dict[str, float]] = {}
     for genre, (docs, questions) in data.items():
-        held: dict[str, list[Held]] = {d: chunk_document(doc, route, built, count) for d, doc in docs.items()}
+        held: dict[str, list[Held]] = {d: chunk_document(doc, route, built, count, cells) for d, doc in docs.items()}
         flat = [(d, h) for d, hs in held.items() for h in hs]
         vectors = embed([h.text for _, h in flat]) if flat else np.zeros((0, 1))
         owner = np.array([d for d, _ in flat])
@@ -437,7 +510,8 @@ def evaluate_docs(data: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]], 
                 chosen = select_budget(order, tokens, budget) if len(order) else order
                 row[f"{scope}@budget"] = score_held(q["evidence"], [flat[i][1] for i in chosen])
             rows.append(row)
-    config = {"route": route, "chunker": chunker if route == "doc" else route, "options": options, "budget": budget}
+    config = {"route": route, "chunker": chunker if route == "doc" else route, "options": options, "budget": budget,
+              "cells": cells}  # fmt: skip
     return DocQaReport(config=config, rows=rows, chunks=stats)
 
 

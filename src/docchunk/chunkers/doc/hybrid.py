@@ -86,6 +86,12 @@ class HybridChunker(DocumentChunker):
             ``"markdown"`` (Markdown table lines under the header, repeated in every
             piece). See ``docs/compat.md``. Any other value raises ``ConfigError``, and
             so does a value other than ``"records"`` with ``docling_compat=True``.
+        balance_tables: Default mode only. True (default): when a table is split by rows, rows
+            move from the end of its second-to-last piece to the start of its last
+            one while the last stays within ``max_tokens`` and no larger than the
+            one before (a lone last row is not a chunk of its own; see
+            ``chunkers/doc/table_balance.py``). False: greedy packing, every piece
+            but the last filled to ``max_tokens`` (the behaviour before issue 28).
         merge_across_pages: Default mode only. False: ``merge_peers`` and
             ``min_tokens`` never join items of different pages (PDF pages, slides);
             an item that itself spans pages stays whole.
@@ -130,6 +136,7 @@ class HybridChunker(DocumentChunker):
     min_tokens: int | None = None
     code_chunking_strategy: Any = None  # checked by DocumentChunker._check_code_strategy
     table_format: TableFormat = "records"  # checked by DocumentChunker._check_table_format
+    balance_tables: bool = True
 
     _POST_INIT_SETTINGS: ClassVar[frozenset[str]] = frozenset(
         {"tokenizer", "max_tokens", "text_splitter", "min_tokens", "merge_across_pages", "docling_compat",

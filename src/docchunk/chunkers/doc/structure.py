@@ -26,6 +26,7 @@ from docchunk.chunkers.doc.heading_walk import structured_walk
 from docchunk.chunkers.doc.lead_in import attach_lead_ins
 from docchunk.chunkers.doc.list_split import split_list_piece
 from docchunk.chunkers.doc.provenance import align, anchors_of, join_anchors
+from docchunk.chunkers.doc.table_balance import balance_tables
 from docchunk.chunkers.doc.table_split import by_rows, joined_cols, split_table, table_of
 from docchunk.chunkers.doc.walk import Piece
 from docchunk.serialization.chunk import join_context
@@ -77,6 +78,8 @@ def _text_phases(run: Any, pieces: list[Piece]) -> list[Piece]:
     pieces = [s for p in pieces for s in ([p] if p.table_rows is not None else run.split_text(p))]
     run.sizer.drop_offsets()
     pieces = attach_lead_ins(run, pieces)
+    if getattr(chunker, "balance_tables", False):
+        pieces = balance_tables(run, pieces)
     if chunker.merge_peers:
         pieces = merge_between_tables(run, pieces)
     if chunker.min_tokens:
