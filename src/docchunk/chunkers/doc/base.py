@@ -7,9 +7,10 @@ from typing import Any, ClassVar
 from docling_core.transforms.serializer.base import BaseSerializerProvider
 from pydantic import ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
+from docchunk.chunkers.doc.mode import Mode, mode_for
+from docchunk.chunkers.doc.piece import Piece
 from docchunk.chunkers.doc.provenance import captions_of, completed, page_boxes_of, spans_of
 from docchunk.chunkers.doc.types import ChunkBudget, DocChunk, DocMeta, contextualize, page_numbers_of
-from docchunk.chunkers.doc.walk import Piece
 from docchunk.errors import ConfigError, DocchunkError, DocumentError
 from docchunk.serialization import ChunkingSerializerProvider
 from docchunk.serialization._docling import BaseChunker
@@ -133,6 +134,11 @@ class DocumentChunker(BaseChunker):
     def token_counter(self) -> Tokenizer:
         """The resolved :class:`docchunk.Tokenizer` that counts ``token_count``."""
         return self._tok
+
+    @property
+    def mode(self) -> Mode:
+        """The chunker's :class:`~docchunk.chunkers.doc.mode.Mode`: compat with ``docling_compat``, else structured."""
+        return mode_for(self.docling_compat)
 
     def contextualize(self, chunk: Any) -> str:
         """The embedding string of a chunk: headings, captions, text, joined by ``delim``.

@@ -9,11 +9,12 @@ from docling_core.types.doc import DoclingDocument
 
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
 from docchunk.chunkers.doc.code_items import chunk_code_piece
+from docchunk.chunkers.doc.compat.walk import walk
 from docchunk.chunkers.doc.empty import explained
 from docchunk.chunkers.doc.heading_walk import structured_walk
+from docchunk.chunkers.doc.piece import Piece
 from docchunk.chunkers.doc.table_split import by_rows, whole_table
 from docchunk.chunkers.doc.types import DocChunk, join_context
-from docchunk.chunkers.doc.walk import Piece, walk
 from docchunk.serialization.selection import serializer_for
 from docchunk.serialization.table_rows import TableFormat
 

@@ -15,12 +15,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING
 
 from docling_core.types.doc import DocItemLabel, TableItem
 from docling_core.types.doc.document import TextItem
 
-from docchunk.chunkers.doc.walk import Piece
+from docchunk.chunkers.doc.piece import Piece
+
+if TYPE_CHECKING:
+    from docchunk.chunkers.doc.hybrid_run import HybridRun
 
 __all__ = ["attach_lead_ins", "is_lead_in"]
 
@@ -36,11 +39,11 @@ def is_lead_in(text: str) -> bool:
     return bool(stripped) and (stripped.endswith(":") or _NAMES_TABLE.search(stripped) is not None)
 
 
-def attach_lead_ins(run: Any, pieces: list[Piece]) -> list[Piece]:
+def attach_lead_ins(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
     """``pieces`` with each table's lead-in paragraph moved into the table's first piece (see the module docstring).
 
     Args:
-        run: The ``chunk()`` call's state (``hybrid._Run``): ``ctx_count``, ``max``, ``delim``, ``item_text``.
+        run: The ``chunk()`` call's state (``HybridRun``): ``ctx_count``, ``max``, ``delim``, ``item_text``.
         pieces: Split pieces in document order; table pieces have ``table_rows`` set.
 
     Returns:
@@ -60,7 +63,7 @@ def attach_lead_ins(run: Any, pieces: list[Piece]) -> list[Piece]:
     return out
 
 
-def _with_lead_in(run: Any, before: Piece, table_piece: Piece) -> tuple[Piece | None, list[Piece]] | None:
+def _with_lead_in(run: HybridRun, before: Piece, table_piece: Piece) -> tuple[Piece | None, list[Piece]] | None:
     """(what stays of ``before``, the table piece(s) with the lead-in), or None when there is no lead-in to move."""
     if before.heading_only or before.from_headings or before.code_chunks is not None or not before.items:
         return None
@@ -93,7 +96,7 @@ def _with_lead_in(run: Any, before: Piece, table_piece: Piece) -> tuple[Piece | 
     return None
 
 
-def _fewer_rows(run: Any, piece: Piece) -> list[Piece] | None:
+def _fewer_rows(run: HybridRun, piece: Piece) -> list[Piece] | None:
     """``piece`` (a table piece with the lead-in as its first caption) cut in two so that the lead-in fits.
 
     Only for a piece of whole rows, one per line (``table_rows`` says how many): the

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from docling_core.types.doc import DoclingDocument
 
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
-from docchunk.chunkers.doc.tables import split_lines
+from docchunk.chunkers.doc.compat.table_lines import split_lines
 from docchunk.chunkers.doc.types import DocChunk, DocMeta, page_numbers_of
 from docchunk.errors import ConfigError
 from docchunk.serialization.selection import serializer_for

@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Sequence
 from functools import partial
 
-from docchunk.chunkers.doc.semsplit import semchunk_split
+from docchunk.chunkers.doc.compat.semsplit import semchunk_split
 from docchunk.serialization.table_rows import (
     _DEBRIS_CHARS,
     ROW_SEP,

@@ -1,6 +1,6 @@
 """Table pieces of the default mode: a walked table becomes whole-row pieces.
 
-Glue between the chunkers' pieces (:class:`~docchunk.chunkers.doc.walk.Piece`) and
+Glue between the chunkers' pieces (:class:`~docchunk.chunkers.doc.piece.Piece`) and
 the pure row serialization and packing of :mod:`docchunk.serialization.table_rows`.
 The caption (and the table's ``meta.description``) moves from the text to
 ``captions``, so ``contextualize()`` shows it with every piece; each piece's
@@ -10,14 +10,17 @@ The caption (and the table's ``meta.description``) moves from the text to
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from docling_core.types.doc import TableItem
 
+from docchunk.chunkers.doc.piece import Piece
 from docchunk.chunkers.doc.table_pack import table_pieces
-from docchunk.chunkers.doc.walk import Piece
 from docchunk.serialization.table_rows import TableRows, table_rows
 from docchunk.serialization.tables import RowTableSerializer, table_description
+
+if TYPE_CHECKING:
+    from docchunk.chunkers.doc.hybrid_run import HybridRun
 
 __all__ = ["by_rows", "split_table", "table_of", "whole_table"]
 
@@ -88,7 +91,7 @@ def whole_table(piece: Piece, serializer: Any) -> Piece:
     )
 
 
-def split_table(run: Any, piece: Piece, table: TableItem) -> list[Piece]:
+def split_table(run: HybridRun, piece: Piece, table: TableItem) -> list[Piece]:
     """Pieces of whole rows of ``table`` that fit ``run.max`` with headings and caption.
 
     The budget for the rows is what the headings and the caption (with the
@@ -127,7 +130,7 @@ def split_table(run: Any, piece: Piece, table: TableItem) -> list[Piece]:
     return lead + fitted
 
 
-def _caption_cuts_rows(run: Any, base: Piece, rows: TableRows) -> bool:
+def _caption_cuts_rows(run: HybridRun, base: Piece, rows: TableRows) -> bool:
     """Whether the caption (with the description) leaves too little room for a row that fits without it.
 
     Then the caption is better a piece of its own before the table: every row that
@@ -148,7 +151,7 @@ def _caption_cuts_rows(run: Any, base: Piece, rows: TableRows) -> bool:
     return run.max - with_caption < longest <= run.max - without
 
 
-def _fit(run: Any, base: Piece, rows: TableRows) -> list[Piece] | None:
+def _fit(run: HybridRun, base: Piece, rows: TableRows) -> list[Piece] | None:
     """Row pieces with ``base``'s headings and captions within ``run.max``; None when they leave no room."""
     overhead = run.ctx_count(replace(base, text="", text_tokens=0)) if base.headings or base.captions else 0
     available = run.max - overhead
