@@ -122,7 +122,7 @@ class DocumentChunker(BaseChunker):
                 (docling-core writes its own tables; the option would be ignored).
         """
         table_format = getattr(self, "table_format", "records")
-        if self.docling_compat and table_format != "records":
+        if self.mode.exact and table_format != "records":
             raise ConfigError(
                 f"{type(self).__name__}: table_format={table_format!r} needs docling_compat=False: with "
                 "docling_compat=True tables are written as docling-core 2.104.0 writes them; leave table_format "

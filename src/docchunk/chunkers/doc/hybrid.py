@@ -129,7 +129,7 @@ class HybridChunker(DocumentChunker):
         """Resolve the tokenizer and check ``max_tokens`` against it (see the class docstring)."""
         super().model_post_init(__context)
         limit = self.max_tokens if self.max_tokens is not None else self._tok.max_tokens
-        if self.docling_compat and limit != self._tok.max_tokens and is_docling_tokenizer(self.tokenizer):
+        if self.mode.exact and limit != self._tok.max_tokens and is_docling_tokenizer(self.tokenizer):
             limit = self._tok.max_tokens
             warnings.warn(
                 f"HybridChunker(docling_compat=True) ignores max_tokens={self.max_tokens!r} beside a docling-core "
@@ -185,13 +185,13 @@ class HybridChunker(DocumentChunker):
                 f"min_tokens must be None or an int from 1 to max_tokens ({limit}), got {low!r}; "
                 "it is the size in tokens under which a chunk is merged with a neighbour"
             )
-        if self.docling_compat and (low is not None or not self.merge_across_pages):
+        if self.mode.exact and (low is not None or not self.merge_across_pages):
             raise ConfigError(
                 "min_tokens and merge_across_pages=False are not docling-core options: they need "
                 f"docling_compat=False, got docling_compat=True with min_tokens={low!r}, "
                 f"merge_across_pages={self.merge_across_pages!r}"
             )
-        if self.docling_compat and self.code_chunking_strategy is not None:
+        if self.mode.exact and self.code_chunking_strategy is not None:
             warnings.warn(
                 "HybridChunker(docling_compat=True) ignores code_chunking_strategy, as docling-core 2.104.0's "
                 "HybridChunker does (code items are chunked as text); use HierarchicalChunker(docling_compat=True, "
@@ -205,10 +205,10 @@ class HybridChunker(DocumentChunker):
         check_document(dl_doc)
         mode = self.mode
         serializer = mode.serializer(self.serializer_provider, dl_doc, self.table_format, self.include_furniture)
-        run = HybridRun(self.run_settings(), mode, self.token_counter, serializer, dl_doc)
+        run = HybridRun(self._run_settings(), mode, self.token_counter, serializer, dl_doc)
         yield from mode.results(self._chunks(run, dl_doc), dl_doc, self, serializer)
 
-    def run_settings(self) -> RunSettings:
+    def _run_settings(self) -> RunSettings:
         """The settings one ``chunk()`` call runs with (:class:`~docchunk.chunkers.doc.hybrid_run.HybridRun`)."""
         return RunSettings(
             max_tokens=cast(int, self.max_tokens),  # an int after model_post_init
