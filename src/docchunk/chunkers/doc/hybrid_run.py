@@ -364,5 +364,3 @@ class HybridRun:
             out.append(first if fit == lo else candidate(lo, fit))
             lo = fit + 1
         return out
-
-
