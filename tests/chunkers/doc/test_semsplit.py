@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import docchunk
-from docchunk.chunkers.doc.semsplit import semchunk_split
+from docchunk.chunkers.doc.compat.semsplit import semchunk_split
 from docchunk.tokenizers import Sizer
 from tests.property.strategies import texts
 

@@ -1,9 +1,9 @@
-"""Packing table lines under a repeated header (docchunk.chunkers.doc.tables.split_lines)."""
+"""Packing table lines under a repeated header (docchunk.chunkers.doc.compat.table_lines.split_lines)."""
 
 from __future__ import annotations
 
 import docchunk
-from docchunk.chunkers.doc.tables import split_lines
+from docchunk.chunkers.doc.compat.table_lines import split_lines
 from docchunk.tokenizers import Sizer
 
 

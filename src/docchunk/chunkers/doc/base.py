@@ -8,8 +8,9 @@ from docling_core.transforms.serializer.base import BaseSerializerProvider
 from pydantic import ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
 from docchunk._versions import DOCLING_CORE_VERSION
+from docchunk.chunkers.doc.mode import Mode, mode_for
+from docchunk.chunkers.doc.piece import Piece
 from docchunk.chunkers.doc.provenance import captions_of, completed, page_boxes_of, spans_of
-from docchunk.chunkers.doc.walk import Piece
 from docchunk.errors import ConfigError, DocchunkError, DocumentError
 from docchunk.serialization import ChunkingSerializerProvider
 from docchunk.serialization._docling import BaseChunker
@@ -123,7 +124,7 @@ class DocumentChunker(BaseChunker):
                 (docling-core writes its own tables; the option would be ignored).
         """
         table_format = getattr(self, "table_format", "records")
-        if self.docling_compat and table_format != "records":
+        if self.mode.exact and table_format != "records":
             raise ConfigError(
                 f"{type(self).__name__}: table_format={table_format!r} needs docling_compat=False: with "
                 f"docling_compat=True tables are written as docling-core {DOCLING_CORE_VERSION} writes them; leave "
@@ -136,6 +137,11 @@ class DocumentChunker(BaseChunker):
     def token_counter(self) -> Tokenizer:
         """The resolved :class:`docchunk.Tokenizer` that counts ``token_count``."""
         return self._tok
+
+    @property
+    def mode(self) -> Mode:
+        """The chunker's :class:`~docchunk.chunkers.doc.mode.Mode`: compat with ``docling_compat``, else structured."""
+        return mode_for(self.docling_compat)
 
     def contextualize(self, chunk: Any) -> str:
         """The embedding string of a chunk: headings, captions, text, joined by ``delim``.

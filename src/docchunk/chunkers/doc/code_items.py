@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from docchunk.chunkers.doc.walk import Piece
+from docchunk.chunkers.doc.piece import Piece
 from docchunk.errors import ConfigError, MissingDependencyError
 from docchunk.serialization.chunk import contextualize, join_context
 from docchunk.tokenizers import Tokenizer, get_tokenizer

@@ -10,17 +10,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any, Literal
 
+from docling_core.transforms.serializer.base import BaseDocSerializer
 from docling_core.types.doc import DoclingDocument
 from docling_core.types.doc.document import DocItem, InlineGroup, ListGroup, NodeItem
 from pydantic import ConfigDict, PrivateAttr, ValidationError
 
 from docchunk._versions import DOCLING_CORE_VERSION
 from docchunk.chunkers.doc.base import assign_validated
+from docchunk.chunkers.doc.mode import Mode, mode_for
 from docchunk.chunkers.doc.page import page_parts
 from docchunk.errors import ConfigError, DocumentError
 from docchunk.serialization._docling import BaseChunker, BaseChunkExpander
 from docchunk.serialization.chunk import DocChunk, contextualize, page_numbers_of
-from docchunk.serialization.selection import serializer_for
 from docchunk.serialization.table_rows import TableFormat, check_table_format
 from docchunk.tokenizers import Tokenizer, TokenizerSpec, get_tokenizer
 from docchunk.types.config import check_size, config_error
@@ -76,7 +77,7 @@ class ChunkExpander(BaseChunkExpander):
         if self.max_tokens is not None:
             check_size("max_tokens", self.max_tokens, 1)
         check_table_format(self.table_format)
-        if self.docling_compat and self.table_format != "records":
+        if self.mode.exact and self.table_format != "records":
             raise ConfigError(
                 f"{type(self).__name__}: table_format={self.table_format!r} needs docling_compat=False: with "
                 f"docling_compat=True tables are written as docling-core {DOCLING_CORE_VERSION} writes them; leave "
@@ -89,6 +90,15 @@ class ChunkExpander(BaseChunkExpander):
     def token_counter(self) -> Tokenizer:
         """The resolved :class:`docchunk.Tokenizer` that counts the expanded chunks' ``meta.token_count``."""
         return self._tok
+
+    @property
+    def mode(self) -> Mode:
+        """The expander's :class:`~docchunk.chunkers.doc.mode.Mode`: compat with ``docling_compat``, else structured."""
+        return mode_for(self.docling_compat)
+
+    def _serializer(self, dl_doc: DoclingDocument) -> BaseDocSerializer:
+        """The mode's serializer of ``dl_doc``, the one docchunk's document chunkers of that mode use."""
+        return self.mode.serializer(None, dl_doc, self.table_format, self.include_furniture)
 
     def expand(self, chunk: Any, dl_doc: DoclingDocument, serializer: Any = None) -> Any:
         """The chunk expanded (see the subclass), or ``chunk`` itself when there is nothing to expand to.
@@ -116,15 +126,12 @@ class ChunkExpander(BaseChunkExpander):
                 "pass the document the chunk came from"
             )
         if serializer is None:
-            serializer = serializer_for(
-                None, dl_doc, docling_compat=self.docling_compat, table_format=self.table_format,
-                include_furniture=self.include_furniture,
-            )
+            serializer = self._serializer(dl_doc)
         return self._expand(chunk, dl_doc, serializer, {})
 
     def _expand(self, chunk: Any, dl_doc: DoclingDocument, serializer: Any, memo: dict[str, Any]) -> Any:
         """:meth:`expand` with a serializer; ``memo`` is kept across the chunks of one document."""
-        if self.docling_compat:
+        if self.mode.exact:  # docling-core's expander
             return self._docling(chunk, dl_doc, serializer)
         meta = getattr(chunk, "meta", None)
         if meta is None or not getattr(meta, "doc_items", None):
@@ -152,10 +159,7 @@ class ChunkExpander(BaseChunkExpander):
                 yield self.expand(chunk, dl_doc, serializer)  # raises the DocumentError
             return
         if serializer is None:
-            serializer = serializer_for(
-                None, dl_doc, docling_compat=self.docling_compat, table_format=self.table_format,
-                include_furniture=self.include_furniture,
-            )
+            serializer = self._serializer(dl_doc)
         memo: dict[str, Any] = {}
         for chunk in chunks:
             yield self._expand(chunk, dl_doc, serializer, memo)

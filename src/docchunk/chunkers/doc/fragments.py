@@ -10,12 +10,14 @@ given as ``fits(a, b)``: whether ``text[a:b]`` is within it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from functools import partial
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from docchunk.serialization.table_rows import _DEBRIS_CHARS
 from docchunk.tokenizers import Sizer, Tokenizer
+
+_T = TypeVar("_T")
 
 __all__ = ["SegmentRun", "attach_marks", "is_debris", "sentence_segments", "take_start"]
 
@@ -33,9 +35,8 @@ class SegmentRun(Protocol):
         """The call's cached counts (of ``tok``)."""
         ...
 
-    @property
-    def _splitters(self) -> dict[tuple[Any, int], Any]:
-        """The call's sentence splitters, by ``("sentences", available)`` (filled on first use)."""
+    def cached(self, key: Hashable, make: Callable[[], _T]) -> _T:
+        """The object cached under ``key`` for this call (a splitter set to a budget), made once by ``make``."""
         ...
 
 
@@ -54,10 +55,7 @@ def sentence_segments(run: SegmentRun, text: str, available: int, ranges: bool =
     """
     from docchunk.chunkers.text.sentence import SentenceChunker
 
-    key = ("sentences", available)
-    splitter = run._splitters.get(key)
-    if splitter is None:
-        splitter = run._splitters[key] = SentenceChunker(run.tok, chunk_size=available)
+    splitter = run.cached(("sentences", available), lambda: SentenceChunker(run.tok, chunk_size=available))
     spans: list[tuple[int, int, int | None]] = []  # start, end, tokens of text[start:end]
 
     def joinable(a: int, b: int) -> bool:

@@ -1,6 +1,6 @@
 """The structural pass of the default (structure-faithful) mode: no heading or caption is lost.
 
-Like :func:`docchunk.chunkers.doc.walk.walk` (docling-core's ``HierarchicalChunker``
+Like :func:`docchunk.chunkers.doc.compat.walk.walk` (docling-core's ``HierarchicalChunker``
 walk: document order, headings by level, lists and inline groups as one element),
 with these differences, each of which keeps text that docling-core drops:
 
@@ -46,7 +46,7 @@ from docling_core.types.doc.document import (
     TitleItem,
 )
 
-from docchunk.chunkers.doc.walk import Piece
+from docchunk.chunkers.doc.piece import Piece
 from docchunk.serialization.inline import inline_group_of, plain_inline_text
 from docchunk.serialization.table_rows import table_rows
 

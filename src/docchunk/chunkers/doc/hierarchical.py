@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, ClassVar
 
 from docling_core.types.doc import DoclingDocument
 
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
 from docchunk.chunkers.doc.code_items import chunk_code_piece
-from docchunk.chunkers.doc.empty import explained
-from docchunk.chunkers.doc.heading_walk import structured_walk
-from docchunk.chunkers.doc.table_split import by_rows, whole_table
-from docchunk.chunkers.doc.walk import Piece, walk
+from docchunk.chunkers.doc.piece import Piece
 from docchunk.serialization.chunk import DocChunk, join_context
-from docchunk.serialization.selection import serializer_for
 from docchunk.serialization.table_rows import TableFormat
 
 __all__ = ["HierarchicalChunker"]
@@ -77,23 +73,12 @@ class HierarchicalChunker(DocumentChunker):
             strategy's ``CodeChunk`` objects for code items.
         """
         check_document(dl_doc)
-        strategy = self.code_chunking_strategy
-        if self.docling_compat:
-            serializer = serializer_for(self.serializer_provider, dl_doc, docling_compat=True)
-            pieces = walk(dl_doc, serializer, self.always_emit_headings, strategy)
-        else:
-            furniture = self.include_furniture
-            serializer = serializer_for(
-                self.serializer_provider, dl_doc, table_format=self.table_format, include_furniture=furniture
-            )
-            walked = structured_walk(dl_doc, serializer, self.always_emit_headings, code=strategy is not None)
-            rows = by_rows(serializer)  # tables as rows, caption in meta; a user's serializer as it is
-            pieces = (whole_table(piece, serializer) if rows else piece for piece in walked)
-        chunks = self._chunks(pieces, dl_doc)
-        # the default mode: a document with text gives a chunk, or a DocumentError saying why not
-        yield from chunks if self.docling_compat else explained(chunks, dl_doc, self, serializer)
+        mode = self.mode
+        serializer = mode.serializer(self.serializer_provider, dl_doc, self.table_format, self.include_furniture)
+        pieces = mode.walk(dl_doc, serializer, self.always_emit_headings, self.code_chunking_strategy)
+        yield from mode.results(self._chunks(pieces, dl_doc), dl_doc, self, serializer)
 
-    def _chunks(self, pieces: Iterator[Piece], dl_doc: DoclingDocument) -> Iterator[Any]:
+    def _chunks(self, pieces: Iterable[Piece], dl_doc: DoclingDocument) -> Iterator[Any]:
         strategy = self.code_chunking_strategy
         for piece in pieces:
             if piece.code_chunks is not None:

@@ -4,32 +4,22 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import Any, ClassVar, cast
 
-from docling_core.types.doc import DoclingDocument, FloatingItem, SectionHeaderItem, TableItem, TitleItem
+from docling_core.types.doc import DoclingDocument
 from pydantic import field_validator
 
+from docchunk._versions import DOCLING_CORE_VERSION
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
-from docchunk.chunkers.doc.empty import explained
-from docchunk.chunkers.doc.fragments import sentence_segments
-from docchunk.chunkers.doc.heading_walk import without_debris
-from docchunk.chunkers.doc.provenance import align, anchors_of, fill_gaps, join_anchors, slice_anchors
-from docchunk.chunkers.doc.semsplit import semchunk_split
-from docchunk.chunkers.doc.structure import structured_pieces
-from docchunk.chunkers.doc.tables import split_lines, split_table_by_columns
-from docchunk.chunkers.doc.walk import Piece, walk
+from docchunk.chunkers.doc.hybrid_run import HybridRun, RunSettings
+from docchunk.chunkers.doc.provenance import fill_gaps
 from docchunk.errors import ConfigError, ModelLimitWarning
-from docchunk.serialization import is_chunking_serializer
-from docchunk.serialization.chunk import DocChunk, join_context
-from docchunk.serialization.selection import serializer_for
+from docchunk.serialization.chunk import DocChunk
 from docchunk.serialization.table_rows import TableFormat
-from docchunk.tokenizers import Sizer, is_docling_tokenizer
+from docchunk.tokenizers import is_docling_tokenizer
 from docchunk.types.config import check_size
 
 __all__ = ["HybridChunker"]
-
-_CACHE_LIMIT = 500_000
 
 
 class HybridChunker(DocumentChunker):
@@ -40,7 +30,7 @@ class HybridChunker(DocumentChunker):
     boundaries, then inside the text (semchunk's recursive splitting; tables line
     by line with the header repeated), then merges consecutive undersized chunks
     that share their headings (``merge_peers``). Algorithm and output follow
-    docling-core 2.104's ``HybridChunker``: with the same tokenizer and settings the
+    docling-core's ``HybridChunker``: with the same tokenizer and settings the
     chunk texts, headings, doc_items and ``contextualize()`` strings are equal.
 
     Each text is tokenized at most once per document (counts are cached), element
@@ -74,7 +64,7 @@ class HybridChunker(DocumentChunker):
             ``TokenChunker``) that splits oversized non-table text instead of the
             default rules (sentence ends; semchunk's rules with ``docling_compat=True``); it is run with this
             chunker's tokenizer and the remaining budget as its ``chunk_size``.
-        docling_compat: True reproduces docling-core 2.104.0's output exactly (the
+        docling_compat: True reproduces docling-core's output exactly (the
             algorithm described above, defects included). False (default): the
             structure-faithful chunks listed in ``docs/compat.md``: every heading and
             caption reaches a chunk, tables are chunked by whole rows, oversized
@@ -106,7 +96,7 @@ class HybridChunker(DocumentChunker):
             ``CodeChunk`` objects keep the invariants below and carry the headings;
             a docling-core strategy's chunks are yielded as they are), and no text
             is merged with code. ``docling_compat=True``: ignored with a
-            ``UserWarning``, as docling-core 2.104.0's ``HybridChunker`` ignores it
+            ``UserWarning``, as docling-core's ``HybridChunker`` ignores it
             (it has no such field); use :class:`HierarchicalChunker` for docling-core's
             code chunks.
 
@@ -147,12 +137,12 @@ class HybridChunker(DocumentChunker):
         """Resolve the tokenizer and check ``max_tokens`` against it (see the class docstring)."""
         super().model_post_init(__context)
         limit = self.max_tokens if self.max_tokens is not None else self._tok.max_tokens
-        if self.docling_compat and limit != self._tok.max_tokens and is_docling_tokenizer(self.tokenizer):
+        if self.mode.exact and limit != self._tok.max_tokens and is_docling_tokenizer(self.tokenizer):
             limit = self._tok.max_tokens
             warnings.warn(
                 f"HybridChunker(docling_compat=True) ignores max_tokens={self.max_tokens!r} beside a docling-core "
                 f"tokenizer object and chunks at that tokenizer's own limit ({limit} tokens), as docling-core "
-                "2.104.0's HybridChunker does; set the limit on the tokenizer (e.g. "
+                f"{DOCLING_CORE_VERSION}'s HybridChunker does; set the limit on the tokenizer (e.g. "
                 "HuggingFaceTokenizer(..., max_tokens=64)), or use docling_compat=False, which honours max_tokens",
                 UserWarning,
                 stacklevel=5,  # the caller of HybridChunker(...)
@@ -203,17 +193,17 @@ class HybridChunker(DocumentChunker):
                 f"min_tokens must be None or an int from 1 to max_tokens ({limit}), got {low!r}; "
                 "it is the size in tokens under which a chunk is merged with a neighbour"
             )
-        if self.docling_compat and (low is not None or not self.merge_across_pages):
+        if self.mode.exact and (low is not None or not self.merge_across_pages):
             raise ConfigError(
                 "min_tokens and merge_across_pages=False are not docling-core options: they need "
                 f"docling_compat=False, got docling_compat=True with min_tokens={low!r}, "
                 f"merge_across_pages={self.merge_across_pages!r}"
             )
-        if self.docling_compat and self.code_chunking_strategy is not None:
+        if self.mode.exact and self.code_chunking_strategy is not None:
             warnings.warn(
-                "HybridChunker(docling_compat=True) ignores code_chunking_strategy, as docling-core 2.104.0's "
-                "HybridChunker does (code items are chunked as text); use HierarchicalChunker(docling_compat=True, "
-                "code_chunking_strategy=...) for docling-core's code chunks, or docling_compat=False",
+                "HybridChunker(docling_compat=True) ignores code_chunking_strategy, as docling-core "
+                f"{DOCLING_CORE_VERSION}'s HybridChunker does (code items are chunked as text); use "
+                "HierarchicalChunker(docling_compat=True, code_chunking_strategy=...) for docling-core's code chunks, or docling_compat=False",
                 UserWarning,
                 stacklevel=6,
             )
@@ -221,13 +211,29 @@ class HybridChunker(DocumentChunker):
     def chunk(self, dl_doc: DoclingDocument, **kwargs: Any) -> Iterator[DocChunk]:
         """Yield the chunks of ``dl_doc`` in document order (see the class invariants)."""
         check_document(dl_doc)
-        run = _Run(self, dl_doc)
-        chunks = self._chunks(run, dl_doc)
-        # the default mode: a document with text gives a chunk, or a DocumentError saying why not
-        yield from chunks if self.docling_compat else explained(chunks, dl_doc, self, run.serializer)
+        mode = self.mode
+        serializer = mode.serializer(self.serializer_provider, dl_doc, self.table_format, self.include_furniture)
+        run = HybridRun(self._run_settings(), mode, self.token_counter, serializer, dl_doc)
+        yield from mode.results(self._chunks(run, dl_doc), dl_doc, self, serializer)
 
-    def _chunks(self, run: _Run, dl_doc: DoclingDocument) -> Iterator[DocChunk]:
-        pieces = self._compat_pieces(run, dl_doc) if self.docling_compat else structured_pieces(run, dl_doc)
+    def _run_settings(self) -> RunSettings:
+        """The settings one ``chunk()`` call runs with (:class:`~docchunk.chunkers.doc.hybrid_run.HybridRun`)."""
+        return RunSettings(
+            max_tokens=cast(int, self.max_tokens),  # an int after model_post_init
+            delim=self.delim,
+            merge_peers=self.merge_peers,
+            repeat_table_header=self.repeat_table_header,
+            omit_header_on_overflow=self.omit_header_on_overflow,
+            always_emit_headings=self.always_emit_headings,
+            text_splitter=self.text_splitter,
+            merge_across_pages=self.merge_across_pages,
+            min_tokens=self.min_tokens,
+            code_chunking_strategy=self.code_chunking_strategy,
+            balance_tables=self.balance_tables,
+        )
+
+    def _chunks(self, run: HybridRun, dl_doc: DoclingDocument) -> Iterator[DocChunk]:
+        pieces = run.mode.hybrid_pieces(run, dl_doc)
         chunks: list[Any] = []
         for piece in pieces:
             if piece.code_chunks is not None:
@@ -243,298 +249,3 @@ class HybridChunker(DocumentChunker):
         spans = [[s.__dict__ for s in c.meta.spans] for c in chunks if getattr(c.meta, "spans", None)]
         fill_gaps(spans, {it.self_ref: it.text for it in dl_doc.texts})
         yield from chunks
-
-    def _compat_pieces(self, run: _Run, dl_doc: DoclingDocument) -> list[Piece]:
-        """docling-core 2.104.0's hybrid chunking (``docling_compat=True``)."""
-        pieces = [s for p in walk(dl_doc, run.serializer, self.always_emit_headings) for s in run.split_by_items(p)]
-        pieces = [s for p in pieces for s in run.split_text(p)]
-        if self.merge_peers:
-            pieces = run.merge(pieces)
-        return pieces
-
-
-class _Run:
-    """The state of one ``chunk()`` call: serializer, cached counts, settings."""
-
-    def __init__(self, chunker: HybridChunker, doc: DoclingDocument):
-        self.max: int = cast(int, chunker.max_tokens)  # an int after model_post_init
-        self.delim = chunker.delim
-        self.tok = chunker.token_counter
-        self.chunker = chunker
-        provider = chunker.serializer_provider
-        compat = chunker.docling_compat
-        furniture = chunker.include_furniture
-        self.serializer = serializer_for(
-            provider, doc, docling_compat=compat, table_format=chunker.table_format, include_furniture=furniture
-        )
-        self.doc = doc
-        self._caption_parts: tuple[set[str], set[str]] | None = None  # (captions, parts of their inline text)
-        self.sizer = Sizer(self.tok, cache_limit=_CACHE_LIMIT)
-        self._item_texts: dict[str, str] = {}
-        self._delim_tokens: int | None = None
-        self._splitters: dict[tuple[Any, int], Any] = {}
-        # with an additive tokenizer, sizes of joined texts follow by arithmetic
-        self.additive = self.tok.joins_additively(self.delim)
-
-    # -- counting -------------------------------------------------------------
-    def count(self, text: str) -> int:
-        """Tokens of ``text`` (cached; see :class:`~docchunk.tokenizers.Sizer`)."""
-        return self.sizer.count(text)
-
-    def count_many(self, texts: list[str]) -> list[int]:
-        """Tokens of each text, the new ones in one batch (see :meth:`Sizer.count_batch`)."""
-        return self.sizer.count_batch(texts)
-
-    @property
-    def delim_tokens(self) -> int:
-        """Token cost of joining two texts with the delimiter (docling-core's estimate)."""
-        if self._delim_tokens is None:
-            c = self.count
-            self._delim_tokens = c(f"a{self.delim}b") - c("a") - c("b")
-        return self._delim_tokens
-
-    def ctx(self, piece: Piece) -> str:
-        return join_context(piece.headings, piece.captions, piece.text, self.delim)
-
-    def text_count(self, piece: Piece) -> int:
-        if piece.text_tokens is None:
-            piece.text_tokens = self.count(piece.text)
-        return piece.text_tokens
-
-    def text_counts(self, pieces: list[Piece]) -> list[int]:
-        """``text_count`` of each piece; the texts of unknown size counted in one batch."""
-        unknown = [p.text for p in pieces if p.text_tokens is None]
-        if len(unknown) > 1:
-            self.count_many(unknown)
-        return [self.text_count(p) for p in pieces]
-
-    def ctx_count(self, piece: Piece) -> int:
-        """Tokens of ``ctx(piece)``; by arithmetic (corrected at joins that are not clean)."""
-        parts = [*(piece.headings or ()), *(piece.captions or ())]
-        if not parts:
-            return self.text_count(piece)
-        if not self.additive:
-            counts = [*self.count_many(parts), self.text_count(piece)]
-            return self.sizer.join_count([*parts, piece.text], counts, self.delim)
-        return sum(self.count_many(parts)) + self.text_count(piece) + self.delim_tokens * len(parts)
-
-    # -- phase 1: split at element boundaries ----------------------------------
-    def item_text(self, item: Any) -> str:
-        ref = item.self_ref
-        text = self._item_texts.get(ref)
-        if text is None:
-            if isinstance(item, (TitleItem, SectionHeaderItem)):
-                text = ""
-            else:
-                text = self.serializer.serialize(item=item).text or ""
-                if not self.chunker.docling_compat:
-                    # a part of a caption's inline text (a formula, a link) is in its caption's text
-                    text = "" if self.caption_part(item) == "inside" else without_debris(item, text)
-            self._item_texts[ref] = text
-        return text
-
-    def caption_part(self, item: Any) -> str | None:
-        """``"caption"`` for a floating item's caption, ``"inside"`` for a part of one's inline text, else None."""
-        if self._caption_parts is None:
-            doc = self.doc
-            nodes = (*doc.tables, *doc.pictures, *doc.texts, *doc.key_value_items, *doc.form_items)
-            items = [ref.resolve(doc) for it in nodes if isinstance(it, FloatingItem) for ref in it.captions]
-            captions = {it.self_ref for it in items}
-            inside: set[str] = set()
-            stack = [child.resolve(doc) for it in items for child in it.children]
-            while stack:
-                node = stack.pop()
-                inside.add(node.self_ref)
-                stack.extend(child.resolve(doc) for child in node.children)
-            self._caption_parts = (captions, inside)
-        captions, inside = self._caption_parts
-        ref = item.self_ref
-        return "caption" if ref in captions else "inside" if ref in inside else None
-
-    def split_by_items(self, piece: Piece) -> list[Piece]:
-        """Windows of whole elements that fit ``max_tokens`` (docling-core's ``_split_by_doc_items``)."""
-        items = piece.items
-        n = len(items)
-        one_element = not self.chunker.docling_compat and all(self.caption_part(it) for it in items)
-        if n <= 1 or piece.from_headings or one_element:
-            # default mode: a picture written as its captions (its parts a caption's inline text) is one element
-            return [replace(piece, captions=None)]
-        texts = [self.item_text(it) for it in items]
-        counts = self.count_many(texts)
-
-        def window(lo: int, hi: int) -> Piece:
-            kept = [i for i in range(lo, hi + 1) if texts[i]]
-            if self.additive:
-                tokens = sum(counts[i] for i in kept) + self.delim_tokens * max(len(kept) - 1, 0)
-            else:
-                tokens = self.sizer.join_count([texts[i] for i in kept], [counts[i] for i in kept], self.delim)
-            text = self.delim.join([texts[i] for i in kept])
-            anchors = align(text, items[lo : hi + 1])  # an item may write another's text (a table its caption)
-            return Piece(
-                text=text,
-                anchors=(text, anchors),
-                items=items[lo : hi + 1],
-                headings=piece.headings,
-                origin=piece.origin,
-                text_tokens=tokens,
-                heading_only=piece.heading_only,  # a section without content stays one, as in docling-core
-            )
-
-        def fits_exact(lo: int, hi: int) -> int:
-            return self.ctx_count(window(lo, hi))
-
-        overhead = fits_exact(0, 0) - counts[0]
-        out: list[Piece] = []
-        lo = 0
-        while lo < n:
-            hi, running = lo, 0
-            while hi < n:
-                running += counts[hi] + (self.delim_tokens if hi > lo else 0)
-                if running + overhead > self.max:
-                    exact = fits_exact(lo, hi)
-                    if exact > self.max:
-                        break
-                    running = exact - overhead
-                hi += 1
-            if hi == lo:
-                out.append(window(lo, lo))
-                lo += 1
-                continue
-            end = hi
-            while end - 1 > lo and fits_exact(lo, end - 1) > self.max:
-                end -= 1
-            out.append(window(lo, end - 1))
-            lo = end
-        return out
-
-    # -- phase 2: split inside the text ----------------------------------------
-    def split_text(self, piece: Piece) -> list[Piece]:
-        """Token-bounded segments of an oversized piece (docling-core's ``_split_using_plain_text``)."""
-        total = self.ctx_count(piece)
-        if total <= self.max:
-            return [piece]
-        available = self.max - (total - self.text_count(piece))
-        while available > 0:
-            segments = self._segments(piece, available)
-            if not segments:
-                return []
-            overflow = max(self.ctx_count(s) for s in segments) - self.max
-            if overflow <= 0:
-                return segments
-            available -= overflow
-        if piece.headings is not None or piece.captions is not None:
-            # headings and captions alone exceed the budget: drop them, keep the text
-            return self.split_text(replace(piece, headings=None, captions=None, plain_only=True))
-        return self._segments(piece, self.max)
-
-    def _segments(self, piece: Piece, available: int) -> list[Piece]:
-        """``piece`` split by :meth:`segment`; each part keeps the anchors of the range it holds."""
-        anchors = anchors_of(piece)
-        out = []
-        for s in self.segment(piece, available):
-            if isinstance(s, str):  # a rewritten text (table lines): aligned from its items when needed
-                out.append(replace(piece, text=s, text_tokens=None))
-                continue
-            a, b = s
-            text = piece.text[a:b]
-            out.append(replace(piece, text=text, text_tokens=None, anchors=(text, slice_anchors(anchors, a, b))))
-        return out
-
-    def segment(self, piece: Piece, available: int) -> list[Any]:
-        """Parts of at most ``available`` tokens: tables by lines, other text by semchunk's rules.
-
-        A part is a ``(start, end)`` range of ``piece.text``, or a new text (a table's
-        lines, written again with their header).
-        """
-        items = piece.items
-        if (
-            self.chunker.repeat_table_header
-            and not piece.plain_only
-            and is_chunking_serializer(self.serializer)
-            and len(items) == 1
-            and isinstance(items[0], TableItem)
-        ):
-            return self._segment_table(piece.text, available)
-        splitter = self.chunker.text_splitter
-        text = piece.text
-        if splitter is not None:
-            chunks = [c for c in self._splitter_for(splitter, available).chunk(text) if c.text.strip()]
-            return [(c.start_index, c.end_index) if text[c.start_index : c.end_index] == c.text else c.text
-                    for c in chunks]  # fmt: skip
-        if not self.chunker.docling_compat:
-            return sentence_segments(self, text, available, ranges=True)
-        spans, _ = semchunk_split(text, available, self.sizer)
-        return list(spans)
-
-    def _splitter_for(self, splitter: Any, available: int) -> Any:
-        """The user's text chunker, set to our tokenizer and the remaining budget (cached)."""
-        key = (id(splitter), available)
-        own = self._splitters.get(key)
-        if own is None:
-            own = self._splitters[key] = splitter.with_budget(self.tok, available)
-        return own
-
-    def _segment_table(self, text: str, available: int) -> list[str]:
-        omit = self.chunker.omit_header_on_overflow
-        table_serializer = cast(Any, self.serializer).table_serializer  # a ChunkingDocSerializer's
-        header, body = table_serializer.get_header_and_body_lines(table_text=text)
-        start = text.find(header[0]) if header else 0
-        preamble = text[:start] if start > 0 else ""
-        table_prefix = "".join(header)
-        full_prefix = preamble + table_prefix
-        if body and not omit and any(self.count(table_prefix + line) > available for line in body):
-            by_columns = split_table_by_columns(
-                header, body, preamble, available, self.sizer, omit
-            )
-            if by_columns is not None:
-                return by_columns
-        segments = split_lines(body, available, self.sizer, full_prefix, omit)
-        if preamble:
-            segments = segments[:1] + [s[len(preamble) :] if s.startswith(full_prefix) else s for s in segments[1:]]
-        return segments
-
-    # -- phase 3: merge undersized peers ---------------------------------------
-    def merge(self, pieces: list[Piece]) -> list[Piece]:
-        """Merge runs of pieces with equal headings while they fit (docling-core's merge)."""
-        n = len(pieces)
-        counts = self.text_counts(pieces)
-        out: list[Piece] = []
-
-        def candidate(lo: int, hi: int) -> Piece:
-            run = pieces[lo : hi + 1]
-            if self.additive:
-                tokens = sum(counts[lo : hi + 1]) + self.delim_tokens * (hi - lo)
-            else:
-                tokens = self.sizer.join_count([p.text for p in run], counts[lo : hi + 1], self.delim)
-            text = self.delim.join([p.text for p in run])
-            return Piece(
-                text=text,
-                anchors=(text, join_anchors([(p.text, anchors_of(p)) for p in run], self.delim)),
-                items=[it for p in run for it in p.items],
-                headings=pieces[lo].headings,
-                origin=pieces[hi].origin,
-                text_tokens=tokens,
-                heading_only=all(p.heading_only for p in run),  # docling-core's "\n" of two such chunks
-            )
-
-        lo = 0
-        while lo < n:
-            first = pieces[lo]
-            overhead = self.ctx_count(first) - counts[lo]
-            hi, fit, running = lo + 1, lo, counts[lo]
-            while hi < n and pieces[hi].headings == first.headings:
-                running += counts[hi] + self.delim_tokens
-                if running + overhead > self.max:
-                    exact = self.ctx_count(candidate(lo, hi))
-                    if exact > self.max:
-                        break
-                    running = exact - overhead
-                fit = hi
-                hi += 1
-            while fit > lo and self.ctx_count(candidate(lo, fit)) > self.max:
-                fit -= 1
-            out.append(first if fit == lo else candidate(lo, fit))
-            lo = fit + 1
-        return out
-
-

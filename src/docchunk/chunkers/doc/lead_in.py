@@ -24,15 +24,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from docling_core.types.doc import DocItemLabel, TableItem
 from docling_core.types.doc.document import TextItem
 
+from docchunk.chunkers.doc.piece import Piece
 from docchunk.chunkers.doc.table_pack import table_pieces
 from docchunk.chunkers.doc.table_split import table_rows_of, under_path
-from docchunk.chunkers.doc.walk import Piece
 from docchunk.serialization.table_rows import TableRow, TableRows
+
+if TYPE_CHECKING:
+    from docchunk.chunkers.doc.hybrid_run import HybridRun
 
 __all__ = ["attach_lead_ins", "is_lead_in", "lead_in_sentence"]
 
@@ -74,11 +77,11 @@ def lead_in_sentence(text: str) -> str | None:
     return sentences[-1]
 
 
-def attach_lead_ins(run: Any, pieces: list[Piece]) -> list[Piece]:
+def attach_lead_ins(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
     """``pieces`` with each table's lead-in paragraph moved into the table's first piece (see the module docstring).
 
     Args:
-        run: The ``chunk()`` call's state (``hybrid._Run``): ``ctx_count``, ``max``, ``delim``, ``item_text``.
+        run: The ``chunk()`` call's state (``HybridRun``): ``ctx_count``, ``max``, ``delim``, ``item_text``.
         pieces: Split pieces in document order; table pieces have ``table_rows`` set.
 
     Returns:
@@ -114,7 +117,7 @@ def _same(a: list[Any], b: list[Any]) -> bool:
 
 
 def _with_lead_in(
-    run: Any, before: Piece, table_piece: Piece, row_pieces: list[Piece] | None = None
+    run: HybridRun, before: Piece, table_piece: Piece, row_pieces: list[Piece] | None = None
 ) -> tuple[Piece | None, list[Piece]] | None:
     """(what stays of ``before``, the table piece(s) with the lead-in), or None when there is no lead-in to move.
 
@@ -156,7 +159,7 @@ def _with_lead_in(
 
 
 def _split_row_again(
-    run: Any, before: Piece, row_pieces: list[Piece], sentence: str
+    run: HybridRun, before: Piece, row_pieces: list[Piece], sentence: str
 ) -> tuple[Piece | None, list[Piece]] | None:
     """The first row's first piece split again so that it holds ``sentence`` as context; None if it cannot be.
 
@@ -201,7 +204,9 @@ def _split_row_again(
     return None
 
 
-def _whole_lead_in(run: Any, before: Piece, table_piece: Piece, lead: str) -> tuple[Piece | None, list[Piece]] | None:
+def _whole_lead_in(
+    run: HybridRun, before: Piece, table_piece: Piece, lead: str
+) -> tuple[Piece | None, list[Piece]] | None:
     """The whole lead-in paragraph ``lead`` moved into the table's first piece, or None when it cannot go."""
     if before.text == lead:
         rest = None
@@ -222,7 +227,7 @@ def _whole_lead_in(run: Any, before: Piece, table_piece: Piece, lead: str) -> tu
     return None
 
 
-def _fewer_rows(run: Any, piece: Piece, moved_item: bool = True) -> list[Piece] | None:
+def _fewer_rows(run: HybridRun, piece: Piece, moved_item: bool = True) -> list[Piece] | None:
     """``piece`` (a table piece with the lead-in as its first caption) cut in two so that the lead-in fits.
 
     Only for a piece of whole rows, one per line (``table_rows`` says how many): the
@@ -249,7 +254,7 @@ def _fewer_rows(run: Any, piece: Piece, moved_item: bool = True) -> list[Piece] 
     return None
 
 
-def _line_rows(run: Any, piece: Piece, lines: list[str]) -> list[int] | None:
+def _line_rows(run: HybridRun, piece: Piece, lines: list[str]) -> list[int] | None:
     """The grid row index of each line of a table piece of whole rows, or None when it is not one.
 
     One line per row (``table_rows`` as long as the lines) gives them at once; else

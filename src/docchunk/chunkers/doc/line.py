@@ -9,10 +9,10 @@ from typing import Any, ClassVar
 from docling_core.types.doc import DoclingDocument
 
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
-from docchunk.chunkers.doc.tables import split_lines
+from docchunk.chunkers.doc.compat.table_lines import split_lines
+from docchunk.chunkers.doc.mode import COMPAT
 from docchunk.errors import ConfigError
 from docchunk.serialization.chunk import DocChunk, DocMeta, page_numbers_of
-from docchunk.serialization.selection import serializer_for
 from docchunk.tokenizers import Sizer
 from docchunk.types.config import check_size
 
@@ -97,13 +97,13 @@ class LineBasedTokenChunker(DocumentChunker):
         """Yield the chunks of ``dl_doc`` in order (see the class invariants)."""
         check_document(dl_doc)
         # both modes chunk docling-core's text (the same chunk texts); the default differs in doc_items only
-        ser = serializer_for(self.serializer_provider, dl_doc, docling_compat=True)
+        ser = COMPAT.serializer(self.serializer_provider, dl_doc, "records", False)
         res = ser.serialize()
         if not res.text:
             return
         texts = self.chunk_text(res.text.splitlines(True))
         all_items = res.get_unique_doc_items()
-        if self.docling_compat:
+        if self.mode.exact:  # docling-core's doc_items: every element in every chunk
             for text in texts:
                 yield self._line_chunk(text, all_items, dl_doc)
             return

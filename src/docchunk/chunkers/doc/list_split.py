@@ -27,12 +27,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from docling_core.types.doc.document import DocItem, GroupItem, InlineGroup, ListGroup, ListItem, TableItem
 
-from docchunk.chunkers.doc.walk import Piece
+from docchunk.chunkers.doc.piece import Piece
 from docchunk.serialization.inline import inline_group_of, plain_inline_text
+
+if TYPE_CHECKING:
+    from docchunk.chunkers.doc.hybrid_run import HybridRun
 
 __all__ = ["list_lines", "split_list_piece"]
 
@@ -50,7 +53,7 @@ class _Line:
     parents: list[ListItem]
 
 
-def list_lines(run: Any, piece: Piece) -> list[_Line] | None:
+def list_lines(run: HybridRun, piece: Piece) -> list[_Line] | None:
     """The items of a walked list piece, in order, or None when ``piece`` is not one list written line by line."""
     doc = run.doc
     first = next((it for it in piece.items if isinstance(it, ListItem)), None)
@@ -84,7 +87,7 @@ def _unindented(text: str) -> list[str]:
     return [line.strip() for line in text.split("\n") if line.strip()]
 
 
-def _collect(run: Any, group: ListGroup, depth: int, parents: list[ListItem], out: list[_Line]) -> bool:
+def _collect(run: HybridRun, group: ListGroup, depth: int, parents: list[ListItem], out: list[_Line]) -> bool:
     """Append the lines of ``group``'s items; False when a child is not a list item or a nested list."""
     doc = run.doc
     for ref in group.children:
@@ -117,7 +120,7 @@ def _collect(run: Any, group: ListGroup, depth: int, parents: list[ListItem], ou
     return True
 
 
-def _block_line(run: Any, block: Any, depth: int, parents: list[ListItem], out: list[_Line]) -> bool:
+def _block_line(run: HybridRun, block: Any, depth: int, parents: list[ListItem], out: list[_Line]) -> bool:
     """Append the line of a block inside a list item (a paragraph, a picture), under that item; False if none can be.
 
     A block that writes no text (a picture without caption) has an empty line, left
@@ -150,7 +153,7 @@ def _inline_of(item: Any, doc: Any) -> InlineGroup | None:
     return None
 
 
-def _plain(run: Any, line: _Line) -> _Line:
+def _plain(run: HybridRun, line: _Line) -> _Line:
     """``line`` with an inline run written as one plain line (marker kept, no Markdown, no URL)."""
     group = _inline_of(line.item, run.doc)
     if group is None:
@@ -171,11 +174,11 @@ def parent_text(item: ListItem, doc: Any) -> str:
     return plain_inline_text(group, doc) if group is not None else " ".join(item.text.split())
 
 
-def split_list_piece(run: Any, piece: Piece) -> list[Piece] | None:
+def split_list_piece(run: HybridRun, piece: Piece) -> list[Piece] | None:
     """Windows of ``piece``'s list items that fit ``max_tokens`` (see the module docstring), or None.
 
     Args:
-        run: The ``chunk()`` call's state (``hybrid._Run``): counts, serializer, budget.
+        run: The ``chunk()`` call's state (``HybridRun``): counts, serializer, budget.
         piece: A walked piece.
 
     Returns:
@@ -221,7 +224,7 @@ def split_list_piece(run: Any, piece: Piece) -> list[Piece] | None:
     return out
 
 
-def _last_fitting(run: Any, window: Any, lines: list[_Line], lo: int, hi: int, indent: int) -> int:
+def _last_fitting(run: HybridRun, window: Any, lines: list[_Line], lo: int, hi: int, indent: int) -> int:
     """The largest ``k`` in ``[lo, hi]`` whose window ``lines[lo - 1 : k]`` fits (``lo`` when none does).
 
     Sizes follow by arithmetic from each line's count (cached) plus the delimiter's;
@@ -248,12 +251,12 @@ def _last_fitting(run: Any, window: Any, lines: list[_Line], lo: int, hi: int, i
     return k
 
 
-def _joined_count(run: Any, texts: list[str]) -> int:
+def _joined_count(run: HybridRun, texts: list[str]) -> int:
     """Tokens of the lines joined by line breaks, by arithmetic from their cached counts (not tokenized again)."""
     return int(run.sizer.join_count(texts, run.count_many(texts), "\n"))
 
 
-def _indent(run: Any) -> int:
+def _indent(run: HybridRun) -> int:
     """Spaces per nesting level: the serializer's ``indent`` (docling-core's Markdown default, 4)."""
     indent = getattr(getattr(run.serializer, "params", None), "indent", 4)
     return indent if isinstance(indent, int) else 4

@@ -9,9 +9,7 @@ from typing import Any, ClassVar
 from docling_core.types.doc import DoclingDocument
 
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
-from docchunk.chunkers.doc.empty import explained
 from docchunk.serialization.chunk import DocChunk, DocMeta, page_numbers_of
-from docchunk.serialization.selection import serializer_for
 from docchunk.serialization.table_rows import TableFormat
 from docchunk.types.config import check_size
 
@@ -93,20 +91,15 @@ class PageChunker(DocumentChunker):
     def chunk(self, dl_doc: DoclingDocument, **kwargs: Any) -> Iterator[DocChunk]:
         """Yield the page chunks of ``dl_doc`` in page order (see the class invariants)."""
         check_document(dl_doc)
-        compat, furniture = self.docling_compat, self.include_furniture
-        ser = serializer_for(
-            self.serializer_provider, dl_doc, docling_compat=compat, table_format=self.table_format,
-            include_furniture=furniture,
-        )  # fmt: skip
-        chunks = self._chunks(dl_doc, ser)
-        # the default mode: a document with text gives a chunk, or a DocumentError saying why not
-        yield from chunks if self.docling_compat else explained(chunks, dl_doc, self, ser)
+        mode = self.mode
+        ser = mode.serializer(self.serializer_provider, dl_doc, self.table_format, self.include_furniture)
+        yield from mode.results(self._chunks(dl_doc, ser), dl_doc, self, ser)
 
     def _chunks(self, dl_doc: DoclingDocument, ser: Any) -> Iterator[DocChunk]:
         if not dl_doc.pages:
             yield from self._pageless(dl_doc, ser)
             return
-        if self.docling_compat:
+        if self.mode.exact:  # docling-core's PageChunker
             for page_no in sorted(dl_doc.pages):
                 res = ser.serialize(pages={page_no})
                 if res.text:
@@ -126,10 +119,11 @@ class PageChunker(DocumentChunker):
     def _pageless(self, doc: DoclingDocument, ser: Any) -> Iterator[DocChunk]:
         """A document without pages: one chunk of its whole text, split like a page over ``max_tokens``."""
         res = ser.serialize()
-        if not (res.text if self.docling_compat else res.text.strip()):
+        exact = self.mode.exact
+        if not (res.text if exact else res.text.strip()):
             return
         chunk = self._page_chunk(res.text, res.get_unique_doc_items(), doc)
-        if self.docling_compat or self.max_tokens is None or (chunk.meta.token_count or 0) <= self.max_tokens:
+        if exact or self.max_tokens is None or (chunk.meta.token_count or 0) <= self.max_tokens:
             yield chunk
             return
         order = _document_order(doc)

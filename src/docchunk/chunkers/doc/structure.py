@@ -1,9 +1,10 @@
 """The default (structure-faithful) passes of the hybrid chunker.
 
 With ``docling_compat=False`` the hybrid chunker runs these passes instead of
-docling-core's; each pass is a function of the chunker's run state (``hybrid._Run``:
-cached counts, serializer, settings) and a list of pieces, so that they can be
-tested and changed one by one. ``docs/compat.md`` lists what each one changes.
+docling-core's; each pass is a function of the chunker's run state
+(:class:`~docchunk.chunkers.doc.hybrid_run.HybridRun`: cached counts, serializer,
+settings) and a list of pieces, so that they can be tested and changed one by one.
+``docs/compat.md`` lists what each one changes.
 
 Order: walk (:func:`structured_walk`) -> fit the heading paths -> split at page
 changes (``merge_across_pages=False``) -> split at element boundaries -> tables by
@@ -17,7 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 from itertools import groupby
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from docling_core.types.doc import DoclingDocument, TableItem
 
@@ -25,17 +26,20 @@ from docchunk.chunkers.doc.code_items import chunk_code_piece
 from docchunk.chunkers.doc.heading_walk import structured_walk
 from docchunk.chunkers.doc.lead_in import attach_lead_ins
 from docchunk.chunkers.doc.list_split import split_list_piece
+from docchunk.chunkers.doc.piece import Piece
 from docchunk.chunkers.doc.provenance import align, anchors_of, join_anchors
 from docchunk.chunkers.doc.table_balance import balance_tables
 from docchunk.chunkers.doc.table_split import by_rows, joined_cols, split_table, table_of
-from docchunk.chunkers.doc.walk import Piece
 from docchunk.serialization.chunk import join_context
 from docchunk.serialization.inline import one_inline_run
+
+if TYPE_CHECKING:
+    from docchunk.chunkers.doc.hybrid_run import HybridRun
 
 __all__ = ["fit_headings", "merge_small", "pages_of", "split_table_piece", "structured_pieces"]
 
 
-def structured_pieces(run: Any, doc: DoclingDocument) -> list[Piece]:
+def structured_pieces(run: HybridRun, doc: DoclingDocument) -> list[Piece]:
     """The hybrid chunker's pieces in the default mode, in document order.
 
     With a ``code_chunking_strategy``, each code item is a piece whose
@@ -44,12 +48,12 @@ def structured_pieces(run: Any, doc: DoclingDocument) -> list[Piece]:
     merged with code.
 
     Args:
-        run: The ``chunk()`` call's state (``hybrid._Run``): counts, serializer, settings.
+        run: The ``chunk()`` call's state (``HybridRun``): counts, serializer, settings.
         doc: The document.
     """
-    chunker = run.chunker
-    strategy = chunker.code_chunking_strategy
-    walked = structured_walk(doc, run.serializer, chunker.always_emit_headings, code=strategy is not None)
+    settings = run.settings
+    strategy = settings.code_chunking_strategy
+    walked = structured_walk(doc, run.serializer, settings.always_emit_headings, code=strategy is not None)
     out: list[Piece] = []
     for is_code, group in groupby(fit_headings(run, walked), key=lambda p: p.code_chunks is not None):
         if not is_code:
@@ -61,10 +65,10 @@ def structured_pieces(run: Any, doc: DoclingDocument) -> list[Piece]:
     return out
 
 
-def _text_phases(run: Any, pieces: list[Piece]) -> list[Piece]:
+def _text_phases(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
     """Split (pages, tables, text) and merge (peers, ``min_tokens``) the pieces of a run of text."""
-    chunker = run.chunker
-    if not chunker.merge_across_pages:
+    settings = run.settings
+    if not settings.merge_across_pages:
         pieces = [s for p in pieces for s in split_at_pages(run, p)]
     # the element texts of the pieces split at element boundaries, counted in one batch (with
     # the token offsets of long ones: a long element is then split at sentences without tokenizing it again)
@@ -78,16 +82,16 @@ def _text_phases(run: Any, pieces: list[Piece]) -> list[Piece]:
     pieces = [s for p in pieces for s in ([p] if p.table_rows is not None else run.split_text(p))]
     run.sizer.drop_offsets()
     pieces = attach_lead_ins(run, pieces)
-    if getattr(chunker, "balance_tables", False):
+    if settings.balance_tables:
         pieces = balance_tables(run, pieces)
-    if chunker.merge_peers:
+    if settings.merge_peers:
         pieces = merge_between_tables(run, pieces)
-    if chunker.min_tokens:
-        pieces = merge_small(run, pieces, chunker.min_tokens)
+    if settings.min_tokens:
+        pieces = merge_small(run, pieces, settings.min_tokens)
     return pieces
 
 
-def merge_between_tables(run: Any, pieces: list[Piece]) -> list[Piece]:
+def merge_between_tables(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
     """``run.merge`` over the runs of pieces between table pieces; table pieces stay as they are.
 
     A table piece holds whole rows with its caption in ``captions`` and its rows in
@@ -107,16 +111,16 @@ def merge_between_tables(run: Any, pieces: list[Piece]) -> list[Piece]:
     return out
 
 
-def _merge_run(run: Any, pieces: list[Piece]) -> list[Piece]:
+def _merge_run(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
     if not pieces:
         return []
-    if run.chunker.merge_across_pages:
+    if run.settings.merge_across_pages:
         return run.merge(pieces)
     return [m for _, same in groupby(pieces, key=pages_of) for m in run.merge(list(same))]
 
 
 # -- headings ------------------------------------------------------------------
-def fit_headings(run: Any, pieces: Any) -> list[Piece]:
+def fit_headings(run: HybridRun, pieces: Any) -> list[Piece]:
     """Shorten heading paths that take more than half of ``max_tokens``.
 
     Such a piece keeps, as its headings, the innermost headings whose
@@ -182,7 +186,7 @@ def _items_of(piece: Piece, start: int) -> list[Any]:
     return items[max(0, start - sheets) :] or items or piece.items
 
 
-def _fitting_suffix(run: Any, headings: list[str], limit: int) -> list[str] | None:
+def _fitting_suffix(run: HybridRun, headings: list[str], limit: int) -> list[str] | None:
     """The innermost headings whose cost is at most ``limit`` tokens (None for none)."""
     start = len(headings)
     while start > 0 and _headings_cost(run, headings[start - 1 :]) <= limit:
@@ -190,7 +194,7 @@ def _fitting_suffix(run: Any, headings: list[str], limit: int) -> list[str] | No
     return list(headings[start:]) or None
 
 
-def _heading_texts(run: Any, headings: list[str]) -> list[str]:
+def _heading_texts(run: HybridRun, headings: list[str]) -> list[str]:
     """The texts whose counts give :func:`_headings_cost`: the headings, or their joined path.
 
     With an additive tokenizer, ``count(h1 + delim + h2 + delim)`` is the headings'
@@ -199,7 +203,7 @@ def _heading_texts(run: Any, headings: list[str]) -> list[str]:
     return list(headings) if run.additive else [join_context(headings, None, "", run.delim)]
 
 
-def _headings_cost(run: Any, headings: list[str]) -> int:
+def _headings_cost(run: HybridRun, headings: list[str]) -> int:
     """Tokens the headings add to a chunk's contextualized text."""
     counts = run.count_many(_heading_texts(run, headings))
     return sum(counts) + (run.delim_tokens * len(headings) if run.additive else 0)
@@ -211,7 +215,7 @@ def pages_of(piece: Piece) -> frozenset[int]:
     return frozenset(p.page_no for it in piece.items for p in (getattr(it, "prov", None) or ()))
 
 
-def split_at_pages(run: Any, piece: Piece) -> list[Piece]:
+def split_at_pages(run: HybridRun, piece: Piece) -> list[Piece]:
     """A piece of several items (a list, headings as text) cut where its items' pages change.
 
     A table stays whole with its caption; so does a piece whose text is not its
@@ -232,25 +236,25 @@ def split_at_pages(run: Any, piece: Piece) -> list[Piece]:
     return [replace(piece, text=t, items=g, text_tokens=None) for t, g in zip(texts, groups, strict=True) if t.strip()]
 
 
-def _joined_items(run: Any, piece: Piece, items: list[Any]) -> Piece:
+def _joined_items(run: HybridRun, piece: Piece, items: list[Any]) -> Piece:
     """``piece`` holding ``items`` alone: their texts joined by ``delim``, with their anchors."""
     text = run.delim.join(t for t in (run.item_text(it) for it in items) if t)
     return replace(piece, text=text, items=items, text_tokens=None, anchors=(text, align(text, items)))
 
 
 # -- tables --------------------------------------------------------------------
-def _row_table(run: Any, piece: Piece) -> TableItem | None:
+def _row_table(run: HybridRun, piece: Piece) -> TableItem | None:
     """The table :func:`split_table_piece` splits ``piece`` by rows of, or None (split at element boundaries)."""
     table = table_of(piece)
     return table if table is not None and by_rows(run.serializer) else None
 
 
-def _split_by_items(run: Any, piece: Piece) -> bool:
+def _split_by_items(run: HybridRun, piece: Piece) -> bool:
     """Whether :func:`split_table_piece` splits ``piece`` at element boundaries, counting each element."""
     return len(piece.items) > 1 and not piece.from_headings and _row_table(run, piece) is None
 
 
-def split_table_piece(run: Any, piece: Piece) -> list[Piece]:
+def split_table_piece(run: HybridRun, piece: Piece) -> list[Piece]:
     """Pieces of one walked piece: a table's whole rows, each with ``table_rows`` set (default mode).
 
     A table is chunked by rows (:func:`docchunk.chunkers.doc.table_split.split_table`)
@@ -269,7 +273,7 @@ def split_table_piece(run: Any, piece: Piece) -> list[Piece]:
 
 
 # -- minimum size --------------------------------------------------------------
-def merge_small(run: Any, pieces: list[Piece], low: int) -> list[Piece]:
+def merge_small(run: HybridRun, pieces: list[Piece], low: int) -> list[Piece]:
     """Merge each piece under ``low`` tokens with a neighbour while the result fits.
 
     A neighbour with the same headings is preferred, then one across a heading
@@ -321,7 +325,7 @@ def _widen_rows(ps: list[Piece], merged: Piece, joined: tuple[tuple[int, int] | 
             ps[k] = replace(piece, table_rows=rows)
 
 
-def _best_neighbour(run: Any, ps: list[Piece], i: int, whole: set[str | None]) -> tuple[int, Piece, int] | None:
+def _best_neighbour(run: HybridRun, ps: list[Piece], i: int, whole: set[str | None]) -> tuple[int, Piece, int] | None:
     found: dict[bool, tuple[int, Piece, int]] = {}
     for j in (i - 1, i + 1):
         if not 0 <= j < len(ps) or not _may_join(run, ps[i], ps[j], whole):
@@ -337,21 +341,21 @@ def _best_neighbour(run: Any, ps: list[Piece], i: int, whole: set[str | None]) -
     return found.get(True) or found.get(False)
 
 
-def _may_join(run: Any, a: Piece, b: Piece, whole: set[str | None]) -> bool:
+def _may_join(run: HybridRun, a: Piece, b: Piece, whole: set[str | None]) -> bool:
     if b.heading_only:
         return False
     if a.table_rows is not None and b.table_rows is not None and _table_ref(a) != _table_ref(b):
         # rows of two tables only when both are whole (the merged piece has no table_rows)
         if _table_ref(a) not in whole or _table_ref(b) not in whole:
             return False
-    return run.chunker.merge_across_pages or pages_of(a) == pages_of(b)
+    return run.settings.merge_across_pages or pages_of(a) == pages_of(b)
 
 
 def _table_ref(piece: Piece) -> str | None:
     return next((it.self_ref for it in piece.items if isinstance(it, TableItem)), None)
 
 
-def join_pieces(run: Any, a: Piece, b: Piece) -> Piece:
+def join_pieces(run: HybridRun, a: Piece, b: Piece) -> Piece:
     """``a`` then ``b`` as one piece; headings not shared go into the text."""
     ha, hb = a.headings or [], b.headings or []
     common = 0

@@ -21,12 +21,15 @@ label prefixes the rows below it in records) moves with the boundary.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING
 
 from docling_core.types.doc import TableItem
 
+from docchunk.chunkers.doc.piece import Piece
 from docchunk.chunkers.doc.table_split import _rows as table_rows_of  # the rows as the table pieces were written
-from docchunk.chunkers.doc.walk import Piece
+
+if TYPE_CHECKING:
+    from docchunk.chunkers.doc.hybrid_run import HybridRun
 
 __all__ = ["balance_tables"]
 
@@ -36,7 +39,7 @@ def _table(piece: Piece) -> TableItem | None:
     return tables[0] if piece.table_rows is not None and len(tables) == 1 else None
 
 
-def balance_tables(run: Any, pieces: list[Piece]) -> list[Piece]:
+def balance_tables(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
     """``pieces`` with the last two pieces of each table split by rows evened out (see the module docstring).
 
     Args:
@@ -68,7 +71,7 @@ def _joined(lines: dict[int, str], start: int, end: int) -> str:
     return "\n".join(lines[r] for r in range(start, end) if r in lines)
 
 
-def _even(run: Any, a: Piece, b: Piece, lines: dict[int, str]) -> tuple[Piece, Piece] | None:
+def _even(run: HybridRun, a: Piece, b: Piece, lines: dict[int, str]) -> tuple[Piece, Piece] | None:
     """``(a, b)`` with rows moved from the end of ``a`` to the start of ``b``, or None when none moves.
 
     ``lines``: grid row index -> the row's line (rows without text have none). Both

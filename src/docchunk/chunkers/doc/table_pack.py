@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from functools import partial
 
+from docchunk.chunkers.doc.compat.semsplit import semchunk_split
 from docchunk.chunkers.doc.fragments import attach_marks, is_debris
-from docchunk.chunkers.doc.semsplit import semchunk_split
 from docchunk.serialization.table_rows import (
     ROW_SEP,
     TablePiece,

@@ -1,6 +1,6 @@
 """Table pieces of the default mode: a walked table becomes whole-row pieces.
 
-Glue between the chunkers' pieces (:class:`~docchunk.chunkers.doc.walk.Piece`) and
+Glue between the chunkers' pieces (:class:`~docchunk.chunkers.doc.piece.Piece`) and
 the pure row serialization and packing of :mod:`docchunk.serialization.table_rows`.
 The caption (and the table's ``meta.description``) moves from the text to
 ``captions``, so ``contextualize()`` shows it with every piece; each piece's
@@ -10,14 +10,17 @@ The caption (and the table's ``meta.description``) moves from the text to
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from docling_core.types.doc import TableItem
 
+from docchunk.chunkers.doc.piece import Piece
 from docchunk.chunkers.doc.table_pack import table_pieces
-from docchunk.chunkers.doc.walk import Piece
 from docchunk.serialization.table_rows import TableRows, col_ranges, table_rows
 from docchunk.serialization.tables import RowTableSerializer, table_description
+
+if TYPE_CHECKING:
+    from docchunk.chunkers.doc.hybrid_run import HybridRun
 
 __all__ = ["by_rows", "joined_cols", "split_table", "table_of", "table_rows_of", "under_path", "whole_table"]
 
@@ -66,7 +69,7 @@ def _rows(table: TableItem, serializer: Any) -> TableRows:
     return table_rows(table, doc, serializer)
 
 
-def table_rows_of(run: Any, piece: Piece) -> TableRows | None:
+def table_rows_of(run: HybridRun, piece: Piece) -> TableRows | None:
     """The rows of the one table ``piece`` holds rows of, as the run's serializer writes them; None if none."""
     tables = [it for it in piece.items if isinstance(it, TableItem)]
     if len(tables) != 1 or not by_rows(run.serializer):
@@ -96,7 +99,7 @@ def whole_table(piece: Piece, serializer: Any) -> Piece:
     )
 
 
-def split_table(run: Any, piece: Piece, table: TableItem) -> list[Piece]:
+def split_table(run: HybridRun, piece: Piece, table: TableItem) -> list[Piece]:
     """Pieces of whole rows of ``table`` that fit ``run.max`` with headings and caption.
 
     The budget for the rows is what the headings and the caption (with the
@@ -135,7 +138,7 @@ def split_table(run: Any, piece: Piece, table: TableItem) -> list[Piece]:
     return lead + _whole_rows(run, base, rows, fitted)
 
 
-def _whole_rows(run: Any, base: Piece, rows: TableRows, pieces: list[Piece]) -> list[Piece]:
+def _whole_rows(run: HybridRun, base: Piece, rows: TableRows, pieces: list[Piece]) -> list[Piece]:
     """``pieces``, where a row split only because of its heading path is one piece under a shorter path.
 
     A row whose record fits ``run.max`` with its captions but not with the whole
@@ -164,7 +167,7 @@ def _whole_rows(run: Any, base: Piece, rows: TableRows, pieces: list[Piece]) -> 
     return out
 
 
-def _shorter_path(run: Any, piece: Piece, text: str, headings: list[str]) -> Piece | None:
+def _shorter_path(run: HybridRun, piece: Piece, text: str, headings: list[str]) -> Piece | None:
     """``piece`` holding ``text`` under the longest suffix of ``headings`` with which it fits ``run.max``, or None."""
     for k in range(1, len(headings) + 1):
         short = replace(under_path(piece, headings[k:]), text=text, text_tokens=run.sizer.count(text), table_cols=None)
@@ -180,7 +183,7 @@ def under_path(piece: Piece, path: list[str]) -> Piece:
     return replace(piece, headings=list(path) or None, heading_items=kept or None)
 
 
-def _caption_cuts_rows(run: Any, base: Piece, rows: TableRows) -> bool:
+def _caption_cuts_rows(run: HybridRun, base: Piece, rows: TableRows) -> bool:
     """Whether the caption (with the description) leaves too little room for a row that fits without it.
 
     Then the caption is better a piece of its own before the table: every row that
@@ -201,7 +204,7 @@ def _caption_cuts_rows(run: Any, base: Piece, rows: TableRows) -> bool:
     return run.max - with_caption < longest <= run.max - without
 
 
-def _fit(run: Any, base: Piece, rows: TableRows) -> list[Piece] | None:
+def _fit(run: HybridRun, base: Piece, rows: TableRows) -> list[Piece] | None:
     """Row pieces with ``base``'s headings and captions within ``run.max``; None when they leave no room."""
     overhead = run.ctx_count(replace(base, text="", text_tokens=0)) if base.headings or base.captions else 0
     available = run.max - overhead

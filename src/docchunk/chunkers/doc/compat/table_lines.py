@@ -1,6 +1,6 @@
 """Token-bounded splitting of serialized tables, line by line, repeating the header.
 
-Decision-compatible with docling-core 2.104's ``LineBasedTokenChunker`` and
+Decision-compatible with docling-core's ``LineBasedTokenChunker`` and
 ``HybridChunker._split_table_by_columns`` so that table chunks equal docling-core's;
 our own implementation, with every count going through the caller's
 :class:`~docchunk.tokenizers.Sizer` (cached counts, joins by arithmetic at clean boundaries).

@@ -1,4 +1,4 @@
-"""The structural pass shared by the document chunkers: one piece per element.
+"""The compat mode's structural pass: one piece per element.
 
 Follows docling-core's ``HierarchicalChunker`` walk: document order, headings by
 level (a heading drops the headings at its level and deeper), lists and inline
@@ -8,7 +8,6 @@ groups serialized as one element, text from the configured serializer.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 from docling_core.transforms.serializer.base import BaseDocSerializer
@@ -23,41 +22,9 @@ from docling_core.types.doc.document import (
     TitleItem,
 )
 
-__all__ = ["Piece", "walk"]
+from docchunk.chunkers.doc.piece import Piece
 
-
-@dataclass
-class Piece:
-    """An intermediate chunk: text, its doc items and the headings in scope.
-
-    ``headings`` and ``captions`` are None (never empty) when absent, as in docling-core.
-    """
-
-    text: str
-    items: list[Any]
-    headings: list[str] | None
-    origin: Any = None
-    captions: list[str] | None = None
-    heading_only: bool = field(default=False)
-    text_tokens: int | None = None
-    # docling-core re-validates a chunk whose headings it dropped, which turns its
-    # doc items into plain DocItems; tables are then split as plain text
-    plain_only: bool = False
-    # the fallback piece of a headings-only document: its text is the headings' text
-    from_headings: bool = False
-    # default mode: the half-open row range of the one table this piece holds rows of
-    table_rows: tuple[int, int] | None = None
-    # default mode: for a piece that holds part of a row split between pieces, the columns of
-    # every row it holds, ``(row, start, end)`` half-open (see ``DocMeta.table_cols``); else None
-    table_cols: tuple[tuple[int, int, int], ...] | None = None
-    # default mode: the heading items behind ``headings`` (for the heading-path text piece)
-    heading_items: list[Any] | None = None
-    # a code item for the code chunking strategy: None, or the final chunks (compat mode),
-    # or [] until the chunker chunks the code with its budget (default mode)
-    code_chunks: list[Any] | None = None
-    # (text, anchors): where items' texts are in ``text`` (see chunkers/doc/provenance.py); stale
-    # (and aligned again from the items) once ``text`` is not the text they were made for
-    anchors: tuple[str, tuple[Any, ...]] | None = None
+__all__ = ["walk"]
 
 
 def walk(

@@ -1,0 +1,368 @@
+"""The state of one ``HybridChunker.chunk()`` call and the hybrid algorithm both modes share.
+
+:class:`HybridRun` holds the cached counts, the serializer and the settings of one
+call, and docling-core's three phases, which both modes run: split at element
+boundaries (:meth:`HybridRun.split_by_items`), split inside the text
+(:meth:`HybridRun.split_text`), merge undersized peers (:meth:`HybridRun.merge`).
+Where the modes differ it asks its :class:`~docchunk.chunkers.doc.mode.Mode` (the
+segmenter of oversized text, the item-text filter); it never reads ``docling_compat``.
+The default mode's own passes, in :mod:`docchunk.chunkers.doc.structure`, take a
+``HybridRun`` too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
+
+from docling_core.transforms.serializer.base import BaseDocSerializer
+from docling_core.types.doc import DoclingDocument, FloatingItem, SectionHeaderItem, TableItem, TitleItem
+
+from docchunk.chunkers.doc.compat.table_lines import split_lines, split_table_by_columns
+from docchunk.chunkers.doc.piece import Piece
+from docchunk.chunkers.doc.provenance import align, anchors_of, join_anchors, slice_anchors
+from docchunk.serialization import is_chunking_serializer
+from docchunk.serialization.chunk import join_context
+from docchunk.tokenizers import Sizer, Tokenizer
+
+if TYPE_CHECKING:
+    from docchunk.chunkers.doc.mode import Mode
+
+__all__ = ["HybridRun", "RunSettings", "TextSplitter"]
+
+_CACHE_LIMIT = 500_000
+_T = TypeVar("_T")
+
+
+class TextSplitter(Protocol):
+    """A docchunk text chunker that can be given a tokenizer and a budget (``HybridChunker.text_splitter``)."""
+
+    def with_budget(self, tokenizer: Tokenizer, chunk_size: int) -> Any:
+        """A copy that counts with ``tokenizer`` and packs to ``chunk_size`` tokens."""
+        ...
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """The settings of a :class:`~docchunk.HybridChunker` one ``chunk()`` call runs with.
+
+    Attributes:
+        max_tokens: Budget per chunk, in tokens of the tokenizer, for the contextualized text.
+        delim: Separator of headings, captions and merged texts.
+        merge_peers: Merge consecutive undersized pieces with equal headings.
+        repeat_table_header: Split a table written as lines line by line, repeating its header.
+        omit_header_on_overflow: Leave the header out for a table line that fits only without it.
+        always_emit_headings: Emit heading-only pieces for sections without content.
+        text_splitter: None, or the user's text chunker for oversized text.
+        merge_across_pages: Default mode: False keeps merges within the pages of each item.
+        min_tokens: Default mode: None, or tokens under which a piece is merged with a neighbour.
+        code_chunking_strategy: Default mode: None, or the strategy code items are chunked by.
+        balance_tables: Default mode: even out the last two pieces of a table split by rows.
+    """
+
+    max_tokens: int
+    delim: str = "\n"
+    merge_peers: bool = True
+    repeat_table_header: bool = True
+    omit_header_on_overflow: bool = False
+    always_emit_headings: bool = False
+    text_splitter: TextSplitter | None = None
+    merge_across_pages: bool = True
+    min_tokens: int | None = None
+    code_chunking_strategy: Any = None
+    balance_tables: bool = True
+
+
+class HybridRun:
+    """The state of one ``chunk()`` call: settings, mode, serializer, cached counts.
+
+    Args:
+        settings: The chunker's settings.
+        mode: The mode's segmenter of oversized text and item-text filter.
+        tokenizer: Counts every size (the chunker's ``token_counter``).
+        serializer: The mode's serializer of ``doc``.
+        doc: The document.
+    """
+
+    def __init__(
+        self, settings: RunSettings, mode: Mode, tokenizer: Tokenizer, serializer: BaseDocSerializer,
+        doc: DoclingDocument,
+    ) -> None:  # fmt: skip
+        self.settings = settings
+        self.mode = mode
+        self.max: int = settings.max_tokens
+        self.delim = settings.delim
+        self.tok = tokenizer
+        self.serializer = serializer
+        self.doc = doc
+        self._caption_parts: tuple[set[str], set[str]] | None = None  # (captions, parts of their inline text)
+        self.sizer = Sizer(self.tok, cache_limit=_CACHE_LIMIT)
+        self._item_texts: dict[str, str] = {}
+        self._delim_tokens: int | None = None
+        self._splitters: dict[Hashable, Any] = {}
+        # with an additive tokenizer, sizes of joined texts follow by arithmetic
+        self.additive = self.tok.joins_additively(self.delim)
+
+    def cached(self, key: Hashable, make: Callable[[], _T]) -> _T:
+        """The object cached under ``key`` for this call (a splitter set to a budget), made once by ``make``."""
+        found = self._splitters.get(key)
+        if found is None:
+            found = self._splitters[key] = make()
+        return cast(_T, found)
+
+    # -- counting -------------------------------------------------------------
+    def count(self, text: str) -> int:
+        """Tokens of ``text`` (cached; see :class:`~docchunk.tokenizers.Sizer`)."""
+        return self.sizer.count(text)
+
+    def count_many(self, texts: list[str]) -> list[int]:
+        """Tokens of each text, the new ones in one batch (see :meth:`Sizer.count_batch`)."""
+        return self.sizer.count_batch(texts)
+
+    @property
+    def delim_tokens(self) -> int:
+        """Token cost of joining two texts with the delimiter (docling-core's estimate)."""
+        if self._delim_tokens is None:
+            c = self.count
+            self._delim_tokens = c(f"a{self.delim}b") - c("a") - c("b")
+        return self._delim_tokens
+
+    def ctx(self, piece: Piece) -> str:
+        """The contextualized text of ``piece``: headings, captions, text, joined by ``delim``."""
+        return join_context(piece.headings, piece.captions, piece.text, self.delim)
+
+    def text_count(self, piece: Piece) -> int:
+        """Tokens of ``piece.text`` (kept in ``piece.text_tokens``)."""
+        if piece.text_tokens is None:
+            piece.text_tokens = self.count(piece.text)
+        return piece.text_tokens
+
+    def text_counts(self, pieces: list[Piece]) -> list[int]:
+        """``text_count`` of each piece; the texts of unknown size counted in one batch."""
+        unknown = [p.text for p in pieces if p.text_tokens is None]
+        if len(unknown) > 1:
+            self.count_many(unknown)
+        return [self.text_count(p) for p in pieces]
+
+    def ctx_count(self, piece: Piece) -> int:
+        """Tokens of ``ctx(piece)``; by arithmetic (corrected at joins that are not clean)."""
+        parts = [*(piece.headings or ()), *(piece.captions or ())]
+        if not parts:
+            return self.text_count(piece)
+        if not self.additive:
+            counts = [*self.count_many(parts), self.text_count(piece)]
+            return self.sizer.join_count([*parts, piece.text], counts, self.delim)
+        return sum(self.count_many(parts)) + self.text_count(piece) + self.delim_tokens * len(parts)
+
+    # -- phase 1: split at element boundaries ----------------------------------
+    def item_text(self, item: Any) -> str:
+        """The serializer's text of one element, as the mode's item-text filter leaves it (cached)."""
+        ref = item.self_ref
+        text = self._item_texts.get(ref)
+        if text is None:
+            if isinstance(item, (TitleItem, SectionHeaderItem)):
+                text = ""
+            else:
+                text = self.mode.item_text(self, item, self.serializer.serialize(item=item).text or "")
+            self._item_texts[ref] = text
+        return text
+
+    def caption_part(self, item: Any) -> str | None:
+        """``"caption"`` for a floating item's caption, ``"inside"`` for a part of one's inline text, else None."""
+        if self._caption_parts is None:
+            doc = self.doc
+            nodes = (*doc.tables, *doc.pictures, *doc.texts, *doc.key_value_items, *doc.form_items)
+            items = [ref.resolve(doc) for it in nodes if isinstance(it, FloatingItem) for ref in it.captions]
+            captions = {it.self_ref for it in items}
+            inside: set[str] = set()
+            stack = [child.resolve(doc) for it in items for child in it.children]
+            while stack:
+                node = stack.pop()
+                inside.add(node.self_ref)
+                stack.extend(child.resolve(doc) for child in node.children)
+            self._caption_parts = (captions, inside)
+        captions, inside = self._caption_parts
+        ref = item.self_ref
+        return "caption" if ref in captions else "inside" if ref in inside else None
+
+    def split_by_items(self, piece: Piece) -> list[Piece]:
+        """Windows of whole elements that fit ``max_tokens`` (docling-core's ``_split_by_doc_items``)."""
+        items = piece.items
+        n = len(items)
+        if n <= 1 or piece.from_headings or self.mode.one_element(self, items):
+            return [replace(piece, captions=None)]
+        texts = [self.item_text(it) for it in items]
+        counts = self.count_many(texts)
+
+        def window(lo: int, hi: int) -> Piece:
+            kept = [i for i in range(lo, hi + 1) if texts[i]]
+            if self.additive:
+                tokens = sum(counts[i] for i in kept) + self.delim_tokens * max(len(kept) - 1, 0)
+            else:
+                tokens = self.sizer.join_count([texts[i] for i in kept], [counts[i] for i in kept], self.delim)
+            text = self.delim.join([texts[i] for i in kept])
+            anchors = align(text, items[lo : hi + 1])  # an item may write another's text (a table its caption)
+            return Piece(
+                text=text,
+                anchors=(text, anchors),
+                items=items[lo : hi + 1],
+                headings=piece.headings,
+                origin=piece.origin,
+                text_tokens=tokens,
+                heading_only=piece.heading_only,  # a section without content stays one, as in docling-core
+            )
+
+        def fits_exact(lo: int, hi: int) -> int:
+            return self.ctx_count(window(lo, hi))
+
+        overhead = fits_exact(0, 0) - counts[0]
+        out: list[Piece] = []
+        lo = 0
+        while lo < n:
+            hi, running = lo, 0
+            while hi < n:
+                running += counts[hi] + (self.delim_tokens if hi > lo else 0)
+                if running + overhead > self.max:
+                    exact = fits_exact(lo, hi)
+                    if exact > self.max:
+                        break
+                    running = exact - overhead
+                hi += 1
+            if hi == lo:
+                out.append(window(lo, lo))
+                lo += 1
+                continue
+            end = hi
+            while end - 1 > lo and fits_exact(lo, end - 1) > self.max:
+                end -= 1
+            out.append(window(lo, end - 1))
+            lo = end
+        return out
+
+    # -- phase 2: split inside the text ----------------------------------------
+    def split_text(self, piece: Piece) -> list[Piece]:
+        """Token-bounded segments of an oversized piece (docling-core's ``_split_using_plain_text``)."""
+        total = self.ctx_count(piece)
+        if total <= self.max:
+            return [piece]
+        available = self.max - (total - self.text_count(piece))
+        while available > 0:
+            segments = self._segments(piece, available)
+            if not segments:
+                return []
+            overflow = max(self.ctx_count(s) for s in segments) - self.max
+            if overflow <= 0:
+                return segments
+            available -= overflow
+        if piece.headings is not None or piece.captions is not None:
+            # headings and captions alone exceed the budget: drop them, keep the text
+            return self.split_text(replace(piece, headings=None, captions=None, plain_only=True))
+        return self._segments(piece, self.max)
+
+    def _segments(self, piece: Piece, available: int) -> list[Piece]:
+        """``piece`` split by :meth:`segment`; each part keeps the anchors of the range it holds."""
+        anchors = anchors_of(piece)
+        out = []
+        for s in self.segment(piece, available):
+            if isinstance(s, str):  # a rewritten text (table lines): aligned from its items when needed
+                out.append(replace(piece, text=s, text_tokens=None))
+                continue
+            a, b = s
+            text = piece.text[a:b]
+            out.append(replace(piece, text=text, text_tokens=None, anchors=(text, slice_anchors(anchors, a, b))))
+        return out
+
+    def segment(self, piece: Piece, available: int) -> Sequence[tuple[int, int] | str]:
+        """Parts of at most ``available`` tokens: tables by lines, other text by the mode's segmenter.
+
+        A part is a ``(start, end)`` range of ``piece.text``, or a new text (a table's
+        lines, written again with their header).
+        """
+        items = piece.items
+        if (
+            self.settings.repeat_table_header
+            and not piece.plain_only
+            and is_chunking_serializer(self.serializer)
+            and len(items) == 1
+            and isinstance(items[0], TableItem)
+        ):
+            return self._segment_table(piece.text, available)
+        splitter = self.settings.text_splitter
+        text = piece.text
+        if splitter is not None:
+            chunks = [c for c in self._splitter_for(splitter, available).chunk(text) if c.text.strip()]
+            return [(c.start_index, c.end_index) if text[c.start_index : c.end_index] == c.text else c.text
+                    for c in chunks]  # fmt: skip
+        return self.mode.segment(self, text, available)
+
+    def _splitter_for(self, splitter: TextSplitter, available: int) -> Any:
+        """The user's text chunker, set to our tokenizer and the remaining budget (cached)."""
+        key = (id(splitter), available)
+        own = self._splitters.get(key)
+        if own is None:
+            own = self._splitters[key] = splitter.with_budget(self.tok, available)
+        return own
+
+    def _segment_table(self, text: str, available: int) -> list[str]:
+        omit = self.settings.omit_header_on_overflow
+        table_serializer = cast(Any, self.serializer).table_serializer  # a ChunkingDocSerializer's
+        header, body = table_serializer.get_header_and_body_lines(table_text=text)
+        start = text.find(header[0]) if header else 0
+        preamble = text[:start] if start > 0 else ""
+        table_prefix = "".join(header)
+        full_prefix = preamble + table_prefix
+        if body and not omit and any(self.count(table_prefix + line) > available for line in body):
+            by_columns = split_table_by_columns(
+                header, body, preamble, available, self.sizer, omit
+            )
+            if by_columns is not None:
+                return by_columns
+        segments = split_lines(body, available, self.sizer, full_prefix, omit)
+        if preamble:
+            segments = segments[:1] + [s[len(preamble) :] if s.startswith(full_prefix) else s for s in segments[1:]]
+        return segments
+
+    # -- phase 3: merge undersized peers ---------------------------------------
+    def merge(self, pieces: list[Piece]) -> list[Piece]:
+        """Merge runs of pieces with equal headings while they fit (docling-core's merge)."""
+        n = len(pieces)
+        counts = self.text_counts(pieces)
+        out: list[Piece] = []
+
+        def candidate(lo: int, hi: int) -> Piece:
+            run = pieces[lo : hi + 1]
+            if self.additive:
+                tokens = sum(counts[lo : hi + 1]) + self.delim_tokens * (hi - lo)
+            else:
+                tokens = self.sizer.join_count([p.text for p in run], counts[lo : hi + 1], self.delim)
+            text = self.delim.join([p.text for p in run])
+            return Piece(
+                text=text,
+                anchors=(text, join_anchors([(p.text, anchors_of(p)) for p in run], self.delim)),
+                items=[it for p in run for it in p.items],
+                headings=pieces[lo].headings,
+                origin=pieces[hi].origin,
+                text_tokens=tokens,
+                heading_only=all(p.heading_only for p in run),  # docling-core's "\n" of two such chunks
+            )
+
+        lo = 0
+        while lo < n:
+            first = pieces[lo]
+            overhead = self.ctx_count(first) - counts[lo]
+            hi, fit, running = lo + 1, lo, counts[lo]
+            while hi < n and pieces[hi].headings == first.headings:
+                running += counts[hi] + self.delim_tokens
+                if running + overhead > self.max:
+                    exact = self.ctx_count(candidate(lo, hi))
+                    if exact > self.max:
+                        break
+                    running = exact - overhead
+                fit = hi
+                hi += 1
+            while fit > lo and self.ctx_count(candidate(lo, fit)) > self.max:
+                fit -= 1
+            out.append(first if fit == lo else candidate(lo, fit))
+            lo = fit + 1
+        return out

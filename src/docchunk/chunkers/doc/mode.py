@@ -1,0 +1,179 @@
+"""The two modes of the document chunkers, as two objects: :data:`COMPAT` and :data:`STRUCTURED`.
+
+A document chunker or expander picks its :class:`Mode` from its public
+``docling_compat`` switch (:func:`mode_for`, called by ``DocumentChunker.mode`` and
+``ChunkExpander.mode``), and asks the mode for what differs between the two:
+
+- the serializer (:func:`docchunk.serialization.selection.serializer_for`);
+- the walk: docling-core's (:func:`docchunk.chunkers.doc.compat.walk.walk`) or the
+  default's (:func:`docchunk.chunkers.doc.heading_walk.structured_walk`, tables as rows);
+- the hybrid chunker's passes: docling-core's three phases, or
+  :func:`docchunk.chunkers.doc.structure.structured_pieces`;
+- the segmenter of oversized text: the semchunk port
+  (:func:`docchunk.chunkers.doc.compat.semsplit.semchunk_split`) or sentence ends
+  (:func:`docchunk.chunkers.doc.fragments.sentence_segments`);
+- the item-text filter: the serializer's text as it is, or without the parts of a
+  caption's inline text and Markdown debris (:func:`docchunk.chunkers.doc.heading_walk.without_debris`);
+- what an empty result means: nothing (docling-core), or a ``DocumentError`` saying
+  why a document with text gave no chunk (:func:`docchunk.chunkers.doc.empty.explained`).
+
+The page and line chunkers and the expanders each also have a docling-core algorithm of
+their own beside the default's; they pick it by :attr:`Mode.exact`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from docling_core.transforms.serializer.base import BaseDocSerializer
+from docling_core.types.doc import DoclingDocument
+
+from docchunk.chunkers.doc.compat.semsplit import semchunk_split
+from docchunk.chunkers.doc.compat.walk import walk
+from docchunk.chunkers.doc.empty import explained
+from docchunk.chunkers.doc.fragments import sentence_segments
+from docchunk.chunkers.doc.heading_walk import structured_walk, without_debris
+from docchunk.chunkers.doc.piece import Piece
+from docchunk.chunkers.doc.structure import structured_pieces
+from docchunk.chunkers.doc.table_split import by_rows, whole_table
+from docchunk.serialization.selection import serializer_for
+from docchunk.serialization.table_rows import TableFormat
+
+if TYPE_CHECKING:
+    from docchunk.chunkers.doc.hybrid_run import HybridRun
+
+__all__ = ["COMPAT", "STRUCTURED", "Mode", "mode_for"]
+
+
+@dataclass(frozen=True)
+class Mode:
+    """What the two modes of the document chunkers do differently (see the module docstring).
+
+    Attributes:
+        name: ``"compat"`` (``docling_compat=True``) or ``"structured"`` (the default).
+        exact: True: the output equals docling-core's (the page and line chunkers
+            and the expanders run docling-core's algorithm).
+        serializer: ``(provider, doc, table_format, include_furniture)`` -> the serializer of ``doc``.
+        walk: ``(doc, serializer, always_emit_headings, code_strategy)`` -> one piece per
+            element (the hierarchical chunker's pieces).
+        hybrid_pieces: ``(run, doc)`` -> the hybrid chunker's final pieces.
+        segment: ``(run, text, available)`` -> ``(start, end)`` ranges of ``text`` of at most
+            ``available`` tokens (the segmenter of oversized text).
+        item_text: ``(run, item, text)`` -> the text an element counts with when a piece is
+            split at element boundaries (``text`` is the serializer's).
+        one_element: ``(run, items)`` -> whether a walked piece of these items is one element
+            (not split at element boundaries).
+        results: ``(chunks, doc, chunker, serializer)`` -> the chunks a ``chunk()`` call yields.
+    """
+
+    name: Literal["compat", "structured"]
+    exact: bool
+    serializer: Callable[[Any, DoclingDocument, TableFormat, bool], BaseDocSerializer]
+    walk: Callable[[DoclingDocument, BaseDocSerializer, bool, Any], Iterable[Piece]]
+    hybrid_pieces: Callable[[HybridRun, DoclingDocument], list[Piece]]
+    segment: Callable[[HybridRun, str, int], list[tuple[int, int]]]
+    item_text: Callable[[HybridRun, Any, str], str]
+    one_element: Callable[[HybridRun, list[Any]], bool]
+    results: Callable[[Iterator[Any], DoclingDocument, Any, BaseDocSerializer], Iterator[Any]]
+
+
+# -- compat: docling-core's --------------------------------------------------------------
+def _compat_serializer(provider: Any, doc: DoclingDocument, table_format: TableFormat, furniture: bool) -> Any:
+    """The provider's own serializer: docling-core's text (``table_format`` and furniture do not apply)."""
+    return serializer_for(provider, doc, docling_compat=True)
+
+
+def _compat_walk(doc: DoclingDocument, serializer: BaseDocSerializer, always_emit: bool, code: Any) -> Iterator[Piece]:
+    return walk(doc, serializer, always_emit, code)
+
+
+def _compat_hybrid_pieces(run: HybridRun, doc: DoclingDocument) -> list[Piece]:
+    """docling-core's hybrid chunking: walk, split by items, split the text, merge peers."""
+    always_emit = run.settings.always_emit_headings
+    pieces = [s for p in walk(doc, run.serializer, always_emit) for s in run.split_by_items(p)]
+    pieces = [s for p in pieces for s in run.split_text(p)]
+    if run.settings.merge_peers:
+        pieces = run.merge(pieces)
+    return pieces
+
+
+def _semchunk_segments(run: HybridRun, text: str, available: int) -> list[tuple[int, int]]:
+    spans, _ = semchunk_split(text, available, run.sizer)
+    return list(spans)
+
+
+def _as_serialized(run: HybridRun, item: Any, text: str) -> str:
+    return text
+
+
+def _never(run: HybridRun, items: list[Any]) -> bool:
+    return False
+
+
+def _as_they_are(chunks: Iterator[Any], doc: DoclingDocument, chunker: Any, serializer: BaseDocSerializer) -> Any:
+    return chunks
+
+
+# -- structured: the default ------------------------------------------------------------
+def _structured_serializer(provider: Any, doc: DoclingDocument, table_format: TableFormat, furniture: bool) -> Any:
+    return serializer_for(provider, doc, table_format=table_format, include_furniture=furniture)
+
+
+def _structured_walk(doc: DoclingDocument, serializer: BaseDocSerializer, always_emit: bool, code: Any) -> Any:
+    """The default walk; tables as whole rows with their caption in ``captions`` (a user's serializer as it is)."""
+    walked = structured_walk(doc, serializer, always_emit, code=code is not None)
+    rows = by_rows(serializer)  # tables as rows, caption in meta; a user's serializer as it is
+    return (whole_table(piece, serializer) if rows else piece for piece in walked)
+
+
+def _sentence_segments(run: HybridRun, text: str, available: int) -> list[tuple[int, int]]:
+    return sentence_segments(run, text, available, ranges=True)
+
+
+def _without_caption_parts(run: HybridRun, item: Any, text: str) -> str:
+    # a part of a caption's inline text (a formula, a link) is in its caption's text
+    return "" if run.caption_part(item) == "inside" else without_debris(item, text)
+
+
+def _all_captions(run: HybridRun, items: list[Any]) -> bool:
+    # a picture written as its captions (its parts a caption's inline text) is one element
+    return all(run.caption_part(it) for it in items)
+
+
+def _explained(chunks: Iterator[Any], doc: DoclingDocument, chunker: Any, serializer: BaseDocSerializer) -> Any:
+    # a document with text gives a chunk, or a DocumentError saying why not
+    return explained(chunks, doc, chunker, serializer)
+
+
+COMPAT = Mode(
+    name="compat",
+    exact=True,
+    serializer=_compat_serializer,
+    walk=_compat_walk,
+    hybrid_pieces=_compat_hybrid_pieces,
+    segment=_semchunk_segments,
+    item_text=_as_serialized,
+    one_element=_never,
+    results=_as_they_are,
+)
+"""``docling_compat=True``: docling-core's chunks, exactly."""
+
+STRUCTURED = Mode(
+    name="structured",
+    exact=False,
+    serializer=_structured_serializer,
+    walk=_structured_walk,
+    hybrid_pieces=structured_pieces,
+    segment=_sentence_segments,
+    item_text=_without_caption_parts,
+    one_element=_all_captions,
+    results=_explained,
+)
+"""``docling_compat=False`` (the default): structure-faithful chunks (``docs/compat.md``)."""
+
+
+def mode_for(docling_compat: bool) -> Mode:
+    """The mode of a chunker or expander: :data:`COMPAT` for ``docling_compat=True``, else :data:`STRUCTURED`."""
+    return COMPAT if docling_compat else STRUCTURED

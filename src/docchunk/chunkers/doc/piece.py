@@ -1,0 +1,47 @@
+"""The intermediate chunk every document chunker builds: :class:`Piece`.
+
+The walks (:mod:`docchunk.chunkers.doc.compat.walk`, :mod:`docchunk.chunkers.doc.heading_walk`)
+yield pieces; the hybrid chunker's passes split and merge them; ``DocumentChunker._to_chunk``
+turns each final piece into a :class:`~docchunk.serialization.chunk.DocChunk`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["Piece"]
+
+
+@dataclass
+class Piece:
+    """An intermediate chunk: text, its doc items and the headings in scope.
+
+    ``headings`` and ``captions`` are None (never empty) when absent, as in docling-core.
+    """
+
+    text: str
+    items: list[Any]
+    headings: list[str] | None
+    origin: Any = None
+    captions: list[str] | None = None
+    heading_only: bool = field(default=False)
+    text_tokens: int | None = None
+    # docling-core re-validates a chunk whose headings it dropped, which turns its
+    # doc items into plain DocItems; tables are then split as plain text
+    plain_only: bool = False
+    # the fallback piece of a headings-only document: its text is the headings' text
+    from_headings: bool = False
+    # default mode: the half-open row range of the one table this piece holds rows of
+    table_rows: tuple[int, int] | None = None
+    # default mode: for a piece that holds part of a row split between pieces, the columns of
+    # every row it holds, ``(row, start, end)`` half-open (see ``DocMeta.table_cols``); else None
+    table_cols: tuple[tuple[int, int, int], ...] | None = None
+    # default mode: the heading items behind ``headings`` (for the heading-path text piece)
+    heading_items: list[Any] | None = None
+    # a code item for the code chunking strategy: None, or the final chunks (compat mode),
+    # or [] until the chunker chunks the code with its budget (default mode)
+    code_chunks: list[Any] | None = None
+    # (text, anchors): where items' texts are in ``text`` (see chunkers/doc/provenance.py); stale
+    # (and aligned again from the items) once ``text`` is not the text they were made for
+    anchors: tuple[str, tuple[Any, ...]] | None = None

@@ -1,0 +1,82 @@
+"""The two modes are two ``Mode`` objects, picked in one place from the public ``docling_compat`` switch."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import docchunk
+from docchunk.chunkers.doc.mode import COMPAT, STRUCTURED, mode_for
+from docchunk.chunkers.doc.piece import Piece
+
+
+def _trees(package: str) -> list[tuple[str, ast.Module]]:
+    """The parsed source files of ``package`` and its subpackages (read from disk, not imported)."""
+    root = Path(docchunk.__file__).parent.joinpath(*package.split(".")[1:])
+    trees = [(str(p), ast.parse(p.read_text(encoding="utf-8"))) for p in sorted(root.rglob("*.py"))]
+    assert trees, root  # the checks below would pass vacuously
+    return trees
+
+
+def test_docling_compat_is_read_only_where_the_mode_is_picked():
+    """Every read of a ``docling_compat`` attribute in the document chunkers is ``mode_for(self.docling_compat)``."""
+    reads = []
+    for path, tree in _trees("docchunk.chunkers.doc"):
+        picked = {
+            id(arg)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "mode_for"
+            for arg in node.args
+        }
+        reads += [
+            (Path(path).name, node.lineno)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute) and node.attr == "docling_compat" and isinstance(node.ctx, ast.Load)
+            and id(node) not in picked
+        ]  # fmt: skip
+    assert reads == []
+
+
+def test_no_run_parameter_is_typed_any():
+    """The hybrid chunker's run state is a ``HybridRun`` wherever it is passed (no ``run: Any``)."""
+    untyped = [
+        (Path(path).name, node.lineno)
+        for path, tree in _trees("docchunk")
+        for node in ast.walk(tree)
+        if isinstance(node, ast.arg) and node.arg == "run"
+        and isinstance(node.annotation, ast.Name) and node.annotation.id == "Any"
+    ]  # fmt: skip
+    assert untyped == []
+
+
+def test_the_parity_package_imports_nothing_of_the_default_mode():
+    """``chunkers/doc/compat/`` follows the docling-core pin: it needs only ``Piece``, itself and the tokenizers."""
+    allowed = ("docchunk.chunkers.doc.compat", "docchunk.chunkers.doc.piece", "docchunk.tokenizers")
+    for path, tree in _trees("docchunk.chunkers.doc.compat"):
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("docchunk"):
+                assert (node.module or "").startswith(allowed), (path, node.module)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda compat: docchunk.HybridChunker(max_tokens=64, docling_compat=compat),
+        lambda compat: docchunk.HierarchicalChunker(docling_compat=compat),
+        lambda compat: docchunk.PageChunker(docling_compat=compat),
+        lambda compat: docchunk.LineBasedTokenChunker(max_tokens=64, docling_compat=compat),
+        lambda compat: docchunk.TreeChunkExpander(docling_compat=compat),
+        lambda compat: docchunk.PageChunkExpander(docling_compat=compat),
+    ],
+)
+def test_each_chunker_and_expander_picks_its_mode_from_the_switch(make):
+    assert make(True).mode is COMPAT
+    assert make(False).mode is STRUCTURED
+    assert mode_for(True) is COMPAT and mode_for(False) is STRUCTURED
+    assert COMPAT.exact and not STRUCTURED.exact
+
+
+def test_piece_has_a_module_of_its_own():
+    assert Piece.__module__ == "docchunk.chunkers.doc.piece"
