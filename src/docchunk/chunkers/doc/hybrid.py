@@ -203,7 +203,8 @@ class HybridChunker(DocumentChunker):
             warnings.warn(
                 "HybridChunker(docling_compat=True) ignores code_chunking_strategy, as docling-core "
                 f"{DOCLING_CORE_VERSION}'s HybridChunker does (code items are chunked as text); use "
-                "HierarchicalChunker(docling_compat=True, code_chunking_strategy=...) for docling-core's code chunks, or docling_compat=False",
+                "HierarchicalChunker(docling_compat=True, code_chunking_strategy=...) for docling-core's code "
+                "chunks, or docling_compat=False",
                 UserWarning,
                 stacklevel=6,
             )
