@@ -20,7 +20,7 @@ import copy
 import sys
 from collections.abc import Callable
 from functools import cached_property
-from typing import Any
+from typing import Any, cast
 
 from docling_core.transforms.serializer.base import (
     BaseDocSerializer,
@@ -257,7 +257,7 @@ class ChunkingSerializer(MarkdownDocSerializer):
             return False
         params, text_serializer, list_serializer = self.params, self.text_serializer, self.list_serializer
         # (called for every item: the private attribute read without pydantic's __getattr__)
-        cached = self.__pydantic_private__["_fast_ok"]
+        cached = cast(dict[str, Any], self.__pydantic_private__)["_fast_ok"]
         if cached is not None and cached[0] is params and cached[1] is text_serializer and cached[2] is list_serializer:
             return cached[3]
         key = (params, text_serializer, list_serializer)
@@ -343,7 +343,7 @@ class ChunkingSerializer(MarkdownDocSerializer):
         """
         params = self.params
         # (called several times per item: the private attribute read without pydantic's __getattr__)
-        own = self.__pydantic_private__["_own_excluded"]
+        own = cast(dict[str, Any], self.__pydantic_private__)["_own_excluded"]
         if own is not None and own[0] is params:
             values = own[1]  # in the order of _EXCLUSION_PARAMS
             if not kwargs:  # the common call: the serializer's own settings, unchanged
