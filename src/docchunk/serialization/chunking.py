@@ -20,7 +20,7 @@ import copy
 import sys
 from collections.abc import Callable
 from functools import cached_property
-from typing import Any
+from typing import Any, cast
 
 from docling_core.transforms.serializer.base import (
     BaseDocSerializer,
@@ -255,10 +255,12 @@ class ChunkingSerializer(MarkdownDocSerializer):
         """Whether the fast path gives docling-core's text: default settings and component serializers."""
         if not self.fast_path:
             return False
-        key = (self.params, self.text_serializer, self.list_serializer)
-        cached = self._fast_ok
-        if cached is not None and all(a is b for a, b in zip(cached[:3], key, strict=True)):
+        params, text_serializer, list_serializer = self.params, self.text_serializer, self.list_serializer
+        # (called for every item: the private attribute read without pydantic's __getattr__)
+        cached = cast(dict[str, Any], self.__pydantic_private__)["_fast_ok"]
+        if cached is not None and cached[0] is params and cached[1] is text_serializer and cached[2] is list_serializer:
             return cached[3]
+        key = (params, text_serializer, list_serializer)
         cls = type(self)
         ok = (
             type(self.text_serializer) is MarkdownTextSerializer
@@ -340,16 +342,24 @@ class ChunkingSerializer(MarkdownDocSerializer):
         dumped to JSON, at every call (several per item).
         """
         params = self.params
-        own = self._own_excluded
-        if (
-            own is not None
-            and own[0] is params
-            and all(
+        # (called several times per item: the private attribute read without pydantic's __getattr__)
+        own = cast(dict[str, Any], self.__pydantic_private__)["_own_excluded"]
+        if own is not None and own[0] is params:
+            values = own[1]  # in the order of _EXCLUSION_PARAMS
+            if not kwargs:  # the common call: the serializer's own settings, unchanged
+                if (
+                    params.labels == values[0]
+                    and params.layers == values[1]
+                    and params.pages == values[2]
+                    and params.start_idx == values[3]
+                    and params.stop_idx == values[4]
+                ):
+                    return own[2]
+            elif all(
                 (kwargs[name] if name in kwargs else getattr(params, name)) == value
-                for name, value in zip(_EXCLUSION_PARAMS, own[1], strict=True)
-            )
-        ):
-            return own[2]  # the serializer's own settings: nested calls pass a copy of all of them
+                for name, value in zip(_EXCLUSION_PARAMS, values, strict=True)
+            ):
+                return own[2]  # the serializer's own settings: nested calls pass a copy of all of them
         try:
             values = tuple(_frozen(getattr(params, name)) for name in _EXCLUSION_PARAMS)
             key = tuple(_frozen(kwargs.get(name, getattr(params, name))) for name in _EXCLUSION_PARAMS)

@@ -121,7 +121,17 @@ def fast_serialize(ser: Any, item: Any, visited: set[str]) -> SerializationResul
         return None
     visited.add(ref)
     visited |= added
-    return create_ser_result(text=text, span_source=item if text and spanned else [])
+    return _result(text, [item] if text and spanned else [])
+
+
+def _result(text: str, items: list[Any]) -> SerializationResult:
+    """``SerializationResult(text=text, spans=[Span(item=it) for it in items])``, without pydantic's validation.
+
+    The inputs are valid by construction (a ``str``, the document's own ``DocItem`` objects, which
+    pydantic's validation keeps as they are): the same fields, one model construction per item
+    of the walk saved.
+    """
+    return SerializationResult.model_construct(text=text, spans=[Span.model_construct(item=it) for it in items])
 
 
 def _decorated(item: Any) -> bool:
@@ -269,7 +279,7 @@ def _inline_result(ser: Any, group: Any, visited: set[str]) -> SerializationResu
     except _Fallback:
         return None
     visited |= added
-    return SerializationResult(text=text, spans=[Span(item=it) for it in items])
+    return _result(text, items)
 
 
 def _md_line_breaks(text: str) -> str:
@@ -310,7 +320,7 @@ def _group_result(ser: Any, group: ListGroup, visited: set[str]) -> Serializatio
     except _Fallback:
         return None
     visited |= added
-    return SerializationResult(text=text, spans=[Span(item=it) for it in items])
+    return _result(text, items)
 
 
 def _check_node(ser: Any, node: Any, seen: tuple[set[str], set[str]]) -> None:

@@ -172,6 +172,10 @@ def captions_of(items: Sequence[Any], doc: Any) -> list[Any]:
     listed = {it.self_ref for it in items}
     out = []
     for item in items:
+        # a pydantic item without the field (a text item) has none: read without raising AttributeError
+        fields = getattr(type(item), "__pydantic_fields__", None)
+        if fields is not None and "captions" not in fields:
+            continue
         for ref in getattr(item, "captions", None) or ():
             if ref.cref not in listed:
                 listed.add(ref.cref)
