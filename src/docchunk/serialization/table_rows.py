@@ -20,7 +20,7 @@ each a function with its own postconditions:
      which every piece repeats.
 
    In every form merged cells are read once per row.
-2. :func:`docchunk.chunkers.doc.table_pack.table_pieces` packs whole rows greedily into pieces of at most
+2. :func:`docchunk.chunkers.doc.tables.pack.table_pieces` packs whole rows greedily into pieces of at most
    ``available`` tokens; a row that fits is never cut; a row larger than the budget
    is split between cells (each cell's triplet keeps the row label), and a cell
    larger than the budget by text (each fragment keeps the label and header).

@@ -3,7 +3,7 @@
 Table-to-text lives here, in the serialization room: :mod:`docchunk.serialization.table_rows`
 reads a table's grid into rows; :class:`RowTableSerializer` writes them as a docling-core
 table serializer. Where a table is *cut* into pieces is the chunkers' business
-(:mod:`docchunk.chunkers.doc.table_pack`, :mod:`docchunk.chunkers.doc.table_split`).
+(:mod:`docchunk.chunkers.doc.tables.pack`, :mod:`docchunk.chunkers.doc.tables.pieces`).
 """
 
 from __future__ import annotations

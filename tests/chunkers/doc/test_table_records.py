@@ -361,7 +361,7 @@ def test_records_properties_cl100k(made, max_tokens):
 @given(made=described_tables(), max_tokens=st.sampled_from([8, 30, 200]), table_format=st.sampled_from(FORMATS))
 def test_split_rows_lose_no_character(made, max_tokens, table_format):
     """A row split between entries: only the separator's space is replaced by the boundary (and the lead repeated)."""
-    from docchunk.chunkers.doc.table_pack import table_pieces
+    from docchunk.chunkers.doc.tables.pack import table_pieces
     from docchunk.tokenizers import Sizer
 
     doc, _ = made

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import docchunk
-from docchunk.chunkers.doc.table_pack import table_pieces
+from docchunk.chunkers.doc.tables.pack import table_pieces
 from docchunk.serialization.table_rows import table_rows
 from docchunk.tokenizers import Sizer
 from tests.helpers import TINY_ROOM, collapse, debris_lines, make_table

@@ -80,7 +80,7 @@ class HybridChunker(DocumentChunker):
             move from the end of its second-to-last piece to the start of its last
             one while the last stays within ``max_tokens`` and no larger than the
             one before (a lone last row is not a chunk of its own; see
-            ``chunkers/doc/table_balance.py``). False: greedy packing, every piece
+            ``chunkers/doc/tables/balance.py``). False: greedy packing, every piece
             but the last filled to ``max_tokens`` (the behaviour before issue 28).
         merge_across_pages: Default mode only. False: ``merge_peers`` and
             ``min_tokens`` never join items of different pages (PDF pages, slides);

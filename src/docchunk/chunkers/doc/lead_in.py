@@ -30,8 +30,8 @@ from docling_core.types.doc import DocItemLabel, TableItem
 from docling_core.types.doc.document import TextItem
 
 from docchunk.chunkers.doc.piece import Piece
-from docchunk.chunkers.doc.table_pack import table_pieces
-from docchunk.chunkers.doc.table_split import table_rows_of, under_path
+from docchunk.chunkers.doc.tables.pack import table_pieces
+from docchunk.chunkers.doc.tables.pieces import table_rows_of, under_path
 from docchunk.serialization.table_rows import TableRow, TableRows
 
 if TYPE_CHECKING:

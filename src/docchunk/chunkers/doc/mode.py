@@ -37,7 +37,7 @@ from docchunk.chunkers.doc.fragments import sentence_segments
 from docchunk.chunkers.doc.heading_walk import structured_walk, without_debris
 from docchunk.chunkers.doc.piece import Piece
 from docchunk.chunkers.doc.structure import structured_pieces
-from docchunk.chunkers.doc.table_split import by_rows, whole_table
+from docchunk.chunkers.doc.tables.pieces import by_rows, whole_table
 from docchunk.serialization.selection import serializer_for
 from docchunk.serialization.table_rows import TableFormat
 

@@ -28,8 +28,8 @@ from docchunk.chunkers.doc.lead_in import attach_lead_ins
 from docchunk.chunkers.doc.list_split import split_list_piece
 from docchunk.chunkers.doc.piece import Piece
 from docchunk.chunkers.doc.provenance import align, anchors_of, join_anchors
-from docchunk.chunkers.doc.table_balance import balance_tables
-from docchunk.chunkers.doc.table_split import by_rows, joined_cols, split_table, table_of
+from docchunk.chunkers.doc.tables.balance import balance_tables
+from docchunk.chunkers.doc.tables.pieces import by_rows, joined_cols, split_table, table_of
 from docchunk.serialization.chunk import join_context
 from docchunk.serialization.inline import one_inline_run
 
@@ -257,7 +257,7 @@ def _split_by_items(run: HybridRun, piece: Piece) -> bool:
 def split_table_piece(run: HybridRun, piece: Piece) -> list[Piece]:
     """Pieces of one walked piece: a table's whole rows, each with ``table_rows`` set (default mode).
 
-    A table is chunked by rows (:func:`docchunk.chunkers.doc.table_split.split_table`)
+    A table is chunked by rows (:func:`docchunk.chunkers.doc.tables.pieces.split_table`)
     when the serializer writes tables by rows (the default); any other piece, and
     tables of a user's own serializer, are split at element boundaries (``run.split_by_items``).
     """

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from docling_core.types.doc import TableItem
 
 from docchunk.chunkers.doc.piece import Piece
-from docchunk.chunkers.doc.table_split import _rows as table_rows_of  # the rows as the table pieces were written
+from docchunk.chunkers.doc.tables.pieces import _rows as table_rows_of  # the rows as the table pieces were written
 
 if TYPE_CHECKING:
     from docchunk.chunkers.doc.hybrid_run import HybridRun

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from docling_core.types.doc import TableItem
 
 from docchunk.chunkers.doc.piece import Piece
-from docchunk.chunkers.doc.table_pack import table_pieces
+from docchunk.chunkers.doc.tables.pack import table_pieces
 from docchunk.serialization.table_rows import TableRows, col_ranges, table_rows
 from docchunk.serialization.tables import RowTableSerializer, table_description
 

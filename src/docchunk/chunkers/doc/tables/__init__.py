@@ -1,0 +1,12 @@
+"""Cutting tables into pieces, in the default mode: where a table's rows are packed and split.
+
+- :mod:`.pieces`: a table piece of the walk split by rows (``split_table``), the whole
+  table as rows (``whole_table``), a row made whole under a shorter heading path.
+- :mod:`.pack`: packing rows into pieces within the budget, and splitting a row larger
+  than the budget between its entries (each piece keeps the row label).
+- :mod:`.balance`: evening out the last two pieces of a table split by rows.
+
+The rows' text is written in :mod:`docchunk.serialization.table_rows`; docling-core's own
+line and column splitting (compat mode, the line chunker) is in
+:mod:`docchunk.chunkers.doc.compat.table_lines`.
+"""
