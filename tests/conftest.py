@@ -56,6 +56,18 @@ def _hypothesis_profiles() -> None:
 _hypothesis_profiles()
 
 
+@pytest.fixture(autouse=True)
+def _shared_documents_unchanged():
+    """Fails the test (in its teardown) that changed a document shared through ``tests.helpers.load``."""
+    yield
+    from tests.helpers import changed_documents
+
+    changed = changed_documents()
+    if changed:
+        names = ", ".join(p.name for p in changed)
+        pytest.fail(f"the test changed the shared document(s) {names}; take a copy first (doc.model_copy(deep=True))")
+
+
 @pytest.fixture(scope="session")
 def minilm_refinery(minilm_dir):
     """An EmbeddingsRefinery with the bundled all-MiniLM-L6-v2 on the CPU, loaded once per session."""

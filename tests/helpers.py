@@ -48,7 +48,8 @@ def doc_params() -> list:
     return params
 
 
-_DOC_CACHE: dict[Path, object] = {}
+_DOC_CACHE: dict[Path, tuple[Any, str]] = {}  # path: (document, its digest when loaded)
+_HANDED_OUT: set[Path] = set()  # paths handed out by load() since the last changed_documents()
 
 
 def cl100k_spec() -> str:
@@ -64,12 +65,37 @@ def cl100k_spec() -> str:
 
 
 def load(path: Path):
-    """Load (and cache) a DoclingDocument from JSON."""
+    """The DoclingDocument of a JSON file, loaded once per session and shared by every test that asks for it.
+
+    Tests and chunkers must leave it as it is: after each test, ``tests/conftest.py`` checks
+    with :func:`changed_documents` that every document handed out during the test is unchanged.
+    A test that needs to change one takes a copy (``doc.model_copy(deep=True)``).
+    """
     from docling_core.types.doc import DoclingDocument
 
-    if path not in _DOC_CACHE:
-        _DOC_CACHE[path] = DoclingDocument.load_from_json(path)
-    return _DOC_CACHE[path]
+    key = Path(path).resolve()
+    if key not in _DOC_CACHE:
+        doc = DoclingDocument.load_from_json(key)
+        _DOC_CACHE[key] = (doc, doc_digest(doc))
+    _HANDED_OUT.add(key)
+    return _DOC_CACHE[key][0]
+
+
+def doc_digest(doc: Any) -> str:
+    """The SHA-256 hex digest of a document's JSON (``model_dump_json``): equal digests, equal documents."""
+    import hashlib
+
+    return hashlib.sha256(doc.model_dump_json().encode("utf-8")).hexdigest()
+
+
+def changed_documents() -> list[Path]:
+    """The shared documents handed out by :func:`load` since the last call whose content has changed since loading.
+
+    Clears the record of handed-out documents.
+    """
+    changed = [key for key in sorted(_HANDED_OUT) if doc_digest(_DOC_CACHE[key][0]) != _DOC_CACHE[key][1]]
+    _HANDED_OUT.clear()
+    return changed
 
 
 def run(capsys, *args: str) -> tuple[int, str, str]:
