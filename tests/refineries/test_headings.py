@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import docchunk
 from docchunk import Chunk, ConfigError, HeadingContextRefinery, OverlapRefinery, RecursiveChunker
-from tests.helpers import line_chunks
+from tests.helpers import examples, line_chunks
 
 MARKDOWN = (
     "Intro before any heading.\n"
@@ -96,7 +96,7 @@ def test_exported_from_package():
     assert docchunk.HeadingContextRefinery is HeadingContextRefinery
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(cuts=st.lists(st.integers(min_value=1, max_value=len(WIKITEXT) - 1), unique=True, max_size=10))
 def test_path_is_the_one_of_the_chunk_start_for_any_cut(cuts):
     bounds = [0, *sorted(cuts), len(WIKITEXT)]

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from docchunk import HeadingContextRefinery, TableHeaderRefinery
-from tests.helpers import line_chunks, sliced_chunks
+from tests.helpers import examples, line_chunks, sliced_chunks
 
 
 def test_crlf_heading_closing_hashes_are_not_in_the_title():
@@ -60,7 +60,7 @@ _LINES = st.lists(st.sampled_from(["# A", "## B #", "### C", "text", "x | y", "1
 
 
 @given(_LINES, st.sampled_from(["\r\n", "\r"]))
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 def test_contexts_do_not_depend_on_the_line_break(lines, newline):
     for refinery in (HeadingContextRefinery(), TableHeaderRefinery(caption=True)):
         unix = [c.context_prefix for c in refinery(line_chunks("\n".join(lines) + "\n"))]
