@@ -48,6 +48,18 @@ def doc_params() -> list:
     return params
 
 
+def live_docling_params() -> list:
+    """:func:`doc_params` for a test that runs docling-core live: its corpus documents are marked ``differential``.
+
+    docling-core run live on the corpus is the outer ring (tests/conftest.py); the shipped
+    documents stay in the inner loop.
+    """
+    return [
+        pytest.param(*p.values, id=p.id, marks=[*p.marks, pytest.mark.differential]) if p.id.startswith("corpus") else p
+        for p in doc_params()
+    ]
+
+
 _DOC_CACHE: dict[Path, tuple[Any, str]] = {}  # path: (document, its digest when loaded)
 _HANDED_OUT: set[Path] = set()  # paths handed out by load() since the last changed_documents()
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from docchunk import ConfigError, LineBasedTokenChunker, get_tokenizer
-from tests.helpers import DATA, doc_params, examples, load
+from tests.helpers import DATA, examples, live_docling_params, load
 from tests.property.strategies import texts
 
 
@@ -30,9 +30,9 @@ CONFIGS = [
 
 
 def _grid() -> list:
-    """Every configuration on the shipped documents; the corpus with the first (docling-core is slow)."""
+    """Every configuration on the shipped documents; the corpus with the first (docling-core is slow; outer ring)."""
     out = []
-    for doc in doc_params():
+    for doc in live_docling_params():
         for config in CONFIGS if doc.id.startswith("data/") else CONFIGS[:1]:
             out.append(pytest.param(*doc.values, *config.values, id=f"{doc.id}-{config.id}", marks=doc.marks))
     return out
