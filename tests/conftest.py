@@ -79,7 +79,9 @@ def minilm_refinery(minilm_dir):
 
 # The outer ring of the suite, marked by where a test lives (the README's inner loop deselects it):
 # a module's tests that load a real embedding model, start fresh interpreters or Ray, run the
-# docs' examples, or run docling-core live beside docchunk. Any test can also be marked by hand.
+# docs' examples, or compare docchunk with docling-core on every document (run live, or its output
+# stored in tests/differential/golden). Any test can also be marked by hand (tests.helpers.live_docling_params
+# marks the corpus documents of the live comparisons elsewhere).
 _RINGS = {
     "model": (
         "tests/chunkers/text/test_semantic_real.py", "tests/chunkers/text/test_semantic_single_gap.py",
