@@ -1,4 +1,4 @@
-"""Shared fixtures: real tokenizers and the bundled model (helpers and paths are in tests/helpers.py)."""
+"""Shared fixtures: real tokenizers and the bundled model (helpers and paths are in tests/helpers/)."""
 
 from __future__ import annotations
 
