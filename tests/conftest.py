@@ -1,4 +1,4 @@
-"""Shared fixtures: real tokenizers and the bundled model (helpers and paths are in tests/helpers.py)."""
+"""Shared fixtures: real tokenizers and the bundled model (helpers and paths are in tests/helpers/)."""
 
 from __future__ import annotations
 
@@ -56,6 +56,18 @@ def _hypothesis_profiles() -> None:
 _hypothesis_profiles()
 
 
+@pytest.fixture(autouse=True)
+def _shared_documents_unchanged():
+    """Fails the test (in its teardown) that changed a document shared through ``tests.helpers.load``."""
+    yield
+    from tests.helpers import changed_documents
+
+    changed = changed_documents()
+    if changed:
+        names = ", ".join(p.name for p in changed)
+        pytest.fail(f"the test changed the shared document(s) {names}; take a copy first (doc.model_copy(deep=True))")
+
+
 @pytest.fixture(scope="session")
 def minilm_refinery(minilm_dir):
     """An EmbeddingsRefinery with the bundled all-MiniLM-L6-v2 on the CPU, loaded once per session."""
@@ -67,7 +79,9 @@ def minilm_refinery(minilm_dir):
 
 # The outer ring of the suite, marked by where a test lives (the README's inner loop deselects it):
 # a module's tests that load a real embedding model, start fresh interpreters or Ray, run the
-# docs' examples, or run docling-core live beside docchunk. Any test can also be marked by hand.
+# docs' examples, or compare docchunk with docling-core on every document (run live, or its output
+# stored in tests/differential/golden). Any test can also be marked by hand (tests.helpers.live_docling_params
+# marks the corpus documents of the live comparisons elsewhere).
 _RINGS = {
     "model": (
         "tests/chunkers/text/test_semantic_real.py", "tests/chunkers/text/test_semantic_single_gap.py",

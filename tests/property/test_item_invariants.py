@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import docchunk
 from docchunk.serialization.items import PLACEHOLDERS
 from tests.chunkers.doc.item_docs import graph, prov
-from tests.helpers import squash
+from tests.helpers import examples, squash
 from tests.property.strategies import WORDS
 
 _words = st.lists(st.sampled_from([w for w in WORDS if len(w) < 40] + ["Name", "Total", "42", "x+y"]), min_size=1)
@@ -91,7 +91,11 @@ CHUNKERS = {
 
 
 @pytest.mark.parametrize("kind", list(CHUNKERS))
-@settings(deadline=None, max_examples=40, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    deadline=None,
+    max_examples=examples(40),
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(data=item_documents(), include_furniture=st.booleans())
 def test_every_item_reaches_a_chunk_without_placeholders(kind, data, include_furniture):
     doc, must, furniture = data

@@ -7,14 +7,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import docchunk
-from tests.helpers import check_tables, debris_lines, lost_texts, page_sets
+from tests.helpers import check_tables, debris_lines, examples, lost_texts, page_sets
 from tests.property.strategies import structured_documents
 
 TOKENIZERS = {"word": ("word", [6, 20, 80]), "minilm": (None, [16, 48, 160])}
 
 
 @pytest.mark.parametrize("name", list(TOKENIZERS))
-@settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    deadline=None,
+    max_examples=examples(60),
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(
     doc=structured_documents(),
     size_index=st.integers(0, 2),
@@ -66,7 +70,11 @@ def _assert_no_mergeable_small_chunk(chunker, chunks, low, max_tokens, across) -
             assert tok.count_tokens(merged) > max_tokens, (chunk.text, chunks[j].text)
 
 
-@settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    deadline=None,
+    max_examples=examples(60),
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(doc=structured_documents(), emit=st.booleans())
 def test_default_hierarchical_keeps_every_text(doc, emit):
     chunker = docchunk.HierarchicalChunker(tokenizer="character", always_emit_headings=emit)

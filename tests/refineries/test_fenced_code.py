@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from docchunk import Chunk, HeadingContextRefinery, RecursiveChunker, TableHeaderRefinery
-from tests.helpers import line_chunks
+from tests.helpers import examples, line_chunks
 
 SCRIPT = (
     "# Setup\n"
@@ -134,7 +134,7 @@ def _refined(text: str) -> list[tuple[int, str | None, str | None]]:
     return [(h.start_index, h.context_prefix, t.context_prefix) for h, t in zip(headings, tables, strict=True)]
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(blocks=_BLOCKS, fence=_FENCE, data=st.data())
 def test_inserting_fenced_code_changes_no_context_outside_it(blocks, fence, data):
     before = "\n\n".join(blocks) + "\n"

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import docchunk
 from docchunk import Chunk, ConfigError, HeadingContextRefinery, OverlapRefinery, RecursiveChunker, TableHeaderRefinery
-from tests.helpers import line_chunks, sliced_chunks
+from tests.helpers import examples, line_chunks, sliced_chunks
 
 MARKDOWN = (
     "Intro before any heading.\n"
@@ -96,7 +96,7 @@ def test_exported_from_package():
     assert docchunk.HeadingContextRefinery is HeadingContextRefinery
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(cuts=st.lists(st.integers(min_value=1, max_value=len(WIKITEXT) - 1), unique=True, max_size=10))
 def test_path_is_the_one_of_the_chunk_start_for_any_cut(cuts):
     bounds = [0, *sorted(cuts), len(WIKITEXT)]
@@ -141,7 +141,7 @@ _LINES = st.lists(st.sampled_from(["# A", "## B #", "### C", "text", "x | y", "1
 
 
 @given(_LINES, st.sampled_from(["\r\n", "\r"]))
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 def test_contexts_do_not_depend_on_the_line_break(lines, newline):
     for refinery in (HeadingContextRefinery(), TableHeaderRefinery(caption=True)):
         unix = [c.context_prefix for c in refinery(line_chunks("\n".join(lines) + "\n"))]

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 import docchunk
 from docchunk import ConfigError, OverlapRefinery, RecursiveChunker, TableHeaderRefinery
-from tests.helpers import line_chunks, sliced_chunks
+from tests.helpers import examples, line_chunks, sliced_chunks
 
 TEXT = (
     "Revenue grew in every quarter. Long-term debt consisted of the following:\n\n"
@@ -91,7 +91,7 @@ def test_exported_from_package():
     assert docchunk.TableHeaderRefinery is TableHeaderRefinery
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(cuts=st.lists(st.integers(min_value=1, max_value=len(TEXT) - 1), unique=True, max_size=12))
 def test_any_cut_context_is_header_of_the_table_or_nothing(cuts):
     chunks = TableHeaderRefinery(caption=True)(sliced_chunks(TEXT, sorted(cuts)))

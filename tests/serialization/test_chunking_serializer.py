@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from tests.helpers import doc_params, load
+from tests.helpers import doc_params, examples, load
 from tests.property.strategies import structured_documents
 
 pytest.importorskip("semchunk", reason="docling-core's chunker package needs docling-core[chunking]")
@@ -56,7 +56,7 @@ def test_excluded_refs_equal_docling_core(path):
     _check_refs_equal_docling_core(load(path))
 
 
-@settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, max_examples=examples(60), suppress_health_check=[HealthCheck.too_slow])
 @given(doc=structured_documents())
 def test_excluded_refs_equal_docling_core_on_generated_documents(doc):
     _check_refs_equal_docling_core(doc)

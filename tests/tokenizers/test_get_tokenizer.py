@@ -12,6 +12,7 @@ import pytest
 
 import docchunk
 from docchunk.tokenizers import ACCEPTED_SPECS, HFTokenizer
+from tests.helpers import examples
 
 SAMPLES = ["", "Hello, world!", "naïve café 東京 😀", "x" * 300, "line\r\nbreak\tand  spaces", "e\u0301 שלום"]
 
@@ -208,7 +209,7 @@ def test_clean_boundary_claim_holds_for_cl100k(cl100k):
     )
     sides = st.lists(st.one_of(tricky, texts(max_words=6)), max_size=4).map("".join)
 
-    @settings(max_examples=400, deadline=None)
+    @settings(max_examples=examples(400), deadline=None)
     @given(a=sides, b=sides, ws=st.sampled_from(["", " ", "\n", "\t", "\r", "\n\n", "  ", " \n", ".", "'"]))
     def check(a, b, ws):
         b = ws + b

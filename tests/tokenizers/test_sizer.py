@@ -13,10 +13,11 @@ from hypothesis import strategies as st
 import docchunk
 from docchunk.chunkers.text.pieces import PieceSizer, drop_empty_end
 from docchunk.tokenizers import Sizer, Tokenizer, WordTokenizer
+from tests.helpers import examples
 from tests.property.strategies import texts
 
 SPECS = [None, "cl100k", "word", "character"]
-PROPERTY = settings(deadline=None, max_examples=120, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(deadline=None, max_examples=examples(120), suppress_health_check=[HealthCheck.too_slow])
 
 
 @pytest.fixture(scope="module", params=SPECS, ids=["minilm", "cl100k", "word", "character"])

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.helpers import CORPUS, DATA
+from tests.helpers import CORPUS, DATA, examples
 
 pytest.importorskip("tree_sitter", reason='code chunking needs tree-sitter: pip install ".[code]"')
 
@@ -86,7 +86,7 @@ def test_code_item_of_a_document():
     assert all(c.meta.doc_items == [item] for c in chunks)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     names=st.lists(st.from_regex(r"[a-z]{1,8}", fullmatch=True), min_size=0, max_size=6),
     body=st.text(alphabet=st.sampled_from("abc xyz=+1()\n#'é東"), max_size=80),

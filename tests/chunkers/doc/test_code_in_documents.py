@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from tests.helpers import DATA, code_document, code_files, lost_texts
+from tests.helpers import DATA, code_document, code_files, examples, lost_texts
 
 pytest.importorskip("tree_sitter", reason='code chunking needs tree-sitter: pip install ".[code]"')
 pytest.importorskip("semchunk", reason="docling-core's chunkers need semchunk (docling-core[chunking])")
@@ -167,7 +167,7 @@ def documents(draw) -> DoclingDocument:
 
 
 @pytest.mark.slow
-@settings(max_examples=25, deadline=None, suppress_health_check=NO_HEALTH)
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=NO_HEALTH)
 @given(doc=documents(), max_tokens=st.sampled_from([32, 100, 5000]), emit=st.booleans())
 def test_compat_hierarchical_equals_docling_core_on_generated_documents(doc, max_tokens, emit, dl_tokenizer):
     assume(not headings_only(doc))
@@ -178,7 +178,7 @@ def test_compat_hierarchical_equals_docling_core_on_generated_documents(doc, max
 
 
 @pytest.mark.slow
-@settings(max_examples=15, deadline=None, suppress_health_check=NO_HEALTH)
+@settings(max_examples=examples(15), deadline=None, suppress_health_check=NO_HEALTH)
 @given(doc=documents(), max_tokens=st.sampled_from([48, 256]))
 def test_compat_hybrid_ignores_the_strategy_like_docling_core(doc, max_tokens, transformers_minilm, minilm_dir,
                                                              dl_tokenizer):
@@ -214,7 +214,7 @@ def check_invariants(chunker, doc, max_tokens: int | None) -> list:
 
 
 @pytest.mark.slow
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(doc=documents(), max_tokens=st.integers(8, 300), merge_peers=st.booleans())
 def test_default_hybrid_invariants_on_generated_documents(doc, max_tokens, merge_peers):
     strategy = docchunk.CodeChunkingStrategy()
@@ -252,7 +252,7 @@ def test_code_chunks_keep_consecutive_headings_like_text():
 
 
 @pytest.mark.slow
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(doc=documents(), max_tokens=st.integers(8, 300))
 def test_default_hierarchical_invariants_on_generated_documents(doc, max_tokens):
     chunker = docchunk.HierarchicalChunker(code_chunking_strategy=docchunk.CodeChunkingStrategy(max_tokens=max_tokens))

@@ -8,14 +8,14 @@ from collections import Counter
 import pytest
 
 from docchunk import ConfigError, DocumentError, ExpandingChunker, HybridChunker, PageChunkExpander, TreeChunkExpander
-from tests.helpers import DATA, doc_params, load
+from tests.helpers import DATA, live_docling_params, load
 
 
 def _sig(chunk) -> tuple:
     return chunk.text, [it.self_ref for it in chunk.meta.doc_items]
 
 
-@pytest.mark.parametrize("path", doc_params())
+@pytest.mark.parametrize("path", live_docling_params())
 def test_compat_equals_docling_core(path):
     from docling_core.transforms.chunker.chunk_expander import PageChunkExpander as DLPage
     from docling_core.transforms.chunker.chunk_expander import TreeChunkExpander as DLTree

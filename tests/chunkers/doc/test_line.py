@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from docchunk import ConfigError, LineBasedTokenChunker, get_tokenizer
-from tests.helpers import DATA, doc_params, load
+from tests.helpers import DATA, examples, live_docling_params, load
 from tests.property.strategies import texts
 
 
@@ -30,9 +30,9 @@ CONFIGS = [
 
 
 def _grid() -> list:
-    """Every configuration on the shipped documents; the corpus with the first (docling-core is slow)."""
+    """Every configuration on the shipped documents; the corpus with the first (docling-core is slow; outer ring)."""
     out = []
-    for doc in doc_params():
+    for doc in live_docling_params():
         for config in CONFIGS if doc.id.startswith("data/") else CONFIGS[:1]:
             out.append(pytest.param(*doc.values, *config.values, id=f"{doc.id}-{config.id}", marks=doc.marks))
     return out
@@ -87,7 +87,7 @@ def test_budget_and_names():
         LineBasedTokenChunker(max_tokens=0)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(
     lines=st.lists(texts(max_words=30), min_size=1, max_size=8),
     max_tokens=st.integers(2, 40),

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from docchunk import DocumentError, PageChunker
-from tests.helpers import DATA, doc_params, load
+from tests.helpers import DATA, examples, live_docling_params, load
 from tests.property.strategies import paged_documents
 
 
@@ -16,7 +16,7 @@ def _signature(chunk) -> tuple:
     return chunk.text, [item.self_ref for item in chunk.meta.doc_items], chunk.meta.headings
 
 
-@pytest.mark.parametrize("path", doc_params())
+@pytest.mark.parametrize("path", live_docling_params())
 def test_compat_equals_docling_core(path):
     from docling_core.transforms.chunker.page_chunker import PageChunker as DLPageChunker
 
@@ -138,7 +138,7 @@ def test_bad_input():
         PageChunker(max_tokens=0)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(doc=paged_documents())
 def test_no_text_lost_and_no_empty_chunk(doc):
     chunker = PageChunker(max_tokens=32)

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 import docchunk
 from docchunk.chunkers.doc.provenance import align, join_anchors, normalize, slice_anchors, spans_of
-from tests.helpers import CORPUS, CORPUS_REASON, corpus_docs, load
+from tests.helpers import CORPUS, CORPUS_REASON, corpus_docs, examples, load
 from tests.property.strategies import documents, paged_documents
 
 CHUNKERS = {
@@ -90,7 +90,11 @@ def box_faults(doc, chunks) -> list[str]:
 
 
 @pytest.mark.parametrize("name", list(CHUNKERS))
-@settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    deadline=None,
+    max_examples=examples(60),
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(doc=documents(), max_tokens=st.sampled_from([16, 48, 160]), merge_peers=st.booleans())
 def test_spans_invariants_on_generated_documents(name, doc, max_tokens, merge_peers):
     kwargs = {"max_tokens": max_tokens, "merge_peers": merge_peers} if name.startswith("hybrid") else {}
@@ -98,7 +102,7 @@ def test_spans_invariants_on_generated_documents(name, doc, max_tokens, merge_pe
     assert span_faults(doc, chunks) == []
 
 
-@settings(deadline=None, max_examples=40, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, max_examples=examples(40), suppress_health_check=[HealthCheck.too_slow])
 @given(doc=paged_documents(), min_tokens=st.sampled_from([None, 24]))
 def test_page_boxes_are_the_union_of_the_items_boxes(doc, min_tokens):
     chunks = list(docchunk.HybridChunker(max_tokens=48, min_tokens=min_tokens).chunk(doc))

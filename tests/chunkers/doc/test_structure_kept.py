@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import docchunk
 from docchunk.chunkers.doc.heading_walk import is_content_heading
 from docchunk.chunkers.doc.lead_in import is_lead_in
-from tests.helpers import collapse, lost_texts, make_table
+from tests.helpers import collapse, examples, lost_texts, make_table
 
 
 def onboarding() -> DoclingDocument:
@@ -345,7 +345,7 @@ def _parents(item, doc):
     return out[::-1]
 
 
-@settings(max_examples=40, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@settings(max_examples=examples(40), deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate])
 @given(doc=nested_lists(), max_tokens=st.integers(12, 80), merge_peers=st.booleans())
 def test_nested_list_invariants(doc, max_tokens, merge_peers):
     chunker = docchunk.HybridChunker(max_tokens=max_tokens, merge_peers=merge_peers)

@@ -12,7 +12,17 @@ import docchunk
 from docchunk.serialization.chunk import join_context
 from docchunk.serialization.selection import serializer_for
 from docchunk.serialization.table_rows import table_rows
-from tests.helpers import CORPUS, CORPUS_REASON, check_tables, cl100k_spec, is_subsequence, load, make_table, squash
+from tests.helpers import (
+    CORPUS,
+    CORPUS_REASON,
+    check_tables,
+    cl100k_spec,
+    examples,
+    is_subsequence,
+    load,
+    make_table,
+    squash,
+)
 from tests.property.strategies import table_specs
 
 FORMATS = ("records", "triplets", "markdown")
@@ -340,7 +350,11 @@ def described_tables(draw):
     return doc, description.strip()
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=examples(25),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(made=described_tables(), max_tokens=st.sampled_from([24, 64, 256]))
 def test_records_properties_minilm(made, max_tokens):
     doc, description = made
@@ -348,7 +362,11 @@ def test_records_properties_minilm(made, max_tokens):
     check_records(chunker, doc, list(chunker.chunk(doc)), description)
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=examples(20),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(made=described_tables(), max_tokens=st.sampled_from([32, 128]))
 def test_records_properties_cl100k(made, max_tokens):
     spec = cl100k_spec()
@@ -357,7 +375,11 @@ def test_records_properties_cl100k(made, max_tokens):
     check_records(chunker, doc, list(chunker.chunk(doc)), description)
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=examples(20),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(made=described_tables(), max_tokens=st.sampled_from([8, 30, 200]), table_format=st.sampled_from(FORMATS))
 def test_split_rows_lose_no_character(made, max_tokens, table_format):
     """A row split between entries: only the separator's space is replaced by the boundary (and the lead repeated)."""

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 import docchunk
 from docchunk.chunkers.text import sentence_spans
 from docchunk.chunkers.text.separators import LANGUAGES
+from tests.helpers import examples
 
 PARAGRAPHS = [
     "The first paragraph has a line here.\nIt goes on for a second line.",
@@ -72,7 +73,7 @@ def test_no_chunk_ends_between_cr_and_lf(newline, size):
                       min_size=1, max_size=30),
        breaks=st.lists(st.sampled_from(["\n", "\n\n", " ", "\n\n\n"]), min_size=30, max_size=30),
        size=st.integers(4, 24))  # fmt: skip
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 def test_crlf_text_chunks_as_the_same_lf_text_in_words(keep, overlap, language, words, breaks, size):
     """Counted in words, where a line break of any kind is whitespace, CRLF text gets the LF text's chunks."""
     lf = "".join(w + b for w, b in zip(words, breaks, strict=False))

@@ -1,0 +1,91 @@
+"""Helpers shared by the tests (fixtures live in conftest.py), one module per concern:
+
+- ``documents``: the shipped and corpus documents, the shared loader, built documents;
+- ``properties``: hypothesis example counts per profile, the cl100k spec;
+- ``cli``: the command line run in-process;
+- ``browser``: the inspect page's HTML parser and a headless Chromium;
+- ``checks``: checks on chunks (lost text, debris lines, pages, tables);
+- ``fakes``: stand-ins: a conversion backend, hand-cut text chunks, an embedding model.
+
+Every public name is importable from ``tests.helpers`` as before.
+"""
+
+from __future__ import annotations
+
+from tests.helpers.browser import CHROMIUM_FLAGS, Chromium, ReportPage
+from tests.helpers.checks import (
+    TINY_ROOM,
+    captions,
+    check_tables,
+    collapse,
+    debris_lines,
+    is_subsequence,
+    lost_texts,
+    page_sets,
+    squash,
+    table_chunks,
+    walked_tables,
+)
+from tests.helpers.cli import rows, run
+from tests.helpers.documents import (
+    CODE_EXT,
+    CORPUS,
+    CORPUS_REASON,
+    DATA,
+    ROOT,
+    captioned_doc,
+    changed_documents,
+    code_document,
+    code_files,
+    corpus_docs,
+    doc_digest,
+    doc_params,
+    live_docling_params,
+    load,
+    make_table,
+    shipped_docs,
+)
+from tests.helpers.fakes import HashEmbeddings, JsonConverter, line_chunks, sliced_chunks
+from tests.helpers.properties import STANDARD_EXAMPLES, cl100k_spec, examples
+
+__all__ = [
+    "CHROMIUM_FLAGS",
+    "CODE_EXT",
+    "CORPUS",
+    "CORPUS_REASON",
+    "DATA",
+    "ROOT",
+    "STANDARD_EXAMPLES",
+    "TINY_ROOM",
+    "Chromium",
+    "HashEmbeddings",
+    "JsonConverter",
+    "ReportPage",
+    "captioned_doc",
+    "captions",
+    "changed_documents",
+    "check_tables",
+    "cl100k_spec",
+    "code_document",
+    "code_files",
+    "collapse",
+    "corpus_docs",
+    "debris_lines",
+    "doc_digest",
+    "doc_params",
+    "examples",
+    "is_subsequence",
+    "line_chunks",
+    "live_docling_params",
+    "load",
+    "lost_texts",
+    "make_table",
+    "page_sets",
+    "rows",
+    "run",
+    "shipped_docs",
+    "sliced_chunks",
+    "squash",
+    "table_chunks",
+    "walked_tables",
+]

@@ -1,0 +1,160 @@
+"""Checks on chunks shared by several test files: lost text, debris lines, pages, tables."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from typing import Any
+
+_WS = re.compile(r"\s+")
+
+
+def squash(text: str) -> str:
+    """``text`` without whitespace (chunkers may split and join at whitespace)."""
+    return _WS.sub("", text)
+
+
+def lost_texts(doc: Any, chunks: list[Any]) -> list[str]:
+    """Texts of body text items (headings, captions, footnotes included) that reach no chunk.
+
+    A text reaches a chunk when, without whitespace, it is part of the chunks' texts
+    (in order, joined) or equals one of a chunk's headings or captions.
+    """
+    from docling_core.types.doc import TextItem
+
+    joined = squash("".join(c.text for c in chunks))
+    context = {squash(h) for c in chunks for h in [*(c.meta.headings or []), *(c.meta.__dict__.get("captions") or [])]}
+    items = [item for item, _ in doc.iterate_items() if isinstance(item, TextItem) and item.text.strip()]
+    # a chunk merged across a heading boundary (min_tokens) has that heading as a line of its text,
+    # which may sit between two parts of a split paragraph
+    headings = {it.text for it in items if it.label in ("title", "section_header")}
+    body = squash("".join(line for c in chunks for line in c.text.split("\n") if line not in headings))
+    lost = []
+    for item in items:
+        text = squash(item.text)
+        if text not in joined and text not in context and text not in body:
+            lost.append(item.text)
+    return lost
+
+
+def page_sets(chunk: Any) -> set[frozenset[int]]:
+    """The distinct, non-empty page sets of a chunk's doc items' provenance."""
+    pages = {frozenset(p.page_no for p in (getattr(it, "prov", None) or ())) for it in chunk.meta.doc_items}
+    pages.discard(frozenset())
+    return pages
+
+
+_DEBRIS_LINE = re.compile(r"^[ \t]*[|\-:][|\-: \t]*$")
+_LIST_MARKER = re.compile(r"^[ \t]*- ")
+
+
+TINY_ROOM = 8
+"""Tokens of room under which a lone ``-``/``|``/``:`` fragment may stand as its own line.
+
+The chunkers keep such a fragment with as much of its neighbour as fits; when not even
+one character of the neighbour fits with it (budgets of a few tokens), the budget wins
+over the look of the line.
+"""
+
+
+def debris_lines(text: str, doc: Any = None) -> list[str]:
+    """Lines of ``text`` made only of ``|``, ``-``, ``:`` and spaces (one of the three at least).
+
+    Such lines are Markdown table remnants. With ``doc``, a line that is also a line of
+    one of its text items (a paragraph's own ``-`` line) is the document's text, not debris.
+    """
+    found = [line for line in text.splitlines() if _DEBRIS_LINE.match(line)]
+    if doc is not None and found:
+        own = {line.strip() for item in doc.texts for line in item.text.splitlines()}
+        # a list item's line is its marker and its own text: "- -" for an item "-"
+        found = [line for line in found if line.strip() not in own and _LIST_MARKER.sub("", line).strip() not in own]
+    return found
+
+
+def collapse(text: str) -> str:
+    """``text`` with every run of whitespace turned into one space, stripped."""
+    return " ".join(text.split())
+
+
+def captions(chunk: Any) -> list[str] | None:
+    """``meta.captions`` without docling-core's deprecation warning for reading the field."""
+    return chunk.meta.__dict__.get("captions")
+
+
+def table_chunks(chunks: list[Any], table: Any) -> list[Any]:
+    return [c for c in chunks if any(it.self_ref == table.self_ref for it in c.meta.doc_items)]
+
+
+def check_tables(chunker: Any, doc: Any, chunks: list[Any]) -> None:
+    """The table invariants on one chunked document.
+
+    No debris line; every chunk within max_tokens or flagged; every table row whose
+    entry fits with its headings and caption is a whole line of one chunk; the
+    row ranges of a table's chunks cover its body in order; no cell text is lost.
+    """
+    from docling_core.transforms.chunker.hierarchical_chunker import ChunkingSerializerProvider
+    from docling_core.types.doc import RichTableCell
+
+    from docchunk.serialization.chunk import join_context
+    from docchunk.serialization.selection import serializer_for
+    from docchunk.serialization.table_rows import table_rows
+
+    tok, max_tokens = chunker.token_counter, chunker.max_tokens
+    serializer = serializer_for(ChunkingSerializerProvider(), doc)
+    contexts = [chunker.contextualize(c) for c in chunks]
+    for chunk, ctx in zip(chunks, contexts, strict=False):
+        room = max_tokens - tok.count_tokens(ctx) + tok.count_tokens(chunk.text)  # the budget left for the text
+        assert not debris_lines(ctx, doc) or room < TINY_ROOM, repr(ctx)  # repr: a form feed also ends a line
+        assert chunk.meta.token_count == tok.count_tokens(ctx)
+        assert chunk.meta.token_count <= max_tokens or chunk.meta.oversized, ctx
+    for table in walked_tables(doc):
+        rows = table_rows(table, doc, serializer)
+        holders = [c for c in table_chunks(chunks, table) if c.meta.table_rows is not None]
+        if not rows.text:
+            continue
+        if holders:
+            ranges = [c.meta.table_rows for c in holders]
+            assert ranges[0][0] == rows.start and ranges[-1][1] == rows.end
+            assert all(b == a or b[0] == a[1] for a, b in itertools.pairwise(ranges)), ranges
+        else:  # two small whole tables merged into one chunk (min_tokens): no one row range
+            holders = [c for c in table_chunks(chunks, table) if _tables_in(c) > 1]
+            assert len(holders) == 1, f"no chunk holds {table.self_ref}"
+        lines = {line for c in holders for line in c.text.split("\n")}
+        meta = holders[0].meta
+        for row in rows.rows:
+            fits = (
+                tok.count_tokens(join_context(meta.headings, captions(holders[0]), row.text, chunker.delim))
+                <= max_tokens
+            )
+            if row.cells and fits:
+                assert row.text in lines, f"row cut although it fits: {row.text!r}"
+        held = "".join("".join(chunker.contextualize(c).split()) for c in holders)
+        for cell in table.data.table_cells:  # whole, or split by text over consecutive chunks
+            if isinstance(cell, RichTableCell):  # its text is its content's serialization, not ``cell.text``
+                continue
+            assert is_subsequence("".join(cell.text.split()), held), cell.text
+
+
+def _tables_in(chunk: Any) -> int:
+    from docling_core.types.doc import TableItem
+
+    return sum(isinstance(it, TableItem) for it in chunk.meta.doc_items)
+
+
+def walked_tables(doc: Any) -> list[Any]:
+    """The body's tables, but for those nested in another table's cells (chunked with it)."""
+    from docling_core.types.doc import TableItem
+
+    out = []
+    for item, _ in doc.iterate_items():
+        parent = item.parent.resolve(doc) if isinstance(item, TableItem) and item.parent else None
+        while parent is not None and not isinstance(parent, TableItem):
+            parent = parent.parent.resolve(doc) if parent.parent else None
+        if isinstance(item, TableItem) and parent is None:
+            out.append(item)
+    return out
+
+
+def is_subsequence(needle: str, haystack: str) -> bool:
+    it = iter(haystack)
+    return all(ch in it for ch in needle)
