@@ -80,8 +80,8 @@ def _results(
 
 def _chunk_rows(chunker: Any, item: Input) -> list[dict[str, Any]]:
     """The rows of one input: a document's chunks, or a text's (:class:`docchunk.cli.text.TextChunking`)."""
+    from docchunk.batch.rows import chunk_rows, text_rows
     from docchunk.cli.text import TextChunking, decode_text, read_text
-    from docchunk.serialization.rows import chunk_rows, text_rows
 
     source = STDIN if isinstance(item, bytes) else str(item)
     if isinstance(chunker, TextChunking):
@@ -131,7 +131,7 @@ def _worker_chunk(item: Input) -> tuple[list[dict[str, Any]], str | None]:
 
 def _problem(item: Input, exc: Exception) -> str:
     """One line naming the input and what went wrong."""
-    from docchunk.serialization.rows import describe_failure
+    from docchunk.batch.rows import describe_failure
 
     return describe_failure(STDIN if isinstance(item, bytes) else str(item), exc)
 
