@@ -76,7 +76,7 @@ def main() -> None:
     args = parser.parse_args()
 
     import docchunk
-    from docchunk.serialization.rows import chunk_rows
+    from docchunk.batch.rows import chunk_rows
 
     files = sorted(args.corpus.glob("*.json"))[: args.docs] if args.corpus.is_dir() else []
     if not files:

@@ -143,3 +143,61 @@ def test_errors_module_holds_only_the_exception_tree():
     assert all(issubclass(getattr(errors, name), Exception | Warning) for name in errors.__all__)
     with pytest.raises(docchunk.errors.MissingDependencyError, match=r'pip install "\.\[absent-extra\]"'):
         docchunk._extras.require("docchunk_no_such_module", "absent-extra", "A test")
+
+
+def _imports_in(name: str) -> list[tuple[str, str | None]]:
+    """``(imported module, enclosing top-level function or None)`` for each import in module ``name``'s source."""
+    import ast
+    import importlib
+
+    source = importlib.import_module(name).__file__
+    assert source is not None
+    tree = ast.parse(open(source, encoding="utf-8").read())
+    found: list[tuple[str, str | None]] = []
+    for top in tree.body:
+        where = top.name if isinstance(top, ast.FunctionDef | ast.AsyncFunctionDef) else None
+        for node in ast.walk(top):
+            if isinstance(node, ast.Import):
+                found.extend((alias.name, where) for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                found.append((node.module or "", where))
+    return found
+
+
+def test_batch_room_imports_no_click_and_nothing_of_the_cli():
+    """``docchunk.batch`` runs without click: no module of it names ``click`` or ``docchunk.cli``,
+    not even lazily, and importing all of them in a fresh interpreter loads no click."""
+    modules = _modules_of("docchunk.batch")
+    assert {f"docchunk.batch.{m}" for m in ("rows", "local", "ray", "output", "text")} <= set(modules)
+    for name in modules:
+        for target, _ in _imports_in(name):
+            assert target.split(".")[0] != "click", (name, target)
+            assert not target.startswith("docchunk.cli"), (name, target)
+    loaded = imported_by("; ".join(f"import {m}" for m in modules))
+    assert "docchunk.batch.local" in loaded
+    assert not {m for m in loaded if m.split(".")[0] == "click"}, "importing docchunk.batch loaded click"
+
+
+def test_serialization_imports_nothing_from_the_chunkers_or_the_batch_room():
+    """The serializers sit below the chunkers and the batch room that runs them: no module of
+    ``docchunk.serialization`` names ``docchunk.chunkers`` or ``docchunk.batch``, but for the
+    re-export of the names that moved to ``docchunk.batch.rows`` (a module ``__getattr__``, run on first use)."""
+    modules = _modules_of("docchunk.serialization")
+    assert "docchunk.serialization.rows" in modules
+    shims = []
+    for name in modules:
+        for target, where in _imports_in(name):
+            assert not target.startswith("docchunk.chunkers"), (name, target)
+            if target.startswith("docchunk.batch"):
+                assert where == "__getattr__", (name, target, where)
+                shims.append(name)
+    assert sorted(shims) == ["docchunk.serialization", "docchunk.serialization.rows"]
+    import docchunk.batch.rows
+    import docchunk.serialization
+    import docchunk.serialization.rows
+
+    assert docchunk.serialization.chunk_rows is docchunk.batch.rows.chunk_rows
+    assert docchunk.serialization.rows.describe_failure is docchunk.batch.rows.describe_failure
+    assert docchunk.serialization.rows.text_rows is docchunk.batch.rows.text_rows
+    with pytest.raises(AttributeError):
+        docchunk.serialization.rows.no_such_name  # noqa: B018

@@ -8,9 +8,11 @@ This module is a leaf: it imports nothing from docchunk.
 from __future__ import annotations
 
 __all__ = [
+    "BatchSetupError",
     "ConfigError",
     "DocchunkError",
     "DocumentError",
+    "EngineStartError",
     "MissingDependencyError",
     "ModelLimitWarning",
     "TokenizerError",
@@ -35,6 +37,17 @@ class TokenizerError(DocchunkError, ValueError):
 
 class MissingDependencyError(DocchunkError, ImportError):
     """An optional dependency is not installed; the message names the extra to install."""
+
+
+class BatchSetupError(ConfigError):
+    """A batch run (:mod:`docchunk.batch`) cannot start: its output cannot be written, or a package it needs is missing.
+
+    Raised before any input is chunked; the ``docchunk`` command shows it as a usage error.
+    """
+
+
+class EngineStartError(DocchunkError, RuntimeError):
+    """A batch engine could not start: no Ray instance could be started or reached; the message says why."""
 
 
 class ModelLimitWarning(UserWarning):

@@ -291,7 +291,7 @@ def test_the_command_starts_without_collections_and_collects_while_chunking(tmp_
         "    print('during start-up:', gc.isenabled(), file=sys.stderr)\n"
         "    return real(*args, **kwargs)\n"
         "chunk_cmd.make_chunker = make\n"
-        "import docchunk.cli.local_engine as local\n"
+        "import docchunk.batch.local as local\n"
         "real_lines = local._chunk_rows\n"
         "def lines(*args):\n"
         "    print('while chunking:', gc.isenabled(), gc.get_freeze_count() > 10000, file=sys.stderr)\n"

@@ -94,7 +94,7 @@ def test_a_document_of_one_empty_table_holds_no_text():
     from docling_core.types.doc import DoclingDocument, TableData
 
     import docchunk
-    from docchunk.serialization.rows import chunk_rows
+    from docchunk.batch.rows import chunk_rows
 
     doc = DoclingDocument(name="x")
     doc.add_table(data=TableData(num_rows=0, num_cols=0, table_cells=[]))

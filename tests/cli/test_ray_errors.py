@@ -57,3 +57,17 @@ def test_engine_ray_output_naming_a_file_is_one_line(capsys, tmp_path):
 
 def test_local_output_naming_a_folder_is_one_line(capsys, tmp_path):
     assert "is a folder" in one_line_error(capsys, "chunk", DOC, "-o", str(tmp_path))
+
+
+def test_ray_that_cannot_start_is_one_line_naming_its_log_and_exit_1(capsys, monkeypatch, tmp_path):
+    """The Ray driver raises EngineStartError (no click in docchunk.batch); the command prints it and exits 1."""
+    pytest.importorskip("ray.data", reason='needs Ray: pip install ".[ray]"')
+    import docchunk.batch.ray as driver
+
+    monkeypatch.setattr(driver, "_start_ray", lambda ray, address, num_workers: "could not start a local Ray instance")
+    out = tmp_path / "out"
+    with pytest.raises(SystemExit) as exit_info:
+        main(["chunk", DOC, "--engine", "ray", "-o", str(out)])
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 1, err
+    assert err.splitlines() == [f"docchunk: error: could not start a local Ray instance (Ray's log: {out}.ray.log)"]

@@ -16,9 +16,9 @@ pytest.importorskip("lancedb")
 
 import docchunk
 from docchunk import ConfigError, EmbeddingsRefinery
+from docchunk.batch.rows import chunk_rows
 from docchunk.index import IndexStore, index_paths
 from docchunk.index.store import RECORD_NAME
-from docchunk.serialization.rows import chunk_rows
 from tests.helpers import DATA, ROOT, HashEmbeddings
 
 DOCS = ["pdf__multi_page.json", "docx__word_sample.docx.json", "html__html_rich_table_cells.html.json"]

@@ -15,12 +15,13 @@ from typing import Any
 
 import click
 
+from docchunk.batch.local import collect_inputs
 from docchunk.cli.embed import embed_options
-from docchunk.cli.local_engine import collect_inputs, run_local
 from docchunk.cli.options import (
     DOC_CHUNKERS,
     SEMANTIC_CHUNKERS,
     TEXT_CHUNKERS,
+    ModelLimitCheck,
     chunker_option,
     doc_chunker_options,
     expand_option,
@@ -91,23 +92,65 @@ def chunk_command(ctx: click.Context, paths: tuple[Path, ...], output: Path | No
         error(problem)
     total = len(inputs) + len(empty)
     if engine == "ray":
-        from docchunk.cli.ray_engine import run_ray
+        from docchunk.batch.ray import run_ray
+        from docchunk.errors import BatchSetupError, EngineStartError
 
         assert output is not None
         files = [p for p in inputs if isinstance(p, Path)]
         embed = (settings.embed, settings.embed_device) if settings.embed else None
-        failures, count = run_ray(chunker_obj, files, output, address, num_workers, out_format, debug, error,
-                                  embed) if files else (0, 0)  # fmt: skip
+        try:
+            failures, count = run_ray(chunker_obj, files, output, address, num_workers, out_format, debug, error,
+                                      embed) if files else (0, 0)  # fmt: skip
+        except BatchSetupError as exc:
+            raise click.UsageError(str(exc)) from exc
+        except EngineStartError as exc:
+            error(str(exc))
+            sys.exit(1)
         _summary(output, count, total - failures - len(empty), total)
         _finish(failures + len(empty), total)
         return
     # by default only for a person watching: a log file or pipe gets no carriage-return updates
     show = progress if progress is not None else len(inputs) >= PROGRESS_MIN_FILES and stderr_is_terminal()
-    failures, count = run_local(inputs, chunker_obj, settings, output, out_format, workers, show, debug, error)
+    failures, count = _run_local(inputs, chunker_obj, settings, output, out_format, workers, show, debug)
     failures += len(empty)
     if output is not None:  # stdout stays pure JSONL and stderr quiet for pipes; a file gets a summary
         _summary(output, count, total - failures, total)
     _finish(failures, total)
+
+
+def _run_local(inputs: list[Any], chunker: Any, settings: ChunkSettings, output: Path | None, out_format: str,
+               workers: int, show: bool, debug: bool) -> tuple[int, int]:  # fmt: skip
+    """:func:`docchunk.batch.local.run_local` with ``--embed`` and the model-limit warning; (failed inputs, rows).
+
+    Raises:
+        click.UsageError: The ``--embed`` model cannot be loaded, or the output cannot be written.
+    """
+    from functools import partial
+
+    from docchunk.batch.local import run_local
+    from docchunk.errors import BatchSetupError
+
+    limit_check = ModelLimitCheck(settings.chunker, settings.max_tokens, chunker)
+    embedder = None
+    if settings.embed:
+        from docchunk.cli.embed import RowEmbedder
+
+        embedder = RowEmbedder(settings.embed, settings.embed_device, debug)
+
+    def each(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        rows = embedder.rows(rows) if embedder is not None else rows
+        limit_check.add(rows)
+        return rows
+
+    build = partial(make_chunker, settings, debug=False, warn=False)  # a spawned worker's chunker
+    try:
+        failures, count = run_local(inputs, chunker, output, out_format, workers, show, debug, error, build, each)
+    except BatchSetupError as exc:
+        raise click.UsageError(str(exc)) from exc
+    limit_check.warn()
+    if embedder is not None:
+        embedder.finish()
+    return failures, count
 
 
 def _summary(output: Path, count: int, done: int, total: int) -> None:
@@ -122,5 +165,3 @@ def _finish(failures: int, total: int) -> None:
         rest = "; the others were written" if failures < total else ""
         error(f"{failures} of {total} input(s) failed{rest}")
         sys.exit(1)
-
-

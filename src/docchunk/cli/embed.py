@@ -4,7 +4,7 @@ The chunk command's rows come from one process or from ``--workers`` processes;
 either way the main process embeds each file's ``contextualized`` strings, in
 batches of that file's chunks (torch already uses every core), so the rows are the
 same with any number of workers. With ``--engine ray`` the embedding runs in the Ray
-pipeline instead (:mod:`docchunk.cli.ray_engine`, with
+pipeline instead (:mod:`docchunk.batch.ray`, with
 :func:`docchunk.integrations.ray.embed_dataset`). Text chunkers' rows are embedded
 the same way: every row has ``contextualized``.
 """

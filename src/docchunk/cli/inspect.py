@@ -104,7 +104,7 @@ def _read(path: Path, is_text: bool) -> Any:
 
 
 def _problem(path: Path, exc: Exception) -> str:
-    from docchunk.serialization.rows import describe_failure
+    from docchunk.batch.rows import describe_failure
 
     return describe_failure(str(path), exc)
 

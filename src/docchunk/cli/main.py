@@ -3,7 +3,7 @@
 The subcommands live in their own modules (:mod:`docchunk.cli.chunk`, ``eval``,
 ``inspect``, ``index``/``search``); options and which chunker each applies to in
 :mod:`docchunk.cli.options` and :mod:`docchunk.cli.settings`; the local and Ray
-engines in :mod:`docchunk.cli.local_engine` and :mod:`docchunk.cli.ray_engine`.
+engines in :mod:`docchunk.batch.local` and :mod:`docchunk.batch.ray`.
 """
 
 from __future__ import annotations

@@ -178,7 +178,7 @@ def refinery_options(func: F) -> F:
 
 
 def make_chunker(settings: ChunkSettings, debug: bool, warn: bool = True) -> Any:
-    """The chunker of ``settings``: a document chunker, or a :class:`~docchunk.cli.text.TextChunking`.
+    """The chunker of ``settings``: a document chunker, or a :class:`~docchunk.batch.text.TextChunking`.
 
     Raises:
         click.UsageError: See :func:`make_doc_chunker` and :func:`docchunk.cli.text.make_text_chunking`.

@@ -281,7 +281,11 @@ def check_chunk_usage(
     if engine == "ray" and stdin:
         raise click.UsageError('"-" (standard input) is read by --engine local only; give files or folders')
     if ctx.params["out_format"] == "parquet":
-        from docchunk.cli.output import check_parquet
+        from docchunk.batch.output import check_parquet
+        from docchunk.errors import BatchSetupError
 
-        check_parquet(output)
+        try:
+            check_parquet(output)
+        except BatchSetupError as exc:
+            raise click.UsageError(str(exc)) from exc
     check_output_path(output, folder=engine == "ray")

@@ -41,7 +41,7 @@ def table_rows(rows: Sequence[dict[str, Any]], vectors: Any, chunker: str, diges
     """Table rows (:func:`docchunk.index.store.row_schema`) of one file's ``docchunk chunk`` rows.
 
     Args:
-        rows: The file's rows as :func:`docchunk.serialization.rows.chunk_rows` gives them
+        rows: The file's rows as :func:`docchunk.batch.rows.chunk_rows` gives them
             (``meta`` a dict), or as parsed back from ``docchunk chunk``'s JSONL.
         vectors: Their embeddings, shape ``(len(rows), d)``.
         chunker: The chunker's settings, one string.
@@ -176,8 +176,8 @@ def chunk_files(
 
     ``raise_errors`` raises a file's exception instead (``--debug``).
     """
+    from docchunk.batch.rows import chunk_rows, describe_failure
     from docchunk.loading import load_document
-    from docchunk.serialization.rows import chunk_rows, describe_failure
 
     for path, digest in todo:
         try:
@@ -197,14 +197,14 @@ def embedded_rows(paths: Iterable[str | Path], chunker: Any = None, embedder: An
         embedder: An :class:`docchunk.EmbeddingsRefinery`; default the bundled all-MiniLM-L6-v2.
 
     Yields:
-        :func:`docchunk.serialization.rows.chunk_rows` rows with ``embedding`` (``d``
+        :func:`docchunk.batch.rows.chunk_rows` rows with ``embedding`` (``d``
         floats, the vector of ``contextualized``; each file's chunks in batches of their own).
 
     Raises:
         DocumentError: A file cannot be read or holds no text.
     """
+    from docchunk.batch.rows import chunk_rows
     from docchunk.loading import iter_input_files, load_document
-    from docchunk.serialization.rows import chunk_rows
 
     if chunker is None:
         from docchunk import HybridChunker

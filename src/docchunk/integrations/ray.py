@@ -10,15 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from docchunk._extras import require
+from docchunk.batch.rows import chunk_rows, describe_failure
 from docchunk.errors import ConfigError, DocchunkError
-from docchunk.serialization.rows import (
-    EXPANDED_FIELDS,
-    TEXT_FIELDS,
-    arrow_schema,
-    chunk_rows,
-    describe_failure,
-    json_line,
-)
+from docchunk.serialization.rows import EXPANDED_FIELDS, TEXT_FIELDS, arrow_schema, json_line
 from docchunk.serialization.rows import ROW_FIELDS as _CHUNK_FIELDS
 
 __all__ = [

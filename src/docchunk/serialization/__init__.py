@@ -2,11 +2,14 @@
 
 Below the chunkers: :mod:`~docchunk.serialization.chunk` holds the chunk models and
 ``contextualize``; :mod:`~docchunk.serialization.chunking` the serializers that turn
-a document's items into chunk text; :mod:`~docchunk.serialization.rows` the rows
-``docchunk chunk`` writes (also used by Ray, the integrations and the notebook).
+a document's items into chunk text; :mod:`~docchunk.serialization.rows` the format of
+the rows ``docchunk chunk`` writes (the rows are made by :mod:`docchunk.batch.rows`;
+``chunk_rows`` stays importable from here, loaded on first use).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from docchunk.serialization.chunk import DocChunk, DocMeta, contextualize, join_context, page_numbers_of
 from docchunk.serialization.chunking import (
@@ -16,7 +19,7 @@ from docchunk.serialization.chunking import (
     TripletTableSerializer,
     is_chunking_serializer,
 )
-from docchunk.serialization.rows import ROW_FIELDS, chunk_metadata, chunk_rows
+from docchunk.serialization.rows import ROW_FIELDS, chunk_metadata
 
 __all__ = [
     "ROW_FIELDS",
@@ -33,3 +36,12 @@ __all__ = [
     "join_context",
     "page_numbers_of",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """``chunk_rows``, from its home :mod:`docchunk.batch.rows`, loaded on first use."""
+    if name == "chunk_rows":
+        from docchunk.batch.rows import chunk_rows
+
+        return chunk_rows
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,10 +1,11 @@
-"""``docchunk chunk --engine local``: chunk the inputs in this process or in ``--workers`` processes, and write rows.
+"""The local engine (``docchunk chunk --engine local``): chunk inputs here or in worker processes, write rows.
 
 Each input (a file, or the bytes of standard input) gives its rows or one problem
-line; a bad input never stops the others. With ``--workers`` N > 1 the inputs are
+line; a bad input never stops the others. With ``workers`` N > 1 the inputs are
 chunked by local processes and come back in input order, so the output is the same
-as with one. With ``--embed`` the main process embeds each input's rows
-(:class:`docchunk.cli.embed.RowEmbedder`).
+as with one. A hook (``each``) sees each input's rows in the main process before
+they are written: the CLI's ``--embed`` (:class:`docchunk.cli.embed.RowEmbedder`)
+and its model-limit check run there.
 """
 
 from __future__ import annotations
@@ -12,11 +13,9 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
-
-from docchunk.cli.options import ModelLimitCheck, make_chunker
-from docchunk.cli.settings import ChunkSettings
 
 __all__ = ["STDIN", "Input", "collect_inputs", "run_local"]
 
@@ -27,9 +26,17 @@ Input = Path | bytes
 """One input: a file, or the bytes read from standard input (``-``)."""
 
 
+Rows = list[dict[str, Any]]
+"""The rows of one input (:func:`docchunk.batch.rows.chunk_rows`, :func:`docchunk.batch.rows.text_rows`)."""
+
+
 def collect_inputs(paths: tuple[Path, ...], is_text: bool) -> tuple[list[Input], list[str]]:
-    """The inputs to chunk, and one problem per folder that holds none (nothing to chunk is an error)."""
-    from docchunk.cli.text import TEXT_SUFFIXES
+    """The inputs to chunk, and one problem per folder that holds none (nothing to chunk is an error).
+
+    ``"-"`` reads standard input's bytes now; a folder gives its supported files,
+    sorted (with ``is_text``, also :data:`docchunk.batch.text.TEXT_SUFFIXES` files).
+    """
+    from docchunk.batch.text import TEXT_SUFFIXES
 
     if any(p.is_dir() for p in paths):
         from docchunk.loading import SUPPORTED_SUFFIXES
@@ -53,8 +60,8 @@ def collect_inputs(paths: tuple[Path, ...], is_text: bool) -> tuple[list[Input],
 
 
 def _results(
-    inputs: list[Input], chunker: Any, settings: ChunkSettings, workers: int, debug: bool
-) -> Iterator[tuple[list[dict[str, Any]], str | None]]:
+    inputs: list[Input], chunker: Any, workers: int, debug: bool, worker_chunker: Callable[[], Any]
+) -> Iterator[tuple[Rows, str | None]]:
     """``(rows, problem)`` per input, in input order; ``workers`` > 1 uses local processes."""
     if workers <= 1 or len(inputs) < 2:
         for item in inputs:
@@ -71,17 +78,17 @@ def _results(
     _WORKER_CHUNKER = chunker  # forked workers inherit it; spawned ones build their own
     try:
         with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init,
-                                 initargs=(workers, debug, settings)) as pool:  # fmt: skip
+                                 initargs=(workers, debug, worker_chunker)) as pool:  # fmt: skip
             # small batches: the last documents spread over the workers too
             yield from pool.map(_worker_chunk, inputs, chunksize=max(1, min(8, len(inputs) // (workers * 32))))
     finally:
         _WORKER_CHUNKER = None
 
 
-def _chunk_rows(chunker: Any, item: Input) -> list[dict[str, Any]]:
-    """The rows of one input: a document's chunks, or a text's (:class:`docchunk.cli.text.TextChunking`)."""
-    from docchunk.cli.text import TextChunking, decode_text, read_text
-    from docchunk.serialization.rows import chunk_rows, text_rows
+def _chunk_rows(chunker: Any, item: Input) -> Rows:
+    """The rows of one input: a document's chunks, or a text's (:class:`docchunk.batch.text.TextChunking`)."""
+    from docchunk.batch.rows import chunk_rows, text_rows
+    from docchunk.batch.text import TextChunking, decode_text, read_text
 
     source = STDIN if isinstance(item, bytes) else str(item)
     if isinstance(chunker, TextChunking):
@@ -111,16 +118,16 @@ def _share_cores(workers: int) -> None:
         os.environ.setdefault("RAYON_NUM_THREADS", str(threads))
 
 
-def _worker_init(workers: int, debug: bool, settings: ChunkSettings) -> None:
+def _worker_init(workers: int, debug: bool, worker_chunker: Callable[[], Any]) -> None:
     global _WORKER_CHUNKER, _WORKER_DEBUG
     _WORKER_DEBUG = debug
     _share_cores(workers)
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     if _WORKER_CHUNKER is None:
-        _WORKER_CHUNKER = make_chunker(settings, debug=False, warn=False)
+        _WORKER_CHUNKER = worker_chunker()
 
 
-def _worker_chunk(item: Input) -> tuple[list[dict[str, Any]], str | None]:
+def _worker_chunk(item: Input) -> tuple[Rows, str | None]:
     try:
         return _chunk_rows(_WORKER_CHUNKER, item), None
     except Exception as exc:  # one bad input never stops the others
@@ -131,7 +138,7 @@ def _worker_chunk(item: Input) -> tuple[list[dict[str, Any]], str | None]:
 
 def _problem(item: Input, exc: Exception) -> str:
     """One line naming the input and what went wrong."""
-    from docchunk.serialization.rows import describe_failure
+    from docchunk.batch.rows import describe_failure
 
     return describe_failure(STDIN if isinstance(item, bytes) else str(item), exc)
 
@@ -144,36 +151,46 @@ def _progress(items: Any, show: bool, total: int) -> Any:
     return tqdm(items, desc="chunking", unit="file", total=total, file=sys.stderr)
 
 
-def run_local(inputs: list[Input], chunker: Any, settings: ChunkSettings, output: Path | None, out_format: str,
-              workers: int, show: bool, debug: bool, error: Callable[[str], None]) -> tuple[int, int]:  # fmt: skip
+def _same(chunker: Any) -> Any:
+    return chunker
+
+
+def run_local(inputs: list[Input], chunker: Any, output: Path | None, out_format: str, workers: int = 1,
+              show: bool = False, debug: bool = False, error: Callable[[str], None] | None = None,
+              worker_chunker: Callable[[], Any] | None = None,
+              each: Callable[[Rows], Rows] | None = None) -> tuple[int, int]:  # fmt: skip
     """Chunk ``inputs`` and write their rows to ``output`` (None: stdout); returns (failed inputs, rows written).
 
-    ``error`` prints one of docchunk's error lines; ``show`` draws a progress bar on stderr.
+    Args:
+        inputs: Files, or bytes of standard input (:func:`collect_inputs`).
+        chunker: A document chunker, or a :class:`docchunk.batch.text.TextChunking`.
+        output: The file to write, or None for stdout (see :func:`docchunk.batch.output.open_rows`).
+        out_format: ``"jsonl"`` or ``"parquet"``.
+        workers: Local processes (1: chunk in this one); the output is the same with any number.
+        show: Draw a progress bar on stderr.
+        debug: A failed input raises its exception (and stops the run) instead of giving a problem line.
+        error: Prints one problem line per failed input; default: nothing is printed.
+        worker_chunker: Builds the chunker in a worker process that was spawned (not
+            forked); default: the worker gets ``chunker`` pickled.
+        each: Called with each input's rows (in input order, in this process) before they
+            are written; returns the rows to write.
 
     Raises:
-        click.UsageError: The ``--embed`` model cannot be loaded, or the output cannot be written.
+        BatchSetupError: The output cannot be written (:func:`docchunk.batch.output.open_rows`).
     """
-    from docchunk.cli.output import open_rows
+    from docchunk.batch.output import open_rows
 
     failures = 0
-    limit_check = ModelLimitCheck(settings.chunker, settings.max_tokens, chunker)
-    embedder = None
-    if settings.embed:
-        from docchunk.cli.embed import RowEmbedder
-
-        embedder = RowEmbedder(settings.embed, settings.embed_device, debug)
+    build = worker_chunker if worker_chunker is not None else partial(_same, chunker)
     writer = open_rows(output, out_format)
     try:
-        for rows, problem in _progress(_results(inputs, chunker, settings, workers, debug), show, len(inputs)):
+        for rows, problem in _progress(_results(inputs, chunker, workers, debug, build), show, len(inputs)):
             if problem is not None:
                 failures += 1
-                error(problem)
+                if error is not None:
+                    error(problem)
                 continue
-            writer.write(embedder.rows(rows) if embedder is not None else rows)
-            limit_check.add(rows)
+            writer.write(each(rows) if each is not None else rows)
     finally:
         writer.close(keep=sys.exc_info()[0] is None)
-    limit_check.warn()
-    if embedder is not None:
-        embedder.finish()
     return failures, writer.count

@@ -1,4 +1,4 @@
-"""Where ``docchunk chunk`` writes its rows: JSON Lines to stdout or a file, or a Parquet file.
+"""Where a batch run (``docchunk chunk``) writes its rows: JSON Lines to stdout or a file, or a Parquet file.
 
 A file is written under a temporary name in its own folder and renamed to the
 output's name only when the run wrote at least one chunk, so a failed run never
@@ -14,9 +14,9 @@ import tempfile
 from pathlib import Path
 from typing import IO, Any
 
-import click
+from docchunk.errors import BatchSetupError
 
-__all__ = ["RowWriter", "open_rows"]
+__all__ = ["RowWriter", "check_parquet", "open_rows"]
 
 
 class RowWriter:
@@ -27,6 +27,9 @@ class RowWriter:
         fmt: ``"jsonl"`` or ``"parquet"`` (the schema of
             :func:`docchunk.serialization.rows.arrow_schema`, ``meta`` as a JSON
             string, as ``--engine ray`` writes its shards).
+
+    Raises:
+        BatchSetupError: The temporary file cannot be made next to ``output``.
     """
 
     def __init__(self, output: Path | None, fmt: str = "jsonl"):
@@ -44,7 +47,7 @@ class RowWriter:
             fd, name = tempfile.mkstemp(dir=output.parent if str(output.parent) else ".", prefix=f".{output.name}.",
                                         suffix=".part")  # fmt: skip
         except OSError as exc:
-            raise click.UsageError(f"cannot write {output}: {exc.strerror or exc}") from exc
+            raise BatchSetupError(f"cannot write {output}: {exc.strerror or exc}") from exc
         self._temp = Path(name)
         _chmod_as_new_file(fd)
         if fmt == "jsonl":  # every line is valid UTF-8 (serialization.rows.json_line)
@@ -95,7 +98,11 @@ class RowWriter:
 
 
 def open_rows(output: Path | None, fmt: str) -> RowWriter:
-    """A :class:`RowWriter` for ``-o`` (None: stdout); ``--format parquet`` needs a file and pyarrow."""
+    """A :class:`RowWriter` for ``-o`` (None: stdout); ``--format parquet`` needs a file and pyarrow.
+
+    Raises:
+        BatchSetupError: See :func:`check_parquet` and :class:`RowWriter`.
+    """
     if fmt == "parquet":
         check_parquet(output)
     return RowWriter(output, fmt)
@@ -105,14 +112,14 @@ def check_parquet(output: Path | None) -> None:
     """Refuse ``--format parquet`` to stdout, or without pyarrow, before anything is chunked.
 
     Raises:
-        click.UsageError: Saying what to give or install.
+        BatchSetupError: Saying what to give or install.
     """
     import importlib.util
 
     if output is None:
-        raise click.UsageError("--format parquet needs -o FILE: Parquet is a binary file, not written to stdout")
+        raise BatchSetupError("--format parquet needs -o FILE: Parquet is a binary file, not written to stdout")
     if importlib.util.find_spec("pyarrow") is None:
-        raise click.UsageError("--format parquet needs the package 'pyarrow'; install it from a docchunk checkout "
+        raise BatchSetupError("--format parquet needs the package 'pyarrow'; install it from a docchunk checkout "
                                'with: pip install ".[parquet]"')  # fmt: skip
 
 

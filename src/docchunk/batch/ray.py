@@ -1,4 +1,4 @@
-"""``docchunk chunk --engine ray``: chunk on Ray Data and write shards into a folder, quietly.
+"""The Ray driver (``docchunk chunk --engine ray``): chunk on Ray Data and write shards into a folder, quietly.
 
 Ray's own log lines (its start-up, Ray Data's notices, the warnings of its
 processes) and docling's warnings go to a log file next to the output folder
@@ -17,9 +17,7 @@ from contextlib import contextmanager, redirect_stderr
 from pathlib import Path
 from typing import Any
 
-import click
-
-from docchunk.errors import DocchunkError
+from docchunk.errors import BatchSetupError, DocchunkError, EngineStartError
 
 __all__ = ["log_path", "ray_embed", "run_ray"]
 
@@ -33,12 +31,14 @@ def run_ray(chunker: Any, files: list[Path], output: Path, address: str | None, 
             debug: bool, error: Any, embed: tuple[str, str | None] | None = None) -> tuple[int, int]:  # fmt: skip
     """Chunk ``files`` on Ray Data into shards in the folder ``output``; returns (failed inputs, chunks written).
 
-    ``error`` prints one of docchunk's error lines (on the real stderr). ``embed``,
-    ``(model, device)`` of ``--embed``/``--embed-device``, adds the ``embedding`` column.
+    ``error`` prints one of docchunk's error lines (on the real stderr), one per
+    failed input. ``embed``, ``(model, device)`` of ``--embed``/``--embed-device``,
+    adds the ``embedding`` column.
 
     Raises:
-        click.UsageError: Ray is missing, the semantic extra is missing for ``embed``,
-            or ``output`` cannot take the shards.
+        BatchSetupError: Ray is missing, the semantic extra is missing for ``embed``,
+            or ``output`` cannot take the shards (nothing was started).
+        EngineStartError: Ray could not be started or reached; the message names Ray's log file.
     """
     ray = _import_ray(address)
     if embed is not None:
@@ -48,14 +48,13 @@ def run_ray(chunker: Any, files: list[Path], output: Path, address: str | None, 
     try:
         check_output_folder(output, out_format)
     except DocchunkError as exc:
-        raise click.UsageError(f"-o: {exc}") from exc
+        raise BatchSetupError(f"-o: {exc}") from exc
     with _ray_logs(None if debug else log_path(output)) as log:
         started = _start_ray(ray, address, num_workers)
         if started is None:
             errors, count = _chunk_and_write(ray, chunker, files, output, num_workers, out_format, embed)
     if started is not None:
-        error(f"{started} (Ray's log: {log})" if log else started)
-        sys.exit(1)
+        raise EngineStartError(f"{started} (Ray's log: {log})" if log else started)
     for message in errors:
         error(message)
     return len(errors), count
@@ -86,7 +85,7 @@ def _require_embedder() -> None:
     try:
         require("sentence_transformers", "semantic", "--embed")
     except MissingDependencyError as exc:
-        raise click.UsageError(str(exc)) from exc
+        raise BatchSetupError(str(exc)) from exc
 
 
 def ray_embed(ray: Any, rows: Any, model: str, device: str | None) -> Any:
@@ -144,7 +143,7 @@ def _import_ray(address: str | None) -> Any:
                 'install it from a docchunk checkout with: pip install ".[ray]"'
             )
     except MissingDependencyError as exc:
-        raise click.UsageError(str(exc)) from exc
+        raise BatchSetupError(str(exc)) from exc
     return ray
 
 
