@@ -13,14 +13,21 @@ Example:
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from docchunk.errors import DocchunkError, DocumentError
+
+if TYPE_CHECKING:
+    from docling_core.types.doc import DoclingDocument
+
+    from docchunk.tokenizers import Tokenizer
+    from docchunk.types.chunk import Chunk
 
 __all__ = ["chunk_rows", "describe_failure", "text_rows"]
 
 
-def chunk_rows(chunker: Any, source: str, doc: Any) -> list[dict[str, Any]]:
+def chunk_rows(chunker: Any, source: str, doc: DoclingDocument) -> list[dict[str, Any]]:
     """The rows of ``docchunk chunk``'s JSONL for one document, one per chunk, in order.
 
     Args:
@@ -73,7 +80,7 @@ def chunk_rows(chunker: Any, source: str, doc: Any) -> list[dict[str, Any]]:
     return rows
 
 
-def text_rows(chunks: list[Any], source: str, tokenizer: Any) -> list[dict[str, Any]]:
+def text_rows(chunks: Sequence[Chunk], source: str, tokenizer: Tokenizer) -> list[dict[str, Any]]:
     """The rows of ``docchunk chunk``'s JSONL for the text chunks of one input, in order.
 
     Args:

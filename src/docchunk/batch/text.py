@@ -7,7 +7,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from docchunk.tokenizers import Tokenizer
+    from docchunk.types.chunk import Chunk
 
 __all__ = ["TEXT_SUFFIXES", "RefinerySettings", "TextChunking", "decode_text", "read_text"]
 
@@ -54,11 +58,11 @@ class TextChunking:
     settings: RefinerySettings
 
     @property
-    def tokenizer(self) -> Any:
+    def tokenizer(self) -> Tokenizer:
         """The chunker's tokenizer: the unit of ``chunk_size``, ``context_size`` and ``token_count``."""
         return self.chunker.tokenizer
 
-    def chunk(self, text: str) -> list[Any]:
+    def chunk(self, text: str) -> list[Chunk]:
         """The chunks of ``text``, refined: ``text[c.start_index:c.end_index] == c.text`` for each.
 
         The refineries never change ``text`` or the offsets; they set

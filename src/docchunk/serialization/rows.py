@@ -9,6 +9,7 @@ row or a chunk, which run no chunker. The rows themselves are made in the batch 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 __all__ = [
@@ -40,7 +41,7 @@ _ARROW_TYPES = {
 }  # fmt: skip
 
 
-def arrow_schema(names: Any) -> Any:
+def arrow_schema(names: Iterable[str]) -> Any:
     """The Arrow schema of rows with the keys ``names`` (in that order), the same for every shard.
 
     Strings for the texts, ``source``, ``meta`` (its JSON) and ``error``; int64 for
@@ -107,7 +108,7 @@ def flat_spans(spans: Any) -> list[str]:
     return [f"{_get(s, 'ref')}:{_get(s, 'start')}:{_get(s, 'end')}" for s in spans or ()]
 
 
-def flat_table_cols(cols: Any) -> list[str]:
+def flat_table_cols(cols: Iterable[Sequence[int]] | None) -> list[str]:
     """``meta.table_cols`` (``[row, start, end]`` triples) as flat strings ``"row:start:end"``, e.g. ``"3:0:15"``."""
     return [f"{row}:{start}:{end}" for row, start, end in cols or ()]
 

@@ -12,7 +12,7 @@ its tables and items exactly as the chunk did.
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING
 
 from docling_core.transforms.serializer.base import BaseDocSerializer
 from docling_core.types.doc import DoclingDocument
@@ -22,11 +22,14 @@ from docchunk.serialization.chunking import ChunkingSerializerProvider
 from docchunk.serialization.faithful import faithful_serializer
 from docchunk.serialization.table_rows import TableFormat
 
+if TYPE_CHECKING:
+    from docling_core.transforms.serializer.base import BaseSerializerProvider
+
 __all__ = ["check_no_page_breaks", "is_default_provider", "serializer_for"]
 
 
 def serializer_for(
-    provider: Any,
+    provider: BaseSerializerProvider | None,
     doc: DoclingDocument,
     *,
     docling_compat: bool = False,
@@ -67,7 +70,7 @@ def serializer_for(
     return faithful_serializer(doc, table_format, include_furniture=include_furniture)
 
 
-def check_no_page_breaks(serializer: Any) -> None:
+def check_no_page_breaks(serializer: BaseDocSerializer) -> None:
     """Raise :class:`ConfigError` if ``serializer``'s params set ``page_break_placeholder`` (default mode)."""
     placeholder = getattr(getattr(serializer, "params", None), "page_break_placeholder", None)
     if placeholder is not None:
@@ -79,7 +82,7 @@ def check_no_page_breaks(serializer: Any) -> None:
         )
 
 
-def is_default_provider(provider: Any) -> bool:
+def is_default_provider(provider: object) -> bool:
     """Docchunk's default provider, or docling-core's ``ChunkingSerializerProvider`` (when it is loaded)."""
     if type(provider) is ChunkingSerializerProvider:
         return provider.mode == "docling"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from docling_core.transforms.serializer.base import BaseSerializerProvider
 from pydantic import ConfigDict, Field, PrivateAttr, ValidationError, field_validator
@@ -17,6 +17,9 @@ from docchunk.serialization._docling import BaseChunker
 from docchunk.serialization.chunk import ChunkBudget, DocChunk, DocMeta, contextualize, page_numbers_of
 from docchunk.tokenizers import Tokenizer, TokenizerSpec, get_tokenizer
 from docchunk.types.config import check_size, config_error, unknown_name_error
+
+if TYPE_CHECKING:
+    from docling_core.types.doc import DoclingDocument
 
 __all__ = ["DocumentChunker", "assign_validated", "check_document"]
 
@@ -150,7 +153,9 @@ class DocumentChunker(BaseChunker):
         """
         return contextualize(chunk, self.delim)
 
-    def _to_chunk(self, piece: Piece, token_count: int, oversized: bool = False, doc: Any = None) -> DocChunk:
+    def _to_chunk(
+        self, piece: Piece, token_count: int, oversized: bool = False, doc: DoclingDocument | None = None
+    ) -> DocChunk:
         """The chunk of ``piece``, with its spans (:mod:`~docchunk.chunkers.doc.provenance`) and page boxes."""
         items = [*piece.items, *captions_of(piece.items, doc)]
         texts = {it.self_ref: it.text for it in items if isinstance(getattr(it, "text", None), str)}

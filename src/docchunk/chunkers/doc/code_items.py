@@ -6,12 +6,21 @@ only called here; :mod:`docchunk.chunkers.doc.code` holds docchunk's own strateg
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from docchunk.chunkers.doc.piece import Piece
 from docchunk.errors import ConfigError, MissingDependencyError
 from docchunk.serialization.chunk import contextualize, join_context
-from docchunk.tokenizers import Tokenizer, get_tokenizer
+from docchunk.tokenizers import Tokenizer, TokenizerSpec, get_tokenizer
+
+if TYPE_CHECKING:
+    from docling_core.transforms.chunker.code_chunking.standard_code_chunking_strategy import (
+        StandardCodeChunkingStrategy,
+    )
+    from docling_core.types.doc import DoclingDocument
+
+    from docchunk.chunkers.doc.code import CodeChunkingStrategy
 
 __all__ = ["check_code_strategy", "chunk_code_piece", "code_strategy_for"]
 
@@ -33,7 +42,9 @@ def check_code_strategy(value: Any) -> Any:
     return value
 
 
-def code_strategy_for(docling_compat: bool, tokenizer: Any = None, max_tokens: int | None = None) -> Any:
+def code_strategy_for(
+    docling_compat: bool, tokenizer: TokenizerSpec = None, max_tokens: int | None = None
+) -> CodeChunkingStrategy | StandardCodeChunkingStrategy:
     """The strategy of the CLI's ``--code-chunking``: docling-core's with ``docling_compat``, else docchunk's.
 
     Args:
@@ -106,7 +117,7 @@ def _importable(module: str) -> bool:
 
 
 def chunk_code_piece(
-    piece: Piece, strategy: Any, doc: Any, tok: Tokenizer, delim: str, max_tokens: int | None
+    piece: Piece, strategy: Any, doc: DoclingDocument, tok: Tokenizer, delim: str, max_tokens: int | None
 ) -> list[Any]:
     """The default mode's chunks of one code item (``piece.code_chunks == []``).
 
@@ -132,7 +143,7 @@ def chunk_code_piece(
         available = max(1, available - overflow)  # a tokenizer that does not join additively
 
 
-def _finish(chunks: Any, piece: Piece, tok: Tokenizer, delim: str, max_tokens: int | None) -> list[Any]:
+def _finish(chunks: Iterable[Any], piece: Piece, tok: Tokenizer, delim: str, max_tokens: int | None) -> list[Any]:
     out = []
     for chunk in chunks:
         meta = chunk.meta

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from docling_core.types.doc import DoclingDocument
 from docling_core.types.doc.document import ContentLayer, FormulaItem, PictureItem
@@ -18,12 +18,18 @@ from docling_core.types.doc.document import ContentLayer, FormulaItem, PictureIt
 from docchunk.errors import DocumentError
 from docchunk.serialization.items import FURNITURE_LABELS
 
+if TYPE_CHECKING:
+    from docling_core.transforms.serializer.base import BaseDocSerializer
+    from docling_core.types.doc import DocItem
+
 __all__ = ["explained", "no_chunk_error", "text_items"]
 
+_C = TypeVar("_C")
 
-def text_items(doc: DoclingDocument) -> list[Any]:
+
+def text_items(doc: DoclingDocument) -> list[DocItem]:
     """The document's items with text: text items (formulas: or ``orig``), key-value and form items with cell text."""
-    out: list[Any] = []
+    out: list[DocItem] = []
     for item in doc.texts:
         text = item.text or (item.orig if isinstance(item, FormulaItem) else "")
         if text.strip():
@@ -53,7 +59,7 @@ def _reachable(doc: DoclingDocument) -> dict[str, bool]:
     return found
 
 
-def _where(item: Any, reachable: dict[str, bool], include_furniture: bool, layers: set[Any]) -> str:
+def _where(item: DocItem, reachable: dict[str, bool], include_furniture: bool, layers: set[ContentLayer]) -> str:
     """Why ``item`` may be in no chunk: the first reason that applies."""
     if not include_furniture and (item.label in FURNITURE_LABELS or item.content_layer == ContentLayer.FURNITURE):
         return "furniture"
@@ -85,7 +91,9 @@ _REASONS = {
 }
 
 
-def no_chunk_error(doc: DoclingDocument, chunker: Any, serializer: Any = None) -> DocumentError | None:
+def no_chunk_error(
+    doc: DoclingDocument, chunker: object, serializer: BaseDocSerializer | None = None
+) -> DocumentError | None:
     """The :class:`DocumentError` for a document with text items that gave no chunk; None without text items.
 
     Args:
@@ -117,7 +125,9 @@ def no_chunk_error(doc: DoclingDocument, chunker: Any, serializer: Any = None) -
     return DocumentError(f"{type(chunker).__name__}: {name!r} has text but gave no chunk: " + "; ".join(parts))
 
 
-def explained(chunks: Iterator[Any], doc: DoclingDocument, chunker: Any, serializer: Any = None) -> Iterator[Any]:
+def explained(
+    chunks: Iterator[_C], doc: DoclingDocument, chunker: object, serializer: BaseDocSerializer | None = None
+) -> Iterator[_C]:
     """Yield ``chunks``; if there were none and ``doc`` has text, raise :func:`no_chunk_error`'s error."""
     emitted = False
     for chunk in chunks:

@@ -100,7 +100,7 @@ class ChunkExpander(BaseChunkExpander):
         """The mode's serializer of ``dl_doc``, the one docchunk's document chunkers of that mode use."""
         return self.mode.serializer(None, dl_doc, self.table_format, self.include_furniture)
 
-    def expand(self, chunk: Any, dl_doc: DoclingDocument, serializer: Any = None) -> Any:
+    def expand(self, chunk: Any, dl_doc: DoclingDocument, serializer: BaseDocSerializer | None = None) -> Any:
         """The chunk expanded (see the subclass), or ``chunk`` itself when there is nothing to expand to.
 
         Args:
@@ -129,7 +129,7 @@ class ChunkExpander(BaseChunkExpander):
             serializer = self._serializer(dl_doc)
         return self._expand(chunk, dl_doc, serializer, {})
 
-    def _expand(self, chunk: Any, dl_doc: DoclingDocument, serializer: Any, memo: dict[str, Any]) -> Any:
+    def _expand(self, chunk: Any, dl_doc: DoclingDocument, serializer: BaseDocSerializer, memo: dict[str, Any]) -> Any:
         """:meth:`expand` with a serializer; ``memo`` is kept across the chunks of one document."""
         if self.mode.exact:  # docling-core's expander
             return self._docling(chunk, dl_doc, serializer)
@@ -147,7 +147,9 @@ class ChunkExpander(BaseChunkExpander):
             return unexpanded
         return expanded
 
-    def expand_all(self, chunks: Iterable[Any], dl_doc: DoclingDocument, serializer: Any = None) -> Iterator[Any]:
+    def expand_all(
+        self, chunks: Iterable[Any], dl_doc: DoclingDocument, serializer: BaseDocSerializer | None = None
+    ) -> Iterator[Any]:
         """``expand`` each chunk of ``dl_doc``, with one serializer for all of them.
 
         What the expansion reads of the whole document is serialized once for all the
@@ -164,7 +166,7 @@ class ChunkExpander(BaseChunkExpander):
         for chunk in chunks:
             yield self._expand(chunk, dl_doc, serializer, memo)
 
-    def _build(self, chunk: Any, text: str, items: list[Any], expanded: bool = True) -> DocChunk:
+    def _build(self, chunk: Any, text: str, items: list[DocItem], expanded: bool = True) -> DocChunk:
         data = chunk.meta.model_dump(exclude={"doc_items", "token_count", "page_numbers", "oversized", "expanded"})
         data.pop("schema_name", None)
         data.pop("version", None)
@@ -175,11 +177,11 @@ class ChunkExpander(BaseChunkExpander):
         return new
 
     def _expansion(
-        self, chunk: Any, dl_doc: DoclingDocument, serializer: Any, memo: dict[str, Any]
-    ) -> tuple[str, list[Any]] | None:
+        self, chunk: Any, dl_doc: DoclingDocument, serializer: BaseDocSerializer, memo: dict[str, Any]
+    ) -> tuple[str, list[DocItem]] | None:
         raise NotImplementedError
 
-    def _docling(self, chunk: Any, dl_doc: DoclingDocument, serializer: Any) -> Any:
+    def _docling(self, chunk: Any, dl_doc: DoclingDocument, serializer: BaseDocSerializer) -> Any:
         raise NotImplementedError
 
 
@@ -205,11 +207,11 @@ class TreeChunkExpander(ChunkExpander):
     """
 
     def _expansion(
-        self, chunk: Any, dl_doc: DoclingDocument, serializer: Any, memo: dict[str, Any]
-    ) -> tuple[str, list[Any]] | None:
+        self, chunk: Any, dl_doc: DoclingDocument, serializer: BaseDocSerializer, memo: dict[str, Any]
+    ) -> tuple[str, list[DocItem]] | None:
         tops = _top_items(chunk.meta.doc_items, dl_doc)
         content = ""
-        items: list[Any] = []
+        items: list[DocItem] = []
         for top in tops:
             if isinstance(top, (ListGroup, InlineGroup, DocItem)):
                 # the whole subtree: docling-core serializes a heading without the section under it
@@ -221,7 +223,7 @@ class TreeChunkExpander(ChunkExpander):
         unique = list({it.self_ref: it for it in items}.values())
         return content, unique
 
-    def _docling(self, chunk: Any, dl_doc: DoclingDocument, serializer: Any) -> Any:
+    def _docling(self, chunk: Any, dl_doc: DoclingDocument, serializer: BaseDocSerializer) -> Any:
         from docling_core.transforms.chunker.chunk_expander import TreeChunkExpander as _DL
 
         return _DL().expand(chunk, dl_doc, serializer)
@@ -245,8 +247,8 @@ class PageChunkExpander(ChunkExpander):
     """
 
     def _expansion(
-        self, chunk: Any, dl_doc: DoclingDocument, serializer: Any, memo: dict[str, Any]
-    ) -> tuple[str, list[Any]] | None:
+        self, chunk: Any, dl_doc: DoclingDocument, serializer: BaseDocSerializer, memo: dict[str, Any]
+    ) -> tuple[str, list[DocItem]] | None:
         wanted = {p.page_no for it in chunk.meta.doc_items for p in (getattr(it, "prov", None) or ())}
         if not dl_doc.pages or not wanted:
             return None
@@ -256,7 +258,7 @@ class PageChunkExpander(ChunkExpander):
         parts.sort(key=lambda part: part.order)
         if not parts:
             return None
-        items: list[Any] = []
+        items: list[DocItem] = []
         seen: set[str] = set()
         for part in parts:
             for it in part.items:
@@ -265,7 +267,7 @@ class PageChunkExpander(ChunkExpander):
                     items.append(it)
         return "\n\n".join(p.text for p in parts), items
 
-    def _docling(self, chunk: Any, dl_doc: DoclingDocument, serializer: Any) -> Any:
+    def _docling(self, chunk: Any, dl_doc: DoclingDocument, serializer: BaseDocSerializer) -> Any:
         from docling_core.transforms.chunker.chunk_expander import PageChunkExpander as _DL
 
         return _DL().expand(chunk, dl_doc, serializer)

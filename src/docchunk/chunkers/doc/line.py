@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterator
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from docling_core.types.doc import DoclingDocument
 
@@ -15,6 +15,10 @@ from docchunk.errors import ConfigError
 from docchunk.serialization.chunk import DocChunk, DocMeta, page_numbers_of
 from docchunk.tokenizers import Sizer
 from docchunk.types.config import check_size
+
+if TYPE_CHECKING:
+    from docling_core.transforms.serializer.base import BaseDocSerializer
+    from docling_core.types.doc import DocItem
 
 __all__ = ["LineBasedTokenChunker"]
 
@@ -129,7 +133,7 @@ class LineBasedTokenChunker(DocumentChunker):
             return []
         return split_lines([self.prefix], self.max_tokens, Sizer(self._tok))
 
-    def _line_chunk(self, text: str, items: list[Any], doc: DoclingDocument) -> DocChunk:
+    def _line_chunk(self, text: str, items: list[DocItem], doc: DoclingDocument) -> DocChunk:
         count = self._tok.count_tokens(text)
         assert self.max_tokens is not None
         meta = DocMeta(
@@ -143,13 +147,13 @@ class LineBasedTokenChunker(DocumentChunker):
         return DocChunk(text=text, meta=meta)
 
     @staticmethod
-    def _item_spans(ser: Any, text: str) -> list[tuple[int, int, list[Any]]] | None:
+    def _item_spans(ser: BaseDocSerializer, text: str) -> list[tuple[int, int, list[DocItem]]] | None:
         """Character span of each top-level part in ``text``, by the serializer's joining rule.
 
         None when the parts do not join to ``text`` (a custom serializer); callers then
         fall back to every item.
         """
-        spans: list[tuple[int, int, list[Any]]] = []
+        spans: list[tuple[int, int, list[DocItem]]] = []
         pos = 0
         for res in ser.get_parts():
             if not res.text:
@@ -163,10 +167,10 @@ class LineBasedTokenChunker(DocumentChunker):
         return spans
 
 
-def _items_in(spans: list[tuple[int, int, list[Any]]], start: int, end: int) -> list[Any]:
+def _items_in(spans: list[tuple[int, int, list[DocItem]]], start: int, end: int) -> list[DocItem]:
     """Unique items of the parts overlapping ``[start, end)``, in order."""
     first = bisect.bisect_right([e for _, e, _ in spans], start)
-    out: list[Any] = []
+    out: list[DocItem] = []
     seen: set[str] = set()
     for s, _e, items in spans[first:]:
         if s >= end:

@@ -35,6 +35,8 @@ from docchunk.chunkers.doc.piece import Piece
 from docchunk.serialization.inline import inline_group_of, plain_inline_text
 
 if TYPE_CHECKING:
+    from docling_core.types.doc import DoclingDocument
+
     from docchunk.chunkers.doc.hybrid_run import HybridRun
 
 __all__ = ["list_lines", "split_list_piece"]
@@ -137,7 +139,7 @@ def _block_line(run: HybridRun, block: Any, depth: int, parents: list[ListItem],
     return True
 
 
-def _inline_of(item: Any, doc: Any) -> InlineGroup | None:
+def _inline_of(item: Any, doc: DoclingDocument) -> InlineGroup | None:
     """The inline run that is a list item's text: its only child (see :func:`inline_group_of`), or its first.
 
     An item without text of its own whose first child is an inline group and whose
@@ -168,7 +170,7 @@ def _plain(run: HybridRun, line: _Line) -> _Line:
     return replace(line, text=marked[: len(marked) - len(serialized)] + plain_inline_text(group, run.doc))
 
 
-def parent_text(item: ListItem, doc: Any) -> str:
+def parent_text(item: ListItem, doc: DoclingDocument) -> str:
     """A parent item's text as context: its own text, or its inline run as one line."""
     group = _inline_of(item, doc)
     return plain_inline_text(group, doc) if group is not None else " ".join(item.text.split())
@@ -268,7 +270,7 @@ def _indented(lines: list[_Line], lo: int, hi: int, indent: int) -> list[str]:
     return [" " * (indent * (ln.depth - base)) + ln.text for ln in lines[lo:hi]]
 
 
-def _owners(items: list[Any], lines: list[_Line], doc: Any) -> dict[str, int] | None:
+def _owners(items: list[Any], lines: list[_Line], doc: DoclingDocument) -> dict[str, int] | None:
     """The index of the line each item of the piece belongs to (its own list item or the one it is inside)."""
     index = {ln.item.self_ref: k for k, ln in enumerate(lines)}
     out: dict[str, int] = {}

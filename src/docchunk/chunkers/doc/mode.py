@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from docling_core.transforms.serializer.base import BaseDocSerializer
+from docling_core.transforms.serializer.base import BaseDocSerializer, BaseSerializerProvider
 from docling_core.types.doc import DoclingDocument
 
 from docchunk.chunkers.doc.compat.semsplit import semchunk_split
@@ -70,17 +70,19 @@ class Mode:
 
     name: Literal["compat", "structured"]
     exact: bool
-    serializer: Callable[[Any, DoclingDocument, TableFormat, bool], BaseDocSerializer]
+    serializer: Callable[[BaseSerializerProvider | None, DoclingDocument, TableFormat, bool], BaseDocSerializer]
     walk: Callable[[DoclingDocument, BaseDocSerializer, bool, Any], Iterable[Piece]]
     hybrid_pieces: Callable[[HybridRun, DoclingDocument], list[Piece]]
     segment: Callable[[HybridRun, str, int], list[tuple[int, int]]]
     item_text: Callable[[HybridRun, Any, str], str]
     one_element: Callable[[HybridRun, list[Any]], bool]
-    results: Callable[[Iterator[Any], DoclingDocument, Any, BaseDocSerializer], Iterator[Any]]
+    results: Callable[[Iterator[Any], DoclingDocument, object, BaseDocSerializer], Iterator[Any]]
 
 
 # -- compat: docling-core's --------------------------------------------------------------
-def _compat_serializer(provider: Any, doc: DoclingDocument, table_format: TableFormat, furniture: bool) -> Any:
+def _compat_serializer(
+    provider: BaseSerializerProvider | None, doc: DoclingDocument, table_format: TableFormat, furniture: bool
+) -> BaseDocSerializer:
     """The provider's own serializer: docling-core's text (``table_format`` and furniture do not apply)."""
     return serializer_for(provider, doc, docling_compat=True)
 
@@ -112,16 +114,22 @@ def _never(run: HybridRun, items: list[Any]) -> bool:
     return False
 
 
-def _as_they_are(chunks: Iterator[Any], doc: DoclingDocument, chunker: Any, serializer: BaseDocSerializer) -> Any:
+def _as_they_are(
+    chunks: Iterator[Any], doc: DoclingDocument, chunker: object, serializer: BaseDocSerializer
+) -> Iterator[Any]:
     return chunks
 
 
 # -- structured: the default ------------------------------------------------------------
-def _structured_serializer(provider: Any, doc: DoclingDocument, table_format: TableFormat, furniture: bool) -> Any:
+def _structured_serializer(
+    provider: BaseSerializerProvider | None, doc: DoclingDocument, table_format: TableFormat, furniture: bool
+) -> BaseDocSerializer:
     return serializer_for(provider, doc, table_format=table_format, include_furniture=furniture)
 
 
-def _structured_walk(doc: DoclingDocument, serializer: BaseDocSerializer, always_emit: bool, code: Any) -> Any:
+def _structured_walk(
+    doc: DoclingDocument, serializer: BaseDocSerializer, always_emit: bool, code: Any
+) -> Iterator[Piece]:
     """The default walk; tables as whole rows with their caption in ``captions`` (a user's serializer as it is)."""
     walked = structured_walk(doc, serializer, always_emit, code=code is not None)
     rows = by_rows(serializer)  # tables as rows, caption in meta; a user's serializer as it is
@@ -142,7 +150,9 @@ def _all_captions(run: HybridRun, items: list[Any]) -> bool:
     return all(run.caption_part(it) for it in items)
 
 
-def _explained(chunks: Iterator[Any], doc: DoclingDocument, chunker: Any, serializer: BaseDocSerializer) -> Any:
+def _explained(
+    chunks: Iterator[Any], doc: DoclingDocument, chunker: object, serializer: BaseDocSerializer
+) -> Iterator[Any]:
     # a document with text gives a chunk, or a DocumentError saying why not
     return explained(chunks, doc, chunker, serializer)
 

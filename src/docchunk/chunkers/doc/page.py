@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from docling_core.types.doc import DoclingDocument
 
@@ -12,6 +12,10 @@ from docchunk.chunkers.doc.base import DocumentChunker, check_document
 from docchunk.serialization.chunk import DocChunk, DocMeta, page_numbers_of
 from docchunk.serialization.table_rows import TableFormat
 from docchunk.types.config import check_size
+
+if TYPE_CHECKING:
+    from docling_core.transforms.serializer.base import BaseDocSerializer, SerializationResult
+    from docling_core.types.doc import DocItem, NodeItem
 
 __all__ = ["PageChunker"]
 
@@ -23,7 +27,7 @@ class _Part:
     """One top-level serialized element of a page: its text and doc items."""
 
     text: str
-    items: list[Any]
+    items: list[DocItem]
     order: int
 
 
@@ -95,7 +99,7 @@ class PageChunker(DocumentChunker):
         ser = mode.serializer(self.serializer_provider, dl_doc, self.table_format, self.include_furniture)
         yield from mode.results(self._chunks(dl_doc, ser), dl_doc, self, ser)
 
-    def _chunks(self, dl_doc: DoclingDocument, ser: Any) -> Iterator[DocChunk]:
+    def _chunks(self, dl_doc: DoclingDocument, ser: BaseDocSerializer) -> Iterator[DocChunk]:
         if not dl_doc.pages:
             yield from self._pageless(dl_doc, ser)
             return
@@ -116,7 +120,7 @@ class PageChunker(DocumentChunker):
             else:
                 yield from self._split_page(parts, dl_doc)
 
-    def _pageless(self, doc: DoclingDocument, ser: Any) -> Iterator[DocChunk]:
+    def _pageless(self, doc: DoclingDocument, ser: BaseDocSerializer) -> Iterator[DocChunk]:
         """A document without pages: one chunk of its whole text, split like a page over ``max_tokens``."""
         res = ser.serialize()
         exact = self.mode.exact
@@ -129,7 +133,7 @@ class PageChunker(DocumentChunker):
         order = _document_order(doc)
         yield from self._split_page([_part(part, order) for part in ser.get_parts() if part.text], doc)
 
-    def _page_chunk(self, text: str, items: list[Any], doc: DoclingDocument, oversized: bool = False) -> DocChunk:
+    def _page_chunk(self, text: str, items: list[DocItem], doc: DoclingDocument, oversized: bool = False) -> DocChunk:
         count = self._tok.count_tokens(text)
         meta = DocMeta(
             doc_items=items,
@@ -176,7 +180,7 @@ class PageChunker(DocumentChunker):
                 yield self._page_chunk(piece.text, part.items, doc, oversized=piece.token_count > self.max_tokens)
 
 
-def page_parts(doc: DoclingDocument, serializer: Any) -> dict[int, list[_Part]]:
+def page_parts(doc: DoclingDocument, serializer: BaseDocSerializer) -> dict[int, list[_Part]]:
     """The serialized top-level elements of each page of ``doc``, in document order.
 
     An element belongs to the page of its first provenance. An element that no page
@@ -213,7 +217,7 @@ def page_parts(doc: DoclingDocument, serializer: Any) -> dict[int, list[_Part]]:
     return pages
 
 
-def _unpaged(doc: DoclingDocument, items: list[Any]) -> list[Any]:
+def _unpaged(doc: DoclingDocument, items: list[DocItem]) -> list[NodeItem]:
     """The descendants of ``items`` (pictures traversed) with text and no provenance on a page of ``doc``."""
     out = []
     for top in items:
@@ -228,9 +232,9 @@ def _unpaged(doc: DoclingDocument, items: list[Any]) -> list[Any]:
 def _place_within(
     pages: dict[int, list[_Part]],
     whole: _Part,
-    missing: list[Any],
+    missing: list[NodeItem],
     seen: set[str],
-    serializer: Any,
+    serializer: BaseDocSerializer,
     order: dict[str, int],
 ) -> None:
     """Place the ``missing`` items of ``whole``, an element that is on a page already, without them.
@@ -269,13 +273,13 @@ def _document_order(doc: DoclingDocument) -> dict[str, int]:
     return {item.self_ref: i for i, (item, _) in enumerate(doc.iterate_items(with_groups=True, traverse_pictures=True))}
 
 
-def _part(res: Any, order: dict[str, int]) -> _Part:
+def _part(res: SerializationResult, order: dict[str, int]) -> _Part:
     items = _unique([span.item for span in res.spans])
     position = min((order.get(it.self_ref, len(order)) for it in items), default=len(order))
     return _Part(text=res.text, items=items, order=position)
 
 
-def _unique(items: list[Any]) -> list[Any]:
+def _unique(items: list[DocItem]) -> list[DocItem]:
     seen: set[str] = set()
     out = []
     for it in items:

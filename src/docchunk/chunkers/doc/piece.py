@@ -8,7 +8,10 @@ turns each final piece into a :class:`~docchunk.serialization.chunk.DocChunk`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from docling_core.types.doc import DocumentOrigin
 
 __all__ = ["Piece"]
 
@@ -23,7 +26,7 @@ class Piece:
     text: str
     items: list[Any]
     headings: list[str] | None
-    origin: Any = None
+    origin: DocumentOrigin | None = None
     captions: list[str] | None = None
     heading_only: bool = field(default=False)
     text_tokens: int | None = None

@@ -42,7 +42,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from itertools import pairwise
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from docling_core.types.doc import BoundingBox, DoclingDocument, NodeItem
+
+    from docchunk.chunkers.doc.piece import Piece
 
 __all__ = [
     "Anchor",
@@ -155,7 +160,7 @@ def _by_words(text: str, cursor: int, ref: str, start: int, line: str) -> list[A
     return []
 
 
-def anchors_of(piece: Any) -> tuple[Anchor, ...]:
+def anchors_of(piece: Piece) -> tuple[Anchor, ...]:
     """The anchors of ``piece`` (aligned from its items when it has none for its current text)."""
     kept = piece.anchors
     if kept is not None and kept[0] == piece.text:
@@ -165,7 +170,7 @@ def anchors_of(piece: Any) -> tuple[Anchor, ...]:
     return found
 
 
-def captions_of(items: Sequence[Any], doc: Any) -> list[Any]:
+def captions_of(items: Sequence[Any], doc: DoclingDocument | None) -> list[NodeItem]:
     """The caption items of the tables and pictures among ``items`` that they do not list (none without ``doc``)."""
     if doc is None:
         return []
@@ -205,7 +210,7 @@ def join_anchors(parts: Sequence[tuple[str, Sequence[Anchor]]], delim: str) -> t
     return tuple(out)
 
 
-def completed(piece: Any, doc: Any = None) -> tuple[Anchor, ...]:
+def completed(piece: Piece, doc: DoclingDocument | None = None) -> tuple[Anchor, ...]:
     """:func:`anchors_of` ``piece``, plus anchors for the items that have none (aligned in the rest of the text).
 
     A piece that took an item from a neighbour with no text of its own (docling-core's
@@ -274,7 +279,7 @@ def fill_gaps(chunk_spans: Sequence[list[dict[str, Any]]], texts: dict[str, str]
             spans[-1]["end"] = len(text)
 
 
-def page_boxes_of(items: Sequence[Any], doc: Any) -> list[dict[str, Any]] | None:
+def page_boxes_of(items: Sequence[Any], doc: DoclingDocument | None) -> list[dict[str, Any]] | None:
     """One box per page: the union of ``items``' provenance boxes on it, in the first box's coordinate origin.
 
     Boxes of another origin are converted with the page's height
@@ -284,7 +289,7 @@ def page_boxes_of(items: Sequence[Any], doc: Any) -> list[dict[str, Any]] | None
     Returns:
         ``[{"page_no": int, "bbox": {"l", "t", "r", "b", "coord_origin"}}]`` sorted by page.
     """
-    boxes: dict[int, Any] = {}
+    boxes: dict[int, BoundingBox] = {}
     origin = None
     for item in items:
         for prov in getattr(item, "prov", None) or ():
@@ -305,7 +310,7 @@ def page_boxes_of(items: Sequence[Any], doc: Any) -> list[dict[str, Any]] | None
     return [{"page_no": no, "bbox": _box_dict(boxes[no])} for no in sorted(boxes)]
 
 
-def _union(a: Any, b: Any) -> Any:
+def _union(a: BoundingBox, b: BoundingBox) -> BoundingBox:
     from docling_core.types.doc import BoundingBox
 
     top_left = a.coord_origin.name == "TOPLEFT"
@@ -314,5 +319,5 @@ def _union(a: Any, b: Any) -> Any:
     return BoundingBox(l=min(a.l, b.l), t=t, r=max(a.r, b.r), b=bottom, coord_origin=a.coord_origin)
 
 
-def _box_dict(box: Any) -> dict[str, Any]:
+def _box_dict(box: BoundingBox) -> dict[str, Any]:
     return {"l": box.l, "t": box.t, "r": box.r, "b": box.b, "coord_origin": box.coord_origin.value}

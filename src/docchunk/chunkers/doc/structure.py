@@ -16,6 +16,7 @@ their tables -> merge peers (per page) -> merge pieces under
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import replace
 from itertools import groupby
 from typing import TYPE_CHECKING, Any
@@ -120,7 +121,7 @@ def _merge_run(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
 
 
 # -- headings ------------------------------------------------------------------
-def fit_headings(run: HybridRun, pieces: Any) -> list[Piece]:
+def fit_headings(run: HybridRun, pieces: Iterable[Piece]) -> list[Piece]:
     """Shorten heading paths that take more than half of ``max_tokens``.
 
     Such a piece keeps, as its headings, the innermost headings whose

@@ -20,12 +20,14 @@ from docchunk.serialization.table_rows import TableRows, col_ranges, table_rows
 from docchunk.serialization.tables import RowTableSerializer, table_description
 
 if TYPE_CHECKING:
+    from docling_core.transforms.serializer.base import BaseDocSerializer
+
     from docchunk.chunkers.doc.hybrid_run import HybridRun
 
 __all__ = ["by_rows", "joined_cols", "split_table", "table_of", "table_rows_of", "under_path", "whole_table"]
 
 
-def by_rows(serializer: Any) -> bool:
+def by_rows(serializer: BaseDocSerializer) -> bool:
     """Whether ``serializer`` writes tables by rows (the default mode's); a user's own serializer is kept as it is."""
     return isinstance(getattr(serializer, "table_serializer", None), RowTableSerializer)
 
@@ -61,7 +63,7 @@ def _caption(table: TableItem, serializer: Any) -> str:
     return "\n".join(t for t in (caption, description) if t)
 
 
-def _rows(table: TableItem, serializer: Any) -> TableRows:
+def _rows(table: TableItem, serializer: BaseDocSerializer) -> TableRows:
     doc = getattr(serializer, "doc", None)
     own = getattr(serializer, "table_serializer", None)
     if isinstance(own, RowTableSerializer) and doc is not None:
@@ -77,7 +79,7 @@ def table_rows_of(run: HybridRun, piece: Piece) -> TableRows | None:
     return _rows(tables[0], run.serializer)
 
 
-def whole_table(piece: Piece, serializer: Any) -> Piece:
+def whole_table(piece: Piece, serializer: BaseDocSerializer) -> Piece:
     """A walked table piece with its rows as text, its caption in ``captions`` (HierarchicalChunker).
 
     Pieces that are not one table are returned unchanged. A table without any
