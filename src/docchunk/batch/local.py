@@ -65,12 +65,7 @@ def _results(
     """``(rows, problem)`` per input, in input order; ``workers`` > 1 uses local processes."""
     if workers <= 1 or len(inputs) < 2:
         for item in inputs:
-            try:
-                yield _chunk_rows(chunker, item), None
-            except Exception as exc:  # one bad input never stops the others
-                if debug:
-                    raise
-                yield [], _problem(item, exc)
+            yield _rows_or_problem(chunker, item, debug)
         return
     from concurrent.futures import ProcessPoolExecutor
 
@@ -128,10 +123,15 @@ def _worker_init(workers: int, debug: bool, worker_chunker: Callable[[], Any]) -
 
 
 def _worker_chunk(item: Input) -> tuple[Rows, str | None]:
+    return _rows_or_problem(_WORKER_CHUNKER, item, _WORKER_DEBUG)
+
+
+def _rows_or_problem(chunker: Any, item: Input, debug: bool) -> tuple[Rows, str | None]:
+    """``(rows, None)`` of one input, or ``([], problem)`` when it fails (raised with ``debug``)."""
     try:
-        return _chunk_rows(_WORKER_CHUNKER, item), None
+        return _chunk_rows(chunker, item), None
     except Exception as exc:  # one bad input never stops the others
-        if _WORKER_DEBUG:
+        if debug:
             raise
         return [], _problem(item, exc)
 
