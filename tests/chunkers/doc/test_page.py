@@ -8,6 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from docchunk import DocumentError, PageChunker
+from tests.chunkers.doc.item_docs import prov
 from tests.helpers import DATA, examples, live_docling_params, load
 from tests.property.strategies import paged_documents
 
@@ -36,15 +37,9 @@ def _texts_of(doc) -> list[str]:
 def test_item_without_provenance_is_kept_on_the_previous_page():
     """Regression (docling-core loses it): an element without provenance in a paged document."""
     from docling_core.transforms.chunker.page_chunker import PageChunker as DLPageChunker
-    from docling_core.types.doc import BoundingBox, DocItemLabel, DoclingDocument, ProvenanceItem, Size
+    from docling_core.types.doc import DocItemLabel
 
-    doc = DoclingDocument(name="noprov")
-    for page_no in (1, 2):
-        doc.add_page(page_no=page_no, size=Size(width=600, height=800))
-
-    def prov(page_no: int) -> ProvenanceItem:
-        return ProvenanceItem(page_no=page_no, bbox=BoundingBox(l=0, t=0, r=1, b=1), charspan=(0, 1))
-
+    doc = _two_pages("noprov")
     doc.add_text(label=DocItemLabel.TEXT, text="first page text", prov=prov(1))
     doc.add_text(label=DocItemLabel.TEXT, text="floating note without provenance")
     doc.add_text(label=DocItemLabel.TEXT, text="second page text", prov=prov(2))
@@ -55,16 +50,19 @@ def test_item_without_provenance_is_kept_on_the_previous_page():
     assert [c.meta.page_numbers for c in ours] == [[1], [2]]
 
 
-def _noprov_children_doc():
-    from docling_core.types.doc import BoundingBox, DocItemLabel, DoclingDocument, ProvenanceItem, Size
+def _two_pages(name: str):
+    from docling_core.types.doc import DoclingDocument, Size
 
-    doc = DoclingDocument(name="picture-children")
+    doc = DoclingDocument(name=name)
     for page_no in (1, 2):
         doc.add_page(page_no=page_no, size=Size(width=600, height=800))
+    return doc
 
-    def prov(page_no: int) -> ProvenanceItem:
-        return ProvenanceItem(page_no=page_no, bbox=BoundingBox(l=0, t=0, r=1, b=1), charspan=(0, 1))
 
+def _noprov_children_doc():
+    from docling_core.types.doc import DocItemLabel
+
+    doc = _two_pages("picture-children")
     doc.add_text(label=DocItemLabel.TEXT, text="first page text", prov=prov(1))
     pic = doc.add_picture(prov=prov(2))
     doc.add_text(label=DocItemLabel.TEXT, text="chart label with provenance", parent=pic, prov=prov(2))
@@ -85,15 +83,7 @@ def test_picture_child_without_provenance_stays_inside_its_picture():
 
 def test_list_item_without_provenance_in_a_list_over_two_pages():
     """A list on two pages whose middle item has no provenance: the item goes after the item before it."""
-    from docling_core.types.doc import BoundingBox, DoclingDocument, ProvenanceItem, Size
-
-    doc = DoclingDocument(name="list-two-pages")
-    for page_no in (1, 2):
-        doc.add_page(page_no=page_no, size=Size(width=600, height=800))
-
-    def prov(page_no: int) -> ProvenanceItem:
-        return ProvenanceItem(page_no=page_no, bbox=BoundingBox(l=0, t=0, r=1, b=1), charspan=(0, 1))
-
+    doc = _two_pages("list-two-pages")
     group = doc.add_list_group()
     doc.add_list_item(text="first item", parent=group, prov=prov(1))
     doc.add_list_item(text="unplaced item", parent=group)

@@ -206,9 +206,7 @@ def page_parts(doc: DoclingDocument, serializer: BaseDocSerializer) -> dict[int,
         part = _part(res, order)
         refs = {it.self_ref for it in part.items}
         if refs & seen:
-            missing = [it for it in _unpaged(doc, part.items) if it.self_ref not in seen] + [
-                it for it in part.items if it.self_ref not in seen
-            ]
+            missing = [it for it in [*_unpaged(doc, part.items), *part.items] if it.self_ref not in seen]
             if missing:
                 _place_within(pages, part, missing, seen, serializer, order)
             continue
@@ -249,15 +247,12 @@ def _place_within(
     holders = [(page_no, i) for page_no, parts in pages.items() for i, p in enumerate(parts)
                if refs & {it.self_ref for it in p.items}]  # fmt: skip
     seen.update(refs)
+    seen.update(it.self_ref for it in missing)
     if len(holders) == 1:
         page_no, i = holders[0]
         pages[page_no][i] = _Part(text=whole.text, items=whole.items, order=pages[page_no][i].order)
-        seen.update(it.self_ref for it in missing)
         return
-    for item in missing:
-        if item.self_ref in seen and item.self_ref not in refs:
-            continue
-        seen.add(item.self_ref)
+    for item in missing:  # distinct items: the subtrees of distinct elements, then those elements
         res = serializer.serialize(item=item)
         if not res.text:
             continue
