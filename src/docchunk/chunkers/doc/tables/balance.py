@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from docling_core.types.doc import TableItem
 
 from docchunk.chunkers.doc.piece import Piece
-from docchunk.chunkers.doc.tables.pieces import _rows as table_rows_of  # the rows as the table pieces were written
+from docchunk.chunkers.doc.tables.pieces import _rows as rows_as_written  # the rows as the table pieces were written
 
 if TYPE_CHECKING:
     from docchunk.chunkers.doc.hybrid_run import HybridRun
@@ -43,7 +43,7 @@ def balance_tables(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
     """``pieces`` with the last two pieces of each table split by rows evened out (see the module docstring).
 
     Args:
-        run: The ``chunk()`` call's state (``hybrid._Run``): ``serializer``,
+        run: The ``chunk()`` call's state (``HybridRun``): ``serializer``,
             ``ctx_count``, ``max`` (tokens).
         pieces: The pieces in document order, after lead-ins are attached.
 
@@ -60,7 +60,7 @@ def balance_tables(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
         assert a.table_rows is not None and b.table_rows is not None
         if a.table_rows[1] != b.table_rows[0] or b.table_rows[1] - a.table_rows[0] < 2:
             continue
-        lines = {row.index: row.text for row in table_rows_of(table, run.serializer).rows if row.cells}
+        lines = {row.index: row.text for row in rows_as_written(table, run.serializer).rows if row.cells}
         moved = _even(run, a, b, lines)
         if moved is not None:
             out[i], out[i + 1] = moved
