@@ -10,7 +10,16 @@ from __future__ import annotations
 
 from docchunk.errors import MissingDependencyError
 
-__all__ = ["require"]
+__all__ = ["extra_install", "require"]
+
+
+def extra_install(extra: str) -> str:
+    """The command that installs the docchunk extra ``extra`` (a name such as ``"code"``).
+
+    docchunk is not on a package index yet: the command is the form for a checkout,
+    ``pip install ".[code]" (from a docchunk checkout)``.
+    """
+    return f'pip install ".[{extra}]" (from a docchunk checkout)'
 
 
 def require(module: str, extra: str | None, purpose: str):
@@ -35,7 +44,7 @@ def require(module: str, extra: str | None, purpose: str):
     except ImportError as exc:
         package = module.split(".")[0]
         how = (
-            f'pip install ".[{extra}]" (from a docchunk checkout)'
+            extra_install(extra)
             if extra is not None
             else f"pip install {package} (docchunk itself depends on it: reinstalling docchunk brings it back)"
         )

@@ -3,13 +3,10 @@
 Below the chunkers: :mod:`~docchunk.serialization.chunk` holds the chunk models and
 ``contextualize``; :mod:`~docchunk.serialization.chunking` the serializers that turn
 a document's items into chunk text; :mod:`~docchunk.serialization.rows` the format of
-the rows ``docchunk chunk`` writes (the rows are made by :mod:`docchunk.batch.rows`;
-``chunk_rows`` stays importable from here, loaded on first use).
+the rows ``docchunk chunk`` writes (the rows are made by :mod:`docchunk.batch.rows`).
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from docchunk.serialization.chunk import DocChunk, DocMeta, contextualize, join_context, page_numbers_of
 from docchunk.serialization.chunking import (
@@ -30,18 +27,8 @@ __all__ = [
     "DocMeta",
     "TripletTableSerializer",
     "chunk_metadata",
-    "chunk_rows",
     "contextualize",
     "is_chunking_serializer",
     "join_context",
     "page_numbers_of",
 ]
-
-
-def __getattr__(name: str) -> Any:
-    """``chunk_rows``, from its home :mod:`docchunk.batch.rows`, loaded on first use."""
-    if name == "chunk_rows":
-        from docchunk.batch.rows import chunk_rows
-
-        return chunk_rows
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -2,8 +2,7 @@
 
 The fields, the Arrow schema, JSON lines and the flat metadata: pure functions of a
 row or a chunk, which run no chunker. The rows themselves are made in the batch room,
-:func:`docchunk.batch.rows.chunk_rows` and :func:`docchunk.batch.rows.text_rows`
-(still importable from here, the path of earlier releases).
+:func:`docchunk.batch.rows.chunk_rows` and :func:`docchunk.batch.rows.text_rows`.
 """
 
 from __future__ import annotations
@@ -121,16 +120,3 @@ def flat_page_boxes(boxes: Any) -> list[str]:
         edges = ",".join(str(bbox[k]) for k in ("l", "t", "r", "b"))
         out.append(f"{_get(box, 'page_no')}:{edges}:{bbox['coord_origin']}")
     return out
-
-
-_MOVED = {"chunk_rows", "describe_failure", "text_rows"}
-"""Names that moved to :mod:`docchunk.batch.rows`, still importable from here."""
-
-
-def __getattr__(name: str) -> Any:
-    """The row driver's names from their home, :mod:`docchunk.batch.rows`, loaded on first use."""
-    if name in _MOVED:
-        from docchunk.batch import rows
-
-        return getattr(rows, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

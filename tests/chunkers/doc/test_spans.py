@@ -169,7 +169,8 @@ def test_anchor_arithmetic():
 
 
 def test_export_and_flat_metadata_carry_spans_and_boxes():
-    from docchunk.serialization.rows import chunk_metadata, chunk_rows
+    from docchunk.batch.rows import chunk_rows
+    from docchunk.serialization.rows import chunk_metadata
 
     doc = load(sorted(p for p in corpus_docs() if p.name.startswith("pdf"))[0]) if corpus_docs() else None
     if doc is None:

@@ -179,7 +179,8 @@ def test_a_split_row_merged_with_the_next_rows_lists_them_whole():
 
 
 def test_export_rows_and_integrations_carry_table_cols():
-    from docchunk.serialization.rows import chunk_metadata, chunk_rows
+    from docchunk.batch.rows import chunk_rows
+    from docchunk.serialization.rows import chunk_metadata
 
     doc = measures_table(rows=(1,))
     chunker = docchunk.HybridChunker(max_tokens=120)

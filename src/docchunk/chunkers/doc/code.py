@@ -24,11 +24,13 @@ from typing import Any, ClassVar
 
 from pydantic import Field
 
-from docchunk.chunkers.doc.code_items import CODE_INSTALL
+from docchunk._extras import extra_install
 from docchunk.errors import ConfigError, MissingDependencyError
 from docchunk.serialization.chunk import page_numbers_of
 from docchunk.tokenizers import Tokenizer, TokenizerSpec, get_tokenizer
 from docchunk.types.config import check_size
+
+_CODE_INSTALL = extra_install("code")
 
 try:  # docling-core's chunker package needs tree-sitter (its [chunking] extra, which [code] brings)
     from docling_core.transforms.chunker.code_chunking.base_code_chunking_strategy import BaseCodeChunkingStrategy
@@ -38,7 +40,7 @@ try:  # docling-core's chunker package needs tree-sitter (its [chunking] extra, 
 except ImportError as exc:
     raise MissingDependencyError(
         f"code chunking needs docling-core's code chunking and tree-sitter, which are not installed "
-        f"({exc.name or exc}); install the code extra with: {CODE_INSTALL}"
+        f"({exc.name or exc}); install the code extra with: {_CODE_INSTALL}"
     ) from exc
 
 __all__ = ["SUPPORTED_LANGUAGES", "CodeChunk", "CodeChunkType", "CodeChunkingStrategy", "CodeDocMeta"]
@@ -320,7 +322,7 @@ def _import(module: str, language: str) -> Any:
     except ImportError as exc:
         raise MissingDependencyError(
             f"code chunking of {language} needs the package {module.replace('_', '-')!r}, which is not installed; "
-            f"install the code extra with: {CODE_INSTALL}"
+            f"install the code extra with: {_CODE_INSTALL}"
         ) from exc
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from docchunk._extras import extra_install
 from docchunk.chunkers.doc.piece import Piece
 from docchunk.errors import ConfigError, MissingDependencyError
 from docchunk.serialization.chunk import contextualize, join_context
@@ -24,8 +25,7 @@ if TYPE_CHECKING:
 
 __all__ = ["check_code_strategy", "chunk_code_piece", "code_strategy_for"]
 
-# docchunk's own name for the extra, and the form for a checkout (docchunk is not on a package index yet)
-CODE_INSTALL = 'pip install ".[code]" (from a docchunk checkout)'
+CODE_INSTALL = extra_install("code")
 
 
 def check_code_strategy(value: Any) -> Any:

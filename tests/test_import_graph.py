@@ -1,0 +1,165 @@
+"""No import cycle among docchunk's modules: the graph of their module-level imports is acyclic.
+
+The graph is read from the source with :mod:`ast` (nothing is imported): an edge
+``a -> b`` is an import of ``docchunk`` module ``b`` that runs when module ``a`` is
+imported, that is a statement outside every function and outside
+``if TYPE_CHECKING:``. ``from p import n`` is an edge to ``p``, and to ``p.n`` when
+that is a module. Importing ``p.m`` also runs the ``__init__`` of the package ``p``
+(and of every package above it): an edge to each, but for the packages that hold the
+importing module (they are already being imported then; a package that imports its
+own submodules is no circle).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import docchunk
+
+SRC = Path(docchunk.__file__).resolve().parent
+
+
+def _module_names() -> dict[str, Path]:
+    names = {}
+    for path in SRC.rglob("*.py"):
+        parts = ["docchunk", *path.relative_to(SRC).with_suffix("").parts]
+        if parts[-1] == "__init__":
+            parts.pop()
+        names[".".join(parts)] = path
+    return names
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _import_nodes(body: list[ast.stmt], in_function: bool) -> list[tuple[ast.Import | ast.ImportFrom, bool]]:
+    """Each import statement under ``body``, and whether it sits in a function (runs only when called)."""
+    out: list[tuple[ast.Import | ast.ImportFrom, bool]] = []
+    for node in body:
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            out.append((node, in_function))
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            out.extend(_import_nodes(node.body, True))
+        elif isinstance(node, ast.If) and _is_type_checking(node.test):
+            out.extend(_import_nodes(node.orelse, in_function))
+        else:
+            for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+                children = getattr(node, field, None) or []
+                for child in children:
+                    inner = child.body if isinstance(child, ast.ExceptHandler | ast.match_case) else [child]
+                    out.extend(_import_nodes(inner, in_function))
+    return out
+
+
+def _packages_above(module: str) -> set[str]:
+    parts = module.split(".")
+    return {".".join(parts[:i]) for i in range(1, len(parts))}
+
+
+def _targets(node: ast.Import | ast.ImportFrom, module: str, is_package: bool, known: set[str]) -> set[str]:
+    """The docchunk modules an import statement in ``module`` loads, with the packages above them."""
+    named = _named(node, module, is_package, known)
+    return {m for target in named for m in {target} | _packages_above(target)} - _packages_above(module) - {module}
+
+
+def _named(node: ast.Import | ast.ImportFrom, module: str, is_package: bool, known: set[str]) -> set[str]:
+    if isinstance(node, ast.Import):
+        return {alias.name for alias in node.names if alias.name in known}
+    if node.level:
+        base = module.split(".") if is_package else module.split(".")[:-1]
+        base = base[: len(base) - (node.level - 1)]
+        source = ".".join([*base, node.module] if node.module else base)
+    else:
+        source = node.module or ""
+    found = {source} if source in known else set()
+    found |= {f"{source}.{alias.name}" for alias in node.names if f"{source}.{alias.name}" in known}
+    return found
+
+
+def import_graph() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    """``(module-level edges, function-level edges)`` of every docchunk module, by module name."""
+    paths = _module_names()
+    known = set(paths)
+    eager: dict[str, set[str]] = {name: set() for name in paths}
+    lazy: dict[str, set[str]] = {name: set() for name in paths}
+    for name, path in paths.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node, in_function in _import_nodes(tree.body, False):
+            targets = _targets(node, name, path.name == "__init__.py", known)
+            (lazy if in_function else eager)[name] |= targets
+    return eager, lazy
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One cycle of ``graph`` (its modules in order, the first repeated at the end), or None."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                return [*stack[stack.index(nxt) :], nxt]
+            if nxt not in state and (found := visit(nxt)):
+                return found
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state and (found := visit(node)):
+            return found
+    return None
+
+
+def _reaches(graph: dict[str, set[str]], start: str, goal: str) -> bool:
+    seen, todo = {start}, [start]
+    while todo:
+        for nxt in graph[todo.pop()]:
+            if nxt == goal:
+                return True
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return False
+
+
+def test_the_graph_sees_module_level_imports_and_leaves_out_functions_and_type_checking():
+    eager, lazy = import_graph()
+    assert "docchunk.errors" in eager["docchunk._extras"]
+    assert "docchunk.serialization.rows" in eager["docchunk.integrations.langchain"]
+    # the packages above an imported module, but not those above the importing one
+    assert "docchunk.integrations" not in eager["docchunk.integrations.langchain"]
+    assert "docchunk.serialization" in eager["docchunk.integrations.langchain"]
+    assert "docchunk" not in eager["docchunk.integrations.langchain"]
+    # lazily imported in the function that runs the rows
+    assert "docchunk.batch.rows" in lazy["docchunk.batch.local"]
+    assert "docchunk.batch.rows" not in eager["docchunk.batch.local"]
+
+
+def test_no_import_cycle_among_docchunk_modules():
+    """No chain of module-level imports leads from a docchunk module back to itself."""
+    eager, _ = import_graph()
+    assert _cycle(eager) is None, " -> ".join(_cycle(eager) or [])
+
+
+def test_no_function_level_import_dodges_a_cycle():
+    """A function-level import ``a -> b`` where ``b`` imports ``a`` back at module level would
+    be a cycle if written at the top: such a lazy import hides a circle (a lazy re-export, say)
+    instead of removing it. Lazy imports that only defer a heavy module are fine."""
+    eager, lazy = import_graph()
+    dodges = sorted((a, b) for a, targets in lazy.items() for b in targets if _reaches(eager, b, a))
+    assert not dodges
+
+
+def test_the_checks_find_a_cycle_and_what_a_module_reaches():
+    """The checks can fail: a three-module circle is found, and whether a module reaches another."""
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b"}, "b": set()}) is None
+    assert _reaches({"a": {"b"}, "b": set()}, "a", "b")
+    assert not _reaches({"a": {"b"}, "b": set()}, "b", "a")
