@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import TypeVar
 
 from docchunk.refineries.runs import source_runs
+from docchunk.types.chunk import ChunkLike, TextChunkLike
 from docchunk.types.config import StrictConfig
 
-__all__ = ["Refinery", "SourceRunRefinery"]
+__all__ = ["C", "Refinery", "SourceRunRefinery"]
+
+C = TypeVar("C", bound=ChunkLike)
+"""The kind of chunk a refinery is given, and gives back."""
 
 
 class Refinery(StrictConfig):
@@ -26,15 +30,15 @@ class Refinery(StrictConfig):
 
     inplace: bool = True
 
-    def __call__(self, chunks: list[Any]) -> list[Any]:
+    def __call__(self, chunks: list[C]) -> list[C]:
         """Same as :meth:`refine`."""
         return self.refine(chunks)
 
-    def refine(self, chunks: list[Any]) -> list[Any]:  # pragma: no cover - abstract
+    def refine(self, chunks: list[C]) -> list[C]:  # pragma: no cover - abstract
         """The refined chunks (see the subclass)."""
         raise NotImplementedError
 
-    def _working(self, chunks: list[Any]) -> list[Any]:
+    def _working(self, chunks: list[C]) -> list[C]:
         """The list to refine: ``chunks`` itself with ``inplace``, else deep copies of its chunks."""
         return chunks if self.inplace else [copy.deepcopy(c) for c in chunks]
 
@@ -46,13 +50,13 @@ class SourceRunRefinery(Refinery):
     (:func:`docchunk.refineries.runs.source_runs`) and hands it to :meth:`refine_run`.
     """
 
-    def refine(self, chunks: list[Any]) -> list[Any]:
+    def refine(self, chunks: list[C]) -> list[C]:
         """Refine each source run of ``chunks`` (see the subclass); returns the refined list."""
         out = self._working(chunks)
         for run_start, run, members in source_runs(out):
             self.refine_run(run_start, run, members)
         return out
 
-    def refine_run(self, run_start: int, run: str, members: list[Any]) -> None:  # pragma: no cover - abstract
+    def refine_run(self, run_start: int, run: str, members: list[TextChunkLike]) -> None:  # pragma: no cover - abstract
         """Add context to ``members``, the chunks of the run ``run`` that starts at offset ``run_start``."""
         raise NotImplementedError

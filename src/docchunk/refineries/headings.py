@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from docchunk.errors import ConfigError
 from docchunk.markup.fences import fenced_blocks, in_blocks
 from docchunk.refineries.base import SourceRunRefinery
 from docchunk.refineries.runs import lone_cr_as_lf
+from docchunk.types.chunk import TextChunkLike
 
 __all__ = ["HeadingContextRefinery"]
 
@@ -76,7 +76,7 @@ class HeadingContextRefinery(SourceRunRefinery):
         self.syntax = syntax
         self.inplace = inplace
 
-    def refine_run(self, run_start: int, run: str, members: list[Any]) -> None:
+    def refine_run(self, run_start: int, run: str, members: list[TextChunkLike]) -> None:
         """Add the heading path to each chunk of one source run (see the class docstring)."""
         found = self.headings(run)
         path: dict[int, str] = {}

@@ -6,7 +6,7 @@ import math
 from typing import Any, Literal
 
 from docchunk.errors import ConfigError
-from docchunk.refineries.base import Refinery
+from docchunk.refineries.base import C, Refinery
 from docchunk.refineries.boundaries import STOPS, check_stops, stop_context
 from docchunk.refineries.rules import RecursiveRules, split_units
 from docchunk.tokenizers import Tokenizer, TokenizerSpec, get_tokenizer
@@ -135,7 +135,7 @@ class OverlapRefinery(Refinery):
         self.chunker = chunker
         self.stop_at = check_stops(stop_at)
 
-    def refine(self, chunks: list[Any]) -> list[Any]:
+    def refine(self, chunks: list[C]) -> list[C]:
         """Add context to each chunk (see the class docstring); returns the refined list.
 
         Args:

@@ -3,22 +3,25 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Sequence
+from typing import cast
+
+from docchunk.types.chunk import ChunkLike, TextChunkLike
 
 __all__ = ["lone_cr_as_lf", "source_runs"]
 
 _LONE_CR = re.compile(r"\r(?!\n)")  # a classic Mac line break
 
 
-def source_runs(chunks: list[Any]) -> list[tuple[int, str, list[Any]]]:
+def source_runs(chunks: Sequence[ChunkLike]) -> list[tuple[int, str, list[TextChunkLike]]]:
     """Contiguous runs of chunks with offsets: (start offset, the text they cover, the chunks).
 
     A chunk that starts after the covered end (a gap) or before the run's start opens a new run; overlapping
     chunks extend it by their part beyond the covered end.
     """
-    runs: list[tuple[int, str, list[Any]]] = []
+    runs: list[tuple[int, str, list[TextChunkLike]]] = []
     parts: list[str] = []
-    members: list[Any] = []
+    members: list[TextChunkLike] = []
     run_start = run_end = -1
     for chunk in chunks:
         start, end = getattr(chunk, "start_index", None), getattr(chunk, "end_index", None)
@@ -31,7 +34,7 @@ def source_runs(chunks: list[Any]) -> list[tuple[int, str, list[Any]]]:
         if end > run_end:
             parts.append(chunk.text[run_end - start :])
             run_end = end
-        members.append(chunk)
+        members.append(cast(TextChunkLike, chunk))  # a chunk with offsets: a text chunk
     if members:
         runs.append((run_start, "".join(parts), members))
     return runs

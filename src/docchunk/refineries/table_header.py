@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import bisect
 import re
-from typing import Any
 
 from docchunk.markup.fences import fenced_blocks, in_blocks
 from docchunk.refineries.base import SourceRunRefinery
 from docchunk.refineries.runs import lone_cr_as_lf
+from docchunk.types.chunk import TextChunkLike
 from docchunk.types.config import check_size
 
 __all__ = ["TableHeaderRefinery"]
@@ -73,7 +73,7 @@ class TableHeaderRefinery(SourceRunRefinery):
         self.max_caption_chars = max_caption_chars
         self.inplace = inplace
 
-    def refine_run(self, run_start: int, run: str, members: list[Any]) -> None:
+    def refine_run(self, run_start: int, run: str, members: list[TextChunkLike]) -> None:
         """Add the table header context to each chunk of one source run that starts inside a table."""
         run = lone_cr_as_lf(run)
         blocks = fenced_blocks(run) if "|" in run else []

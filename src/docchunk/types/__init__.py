@@ -1,5 +1,5 @@
 """Chunk models shared by the text chunkers and refineries."""
 
-from docchunk.types.chunk import Chunk, WindowChunk
+from docchunk.types.chunk import Chunk, ChunkLike, TextChunkLike, WindowChunk
 
-__all__ = ["Chunk", "WindowChunk"]
+__all__ = ["Chunk", "ChunkLike", "TextChunkLike", "WindowChunk"]

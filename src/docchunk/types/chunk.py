@@ -3,10 +3,38 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, TypeAdapter
 
-__all__ = ["Chunk", "WindowChunk", "make_chunks"]
+__all__ = ["Chunk", "ChunkLike", "TextChunkLike", "WindowChunk", "make_chunks"]
+
+
+class ChunkLike(Protocol):
+    """Any chunk a refinery takes: something with a ``text``.
+
+    A text chunk (:class:`Chunk`) or a document chunk (docling-core's ``DocChunk``,
+    docchunk's :class:`docchunk.DocChunk`: ``text`` and ``meta``); the refineries
+    read the rest (offsets, ``meta``) where the kind of chunk has it.
+    """
+
+    @property
+    def text(self) -> str:
+        """The chunk's text."""
+        ...
+
+
+class TextChunkLike(Protocol):
+    """A text chunk as the source-run refineries read and write it: its text, its offsets, its context prefix.
+
+    :class:`Chunk` is one; so is any chunk with these attributes (offsets are
+    ``str`` indices of the source text, ``source[start_index:end_index] == text``).
+    """
+
+    text: str
+    start_index: int
+    end_index: int
+    context_prefix: str | None
 
 
 class Chunk(BaseModel):
