@@ -158,7 +158,7 @@ class DocumentChunker(BaseChunker):
     ) -> DocChunk:
         """The chunk of ``piece``, with its spans (:mod:`~docchunk.chunkers.doc.provenance`) and page boxes."""
         items = [*piece.items, *captions_of(piece.items, doc)]
-        texts = {it.self_ref: it.text for it in items if isinstance(getattr(it, "text", None), str)}
+        texts = {it.self_ref: text for it in items if isinstance(text := getattr(it, "text", None), str)}
         meta = DocMeta(
             doc_items=piece.items,
             headings=piece.headings,

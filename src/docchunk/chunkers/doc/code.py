@@ -20,7 +20,7 @@ import bisect
 import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import Field
 
@@ -29,6 +29,10 @@ from docchunk.errors import ConfigError, MissingDependencyError
 from docchunk.serialization.chunk import page_numbers_of
 from docchunk.tokenizers import Tokenizer, TokenizerSpec, get_tokenizer
 from docchunk.types.config import check_size
+
+if TYPE_CHECKING:
+    from docling_core.transforms.serializer.base import BaseDocSerializer
+    from docling_core.types.doc import CodeItem, DoclingDocument, DocumentOrigin
 
 _CODE_INSTALL = extra_install("code")
 
@@ -158,7 +162,7 @@ class CodeChunkingStrategy(BaseCodeChunkingStrategy):
         self.max_tokens: int = check_size("max_tokens", limit, 1)
         self._parsers: dict[str, Any] = {}
 
-    def with_budget(self, tokenizer: Any, max_tokens: int) -> CodeChunkingStrategy:
+    def with_budget(self, tokenizer: TokenizerSpec, max_tokens: int) -> CodeChunkingStrategy:
         """A copy that counts with ``tokenizer`` and splits at ``max_tokens`` of its tokens (parsers shared).
 
         The document chunkers call it to size code chunks by their own tokenizer and budget.
@@ -173,15 +177,27 @@ class CodeChunkingStrategy(BaseCodeChunkingStrategy):
         return copy
 
     def chunk_code_item(
-        self, *, item: Any, doc: Any, doc_serializer: Any = None, visited: set[str] | None = None, **kwargs: Any
+        self,
+        *,
+        item: CodeItem,
+        doc: DoclingDocument,
+        doc_serializer: BaseDocSerializer | None = None,
+        visited: set[str] | None = None,
+        **kwargs: Any,
     ) -> Iterator[CodeChunk]:
-        """Yield the chunks of one ``CodeItem`` of ``doc`` (docling-core's strategy interface)."""
+        """Yield the chunks of one ``CodeItem`` of ``doc`` (docling-core's strategy interface).
+
+        ``doc_serializer`` and the other keywords of docling-core's callers (``kwargs``)
+        are accepted and not used; ``visited`` gets the item's ref.
+        """
         if visited is not None:
             visited.add(item.self_ref)
         language = str(getattr(item.code_language, "value", item.code_language) or "").lower()
         yield from self.chunk_code(item.text, language, item=item, origin=doc.origin)
 
-    def chunk_code(self, code: str, language: str, item: Any = None, origin: Any = None) -> list[CodeChunk]:
+    def chunk_code(
+        self, code: str, language: str, item: CodeItem | None = None, origin: DocumentOrigin | None = None
+    ) -> list[CodeChunk]:
         """The chunks of ``code`` in ``language`` (see the class invariants).
 
         Args:
@@ -292,7 +308,9 @@ class CodeChunkingStrategy(BaseCodeChunkingStrategy):
             out.append(_Span(span.start + piece.start_index, span.start + piece.end_index, span.kind, span.name))
         return out
 
-    def _chunk(self, span: _Span, code: str, language: str, fallback: str | None, item: Any, origin: Any) -> CodeChunk:
+    def _chunk(
+        self, span: _Span, code: str, language: str, fallback: str | None, item: CodeItem, origin: DocumentOrigin | None
+    ) -> CodeChunk:
         text = code[span.start : span.end]
         count = self._tok.count_tokens(text)
         meta = CodeDocMeta(

@@ -7,20 +7,22 @@ only called here; :mod:`docchunk.chunkers.doc.code` holds docchunk's own strateg
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from docchunk._extras import extra_install
-from docchunk.chunkers.doc.piece import Piece
+from docchunk.chunkers.doc.piece import CodeStrategy, Piece
 from docchunk.errors import ConfigError, MissingDependencyError
 from docchunk.serialization.chunk import contextualize, join_context
 from docchunk.tokenizers import Tokenizer, TokenizerSpec, get_tokenizer
 
 if TYPE_CHECKING:
+    from docling_core.transforms.chunker.code_chunking.code_chunk import CodeChunk
     from docling_core.transforms.chunker.code_chunking.standard_code_chunking_strategy import (
         StandardCodeChunkingStrategy,
     )
-    from docling_core.types.doc import DoclingDocument
+    from docling_core.types.doc import CodeItem, DoclingDocument
 
+    from docchunk.chunkers.doc.code import CodeChunk as OwnCodeChunk
     from docchunk.chunkers.doc.code import CodeChunkingStrategy
 
 __all__ = ["check_code_strategy", "chunk_code_piece", "code_strategy_for"]
@@ -28,7 +30,7 @@ __all__ = ["check_code_strategy", "chunk_code_piece", "code_strategy_for"]
 CODE_INSTALL = extra_install("code")
 
 
-def check_code_strategy(value: Any) -> Any:
+def check_code_strategy(value: Any) -> CodeStrategy | None:  # value: whatever the user passed
     """``code_chunking_strategy``: None or an object with docling-core's ``chunk_code_item``.
 
     Raises:
@@ -117,8 +119,8 @@ def _importable(module: str) -> bool:
 
 
 def chunk_code_piece(
-    piece: Piece, strategy: Any, doc: DoclingDocument, tok: Tokenizer, delim: str, max_tokens: int | None
-) -> list[Any]:
+    piece: Piece, strategy: CodeStrategy, doc: DoclingDocument, tok: Tokenizer, delim: str, max_tokens: int | None
+) -> list[CodeChunk]:
     """The default mode's chunks of one code item (``piece.code_chunks == []``).
 
     docchunk's strategy (it has ``with_budget``) is run as it is without
@@ -127,23 +129,27 @@ def chunk_code_piece(
     ``contextualize(chunk)`` by ``tok``) and ``oversized`` against ``max_tokens``.
     Another strategy (docling-core's) gives its chunks as they are.
     """
-    item = piece.items[0]
+    item = cast("CodeItem", piece.items[0])  # a code piece holds its code item
     if not callable(getattr(strategy, "with_budget", None)):
         return list(strategy.chunk_code_item(item=item, doc=doc))
+    # a strategy with ``with_budget``: docchunk's, whose chunks have docchunk's CodeDocMeta
+    ours = cast("CodeChunkingStrategy", strategy)
     if max_tokens is None:  # no budget of the chunker's own: the strategy's
-        return _finish(strategy.chunk_code_item(item=item, doc=doc), piece, tok, delim, None)
+        return list(_finish(ours.chunk_code_item(item=item, doc=doc), piece, tok, delim, None))
     overhead = tok.count_tokens(join_context(piece.headings, None, "", delim)) if piece.headings else 0
     available = max(1, max_tokens - overhead)
     while True:
-        chunks = _finish(strategy.with_budget(tok, available).chunk_code_item(item=item, doc=doc), piece, tok,
+        chunks = _finish(ours.with_budget(tok, available).chunk_code_item(item=item, doc=doc), piece, tok,
                          delim, max_tokens)  # fmt: skip
-        overflow = max((c.meta.token_count for c in chunks), default=0) - max_tokens
+        overflow = max((c.meta.token_count or 0 for c in chunks), default=0) - max_tokens  # set by _finish
         if overflow <= 0 or available == 1:
-            return chunks
+            return list(chunks)
         available = max(1, available - overflow)  # a tokenizer that does not join additively
 
 
-def _finish(chunks: Iterable[Any], piece: Piece, tok: Tokenizer, delim: str, max_tokens: int | None) -> list[Any]:
+def _finish(
+    chunks: Iterable[OwnCodeChunk], piece: Piece, tok: Tokenizer, delim: str, max_tokens: int | None
+) -> list[OwnCodeChunk]:
     out = []
     for chunk in chunks:
         meta = chunk.meta

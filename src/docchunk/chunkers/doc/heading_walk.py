@@ -23,9 +23,8 @@ with these differences, each of which keeps text that docling-core drops:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from docling_core.transforms.serializer.base import BaseDocSerializer
 from docling_core.transforms.serializer.common import DocSerializer
@@ -39,6 +38,7 @@ from docling_core.types.doc.document import (
     InlineGroup,
     ListGroup,
     ListItem,
+    NodeItem,
     PictureItem,
     SectionHeaderItem,
     TableItem,
@@ -61,16 +61,19 @@ _LINE_BREAK = re.compile("(\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029])")
 """The line boundaries of ``str.splitlines``, captured (a form feed ends a line too)."""
 
 
+_Heading = TitleItem | SectionHeaderItem
+
+
 @dataclass
 class _Entry:
     """A heading in scope: the item, the unused headings it carries before it, and use."""
 
-    item: Any
-    carried: list[Any] = field(default_factory=list)
+    item: _Heading
+    carried: list[_Heading] = field(default_factory=list)
     used: bool = False
     texted: bool = False  # a content heading whose text has gone into a piece
 
-    def items(self) -> list[Any]:
+    def items(self) -> list[_Heading]:
         return [*self.carried, self.item]
 
 
@@ -81,7 +84,7 @@ class _Scope:
         self.by_level: dict[int, _Entry] = {}
         self.sheets: list[tuple[int, str]] = []  # (depth of the sheet group, name)
 
-    def enter(self, item: Any, depth: int) -> None:
+    def enter(self, item: NodeItem, depth: int) -> None:
         while self.sheets and depth <= self.sheets[-1][0]:
             self.sheets.pop()
         if isinstance(item, GroupItem) and item.label == GroupLabel.SHEET and item.name:
@@ -95,7 +98,7 @@ class _Scope:
         texts += [it.text for e in (self.entries() if entries is None else entries) for it in e.items()]
         return texts or None
 
-    def path_items(self) -> list[Any]:
+    def path_items(self) -> list[DocItem]:
         return [it for e in self.entries() for it in e.items()]
 
     def use(self) -> None:
@@ -124,7 +127,7 @@ def structured_walk(
     """
     scope = _Scope()
     covered: set[str] = set()
-    satellites: list[Any] = []  # captions and footnotes met in the walk, in order
+    satellites: list[TextItem] = []  # captions and footnotes met in the walk, in order
     visited: set[str] = set()
     doc_ser = serializer if isinstance(serializer, DocSerializer) else None
     excluded = serializer.get_excluded_refs()
@@ -175,7 +178,7 @@ def structured_walk(
     yield from _text_piece(left, None, doc)
 
 
-def without_debris(item: Any, text: str, items: list[Any] | None = None) -> str:
+def without_debris(item: NodeItem, text: str, items: Sequence[NodeItem] | None = None) -> str:
     r"""``text`` of ``item`` without the lines that hold no text (default mode).
 
     Those are the separator rows of a chart's data table (``|---|---|``) in a
@@ -214,7 +217,7 @@ def without_debris(item: Any, text: str, items: list[Any] | None = None) -> str:
     return "".join(out)
 
 
-def _open_heading(scope: _Scope, item: Any, always_emit: bool, doc: DoclingDocument) -> Iterator[Piece]:
+def _open_heading(scope: _Scope, item: _Heading, always_emit: bool, doc: DoclingDocument) -> Iterator[Piece]:
     """Put a heading in scope; yield a piece for the headings it ends that had no content."""
     level = item.level if isinstance(item, SectionHeaderItem) else 0
     keys = sorted(scope.by_level)
@@ -260,13 +263,13 @@ def is_content_heading(text: str) -> bool:
 
 def _content_headings(scope: _Scope, doc: DoclingDocument) -> Iterator[Piece]:
     """Before the first content under them: a piece of the content headings in scope, each once."""
-    new: list[Any] = []
+    new: list[_Heading] = []
     for entry in scope.entries():
         if not entry.texted:
             entry.texted = True
             new += [it for it in entry.items() if is_content_heading(it.text)]
     if new:
-        yield Piece(text="\n".join(it.text for it in new), items=new, headings=scope.path(), origin=doc.origin,
+        yield Piece(text="\n".join(it.text for it in new), items=list(new), headings=scope.path(), origin=doc.origin,
                     heading_items=scope.path_items(), from_headings=True)  # fmt: skip
 
 
@@ -290,7 +293,7 @@ def _heading_only(scope: _Scope) -> Piece:
 
 
 def _text_piece(
-    items: list[Any], headings: list[str] | None, doc: DoclingDocument, from_headings: bool = False
+    items: Sequence[TextItem], headings: list[str] | None, doc: DoclingDocument, from_headings: bool = False
 ) -> Iterator[Piece]:
     """A piece whose text is the items' own texts, one per line (none when they have no text)."""
     kept = [it for it in items if it.text.strip()]
@@ -298,14 +301,14 @@ def _text_piece(
         return
     yield Piece(
         text="\n".join(it.text for it in kept),
-        items=kept,
+        items=list(kept),
         headings=headings,
         origin=doc.origin,
         from_headings=from_headings or len(kept) > 1,
     )
 
 
-def _unserialized_satellites(item: Any, doc: DoclingDocument, covered: set[str]) -> list[Any]:
+def _unserialized_satellites(item: NodeItem, doc: DoclingDocument, covered: set[str]) -> list[TextItem]:
     """Captions and footnotes of a floating item that its serialization left out."""
     if not isinstance(item, FloatingItem):
         return []

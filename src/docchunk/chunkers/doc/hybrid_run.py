@@ -17,10 +17,10 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from docling_core.transforms.serializer.base import BaseDocSerializer
-from docling_core.types.doc import DoclingDocument, FloatingItem, SectionHeaderItem, TableItem, TitleItem
+from docling_core.types.doc import DoclingDocument, FloatingItem, NodeItem, SectionHeaderItem, TableItem, TitleItem
 
 from docchunk.chunkers.doc.compat.table_lines import split_lines, split_table_by_columns
-from docchunk.chunkers.doc.piece import Piece
+from docchunk.chunkers.doc.piece import CodeStrategy, Piece
 from docchunk.chunkers.doc.provenance import align, anchors_of, join_anchors, slice_anchors
 from docchunk.serialization import is_chunking_serializer
 from docchunk.serialization.chunk import join_context
@@ -70,7 +70,7 @@ class RunSettings:
     text_splitter: TextSplitter | None = None
     merge_across_pages: bool = True
     min_tokens: int | None = None
-    code_chunking_strategy: Any = None
+    code_chunking_strategy: CodeStrategy | None = None
     balance_tables: bool = True
 
 
@@ -156,7 +156,7 @@ class HybridRun:
         return sum(self.count_many(parts)) + self.text_count(piece) + self.delim_tokens * len(parts)
 
     # -- phase 1: split at element boundaries ----------------------------------
-    def item_text(self, item: Any) -> str:
+    def item_text(self, item: NodeItem) -> str:
         """The serializer's text of one element, as the mode's item-text filter leaves it (cached)."""
         ref = item.self_ref
         text = self._item_texts.get(ref)
@@ -168,7 +168,7 @@ class HybridRun:
             self._item_texts[ref] = text
         return text
 
-    def caption_part(self, item: Any) -> str | None:
+    def caption_part(self, item: NodeItem) -> str | None:
         """``"caption"`` for a floating item's caption, ``"inside"`` for a part of one's inline text, else None."""
         if self._caption_parts is None:
             doc = self.doc

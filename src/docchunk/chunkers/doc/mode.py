@@ -28,14 +28,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from docling_core.transforms.serializer.base import BaseDocSerializer, BaseSerializerProvider
-from docling_core.types.doc import DoclingDocument
+from docling_core.types.doc import DocItem, DoclingDocument, NodeItem
 
 from docchunk.chunkers.doc.compat.semsplit import semchunk_split
 from docchunk.chunkers.doc.compat.walk import walk
 from docchunk.chunkers.doc.empty import explained
 from docchunk.chunkers.doc.fragments import sentence_segments
 from docchunk.chunkers.doc.heading_walk import structured_walk, without_debris
-from docchunk.chunkers.doc.piece import Piece
+from docchunk.chunkers.doc.piece import CodeStrategy, Piece
 from docchunk.chunkers.doc.structure import structured_pieces
 from docchunk.chunkers.doc.tables.pieces import by_rows, whole_table
 from docchunk.serialization.selection import serializer_for
@@ -71,11 +71,11 @@ class Mode:
     name: Literal["compat", "structured"]
     exact: bool
     serializer: Callable[[BaseSerializerProvider | None, DoclingDocument, TableFormat, bool], BaseDocSerializer]
-    walk: Callable[[DoclingDocument, BaseDocSerializer, bool, Any], Iterable[Piece]]
+    walk: Callable[[DoclingDocument, BaseDocSerializer, bool, CodeStrategy | None], Iterable[Piece]]
     hybrid_pieces: Callable[[HybridRun, DoclingDocument], list[Piece]]
     segment: Callable[[HybridRun, str, int], list[tuple[int, int]]]
-    item_text: Callable[[HybridRun, Any, str], str]
-    one_element: Callable[[HybridRun, list[Any]], bool]
+    item_text: Callable[[HybridRun, NodeItem, str], str]
+    one_element: Callable[[HybridRun, list[DocItem]], bool]
     results: Callable[[Iterator[Any], DoclingDocument, object, BaseDocSerializer], Iterator[Any]]
 
 
@@ -87,7 +87,9 @@ def _compat_serializer(
     return serializer_for(provider, doc, docling_compat=True)
 
 
-def _compat_walk(doc: DoclingDocument, serializer: BaseDocSerializer, always_emit: bool, code: Any) -> Iterator[Piece]:
+def _compat_walk(
+    doc: DoclingDocument, serializer: BaseDocSerializer, always_emit: bool, code: CodeStrategy | None
+) -> Iterator[Piece]:
     return walk(doc, serializer, always_emit, code)
 
 
@@ -106,11 +108,11 @@ def _semchunk_segments(run: HybridRun, text: str, available: int) -> list[tuple[
     return list(spans)
 
 
-def _as_serialized(run: HybridRun, item: Any, text: str) -> str:
+def _as_serialized(run: HybridRun, item: NodeItem, text: str) -> str:
     return text
 
 
-def _never(run: HybridRun, items: list[Any]) -> bool:
+def _never(run: HybridRun, items: list[DocItem]) -> bool:
     return False
 
 
@@ -128,7 +130,7 @@ def _structured_serializer(
 
 
 def _structured_walk(
-    doc: DoclingDocument, serializer: BaseDocSerializer, always_emit: bool, code: Any
+    doc: DoclingDocument, serializer: BaseDocSerializer, always_emit: bool, code: CodeStrategy | None
 ) -> Iterator[Piece]:
     """The default walk; tables as whole rows with their caption in ``captions`` (a user's serializer as it is)."""
     walked = structured_walk(doc, serializer, always_emit, code=code is not None)
@@ -140,12 +142,12 @@ def _sentence_segments(run: HybridRun, text: str, available: int) -> list[tuple[
     return sentence_segments(run, text, available, ranges=True)
 
 
-def _without_caption_parts(run: HybridRun, item: Any, text: str) -> str:
+def _without_caption_parts(run: HybridRun, item: NodeItem, text: str) -> str:
     # a part of a caption's inline text (a formula, a link) is in its caption's text
     return "" if run.caption_part(item) == "inside" else without_debris(item, text)
 
 
-def _all_captions(run: HybridRun, items: list[Any]) -> bool:
+def _all_captions(run: HybridRun, items: list[DocItem]) -> bool:
     # a picture written as its captions (its parts a caption's inline text) is one element
     return all(run.caption_part(it) for it in items)
 

@@ -1,4 +1,4 @@
-"""The intermediate chunk every document chunker builds: :class:`Piece`.
+"""The intermediate chunk every document chunker builds: :class:`Piece`; the code strategy its code chunks come from.
 
 The walks (:mod:`docchunk.chunkers.doc.compat.walk`, :mod:`docchunk.chunkers.doc.heading_walk`)
 yield pieces; the hybrid chunker's passes split and merge them; ``DocumentChunker._to_chunk``
@@ -7,13 +7,34 @@ turns each final piece into a :class:`~docchunk.serialization.chunk.DocChunk`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from docling_core.types.doc import DocumentOrigin
+    from docling_core.transforms.chunker.code_chunking.code_chunk import CodeChunk
+    from docling_core.types.doc import CodeItem, DocItem, DoclingDocument, DocumentOrigin
 
-__all__ = ["Piece"]
+    from docchunk.chunkers.doc.provenance import Anchor
+
+__all__ = ["CodeStrategy", "Piece"]
+
+
+class CodeStrategy(Protocol):
+    """A code chunking strategy, as the walks and chunkers call it: docling-core's interface.
+
+    docling-core's ``BaseCodeChunkingStrategy`` (``StandardCodeChunkingStrategy``) and
+    :class:`docchunk.CodeChunkingStrategy` are ones; ``code_chunking_strategy`` takes
+    any object with a callable ``chunk_code_item``.
+    """
+
+    def chunk_code_item(self, *, item: CodeItem, doc: DoclingDocument, **kwargs: Any) -> Iterable[CodeChunk]:
+        """The chunks of the code item ``item`` of ``doc``.
+
+        ``kwargs`` are the keywords docling-core's ``HierarchicalChunker`` passes
+        (``doc_serializer``, ``visited``), which a strategy may ignore.
+        """
+        ...
 
 
 @dataclass
@@ -24,7 +45,7 @@ class Piece:
     """
 
     text: str
-    items: list[Any]
+    items: list[DocItem]
     headings: list[str] | None
     origin: DocumentOrigin | None = None
     captions: list[str] | None = None
@@ -41,10 +62,10 @@ class Piece:
     # every row it holds, ``(row, start, end)`` half-open (see ``DocMeta.table_cols``); else None
     table_cols: tuple[tuple[int, int, int], ...] | None = None
     # default mode: the heading items behind ``headings`` (for the heading-path text piece)
-    heading_items: list[Any] | None = None
+    heading_items: list[DocItem] | None = None
     # a code item for the code chunking strategy: None, or the final chunks (compat mode),
     # or [] until the chunker chunks the code with its budget (default mode)
-    code_chunks: list[Any] | None = None
+    code_chunks: list[CodeChunk] | None = None
     # (text, anchors): where items' texts are in ``text`` (see chunkers/doc/provenance.py); stale
     # (and aligned again from the items) once ``text`` is not the text they were made for
-    anchors: tuple[str, tuple[Any, ...]] | None = None
+    anchors: tuple[str, tuple[Anchor, ...]] | None = None

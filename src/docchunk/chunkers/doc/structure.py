@@ -19,9 +19,9 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import replace
 from itertools import groupby
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-from docling_core.types.doc import DoclingDocument, TableItem
+from docling_core.types.doc import DocItem, DoclingDocument, TableItem, TextItem
 
 from docchunk.chunkers.doc.code_items import chunk_code_piece
 from docchunk.chunkers.doc.heading_walk import structured_walk
@@ -60,6 +60,7 @@ def structured_pieces(run: HybridRun, doc: DoclingDocument) -> list[Piece]:
         if not is_code:
             out.extend(_text_phases(run, list(group)))
             continue
+        assert strategy is not None  # code pieces are walked only with a strategy
         for piece in group:
             chunks = chunk_code_piece(piece, strategy, doc, run.tok, run.delim, run.max)
             out.append(replace(piece, code_chunks=chunks))
@@ -158,7 +159,7 @@ def fit_headings(run: HybridRun, pieces: Iterable[Piece]) -> list[Piece]:
             if not left:
                 continue
             if len(left) < len(piece.items):
-                piece = replace(piece, text="\n".join(it.text for it in left), items=left, text_tokens=None)
+                piece = replace(piece, text="\n".join(_heading_text(it) for it in left), items=left, text_tokens=None)
         out.append(replace(piece, headings=_fitting_suffix(run, headings, limit)))
     return out
 
@@ -195,6 +196,11 @@ def _fitting_suffix(run: HybridRun, headings: list[str], limit: int) -> list[str
     return list(headings[start:]) or None
 
 
+def _heading_text(item: DocItem) -> str:
+    """The text of an item of a ``from_headings`` piece: a heading (or title) item, a text item."""
+    return cast(TextItem, item).text
+
+
 def _heading_texts(run: HybridRun, headings: list[str]) -> list[str]:
     """The texts whose counts give :func:`_headings_cost`: the headings, or their joined path.
 
@@ -229,9 +235,9 @@ def split_at_pages(run: HybridRun, piece: Piece) -> list[Piece]:
     if len(groups) == 1:
         return [piece]
     if piece.from_headings:
-        if piece.text != "\n".join(it.text for it in items):
+        if piece.text != "\n".join(_heading_text(it) for it in items):
             return [piece]
-        texts = ["\n".join(it.text for it in group) for group in groups]
+        texts = ["\n".join(_heading_text(it) for it in group) for group in groups]
     else:
         return [p for p in (_joined_items(run, piece, group) for group in groups) if p.text.strip()]
     return [replace(piece, text=t, items=g, text_tokens=None) for t, g in zip(texts, groups, strict=True) if t.strip()]

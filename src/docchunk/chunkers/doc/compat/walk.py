@@ -8,7 +8,6 @@ groups serialized as one element, text from the configured serializer.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 from docling_core.transforms.serializer.base import BaseDocSerializer
 from docling_core.transforms.serializer.common import DocSerializer
@@ -22,16 +21,18 @@ from docling_core.types.doc.document import (
     TitleItem,
 )
 
-from docchunk.chunkers.doc.piece import Piece
+from docchunk.chunkers.doc.piece import CodeStrategy, Piece
 
 __all__ = ["walk"]
+
+_Heading = TitleItem | SectionHeaderItem
 
 
 def walk(
     doc: DoclingDocument,
     serializer: BaseDocSerializer,
     always_emit_headings: bool = False,
-    code_strategy: Any = None,
+    code_strategy: CodeStrategy | None = None,
 ) -> Iterator[Piece]:
     """Yield the hierarchical pieces of ``doc`` in document order.
 
@@ -47,8 +48,8 @@ def walk(
     Yields:
         :class:`Piece` objects; only heading-only pieces have empty text.
     """
-    heading_by_level: dict[int, Any] = {}
-    all_headings: list[Any] = []
+    heading_by_level: dict[int, _Heading] = {}
+    all_headings: list[_Heading] = []
     yielded = False
     emitted: set[str] = set()
     visited: set[str] = set()
@@ -104,11 +105,11 @@ def walk(
         texts = [h.text for h in all_headings if h.text]
         if texts:
             yield Piece(
-                text="\n".join(texts), items=all_headings, headings=None, origin=doc.origin, from_headings=True
+                text="\n".join(texts), items=list(all_headings), headings=None, origin=doc.origin, from_headings=True
             )
 
 
-def _heading_piece(heading_by_level: dict[int, Any], keys: list[int], emitted: set[str]) -> Piece | None:
+def _heading_piece(heading_by_level: dict[int, _Heading], keys: list[int], emitted: set[str]) -> Piece | None:
     leaf = heading_by_level[keys[-1]].self_ref
     if leaf in emitted:
         return None
