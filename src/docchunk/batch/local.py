@@ -12,10 +12,21 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    from docling_core.transforms.chunker.base import BaseChunker
+
+    from docchunk.batch.text import TextChunking
+    from docchunk.serialization.rows import Row
+
+    Chunker: TypeAlias = BaseChunker | TextChunking
+    """What the local engine runs: a document chunker, or a text chunker with its refineries."""
 
 __all__ = ["STDIN", "Input", "collect_inputs", "run_local"]
 
@@ -26,7 +37,7 @@ Input = Path | bytes
 """One input: a file, or the bytes read from standard input (``-``)."""
 
 
-Rows = list[dict[str, Any]]
+Rows = list["Row"]
 """The rows of one input (:func:`docchunk.batch.rows.chunk_rows`, :func:`docchunk.batch.rows.text_rows`)."""
 
 
@@ -60,7 +71,7 @@ def collect_inputs(paths: tuple[Path, ...], is_text: bool) -> tuple[list[Input],
 
 
 def _results(
-    inputs: list[Input], chunker: Any, workers: int, debug: bool, worker_chunker: Callable[[], Any]
+    inputs: list[Input], chunker: Chunker, workers: int, debug: bool, worker_chunker: Callable[[], Chunker]
 ) -> Iterator[tuple[Rows, str | None]]:
     """``(rows, problem)`` per input, in input order; ``workers`` > 1 uses local processes."""
     if workers <= 1 or len(inputs) < 2:
@@ -80,7 +91,7 @@ def _results(
         _WORKER_CHUNKER = None
 
 
-def _chunk_rows(chunker: Any, item: Input) -> Rows:
+def _chunk_rows(chunker: Chunker, item: Input) -> Rows:
     """The rows of one input: a document's chunks, or a text's (:class:`docchunk.batch.text.TextChunking`)."""
     from docchunk.batch.rows import chunk_rows, text_rows
     from docchunk.batch.text import TextChunking, decode_text, read_text
@@ -95,7 +106,7 @@ def _chunk_rows(chunker: Any, item: Input) -> Rows:
     return chunk_rows(chunker, source, doc)
 
 
-_WORKER_CHUNKER: Any = None
+_WORKER_CHUNKER: Any = None  # the Chunker of this worker process, set by _worker_init
 _WORKER_DEBUG = False  # --debug: a failed input stops the run with its traceback, as with one worker
 
 
@@ -113,7 +124,7 @@ def _share_cores(workers: int) -> None:
         os.environ.setdefault("RAYON_NUM_THREADS", str(threads))
 
 
-def _worker_init(workers: int, debug: bool, worker_chunker: Callable[[], Any]) -> None:
+def _worker_init(workers: int, debug: bool, worker_chunker: Callable[[], Chunker]) -> None:
     global _WORKER_CHUNKER, _WORKER_DEBUG
     _WORKER_DEBUG = debug
     _share_cores(workers)
@@ -126,7 +137,7 @@ def _worker_chunk(item: Input) -> tuple[Rows, str | None]:
     return _rows_or_problem(_WORKER_CHUNKER, item, _WORKER_DEBUG)
 
 
-def _rows_or_problem(chunker: Any, item: Input, debug: bool) -> tuple[Rows, str | None]:
+def _rows_or_problem(chunker: Chunker, item: Input, debug: bool) -> tuple[Rows, str | None]:
     """``(rows, None)`` of one input, or ``([], problem)`` when it fails (raised with ``debug``)."""
     try:
         return _chunk_rows(chunker, item), None
@@ -143,7 +154,10 @@ def _problem(item: Input, exc: Exception) -> str:
     return describe_failure(STDIN if isinstance(item, bytes) else str(item), exc)
 
 
-def _progress(items: Any, show: bool, total: int) -> Any:
+_T = TypeVar("_T")
+
+
+def _progress(items: Iterable[_T], show: bool, total: int) -> Iterable[_T]:
     if not show:
         return items
     from tqdm import tqdm
@@ -151,13 +165,13 @@ def _progress(items: Any, show: bool, total: int) -> Any:
     return tqdm(items, desc="chunking", unit="file", total=total, file=sys.stderr)
 
 
-def _same(chunker: Any) -> Any:
+def _same(chunker: Chunker) -> Chunker:
     return chunker
 
 
-def run_local(inputs: list[Input], chunker: Any, output: Path | None, out_format: str, workers: int = 1,
+def run_local(inputs: list[Input], chunker: Chunker, output: Path | None, out_format: str, workers: int = 1,
               show: bool = False, debug: bool = False, error: Callable[[str], None] | None = None,
-              worker_chunker: Callable[[], Any] | None = None,
+              worker_chunker: Callable[[], Chunker] | None = None,
               each: Callable[[Rows], Rows] | None = None) -> tuple[int, int]:  # fmt: skip
     """Chunk ``inputs`` and write their rows to ``output`` (None: stdout); returns (failed inputs, rows written).
 

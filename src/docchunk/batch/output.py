@@ -12,9 +12,12 @@ import os
 import sys
 import tempfile
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from docchunk.errors import BatchSetupError
+
+if TYPE_CHECKING:
+    from docchunk.serialization.rows import Row
 
 __all__ = ["RowWriter", "check_parquet", "open_rows"]
 
@@ -38,8 +41,8 @@ class RowWriter:
         self.count = 0
         self._temp: Path | None = None
         self._handle: IO[str] | None = None
-        self._parquet: Any = None
-        self._schema: Any = None
+        self._parquet: Any = None  # a pyarrow.parquet.ParquetWriter (pyarrow is optional and untyped)
+        self._schema: Any = None  # its pyarrow.Schema
         if output is None:
             self._handle = sys.stdout
             return
@@ -55,7 +58,7 @@ class RowWriter:
         else:
             os.close(fd)
 
-    def write(self, rows: list[dict[str, Any]]) -> None:
+    def write(self, rows: list[Row]) -> None:
         """Write the rows of one input."""
         if not rows:
             return
@@ -69,7 +72,7 @@ class RowWriter:
             self._handle.flush()
         self.count += len(rows)
 
-    def _write_parquet(self, rows: list[dict[str, Any]]) -> None:
+    def _write_parquet(self, rows: list[Row]) -> None:
         from docchunk._extras import require
         from docchunk.serialization.rows import arrow_schema
 

@@ -12,12 +12,17 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, redirect_stderr
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from docchunk.errors import BatchSetupError, DocchunkError, EngineStartError
+
+if TYPE_CHECKING:
+    from docling_core.transforms.chunker.base import BaseChunker
+    from ray.data import Dataset
 
 __all__ = ["log_path", "ray_embed", "run_ray"]
 
@@ -27,8 +32,9 @@ def log_path(output: Path) -> Path:
     return output.with_name(output.name + ".ray.log")
 
 
-def run_ray(chunker: Any, files: list[Path], output: Path, address: str | None, num_workers: int, out_format: str,
-            debug: bool, error: Any, embed: tuple[str, str | None] | None = None) -> tuple[int, int]:  # fmt: skip
+def run_ray(chunker: BaseChunker, files: list[Path], output: Path, address: str | None, num_workers: int,
+            out_format: str, debug: bool, error: Callable[[str], None],
+            embed: tuple[str, str | None] | None = None) -> tuple[int, int]:  # fmt: skip
     """Chunk ``files`` on Ray Data into shards in the folder ``output``; returns (failed inputs, chunks written).
 
     ``error`` prints one of docchunk's error lines (on the real stderr), one per
@@ -60,7 +66,7 @@ def run_ray(chunker: Any, files: list[Path], output: Path, address: str | None, 
     return len(errors), count
 
 
-def _chunk_and_write(ray: Any, chunker: Any, files: list[Path], output: Path, num_workers: int,
+def _chunk_and_write(ray: ModuleType, chunker: BaseChunker, files: list[Path], output: Path, num_workers: int,
                      out_format: str, embed: tuple[str, str | None] | None) -> tuple[list[str], int]:  # fmt: skip
     from docchunk.integrations.ray import chunk_dataset, write_jsonl, write_parquet
 
@@ -88,7 +94,7 @@ def _require_embedder() -> None:
         raise BatchSetupError(str(exc)) from exc
 
 
-def ray_embed(ray: Any, rows: Any, model: str, device: str | None) -> Any:
+def ray_embed(ray: ModuleType, rows: Dataset, model: str, device: str | None) -> Dataset:
     """``rows`` (a Ray Dataset of chunk rows) with an ``embedding`` column, embedded by a Ray actor pool.
 
     One actor per GPU for a CUDA device, else one per two CPUs of the cluster (each
@@ -127,7 +133,7 @@ def _ray_logs(path: Path | None) -> Iterator[Path | None]:
             os.close(saved)
 
 
-def _import_ray(address: str | None) -> Any:
+def _import_ray(address: str | None) -> ModuleType:
     """Ray, or one line saying what to install (Ray Data; Ray Client for ``ray://`` addresses)."""
     import importlib.util
 
@@ -147,7 +153,7 @@ def _import_ray(address: str | None) -> Any:
     return ray
 
 
-def _start_ray(ray: Any, address: str | None, num_workers: int) -> str | None:
+def _start_ray(ray: ModuleType, address: str | None, num_workers: int) -> str | None:
     """Connect to ``address`` or start a local Ray; None, or what failed in one line."""
     import logging
 

@@ -14,20 +14,23 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, cast
 
 from docchunk.errors import DocchunkError, DocumentError
 
 if TYPE_CHECKING:
+    from docling_core.transforms.chunker.base import BaseChunk, BaseChunker
     from docling_core.types.doc import DoclingDocument
 
+    from docchunk.chunkers.doc.expand import ExpandingChunker
+    from docchunk.serialization.rows import Row
     from docchunk.tokenizers import Tokenizer
     from docchunk.types.chunk import Chunk
 
 __all__ = ["chunk_rows", "describe_failure", "text_rows"]
 
 
-def chunk_rows(chunker: Any, source: str, doc: DoclingDocument) -> list[dict[str, Any]]:
+def chunk_rows(chunker: BaseChunker, source: str, doc: DoclingDocument) -> list[Row]:
     """The rows of ``docchunk chunk``'s JSONL for one document, one per chunk, in order.
 
     Args:
@@ -52,9 +55,9 @@ def chunk_rows(chunker: Any, source: str, doc: DoclingDocument) -> list[dict[str
         DocumentError: The document gives no chunk (it holds no text): nothing to chunk.
     """
     expander = getattr(chunker, "expander", None)  # an ExpandingChunker: write the matched chunk and its expansion
-    inner = chunker.chunker if expander is not None else chunker
+    inner = cast("ExpandingChunker", chunker).chunker if expander is not None else chunker
     chunks = list(inner.chunk(doc))
-    rows = []
+    rows: list[Row] = []
     for index, chunk in enumerate(chunks):
         contextualized = chunker.contextualize(chunk)
         rows.append(
@@ -80,7 +83,7 @@ def chunk_rows(chunker: Any, source: str, doc: DoclingDocument) -> list[dict[str
     return rows
 
 
-def text_rows(chunks: Sequence[Chunk], source: str, tokenizer: Tokenizer) -> list[dict[str, Any]]:
+def text_rows(chunks: Sequence[Chunk], source: str, tokenizer: Tokenizer) -> list[Row]:
     """The rows of ``docchunk chunk``'s JSONL for the text chunks of one input, in order.
 
     Args:
@@ -102,7 +105,7 @@ def text_rows(chunks: Sequence[Chunk], source: str, tokenizer: Tokenizer) -> lis
     Raises:
         DocumentError: No chunk (the text is empty): nothing to chunk.
     """
-    rows = []
+    rows: list[Row] = []
     for index, c in enumerate(chunks):
         contextualized = f"{c.context_prefix or ''}{c.text}{c.context_suffix or ''}"
         meta = {"token_count": c.token_count, "oversized": c.oversized, "context_prefix": c.context_prefix,
@@ -119,7 +122,7 @@ def text_rows(chunks: Sequence[Chunk], source: str, tokenizer: Tokenizer) -> lis
     return rows
 
 
-def _why_no_text(doc: Any) -> str:
+def _why_no_text(doc: DoclingDocument) -> str:
     """Why a document gave no chunk: no text at all, or items its tree does not reach."""
     items = [*getattr(doc, "texts", ()), *getattr(doc, "tables", ())]
     if not any(getattr(it, "text", None) or getattr(getattr(it, "data", None), "table_cells", None) for it in items):
@@ -133,7 +136,7 @@ def _why_no_text(doc: Any) -> str:
     return "its text items are empty or outside the layers the chunker reads"
 
 
-def _token_count(chunker: Any, chunk: Any, contextualized: str) -> int | None:
+def _token_count(chunker: BaseChunker, chunk: BaseChunk, contextualized: str) -> int | None:
     """``meta.token_count``; counted for chunks without one (docling-core's code chunks)."""
     count = getattr(chunk.meta, "token_count", None)
     counter = getattr(chunker, "token_counter", None)

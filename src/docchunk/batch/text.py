@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from docchunk.chunkers.text.base import TextChunker
     from docchunk.tokenizers import Tokenizer
     from docchunk.types.chunk import Chunk
 
@@ -54,7 +55,7 @@ class TextChunking:
             ``ChunkSettings``).
     """
 
-    chunker: Any
+    chunker: TextChunker
     settings: RefinerySettings
 
     @property

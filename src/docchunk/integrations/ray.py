@@ -7,13 +7,19 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from docchunk._extras import require
 from docchunk.batch.rows import chunk_rows, describe_failure
 from docchunk.errors import ConfigError, DocchunkError
 from docchunk.serialization.rows import EXPANDED_FIELDS, TEXT_FIELDS, arrow_schema, json_line
 from docchunk.serialization.rows import ROW_FIELDS as _CHUNK_FIELDS
+
+if TYPE_CHECKING:
+    from docling_core.transforms.chunker.base import BaseChunker
+    from ray.data import Dataset
+
+    from docchunk.serialization.rows import Row
 
 __all__ = [
     "ROW_FIELDS", "check_output_folder", "chunk_dataset", "embed_dataset", "row_schema", "write_jsonl", "write_parquet",
@@ -67,10 +73,10 @@ def _load_json_row(data: Any) -> Any:
 class _ChunkRows:
     """The per-row function; the chunker is built once per Ray worker."""
 
-    def __init__(self, chunker: Any):
+    def __init__(self, chunker: BaseChunker):
         self.chunker = chunker
 
-    def __call__(self, row: dict[str, Any]) -> list[dict[str, Any]]:
+    def __call__(self, row: dict[str, Any]) -> list[Row]:
         from docchunk.loading import load_document
 
         source = str(row.get("path") or row.get("source") or "<row>")
@@ -94,7 +100,7 @@ class _ChunkRows:
         return rows
 
 
-def _error_row(source: str, exc: Exception) -> dict[str, Any]:
+def _error_row(source: str, exc: Exception) -> Row:
     return {
         "text": None, "contextualized": None, "token_count": None, "page_numbers": [], "source": source,
         "chunk_index": None, "meta": None, "error": describe_failure(source, exc),
@@ -109,7 +115,7 @@ def _conform(table: Any) -> Any:
     return pa.Table.from_pylist(table.to_pylist(), schema=schema)
 
 
-def chunk_dataset(ds: Any, chunker: Any = None) -> Any:
+def chunk_dataset(ds: Dataset, chunker: BaseChunker | None = None) -> Dataset:
     """Chunk every document of a Ray Dataset.
 
     Args:
@@ -150,8 +156,8 @@ class _EmbedBatch:
         return _conform(table.append_column("embedding", pa.array(list(vectors), type=pa.list_(pa.float32()))))
 
 
-def embed_dataset(rows: Any, model: str = "all-MiniLM-L6-v2", device: str | None = None, actors: int = 1,
-                  batch_size: int = 64) -> Any:  # fmt: skip
+def embed_dataset(rows: Dataset, model: str = "all-MiniLM-L6-v2", device: str | None = None, actors: int = 1,
+                  batch_size: int = 64) -> Dataset:  # fmt: skip
     """Add an ``embedding`` column to chunk rows: the vector of ``contextualized``, in an actor pool.
 
     Args:
@@ -203,7 +209,7 @@ def check_output_folder(path: str | Path, fmt: str) -> str:
     return str(folder)
 
 
-def write_parquet(rows: Any, path: str | Path) -> None:
+def write_parquet(rows: Dataset, path: str | Path) -> None:
     """Write chunk rows as Parquet shards into the folder ``path`` (created, or existing without Parquet files).
 
     Every shard has :func:`row_schema`'s types, so ``pandas.read_parquet(path)`` reads
@@ -215,7 +221,7 @@ def write_parquet(rows: Any, path: str | Path) -> None:
     rows.map_batches(_conform, batch_format="pyarrow").write_parquet(check_output_folder(path, "parquet"))
 
 
-def write_jsonl(rows: Any, path: str | Path) -> None:
+def write_jsonl(rows: Dataset, path: str | Path) -> None:
     """Write chunk rows as JSONL shards (``*.jsonl``) into the folder ``path``.
 
     Each line is the line ``docchunk chunk`` writes for that chunk: the same keys in

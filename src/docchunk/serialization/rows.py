@@ -15,6 +15,7 @@ __all__ = [
     "EXPANDED_FIELDS",
     "ROW_FIELDS",
     "TEXT_FIELDS",
+    "Row",
     "arrow_schema",
     "chunk_metadata",
     "flat_page_boxes",
@@ -22,6 +23,9 @@ __all__ = [
     "flat_table_cols",
     "json_line",
 ]
+
+Row = dict[str, Any]  # JSON values: str, int, lists of them, and the ``meta`` object (docling-core's DocMeta JSON)
+"""One row: the keys :data:`ROW_FIELDS` (then :data:`TEXT_FIELDS` or :data:`EXPANDED_FIELDS`), JSON values."""
 
 ROW_FIELDS = ("text", "contextualized", "token_count", "page_numbers", "source", "chunk_index", "meta")
 """The keys of every row, in this order: the fields of each line of ``docchunk chunk``'s JSONL."""
@@ -58,7 +62,7 @@ def arrow_schema(names: Iterable[str]) -> Any:
     return pa.schema([(name, types[_ARROW_TYPES[name]]) for name in names])
 
 
-def json_line(row: dict[str, Any]) -> str:
+def json_line(row: Row) -> str:
     r"""``row`` as one JSON line (with its newline), valid UTF-8 whatever it holds.
 
     Non-ASCII text is written as is; a string holding lone surrogates (a file name

@@ -20,7 +20,7 @@ from docchunk.chunkers.doc.base import assign_validated
 from docchunk.chunkers.doc.mode import Mode, mode_for
 from docchunk.chunkers.doc.page import page_parts
 from docchunk.errors import ConfigError, DocumentError
-from docchunk.serialization._docling import BaseChunker, BaseChunkExpander
+from docchunk.serialization._docling import BaseChunk, BaseChunker, BaseChunkExpander
 from docchunk.serialization.chunk import DocChunk, contextualize, page_numbers_of
 from docchunk.serialization.table_rows import TableFormat, check_table_format
 from docchunk.tokenizers import Tokenizer, TokenizerSpec, get_tokenizer
@@ -327,10 +327,10 @@ class ExpandingChunker(BaseChunker):
     def __setattr__(self, name: str, value: Any) -> None:
         assign_validated(self, name, value, False, super().__setattr__)
 
-    def chunk(self, dl_doc: DoclingDocument, **kwargs: Any) -> Iterator[Any]:
-        """Yield the inner chunker's chunks of ``dl_doc``, each expanded."""
+    def chunk(self, dl_doc: DoclingDocument, **kwargs: Any) -> Iterator[BaseChunk]:
+        """Yield the inner chunker's chunks of ``dl_doc``, each expanded (``kwargs`` go to the inner chunker)."""
         yield from self.expander.expand_all(self.chunker.chunk(dl_doc, **kwargs), dl_doc)
 
-    def contextualize(self, chunk: Any) -> str:
+    def contextualize(self, chunk: BaseChunk) -> str:
         """The inner chunker's embedding string of ``chunk``."""
         return self.chunker.contextualize(chunk)
