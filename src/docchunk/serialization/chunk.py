@@ -8,13 +8,16 @@ additions; :func:`contextualize` turns a chunk into the string an embedding mode
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, Field, PrivateAttr
 
 from docchunk.serialization._docling import BaseChunker
 from docchunk.serialization._docling import DocChunk as _DLDocChunk
 from docchunk.serialization._docling import DocMeta as _DLDocMeta
+
+if TYPE_CHECKING:
+    from docling_core.types.doc import NodeItem
 
 __all__ = [
     "ChunkBudget", "DocChunk", "DocMeta", "ItemSpan", "PageBox", "contextualize", "join_context", "page_numbers_of",
@@ -228,7 +231,7 @@ def join_context(headings: Sequence[str] | None, captions: Sequence[str] | None,
     return delim.join([*(headings or ()), *(captions or ()), text])
 
 
-def page_numbers_of(doc_items: Sequence[Any]) -> list[int] | None:
+def page_numbers_of(doc_items: Sequence[NodeItem]) -> list[int] | None:
     """Sorted distinct ``page_no`` of the items' provenance, or None when there is none."""
     pages = {p.page_no for it in doc_items for p in (getattr(it, "prov", None) or ())}
     return sorted(pages) if pages else None

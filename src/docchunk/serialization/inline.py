@@ -12,9 +12,10 @@ link keeps its text; the URL stays in the item, ``doc_items[i].hyperlink``).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
-from docling_core.types.doc.document import DoclingDocument, FormulaItem, InlineGroup, TextItem
+from docling_core.types.doc.document import DoclingDocument, FormulaItem, InlineGroup, NodeItem, TextItem
 
 __all__ = ["inline_group_of", "one_inline_run", "plain_inline_text"]
 
@@ -71,7 +72,7 @@ def _fragments(group: Any, doc: DoclingDocument) -> list[tuple[str, bool]]:
     return out
 
 
-def inline_group_of(item: Any, doc: DoclingDocument) -> InlineGroup | None:
+def inline_group_of(item: NodeItem, doc: DoclingDocument) -> InlineGroup | None:
     """The inline group ``item`` is, or whose only child it is read through (a paragraph or list item), else None."""
     if isinstance(item, InlineGroup):
         return item
@@ -82,7 +83,7 @@ def inline_group_of(item: Any, doc: DoclingDocument) -> InlineGroup | None:
     return None
 
 
-def one_inline_run(doc: DoclingDocument, items: list[Any]) -> bool:
+def one_inline_run(doc: DoclingDocument, items: Sequence[NodeItem]) -> bool:
     """Whether ``items`` (two or more) are all fragments of one inline group (one sentence's runs)."""
     if len(items) < 2:
         return False

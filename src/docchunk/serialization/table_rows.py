@@ -33,9 +33,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from docchunk.errors import ConfigError
+
+if TYPE_CHECKING:
+    from docling_core.transforms.serializer.base import BaseDocSerializer
+    from docling_core.types.doc import DoclingDocument, TableItem
 
 __all__ = ["TABLE_FORMATS", "TableFormat", "TablePiece", "TableRow", "TableRows", "col_ranges", "table_rows"]
 
@@ -297,9 +301,9 @@ def _unused_headers(
 
 
 def table_rows(
-    item: Any,
-    doc: Any = None,
-    serializer: Any = None,
+    item: TableItem,
+    doc: DoclingDocument | None = None,
+    serializer: BaseDocSerializer | None = None,
     visited: set[str] | None = None,
     table_format: TableFormat = "records",
 ) -> TableRows:

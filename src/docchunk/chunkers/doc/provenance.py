@@ -71,7 +71,7 @@ def normalize(text: str) -> str:
     return " ".join(text.split())
 
 
-def _item_text(item: Any) -> str | None:
+def _item_text(item: NodeItem) -> str | None:
     text = getattr(item, "text", None)
     return text if isinstance(text, str) and text else None
 
@@ -170,7 +170,7 @@ def anchors_of(piece: Piece) -> tuple[Anchor, ...]:
     return found
 
 
-def captions_of(items: Sequence[Any], doc: DoclingDocument | None) -> list[NodeItem]:
+def captions_of(items: Sequence[NodeItem], doc: DoclingDocument | None) -> list[NodeItem]:
     """The caption items of the tables and pictures among ``items`` that they do not list (none without ``doc``)."""
     if doc is None:
         return []
@@ -279,7 +279,7 @@ def fill_gaps(chunk_spans: Sequence[list[dict[str, Any]]], texts: dict[str, str]
             spans[-1]["end"] = len(text)
 
 
-def page_boxes_of(items: Sequence[Any], doc: DoclingDocument | None) -> list[dict[str, Any]] | None:
+def page_boxes_of(items: Sequence[NodeItem], doc: DoclingDocument | None) -> list[dict[str, Any]] | None:
     """One box per page: the union of ``items``' provenance boxes on it, in the first box's coordinate origin.
 
     Boxes of another origin are converted with the page's height
