@@ -11,16 +11,19 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from docchunk._extras import require
 from docchunk.errors import ConfigError, ModelLimitWarning
+from docchunk.types.chunk import ChunkLike
 from docchunk.types.config import StrictConfig, check_size
+
+C = TypeVar("C", bound=ChunkLike)
 
 __all__ = ["EmbeddingsRefinery", "embedding_text"]
 
 
-def embedding_text(chunk: Any) -> str:
+def embedding_text(chunk: Any) -> str:  # a text chunk or a document chunk, read by duck typing
     r"""The string whose vector :class:`EmbeddingsRefinery` writes to ``chunk.embedding``.
 
     For a document chunk (one with ``meta``): ``contextualize(chunk)`` with the delimiter
@@ -182,11 +185,11 @@ class EmbeddingsRefinery(StrictConfig):
                 stacklevel=3,
             )
 
-    def __call__(self, chunks: list[Any]) -> list[Any]:
+    def __call__(self, chunks: list[C]) -> list[C]:
         """Same as :meth:`refine`."""
         return self.refine(chunks)
 
-    def refine(self, chunks: list[Any]) -> list[Any]:
+    def refine(self, chunks: list[C]) -> list[C]:
         """Write the vector of :func:`embedding_text` to each chunk's ``embedding``; returns the same list.
 
         Raises:
@@ -196,7 +199,7 @@ class EmbeddingsRefinery(StrictConfig):
         self.check_limit([_token_count(c) for c in chunks])
         vectors = self.embed([embedding_text(c) for c in chunks])
         for chunk, vector in zip(chunks, vectors, strict=True):
-            chunk.embedding = vector.tolist()
+            setattr(chunk, "embedding", vector.tolist())  # noqa: B010 - a field of Chunk and DocChunk, not of ChunkLike
         return chunks
 
 

@@ -13,7 +13,7 @@ from docchunk.chunkers.doc.piece import Piece
 from docchunk.chunkers.doc.provenance import captions_of, completed, page_boxes_of, spans_of
 from docchunk.errors import ConfigError, DocchunkError, DocumentError
 from docchunk.serialization import ChunkingSerializerProvider
-from docchunk.serialization._docling import BaseChunker
+from docchunk.serialization._docling import BaseChunk, BaseChunker
 from docchunk.serialization.chunk import ChunkBudget, DocChunk, DocMeta, contextualize, page_numbers_of
 from docchunk.tokenizers import Tokenizer, TokenizerSpec, get_tokenizer
 from docchunk.types.config import check_size, config_error, unknown_name_error
@@ -146,7 +146,7 @@ class DocumentChunker(BaseChunker):
         """The chunker's :class:`~docchunk.chunkers.doc.mode.Mode`: compat with ``docling_compat``, else structured."""
         return mode_for(self.docling_compat)
 
-    def contextualize(self, chunk: Any) -> str:
+    def contextualize(self, chunk: BaseChunk) -> str:
         """The embedding string of a chunk: headings, captions, text, joined by ``delim``.
 
         Equals docling-core's ``BaseChunker.contextualize`` for the same chunk.
