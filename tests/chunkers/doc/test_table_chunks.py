@@ -66,7 +66,7 @@ def test_a_split_row_leaves_no_dash_line_when_its_label_fills_the_budget():
     # stood alone; the label now gives up its end instead
     doc = DoclingDocument(name="dashes")
     doc.add_title(text="the")
-    _, table = make_table([["-", "", "", "-"], ["Region 11", "", "", "- -"]], doc=doc, caption="the")
+    make_table([["-", "", "", "-"], ["Region 11", "", "", "- -"]], doc=doc, caption="the")
     chunker = docchunk.HybridChunker(tokenizer="word", max_tokens=5)
     chunks = [c for c in chunker.chunk(doc) if c.meta.table_rows is not None]
     assert collapse(" ".join(c.text for c in chunks)) == "Region 11 (-): - = - -"
