@@ -28,13 +28,26 @@ def lost_texts(doc: Any, chunks: list[Any]) -> list[str]:
     # a chunk merged across a heading boundary (min_tokens) has that heading as a line of its text,
     # which may sit between two parts of a split paragraph
     headings = {it.text for it in items if it.label in ("title", "section_header")}
-    body = squash("".join(line for c in chunks for line in c.text.split("\n") if line not in headings))
+    body = squash("".join(line for c in chunks for line in _without_headings(c.text, headings)))
     lost = []
     for item in items:
         text = squash(item.text)
         if text not in joined and text not in context and text not in body:
             lost.append(item.text)
     return lost
+
+
+def _without_headings(text: str, headings: set[str]) -> list[str]:
+    """The lines of ``text`` without those that make up one of ``headings`` (a heading may have several lines)."""
+    lines = text.split("\n")
+    runs = sorted((h.split("\n") for h in headings), key=len, reverse=True)
+    out, i = [], 0
+    while i < len(lines):
+        run = next((r for r in runs if lines[i : i + len(r)] == r), None)
+        if run is None:
+            out.append(lines[i])
+        i += len(run) if run else 1
+    return out
 
 
 def page_sets(chunk: Any) -> set[frozenset[int]]:

@@ -3,6 +3,8 @@ the docling-core defects they pin, and the new options."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 from docling_core.types.doc import BoundingBox, DocItemLabel, DoclingDocument, GroupLabel, ProvenanceItem, Size
 
@@ -342,3 +344,26 @@ def test_list_item_line_of_a_dash_after_a_line_break_is_kept(name, text):
     assert lines.count("-") == text.count("-") and "- " not in lines  # the empty item's marker went
     for chunk in chunks:
         assert not debris_lines(chunk.text, doc), chunk.text
+
+
+def test_min_tokens_counts_two_headings_that_read_the_same_twice():
+    # a title "the" over a heading "the": both head the merged chunk, so the footnote's two pieces
+    # (6 and 3 tokens at 6) stay apart; a check that counted the heading once thought they fit
+    doc = DoclingDocument(name="same-headings")
+    doc.add_title(text="the")
+    doc.add_heading(text="the", level=1)
+    doc.add_text(label=DocItemLabel.TEXT, text="the the the the the")
+    chunker = docchunk.HybridChunker(tokenizer="word", max_tokens=6, min_tokens=4, merge_peers=False)
+    chunks = list(chunker.chunk(doc))
+    assert [c.meta.headings for c in chunks] == [["the", "the"]] * 2
+    merged = chunker.delim.join(["the", "the", *(c.text for c in chunks)])
+    assert chunker.token_counter.count_tokens(merged) > 6
+
+
+def test_lost_texts_reads_a_heading_of_two_lines_put_into_the_text():
+    # min_tokens puts a heading that differs into the text, between two parts of a split paragraph
+    doc = DoclingDocument(name="two-line-heading")
+    doc.add_heading(text="the the\nchunk", level=1)
+    doc.add_text(label=DocItemLabel.TEXT, text="a b c")
+    chunk = SimpleNamespace(text="a b\nthe the\nchunk\nc", meta=SimpleNamespace(headings=None))
+    assert lost_texts(doc, [chunk]) == []

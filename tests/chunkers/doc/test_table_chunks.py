@@ -61,6 +61,20 @@ def test_table_chunks_have_no_markdown_debris_line():
     assert all("|" not in chunker.contextualize(c) for c in chunks)
 
 
+def test_a_split_row_leaves_no_dash_line_when_its_label_fills_the_budget():
+    # "Region 11 (-): - = - -" at 3 tokens: the last "-" took "= -", and the "-" left before it
+    # stood alone; the label now gives up its end instead
+    doc = DoclingDocument(name="dashes")
+    doc.add_title(text="the")
+    make_table([["-", "", "", "-"], ["Region 11", "", "", "- -"]], doc=doc, caption="the")
+    chunker = docchunk.HybridChunker(tokenizer="word", max_tokens=5)
+    chunks = [c for c in chunker.chunk(doc) if c.meta.table_rows is not None]
+    assert collapse(" ".join(c.text for c in chunks)) == "Region 11 (-): - = - -"
+    for chunk in chunks:
+        assert not debris_lines(chunker.contextualize(chunk)), [c.text for c in chunks]
+        assert chunk.meta.token_count <= 5
+
+
 def test_top_left_header_cell_is_not_dropped():
     chunks = list(docchunk.HybridChunker(max_tokens=64).chunk(region_table()))
     table = [c for c in chunks if c.meta.table_rows is not None]

@@ -113,7 +113,8 @@ def attach_marks(
     span (or one after another lone span) with the text after it, when ``fits(start,
     end)`` says the joined span is within the budget, else with as much of that
     neighbour as fits (the rest of the neighbour a span of its own, cut between words
-    where one fits); it stays alone only when not even one character of the
+    where one fits; a start of the text before left lone by that cut goes the same way
+    to the span before it); it stays alone only when not even one character of the
     neighbour fits with it.
     """
     lone = lone or partial(is_debris, text)
@@ -124,16 +125,7 @@ def attach_marks(
             continue
         ps, pe = out[-1]
         if lone(s, e) and not lone(ps, pe):  # after text: it takes the end of the previous span
-            if fits(ps, e):
-                out[-1] = (ps, e)
-                continue
-            cut = _shortest_fitting(ps, pe, partial(_fits_before, fits, e))
-            word = _word_end(text, cut, pe)  # cut between words where one fits
-            if text[ps:word].strip() and text[word:pe].strip() and fits(word, e):
-                cut = word
-            if text[cut:pe].strip() and text[ps:cut].strip() and fits(ps, cut):  # the rest must fit too
-                out[-1] = (ps, cut)
-                out.append((cut, e))
+            if _take_end(text, out, s, e, fits, lone):
                 continue
         elif lone(ps, pe):  # before text: it takes the start of this span
             if fits(ps, e):
@@ -149,6 +141,36 @@ def attach_marks(
                 continue
         out.append((s, e))
     return out
+
+
+def _take_end(
+    text: str, out: list[tuple[int, int]], s: int, e: int, fits: Callable[[int, int], bool],
+    lone: Callable[[int, int], bool],
+) -> bool:  # fmt: skip
+    """Place the lone span ``text[s:e]`` with the end of ``out[-1]``; False when not even a character fits.
+
+    ``out[-1]`` takes the whole span when the two fit, else the span takes as much of
+    the end of ``out[-1]`` as fits with it (cut between words where one fits). When the
+    start left of ``out[-1]`` is lone in its turn (the ``-`` of ``"- = -"`` whose ``= -``
+    went with a last ``-``), it goes the same way to the span before it.
+    """
+    ps, pe = out[-1]
+    if fits(ps, e):
+        out[-1] = (ps, e)
+        return True
+    cut = _shortest_fitting(ps, pe, partial(_fits_before, fits, e))
+    word = _word_end(text, cut, pe)  # cut between words where one fits
+    if text[ps:word].strip() and text[word:pe].strip() and fits(word, e):
+        cut = word
+    if not (text[cut:pe].strip() and text[ps:cut].strip() and fits(ps, cut)):  # the rest must fit too
+        return False
+    out[-1] = (ps, cut)
+    if lone(ps, cut) and len(out) > 1 and not lone(*out[-2]):
+        out.pop()
+        if not _take_end(text, out, ps, cut, fits, lone):
+            out.append((ps, cut))
+    out.append((cut, e))
+    return True
 
 
 def is_debris(text: str, start: int, end: int) -> bool:

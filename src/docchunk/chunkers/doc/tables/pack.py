@@ -248,8 +248,10 @@ def _split_cell(prefix: str, value: str, available: int, sizer: Sizer, label: in
     ``label`` characters (the row's label, in characters of ``prefix``; it takes the
     start of what follows, so that the label opens a line with text after it), and
     a last fragment holding the whole value and no header word (a lone ``-`` or
-    ``12``; it takes the end of the header before it). Only a single token larger
-    than the budget is flagged oversized.
+    ``12``; it takes the end of the header before it). When that leaves a fragment
+    made only of marks (a label too large to keep text after it), only such fragments
+    are joined, and the label gives up its end. Only a single token larger than the
+    budget is flagged oversized.
     """
     count = sizer.count
     budget = available - count(prefix) if prefix else 0
@@ -267,8 +269,16 @@ def _split_cell(prefix: str, value: str, available: int, sizer: Sizer, label: in
     if text == prefix + value:  # not quoted: the label and the value are where prefix and value put them
         equals = len(prefix.rstrip()) - 1 if prefix.rstrip().endswith("=") else len(text)
         lone = partial(_is_lone, text, label, equals, len(prefix))
+
+    def fits(a: int, b: int) -> bool:
+        return count(text[a:b]) <= available
+
+    placed = attach_marks(text, spans, fits, lone)
+    if any(is_debris(text, s, e) for s, e in placed):
+        # a label that cannot keep text after it still gives a word to a remnant, which is worse
+        placed = attach_marks(text, spans, fits, partial(is_debris, text))
     out = []
-    for s, e in attach_marks(text, spans, lambda a, b: count(text[a:b]) <= available, lone):
+    for s, e in placed:
         n = count(text[s:e])
         out.append((text[s:e], n, n > available))
     return out
