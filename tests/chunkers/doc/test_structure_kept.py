@@ -249,7 +249,7 @@ def test_lead_in_paragraph_goes_into_the_text_of_a_first_piece_cut_to_fit():
     assert [(s.ref, s.start, s.end) for s in first.meta.spans] == [(lead.self_ref, 0, len(lead.text))]
     assert all(c.meta.token_count <= 24 for c in chunks)
     assert sum(lead.text in chunker.contextualize(c) for c in chunks) == 1
-    assert [c.meta.table_rows for c in chunks if c.meta.table_rows][0][0] == 1  # the first piece starts the body
+    assert next(c.meta.table_rows for c in chunks if c.meta.table_rows)[0] == 1  # the first piece starts the body
 
 
 LONG_LEAD = (
