@@ -76,7 +76,7 @@ def test_a_split_row_leaves_no_dash_line_when_its_label_fills_the_budget():
 
 
 def test_top_left_header_cell_is_not_dropped():
-    chunks = list(docchunk.HybridChunker(max_tokens=64).chunk(region_table()))
+    chunks = list(docchunk.HybridChunker(max_tokens=64, merge_peers=False).chunk(region_table()))
     table = [c for c in chunks if c.meta.table_rows is not None]
     assert table and all(line.startswith("Region ") for c in table for line in c.text.split("\n"))
     assert all(line.count("(Region): ") == 1 for c in table for line in c.text.split("\n"))
@@ -94,10 +94,23 @@ def test_caption_is_in_meta_captions_of_every_table_piece():
         assert chunker.contextualize(chunk).startswith("Sales\nTable 1. Units by region.\nRegion ")
 
 
-def test_table_pieces_are_not_merged_with_text():
-    chunks = list(docchunk.HybridChunker(max_tokens=256).chunk(region_table(rows=3)))
-    assert [c.meta.table_rows for c in chunks] == [(1, 4), None]
-    assert chunks[1].text == "After the table."
+def test_a_table_piece_takes_the_text_after_it_when_it_fits():
+    """A table piece stayed apart from the text next to it, which docling-core's merge_peers joins.
+
+    A note after a small table was a chunk of its own, and on the doc-qa reports such short
+    chunks won the top rank for questions about the table (see ``docs/quality.md``). With
+    ``merge_peers`` the piece takes it and keeps its rows, captions and spans; without, they stay apart.
+    """
+    doc = region_table(rows=3)
+    chunks = list(docchunk.HybridChunker(max_tokens=256).chunk(doc))
+    assert [c.meta.table_rows for c in chunks] == [(1, 4)]
+    assert chunks[0].text.endswith("\nAfter the table.")
+    assert captions(chunks[0]) == ["Table 1. Units by region."]
+    after = next(t for t in doc.texts if t.text == "After the table.")
+    assert [(s.ref, s.start, s.end) for s in chunks[0].meta.spans] == [(after.self_ref, 0, len(after.text))]
+    apart = list(docchunk.HybridChunker(max_tokens=256, merge_peers=False).chunk(doc))
+    assert [c.meta.table_rows for c in apart] == [(1, 4), None]
+    assert apart[1].text == "After the table."
 
 
 def test_caption_too_long_for_the_budget_becomes_its_own_chunk():

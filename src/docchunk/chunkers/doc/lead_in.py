@@ -4,10 +4,11 @@ A paragraph directly before a table that ends with ``:`` ("The results are shown
 below:") or names a table ("Table 3 shows ...", "The following table ...", "...
 in the table below") introduces that table. :func:`attach_lead_ins` moves it into
 the table's first piece: as the start of its text when the piece still fits
-``max_tokens`` with it, else as the first of its captions (context of the piece:
-``contextualize()`` shows it) when that fits, else as that caption of a first piece
-cut to the rows that fit with it (a piece of whole rows: the other rows go on in a
-piece of their own). When the whole paragraph fits in none of these ways (a long
+``max_tokens`` with it, else as the start of the text of a first piece cut to the
+rows that fit after it (a piece of whole rows: the other rows go on in a piece of
+their own). The paragraph is content, so it always goes into a piece's text (and
+its ``meta.spans``), never into its captions. When the whole paragraph fits in
+neither way (a long
 paragraph, or one split at sentence ends over several pieces), its lead-in
 *sentence* (:func:`lead_in_sentence`: the last sentence, when the paragraph ends
 with ``:``, else the last one that names a table) becomes the first caption of the
@@ -23,6 +24,7 @@ leaves the sentence room. Only when none of these fits does the table go without
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -151,7 +153,7 @@ def _with_lead_in(
         as_context = replace(under_path(table_piece, headings[k:]), captions=[sentence, *(table_piece.captions or [])])
         if run.ctx_count(as_context) <= run.max:
             return before, [as_context]
-        cut = _fewer_rows(run, as_context, moved_item=False)
+        cut = _fewer_rows(run, as_context)
         if cut is not None:
             head, tail = cut
             return before, [head, replace(tail, headings=table_piece.headings, heading_items=table_piece.heading_items)]
@@ -218,23 +220,54 @@ def _whole_lead_in(
     in_text = replace(table_piece, text=lead + run.delim + table_piece.text, items=items, text_tokens=None)
     if run.ctx_count(in_text) <= run.max:
         return rest, [in_text]
-    as_context = replace(table_piece, captions=[lead, *(table_piece.captions or [])], items=items)
-    if run.ctx_count(as_context) <= run.max:
-        return rest, [as_context]
-    cut = _fewer_rows(run, as_context)
+    cut = _fewer_rows_after(run, table_piece, lead, items)
     if cut is not None:
         return rest, cut
     return None
 
 
-def _fewer_rows(run: HybridRun, piece: Piece, moved_item: bool = True) -> list[Piece] | None:
-    """``piece`` (a table piece with the lead-in as its first caption) cut in two so that the lead-in fits.
+def _fewer_rows_after(run: HybridRun, table_piece: Piece, lead: str, items: list[Any]) -> list[Piece] | None:
+    """The lead-in paragraph ``lead`` in the text of a first piece cut to the rows that fit after it.
 
-    Only for a piece of whole rows, one per line (``table_rows`` says how many): the
-    first part holds the rows that fit with the lead-in, the second the others,
-    without it (as the table's other pieces). None when not even one row fits.
-    ``moved_item``: the lead-in's item was put first in ``piece.items`` (the whole
-    paragraph moved); the second part goes without it.
+    The paragraph is content: it goes into the piece's text (and so into its
+    ``meta.spans``), never into its captions. The second part holds the other rows,
+    without the paragraph's item (see :func:`_cut_rows`).
+    """
+    return _cut_rows(
+        run,
+        table_piece,
+        lambda body, rows: replace(
+            table_piece, text=lead + run.delim + body, items=items, table_rows=rows, text_tokens=None
+        ),
+        lambda body, rows: replace(table_piece, text=body, table_rows=rows, text_tokens=None),
+    )
+
+
+def _fewer_rows(run: HybridRun, piece: Piece) -> list[Piece] | None:
+    """``piece`` (a table piece with the lead-in sentence as its first caption) cut in two so that the sentence fits.
+
+    The second part goes on without the sentence, as the table's other pieces (see :func:`_cut_rows`).
+    """
+    tail_captions = piece.captions[1:] or None if piece.captions else None
+    return _cut_rows(
+        run,
+        piece,
+        lambda body, rows: replace(piece, text=body, table_rows=rows, text_tokens=None),
+        lambda body, rows: replace(piece, text=body, table_rows=rows, captions=tail_captions, text_tokens=None),
+    )
+
+
+def _cut_rows(
+    run: HybridRun,
+    piece: Piece,
+    head_of: Callable[[str, tuple[int, int]], Piece],
+    tail_of: Callable[[str, tuple[int, int]], Piece],
+) -> list[Piece] | None:
+    """A table piece of whole rows cut in two: the most rows whose ``head_of(text, rows)`` fits, then the others.
+
+    Only for a piece of whole rows with one line per row that has text
+    (:func:`_line_rows`); ``tail_of(text, rows)`` makes the second part. None when
+    not even one row fits in the head.
     """
     if piece.table_rows is None:
         return None
@@ -245,12 +278,9 @@ def _fewer_rows(run: HybridRun, piece: Piece, moved_item: bool = True) -> list[P
         return None
     for k in range(len(lines) - 1, 0, -1):
         cut = bounds[k]  # the grid row of line k: the tail starts there (empty rows before it stay in the head)
-        head = replace(piece, text="\n".join(lines[:k]), table_rows=(start, cut), text_tokens=None)
+        head = head_of("\n".join(lines[:k]), (start, cut))
         if run.ctx_count(head) <= run.max:
-            tail_captions = piece.captions[1:] or None if piece.captions else None
-            tail = replace(piece, text="\n".join(lines[k:]), table_rows=(cut, end), captions=tail_captions,
-                           items=piece.items[1:] if moved_item else piece.items, text_tokens=None)  # fmt: skip
-            return [head, tail]
+            return [head, tail_of("\n".join(lines[k:]), (cut, end))]
     return None
 
 
