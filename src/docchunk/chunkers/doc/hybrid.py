@@ -53,7 +53,9 @@ class HybridChunker(DocumentChunker):
             ``docling_compat=True`` and a docling-core tokenizer object, the
             object's limit, as in docling-core (a different ``max_tokens`` is
             ignored with a ``UserWarning``).
-        merge_peers: Merge consecutive undersized chunks with equal headings.
+        merge_peers: Merge consecutive undersized chunks with equal headings. Default
+            mode: a table piece also takes the text pieces next to it with its headings
+            while it fits ``max_tokens`` (its ``table_rows`` and captions kept).
         merge_list_items: Accepted for docling-core compatibility (always merged).
         repeat_table_header: Split oversized tables line by line, repeating the header.
         omit_header_on_overflow: Leave the header out for a table row that fits only without it.
