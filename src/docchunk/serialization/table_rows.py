@@ -508,7 +508,7 @@ def _record_rows(grid: list[list[Any]], start: int, label_cols: int, text_of: Ca
         if not entries:
             rows.append(TableRow(r, (("", _readable(label)),), sep=RECORD_SEP, cols=(label_at,)))
         else:
-            lead = f"{label}: " if label else ""
+            lead = (f"{label} " if label.endswith(":") else f"{label}: ") if label else ""  # no "::"
             rows.append(TableRow(r, tuple(entries), lead, RECORD_SEP, cols=tuple(spans), lead_cols=label_at))
     unused = [h for k, h in enumerate(headers) if k >= label_cols and h and k not in used]
     if corner and not any(row.lead for row in rows):  # no labelled data row carries the corner

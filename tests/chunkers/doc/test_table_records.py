@@ -420,3 +420,17 @@ def test_corpus_tables_as_records(max_tokens):
         for chunk in table_pieces_of(chunks):
             for line in chunk.text.split("\n"):
                 assert "= ;" not in line and not line.endswith(" =") and "= ." not in line, (path.name, line)
+
+
+def test_a_row_label_ending_with_a_colon_gets_no_second_one():
+    """A body row labelled ``For the year ended December 31:`` was written ``...31:: 2019; 2018``."""
+    from docling_core.types.doc import DoclingDocument, TableCell, TableData
+
+    data = [["For the year ended December 31:", "2019", "2018"], ["Cost", "$100", "$82"]]
+    cells = [TableCell(text=v, start_row_offset_idx=r, end_row_offset_idx=r + 1, start_col_offset_idx=c,
+                       end_col_offset_idx=c + 1, row_header=c == 0)
+             for r, row in enumerate(data) for c, v in enumerate(row)]  # fmt: skip
+    doc = DoclingDocument(name="t")
+    table = doc.add_table(data=TableData(num_rows=2, num_cols=3, table_cells=cells))
+    text = table_rows(table, doc).text
+    assert text.split("\n") == ["For the year ended December 31: 2019; 2018", "Cost: $100; $82"], text
