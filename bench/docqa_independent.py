@@ -43,6 +43,7 @@ import argparse
 import gzip
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -147,6 +148,58 @@ def recall(evidence: list[dict], chars: set, cells: set) -> float:
     return sum(shares) / len(shares) if shares else 0.0
 
 
+def _unit(vectors: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return vectors / np.where(norms == 0, 1.0, norms)
+
+
+Data = dict[str, tuple[dict[str, dict], list[dict]]]
+
+
+def evaluate(data: Data, chunker: object, embed: Callable[[list[str]], np.ndarray],
+             ) -> tuple[dict[str, dict], dict[str, int], list[str]]:  # fmt: skip
+    """Chunk, embed, rank and score every question of ``data`` (from :func:`load`).
+
+    Args:
+        data: ``genre -> (doc_id -> DoclingDocument JSON, questions)``.
+        chunker: A docchunk document chunker (``chunk(doc)``, ``contextualize(chunk)``).
+        embed: ``list[str] -> (n, d)`` array; rows are L2-normalized here.
+
+    Returns:
+        ``(qid -> {"genre", "doc@1", ..., "all@5"}, genre -> chunks, provenance problems)``;
+        recalls are fractions in [0, 1].
+    """
+    from docling_core.types.doc import DoclingDocument
+
+    rows: dict[str, dict] = {}
+    problems: list[str] = []
+    chunk_counts: dict[str, int] = {}
+    for genre, (docs, questions) in data.items():
+        owners, holds, texts = [], [], []
+        for doc_id, doc_json in docs.items():
+            doc = DoclingDocument.model_validate(doc_json)
+            for chunk in chunker.chunk(doc):  # type: ignore[attr-defined]
+                exported = chunk.export_json_dict()
+                owners.append(doc_id)
+                holds.append(held(exported["meta"], exported["text"], doc_json, problems))
+                texts.append(chunker.contextualize(chunk))  # type: ignore[attr-defined]
+        chunk_counts[genre] = len(texts)
+        vectors = _unit(np.asarray(embed(texts)))
+        qvectors = _unit(np.asarray(embed([q["question"] for q in questions])))
+        owner = np.array(owners)
+        for q, qv in zip(questions, qvectors, strict=True):
+            row = {"genre": genre}
+            for scope in ("doc", "all"):
+                idx = np.flatnonzero(owner == q["doc_id"]) if scope == "doc" else np.arange(len(texts))
+                order = idx[np.argsort(-(vectors[idx] @ qv), kind="stable")]
+                for k in KS:
+                    chars = set().union(*(holds[i][0] for i in order[:k]))
+                    cells = set().union(*(holds[i][1] for i in order[:k]))
+                    row[f"{scope}@{k}"] = recall(q["evidence"], chars, cells)
+            rows[q["qid"]] = row
+    return rows, chunk_counts, problems
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("data", type=Path)
@@ -159,38 +212,10 @@ def main() -> int:
     ap.add_argument("--tolerance", type=float, default=0.5, help="points of recall allowed between the two")
     args = ap.parse_args()
 
-    from docling_core.types.doc import DoclingDocument
-
     import docchunk
 
     chunker = docchunk.HybridChunker(max_tokens=args.max_tokens, docling_compat=args.docling_compat)
-    embed = Embedder()
-    rows: dict[str, dict] = {}
-    problems: list[str] = []
-    chunk_counts: dict[str, int] = {}
-    for genre, (docs, questions) in load(args.data, args.limit, args.offset, args.genre).items():
-        owners, holds, texts = [], [], []
-        for doc_id, doc_json in docs.items():
-            doc = DoclingDocument.model_validate(doc_json)
-            for chunk in chunker.chunk(doc):
-                exported = chunk.export_json_dict()
-                owners.append(doc_id)
-                holds.append(held(exported["meta"], exported["text"], doc_json, problems))
-                texts.append(chunker.contextualize(chunk))
-        chunk_counts[genre] = len(texts)
-        vectors = embed(texts)
-        qvectors = embed([q["question"] for q in questions])
-        owner = np.array(owners)
-        for q, qv in zip(questions, qvectors, strict=True):
-            row = {"genre": genre}
-            for scope in ("doc", "all"):
-                idx = np.flatnonzero(owner == q["doc_id"]) if scope == "doc" else np.arange(len(texts))
-                order = idx[np.argsort(-(vectors[idx] @ qv), kind="stable")]
-                for k in KS:
-                    chars = set().union(*(holds[i][0] for i in order[:k]))
-                    cells = set().union(*(holds[i][1] for i in order[:k]))
-                    row[f"{scope}@{k}"] = recall(q["evidence"], chars, cells)
-            rows[q["qid"]] = row
+    rows, chunk_counts, problems = evaluate(load(args.data, args.limit, args.offset, args.genre), chunker, Embedder())
 
     names = [f"{s}@{k}" for s in ("doc", "all") for k in KS]
     genres = sorted({r["genre"] for r in rows.values()})
