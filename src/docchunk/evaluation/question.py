@@ -16,8 +16,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import SimpleNamespace
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -122,6 +121,13 @@ def _merged(marks: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
     return out
 
 
+class _Stub(NamedTuple):
+    """A stand-in item for :func:`~docchunk.chunkers.doc.provenance.align`: one span's text under a key."""
+
+    self_ref: str
+    text: str
+
+
 def evidence_marks(chunk: Any, doc: Any, evidence: Sequence[dict[str, Any]], held: Held) -> list[tuple[int, int, str]]:
     """Where the evidence ``chunk`` holds is in ``chunk.text``: ``(start, end, kind)``, sorted and disjoint.
 
@@ -140,7 +146,7 @@ def evidence_marks(chunk: Any, doc: Any, evidence: Sequence[dict[str, Any]], hel
     marks: list[tuple[int, int, str]] = []
     texts = {t.self_ref: t.text for t in doc.texts}
     spans = [s for s in getattr(chunk.meta, "spans", None) or () if s.ref in texts]
-    stubs = [SimpleNamespace(self_ref=str(k), text=texts[s.ref][s.start : s.end]) for k, s in enumerate(spans)]
+    stubs = [_Stub(str(k), texts[s.ref][s.start : s.end]) for k, s in enumerate(spans)]
     wanted = [e for e in evidence if e["kind"] == "text"]
     for pos, key, start, length in align(chunk.text, stubs):
         span = spans[int(key)]

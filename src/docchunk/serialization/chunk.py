@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, Field, PrivateAttr
 
-from docchunk.serialization._docling import BaseChunker
+from docchunk.serialization._docling import BaseChunk, BaseChunker
 from docchunk.serialization._docling import DocChunk as _DLDocChunk
 from docchunk.serialization._docling import DocMeta as _DLDocMeta
 
@@ -192,7 +192,7 @@ class DocChunk(_DLDocChunk):
         return self._budget
 
 
-def contextualize(chunk: Any, delim: str = "\n") -> str:
+def contextualize(chunk: BaseChunk, delim: str = "\n") -> str:
     r"""Serialize a chunk with its headings and captions for an embedding model.
 
     Gives the same string as docling-core's ``BaseChunker.contextualize``: the

@@ -414,7 +414,7 @@ class ChunkingSerializerProvider(BaseSerializerProvider):
         return f"ChunkingSerializerProvider(mode={self.mode!r})"
 
 
-def is_chunking_serializer(serializer: Any) -> bool:
+def is_chunking_serializer(serializer: object) -> bool:
     """Whether ``serializer`` is docchunk's or docling-core's chunking serializer (or a subclass).
 
     docling-core's ``HybridChunker`` splits oversized tables line by line (repeating

@@ -8,8 +8,12 @@ row or a chunk, which run no chunker. The rows themselves are made in the batch 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from docchunk.serialization._docling import DocChunk as DoclingDocChunk
+    from docchunk.serialization.chunk import ItemSpan, PageBox
 
 __all__ = [
     "EXPANDED_FIELDS",
@@ -23,6 +27,9 @@ __all__ = [
     "flat_table_cols",
     "json_line",
 ]
+
+FlatValue = str | int | list[str] | list[int] | None
+"""A value of :func:`chunk_metadata`: what vector stores take as metadata (``token_count`` may be None)."""
 
 Row = dict[str, Any]  # JSON values: str, int, lists of them, and the ``meta`` object (docling-core's DocMeta JSON)
 """One row: the keys :data:`ROW_FIELDS` (then :data:`TEXT_FIELDS` or :data:`EXPANDED_FIELDS`), JSON values."""
@@ -79,8 +86,11 @@ def json_line(row: Row) -> str:
     return line + "\n"
 
 
-def chunk_metadata(chunk: Any, source: str, index: int) -> dict[str, Any]:
+def chunk_metadata(chunk: DoclingDocChunk, source: str, index: int) -> dict[str, FlatValue]:
     """A chunk's flat metadata: only strings, ints and lists of them.
+
+    ``chunk`` is a docling-core ``DocChunk`` (docchunk's :class:`docchunk.DocChunk` is
+    one); docchunk's own fields are read when present.
 
     The keys: ``source``, ``chunk_index``, ``headings``, ``captions``, ``page_numbers``,
     ``token_count``, ``doc_items`` (refs), ``spans``, ``page_boxes`` and ``table_cols``
@@ -102,11 +112,11 @@ def chunk_metadata(chunk: Any, source: str, index: int) -> dict[str, Any]:
     }
 
 
-def _get(obj: Any, key: str) -> Any:
+def _get(obj: Any, key: str) -> Any:  # a model or its JSON object
     return obj[key] if isinstance(obj, dict) else getattr(obj, key)
 
 
-def flat_spans(spans: Any) -> list[str]:
+def flat_spans(spans: Iterable[ItemSpan | Mapping[str, object]] | None) -> list[str]:
     """``meta.spans`` (models or their JSON) as flat strings ``"ref:start:end"``, e.g. ``"#/texts/5:0:120"``."""
     return [f"{_get(s, 'ref')}:{_get(s, 'start')}:{_get(s, 'end')}" for s in spans or ()]
 
@@ -116,7 +126,7 @@ def flat_table_cols(cols: Iterable[Sequence[int]] | None) -> list[str]:
     return [f"{row}:{start}:{end}" for row, start, end in cols or ()]
 
 
-def flat_page_boxes(boxes: Any) -> list[str]:
+def flat_page_boxes(boxes: Iterable[PageBox | Mapping[str, Any]] | None) -> list[str]:
     """``meta.page_boxes`` as flat strings ``"page_no:l,t,r,b:ORIGIN"`` (``"1:50.1,230.9,286.4,78.9:BOTTOMLEFT"``)."""
     out = []
     for box in boxes or ():

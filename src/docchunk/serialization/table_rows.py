@@ -439,7 +439,7 @@ def _without_urls(text: str, root: Any, doc: Any, serializer: Any) -> str:
     return text
 
 
-def check_table_format(table_format: Any) -> str:
+def check_table_format(table_format: object) -> str:
     """``table_format`` when it is one of :data:`TABLE_FORMATS`; else raise :class:`ConfigError`."""
     if not isinstance(table_format, str) or table_format not in TABLE_FORMATS:
         raise ConfigError(

@@ -80,7 +80,7 @@ def _instance_of(obj: Any, module: str, cls: str) -> bool:
     return mod is not None and isinstance(obj, getattr(mod, cls, ()))
 
 
-def is_docling_tokenizer(spec: Any) -> bool:
+def is_docling_tokenizer(spec: object) -> bool:
     """Whether ``spec`` is a docling-core tokenizer object (a ``BaseTokenizer``), without importing docling-core."""
     return _instance_of(spec, "docling_core.transforms.chunker.tokenizer.base", "BaseTokenizer")
 

@@ -6,8 +6,7 @@ import operator
 import re
 import reprlib
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
 
 from docchunk.errors import TokenizerError
 
@@ -28,7 +27,7 @@ _IS_CJK = re.compile(rf"[{_CJK}]")
 _IS_CJK_PUNCT = re.compile(rf"[{_CJK_PUNCT}]")
 
 
-def not_text_error(name: str, texts: Any) -> TokenizerError | None:
+def not_text_error(name: str, texts: Iterable[object]) -> TokenizerError | None:
     """A clear :class:`TokenizerError` when an item of ``texts`` is not a ``str``, else None."""
     for index, text in enumerate(texts):
         if not isinstance(text, str):

@@ -23,7 +23,7 @@ from docchunk.errors import ConfigError, DocchunkError
 __all__ = ["StrictConfig", "check_size", "config_error", "unknown_name_error"]
 
 
-def check_size(name: str, value: Any, minimum: int, error: type[ValueError] = ConfigError) -> int:
+def check_size(name: str, value: object, minimum: int, error: type[ValueError] = ConfigError) -> int:
     """Validate an integer size parameter: the one place for this check.
 
     Args:

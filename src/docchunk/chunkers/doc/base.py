@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 __all__ = ["DocumentChunker", "assign_validated", "check_document"]
 
 
-def check_document(dl_doc: Any) -> None:
+def check_document(dl_doc: object) -> None:
     """Raise a clear :class:`DocumentError` unless ``dl_doc`` is a ``DoclingDocument``."""
     from docling_core.types.doc import DoclingDocument
 

@@ -30,7 +30,7 @@ __all__ = ["check_code_strategy", "chunk_code_piece", "code_strategy_for"]
 CODE_INSTALL = extra_install("code")
 
 
-def check_code_strategy(value: Any) -> CodeStrategy | None:  # value: whatever the user passed
+def check_code_strategy(value: object) -> CodeStrategy | None:  # value: whatever the user passed
     """``code_chunking_strategy``: None or an object with docling-core's ``chunk_code_item``.
 
     Raises:
@@ -41,7 +41,7 @@ def check_code_strategy(value: Any) -> CodeStrategy | None:  # value: whatever t
             f"code_chunking_strategy must be None or a code chunking strategy (docchunk.CodeChunkingStrategy, or "
             f"a docling-core BaseCodeChunkingStrategy such as StandardCodeChunkingStrategy), got {value!r}"
         )
-    return value
+    return cast("CodeStrategy | None", value)  # it has chunk_code_item (the protocol's one method)
 
 
 def code_strategy_for(

@@ -100,7 +100,9 @@ class ChunkExpander(BaseChunkExpander):
         """The mode's serializer of ``dl_doc``, the one docchunk's document chunkers of that mode use."""
         return self.mode.serializer(None, dl_doc, self.table_format, self.include_furniture)
 
-    def expand(self, chunk: Any, dl_doc: DoclingDocument, serializer: BaseDocSerializer | None = None) -> Any:
+    def expand(
+        self, chunk: BaseChunk, dl_doc: DoclingDocument, serializer: BaseDocSerializer | None = None
+    ) -> BaseChunk:
         """The chunk expanded (see the subclass), or ``chunk`` itself when there is nothing to expand to.
 
         Args:
@@ -129,7 +131,9 @@ class ChunkExpander(BaseChunkExpander):
             serializer = self._serializer(dl_doc)
         return self._expand(chunk, dl_doc, serializer, {})
 
-    def _expand(self, chunk: Any, dl_doc: DoclingDocument, serializer: BaseDocSerializer, memo: dict[str, Any]) -> Any:
+    def _expand(
+        self, chunk: BaseChunk, dl_doc: DoclingDocument, serializer: BaseDocSerializer, memo: dict[str, Any]
+    ) -> BaseChunk:
         """:meth:`expand` with a serializer; ``memo`` is kept across the chunks of one document."""
         if self.mode.exact:  # docling-core's expander
             return self._docling(chunk, dl_doc, serializer)
@@ -148,8 +152,8 @@ class ChunkExpander(BaseChunkExpander):
         return expanded
 
     def expand_all(
-        self, chunks: Iterable[Any], dl_doc: DoclingDocument, serializer: BaseDocSerializer | None = None
-    ) -> Iterator[Any]:
+        self, chunks: Iterable[BaseChunk], dl_doc: DoclingDocument, serializer: BaseDocSerializer | None = None
+    ) -> Iterator[BaseChunk]:
         """``expand`` each chunk of ``dl_doc``, with one serializer for all of them.
 
         What the expansion reads of the whole document is serialized once for all the

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from functools import partial
-from typing import Any, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar, overload
 
 from docchunk.serialization.table_rows import _DEBRIS_CHARS
 from docchunk.tokenizers import Sizer, Tokenizer
@@ -40,7 +40,13 @@ class SegmentRun(Protocol):
         ...
 
 
-def sentence_segments(run: SegmentRun, text: str, available: int, ranges: bool = False) -> list[Any]:
+@overload
+def sentence_segments(run: SegmentRun, text: str, available: int, ranges: Literal[False] = False) -> list[str]: ...
+@overload
+def sentence_segments(run: SegmentRun, text: str, available: int, ranges: Literal[True]) -> list[tuple[int, int]]: ...
+def sentence_segments(
+    run: SegmentRun, text: str, available: int, ranges: bool = False
+) -> list[str] | list[tuple[int, int]]:
     """``text`` packed into segments of at most ``available`` tokens at sentence ends.
 
     Uses :class:`docchunk.SentenceChunker`'s sentence rules (a sentence longer than
@@ -79,7 +85,7 @@ def sentence_segments(run: SegmentRun, text: str, available: int, ranges: bool =
         spans.append((c.start_index, c.end_index, c.token_count))
     if len(spans) > 1 and _marks_only(text[spans[-1][0] : spans[-1][1]]) and joinable(spans[-2][0], spans[-1][1]):
         spans[-2:] = [(spans[-2][0], spans[-1][1], None)]
-    out: list[Any] = []
+    out: list[Any] = []  # str segments, or their (start, end) ranges with ranges=True
     for a, b, tokens in spans:
         # the segments' counts are remembered (by arithmetic where the ends are clean), so
         # that sizing them with headings later tokenizes nothing again

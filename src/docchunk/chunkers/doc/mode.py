@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal, Protocol, TypeVar
 
 from docling_core.transforms.serializer.base import BaseDocSerializer, BaseSerializerProvider
 from docling_core.types.doc import DocItem, DoclingDocument, NodeItem
@@ -45,6 +45,21 @@ if TYPE_CHECKING:
     from docchunk.chunkers.doc.hybrid_run import HybridRun
 
 __all__ = ["COMPAT", "STRUCTURED", "Mode", "mode_for"]
+
+
+_C = TypeVar("_C")
+
+
+class Results(Protocol):
+    """A mode's ``results``: ``(chunks, doc, chunker, serializer)`` -> the chunks a ``chunk()`` call yields.
+
+    Generic in the chunk type: the chunks come out as they went in (docchunk's
+    ``DocChunk``, or docling-core's ``CodeChunk`` of a code strategy), only checked.
+    """
+
+    def __call__(
+        self, chunks: Iterator[_C], doc: DoclingDocument, chunker: object, serializer: BaseDocSerializer
+    ) -> Iterator[_C]: ...
 
 
 @dataclass(frozen=True)
@@ -76,7 +91,7 @@ class Mode:
     segment: Callable[[HybridRun, str, int], list[tuple[int, int]]]
     item_text: Callable[[HybridRun, NodeItem, str], str]
     one_element: Callable[[HybridRun, list[DocItem]], bool]
-    results: Callable[[Iterator[Any], DoclingDocument, object, BaseDocSerializer], Iterator[Any]]
+    results: Results
 
 
 # -- compat: docling-core's --------------------------------------------------------------
@@ -117,8 +132,8 @@ def _never(run: HybridRun, items: list[DocItem]) -> bool:
 
 
 def _as_they_are(
-    chunks: Iterator[Any], doc: DoclingDocument, chunker: object, serializer: BaseDocSerializer
-) -> Iterator[Any]:
+    chunks: Iterator[_C], doc: DoclingDocument, chunker: object, serializer: BaseDocSerializer
+) -> Iterator[_C]:
     return chunks
 
 
@@ -153,8 +168,8 @@ def _all_captions(run: HybridRun, items: list[DocItem]) -> bool:
 
 
 def _explained(
-    chunks: Iterator[Any], doc: DoclingDocument, chunker: object, serializer: BaseDocSerializer
-) -> Iterator[Any]:
+    chunks: Iterator[_C], doc: DoclingDocument, chunker: object, serializer: BaseDocSerializer
+) -> Iterator[_C]:
     # a document with text gives a chunk, or a DocumentError saying why not
     return explained(chunks, doc, chunker, serializer)
 

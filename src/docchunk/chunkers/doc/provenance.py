@@ -42,7 +42,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from itertools import pairwise
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from docling_core.types.doc import BoundingBox, DoclingDocument, NodeItem
@@ -51,6 +51,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Anchor",
+    "RefItem",
     "align",
     "anchors_of",
     "captions_of",
@@ -63,6 +64,19 @@ __all__ = [
     "spans_of",
 ]
 
+
+class RefItem(Protocol):
+    """What :func:`align` reads of an item: its ``self_ref`` (and its ``text``, when it has one).
+
+    A docling-core ``NodeItem`` is one; so is a stand-in with these attributes.
+    """
+
+    @property
+    def self_ref(self) -> str:
+        """The item's JSON pointer in its document (``"#/texts/5"``), or any key the anchors name it by."""
+        ...
+
+
 Anchor = tuple[int, str, int, int]  # (position in the piece's text, item ref, start in item.text, length)
 
 
@@ -71,7 +85,7 @@ def normalize(text: str) -> str:
     return " ".join(text.split())
 
 
-def _item_text(item: NodeItem) -> str | None:
+def _item_text(item: RefItem) -> str | None:
     text = getattr(item, "text", None)
     return text if isinstance(text, str) and text else None
 
@@ -85,7 +99,7 @@ def _lines(text: str) -> Iterable[tuple[int, str]]:
         pos += len(line) + 1
 
 
-def align(text: str, items: Sequence[Any], skip: Iterable[str] = ()) -> tuple[Anchor, ...]:
+def align(text: str, items: Sequence[RefItem], skip: Iterable[str] = ()) -> tuple[Anchor, ...]:
     """Anchors of ``items``' own texts inside ``text``, the text a serializer wrote for them.
 
     Items are taken in order, each after the previous one's last anchor; each line
