@@ -136,28 +136,39 @@ def _by_words(text: str, cursor: int, ref: str, start: int, line: str) -> list[A
 
     An inline run is written as one line with each run of whitespace as one space
     (``\xa0`` and line breaks included); its words are then found in order, separated by
-    whitespace only.
+    whitespace only. The words are read as they are compared, so that a place where
+    the line is not costs the words up to the first that differs, not the whole line.
     """
-    words = [(m.start(), m.group()) for m in _WORD.finditer(line)]
-    if not words:
+    first = _WORD.search(line)
+    if first is None:
         return []
-    first = words[0][1]
-    pos = text.find(first, cursor)
+    pos = text.find(first.group(), cursor)
     while pos >= 0:  # the first occurrence after ``cursor`` that the other words follow
-        places = [pos]
-        end = pos + len(first)
-        for _, word in words[1:]:
-            nxt = end
-            while nxt < len(text) and text[nxt].isspace():
-                nxt += 1
-            if nxt == end or not text.startswith(word, nxt):
-                break
-            places.append(nxt)
-            end = nxt + len(word)
-        else:
-            return [(place, ref, start + at, len(w)) for place, (at, w) in zip(places, words, strict=True)]
-        pos = text.find(first, pos + 1)
+        found = _words_from(text, pos, line, first)
+        if found is not None:
+            return [(place, ref, start + at, n) for place, at, n in found]
+        pos = text.find(first.group(), pos + 1)
     return []
+
+
+def _words_from(text: str, pos: int, line: str, first: re.Match[str]) -> list[tuple[int, int, int]] | None:
+    """``(place in text, start in line, length)`` of each word of ``line`` written from ``pos`` on, or None.
+
+    ``first`` is the line's first word, at ``pos`` in ``text``; each later word must
+    follow the one before after one or more whitespace characters.
+    """
+    out = [(pos, first.start(), len(first.group()))]
+    end = pos + len(first.group())
+    for match in _WORD.finditer(line, first.end()):
+        word = match.group()
+        nxt = end
+        while nxt < len(text) and text[nxt].isspace():
+            nxt += 1
+        if nxt == end or not text.startswith(word, nxt):
+            return None
+        out.append((nxt, match.start(), len(word)))
+        end = nxt + len(word)
+    return out
 
 
 def anchors_of(piece: Piece) -> tuple[Anchor, ...]:
