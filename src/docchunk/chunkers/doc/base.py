@@ -157,7 +157,8 @@ class DocumentChunker(BaseChunker):
         self, piece: Piece, token_count: int, oversized: bool = False, doc: DoclingDocument | None = None
     ) -> DocChunk:
         """The chunk of ``piece``, with its spans (:mod:`~docchunk.chunkers.doc.provenance`) and page boxes."""
-        items = [*piece.items, *captions_of(piece.items, doc)]
+        caption_items = captions_of(piece.items, doc)
+        items = [*piece.items, *caption_items]
         texts = {it.self_ref: text for it in items if isinstance(text := getattr(it, "text", None), str)}
         meta = DocMeta(
             doc_items=piece.items,
@@ -169,7 +170,7 @@ class DocumentChunker(BaseChunker):
             oversized=True if oversized else None,
             table_rows=piece.table_rows,
             table_cols=list(piece.table_cols) if piece.table_cols is not None else None,
-            spans=spans_of(completed(piece, doc), texts),
+            spans=spans_of(completed(piece, doc, caption_items), texts),
             page_boxes=page_boxes_of(piece.items, doc),
         )
         chunk = DocChunk(text=piece.text, meta=meta)
@@ -213,6 +214,7 @@ def assign_validated(model: Any, name: str, value: Any, post_init: bool, setattr
         model.__dict__.update(before)
         object.__setattr__(model, "__pydantic_private__", private)
         raise
+
 
 # keywords of docling-core's chunkers that docchunk does not implement: what to do instead
 _NOT_IMPLEMENTED = {

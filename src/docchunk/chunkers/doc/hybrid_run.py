@@ -313,9 +313,7 @@ class HybridRun:
         table_prefix = "".join(header)
         full_prefix = preamble + table_prefix
         if body and not omit and any(self.count(table_prefix + line) > available for line in body):
-            by_columns = split_table_by_columns(
-                header, body, preamble, available, self.sizer, omit
-            )
+            by_columns = split_table_by_columns(header, body, preamble, available, self.sizer, omit)
             if by_columns is not None:
                 return by_columns
         segments = split_lines(body, available, self.sizer, full_prefix, omit)
@@ -330,22 +328,25 @@ class HybridRun:
         counts = self.text_counts(pieces)
         out: list[Piece] = []
 
-        def candidate(lo: int, hi: int) -> Piece:
+        def probe(lo: int, hi: int) -> Piece:
+            """The merge of ``pieces[lo:hi + 1]`` as far as :meth:`ctx_count` reads it: text, headings, tokens."""
             run = pieces[lo : hi + 1]
             if self.additive:
                 tokens = sum(counts[lo : hi + 1]) + self.delim_tokens * (hi - lo)
             else:
                 tokens = self.sizer.join_count([p.text for p in run], counts[lo : hi + 1], self.delim)
             text = self.delim.join([p.text for p in run])
-            return Piece(
-                text=text,
-                anchors=(text, join_anchors([(p.text, anchors_of(p)) for p in run], self.delim)),
-                items=[it for p in run for it in p.items],
-                headings=pieces[lo].headings,
-                origin=pieces[hi].origin,
-                text_tokens=tokens,
-                heading_only=all(p.heading_only for p in run),  # docling-core's "\n" of two such chunks
-            )
+            headings, origin = pieces[lo].headings, pieces[hi].origin
+            return Piece(text=text, items=[], headings=headings, origin=origin, text_tokens=tokens)
+
+        def candidate(lo: int, hi: int) -> Piece:
+            """The merge of ``pieces[lo:hi + 1]``, with its items and anchors (only for a merge that is kept)."""
+            run = pieces[lo : hi + 1]
+            merged = probe(lo, hi)
+            merged.anchors = (merged.text, join_anchors([(p.text, anchors_of(p)) for p in run], self.delim))
+            merged.items = [it for p in run for it in p.items]
+            merged.heading_only = all(p.heading_only for p in run)  # docling-core's "\n" of two such chunks
+            return merged
 
         lo = 0
         while lo < n:
@@ -355,13 +356,13 @@ class HybridRun:
             while hi < n and pieces[hi].headings == first.headings:
                 running += counts[hi] + self.delim_tokens
                 if running + overhead > self.max:
-                    exact = self.ctx_count(candidate(lo, hi))
+                    exact = self.ctx_count(probe(lo, hi))
                     if exact > self.max:
                         break
                     running = exact - overhead
                 fit = hi
                 hi += 1
-            while fit > lo and self.ctx_count(candidate(lo, fit)) > self.max:
+            while fit > lo and self.ctx_count(probe(lo, fit)) > self.max:
                 fit -= 1
             out.append(first if fit == lo else candidate(lo, fit))
             lo = fit + 1

@@ -45,7 +45,7 @@ from itertools import pairwise
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from docling_core.types.doc import BoundingBox, DoclingDocument, NodeItem
+    from docling_core.types.doc import DoclingDocument, NodeItem
 
     from docchunk.chunkers.doc.piece import Piece
 
@@ -150,28 +150,39 @@ def _by_words(text: str, cursor: int, ref: str, start: int, line: str) -> list[A
 
     An inline run is written as one line with each run of whitespace as one space
     (``\xa0`` and line breaks included); its words are then found in order, separated by
-    whitespace only.
+    whitespace only. The words are read as they are compared, so that a place where
+    the line is not costs the words up to the first that differs, not the whole line.
     """
-    words = [(m.start(), m.group()) for m in _WORD.finditer(line)]
-    if not words:
+    first = _WORD.search(line)
+    if first is None:
         return []
-    first = words[0][1]
-    pos = text.find(first, cursor)
+    pos = text.find(first.group(), cursor)
     while pos >= 0:  # the first occurrence after ``cursor`` that the other words follow
-        places = [pos]
-        end = pos + len(first)
-        for _, word in words[1:]:
-            nxt = end
-            while nxt < len(text) and text[nxt].isspace():
-                nxt += 1
-            if nxt == end or not text.startswith(word, nxt):
-                break
-            places.append(nxt)
-            end = nxt + len(word)
-        else:
-            return [(place, ref, start + at, len(w)) for place, (at, w) in zip(places, words, strict=True)]
-        pos = text.find(first, pos + 1)
+        found = _words_from(text, pos, line, first)
+        if found is not None:
+            return [(place, ref, start + at, n) for place, at, n in found]
+        pos = text.find(first.group(), pos + 1)
     return []
+
+
+def _words_from(text: str, pos: int, line: str, first: re.Match[str]) -> list[tuple[int, int, int]] | None:
+    """``(place in text, start in line, length)`` of each word of ``line`` written from ``pos`` on, or None.
+
+    ``first`` is the line's first word, at ``pos`` in ``text``; each later word must
+    follow the one before after one or more whitespace characters.
+    """
+    out = [(pos, first.start(), len(first.group()))]
+    end = pos + len(first.group())
+    for match in _WORD.finditer(line, first.end()):
+        word = match.group()
+        nxt = end
+        while nxt < len(text) and text[nxt].isspace():
+            nxt += 1
+        if nxt == end or not text.startswith(word, nxt):
+            return None
+        out.append((nxt, match.start(), len(word)))
+        end = nxt + len(word)
+    return out
 
 
 def anchors_of(piece: Piece) -> tuple[Anchor, ...]:
@@ -224,7 +235,9 @@ def join_anchors(parts: Sequence[tuple[str, Sequence[Anchor]]], delim: str) -> t
     return tuple(out)
 
 
-def completed(piece: Piece, doc: DoclingDocument | None = None) -> tuple[Anchor, ...]:
+def completed(
+    piece: Piece, doc: DoclingDocument | None = None, caption_items: Sequence[NodeItem] | None = None
+) -> tuple[Anchor, ...]:
     """:func:`anchors_of` ``piece``, plus anchors for the items that have none (aligned in the rest of the text).
 
     A piece that took an item from a neighbour with no text of its own (docling-core's
@@ -233,10 +246,18 @@ def completed(piece: Piece, doc: DoclingDocument | None = None) -> tuple[Anchor,
     ranges the other anchors hold. So are the captions of its tables and pictures
     (given ``doc``) that its items do not list: docling-core writes a caption into
     its table's text while listing the caption item in another chunk.
+
+    Args:
+        piece: The piece.
+        doc: Its document (None: no caption items are looked up).
+        caption_items: ``captions_of(piece.items, doc)`` when the caller already has it
+            (it is then not looked up again).
     """
     anchors = anchors_of(piece)
     have = {a[1] for a in anchors}
-    candidates = [*piece.items, *captions_of(piece.items, doc)]
+    if caption_items is None:
+        caption_items = captions_of(piece.items, doc)
+    candidates = [*piece.items, *caption_items]
     missing = [it for it in candidates if _item_text(it) is not None and it.self_ref not in have]
     if not missing:
         return anchors
@@ -298,12 +319,13 @@ def page_boxes_of(items: Sequence[NodeItem], doc: DoclingDocument | None) -> lis
 
     Boxes of another origin are converted with the page's height
     (``doc.pages[page_no].size.height``); a box that cannot be converted (no page
-    size) is left out. None when no item has provenance.
+    size) is left out. None when no item has provenance. The union is taken on the
+    boxes' coordinates (no ``BoundingBox`` is built per item: a chunk may hold hundreds).
 
     Returns:
         ``[{"page_no": int, "bbox": {"l", "t", "r", "b", "coord_origin"}}]`` sorted by page.
     """
-    boxes: dict[int, BoundingBox] = {}
+    boxes: dict[int, tuple[float, float, float, float]] = {}  # page_no -> (l, t, r, b)
     origin = None
     for item in items:
         for prov in getattr(item, "prov", None) or ():
@@ -318,20 +340,22 @@ def page_boxes_of(items: Sequence[NodeItem], doc: DoclingDocument | None) -> lis
                 bottom_left = origin.name == "BOTTOMLEFT"
                 box = box.to_bottom_left_origin(height) if bottom_left else box.to_top_left_origin(height)
             seen = boxes.get(prov.page_no)
-            boxes[prov.page_no] = box if seen is None else _union(seen, box)
-    if not boxes:
+            edges = (box.l, box.t, box.r, box.b)
+            boxes[prov.page_no] = edges if seen is None else _union(seen, edges, origin.name == "TOPLEFT")
+    if origin is None or not boxes:
         return None
-    return [{"page_no": no, "bbox": _box_dict(boxes[no])} for no in sorted(boxes)]
+    return [{"page_no": no, "bbox": _box_dict(boxes[no], origin.value)} for no in sorted(boxes)]
 
 
-def _union(a: BoundingBox, b: BoundingBox) -> BoundingBox:
-    from docling_core.types.doc import BoundingBox
+def _union(
+    a: tuple[float, float, float, float], b: tuple[float, float, float, float], top_left: bool
+) -> tuple[float, float, float, float]:
+    """The edges ``(l, t, r, b)`` of the box that holds boxes ``a`` and ``b`` (``top_left``: y grows downwards)."""
+    t = min(a[1], b[1]) if top_left else max(a[1], b[1])
+    bottom = max(a[3], b[3]) if top_left else min(a[3], b[3])
+    return (min(a[0], b[0]), t, max(a[2], b[2]), bottom)
 
-    top_left = a.coord_origin.name == "TOPLEFT"
-    t = min(a.t, b.t) if top_left else max(a.t, b.t)
-    bottom = max(a.b, b.b) if top_left else min(a.b, b.b)
-    return BoundingBox(l=min(a.l, b.l), t=t, r=max(a.r, b.r), b=bottom, coord_origin=a.coord_origin)
 
-
-def _box_dict(box: BoundingBox) -> dict[str, Any]:
-    return {"l": box.l, "t": box.t, "r": box.r, "b": box.b, "coord_origin": box.coord_origin.value}
+def _box_dict(edges: tuple[float, float, float, float], coord_origin: str) -> dict[str, Any]:
+    left, top, right, bottom = edges
+    return {"l": left, "t": top, "r": right, "b": bottom, "coord_origin": coord_origin}
