@@ -192,6 +192,26 @@ def test_a_row_split_again_for_a_lead_in_sentence_gave_each_new_piece_the_column
     assert not table_cols_faults(doc, chunks, (0,))
 
 
+def test_a_markdown_head_fragment_merged_with_a_piece_of_a_split_row_listed_the_whole_row():
+    # at 32 tokens the Markdown head is cut into pieces of row 1's range without table_cols; min_tokens
+    # merged the last ("|") with the row's first piece, and joined_cols read it as holding row 1 whole
+    grid = [[""] * 16 for _ in range(4)]
+    cells = [(0, 6, "3.5 3.5"), (0, 9, "alpha alpha"), (0, 10, "alpha alpha alpha"), (0, 13, "alpha alpha alpha"),
+             (1, 1, "alpha alpha"), (1, 2, "alpha alpha 3.5"), (1, 5, "alpha alpha"), (1, 6, "3.5"),
+             (1, 7, "alpha alpha alpha"), (1, 9, "alpha alpha"), (1, 11, "alpha alpha alpha"),
+             (1, 12, "alpha 東京 3.5"), (3, 12, "alpha"), (3, 14, "beta alpha 12")]  # fmt: skip
+    for r, c, text in cells:
+        grid[r][c] = text
+    doc, _ = make_table(grid)
+    for min_tokens in (None, 24):
+        chunker = docchunk.HybridChunker(
+            max_tokens=32, merge_peers=False, min_tokens=min_tokens, table_format="markdown"
+        )
+        chunks = list(chunker.chunk(doc))
+        assert sum(1 for c in chunks if c.meta.table_cols) == 2
+        assert not table_cols_faults(doc, chunks, ())
+
+
 def test_export_rows_and_integrations_carry_table_cols():
     from docchunk.batch.rows import chunk_rows
     from docchunk.serialization.rows import chunk_metadata
