@@ -467,6 +467,7 @@ def _record_rows(grid: list[list[Any]], start: int, label_cols: int, text_of: Ca
     after_section = False
     rows: list[TableRow] = []
     pending: list[int] = []  # positions in rows of section rows not yet followed by a data row
+    carried = False  # whether a row's label carries the corner
     for r in range(start, n_rows):
         row = grid[r]
         seen: set[int] = set()
@@ -505,13 +506,14 @@ def _record_rows(grid: list[list[Any]], start: int, label_cols: int, text_of: Ca
         label = LEVEL_SEP.join([*sections, *labels])
         if corner and labels:
             label = f"{label} ({corner})"
+            carried = True
         if not entries:
             rows.append(TableRow(r, (("", _readable(label)),), sep=RECORD_SEP, cols=(label_at,)))
         else:
             lead = (f"{label} " if label.endswith(":") else f"{label}: ") if label else ""  # no "::"
             rows.append(TableRow(r, tuple(entries), lead, RECORD_SEP, cols=tuple(spans), lead_cols=label_at))
     unused = [h for k, h in enumerate(headers) if k >= label_cols and h and k not in used]
-    if corner and not any(row.lead for row in rows):  # no labelled data row carries the corner
+    if corner and not carried:  # no labelled data row carries the corner (a section's lead does not)
         unused.insert(0, corner)
     if unused:
         first = next((i for i, row in enumerate(rows) if row.cells), None)

@@ -368,3 +368,24 @@ def test_lost_texts_reads_a_heading_of_two_lines_put_into_the_text():
     doc.add_text(label=DocItemLabel.TEXT, text="a b c")
     chunk = SimpleNamespace(text="a b\nthe the\nchunk\nc", meta=SimpleNamespace(headings=None))
     assert lost_texts(doc, [chunk]) == []
+
+
+def test_too_long_heading_path_over_headings_of_two_pages_joined_the_pages():
+    # a path too long for max_tokens=6 (a title of 4 words) over two headings without content, on
+    # pages 1 and 2: the path went out as text with the two headings as its items, and the
+    # piece, not its items' texts, stayed whole, one chunk of pages 1 and 2
+    doc = DoclingDocument(name="long-path-over-pages")
+    for page in (1, 2):
+        doc.add_page(page_no=page, size=Size(width=100, height=100))
+    doc.add_title(text="one two three four")
+    for level, page, text in ((1, 1, "alpha"), (2, 2, "beta"), (1, 2, "gamma")):
+        prov = ProvenanceItem(page_no=page, bbox=BoundingBox(l=0, t=0, r=1, b=1), charspan=(0, 1))
+        doc.add_heading(text=text, level=level, prov=prov)
+    chunker = docchunk.HybridChunker(tokenizer="word", max_tokens=6, merge_peers=False, merge_across_pages=False)
+    chunks = list(chunker.chunk(doc))
+    assert all(len(page_sets(c)) <= 1 for c in chunks), [(c.text, c.meta.page_numbers) for c in chunks]
+    assert not lost_texts(doc, chunks)
+    texts = [line for c in chunks for line in c.text.splitlines()]
+    assert sorted(texts) == sorted(["one two three four", "alpha", "beta", "gamma"])  # each heading once
+    title = next(c for c in chunks if c.text == "one two three four")
+    assert [it.self_ref for it in title.meta.doc_items] == [doc.texts[0].self_ref]

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 import docchunk
 from tests.chunkers.doc.test_table_chunks import corpus_table_docs
-from tests.helpers import check_tables, collapse, load, make_table
+from tests.helpers import captions, check_tables, collapse, load, make_table
 
 WORDS = ["alpha", "beta", "gamma", "delta", "12", "3.5", "net", "sales", "東京", "naïve"]
 WORD_TEXT = st.lists(st.sampled_from(WORDS), min_size=1, max_size=3).map(" ".join)
@@ -176,6 +176,40 @@ def test_a_split_row_merged_with_the_next_rows_lists_them_whole():
     merged = [c for c in chunks if c.meta.table_cols and any(row == 2 for row, _, _ in c.meta.table_cols)]
     assert len(merged) == 1 and (2, 0, 16) in merged[0].meta.table_cols, [c.meta.table_cols for c in chunks]
     assert not table_cols_faults(doc, chunks, (0,))
+
+
+def test_a_row_split_again_for_a_lead_in_sentence_gave_each_new_piece_the_columns_of_the_first():
+    # the lead-in sentence goes as context of the first row's first piece, packed again to leave it
+    # room: the two new pieces each listed all the columns of the piece they came from (9-11 twice)
+    body = ["alpha alpha", "alpha alpha alpha", *[""] * 7, "alpha alpha", "alpha", "alpha 3.5", "alpha alpha alpha",
+            "", "alpha"]  # fmt: skip
+    doc = DoclingDocument(name="lead-in")
+    doc.add_text(label=DocItemLabel.TEXT, text="The table below lists the measures.")
+    make_table([[""] * 13 + ["alpha", "alpha"], body], doc=doc)
+    chunks = list(docchunk.HybridChunker(max_tokens=32, merge_peers=False, table_format="triplets").chunk(doc))
+    row_pieces = [c for c in chunks if c.meta.table_rows == (1, 2)]
+    assert len(row_pieces) == 3 and "The table below" in captions(row_pieces[0])[0]
+    assert not table_cols_faults(doc, chunks, (0,))
+
+
+def test_a_markdown_head_fragment_merged_with_a_piece_of_a_split_row_listed_the_whole_row():
+    # at 32 tokens the Markdown head is cut into pieces of row 1's range without table_cols; min_tokens
+    # merged the last ("|") with the row's first piece, and joined_cols read it as holding row 1 whole
+    grid = [[""] * 16 for _ in range(4)]
+    cells = [(0, 6, "3.5 3.5"), (0, 9, "alpha alpha"), (0, 10, "alpha alpha alpha"), (0, 13, "alpha alpha alpha"),
+             (1, 1, "alpha alpha"), (1, 2, "alpha alpha 3.5"), (1, 5, "alpha alpha"), (1, 6, "3.5"),
+             (1, 7, "alpha alpha alpha"), (1, 9, "alpha alpha"), (1, 11, "alpha alpha alpha"),
+             (1, 12, "alpha 東京 3.5"), (3, 12, "alpha"), (3, 14, "beta alpha 12")]  # fmt: skip
+    for r, c, text in cells:
+        grid[r][c] = text
+    doc, _ = make_table(grid)
+    for min_tokens in (None, 24):
+        chunker = docchunk.HybridChunker(
+            max_tokens=32, merge_peers=False, min_tokens=min_tokens, table_format="markdown"
+        )
+        chunks = list(chunker.chunk(doc))
+        assert sum(1 for c in chunks if c.meta.table_cols) == 2
+        assert not table_cols_faults(doc, chunks, ())
 
 
 def test_export_rows_and_integrations_carry_table_cols():

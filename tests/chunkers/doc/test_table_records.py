@@ -434,3 +434,15 @@ def test_a_row_label_ending_with_a_colon_gets_no_second_one():
     table = doc.add_table(data=TableData(num_rows=2, num_cols=3, table_cells=cells))
     text = table_rows(table, doc).text
     assert text.split("\n") == ["For the year ended December 31: 2019; 2018", "Cost: $100; $82"], text
+
+
+def test_corner_header_over_rows_led_by_a_section_alone_was_lost():
+    # the corner header "Site" is carried by a labelled row's lead ("A (Site): ..."); a row led by
+    # the section row "North" alone carries no label, and "Site" reached no chunk
+    doc = DoclingDocument(name="corner")
+    make_table([["Site", "", "Count"], ["North", None, None], ["", "", "7"]], spans=[(1, 0, 1, 3)], doc=doc)
+    rows = table_rows(doc.tables[0], doc)
+    assert [r.text for r in rows.rows if r.cells] == ['North: Count = 7; Site']
+    chunks = list(docchunk.HybridChunker(tokenizer="word", max_tokens=64).chunk(doc))
+    held = squash("".join(c.text for c in chunks))
+    assert all(squash(cell.text) in held for cell in doc.tables[0].data.table_cells)

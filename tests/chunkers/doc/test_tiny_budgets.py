@@ -12,6 +12,7 @@ import pytest
 from docling_core.types.doc import DocItemLabel, DoclingDocument, TableCell, TableData
 
 import docchunk
+from tests.helpers import debris_lines
 
 
 def _chunks(doc: DoclingDocument, max_tokens: int, **kwargs) -> list:
@@ -83,3 +84,19 @@ def test_the_rest_of_a_segment_a_mark_took_from_stays_within_the_budget(max_toke
     for chunk in chunks:  # only the emoji (two byte tokens, one character) may be over
         assert chunk.meta.token_count <= max_tokens or (chunk.text == "😀" and chunk.meta.oversized), chunks
     assert _chars(c.text for c in chunks) == _chars([text])
+
+
+@pytest.mark.parametrize("brk", ["\n", "\x85", "\u2028"], ids=["lf", "nel", "ls"])
+@pytest.mark.parametrize("text", ["a b c d e f -{}g", "a b c d e{}- f g h i j k"], ids=["before", "after"])
+def test_a_cut_between_words_left_a_dash_alone_on_a_line(brk, text):
+    """A cut between words at 6 words left the ``-`` next to a line break (``str.splitlines``'s, such as
+    NEL ``\\x85`` in a caption) alone on the first or last line of a chunk: ``"-\\x85g"``, ``"a b c d e\\x85-"``."""
+    text = text.format(brk)
+    for label in (DocItemLabel.TEXT, DocItemLabel.CAPTION):
+        doc = DoclingDocument(name="dash")
+        doc.add_text(label=label, text=text)
+        chunker = docchunk.HybridChunker(tokenizer="word", max_tokens=6)
+        chunks = list(chunker.chunk(doc))
+        assert all(not debris_lines(chunker.contextualize(c), doc) for c in chunks), [c.text for c in chunks]
+        assert all(c.meta.token_count <= 6 for c in chunks)
+        assert _chars(c.text for c in chunks) == _chars([text])

@@ -10,6 +10,7 @@ given as ``fits(a, b)``: whether ``text[a:b]`` is within it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Hashable
 from functools import partial
 from typing import Any, Literal, Protocol, TypeVar, overload
@@ -18,6 +19,8 @@ from docchunk.serialization.table_rows import _DEBRIS_CHARS
 from docchunk.tokenizers import Sizer, Tokenizer
 
 _T = TypeVar("_T")
+_LINE_BREAK = re.compile("\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+"""The line boundaries of ``str.splitlines`` (as in ``heading_walk``)."""
 
 __all__ = ["SegmentRun", "attach_marks", "is_debris", "sentence_segments", "take_start"]
 
@@ -56,7 +59,8 @@ def sentence_segments(
     fits with it (the rest a segment of its own), or for the last segment to the
     previous one when the two fit, so that it does not stand alone as a line; no
     segment exceeds ``available`` unless the sentence splitter's does (one token
-    larger than the budget). With ``ranges=True``, each segment is given as its
+    larger than the budget). No segment starts or ends with a line of marks
+    (:func:`_no_lone_mark_lines`). With ``ranges=True``, each segment is given as its
     ``(start, end)`` range of ``text`` instead (``text[start:end]`` is the segment).
     """
     from docchunk.chunkers.text.sentence import SentenceChunker
@@ -85,6 +89,7 @@ def sentence_segments(
         spans.append((c.start_index, c.end_index, c.token_count))
     if len(spans) > 1 and _marks_only(text[spans[-1][0] : spans[-1][1]]) and joinable(spans[-2][0], spans[-1][1]):
         spans[-2:] = [(spans[-2][0], spans[-1][1], None)]
+    spans = _no_lone_mark_lines(text, spans, joinable)
     out: list[Any] = []  # str segments, or their (start, end) ranges with ranges=True
     for a, b, tokens in spans:
         # the segments' counts are remembered (by arithmetic where the ends are clean), so
@@ -98,6 +103,63 @@ def sentence_segments(
             else:
                 out.append(segment)
     return out
+
+
+def _no_lone_mark_lines(
+    text: str, spans: list[tuple[int, int, int | None]], fits: Callable[[int, int], bool]
+) -> list[tuple[int, int, int | None]]:
+    r"""``spans`` where no cut leaves a line of marks alone at the start or the end of a segment.
+
+    A cut between words can make the marks before a line break (``"f -\x85g"`` cut
+    before ``-``) the first line of a segment, or those after one (``"e\x85- f"``
+    cut after ``-``) its last line: a stray ``-`` line. Such a line goes to the
+    other segment when the two fit; else the cut moves by one word, so that the
+    marks keep the word next to them (``"f -"``); else the marks and that word
+    become a segment of their own. A line ends at any line break of ``str.splitlines``.
+    """
+    out = list(spans)
+    i = 1
+    while i < len(out):
+        (a, b, _), (c, d, _) = out[i - 1], out[i]
+        first = _LINE_BREAK.search(text, c, d)
+        breaks = list(_LINE_BREAK.finditer(text, a, b))
+        if first is not None and _lone_marks(text, c, first.start()) and text[first.start() : d].strip():
+            brk, word = first.start(), _last_word_start(text, a, b)
+            if fits(a, brk):  # the previous segment takes the marks
+                out[i - 1 : i + 1] = [(a, brk, None), (brk, d, None)]
+            elif word is not None and fits(word, d):
+                out[i - 1 : i + 1] = [(a, word, None), (word, d, None)]
+            elif word is not None and fits(word, brk):
+                out[i - 1 : i + 1] = [(a, word, None), (word, brk, None), (brk, d, None)]
+        elif breaks and _lone_marks(text, breaks[-1].end(), b) and text[a : breaks[-1].start()].strip():
+            brk, word = breaks[-1].end(), _first_word_end(text, c, d)
+            if fits(brk, d):  # the next segment takes the marks
+                out[i - 1 : i + 1] = [(a, brk, None), (brk, d, None)]
+            elif word is not None and fits(a, word):
+                out[i - 1 : i + 1] = [(a, word, None), (word, d, None)]
+            elif word is not None and fits(brk, word):
+                out[i - 1 : i + 1] = [(a, brk, None), (brk, word, None), (word, d, None)]
+        i += 1
+    return out
+
+
+def _lone_marks(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is a line of marks: not blank, nothing but ``|``, ``-``, ``:`` and whitespace."""
+    return bool(text[start:end].strip()) and _marks_only(text[start:end])
+
+
+def _last_word_start(text: str, start: int, end: int) -> int | None:
+    """Where the last word of ``text[start:end]`` starts; None unless text stays before it."""
+    stop = len(text[start:end].rstrip()) + start
+    cut = _word_start(text, start, stop - 1) if stop > start else start
+    return cut if text[start:cut].strip() else None
+
+
+def _first_word_end(text: str, start: int, end: int) -> int | None:
+    """Where the first word of ``text[start:end]`` ends; None unless text stays after it."""
+    begin = end - len(text[start:end].lstrip())
+    cut = _word_end(text, begin + 1, end) if begin < end else end
+    return cut if text[cut:end].strip() else None
 
 
 def _marks_only(text: str) -> bool:

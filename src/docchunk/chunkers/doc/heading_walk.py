@@ -154,7 +154,8 @@ def structured_walk(
                 covered.add(item.self_ref)
                 yield Piece(text=item.text, items=[item], headings=scope.path(), origin=doc.origin,
                             heading_items=scope.path_items(), code_chunks=[])  # fmt: skip
-            yield from _text_piece(_unserialized_satellites(item, doc, covered), scope.path(), doc)
+            left = _unserialized_satellites(item, doc, covered)
+            yield from _text_piece(left, scope.path(), doc, heading_items=scope.path_items())
             continue
         res = serializer.serialize(item=item, visited=visited)
         items = [span.item for span in res.spans]
@@ -172,7 +173,7 @@ def structured_walk(
         headings = scope.path()
         yield Piece(text=text, items=items, headings=headings, origin=doc.origin, heading_items=scope.path_items())
         left = _unserialized_satellites(item, doc, covered)
-        yield from _text_piece(left, headings, doc)
+        yield from _text_piece(left, headings, doc, heading_items=scope.path_items())
     yield from _close_all(scope, always_emit_headings, doc)
     left = [s for s in satellites if s.self_ref not in covered and s.text.strip()]
     yield from _text_piece(left, None, doc)
@@ -230,7 +231,8 @@ def _open_heading(scope: _Scope, item: _Heading, always_emit: bool, doc: Docling
         # not their children; a chunk of their own, under the headings they are inside
         kept = [scope.by_level[k] for k in keys if k not in unused]
         texts = [it for k in unused for it in scope.by_level[k].items()]
-        yield from _text_piece(texts, scope.path(kept), doc, from_headings=True)
+        path_items = [it for e in kept for it in e.items()]
+        yield from _text_piece(texts, scope.path(kept), doc, from_headings=True, heading_items=path_items)
     for k in removed:
         del scope.by_level[k]
     scope.by_level[level] = _Entry(item)
@@ -284,7 +286,8 @@ def _close_all(scope: _Scope, always_emit: bool, doc: DoclingDocument) -> Iterat
         return
     kept = [e for e in entries if e.used]
     texts = [it for e in unused for it in e.items()]
-    yield from _text_piece(texts, scope.path(kept), doc, from_headings=True)
+    path_items = [it for e in kept for it in e.items()]
+    yield from _text_piece(texts, scope.path(kept), doc, from_headings=True, heading_items=path_items)
 
 
 def _heading_only(scope: _Scope) -> Piece:
@@ -293,9 +296,16 @@ def _heading_only(scope: _Scope) -> Piece:
 
 
 def _text_piece(
-    items: Sequence[TextItem], headings: list[str] | None, doc: DoclingDocument, from_headings: bool = False
+    items: Sequence[TextItem],
+    headings: list[str] | None,
+    doc: DoclingDocument,
+    from_headings: bool = False,
+    heading_items: Sequence[DocItem] = (),
 ) -> Iterator[Piece]:
-    """A piece whose text is the items' own texts, one per line (none when they have no text)."""
+    """A piece whose text is the items' own texts, one per line (none when they have no text).
+
+    ``heading_items`` are the heading items behind ``headings`` (after its sheet names).
+    """
     kept = [it for it in items if it.text.strip()]
     if not kept:
         return
@@ -305,6 +315,7 @@ def _text_piece(
         headings=headings,
         origin=doc.origin,
         from_headings=from_headings or len(kept) > 1,
+        heading_items=list(heading_items) or None,
     )
 
 

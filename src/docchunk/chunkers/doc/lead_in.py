@@ -187,8 +187,11 @@ def _split_row_again(
     count = next((m for m in range(1, len(entries)) if first.text == row.lead + row.sep.join(entries[:m]) + mark), None)
     if count is None:  # the first piece is part of one entry, split by text: the whole row is split again
         sub, rest = row, []
-    else:  # the entries of the first piece
-        sub, rest = TableRow(row.index, row.cells[:count], row.lead, row.sep, mark), row_pieces[1:]
+    else:  # the entries of the first piece, with their columns (each new piece lists its own)
+        sub = TableRow(row.index, row.cells[:count], row.lead, row.sep, mark, row.cols[:count], row.lead_cols)
+        rest = row_pieces[1:]
+    # a new piece that holds all of ``sub`` holds what the first piece did (the whole row: no columns)
+    whole_cols = first.table_cols if count is not None else None
     plain = run.ctx_count(replace(first, text="", text_tokens=0))
     headings = first.headings or []
     for k in range(len(headings) + 1):
@@ -199,7 +202,8 @@ def _split_row_again(
         parts = table_pieces(TableRows(rows=[sub], start=span[0], end=span[1]), available, run.sizer)
         if not parts or any(p.oversized for p in parts):
             continue
-        out = [replace(lead if n == 0 else first, text=p.text, text_tokens=p.tokens, table_rows=span)
+        out = [replace(lead if n == 0 else first, text=p.text, text_tokens=p.tokens, table_rows=span,
+                       table_cols=p.cols if p.cols is not None else whole_cols)
                for n, p in enumerate(parts)]  # fmt: skip
         if all(run.ctx_count(p) <= run.max for p in out):
             return before, [*out, *rest]

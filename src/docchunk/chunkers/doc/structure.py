@@ -190,6 +190,9 @@ def fit_headings(run: HybridRun, pieces: Iterable[Piece]) -> list[Piece]:
     # the texts the heading paths' costs are read from, each counted once, in one batch
     run.count_many(list({t: None for p in pieces if p.headings for t in _heading_texts(run, p.headings)}))
     for piece in pieces:
+        if (kept := _without_emitted(piece, emitted)) is None:
+            continue
+        piece = kept
         headings = piece.headings
         if not headings or _headings_cost(run, headings) <= limit:
             out.append(piece)
@@ -203,15 +206,27 @@ def fit_headings(run: HybridRun, pieces: Iterable[Piece]) -> list[Piece]:
             out.append(Piece(text="\n".join(h for h in headings[new:] if h) or headings[-1], items=list(items),
                              headings=_fitting_suffix(run, headings[:new], limit), origin=piece.origin,
                              from_headings=True))  # fmt: skip
-        if piece.from_headings:
-            # a content heading's own piece (heading_walk.is_content_heading): its headings just went out as text
-            left = [it for it in piece.items if (getattr(it, "text", None), it.self_ref) not in emitted]
-            if not left:
-                continue
-            if len(left) < len(piece.items):
-                piece = replace(piece, text="\n".join(_heading_text(it) for it in left), items=left, text_tokens=None)
-        out.append(replace(piece, headings=_fitting_suffix(run, headings, limit)))
+        if (kept := _without_emitted(piece, emitted)) is not None:  # a content heading's piece: its path went out
+            out.append(replace(kept, headings=_fitting_suffix(run, headings, limit)))
     return out
+
+
+def _without_emitted(piece: Piece, emitted: set[tuple[str, str | None]]) -> Piece | None:
+    """A piece of headings as text (``from_headings``) without the heading items already emitted as text.
+
+    None when none is left. Any other piece is returned as it is. A heading item
+    is emitted once: a piece of the headings that never got content
+    (:mod:`~docchunk.chunkers.doc.heading_walk`) or of content headings does not
+    write again one that :func:`fit_headings` emitted for a path too long.
+    """
+    if not piece.from_headings or not emitted:
+        return piece
+    left = [it for it in piece.items if (getattr(it, "text", None), it.self_ref) not in emitted]
+    if not left:
+        return None
+    if len(left) < len(piece.items):
+        return replace(piece, text="\n".join(_heading_text(it) for it in left), items=left, text_tokens=None)
+    return piece
 
 
 def _heading_keys(piece: Piece) -> tuple[tuple[str, str | None], ...]:
@@ -232,10 +247,17 @@ def _heading_keys(piece: Piece) -> tuple[tuple[str, str | None], ...]:
 
 
 def _items_of(piece: Piece, start: int) -> list[Any]:
-    """The heading items of ``piece.headings[start:]`` (sheet names, which have none, come first)."""
-    items = piece.heading_items or []
+    """The heading items of ``piece.headings[start:]`` that have text (sheet names, which have none, come first).
+
+    These are the items of the piece :func:`fit_headings` emits for those headings,
+    whose text is their texts, one per line: :func:`split_at_pages` then cuts it
+    where their pages change. Only when the headings are sheet names alone (no
+    heading item) is it the piece's first item.
+    """
+    items = piece.heading_items or (piece.items if piece.heading_only else [])
     sheets = len(piece.headings or []) - len(items)
-    return items[max(0, start - sheets) :] or items or piece.items
+    own = items[max(0, start - sheets) :]
+    return [it for it in own if _heading_text(it)] or own or piece.items[:1]
 
 
 def _fitting_suffix(run: HybridRun, headings: list[str], limit: int) -> list[str] | None:

@@ -226,11 +226,15 @@ def joined_cols(a: Piece, b: Piece) -> tuple[tuple[int, int, int], ...] | None:
     """``table_cols`` of ``a`` and ``b`` merged into one piece (``a`` first): None unless one holds part of a row.
 
     A piece with ``table_cols`` lists every row it holds; of the other, each row of
-    its ``table_rows`` is listed whole (all ``num_cols`` columns of the table). The
-    columns of a row both hold are joined (see :func:`col_ranges`).
+    its ``table_rows`` is listed whole (all ``num_cols`` columns of the table),
+    but for a row the other one lists: that row is split, and a piece without
+    ``table_cols`` in its range holds none of its cells (a part of a Markdown
+    table's head cut to the budget). The columns of a row both hold are joined
+    (see :func:`col_ranges`).
     """
     if a.table_cols is None and b.table_cols is None:
         return None
+    split = {row for piece in (a, b) for row, _, _ in piece.table_cols or ()}
     cols: dict[int, set[int]] = {}
     for piece in (a, b):
         if piece.table_cols is not None:
@@ -239,5 +243,6 @@ def joined_cols(a: Piece, b: Piece) -> tuple[tuple[int, int, int], ...] | None:
         elif piece.table_rows is not None:
             table = next(it for it in piece.items if isinstance(it, TableItem))
             for row in range(*piece.table_rows):
-                cols.setdefault(row, set()).update(range(table.data.num_cols))
+                if row not in split:
+                    cols.setdefault(row, set()).update(range(table.data.num_cols))
     return tuple(r for row in sorted(cols) for r in col_ranges(row, cols[row]))
