@@ -3,28 +3,20 @@
 from __future__ import annotations
 
 import gzip
-import importlib.util
 import json
-import sys
 
 import pytest
 
 from docchunk.evaluation import load_eval_set
-from tests.helpers import ROOT
+from tests.helpers import ROOT, bench_script
 
 EXCERPT = ROOT / "tests" / "data" / "docqa_excerpt"
 
 
 @pytest.fixture(scope="module")
 def builder():
-    spec = importlib.util.spec_from_file_location("build_docqa_text_set", ROOT / "bench" / "build_docqa_text_set.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses resolve annotations through sys.modules
-    try:
-        spec.loader.exec_module(module)
+    with bench_script("build_docqa_text_set") as module:
         yield module
-    finally:
-        del sys.modules[spec.name]
 
 
 def source(genre):

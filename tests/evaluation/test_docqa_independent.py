@@ -2,29 +2,20 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-
 import pytest
 
 from docchunk import HybridChunker
 from docchunk.evaluation.docqa import evaluate_docs, load_docqa
 from tests.evaluation.test_docqa import _fake_embed
-from tests.helpers import ROOT
+from tests.helpers import ROOT, bench_script
 
 DATA = ROOT / "tests" / "data" / "docqa_excerpt"
 
 
 @pytest.fixture(scope="module")
 def independent():
-    spec = importlib.util.spec_from_file_location("docqa_independent", ROOT / "bench" / "docqa_independent.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    try:
-        spec.loader.exec_module(module)
+    with bench_script("docqa_independent") as module:
         yield module
-    finally:
-        del sys.modules[spec.name]
 
 
 def test_recall_counts_characters_and_cells_by_hand(independent):

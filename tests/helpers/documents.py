@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -192,3 +197,20 @@ def code_document(path: Path):
     doc = DoclingDocument(name=path.stem, origin=origin)
     doc.add_code(text=text, code_language=CodeLanguageLabel(CODE_EXT[path.suffix]))
     return doc
+
+
+@contextmanager
+def bench_script(name: str) -> Iterator[ModuleType]:
+    """``bench/<name>.py`` imported as a module, registered in ``sys.modules`` while in use.
+
+    Registration lets dataclasses resolve their annotations; it is removed on exit.
+    """
+    spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+        yield module
+    finally:
+        del sys.modules[name]
