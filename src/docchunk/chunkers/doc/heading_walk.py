@@ -98,8 +98,8 @@ class _Scope:
         texts += [it.text for e in (self.entries() if entries is None else entries) for it in e.items()]
         return texts or None
 
-    def path_items(self) -> list[DocItem]:
-        return [it for e in self.entries() for it in e.items()]
+    def path_items(self, entries: list[_Entry] | None = None) -> list[DocItem]:
+        return [it for e in (self.entries() if entries is None else entries) for it in e.items()]
 
     def use(self) -> None:
         for entry in self.by_level.values():
@@ -231,8 +231,7 @@ def _open_heading(scope: _Scope, item: _Heading, always_emit: bool, doc: Docling
         # not their children; a chunk of their own, under the headings they are inside
         kept = [scope.by_level[k] for k in keys if k not in unused]
         texts = [it for k in unused for it in scope.by_level[k].items()]
-        path_items = [it for e in kept for it in e.items()]
-        yield from _text_piece(texts, scope.path(kept), doc, from_headings=True, heading_items=path_items)
+        yield from _text_piece(texts, scope.path(kept), doc, from_headings=True, heading_items=scope.path_items(kept))
     for k in removed:
         del scope.by_level[k]
     scope.by_level[level] = _Entry(item)
@@ -286,8 +285,7 @@ def _close_all(scope: _Scope, always_emit: bool, doc: DoclingDocument) -> Iterat
         return
     kept = [e for e in entries if e.used]
     texts = [it for e in unused for it in e.items()]
-    path_items = [it for e in kept for it in e.items()]
-    yield from _text_piece(texts, scope.path(kept), doc, from_headings=True, heading_items=path_items)
+    yield from _text_piece(texts, scope.path(kept), doc, from_headings=True, heading_items=scope.path_items(kept))
 
 
 def _heading_only(scope: _Scope) -> Piece:
