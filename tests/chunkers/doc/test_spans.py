@@ -151,6 +151,24 @@ def test_list_markers_and_line_breaks_are_not_in_the_spans():
     assert [(s.ref, s.start, s.end) for s in chunk.meta.spans] == [("#/texts/0", 0, 22), ("#/texts/1", 0, 1)]
 
 
+def test_parts_of_an_item_written_apart_stay_two_spans():
+    """Hand-checked: compat splits ``a-b/c`` at ``/`` and merges the parts with a newline.
+
+    The characters ``/`` and ``c`` are adjacent in the item but not in the chunk
+    (``"/\\nc"``): one span ``(3, 5)`` would name ``"/c"``, which the chunk does not hold.
+    """
+    from docling_core.types.doc import DoclingDocument
+
+    doc = DoclingDocument(name="t")
+    doc.add_title(text="the 3.14 3.14 0:0:0:")
+    doc.add_list_item(text="a-b/c", parent=doc.add_list_group(), marker="", enumerated=False)
+    chunks = list(docchunk.HybridChunker(docling_compat=True, max_tokens=16).chunk(doc))
+    assert [c.text for c in chunks] == ["-", "a-b", "/\nc"]
+    assert [[(s.ref, s.start, s.end) for s in c.meta.spans] for c in chunks] == [
+        [], [("#/texts/1", 0, 3)], [("#/texts/1", 3, 4), ("#/texts/1", 4, 5)]]  # fmt: skip
+    assert span_faults(doc, chunks) == []
+
+
 def test_anchor_arithmetic():
     """Hand-checked: anchors moved by a join and a slice still name the same characters."""
 

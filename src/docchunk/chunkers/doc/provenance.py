@@ -271,17 +271,29 @@ def spans_of(anchors: Sequence[Anchor], texts: dict[str, str]) -> list[dict[str,
     r"""Chunk spans ``{"ref", "start", "end"}`` from anchors: consecutive ones of an item joined.
 
     Two anchors of one item join when the item's text between them is whitespace
-    only (a line break the serializer wrote as ``"  \\n"``).
+    only (a line break the serializer wrote as ``"  \\n"``) and the chunk's text
+    between them is empty exactly when the item's is: two adjacent parts of an item
+    that the chunker wrote apart (semchunk's split at ``"/"`` merged again with
+    ``"\\n"``) stay two spans, so that each span's text is in the chunk's.
     """
     out: list[dict[str, Any]] = []
-    for _, ref, s, n in sorted(anchors, key=lambda a: a[0]):
+    last_end = 0  # where the last anchor ends in the chunk's text
+    for pos, ref, s, n in sorted(anchors, key=lambda a: a[0]):
         if ref not in texts:
             continue
         last = out[-1] if out else None
-        if last is not None and last["ref"] == ref and last["end"] <= s and not texts[ref][last["end"] : s].strip():
+        if (
+            last is not None
+            and last["ref"] == ref
+            and last["end"] <= s
+            and not texts[ref][last["end"] : s].strip()
+            and (last["end"] == s) == (last_end == pos)
+        ):
             last["end"] = s + n
+            last_end = pos + n
             continue
         out.append({"ref": ref, "start": s, "end": s + n})
+        last_end = pos + n
     for span in out:  # an item's own leading and trailing whitespace belong to its first and last span
         text = texts[span["ref"]]
         if not text[: span["start"]].strip():
