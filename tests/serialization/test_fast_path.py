@@ -16,6 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from docchunk.serialization import ChunkingSerializer
+from docchunk.serialization.faithful import faithful_serializer
 from docchunk.serialization.tables import RowTableSerializer
 from tests.helpers import doc_params, load
 
@@ -33,8 +34,12 @@ def _results(serializer, doc, shared_visited: bool) -> list[tuple]:
     return out
 
 
-def _assert_same(doc, shared_visited: bool, by_rows: bool = False) -> None:
-    if by_rows:  # the default mode's serializer: tables by rows (rich cells through the walk's serializer)
+def _assert_same(doc, shared_visited: bool, by_rows: bool | str = False) -> None:
+    if by_rows == "faithful":  # the default mode's whole serializer (pictures with their children, key-values)
+        fast_ser = faithful_serializer(doc)
+        slow_ser = faithful_serializer(doc)
+        slow_ser.fast_path = False
+    elif by_rows:  # the default mode's serializer: tables by rows (rich cells through the walk's serializer)
         fast_ser = ChunkingSerializer.model_construct(doc=doc, table_serializer=RowTableSerializer())
         slow_ser = ChunkingSerializer.model_construct(doc=doc, table_serializer=RowTableSerializer(), fast_path=False)
     else:
@@ -47,7 +52,7 @@ def _assert_same(doc, shared_visited: bool, by_rows: bool = False) -> None:
         assert got == expected, f"item {expected[0]} differs"
 
 
-@pytest.mark.parametrize("by_rows", [False, True], ids=["triplets", "rows"])
+@pytest.mark.parametrize("by_rows", [False, True, "faithful"], ids=["triplets", "rows", "faithful"])
 @pytest.mark.parametrize("shared_visited", [False, True], ids=["alone", "walk"])
 @pytest.mark.parametrize("path", doc_params())
 def test_fast_path_equals_docling_path_on_corpus(path, shared_visited, by_rows):

@@ -90,6 +90,11 @@ class PictureTextSerializer(MarkdownPictureSerializer):
     is left out as everywhere else.
     """
 
+    writes_children_only: ClassVar[bool] = True
+    """Read by :mod:`docchunk.serialization.fast`: for a picture without captions, annotations
+    or meta data this class writes only its children, joined by blank lines (the fast path
+    writes them so). A subclass must declare it again to keep that path."""
+
     def serialize(
         self, *, item: PictureItem, doc_serializer: BaseDocSerializer, doc: DoclingDocument, **kwargs: Any
     ) -> SerializationResult:
