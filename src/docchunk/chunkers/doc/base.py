@@ -10,7 +10,7 @@ from pydantic import ConfigDict, Field, PrivateAttr, ValidationError, field_vali
 from docchunk._versions import DOCLING_CORE_VERSION
 from docchunk.chunkers.doc.mode import Mode, mode_for
 from docchunk.chunkers.doc.piece import Piece
-from docchunk.chunkers.doc.provenance import captions_of, completed, page_boxes_of, spans_of
+from docchunk.chunkers.doc.provenance import captions_of, completed, item_text, page_boxes_of, spans_of
 from docchunk.errors import ConfigError, DocchunkError, DocumentError
 from docchunk.serialization import ChunkingSerializerProvider
 from docchunk.serialization._docling import BaseChunk, BaseChunker
@@ -159,7 +159,7 @@ class DocumentChunker(BaseChunker):
         """The chunk of ``piece``, with its spans (:mod:`~docchunk.chunkers.doc.provenance`) and page boxes."""
         caption_items = captions_of(piece.items, doc)
         items = [*piece.items, *caption_items]
-        texts = {it.self_ref: text for it in items if isinstance(text := getattr(it, "text", None), str)}
+        texts = {it.self_ref: text for it in items if (text := item_text(it)) is not None}
         meta = DocMeta(
             doc_items=piece.items,
             headings=piece.headings,

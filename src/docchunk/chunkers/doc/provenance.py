@@ -57,6 +57,7 @@ __all__ = [
     "captions_of",
     "completed",
     "fill_gaps",
+    "item_text",
     "join_anchors",
     "normalize",
     "page_boxes_of",
@@ -85,8 +86,15 @@ def normalize(text: str) -> str:
     return " ".join(text.split())
 
 
-def _item_text(item: RefItem) -> str | None:
-    text = getattr(item, "text", None)
+def item_text(item: RefItem) -> str | None:
+    """``item.text`` when it is a non-empty ``str``, else None (tables, pictures, groups have none).
+
+    A pydantic item's fields are read from its ``__dict__``: ``getattr`` of a field a model
+    lacks goes through pydantic's ``__getattr__`` and an ``AttributeError``, many times
+    slower, and chunking asks this of every table and picture of every chunk.
+    """
+    fields = getattr(item, "__pydantic_fields__", None)
+    text = item.__dict__.get("text") if fields is not None else getattr(item, "text", None)
     return text if isinstance(text, str) and text else None
 
 
@@ -121,7 +129,7 @@ def align(text: str, items: Sequence[RefItem], skip: Iterable[str] = ()) -> tupl
     cursor = 0
     out: list[Anchor] = []
     for item in items:
-        own = _item_text(item)
+        own = item_text(item)
         if own is None or own in skipped:
             continue
         ref = item.self_ref
@@ -258,7 +266,7 @@ def completed(
     if caption_items is None:
         caption_items = captions_of(piece.items, doc)
     candidates = [*piece.items, *caption_items]
-    missing = [it for it in candidates if _item_text(it) is not None and it.self_ref not in have]
+    missing = [it for it in candidates if item_text(it) is not None and it.self_ref not in have]
     if not missing:
         return anchors
     taken = [(pos, pos + n) for pos, _, _, n in anchors]
