@@ -61,6 +61,7 @@ def test_folder_input_and_progress(capsys, tmp_path, monkeypatch):
     assert "12/12" in err  # the progress display
 
 
+@pytest.mark.fresh  # runs docchunk in a fresh interpreter
 def test_no_progress_bar_by_default_when_stderr_is_not_a_terminal(capsys, tmp_path):
     """A log file got the progress bar's carriage-return updates (stderr redirected, 10+ files)."""
     for i in range(12):
@@ -121,6 +122,7 @@ def test_no_paths_is_usage_error(capsys):
     assert code == 2 and "PATHS" in err
 
 
+@pytest.mark.fresh  # runs docchunk in a fresh interpreter
 def test_entry_point_subprocess(tmp_path):
     result = subprocess.run(
         [sys.executable, "-m", "docchunk", "chunk", str(DOC), "-o", str(tmp_path / "o.jsonl")],
@@ -131,6 +133,7 @@ def test_entry_point_subprocess(tmp_path):
     assert result.stderr == f"docchunk: wrote {tmp_path / 'o.jsonl'} ({len(written)} chunks from 1 of 1 inputs)\n"
 
 
+@pytest.mark.fresh  # runs docchunk in a fresh interpreter
 def test_chunk_to_file_prints_a_summary_like_inspect(tmp_path):
     """``chunk -o FILE`` printed nothing on success, while ``inspect`` says what it wrote; to stdout, nothing."""
     out = tmp_path / "o.jsonl"
@@ -228,6 +231,7 @@ _CYCLE = (
 )
 
 
+@pytest.mark.fresh  # runs docchunk in a fresh interpreter
 def test_exit_skips_the_final_collections_and_still_writes_everything(tmp_path):
     """Interpreter shutdown spent 0.5 s collecting docling-core's import-time objects on every run.
 
@@ -258,6 +262,7 @@ def test_exit_skips_the_final_collections_and_still_writes_everything(tmp_path):
     assert report.read_text() == "results\n" * 10
 
 
+@pytest.mark.fresh  # runs docchunk in a fresh interpreter
 def test_a_program_calling_main_keeps_its_own_shutdown(tmp_path):
     """``main`` froze the calling program's objects at exit: a file held by a reference cycle lost its data.
 
@@ -279,6 +284,7 @@ def test_a_program_calling_main_keeps_its_own_shutdown(tmp_path):
     assert report.read_text() == "results\n" * 10
 
 
+@pytest.mark.fresh  # runs docchunk in a fresh interpreter
 def test_the_command_starts_without_collections_and_collects_while_chunking(tmp_path):
     """``run`` builds the chunker with the collector off, then freezes what start-up made and turns it back on."""
     out = tmp_path / "o.jsonl"
@@ -373,6 +379,7 @@ print(json.dumps({"code": code, "heavy": heavy}))
 """
 
 
+@pytest.mark.fresh  # runs docchunk in a fresh interpreter
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -395,6 +402,7 @@ def test_usage_errors_come_before_the_start_up(tmp_path, args, message):
     assert message in result.stderr and len(result.stderr.splitlines()) == 1, result.stderr
 
 
+@pytest.mark.fresh  # runs docchunk in a fresh interpreter
 def test_min_tokens_over_the_tokenizers_limit_comes_before_docling_core():
     """``--min-tokens 300`` above the default tokenizer's limit (256) is checked before docling-core loads."""
     result = subprocess.run([sys.executable, "-c", _PROBE, "chunk", str(DOC), "--min-tokens", "300"],

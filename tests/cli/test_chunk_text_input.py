@@ -77,6 +77,7 @@ def test_standard_input_through_each_text_chunker(capsys, monkeypatch, kind):
     check_rows(data, text, docchunk.get_tokenizer())  # the default tokenizer's tokens
 
 
+@pytest.mark.fresh  # runs docchunk in a fresh interpreter
 def test_standard_input_from_a_pipe_with_the_default_size(tmp_path):
     text = TEXTS["notes.txt"] * 20
     out = tmp_path / "o.jsonl"
@@ -166,6 +167,7 @@ def test_semantic_chunkers_on_text_files(capsys, text_folder, kind):
     check_rows(rows(out), path.read_text(encoding="utf-8"), docchunk.get_tokenizer())
 
 
+@pytest.mark.fresh  # runs docchunk in a fresh interpreter
 def test_text_chunking_loads_no_heavy_module(text_folder):
     """A text file through a text chunker: start-up stays light (no transformers, torch or docling-core chunkers)."""
     out = text_folder / "o.jsonl"

@@ -31,6 +31,7 @@ def key(row: dict) -> str:
     return json.dumps(row, sort_keys=True)
 
 
+@pytest.mark.fresh  # a process pool: fresh interpreters
 def test_workers_give_the_same_output_in_the_same_order(capsys, corpus_dir, tmp_path):
     one, many = tmp_path / "one.jsonl", tmp_path / "many.jsonl"
     code1, _, err1 = run(capsys, "chunk", str(corpus_dir), "-o", str(one), "--no-progress")

@@ -246,6 +246,7 @@ def test_lone_surrogate_gives_a_clear_error_with_hf():
         tok.count_tokens_batch(["ok", "fine", "also", "bad \ud800 text"])
 
 
+@pytest.mark.fresh  # runs Python in a fresh interpreter
 def test_missing_tokenizers_package_does_not_point_at_the_hf_extra():
     """Bug: the error said `pip install "docchunk[hf]"`, but tokenizers is a core dependency."""
     code = (
@@ -259,6 +260,7 @@ def test_missing_tokenizers_package_does_not_point_at_the_hf_extra():
     assert "docchunk[hf]" not in out
 
 
+@pytest.mark.fresh  # runs Python in a fresh interpreter
 def test_missing_huggingface_hub_does_not_point_at_the_hf_extra():
     """Bug: loading a hub name without huggingface_hub said `pip install ".[hf]"`, but it is a
     dependency of docchunk itself (declared, and required by tokenizers)."""

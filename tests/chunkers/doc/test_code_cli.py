@@ -112,6 +112,7 @@ def test_api_without_code_extra_names_the_install(monkeypatch):
     assert isinstance(raised.value, ImportError)
 
 
+@pytest.mark.fresh  # runs Python in a fresh interpreter
 @pytest.mark.slow
 def test_fresh_interpreter_without_tree_sitter_names_the_install(code_json):
     """No tree-sitter at all (docling-core's chunker package cannot load either): one line naming the extra."""

@@ -111,6 +111,7 @@ def test_page_boxes_are_the_union_of_the_items_boxes(doc, min_tokens):
 
 
 @pytest.mark.corpus
+@pytest.mark.slow  # a corpus-wide check (the inner loop leaves it to CI)
 @pytest.mark.skipif(not corpus_docs(), reason=CORPUS_REASON)
 @pytest.mark.parametrize("name", list(CHUNKERS))
 def test_spans_and_boxes_on_the_corpus(name):

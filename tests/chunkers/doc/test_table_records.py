@@ -406,6 +406,8 @@ def corpus_table_docs() -> list:
     return [p for p in paths if '"tables": []' not in p.read_text(encoding="utf-8")]
 
 
+@pytest.mark.corpus
+@pytest.mark.slow  # a corpus-wide check
 @pytest.mark.skipif(not (CORPUS / "docling").is_dir(), reason=CORPUS_REASON)
 @pytest.mark.parametrize("max_tokens", [64, 256])
 def test_corpus_tables_as_records(max_tokens):

@@ -252,6 +252,7 @@ def corpus_markdown():
 
 
 @pytest.mark.corpus
+@pytest.mark.slow  # a corpus-wide check (the inner loop leaves it to CI)
 @pytest.mark.parametrize("keep", ["start", "end"])
 @pytest.mark.parametrize("size", [2, 8, 96])
 @pytest.mark.parametrize("name", ["cl100k", "minilm"])
