@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, TypeAdapter
 
-__all__ = ["Chunk", "ChunkLike", "TextChunkLike", "WindowChunk", "make_chunks"]
+__all__ = ["Chunk", "ChunkLike", "SpanChunker", "TextChunkLike", "WindowChunk", "make_chunks"]
 
 
 class ChunkLike(Protocol):
@@ -35,6 +35,19 @@ class TextChunkLike(Protocol):
     start_index: int
     end_index: int
     context_prefix: str | None
+
+
+class SpanChunker(Protocol):
+    """What chunks a text into exact spans: ``chunk(text)`` gives :class:`TextChunkLike` chunks in order.
+
+    docchunk's text chunkers (:class:`docchunk.RecursiveChunker` and the others) are
+    ones; so is a peer library's chunker wrapped to give chunks with these attributes
+    (``docchunk eval`` compares them so).
+    """
+
+    def chunk(self, text: str) -> Sequence[TextChunkLike]:
+        """The chunks of ``text``, in order: ``text[c.start_index:c.end_index] == c.text``."""
+        ...
 
 
 class Chunk(BaseModel):
