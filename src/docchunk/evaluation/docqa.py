@@ -126,7 +126,7 @@ class _QuestionKeys(TypedDict):
 class DocQaQuestion(_QuestionKeys, total=False):
     """A question of a doc-qa folder (a line of ``questions.jsonl``), as it is read."""
 
-    answer: str
+    answer: str | list[str]
     kind: str
 
 

@@ -16,7 +16,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple, cast
+from typing import TYPE_CHECKING, NamedTuple, TypedDict, cast
 
 import numpy as np
 
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
     from docchunk.serialization._docling import DocChunk
 
-__all__ = ["QuestionRanking", "RankedChunk", "evidence_marks", "find_question", "rank_question"]
+__all__ = ["QuestionRanking", "RankedChunk", "RankingConfig", "evidence_marks", "find_question", "rank_question"]
 
 
 @dataclass
@@ -65,6 +65,13 @@ class RankedChunk:
     marks: list[tuple[int, int, str]] = field(default_factory=list)
 
 
+class RankingConfig(TypedDict):
+    """The chunking of a :class:`QuestionRanking`: the chunker's name and its keyword arguments."""
+
+    chunker: str
+    options: JSONObject
+
+
 @dataclass
 class QuestionRanking:
     """A question and its document's chunks in rank order.
@@ -81,7 +88,7 @@ class QuestionRanking:
     question: DocQaQuestion
     chunks: list[RankedChunk]
     recall: dict[str, float]
-    config: JSONObject
+    config: RankingConfig
 
 
 def find_question(

@@ -44,6 +44,7 @@ from docling_core.types.doc.document import (
     FieldRegionItem,
     FormItem,
     FormulaItem,
+    GraphData,
     GroupItem,
     KeyValueItem,
     NodeItem,
@@ -141,7 +142,7 @@ def _children_parts(
     return parts
 
 
-def graph_lines(graph: Any) -> list[str]:
+def graph_lines(graph: GraphData) -> list[str]:
     """The ``key: value`` lines of a key-value or form item's graph, in cell order.
 
     Each key is written with its values (links ``to_value`` from a key, or
@@ -236,7 +237,7 @@ class FaithfulFallbackSerializer(MarkdownFallbackSerializer):
         return create_ser_result(text=text, span_source=item) if text.strip() else create_ser_result()
 
 
-def orig_only_formula(item: Any) -> bool:
+def orig_only_formula(item: object) -> bool:
     """Whether ``item`` is a formula without LaTeX ``text`` but with its ``orig`` (docling-core: a placeholder)."""
     return isinstance(item, FormulaItem) and not item.text and bool((item.orig or "").strip())
 
