@@ -23,7 +23,7 @@ everything a document says reaches some chunk:
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeGuard
 
 from docling_core.transforms.serializer.base import (
     BaseDocSerializer,
@@ -237,7 +237,7 @@ class FaithfulFallbackSerializer(MarkdownFallbackSerializer):
         return create_ser_result(text=text, span_source=item) if text.strip() else create_ser_result()
 
 
-def orig_only_formula(item: object) -> bool:
+def orig_only_formula(item: object) -> TypeGuard[FormulaItem]:
     """Whether ``item`` is a formula without LaTeX ``text`` but with its ``orig`` (docling-core: a placeholder)."""
     return isinstance(item, FormulaItem) and not item.text and bool((item.orig or "").strip())
 
@@ -268,7 +268,7 @@ class FaithfulChunkingSerializer(ChunkingSerializer):
             ser.params.layers = {ContentLayer.BODY, ContentLayer.FURNITURE}
         return ser
 
-    def serialize(self, *, item: Any = None, **kwargs: Any) -> SerializationResult:
+    def serialize(self, *, item: NodeItem | None = None, **kwargs: Any) -> SerializationResult:
         """``ChunkingSerializer.serialize``, with an ``orig``-only formula as its ``orig``."""
         if orig_only_formula(item):
             visited = kwargs.get("visited")
