@@ -1,7 +1,7 @@
 """List the public functions, methods and fields of ``src/docchunk`` whose annotation holds ``Any``.
 
 Usage:
-    python bench/seam_any.py [--private] [--quiet]
+    python bench/seam_any.py [--private] [--seams] [--quiet]
 
 Reads the source with :mod:`ast` (nothing is imported). An entry is a module-level
 function, a method of a class, or an annotated class attribute (a dataclass, pydantic,
@@ -10,8 +10,13 @@ NamedTuple or Protocol field) whose parameter, return or field annotation names
 functions are left out. Public means that no part of its dotted name (the module's
 path, the class, the name) starts with one underscore; dunder methods (``__init__``,
 ``__call__``) of a public class count as public. ``--private`` lists the private ones
-too. The listing is grouped by module; the last line is the count of entries (and of
-annotations holding ``Any``, one entry can have several).
+too. ``--seams`` leaves out the annotations where ``Any`` is the honest type in every
+case (docs/architecture.md, "Types at the seams"): a ``**`` parameter (``**kwargs``,
+``**data``, ``**options``, forwarded to a third-party API), pydantic's ``__context`` of
+``model_post_init``, the ``value`` of ``__setattr__`` and the ``memo`` of
+``__deepcopy__``; what remains is the count to bring down. The listing is grouped by
+module; the last line is the count of entries (and of annotations holding ``Any``, one
+entry can have several).
 """
 
 from __future__ import annotations
@@ -62,6 +67,17 @@ def _function_sites(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
     return sites
 
 
+def _legitimate(name: str, site: str) -> bool:
+    """Whether the annotation ``site`` of the entry ``name`` is one that ``--seams`` leaves out."""
+    method = name.rsplit(".", 1)[-1]
+    return (
+        site.startswith("**")
+        or site == "__context"
+        or (method == "__setattr__" and site == "value")
+        or (method == "__deepcopy__" and site == "memo")
+    )
+
+
 def _class_entries(cls: ast.ClassDef, prefix: str, private: bool) -> list[tuple[str, list[str], bool]]:
     out: list[tuple[str, list[str], bool]] = []
     hidden = private or _private(cls.name)
@@ -102,6 +118,11 @@ def module_name(path: Path) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--private", action="store_true", help="list private names too")
+    parser.add_argument(
+        "--seams",
+        action="store_true",
+        help="leave out **kwargs, __context, __setattr__'s value and __deepcopy__'s memo",
+    )
     parser.add_argument("--quiet", action="store_true", help="print only the counts")
     args = parser.parse_args()
     grouped: dict[str, list[tuple[str, list[str], bool]]] = defaultdict(list)
@@ -110,6 +131,10 @@ def main() -> int:
         module_private = any(_private(part) for part in module.split("."))
         for name, sites, private in entries(path):
             private = private or module_private
+            if args.seams:
+                sites = [site for site in sites if not _legitimate(name, site)]
+                if not sites:
+                    continue
             if args.private or not private:
                 grouped[module].append((name, sites, private))
     count = sum(len(found) for found in grouped.values())
@@ -121,6 +146,8 @@ def main() -> int:
                 mark = " (private)" if private else ""
                 print(f"    {name}{mark}: {', '.join(sites)}")
     scope = "public and private" if args.private else "public"
+    if args.seams:
+        scope += " (seams: legitimate **kwargs/__context/__setattr__/__deepcopy__ left out)"
     print(f"{count} {scope} entries with Any in an annotation ({annotations} annotations) in {len(grouped)} modules")
     return 0
 

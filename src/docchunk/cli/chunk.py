@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import click
 
@@ -34,6 +34,9 @@ from docchunk.cli.options import (
 )
 from docchunk.cli.process import error, startup
 from docchunk.cli.settings import ChunkSettings, check_chunk_usage
+
+if TYPE_CHECKING:
+    from docchunk.serialization._docling import BaseChunker
 
 PROGRESS_MIN_FILES = 10
 
@@ -99,7 +102,8 @@ def chunk_command(ctx: click.Context, paths: tuple[Path, ...], output: Path | No
         files = [p for p in inputs if isinstance(p, Path)]
         embed = (settings.embed, settings.embed_device) if settings.embed else None
         try:
-            failures, count = run_ray(chunker_obj, files, output, address, num_workers, out_format, debug, error,
+            doc_chunker = cast("BaseChunker", chunker_obj)  # --engine ray takes document chunkers only (APPLIES)
+            failures, count = run_ray(doc_chunker, files, output, address, num_workers, out_format, debug, error,
                                       embed) if files else (0, 0)  # fmt: skip
         except BatchSetupError as exc:
             raise click.UsageError(str(exc)) from exc

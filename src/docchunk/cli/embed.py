@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from docchunk.errors import DocchunkError, ModelLimitWarning
+
+if TYPE_CHECKING:
+    from docchunk.serialization.rows import Row
 
 __all__ = ["RowEmbedder", "embed_options"]
 
@@ -60,7 +63,7 @@ class RowEmbedder:
             raise click.UsageError(f"--embed {model}: {exc}") from exc
         self.token_counts: list[int | None] = []
 
-    def rows(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def rows(self, rows: list[Row]) -> list[Row]:
         """``rows`` (one input's chunks) with the embedding of ``contextualized`` (a list of floats) as the last key."""
         if not rows:
             return rows

@@ -8,13 +8,16 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from docchunk.cli.options import stderr_is_terminal
 from docchunk.cli.settings import check_applicable, check_tokenizer_spec
 from docchunk.errors import DocchunkError
+
+if TYPE_CHECKING:
+    from docchunk.evaluation.run import EvalReport, EvalSummary
 
 CHUNKER_NAMES = ["recursive", "token", "sentence", "window", "semantic", "sdpm"]
 ROWS = [  # (label, figure)
@@ -97,7 +100,7 @@ def eval_command(ctx: click.Context, data_dir: Path, model: str, k: int, budget:
 
 
 def _run(data_dir: Path, model: str, k: int, budget: int, corpus_ids: tuple[str, ...], cache_dir: Path | None,
-         no_cache: bool, progress: bool, settings: dict[str, Any]) -> Any:  # fmt: skip
+         no_cache: bool, progress: bool, settings: dict[str, Any]) -> EvalReport:  # fmt: skip
     from docchunk._extras import require
 
     require("numpy", "eval", "docchunk eval")
@@ -120,7 +123,7 @@ def _run(data_dir: Path, model: str, k: int, budget: int, corpus_ids: tuple[str,
     return evaluate(eval_set, config, embed, k=k, budget=budget, model_name=model, progress=progress)
 
 
-def format_summary(summary: dict[str, Any]) -> str:
+def format_summary(summary: EvalSummary) -> str:
     """The figures as a plain-text table: one row per figure, overall then per corpus (mean ± std, percent)."""
     cfg = summary["config"]
     columns = ["all", *summary["per_corpus"]]

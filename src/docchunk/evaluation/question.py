@@ -13,17 +13,23 @@ from __future__ import annotations
 
 import gzip
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypedDict, cast
 
 import numpy as np
 
 from docchunk.errors import ConfigError
-from docchunk.evaluation.docqa import KS, Held, build_chunker, held_by_chunk, score_held
+from docchunk.evaluation.docqa import KS, DocQaQuestion, Evidence, Held, build_chunker, held_by_chunk, score_held
+from docchunk.types import EmbedBatch, JSONObject
 
-__all__ = ["QuestionRanking", "RankedChunk", "evidence_marks", "find_question", "rank_question"]
+if TYPE_CHECKING:
+    from docling_core.types.doc import DoclingDocument
+
+    from docchunk.serialization._docling import DocChunk
+
+__all__ = ["QuestionRanking", "RankedChunk", "RankingConfig", "evidence_marks", "find_question", "rank_question"]
 
 
 @dataclass
@@ -59,6 +65,13 @@ class RankedChunk:
     marks: list[tuple[int, int, str]] = field(default_factory=list)
 
 
+class RankingConfig(TypedDict):
+    """The chunking of a :class:`QuestionRanking`: the chunker's name and its keyword arguments."""
+
+    chunker: str
+    options: JSONObject
+
+
 @dataclass
 class QuestionRanking:
     """A question and its document's chunks in rank order.
@@ -72,15 +85,15 @@ class QuestionRanking:
     """
 
     genre: str
-    question: dict[str, Any]
+    question: DocQaQuestion
     chunks: list[RankedChunk]
     recall: dict[str, float]
-    config: dict[str, Any]
+    config: RankingConfig
 
 
 def find_question(
     data_dir: str | Path, qid: str, genres: Sequence[str] | None = None
-) -> tuple[str, dict[str, Any], Any]:
+) -> tuple[str, DocQaQuestion, DoclingDocument]:
     """``(genre, question, document)`` of the question ``qid`` of a doc-qa folder.
 
     Reads the genres' ``questions.jsonl`` until the question is found, then its
@@ -96,7 +109,7 @@ def find_question(
     found = sorted(p.name for p in root.iterdir() if (p / "questions.jsonl").is_file()) if root.is_dir() else []
     for genre in [g for g in found if not genres or g in genres]:
         with open(root / genre / "questions.jsonl", encoding="utf-8") as fh:
-            question = next((q for q in map(json.loads, fh) if q["qid"] == qid), None)
+            question: DocQaQuestion | None = next((q for q in map(json.loads, fh) if q["qid"] == qid), None)
         if question is None:
             continue
         with gzip.open(root / genre / "docs.jsonl.gz", "rt", encoding="utf-8") as fh:
@@ -128,7 +141,9 @@ class _Stub(NamedTuple):
     text: str
 
 
-def evidence_marks(chunk: Any, doc: Any, evidence: Sequence[dict[str, Any]], held: Held) -> list[tuple[int, int, str]]:
+def evidence_marks(
+    chunk: DocChunk, doc: DoclingDocument, evidence: Sequence[Evidence], held: Held
+) -> list[tuple[int, int, str]]:
     """Where the evidence ``chunk`` holds is in ``chunk.text``: ``(start, end, kind)``, sorted and disjoint.
 
     Text evidence: the chunk's own ``meta.spans`` (what it holds of each item) are
@@ -167,8 +182,8 @@ def evidence_marks(chunk: Any, doc: Any, evidence: Sequence[dict[str, Any]], hel
     return _merged(marks)
 
 
-def rank_question(doc: Any, question: dict[str, Any], embed: Callable[[list[str]], Any], chunker: str = "hybrid",
-                  options: dict[str, Any] | None = None, genre: str = "") -> QuestionRanking:  # fmt: skip
+def rank_question(doc: DoclingDocument, question: DocQaQuestion, embed: EmbedBatch, chunker: str = "hybrid",
+                  options: JSONObject | None = None, genre: str = "") -> QuestionRanking:  # fmt: skip
     """Chunk ``doc`` and rank its chunks for ``question`` as ``docchunk eval-docs`` does (``doc@k``).
 
     Args:
@@ -188,7 +203,7 @@ def rank_question(doc: Any, question: dict[str, Any], embed: Callable[[list[str]
     from docchunk.evaluation.run import rank
 
     built = build_chunker(chunker, dict(options or {}))
-    chunks = list(built.chunk(doc))
+    chunks = cast("list[DocChunk]", list(built.chunk(doc)))  # document chunks: meta.doc_items
     if not chunks:
         raise ConfigError(f"the document {question.get('doc_id')!r} gives no chunk")
     counts: dict[str, int] = {}

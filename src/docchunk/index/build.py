@@ -14,10 +14,17 @@ import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 from docchunk.errors import ConfigError
-from docchunk.index.store import IndexStore
+from docchunk.index.store import IndexRecord, IndexStore
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from docchunk.integrations.embedding_refinery import EmbeddingsRefinery
+    from docchunk.serialization._docling import BaseChunker
+    from docchunk.serialization.rows import Row
 
 __all__ = ["IndexReport", "Indexer", "chunk_files", "content_hash", "embedded_rows", "table_rows"]
 
@@ -37,7 +44,7 @@ def content_hash(path: str | Path, settings: str) -> str:
     return digest.hexdigest()
 
 
-def table_rows(rows: Sequence[dict[str, Any]], vectors: Any, chunker: str, digest: str) -> list[dict[str, Any]]:
+def table_rows(rows: Sequence[Row], vectors: np.ndarray, chunker: str, digest: str) -> list[Row]:
     """Table rows (:func:`docchunk.index.store.row_schema`) of one file's ``docchunk chunk`` rows.
 
     Args:
@@ -103,7 +110,7 @@ class Indexer:
         MissingDependencyError: lancedb or pyarrow is missing (``pip install ".[index]"``).
     """
 
-    def __init__(self, db: str | Path, embedder: Any, chunker: str):
+    def __init__(self, db: str | Path, embedder: EmbeddingsRefinery, chunker: str):
         if embedder.model_name is None:
             raise ConfigError("an index needs an EmbeddingsRefinery with model_name=..., recorded for search")
         self.store = IndexStore(db)
@@ -127,13 +134,14 @@ class Indexer:
         self.report.skipped.extend(skipped)
         return todo, skipped
 
-    def add(self, source: str, rows: Sequence[dict[str, Any]], digest: str) -> int:
+    def add(self, source: str, rows: Sequence[Row], digest: str) -> int:
         """Embed one file's rows and make them its rows in the index (one write); returns their number."""
         vectors = self.embedder.embed([row["contextualized"] for row in rows])
         self.token_counts.extend(row["token_count"] for row in rows)
         dimension = int(vectors.shape[1])
         if self._record is None or self._record.get("chunker") != self.chunker:
-            self.store.write_record(self.embedder.model_name, dimension, self.chunker)
+            model_name = cast(str, self.embedder.model_name)  # not None: checked by __init__
+            self.store.write_record(model_name, dimension, self.chunker)
             self._record = self.store.record()
         self.store.replace_files([source], table_rows(rows, vectors, self.chunker, digest), dimension)
         self._hashes[source] = digest
@@ -154,7 +162,7 @@ class Indexer:
         return self.report
 
 
-def check_model(store: IndexStore, model_name: str) -> dict[str, Any] | None:
+def check_model(store: IndexStore, model_name: str) -> IndexRecord | None:
     """The index's record, after checking that it was built with ``model_name`` (None for a new index).
 
     Raises:
@@ -170,8 +178,8 @@ def check_model(store: IndexStore, model_name: str) -> dict[str, Any] | None:
 
 
 def chunk_files(
-    chunker: Any, todo: Iterable[tuple[Path, str]], raise_errors: bool = False
-) -> Iterator[tuple[Path, str, list[dict], str | None]]:
+    chunker: BaseChunker, todo: Iterable[tuple[Path, str]], raise_errors: bool = False
+) -> Iterator[tuple[Path, str, list[Row], str | None]]:
     """``(path, digest, rows, problem)`` per file: the rows of ``docchunk chunk``, or the problem.
 
     ``raise_errors`` raises a file's exception instead (``--debug``).
@@ -188,7 +196,9 @@ def chunk_files(
             yield path, digest, [], describe_failure(str(path), exc)
 
 
-def embedded_rows(paths: Iterable[str | Path], chunker: Any = None, embedder: Any = None) -> Iterator[dict[str, Any]]:
+def embedded_rows(
+    paths: Iterable[str | Path], chunker: BaseChunker | None = None, embedder: EmbeddingsRefinery | None = None
+) -> Iterator[Row]:
     """The rows of ``docchunk chunk --embed`` for files and folders, one per chunk, file by file.
 
     Args:

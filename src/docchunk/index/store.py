@@ -17,18 +17,36 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 from docchunk._extras import require
 from docchunk.errors import ConfigError
 
-__all__ = ["RECORD_NAME", "TABLE_NAME", "IndexStore", "SearchHit", "row_schema"]
+if TYPE_CHECKING:
+    import numpy as np
+
+    from docchunk.serialization.rows import Row
+
+__all__ = ["RECORD_NAME", "TABLE_NAME", "IndexRecord", "IndexStore", "SearchHit", "row_schema"]
 
 TABLE_NAME = "chunks"
 RECORD_NAME = "docchunk-index.json"
 RECORD_VERSION = 1
 
 _PURPOSE = "A docchunk index (LanceDB)"
+
+
+class _RecordModel(TypedDict):
+    model: str
+    dimension: int
+
+
+class IndexRecord(_RecordModel, total=False):
+    """``docchunk-index.json``: the embedding model (name and dimension), the chunker's settings, the version."""
+
+    version: int
+    chunker: str
+    table: str
 
 
 def _pa() -> Any:
@@ -71,7 +89,7 @@ class SearchHit:
     """
 
     score: float
-    row: dict[str, Any]
+    row: Row
 
 
 def _sql_string(value: str) -> str:
@@ -97,7 +115,7 @@ class IndexStore:
         self._table: Any = None
 
     # -- the record ----------------------------------------------------------------------
-    def record(self) -> dict[str, Any] | None:
+    def record(self) -> IndexRecord | None:
         """The index's record (``model``, ``dimension``, ``chunker``), or None for a new folder.
 
         Raises:
@@ -113,7 +131,7 @@ class IndexStore:
             raise ConfigError(
                 f"--db {str(self.folder)!r}: {RECORD_NAME} is not a docchunk index record: {exc}"
             ) from exc
-        return dict(record)
+        return cast("IndexRecord", dict(record))
 
     def write_record(self, model: str, dimension: int, chunker: str) -> None:
         """Write the record atomically (a temporary file renamed over the old one)."""
@@ -154,7 +172,7 @@ class IndexStore:
         table = self.table()
         return 0 if table is None else int(table.count_rows())
 
-    def replace_files(self, sources: list[str], rows: list[dict[str, Any]], dimension: int) -> None:
+    def replace_files(self, sources: list[str], rows: list[Row], dimension: int) -> None:
         """Make ``rows`` the rows of ``sources``, in one transaction.
 
         Rows of ``sources`` already in the table and absent from ``rows`` are deleted,
@@ -184,7 +202,7 @@ class IndexStore:
                 warnings.simplefilter("ignore", UserWarning)
                 table.optimize(cleanup_older_than=timedelta(seconds=0))
 
-    def search(self, vector: Any, k: int) -> list[SearchHit]:
+    def search(self, vector: np.ndarray, k: int) -> list[SearchHit]:
         """The ``k`` rows nearest to ``vector`` by cosine distance, nearest first.
 
         Raises:

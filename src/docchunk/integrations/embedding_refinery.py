@@ -11,19 +11,24 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from docchunk._extras import require
 from docchunk.errors import ConfigError, ModelLimitWarning
-from docchunk.types.chunk import ChunkLike
+from docchunk.types.chunk import Chunk, ChunkLike
 from docchunk.types.config import StrictConfig, check_size
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from docchunk.serialization._docling import BaseChunk
 
 C = TypeVar("C", bound=ChunkLike)
 
 __all__ = ["EmbeddingsRefinery", "embedding_text"]
 
 
-def embedding_text(chunk: Any) -> str:  # a text chunk or a document chunk, read by duck typing
+def embedding_text(chunk: ChunkLike) -> str:  # a text chunk or a document chunk, read by duck typing
     r"""The string whose vector :class:`EmbeddingsRefinery` writes to ``chunk.embedding``.
 
     For a document chunk (one with ``meta``): ``contextualize(chunk)`` with the delimiter
@@ -35,8 +40,9 @@ def embedding_text(chunk: Any) -> str:  # a text chunk or a document chunk, read
         from docchunk.serialization import contextualize
 
         budget = getattr(chunk, "budget", None)
-        return contextualize(chunk, budget.delim if budget is not None else "\n")
-    return (chunk.context_prefix or "") + chunk.text + (chunk.context_suffix or "")
+        return contextualize(cast("BaseChunk", chunk), budget.delim if budget is not None else "\n")
+    text_chunk = cast(Chunk, chunk)  # no meta: a text chunk (its context attributes)
+    return (text_chunk.context_prefix or "") + text_chunk.text + (text_chunk.context_suffix or "")
 
 
 class EmbeddingsRefinery(StrictConfig):
@@ -149,7 +155,7 @@ class EmbeddingsRefinery(StrictConfig):
     def _describe(self) -> str:
         return repr(self.model_name) if self.model_name is not None else repr(self.model)
 
-    def embed(self, texts: Sequence[str]) -> Any:
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Vectors of ``texts``: a float32 numpy array of shape ``(len(texts), d)``, row i for text i.
 
         Cached texts are read from the cache; the others are embedded in batches of

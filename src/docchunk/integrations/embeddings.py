@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from docchunk._extras import require
 from docchunk.errors import ConfigError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["SentenceTransformerEmbeddings"]
 
@@ -48,7 +51,7 @@ class SentenceTransformerEmbeddings:
         self.model = model
         self.batch_size = batch_size
 
-    def __call__(self, texts: list[str]) -> Any:
+    def __call__(self, texts: list[str]) -> np.ndarray:
         """Embed ``texts``: an array of shape ``(len(texts), dim)``."""
         return self.model.encode(
             list(texts), batch_size=self.batch_size, convert_to_numpy=True, show_progress_bar=False

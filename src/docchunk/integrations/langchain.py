@@ -11,10 +11,14 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from docchunk._extras import require
 from docchunk.serialization.rows import chunk_metadata
+
+if TYPE_CHECKING:
+    from docchunk.chunkers.text.base import TextChunker
+    from docchunk.serialization._docling import BaseChunker, DocChunk
 
 _lc_loaders: Any = require("langchain_core.document_loaders", "langchain", "docchunk.integrations.langchain")
 _lc_documents: Any = require("langchain_core.documents", "langchain", "docchunk.integrations.langchain")
@@ -42,7 +46,7 @@ class DocchunkLoader(_lc_loaders.BaseLoader):
         DocumentError: From ``lazy_load`` when a file cannot be read.
     """
 
-    def __init__(self, paths: str | Path | Iterable[str | Path], chunker: Any = None):
+    def __init__(self, paths: str | Path | Iterable[str | Path], chunker: BaseChunker | None = None):
         self.paths = [paths] if isinstance(paths, (str, Path)) else list(paths)
         if chunker is None:
             from docchunk import HybridChunker
@@ -59,7 +63,7 @@ class DocchunkLoader(_lc_loaders.BaseLoader):
             for index, chunk in enumerate(self.chunker.chunk(doc)):
                 yield _lc_documents.Document(
                     page_content=self.chunker.contextualize(chunk),
-                    metadata=chunk_metadata(chunk, str(path), index),
+                    metadata=chunk_metadata(cast("DocChunk", chunk), str(path), index),
                 )
 
 
@@ -77,7 +81,7 @@ class DocchunkTextSplitter(_lc_splitters.TextSplitter):
         >>> docs = splitter.create_documents([text])  # doctest: +SKIP
     """
 
-    def __init__(self, chunker: Any, add_start_index: bool = False):
+    def __init__(self, chunker: TextChunker, add_start_index: bool = False):
         size = getattr(chunker, "chunk_size", 4000)
         overlap = min(getattr(chunker, "chunk_overlap", 0), max(size - 1, 0))
         super().__init__(chunk_size=size, chunk_overlap=overlap, add_start_index=add_start_index)

@@ -8,11 +8,18 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from itertools import pairwise
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
+
+from pydantic import SkipValidation
 
 from docchunk._extras import require
+from docchunk.chunkers.text.base import TextChunker
 from docchunk.report.views import describe_chunker
-from docchunk.serialization.rows import chunk_metadata, flat_page_boxes, flat_spans, flat_table_cols
+from docchunk.serialization.rows import Row, chunk_metadata, flat_page_boxes, flat_spans, flat_table_cols
+from docchunk.types import DocChunker
+
+if TYPE_CHECKING:
+    from docchunk.serialization._docling import DocChunk
 
 _li_parser: Any = require("llama_index.core.node_parser", "llama-index", "docchunk.integrations.llama_index")
 _li_schema: Any = require("llama_index.core.schema", "llama-index", "docchunk.integrations.llama_index")
@@ -76,7 +83,8 @@ class DocchunkNodeParser(_li_parser.NodeParser):
         chunker: The docchunk chunker.
     """
 
-    chunker: Any = None
+    # a document or text chunker, as given (pydantic does not check it; model_post_init defaults it)
+    chunker: SkipValidation[DocChunker | TextChunker | None] = None
 
     def model_post_init(self, __context: Any) -> None:
         """Default ``chunker`` to a :class:`docchunk.HybridChunker`."""
@@ -98,7 +106,7 @@ class DocchunkNodeParser(_li_parser.NodeParser):
         """``id_func`` when the user gave one, else :func:`stable_node_id`."""
         if self.id_func is not None and self.id_func is not _li_utils.default_id_func:
             return self.id_func
-        settings = describe_chunker(self.chunker)
+        settings = describe_chunker(cast("DocChunker | TextChunker", self.chunker))  # set by model_post_init
         return lambda index, document: stable_node_id(document.doc_id, settings, index)
 
     def _parse_nodes(self, nodes: Sequence[Any], show_progress: bool = False, **kwargs: Any) -> list[Any]:
@@ -123,12 +131,13 @@ class DocchunkNodeParser(_li_parser.NodeParser):
         source = str(document.metadata.get("file_path") or document.metadata.get("source") or document.doc_id)
         source_info = document.as_related_node_info()
         nodes = []
-        for index, chunk in enumerate(self.chunker.chunk(doc)):
-            metadata = {**document.metadata, **chunk_metadata(chunk, source, index)}
+        chunker = cast("DocChunker", self.chunker)  # a document chunker: it has contextualize
+        for index, chunk in enumerate(chunker.chunk(doc)):
+            metadata = {**document.metadata, **chunk_metadata(cast("DocChunk", chunk), source, index)}
             nodes.append(
                 _li_schema.TextNode(
                     id_=ids(index, document),
-                    text=self.chunker.contextualize(chunk),
+                    text=chunker.contextualize(chunk),
                     metadata=metadata,
                     excluded_embed_metadata_keys=list(metadata),
                     excluded_llm_metadata_keys=_CHUNK_KEYS + list(document.excluded_llm_metadata_keys),
@@ -140,7 +149,7 @@ class DocchunkNodeParser(_li_parser.NodeParser):
     def _text_nodes(self, document: Any, text: str, ids: Callable[[int, Any], str]) -> list[Any]:
         source_info = document.as_related_node_info()
         nodes = []
-        for index, chunk in enumerate(self.chunker(text)):
+        for index, chunk in enumerate(cast("TextChunker", self.chunker)(text)):
             nodes.append(
                 _li_schema.TextNode(
                     id_=ids(index, document),
@@ -156,7 +165,7 @@ class DocchunkNodeParser(_li_parser.NodeParser):
         return nodes
 
 
-def embedded_nodes(rows: Iterable[dict[str, Any]]) -> list[Any]:
+def embedded_nodes(rows: Iterable[Row]) -> list[Any]:
     """LlamaIndex ``TextNode`` s with their vectors, for any LlamaIndex vector store's ``add``.
 
     Args:

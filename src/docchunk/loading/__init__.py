@@ -16,6 +16,7 @@ from pydantic import ValidationError
 
 from docchunk.errors import DocumentError
 from docchunk.loading.convert import CONVERTIBLE, PDF_SUFFIXES, convert_bytes, convert_file
+from docchunk.types.json_value import JSONObject
 
 __all__ = ["SUPPORTED_SUFFIXES", "iter_input_files", "load_document"]
 
@@ -25,7 +26,9 @@ SUPPORTED_SUFFIXES = (".json", *CONVERTIBLE, *PDF_SUFFIXES)
 _FORMATS = {"json", "md", "markdown", "html", "htm", "docx", "pptx", "xlsx", "csv", "pdf"}
 
 
-def load_document(source: Any, format: str | None = None) -> DoclingDocument:
+def load_document(
+    source: DoclingDocument | str | Path | bytes | bytearray | JSONObject, format: str | None = None
+) -> DoclingDocument:
     r"""Load a ``DoclingDocument`` from a path, JSON, a dict or markup text.
 
     Args:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from docchunk.errors import ConfigError
 from docchunk.refineries.base import C, Refinery
@@ -12,6 +12,9 @@ from docchunk.refineries.rules import RecursiveRules, split_units
 from docchunk.tokenizers import Tokenizer, TokenizerSpec, get_tokenizer
 from docchunk.types import Chunk
 from docchunk.types.config import check_size
+
+if TYPE_CHECKING:
+    from docchunk.types import DocChunker, SpanChunker
 
 __all__ = ["OverlapRefinery"]
 
@@ -103,7 +106,7 @@ class OverlapRefinery(Refinery):
         merge: bool = True,
         inplace: bool = True,
         max_tokens: int | None = None,
-        chunker: Any = None,
+        chunker: DocChunker | SpanChunker | None = None,
         stop_at: tuple[str, ...] = STOPS,
     ):
         self.tokenizer: Tokenizer = get_tokenizer(tokenizer)
@@ -266,7 +269,8 @@ class OverlapRefinery(Refinery):
         from docchunk.serialization.chunk import ChunkBudget
 
         if self.chunker is not None:
-            tok = getattr(self.chunker, "token_counter", None) or get_tokenizer(self.chunker.tokenizer)
+            # a docchunk document chunker's token_counter, else the tokenizer of a docling-core or text chunker
+            tok = getattr(self.chunker, "token_counter", None) or get_tokenizer(cast(Any, self.chunker).tokenizer)
             return ChunkBudget(tok, getattr(self.chunker, "max_tokens", None), getattr(self.chunker, "delim", "\n"))
         budget = getattr(chunk, "budget", None)
         if budget is not None:

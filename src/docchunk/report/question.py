@@ -11,7 +11,11 @@ Content-Security-Policy forbids both, so text inside a chunk can never run.
 from __future__ import annotations
 
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from docchunk.evaluation.docqa import Evidence
+    from docchunk.evaluation.question import QuestionRanking
 
 __all__ = ["render_question"]
 
@@ -53,7 +57,7 @@ def _highlighted(text: str, marks: list[tuple[int, int, str]]) -> str:
     return "".join(out)
 
 
-def _evidence(evidence: list[dict[str, Any]]) -> str:
+def _evidence(evidence: list[Evidence]) -> str:
     items = []
     for e in evidence:
         if e["kind"] == "cell":
@@ -63,7 +67,7 @@ def _evidence(evidence: list[dict[str, Any]]) -> str:
     return f'<ul class="ev">{"".join(items)}</ul>'
 
 
-def render_question(ranking: Any, title: str | None = None) -> str:
+def render_question(ranking: QuestionRanking, title: str | None = None) -> str:
     """The page for one question: its chunks in rank order, the evidence highlighted.
 
     Args:

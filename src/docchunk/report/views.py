@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+if TYPE_CHECKING:
+    from docling_core.types.doc import DoclingDocument, NodeItem
+
+    from docchunk.chunkers.doc.base import DocumentChunker
+    from docchunk.chunkers.text.base import TextChunker
+    from docchunk.serialization._docling import DocChunk
+    from docchunk.types import Chunk, DocChunker
 
 __all__ = ["ChunkView", "DocumentView", "budget_of", "describe_chunker", "inspect_document", "rows_label"]
 
@@ -93,7 +101,7 @@ class DocumentView(BaseModel):
     chunks: list[ChunkView]
 
 
-def budget_of(chunker: Any) -> int | None:
+def budget_of(chunker: DocChunker | TextChunker) -> int | None:
     """The token budget per chunk of a docchunk chunker, or None.
 
     ``max_tokens`` of a document chunker, ``chunk_size`` of a text chunker
@@ -108,7 +116,7 @@ def budget_of(chunker: Any) -> int | None:
     return limit if isinstance(limit, int) and limit > 0 else None
 
 
-def describe_chunker(chunker: Any) -> str:
+def describe_chunker(chunker: DocChunker | TextChunker) -> str:
     """``Name(field=value, ...)`` of a chunker: its plain settings, its tokenizer by name.
 
     Unlike ``repr`` of a document chunker, it holds no object addresses, so the same
@@ -120,14 +128,14 @@ def describe_chunker(chunker: Any) -> str:
     parts = []
     for name in fields:
         value = getattr(chunker, name, None)
-        if name == "tokenizer":
-            value = chunker.token_counter.name
+        if name == "tokenizer":  # a docchunk document chunker's
+            value = cast("DocumentChunker", chunker).token_counter.name
         if value is None or isinstance(value, (bool, int, float, str)):
             parts.append(f"{name}={value!r}")
     return f"{type(chunker).__name__}({', '.join(parts)})"
 
 
-def inspect_document(chunker: Any, source: str, document: Any) -> DocumentView:
+def inspect_document(chunker: DocChunker | TextChunker, source: str, document: DoclingDocument | str) -> DocumentView:
     """Chunk one input and describe every chunk.
 
     Args:
@@ -144,32 +152,34 @@ def inspect_document(chunker: Any, source: str, document: Any) -> DocumentView:
     Raises:
         DocumentError: ``document`` is not what ``chunker`` takes (raised by the chunker).
     """
-    chunks = chunker.chunk(document)
+    # the casts say what each kind of input needs; the wrong chunker raises when called
     if isinstance(document, str):
-        views = [_text_view(i, c) for i, c in enumerate(chunks)]
+        text_chunker = cast("TextChunker", chunker)
+        views = [_text_view(i, c) for i, c in enumerate(text_chunker.chunk(document))]
         text: str | None = document
-        tokenizer = chunker.tokenizer
+        tokenizer = text_chunker.tokenizer
     else:
-        views = [_doc_view(i, c, chunker) for i, c in enumerate(chunks)]
+        doc_chunker = cast("DocumentChunker", chunker)
+        views = [_doc_view(i, cast("DocChunk", c), doc_chunker) for i, c in enumerate(doc_chunker.chunk(document))]
         text = None
-        tokenizer = chunker.token_counter
+        tokenizer = doc_chunker.token_counter
     return DocumentView(source=source, chunker=describe_chunker(chunker), tokenizer=tokenizer.name,
                         budget=budget_of(chunker), text=text, chunks=views)  # fmt: skip
 
 
-def _text_view(index: int, chunk: Any) -> ChunkView:
+def _text_view(index: int, chunk: Chunk) -> ChunkView:
     return ChunkView(index=index, text=chunk.text, contextualized=chunk.text, token_count=chunk.token_count,
                      oversized=chunk.oversized, start_index=chunk.start_index, end_index=chunk.end_index,
                      context=_text_context(chunk))  # fmt: skip
 
 
-def _text_context(chunk: Any) -> str | None:
+def _text_context(chunk: Chunk) -> str | None:
     """A text chunk's refinery context, prefix and suffix, or None."""
     parts = [part for part in (chunk.context_prefix, chunk.context_suffix) if part]
     return " … ".join(parts) if parts else None
 
 
-def _doc_view(index: int, chunk: Any, chunker: Any) -> ChunkView:
+def _doc_view(index: int, chunk: DocChunk, chunker: DocChunker) -> ChunkView:
     meta = chunk.meta
     fields = meta.__dict__  # read captions without the deprecation warning of the property
     return ChunkView(
@@ -186,7 +196,7 @@ def _doc_view(index: int, chunk: Any, chunker: Any) -> ChunkView:
     )
 
 
-def _labels(items: Sequence[Any]) -> list[str]:
+def _labels(items: Sequence[NodeItem]) -> list[str]:
     labels: list[str] = []
     for item in items:
         label = str(getattr(getattr(item, "label", None), "value", getattr(item, "label", "")) or "")

@@ -19,6 +19,8 @@ from docchunk.serialization._docling import DocMeta as _DLDocMeta
 if TYPE_CHECKING:
     from docling_core.types.doc import NodeItem
 
+    from docchunk.tokenizers import Tokenizer
+
 __all__ = [
     "ChunkBudget", "DocChunk", "DocMeta", "ItemSpan", "PageBox", "contextualize", "join_context", "page_numbers_of",
 ]  # fmt: skip
@@ -149,7 +151,7 @@ class ChunkBudget:
 
     __slots__ = ("delim", "max_tokens", "tokenizer")
 
-    def __init__(self, tokenizer: Any, max_tokens: int | None, delim: str = "\n"):
+    def __init__(self, tokenizer: Tokenizer, max_tokens: int | None, delim: str = "\n"):
         self.tokenizer = tokenizer
         self.max_tokens = max_tokens
         self.delim = delim

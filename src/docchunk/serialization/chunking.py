@@ -236,7 +236,7 @@ class ChunkingSerializer(MarkdownDocSerializer):
     def serialize(
         self,
         *,
-        item: Any = None,
+        item: NodeItem | None = None,
         list_level: int = 0,
         is_inline_scope: bool = False,
         visited: set[str] | None = None,

@@ -43,7 +43,7 @@ paths item by item over the corpus and over generated documents.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from docling_core.transforms.serializer.base import SerializationResult, Span
 from docling_core.transforms.serializer.common import create_ser_result
@@ -69,6 +69,11 @@ from docling_core.types.doc.document import (
 )
 from docling_core.types.doc.labels import DocItemLabel
 
+if TYPE_CHECKING:
+    from docling_core.types.doc.document import NodeItem
+
+    from docchunk.serialization.chunking import ChunkingSerializer
+
 __all__ = ["fast_serialize"]
 
 _PLAIN_FORMATTING = Formatting()
@@ -84,7 +89,7 @@ class _Fallback(Exception):
     """The item needs docling-core's serializer."""
 
 
-def fast_serialize(ser: Any, item: Any, visited: set[str]) -> SerializationResult | None:
+def fast_serialize(ser: ChunkingSerializer, item: NodeItem, visited: set[str]) -> SerializationResult | None:
     """``ser.serialize(item=item, visited=visited)`` for a common item, or None for docling-core's path.
 
     Args:
@@ -100,7 +105,7 @@ def fast_serialize(ser: Any, item: Any, visited: set[str]) -> SerializationResul
     """
     kind = type(item)
     if kind is ListGroup:
-        return _group_result(ser, item, visited)
+        return _group_result(ser, cast(ListGroup, item), visited)
     if kind is InlineGroup:
         return _inline_result(ser, item, visited)
     if kind is GroupItem:

@@ -23,7 +23,7 @@ everything a document says reaches some chunk:
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeGuard
 
 from docling_core.transforms.serializer.base import (
     BaseDocSerializer,
@@ -44,6 +44,7 @@ from docling_core.types.doc.document import (
     FieldRegionItem,
     FormItem,
     FormulaItem,
+    GraphData,
     GroupItem,
     KeyValueItem,
     NodeItem,
@@ -146,7 +147,7 @@ def _children_parts(
     return parts
 
 
-def graph_lines(graph: Any) -> list[str]:
+def graph_lines(graph: GraphData) -> list[str]:
     """The ``key: value`` lines of a key-value or form item's graph, in cell order.
 
     Each key is written with its values (links ``to_value`` from a key, or
@@ -241,7 +242,7 @@ class FaithfulFallbackSerializer(MarkdownFallbackSerializer):
         return create_ser_result(text=text, span_source=item) if text.strip() else create_ser_result()
 
 
-def orig_only_formula(item: Any) -> bool:
+def orig_only_formula(item: object) -> TypeGuard[FormulaItem]:
     """Whether ``item`` is a formula without LaTeX ``text`` but with its ``orig`` (docling-core: a placeholder)."""
     return isinstance(item, FormulaItem) and not item.text and bool((item.orig or "").strip())
 
@@ -272,7 +273,7 @@ class FaithfulChunkingSerializer(ChunkingSerializer):
             ser.params.layers = {ContentLayer.BODY, ContentLayer.FURNITURE}
         return ser
 
-    def serialize(self, *, item: Any = None, **kwargs: Any) -> SerializationResult:
+    def serialize(self, *, item: NodeItem | None = None, **kwargs: Any) -> SerializationResult:
         """``ChunkingSerializer.serialize``, with an ``orig``-only formula as its ``orig``."""
         if orig_only_formula(item):
             visited = kwargs.get("visited")

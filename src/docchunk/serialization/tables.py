@@ -55,7 +55,9 @@ class RowTableSerializer(BaseTableSerializer):
         self._rows: dict[str, TableRows] = {}
         self._doc: DoclingDocument | None = None
 
-    def rows(self, item: TableItem, doc: DoclingDocument, doc_serializer: Any, visited: set[str] | None) -> TableRows:
+    def rows(
+        self, item: TableItem, doc: DoclingDocument, doc_serializer: BaseDocSerializer, visited: set[str] | None
+    ) -> TableRows:
         """``table_rows(item, doc, doc_serializer, visited)``, computed once per table without rich cells."""
         if doc is not self._doc:
             self._rows, self._doc = {}, doc

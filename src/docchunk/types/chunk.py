@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Protocol
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, TypeAdapter
 
-__all__ = ["Chunk", "ChunkLike", "TextChunkLike", "WindowChunk", "make_chunks"]
+if TYPE_CHECKING:
+    from docling_core.types.doc import DoclingDocument
+
+    from docchunk.serialization._docling import BaseChunk
+
+__all__ = ["Chunk", "ChunkLike", "DocChunker", "SpanChunker", "TextChunkLike", "WindowChunk", "make_chunks"]
 
 
 class ChunkLike(Protocol):
@@ -35,6 +40,36 @@ class TextChunkLike(Protocol):
     start_index: int
     end_index: int
     context_prefix: str | None
+
+
+class DocChunker(Protocol):
+    """What chunks a ``DoclingDocument``: docling-core's ``BaseChunker`` interface, ``chunk`` and ``contextualize``.
+
+    Every docchunk document chunker (and :class:`docchunk.ExpandingChunker`) and every
+    docling-core chunker is one. A Protocol rather than ``BaseChunker`` where a pydantic
+    field holds the chunker: a field of a model class would be serialized as that class.
+    """
+
+    def chunk(self, dl_doc: DoclingDocument, **kwargs: Any) -> Iterator[BaseChunk]:
+        """The chunks of ``dl_doc``, in order."""
+        ...
+
+    def contextualize(self, chunk: BaseChunk) -> str:
+        """The embedding string of ``chunk``."""
+        ...
+
+
+class SpanChunker(Protocol):
+    """What chunks a text into exact spans: ``chunk(text)`` gives :class:`TextChunkLike` chunks in order.
+
+    docchunk's text chunkers (:class:`docchunk.RecursiveChunker` and the others) are
+    ones; so is a peer library's chunker wrapped to give chunks with these attributes
+    (``docchunk eval`` compares them so).
+    """
+
+    def chunk(self, text: str) -> Sequence[TextChunkLike]:
+        """The chunks of ``text``, in order: ``text[c.start_index:c.end_index] == c.text``."""
+        ...
 
 
 class Chunk(BaseModel):

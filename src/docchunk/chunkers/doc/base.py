@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from docling_core.transforms.serializer.base import BaseSerializerProvider
-from pydantic import ConfigDict, Field, PrivateAttr, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
 from docchunk._versions import DOCLING_CORE_VERSION
 from docchunk.chunkers.doc.mode import Mode, mode_for
@@ -185,7 +186,9 @@ class DocumentChunker(BaseChunker):
 _RECHECKING: set[int] = set()  # chunkers whose model_post_init runs again after an assignment
 
 
-def assign_validated(model: Any, name: str, value: Any, post_init: bool, setattr_: Any) -> None:
+def assign_validated(
+    model: BaseModel, name: str, value: object, post_init: bool, setattr_: Callable[[str, object], None]
+) -> None:
     """Assign a setting of a strict pydantic model (``validate_assignment``) as at construction.
 
     Unknown names raise :class:`ConfigError` naming the settings; pydantic's validation

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from docling_core.types.doc import DoclingDocument
+from pydantic import SkipValidation
 
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
 from docchunk.chunkers.doc.code_items import chunk_code_piece
-from docchunk.chunkers.doc.piece import Piece
+from docchunk.chunkers.doc.piece import CodeStrategy, Piece
 from docchunk.serialization.chunk import DocChunk, join_context
 from docchunk.serialization.table_rows import TableFormat
+
+if TYPE_CHECKING:
+    from docling_core.transforms.chunker.code_chunking.code_chunk import CodeChunk
 
 __all__ = ["HierarchicalChunker"]
 
@@ -59,12 +63,13 @@ class HierarchicalChunker(DocumentChunker):
     """
 
     merge_list_items: bool = True
-    code_chunking_strategy: Any = None  # checked by DocumentChunker._check_code_strategy
+    # checked by DocumentChunker._check_code_strategy (not by pydantic)
+    code_chunking_strategy: SkipValidation[CodeStrategy | None] = None
     table_format: TableFormat = "records"  # checked by DocumentChunker._check_table_format
 
     _POST_INIT_SETTINGS: ClassVar[frozenset[str]] = frozenset({"tokenizer", "docling_compat", "table_format"})
 
-    def chunk(self, dl_doc: DoclingDocument, **kwargs: Any) -> Iterator[DocChunk]:
+    def chunk(self, dl_doc: DoclingDocument, **kwargs: Any) -> Iterator[DocChunk | CodeChunk]:
         """Yield the chunks of ``dl_doc`` in document order.
 
         Yields:
@@ -78,11 +83,14 @@ class HierarchicalChunker(DocumentChunker):
         pieces = mode.walk(dl_doc, serializer, self.always_emit_headings, self.code_chunking_strategy)
         yield from mode.results(self._chunks(pieces, dl_doc), dl_doc, self, serializer)
 
-    def _chunks(self, pieces: Iterable[Piece], dl_doc: DoclingDocument) -> Iterator[Any]:
+    def _chunks(self, pieces: Iterable[Piece], dl_doc: DoclingDocument) -> Iterator[DocChunk | CodeChunk]:
         strategy = self.code_chunking_strategy
         for piece in pieces:
             if piece.code_chunks is not None:
-                code = piece.code_chunks or chunk_code_piece(piece, strategy, dl_doc, self._tok, self.delim, None)
+                # a code piece is made only with a strategy
+                code = piece.code_chunks or chunk_code_piece(
+                    piece, cast(CodeStrategy, strategy), dl_doc, self._tok, self.delim, None
+                )
                 yield from code
                 continue
             count = self._tok.count_tokens(join_context(piece.headings, piece.captions, piece.text, self.delim))

@@ -4,20 +4,24 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterator
-from typing import Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from docling_core.types.doc import DoclingDocument
-from pydantic import field_validator
+from pydantic import SkipValidation, field_validator
 
 from docchunk._versions import DOCLING_CORE_VERSION
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
-from docchunk.chunkers.doc.hybrid_run import HybridRun, RunSettings
-from docchunk.chunkers.doc.provenance import fill_gaps
+from docchunk.chunkers.doc.hybrid_run import HybridRun, RunSettings, TextSplitter
+from docchunk.chunkers.doc.piece import CodeStrategy
+from docchunk.chunkers.doc.provenance import SpanDict, fill_gaps
 from docchunk.errors import ConfigError, ModelLimitWarning
 from docchunk.serialization.chunk import DocChunk
 from docchunk.serialization.table_rows import TableFormat
 from docchunk.tokenizers import is_docling_tokenizer
 from docchunk.types.config import check_size
+
+if TYPE_CHECKING:
+    from docling_core.transforms.chunker.code_chunking.code_chunk import CodeChunk
 
 __all__ = ["HybridChunker"]
 
@@ -123,10 +127,12 @@ class HybridChunker(DocumentChunker):
     merge_list_items: bool = True
     repeat_table_header: bool = True
     omit_header_on_overflow: bool = False
-    text_splitter: Any = None  # a docchunk text chunker; checked in model_post_init with a clear message
+    # a docchunk text chunker; checked in model_post_init with a clear message (not by pydantic)
+    text_splitter: SkipValidation[TextSplitter | None] = None
     merge_across_pages: bool = True
     min_tokens: int | None = None
-    code_chunking_strategy: Any = None  # checked by DocumentChunker._check_code_strategy
+    # checked by DocumentChunker._check_code_strategy (not by pydantic)
+    code_chunking_strategy: SkipValidation[CodeStrategy | None] = None
     table_format: TableFormat = "records"  # checked by DocumentChunker._check_table_format
     balance_tables: bool = True
 
@@ -211,8 +217,13 @@ class HybridChunker(DocumentChunker):
                 stacklevel=6,
             )
 
-    def chunk(self, dl_doc: DoclingDocument, **kwargs: Any) -> Iterator[DocChunk]:
-        """Yield the chunks of ``dl_doc`` in document order (see the class invariants)."""
+    def chunk(self, dl_doc: DoclingDocument, **kwargs: Any) -> Iterator[DocChunk | CodeChunk]:
+        """Yield the chunks of ``dl_doc`` in document order (see the class invariants).
+
+        Yields:
+            :class:`DocChunk`, and with a ``code_chunking_strategy`` the strategy's
+            ``CodeChunk`` objects (docling-core's) for code items.
+        """
         check_document(dl_doc)
         mode = self.mode
         serializer = mode.serializer(self.serializer_provider, dl_doc, self.table_format, self.include_furniture)
@@ -235,9 +246,9 @@ class HybridChunker(DocumentChunker):
             balance_tables=self.balance_tables,
         )
 
-    def _chunks(self, run: HybridRun, dl_doc: DoclingDocument) -> Iterator[DocChunk]:
+    def _chunks(self, run: HybridRun, dl_doc: DoclingDocument) -> Iterator[DocChunk | CodeChunk]:
         pieces = run.mode.hybrid_pieces(run, dl_doc)
-        chunks: list[Any] = []
+        chunks: list[DocChunk | CodeChunk] = []
         for piece in pieces:
             if piece.code_chunks is not None:
                 chunks.extend(piece.code_chunks)
@@ -249,6 +260,8 @@ class HybridChunker(DocumentChunker):
             count = run.ctx_count(piece)
             chunks.append(self._to_chunk(piece, count, oversized=count > run.max, doc=dl_doc))
         # the whitespace a split dropped between two chunks' spans of an item goes to the first one
-        spans = [[s.__dict__ for s in c.meta.spans] for c in chunks if getattr(c.meta, "spans", None)]
+        # (an ItemSpan's __dict__ is its SpanDict; a code chunk's meta has no spans)
+        spans = [cast("list[SpanDict]", [s.__dict__ for s in item_spans])
+                 for c in chunks if (item_spans := getattr(c.meta, "spans", None))]  # fmt: skip
         fill_gaps(spans, {it.self_ref: it.text for it in dl_doc.texts})
         yield from chunks

@@ -28,6 +28,7 @@ from docchunk.tokenizers import Sizer, Tokenizer
 
 if TYPE_CHECKING:
     from docchunk.chunkers.doc.mode import Mode
+    from docchunk.chunkers.text.base import TextChunker
 
 __all__ = ["HybridRun", "RunSettings", "TextSplitter"]
 
@@ -38,7 +39,7 @@ _T = TypeVar("_T")
 class TextSplitter(Protocol):
     """A docchunk text chunker that can be given a tokenizer and a budget (``HybridChunker.text_splitter``)."""
 
-    def with_budget(self, tokenizer: Tokenizer, chunk_size: int) -> Any:
+    def with_budget(self, tokenizer: Tokenizer, chunk_size: int) -> TextChunker:
         """A copy that counts with ``tokenizer`` and packs to ``chunk_size`` tokens."""
         ...
 
@@ -100,7 +101,7 @@ class HybridRun:
         self.sizer = Sizer(self.tok, cache_limit=_CACHE_LIMIT)
         self._item_texts: dict[str, str] = {}
         self._delim_tokens: int | None = None
-        self._splitters: dict[Hashable, Any] = {}
+        self._splitters: dict[Hashable, object] = {}
         # with an additive tokenizer, sizes of joined texts follow by arithmetic
         self.additive = self.tok.joins_additively(self.delim)
 
@@ -296,13 +297,13 @@ class HybridRun:
                     for c in chunks]  # fmt: skip
         return self.mode.segment(self, text, available)
 
-    def _splitter_for(self, splitter: TextSplitter, available: int) -> Any:
+    def _splitter_for(self, splitter: TextSplitter, available: int) -> TextChunker:
         """The user's text chunker, set to our tokenizer and the remaining budget (cached)."""
         key = (id(splitter), available)
         own = self._splitters.get(key)
         if own is None:
             own = self._splitters[key] = splitter.with_budget(self.tok, available)
-        return own
+        return cast("TextChunker", own)
 
     def _segment_table(self, text: str, available: int) -> list[str]:
         omit = self.settings.omit_header_on_overflow

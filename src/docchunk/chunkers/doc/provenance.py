@@ -42,7 +42,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from itertools import pairwise
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol, TypedDict
 
 if TYPE_CHECKING:
     from docling_core.types.doc import DoclingDocument, NodeItem
@@ -51,7 +51,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Anchor",
+    "BoxDict",
+    "PageBoxDict",
     "RefItem",
+    "SpanDict",
     "align",
     "anchors_of",
     "captions_of",
@@ -64,6 +67,31 @@ __all__ = [
     "slice_anchors",
     "spans_of",
 ]
+
+
+class SpanDict(TypedDict):
+    """A chunk span as :func:`spans_of` makes it: the keyword arguments of an :class:`~docchunk.ItemSpan`."""
+
+    ref: str
+    start: int
+    end: int
+
+
+class BoxDict(TypedDict):
+    """The box of a :class:`PageBoxDict`: its edges and their origin (``"TOPLEFT"`` or ``"BOTTOMLEFT"``)."""
+
+    l: float  # noqa: E741  # docling-core's BoundingBox field names
+    t: float
+    r: float
+    b: float
+    coord_origin: str
+
+
+class PageBoxDict(TypedDict):
+    """A page box as :func:`page_boxes_of` makes it: the keyword arguments of a :class:`~docchunk.PageBox`."""
+
+    page_no: int
+    bbox: BoxDict
 
 
 class RefItem(Protocol):
@@ -275,7 +303,7 @@ def completed(
     return tuple(sorted((*anchors, *extra)))
 
 
-def spans_of(anchors: Sequence[Anchor], texts: dict[str, str]) -> list[dict[str, Any]]:
+def spans_of(anchors: Sequence[Anchor], texts: dict[str, str]) -> list[SpanDict]:
     r"""Chunk spans ``{"ref", "start", "end"}`` from anchors: consecutive ones of an item joined.
 
     Two anchors of one item join when the item's text between them is whitespace
@@ -284,7 +312,7 @@ def spans_of(anchors: Sequence[Anchor], texts: dict[str, str]) -> list[dict[str,
     that the chunker wrote apart (semchunk's split at ``"/"`` merged again with
     ``"\\n"``) stay two spans, so that each span's text is in the chunk's.
     """
-    out: list[dict[str, Any]] = []
+    out: list[SpanDict] = []
     last_end = 0  # where the last anchor ends in the chunk's text
     for pos, ref, s, n in sorted(anchors, key=lambda a: a[0]):
         if ref not in texts:
@@ -311,14 +339,14 @@ def spans_of(anchors: Sequence[Anchor], texts: dict[str, str]) -> list[dict[str,
     return out
 
 
-def fill_gaps(chunk_spans: Sequence[list[dict[str, Any]]], texts: dict[str, str]) -> None:
+def fill_gaps(chunk_spans: Sequence[list[SpanDict]], texts: dict[str, str]) -> None:
     """Give the whitespace between consecutive spans of an item to the span before it (in place).
 
     Also the item's leading whitespace to its first span and trailing whitespace to
     its last, so that the spans of an item's chunks tile ``item.text`` when the
     chunker dropped only whitespace at its splits.
     """
-    by_ref: dict[str, list[dict[str, Any]]] = {}
+    by_ref: dict[str, list[SpanDict]] = {}
     for spans in chunk_spans:
         for span in spans:
             by_ref.setdefault(span["ref"], []).append(span)
@@ -334,7 +362,7 @@ def fill_gaps(chunk_spans: Sequence[list[dict[str, Any]]], texts: dict[str, str]
             spans[-1]["end"] = len(text)
 
 
-def page_boxes_of(items: Sequence[NodeItem], doc: DoclingDocument | None) -> list[dict[str, Any]] | None:
+def page_boxes_of(items: Sequence[NodeItem], doc: DoclingDocument | None) -> list[PageBoxDict] | None:
     """One box per page: the union of ``items``' provenance boxes on it, in the first box's coordinate origin.
 
     Boxes of another origin are converted with the page's height
@@ -376,6 +404,6 @@ def _union(
     return (min(a[0], b[0]), t, max(a[2], b[2]), bottom)
 
 
-def _box_dict(edges: tuple[float, float, float, float], coord_origin: str) -> dict[str, Any]:
+def _box_dict(edges: tuple[float, float, float, float], coord_origin: str) -> BoxDict:
     left, top, right, bottom = edges
     return {"l": left, "t": top, "r": right, "b": bottom, "coord_origin": coord_origin}

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from itertools import pairwise
 from typing import Any, Literal
 
@@ -12,11 +11,10 @@ from docchunk.chunkers.text.recursive import RecursiveChunker
 from docchunk.chunkers.text.sentence import sentence_spans
 from docchunk.errors import ConfigError
 from docchunk.tokenizers import Sizer, TokenizerSpec
-from docchunk.types import Chunk
+from docchunk.types import Chunk, EmbedBatch
 
 __all__ = ["SDPMChunker", "SemanticChunker"]
 
-EmbedBatch = Callable[[list[str]], Any]
 BOUNDARIES = ("paragraph", "sentence")
 
 

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from docchunk.chunkers.text.base import TextChunker, absorb_whitespace_chunks, check_size
 from docchunk.errors import ConfigError
-from docchunk.tokenizers import TokenizerSpec
+from docchunk.tokenizers import Tokenizer, TokenizerSpec
 from docchunk.types import Chunk
 
 __all__ = ["TokenChunker", "token_windows"]
 
 
-def token_windows(text: str, tokenizer: Any, chunk_size: int, chunk_overlap: int = 0, base: int = 0) -> list[Chunk]:
+def token_windows(
+    text: str, tokenizer: Tokenizer, chunk_size: int, chunk_overlap: int = 0, base: int = 0
+) -> list[Chunk]:
     """Windows of at most ``chunk_size`` tokens over ``text``, overlapping by ``chunk_overlap`` tokens.
 
     Boundaries are token starts, so a chunk never cuts a character (a byte-level
@@ -61,7 +61,7 @@ def token_windows(text: str, tokenizer: Any, chunk_size: int, chunk_overlap: int
             a += 1
 
 
-def _fit_characters(text: str, start: int, stop: int, tokenizer: Any, chunk_size: int, base: int) -> list[Chunk]:
+def _fit_characters(text: str, start: int, stop: int, tokenizer: Tokenizer, chunk_size: int, base: int) -> list[Chunk]:
     """Chunks of ``text[start:stop]``, cut greedily by characters.
 
     The span is a few characters that tokenize together, e.g. one WordPiece word or a
