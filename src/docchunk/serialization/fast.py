@@ -70,11 +70,12 @@ from docling_core.types.doc.document import (
 from docling_core.types.doc.labels import DocItemLabel
 
 if TYPE_CHECKING:
-    from docling_core.types.doc.document import NodeItem
+    from docling_core.transforms.serializer.base import BaseDocSerializer
+    from docling_core.types.doc import DoclingDocument
 
     from docchunk.serialization.chunking import ChunkingSerializer
 
-__all__ = ["fast_serialize"]
+__all__ = ["children_results", "fast_serialize"]
 
 _PLAIN_FORMATTING = Formatting()
 _HEADINGS = (TitleItem, SectionHeaderItem)
@@ -421,16 +422,27 @@ def _picture_result(ser: Any, item: Any, visited: set[str]) -> SerializationResu
     visited.add(item.self_ref)
     if not children_only or item.self_ref in ser.get_excluded_refs():
         return create_ser_result()
-    texts = []
-    doc = ser.doc
+    texts = [res.text for res in children_results(item, ser, ser.doc, visited)]
+    return _result("\n\n".join(texts), [item] if texts else [])
+
+
+def children_results(
+    item: NodeItem, ser: BaseDocSerializer, doc: DoclingDocument, visited: set[str], **kwargs: Any
+) -> list[SerializationResult]:
+    """The children of ``item`` not yet in ``visited``, each serialized by ``ser``, that have text, in order.
+
+    ``kwargs`` go to each ``ser.serialize`` call; without any, a child takes this fast
+    path where it applies. Shared by the default mode's picture serializer and its fast path.
+    """
+    parts: list[SerializationResult] = []
     for ref in item.children:
         child = ref.resolve(doc)
         if not isinstance(child, NodeItem) or child.self_ref in visited:
             continue
-        text = ser.serialize(item=child, visited=visited).text
-        if text.strip():
-            texts.append(text)
-    return _result("\n\n".join(texts), [item] if texts else [])
+        res = ser.serialize(item=child, visited=visited, **kwargs)
+        if res.text.strip():
+            parts.append(res)
+    return parts
 
 
 def _plain_group_result(ser: Any, group: Any, visited: set[str]) -> SerializationResult | None:

@@ -53,6 +53,7 @@ from docling_core.types.doc.document import (
 from docling_core.types.doc.labels import GraphLinkLabel
 
 from docchunk.serialization.chunking import ChunkingSerializer
+from docchunk.serialization.fast import children_results
 
 __all__ = [
     "FURNITURE_LABELS",
@@ -136,15 +137,7 @@ def _children_parts(
         for k, v in kwargs.items()
         if k not in ("level", "list_level", "is_inline_scope", "delim") and own.get(k, _UNSET) != v
     }
-    parts: list[SerializationResult] = []
-    for ref in item.children:
-        child = ref.resolve(doc)
-        if not isinstance(child, NodeItem) or child.self_ref in visited:
-            continue
-        res = doc_serializer.serialize(item=child, visited=visited, **kwargs)
-        if res.text.strip():
-            parts.append(res)
-    return parts
+    return children_results(item, doc_serializer, doc, visited, **kwargs)
 
 
 def graph_lines(graph: GraphData) -> list[str]:
