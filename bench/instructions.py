@@ -5,15 +5,18 @@ Usage:
                                  [--corpus ../shared/corpus/docling]
 
 Timings on a shared machine move by 5-15% between runs, more than the differences a
-speed limit of 10% has to tell apart. Instructions do not: callgrind counts every
-instruction the process executes (Python and the Rust tokenizer alike), and the same
-program on the same input gives the same count to within a few parts in a million
-(hash seed fixed, the tokenizer on one thread). Each tree is run twice under callgrind:
-once loading the corpus and warming the chunker on the first document, once doing the
-same and then chunking every document; the difference is the cost of chunking. Both
-runs then check the chunks of the warm-up pass and of a full pass made before
-measuring (no empty chunk; ``token_count`` within ``max_tokens`` unless ``oversized``),
-so that the check costs the same in both and a wrong answer cannot pass unseen.
+speed limit of 10% has to tell apart. Instruction counts move far less: callgrind counts
+every instruction the process executes (Python and the Rust tokenizer alike), with the
+hash seed fixed and the tokenizer on one thread. Each tree is first run once without
+callgrind (so that every module is compiled before counting), then twice under it: once
+loading the corpus and warming the chunker on the first document, once doing the same
+and then chunking every document; the difference is the cost of chunking. Measured
+repeatability: the same tree twice on the 33 corpus documents gave 3.534 and 3.544 G
+(0.3%); a few million instructions of the difference are not the chunking's (imports,
+garbage collection), so a corpus of a few small documents is too small to compare on.
+Both runs check the chunks of the warm-up pass (no empty chunk; ``token_count`` within
+``max_tokens`` unless ``oversized``), so that the check costs the same in both and a
+wrong answer cannot pass unseen.
 
 Needs ``valgrind`` (Debian's package). Each run takes 1-3 minutes (callgrind slows
 Python about 50 times); the four runs go two at a time.
@@ -59,9 +62,20 @@ print("OK")
 """
 
 
-def _run(src: Path, args: argparse.Namespace, measure: bool) -> int:
-    env = {**os.environ, "PYTHONPATH": str(src), "PYTHONHASHSEED": "0", "RAYON_NUM_THREADS": "1",
+def _env(src: Path) -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(src), "PYTHONHASHSEED": "0", "RAYON_NUM_THREADS": "1",
            "TOKENIZERS_PARALLELISM": "false"}  # fmt: skip
+
+
+def _warm(src: Path, args: argparse.Namespace) -> None:
+    """One run without callgrind, so that every module the chunking imports is compiled (``.pyc``) before counting."""
+    cmd = [sys.executable, "-c", _CHILD, str(args.corpus), args.chunker, str(args.max_tokens),
+           "1" if args.compat else "0", "1"]  # fmt: skip
+    subprocess.run(cmd, capture_output=True, check=True, env=_env(src), cwd=tempfile.gettempdir())
+
+
+def _run(src: Path, args: argparse.Namespace, measure: bool) -> int:
+    env = _env(src)
     flags = ["1" if args.compat else "0", "1" if measure else "0"]
     cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", _CHILD,
            str(args.corpus), args.chunker, str(args.max_tokens), *flags]  # fmt: skip
@@ -83,16 +97,17 @@ def main() -> None:
     parser.add_argument("--compat", action="store_true", help="docling_compat=True")
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     args = parser.parse_args()
-    if not args.corpus.is_dir():
-        raise SystemExit(f"no corpus at {args.corpus}: pass --corpus DIR (a folder of DoclingDocument JSON files)")
-    with tempfile.TemporaryDirectory() as tmp:
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.base, "src"], capture_output=True, check=True)
-        subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
-        trees = {"base": Path(tmp) / "src", "this tree": ROOT / "src"}
-        jobs = [(name, src, measure) for name, src in trees.items() for measure in (False, True)]
-        with ThreadPoolExecutor(2) as pool:
-            found = pool.map(lambda job: _run(job[1], args, job[2]), jobs)
-            counts = dict(zip([(n, m) for n, _, m in jobs], found, strict=True))
+    from corpus import corpus_files
+    from refactor_check import export  # the base commit's src, exported once (git archive)
+
+    corpus_files(args.corpus)
+    trees = {"base": export(args.base), "this tree": ROOT / "src"}
+    for src in trees.values():
+        _warm(src, args)
+    jobs = [(name, src, measure) for name, src in trees.items() for measure in (False, True)]
+    with ThreadPoolExecutor(2) as pool:
+        found = pool.map(lambda job: _run(job[1], args, job[2]), jobs)
+        counts = dict(zip([(n, m) for n, _, m in jobs], found, strict=True))
     cost = {name: counts[(name, True)] - counts[(name, False)] for name in trees}
     mode = "docling_compat=True" if args.compat else "default"
     print(f"{args.chunker} ({mode}, max_tokens={args.max_tokens}) on {args.corpus}:")
