@@ -34,3 +34,14 @@ def test_bench_without_corpus_exits_with_a_message(tmp_path, script, make):
     assert done.returncode == 1, done.stderr
     assert "Traceback" not in done.stderr
     assert str(folder) in done.stderr and "--corpus" in done.stderr
+
+
+def test_instruction_count_without_corpus_exits_with_a_message(tmp_path):
+    folder = missing(tmp_path)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "instructions.py"), "--corpus", str(folder)],
+        cwd=ROOT, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    assert str(folder) in done.stderr and "--corpus" in done.stderr
