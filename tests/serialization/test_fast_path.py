@@ -172,6 +172,43 @@ def test_fast_path_equals_docling_core_chunking_serializer(doc):
     assert ours == theirs
 
 
+@st.composite
+def _picture_documents(draw):
+    """Pictures with 0-2 captions (formatted, linked, empty, furniture) and children, some nested or furniture."""
+    doc = DoclingDocument(name="pictures")
+
+    def add_picture(parent, depth: int) -> None:
+        layer = ContentLayer.FURNITURE if draw(st.integers(0, 5)) == 0 else ContentLayer.BODY
+        picture = doc.add_picture(parent=parent, content_layer=layer)
+        for _ in range(draw(st.integers(0, 2))):
+            caption = doc.add_text(label=DocItemLabel.CAPTION, text=draw(_WORDS), parent=parent, **_decorations(draw))
+            if draw(st.integers(0, 5)) == 0:
+                caption.content_layer = ContentLayer.FURNITURE
+            picture.captions.append(caption.get_ref())
+        for _ in range(draw(st.integers(0, 3))):
+            kind = draw(st.sampled_from(["text", "text", "footer", "list", "picture"] if depth < 2 else ["text"]))
+            if kind == "picture":
+                add_picture(picture, depth + 1)
+            elif kind == "list":
+                group = doc.add_list_group(parent=picture)
+                doc.add_list_item(text=draw(_WORDS), parent=group, **_decorations(draw))
+            else:
+                label = DocItemLabel.PAGE_FOOTER if kind == "footer" else DocItemLabel.TEXT
+                doc.add_text(label=label, text=draw(_WORDS), parent=picture, **_decorations(draw))
+
+    for _ in range(draw(st.integers(1, 3))):
+        if draw(st.booleans()):
+            doc.add_text(label=DocItemLabel.TEXT, text=draw(_WORDS))
+        add_picture(None, 0)
+    return doc
+
+
+@given(doc=_picture_documents(), shared_visited=st.booleans())
+def test_fast_path_equals_docling_path_on_generated_pictures(doc, shared_visited):
+    """The default mode's pictures (captions, then the text inside) are written alike by both paths."""
+    _assert_same(doc, shared_visited, "faithful")
+
+
 def test_fast_path_keeps_the_users_component_serializers():
     """A ChunkingSerializer with its own picture, inline or fallback serializer uses it, fast path or not.
 

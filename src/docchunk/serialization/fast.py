@@ -27,8 +27,9 @@ same spans and the same ``visited`` references:
   docling-core's placeholder when only its original is known;
 - an inline group of text, code and formula items, and an item written as one
   (empty text, the group its only child): its texts joined by spaces;
-- a picture without captions, annotations or meta data: no text, or in the default
-  mode the text of its children (:func:`_picture_result`).
+- a picture without annotations or meta data: without captions no text, or in the
+  default mode the text of its children; with captions, in the default mode, its
+  captions and then its children (:func:`_picture_result`).
 
 Formatting and hyperlinks are written by docling-core's own ``post_process``.
 Everything else returns ``None`` and goes to docling-core's serializer: items
@@ -403,13 +404,15 @@ def _table_result(ser: Any, item: Any, visited: set[str]) -> SerializationResult
 
 
 def _picture_result(ser: Any, item: Any, visited: set[str]) -> SerializationResult | None:
-    """A picture without captions, annotations or meta data.
+    """A picture without annotations or meta data.
 
-    With docling-core's Markdown picture serializer: no text (the chunking image
-    placeholder is empty; the walk writes the picture's children). With a picture
-    serializer that declares ``writes_children_only = True`` on its own class (the
-    default mode's :class:`~docchunk.serialization.items.PictureTextSerializer`): the
-    text of the picture's children, each serialized by ``ser`` (through this path
+    With docling-core's Markdown picture serializer, and no captions: no text (the
+    chunking image placeholder is empty; the walk writes the picture's children).
+    With a picture serializer that declares ``writes_children_only = True`` on its own
+    class (the default mode's :class:`~docchunk.serialization.items.PictureTextSerializer`):
+    the picture's captions (docling-core's ``serialize_captions``, placed before the
+    picture as the default ``caption_placement`` does), then, unless the picture is
+    excluded, the text of its children, each serialized by ``ser`` (through this path
     where it applies) and joined by blank lines, spanned by the picture, as that
     serializer writes them, without docling-core's per-call copy of all parameters.
     """
@@ -417,13 +420,25 @@ def _picture_result(ser: Any, item: Any, visited: set[str]) -> SerializationResu
     children_only = picture_serializer.__dict__.get("writes_children_only", False)
     if picture_serializer is not MarkdownPictureSerializer and not children_only:
         return None
-    if item.captions or item.__dict__.get("annotations") or getattr(item, "meta", None):
+    if item.__dict__.get("annotations") or getattr(item, "meta", None) or (item.captions and not children_only):
         return None
     visited.add(item.self_ref)
-    if not children_only or item.self_ref in ser.get_excluded_refs():
+    if not children_only:
         return create_ser_result()
-    texts = [res.text for res in children_results(item, ser, ser.doc, visited)]
-    return _result("\n\n".join(texts), [item] if texts else [])
+    texts: list[str] = []
+    items: list[Any] = []
+    if item.captions:
+        captions = ser.serialize_captions(item=item, visited=visited)
+        if captions.text:
+            texts.append(captions.text)
+            items.extend(span.item for span in captions.spans)
+    if item.self_ref not in ser.get_excluded_refs():
+        children = [res.text for res in children_results(item, ser, ser.doc, visited)]
+        if children:
+            texts.append("\n\n".join(children))
+            if all(it.self_ref != item.self_ref for it in items):
+                items.append(item)
+    return _result("\n\n".join(texts), items)
 
 
 def children_results(
