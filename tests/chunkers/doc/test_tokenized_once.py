@@ -11,6 +11,8 @@ documents were tokenized 1.3 to 2.8 times over.
 from __future__ import annotations
 
 import pytest
+from docling_core.types.doc import DocItemLabel, DoclingDocument
+from docling_core.types.doc.document import Formatting
 
 import docchunk
 from tests.helpers import DATA, load
@@ -46,5 +48,32 @@ def test_hybrid_chunking_tokenizes_the_text_about_once(minilm_dir, name, max_tok
     doc = load(DATA / name)
     chunks = list(docchunk.HybridChunker(tokenizer=tok, max_tokens=max_tokens).chunk(doc))
     assert chunks
+    text_chars = sum(len(t.text) for t in doc.texts)
+    assert sum(seen) <= 1.25 * text_chars, (sum(seen), text_chars)
+
+
+def _inline_runs(paragraphs: int) -> DoclingDocument:
+    """Paragraphs written as inline runs: text, a linked citation and a bold term in each."""
+    doc = DoclingDocument(name="runs")
+    doc.add_heading("Findings", level=1)
+    for k in range(paragraphs):
+        run = doc.add_inline_group()
+        doc.add_text(DocItemLabel.TEXT, f"Sample {k} was dried and heated for one hour, as described", parent=run)
+        doc.add_text(DocItemLabel.TEXT, f"(Author et al., {2000 + k})", parent=run, hyperlink="https://example.com/c")
+        doc.add_text(DocItemLabel.TEXT, "and then weighed against the", parent=run)
+        doc.add_text(DocItemLabel.TEXT, "control", parent=run, formatting=Formatting(bold=True))
+        doc.add_text(DocItemLabel.TEXT, "sample of the same batch.", parent=run)
+    return doc
+
+
+@pytest.mark.parametrize("max_tokens", [256, 64])
+def test_inline_runs_are_tokenized_once(minilm_dir, max_tokens):
+    """A sentence written as inline fragments is split at sentence ends only: its fragments are not counted."""
+    tok = docchunk.get_tokenizer(f"hf:{minilm_dir}")
+    seen: list[int] = []
+    _recording(tok, seen)
+    doc = _inline_runs(40)
+    chunks = list(docchunk.HybridChunker(tokenizer=tok, max_tokens=max_tokens).chunk(doc))
+    assert "Sample 39 was dried and heated for one hour, as described (Author et al., 2039) and then" in chunks[-1].text
     text_chars = sum(len(t.text) for t in doc.texts)
     assert sum(seen) <= 1.25 * text_chars, (sum(seen), text_chars)

@@ -329,8 +329,17 @@ def _row_table(run: HybridRun, piece: Piece) -> TableItem | None:
 
 
 def _split_by_items(run: HybridRun, piece: Piece) -> bool:
-    """Whether :func:`split_table_piece` splits ``piece`` at element boundaries, counting each element."""
-    return len(piece.items) > 1 and not piece.from_headings and _row_table(run, piece) is None
+    """Whether :func:`split_table_piece` splits ``piece`` at element boundaries, counting each element.
+
+    Not a table written by rows, nor one inline run (one sentence's fragments, split at
+    sentence ends only): the counts of their elements would never be read.
+    """
+    return (
+        len(piece.items) > 1
+        and not piece.from_headings
+        and _row_table(run, piece) is None
+        and not one_inline_run(run.doc, piece.items)
+    )
 
 
 def split_table_piece(run: HybridRun, piece: Piece) -> list[Piece]:
