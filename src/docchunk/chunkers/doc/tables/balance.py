@@ -20,6 +20,7 @@ label prefixes the rows below it in records) moves with the boundary.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -71,6 +72,34 @@ def _joined(lines: dict[int, str], start: int, end: int) -> str:
     return "\n".join(lines[r] for r in range(start, end) if r in lines)
 
 
+def _joined_sizes(run: HybridRun, lines: dict[int, str], start: int, end: int) -> Callable[[int, int], int] | None:
+    r"""``(s, e) -> tokens of _joined(lines, s, e)`` by arithmetic on the rows' counts, or None.
+
+    Only with a tokenizer that joins additively at ``"\n"`` (the size of joined rows is
+    then the sum of theirs plus the line breaks'); the rows are counted in one batch
+    (most already are, by the table's packing).
+    """
+    if not run.tok.joins_additively("\n"):
+        return None
+    present = [r for r in range(start, end) if r in lines]
+    counts = run.count_many([lines[r] for r in present])
+    newline = run.count("\n")
+    rows_before: dict[int, int] = {}  # grid row -> the rows with lines before it, and their tokens
+    tokens_before: dict[int, int] = {}
+    n = total = 0
+    for r in range(start, end + 1):
+        rows_before[r], tokens_before[r] = n, total
+        if r < end and r in lines:
+            total += counts[n]
+            n += 1
+
+    def size(s: int, e: int) -> int:
+        rows = rows_before[e] - rows_before[s]
+        return tokens_before[e] - tokens_before[s] + newline * max(rows - 1, 0)
+
+    return size
+
+
 def _even(run: HybridRun, a: Piece, b: Piece, lines: dict[int, str]) -> tuple[Piece, Piece] | None:
     """``(a, b)`` with rows moved from the end of ``a`` to the start of ``b``, or None when none moves.
 
@@ -87,13 +116,18 @@ def _even(run: HybridRun, a: Piece, b: Piece, lines: dict[int, str]) -> tuple[Pi
         lead = a.text[: len(a.text) - len(rows_a)]  # a lead-in and its delimiter stay first
     else:
         return None
+    sizes = _joined_sizes(run, lines, start, end)
+    lead_tokens = run.text_count(a) - sizes(start, cut) if sizes is not None and lead else 0
     best: tuple[Piece, Piece] | None = None
     for k in range(cut - 1, start, -1):
         keep, give = _joined(lines, start, k), _joined(lines, k, end)
         if not keep:
             break
-        new_a = replace(a, text=lead + keep, table_rows=(start, k), text_tokens=None)
-        new_b = replace(b, text=give, table_rows=(k, end), text_tokens=None)
+        a_tokens = b_tokens = None
+        if sizes is not None:
+            a_tokens, b_tokens = lead_tokens + sizes(start, k), sizes(k, end)
+        new_a = replace(a, text=lead + keep, table_rows=(start, k), text_tokens=a_tokens)
+        new_b = replace(b, text=give, table_rows=(k, end), text_tokens=b_tokens)
         size_b = run.ctx_count(new_b)
         if size_b > run.max or size_b > run.ctx_count(new_a):
             break
