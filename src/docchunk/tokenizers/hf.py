@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from docchunk._extras import require
 from docchunk.errors import MissingDependencyError, TokenizerError
 from docchunk.tokenizers.base import Tokenizer, not_text_error
+from docchunk.tokenizers.word_cache import WordCache
 
 __all__ = ["BUNDLED_TOKENIZER_JSON", "DEFAULT_MODEL", "HFTokenizer", "transformers_limit"]
 
@@ -20,6 +21,7 @@ DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 BUNDLED_TOKENIZER_JSON = Path(__file__).parent / "data" / "all-MiniLM-L6-v2.tokenizer.json"
 _BUNDLED = {DEFAULT_MODEL: (BUNDLED_TOKENIZER_JSON, 256), "all-MiniLM-L6-v2": (BUNDLED_TOKENIZER_JSON, 256)}
 _MAX_SANE_LIMIT = 1_000_000
+_R = TypeVar("_R")
 
 
 def _load_tokenizers():
@@ -53,6 +55,8 @@ class HFTokenizer(Tokenizer):
         # WordPiece-style pipelines: no token crosses a clean boundary (whitespace, and punctuation
         # for BERT), and a span between such boundaries is tokenized as it is within the whole text
         self.offsets_count_spans = self._pre is not None
+        # the same property: each distinct word is tokenized once (docchunk.tokenizers.word_cache)
+        self._words = WordCache(own) if self._pre is not None else None
 
     def _pipeline_kind(self, tk: Any) -> str | None:
         """"bert" or "whitespace" for WordPiece pipelines whose words are tokenized alone, else None."""
@@ -92,8 +96,11 @@ class HFTokenizer(Tokenizer):
     def count_tokens(self, text: str) -> int:
         """The number of tokens in ``text`` (see :class:`docchunk.Tokenizer`)."""
         try:
+            words = self._words
+            if words is not None and words.covers(text):
+                return words.counts([text])[0]
             if len(text) > 64:  # longer texts: without offsets is faster
-                return self.count_tokens_batch([text])[0]
+                return self._native_counts([text])[0]
             return len(self._tok.encode(text, add_special_tokens=False))
         except TypeError as exc:
             raise _encode_error(self.name, [text], exc) from exc
@@ -102,19 +109,38 @@ class HFTokenizer(Tokenizer):
         """The number of tokens of each text, in order (see :class:`docchunk.Tokenizer`)."""
         if not texts:
             return []
+        try:
+            return self._by_words(texts, self._words.counts if self._words is not None else None, self._native_counts)
+        except TypeError as exc:
+            raise _encode_error(self.name, texts, exc) from exc
+
+    def _native_counts(self, texts: Sequence[str]) -> list[int]:
         # encode_batch_fast (tokenizers >= 0.20) skips the offsets, which a count does not need
         encode = getattr(self._tok, "encode_batch_fast", self._tok.encode_batch)
         out: list[int] = []
-        try:
-            for part in _slices(texts):
-                out.extend(len(e) for e in encode(part, add_special_tokens=False))
-        except TypeError as exc:
-            raise _encode_error(self.name, texts, exc) from exc
+        for part in _slices(texts):
+            out.extend(len(e) for e in encode(part, add_special_tokens=False))
         return out
+
+    def _by_words(self, texts: Sequence[str], by_words: Callable[[list[str]], list[_R]] | None,
+                  native: Callable[[list[str]], list[_R]]) -> list[_R]:  # fmt: skip
+        """``by_words`` of the texts the word cache covers, ``native`` of the others, in the order of ``texts``."""
+        words = self._words
+        if by_words is None or words is None:
+            return native(list(texts))
+        covered = [words.covers(t) for t in texts]
+        if all(covered):
+            return by_words(list(texts))
+        mine = iter(by_words([t for t, c in zip(texts, covered, strict=True) if c]))
+        theirs = iter(native([t for t, c in zip(texts, covered, strict=True) if not c]))
+        return [next(mine) if c else next(theirs) for c in covered]
 
     def token_offsets(self, text: str) -> list[int]:
         """The start offset of every token of ``text``, in order (see :class:`docchunk.Tokenizer`)."""
         try:
+            words = self._words
+            if words is not None and words.covers(text):
+                return cast(list[int], words.counts_and_offsets([text], -1)[0][1])
             return [start for start, _ in self._tok.encode(text, add_special_tokens=False).offsets]
         except TypeError as exc:
             raise _encode_error(self.name, [text], exc) from exc
@@ -129,14 +155,20 @@ class HFTokenizer(Tokenizer):
         See :meth:`docchunk.Tokenizer.counts_and_offsets_batch`; the offsets of the
         other texts are not read out of the encodings (most of the cost of offsets).
         """
-        out: list[tuple[int, list[int] | None]] = []
-        try:
-            for part in _slices(texts):
+        words = self._words
+
+        def native(part_texts: list[str]) -> list[tuple[int, list[int] | None]]:
+            out: list[tuple[int, list[int] | None]] = []
+            for part in _slices(part_texts):
                 encodings = self._tok.encode_batch(part, add_special_tokens=False)
                 out.extend((len(e), [start for start, _ in e.offsets] if len(e) > over else None) for e in encodings)
+            return out
+
+        try:
+            by_words = (lambda ts: words.counts_and_offsets(ts, over)) if words is not None else None
+            return self._by_words(texts, by_words, native)
         except TypeError as exc:
             raise _encode_error(self.name, texts, exc) from exc
-        return out
 
     @classmethod
     def from_spec(cls, ref: str, max_tokens: int | None = None) -> HFTokenizer:

@@ -1,0 +1,84 @@
+"""Token offsets of whitespace-delimited words, each distinct word tokenized once.
+
+In a WordPiece pipeline with BERT's normalizer and a pre-tokenizer that splits at
+whitespace (BERT's, or ``WhitespaceSplit``: see
+:meth:`docchunk.HFTokenizer.joins_additively`), no token spans a space, tab, line
+break or carriage return, and the text between two of them is tokenized as it is
+alone: normalization works character by character and the pre-tokenizer splits
+there. A text's tokens are then its words' tokens, in order, each moved to where
+its word starts. :class:`WordCache` keeps the token start offsets of every word it
+has seen and asks the library (``tokenizers.Tokenizer.encode_batch``) only for new
+words, in one batch; prose repeats its words, so most of a document's words are
+tokenized once for the whole corpus. The counts and offsets are the library's own,
+which the tests compare text by text.
+
+An added token (``[CLS]``, ``[MASK]``, a user's) is matched in the raw text before
+normalization and may hold a space: a text that contains one is left to the
+library whole (:meth:`WordCache.covers`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+__all__ = ["WordCache"]
+
+_WORDS = re.compile(r"[^ \t\n\r]+")
+"""A word: a run of characters between spaces, tabs, line breaks and carriage returns (all BERT whitespace)."""
+
+
+class WordCache:
+    """The token start offsets of words, each asked of the library once (see the module docstring).
+
+    Args:
+        tokenizer: A ``tokenizers.Tokenizer`` whose pipeline tokenizes whitespace-delimited
+            words alone (the caller checks this), with truncation and padding off.
+        limit: Words kept at most; past it the cache starts empty again.
+    """
+
+    def __init__(self, tokenizer: Any, limit: int = 200_000) -> None:
+        self._tok = tokenizer
+        self._limit = limit
+        self._starts: dict[str, tuple[int, ...]] = {}
+        added = tokenizer.get_added_tokens_decoder().values()
+        self._added = tuple(t.content for t in added if t.content)
+        self._added_lower = tuple(t.content.lower() for t in added if t.content and t.normalized)
+
+    def covers(self, text: str) -> bool:
+        """Whether ``text`` holds no added token, so that its words may be tokenized alone."""
+        if any(token in text for token in self._added):
+            return False
+        return not self._added_lower or not any(token in text.lower() for token in self._added_lower)
+
+    def _fill(self, words: list[str]) -> dict[str, tuple[int, ...]]:
+        """The offsets of every word, the new ones tokenized in one batch; raises the library's TypeError."""
+        starts = self._starts
+        todo = [w for w in dict.fromkeys(words) if w not in starts]
+        if todo:
+            if len(starts) + len(todo) > self._limit:
+                starts.clear()  # the words of this call are all tokenized again
+                todo = list(dict.fromkeys(words))
+            for word, encoding in zip(todo, self._tok.encode_batch(todo, add_special_tokens=False), strict=True):
+                starts[word] = tuple(start for start, _ in encoding.offsets)
+        return starts
+
+    def counts(self, texts: Sequence[str]) -> list[int]:
+        """The number of tokens of each text (each must be :meth:`covers`)."""
+        words = [_WORDS.findall(text) for text in texts]
+        starts = self._fill([w for ws in words for w in ws])
+        return [sum(len(starts[w]) for w in ws) for ws in words]
+
+    def counts_and_offsets(self, texts: Sequence[str], over: int) -> list[tuple[int, list[int] | None]]:
+        """Each text's count, with its token start offsets when it has more than ``over`` tokens."""
+        found = [[(m.start(), m.group()) for m in _WORDS.finditer(text)] for text in texts]
+        starts = self._fill([w for words in found for _, w in words])
+        out: list[tuple[int, list[int] | None]] = []
+        for words in found:
+            n = sum(len(starts[w]) for _, w in words)
+            if n > over:
+                out.append((n, [at + s for at, w in words for s in starts[w]]))
+            else:
+                out.append((n, None))
+        return out

@@ -1,0 +1,102 @@
+"""The word cache of WordPiece tokenizers gives the library's own counts and offsets, text by text.
+
+``HFTokenizer`` counts a BERT-style pipeline's text as the sum of its whitespace-delimited
+words, each tokenized once (``docchunk.tokenizers.word_cache``). Each test compares it
+with ``tokenizers.Tokenizer.encode`` of the whole text, on hostile text: whitespace
+that BERT deletes or keeps, control characters, combining marks, CJK, added tokens
+(also ones holding a space, and normalized ones), words longer than WordPiece's limit.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from docchunk.tokenizers.hf import BUNDLED_TOKENIZER_JSON, HFTokenizer
+from docchunk.tokenizers.word_cache import WordCache
+from tests.property.strategies import texts
+
+tokenizers = pytest.importorskip("tokenizers")
+
+_PARTS = [
+    "word", "Word", "WORD", "naïve", "café", "e\u0301", "İstanbul", "straße", "中文", "한국어", "😀", "x" * 120,
+    "[CLS]", "[cls]", "[MASK]x", "a[SEP]b", "new york", "New York", "zz top", "ZZ TOP", "can't", "U.S.", "_a_",
+    " ", "  ", "\n", "\n\n", "\t", "\r", "\r\n", "\xa0", "\u3000", "\x0b", "\x0c", "\x1c", "\x85", "\u2028",
+    "\u200b", "\x00", "\x84", "\ufffd", "-", "|", "—", "’", "(", ")", ".", ",",
+]  # fmt: skip
+_HOSTILE = st.lists(st.sampled_from(_PARTS), max_size=12).map("".join) | texts(max_words=12)
+
+
+def _raw() -> object:
+    raw = tokenizers.Tokenizer.from_file(str(BUNDLED_TOKENIZER_JSON))
+    raw.no_padding()  # the shipped file pads and truncates to 128 tokens
+    raw.no_truncation()
+    return raw
+
+
+def _with_added_tokens() -> object:
+    raw = _raw()
+    added = tokenizers.AddedToken
+    raw.add_tokens([added("new york", normalized=True), added("zz top", normalized=False)])
+    return raw
+
+
+def _expected(raw, text: str) -> list[int]:
+    return [start for start, _ in raw.encode(text, add_special_tokens=False).offsets]
+
+
+@pytest.mark.parametrize("make", [_raw, _with_added_tokens], ids=["minilm", "added-tokens"])
+def test_word_cache_equals_the_library(make):
+    raw = make()
+    tok = HFTokenizer(raw)
+    assert tok._words is not None  # the path under test is taken
+
+    @given(batch=st.lists(_HOSTILE, min_size=1, max_size=6), over=st.integers(-1, 8))
+    def check(batch, over):
+        expected = [_expected(raw, t) for t in batch]
+        assert tok.count_tokens_batch(batch) == [len(e) for e in expected]
+        assert [tok.count_tokens(t) for t in batch] == [len(e) for e in expected]
+        assert [tok.token_offsets(t) for t in batch] == expected
+        got = tok.counts_and_offsets_batch(batch, over)
+        assert got == [(len(e), e if len(e) > over else None) for e in expected]
+
+    check()
+
+
+def test_word_cache_starts_again_past_its_limit():
+    raw = _raw()
+    cache = WordCache(raw, limit=3)
+    words = "alpha beta gamma delta epsilon alpha"
+    assert cache.counts([words, "zeta eta"]) == [len(_expected(raw, words)), len(_expected(raw, "zeta eta"))]
+    assert len(cache._starts) <= 8  # cleared, then this call's words
+    expected = _expected(raw, "theta iota kappa")
+    assert cache.counts_and_offsets(["theta iota kappa"], -1) == [(len(expected), expected)]
+
+
+def test_text_with_an_added_token_goes_to_the_library_whole():
+    raw = _with_added_tokens()
+    cache = WordCache(raw)
+    assert not cache.covers("we met in New York") and not cache.covers("[CLS] x") and not cache.covers("a zz top b")
+    assert cache.covers("ZZ TOP is not normalized") and cache.covers("york new")
+    tok = HFTokenizer(raw)
+    assert tok.count_tokens("we met in New York") == len(_expected(raw, "we met in New York"))
+
+
+def test_other_pipelines_have_no_word_cache():
+    pytest.importorskip("tokenizers")
+    from tokenizers import Tokenizer, models, pre_tokenizers
+
+    raw = Tokenizer(models.BPE(vocab={"a": 0, "b": 1, "ab": 2}, merges=[("a", "b")]))
+    raw.pre_tokenizer = pre_tokenizers.ByteLevel()
+    assert HFTokenizer(raw)._words is None
+
+
+def test_word_cache_errors_are_the_tokenizers():
+    tok = HFTokenizer(_raw())
+    import docchunk
+
+    with pytest.raises(docchunk.TokenizerError, match="lone surrogate"):
+        tok.count_tokens_batch(["fine", "bad \ud800 text"])
+    with pytest.raises(docchunk.TokenizerError):
+        tok.count_tokens(5)  # type: ignore[arg-type]
