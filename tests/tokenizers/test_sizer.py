@@ -305,10 +305,20 @@ def test_hf_batches_are_encoded_in_slices_with_the_same_results(monkeypatch):
             sizes.append(sum(map(len, texts)))
             return backend.encode_batch_fast(texts, **kwargs)
 
+        def get_added_tokens_decoder(self):
+            return backend.get_added_tokens_decoder()
+
     monkeypatch.setattr(tok, "_tok", Spy())
     monkeypatch.setattr(hf, "_SLICE_CHARS", 200)
-    assert tok.count_tokens_batch(batch) == expected_counts
-    got = tok.counts_and_offsets_batch(batch, 5)
-    assert [n for n, _ in got] == expected_counts
-    assert [o for _, o in got] == [o if n > 5 else None for n, o in zip(expected_counts, expected_offsets, strict=True)]
-    assert len(sizes) > 4 and max(sizes) <= 200  # no text here is longer than a slice
+    # the library's path (texts), then the word cache's (the new words of each call)
+    for words_cache in (None, hf.WordCache(Spy(), batches=hf._slices)):
+        monkeypatch.setattr(tok, "_words", words_cache)
+        sizes.clear()
+        assert tok.count_tokens_batch(batch) == expected_counts
+        got = tok.counts_and_offsets_batch(batch, 5)
+        assert [n for n, _ in got] == expected_counts
+        expected = [o if n > 5 else None for n, o in zip(expected_counts, expected_offsets, strict=True)]
+        assert [o for _, o in got] == expected
+        assert sizes and max(sizes) <= 200  # no text here is longer than a slice
+        if words_cache is None:
+            assert len(sizes) > 4

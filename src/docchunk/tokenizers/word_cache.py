@@ -20,7 +20,7 @@ library whole (:meth:`WordCache.covers`).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 __all__ = ["WordCache"]
@@ -36,11 +36,16 @@ class WordCache:
         tokenizer: A ``tokenizers.Tokenizer`` whose pipeline tokenizes whitespace-delimited
             words alone (the caller checks this), with truncation and padding off.
         limit: Words kept at most; past it the cache starts empty again.
+        batches: Splits the new words into the lists encoded one call each (bounding the
+            memory the encodings hold at once); None encodes them in one call.
     """
 
-    def __init__(self, tokenizer: Any, limit: int = 200_000) -> None:
+    def __init__(
+        self, tokenizer: Any, limit: int = 200_000, batches: Callable[[list[str]], Iterable[list[str]]] | None = None
+    ) -> None:
         self._tok = tokenizer
         self._limit = limit
+        self._batches = batches if batches is not None else lambda words: [words]
         self._starts: dict[str, tuple[int, ...]] = {}
         added = tokenizer.get_added_tokens_decoder().values()
         self._added = tuple(t.content for t in added if t.content)
@@ -58,10 +63,13 @@ class WordCache:
         todo = [w for w in dict.fromkeys(words) if w not in starts]
         if todo:
             if len(starts) + len(todo) > self._limit:
-                starts.clear()  # the words of this call are all tokenized again
+                # a new cache, the words of this call all tokenized again (a new dict, not a
+                # cleared one: another thread reading the old one still finds its words)
+                starts = self._starts = {}
                 todo = list(dict.fromkeys(words))
-            for word, encoding in zip(todo, self._tok.encode_batch(todo, add_special_tokens=False), strict=True):
-                starts[word] = tuple(start for start, _ in encoding.offsets)
+            for part in self._batches(todo):
+                for word, encoding in zip(part, self._tok.encode_batch(part, add_special_tokens=False), strict=True):
+                    starts[word] = tuple(start for start, _ in encoding.offsets)
         return starts
 
     def counts(self, texts: Sequence[str]) -> list[int]:
