@@ -29,6 +29,10 @@ _WORDS = re.compile(r"[^ \t\n\r]+")
 """A word: a run of characters between spaces, tabs, line breaks and carriage returns (all BERT whitespace)."""
 
 
+_ONE_TOKEN = (0,)
+"""The offsets of a word that is one token, starting where the word does."""
+
+
 class WordCache:
     """The token start offsets of words, each asked of the library once (see the module docstring).
 
@@ -76,17 +80,24 @@ class WordCache:
         """The number of tokens of each text (each must be :meth:`covers`)."""
         words = [_WORDS.findall(text) for text in texts]
         starts = self._fill([w for ws in words for w in ws])
-        return [sum(len(starts[w]) for w in ws) for ws in words]
+        return [sum(map(len, map(starts.__getitem__, ws))) for ws in words]
 
     def counts_and_offsets(self, texts: Sequence[str], over: int) -> list[tuple[int, list[int] | None]]:
         """Each text's count, with its token start offsets when it has more than ``over`` tokens."""
-        found = [[(m.start(), m.group()) for m in _WORDS.finditer(text)] for text in texts]
-        starts = self._fill([w for words in found for _, w in words])
+        words = [_WORDS.findall(text) for text in texts]
+        starts = self._fill([w for ws in words for w in ws])
         out: list[tuple[int, list[int] | None]] = []
-        for words in found:
-            n = sum(len(starts[w]) for _, w in words)
-            if n > over:
-                out.append((n, [at + s for at, w in words for s in starts[w]]))
-            else:
+        for text, ws in zip(texts, words, strict=True):
+            of_words = [starts[w] for w in ws]
+            n = sum(map(len, of_words))
+            if n <= over:
                 out.append((n, None))
+                continue
+            offsets: list[int] = []
+            for at, of_word in zip([m.start() for m in _WORDS.finditer(text)], of_words, strict=True):
+                if of_word == _ONE_TOKEN:  # most words
+                    offsets.append(at)
+                else:
+                    offsets.extend([at + s for s in of_word])
+            out.append((n, offsets))
         return out
