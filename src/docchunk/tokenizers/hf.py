@@ -56,7 +56,7 @@ class HFTokenizer(Tokenizer):
         # for BERT), and a span between such boundaries is tokenized as it is within the whole text
         self.offsets_count_spans = self._pre is not None
         # the same property: each distinct word is tokenized once (docchunk.tokenizers.word_cache)
-        self._words = WordCache(own, batches=_slices) if self._pre is not None else None
+        self._words = WordCache(own, batches=_slices) if self._pre is not None and WordCache.applies_to(own) else None
 
     def _pipeline_kind(self, tk: Any) -> str | None:
         """"bert" or "whitespace" for WordPiece pipelines whose words are tokenized alone, else None."""

@@ -13,8 +13,10 @@ tokenized once for the whole corpus. The counts and offsets are the library's ow
 which the tests compare text by text.
 
 An added token (``[CLS]``, ``[MASK]``, a user's) is matched in the raw text before
-normalization and may hold a space: a text that contains one is left to the
-library whole (:meth:`WordCache.covers`).
+normalization: a text that contains one is left to the library whole
+(:meth:`WordCache.covers`). A tokenizer with an added token that holds whitespace gets
+no word cache (:meth:`WordCache.applies_to`): a normalized one (``"new york"``) also
+matches across a tab or a line break, which the normalizer turns into a space.
 """
 
 from __future__ import annotations
@@ -54,6 +56,13 @@ class WordCache:
         added = tokenizer.get_added_tokens_decoder().values()
         self._added = tuple(t.content for t in added if t.content)
         self._added_lower = tuple(t.content.lower() for t in added if t.content and t.normalized)
+
+    @staticmethod
+    def applies_to(tokenizer: Any) -> bool:
+        """Whether no added token of ``tokenizer`` holds whitespace (the caller checks the pipeline)."""
+        return not any(
+            any(c.isspace() for c in token.content) for token in tokenizer.get_added_tokens_decoder().values()
+        )
 
     def covers(self, text: str) -> bool:
         """Whether ``text`` holds no added token, so that its words may be tokenized alone."""
