@@ -4,7 +4,7 @@
 words, each tokenized once (``docchunk.tokenizers.word_cache``). Each test compares it
 with ``tokenizers.Tokenizer.encode`` of the whole text, on hostile text: whitespace
 that BERT deletes or keeps, control characters, combining marks, CJK, added tokens
-(normalized or not; one holding a space leaves the cache out), words longer than WordPiece's limit.
+(matched raw; any other kind leaves the cache out), words longer than WordPiece's limit.
 """
 
 from __future__ import annotations
@@ -36,15 +36,16 @@ def _raw() -> object:
 
 
 def _with_added_tokens() -> object:
+    """Added tokens the cache takes: matched in the raw text, no whitespace taken along or held."""
     raw = _raw()
     added = tokenizers.AddedToken
-    raw.add_tokens([added("newyork", normalized=True), added("zz|top", normalized=False), added("ß!", normalized=True)])
+    raw.add_tokens([added(t, normalized=False) for t in ("newyork", "zz|top", "ß!")])
     return raw
 
 
-def _with_spaced_added_tokens() -> object:
+def _with_other_added_tokens(*tokens) -> object:
     raw = _raw()
-    raw.add_tokens([tokenizers.AddedToken("new york", normalized=True)])
+    raw.add_tokens(list(tokens))
     return raw
 
 
@@ -83,18 +84,32 @@ def test_word_cache_starts_again_past_its_limit():
 def test_text_with_an_added_token_goes_to_the_library_whole():
     raw = _with_added_tokens()
     cache = WordCache(raw)
-    assert not cache.covers("we met in NewYork") and not cache.covers("[CLS] x") and not cache.covers("a zz|top b")
-    assert cache.covers("ZZ|TOP is not normalized") and cache.covers("york new")
+    assert not cache.covers("we met in newyork") and not cache.covers("[CLS] x") and not cache.covers("a zz|top b")
+    assert cache.covers("ZZ|TOP is matched raw") and cache.covers("york new")
     tok = HFTokenizer(raw)
-    assert tok.count_tokens("we met in NewYork") == len(_expected(raw, "we met in NewYork"))
+    assert tok._words is not None
+    assert tok.count_tokens("we met in newyork") == len(_expected(raw, "we met in newyork"))
 
 
-def test_added_token_with_a_space_leaves_the_word_cache_out():
-    """A normalized "new york" matches "New\tYork" too (the tab becomes a space): the words are not alone."""
-    raw = _with_spaced_added_tokens()
+_ADDED = tokenizers.AddedToken
+_NO_CACHE = {  # added tokens that leave the word cache out, and texts where the words alone differed
+    "space": (_ADDED("new york", normalized=True), ["we met in New\tYork", "new\nyork", "New York"]),
+    "normalized lstrip": (_ADDED("ab", lstrip=True, normalized=True), [" Áb", "x Áb", " a\x00b"]),
+    "deleted rstrip": (_ADDED("\u200b", normalized=True, rstrip=True), ["a b", " ", "a\u200b b"]),
+    "normalized": (_ADDED("foo", normalized=True), ["FOO bar", "f\x00oo"]),
+    "raw lstrip": (_ADDED("[X]", lstrip=True, normalized=False), ["a [X]", " [X] b"]),
+}
+
+
+@pytest.mark.parametrize("name", list(_NO_CACHE))
+def test_added_tokens_not_matched_raw_alone_leave_the_word_cache_out(name):
+    """Found by trying to break the cache: a normalized "ab" with lstrip matched " Áb" with its space
+    (offset 0, the words alone gave 1); a normalized zero-width space with rstrip made " " a token."""
+    token, texts = _NO_CACHE[name]
+    raw = _with_other_added_tokens(token)
     tok = HFTokenizer(raw)
     assert tok._words is None
-    for text in ("we met in New\tYork", "new\nyork", "New York"):
+    for text in texts:
         assert tok.count_tokens(text) == len(_expected(raw, text))
         assert tok.token_offsets(text) == _expected(raw, text)
 
@@ -114,5 +129,8 @@ def test_word_cache_errors_are_the_tokenizers():
 
     with pytest.raises(docchunk.TokenizerError, match="lone surrogate"):
         tok.count_tokens_batch(["fine", "bad \ud800 text"])
-    with pytest.raises(docchunk.TokenizerError):
-        tok.count_tokens(5)  # type: ignore[arg-type]
+    for bad in (5, None, b"bytes", ["a list"], ("a", "tuple"), {"a": 1}):
+        with pytest.raises(docchunk.TokenizerError):
+            tok.count_tokens(bad)  # type: ignore[arg-type]
+        with pytest.raises(docchunk.TokenizerError):
+            tok.count_tokens_batch(["fine", bad])  # type: ignore[list-item]

@@ -1,4 +1,4 @@
-"""Token offsets of whitespace-delimited words, each distinct word tokenized once.
+r"""Token offsets of whitespace-delimited words, each distinct word tokenized once.
 
 In a WordPiece pipeline with BERT's normalizer and a pre-tokenizer that splits at
 whitespace (BERT's, or ``WhitespaceSplit``: see
@@ -12,11 +12,14 @@ words, in one batch; prose repeats its words, so most of a document's words are
 tokenized once for the whole corpus. The counts and offsets are the library's own,
 which the tests compare text by text.
 
-An added token (``[CLS]``, ``[MASK]``, a user's) is matched in the raw text before
-normalization: a text that contains one is left to the library whole
-(:meth:`WordCache.covers`). A tokenizer with an added token that holds whitespace gets
-no word cache (:meth:`WordCache.applies_to`): a normalized one (``"new york"``) also
-matches across a tab or a line break, which the normalizer turns into a space.
+An added token (``[CLS]``, ``[MASK]``, a user's) is matched before the words are
+split. With an added token that is matched in the raw text, takes no whitespace along
+(``lstrip``, ``rstrip``) and holds none (BERT's special tokens), a text that contains
+it is left to the library whole (:meth:`WordCache.covers`). Any other added token
+gets the tokenizer no word cache (:meth:`WordCache.applies_to`): a normalized one
+matches text that only normalization writes (``"Áb"`` for ``"ab"``, ``"New\tYork"``
+for ``"new york"``), and one that takes whitespace along makes the space a token or
+moves its start.
 """
 
 from __future__ import annotations
@@ -40,7 +43,8 @@ class WordCache:
 
     Args:
         tokenizer: A ``tokenizers.Tokenizer`` whose pipeline tokenizes whitespace-delimited
-            words alone (the caller checks this), with truncation and padding off.
+            words alone and whose added tokens :meth:`applies_to` accepts (the caller
+            checks both), with truncation and padding off.
         limit: Words kept at most; past it the cache starts empty again.
         batches: Splits the new words into the lists encoded one call each (bounding the
             memory the encodings hold at once); None encodes them in one call.
@@ -53,22 +57,23 @@ class WordCache:
         self._limit = limit
         self._batches = batches if batches is not None else lambda words: [words]
         self._starts: dict[str, tuple[int, ...]] = {}
-        added = tokenizer.get_added_tokens_decoder().values()
-        self._added = tuple(t.content for t in added if t.content)
-        self._added_lower = tuple(t.content.lower() for t in added if t.content and t.normalized)
+        self._added = tuple(t.content for t in tokenizer.get_added_tokens_decoder().values() if t.content)
 
     @staticmethod
     def applies_to(tokenizer: Any) -> bool:
-        """Whether no added token of ``tokenizer`` holds whitespace (the caller checks the pipeline)."""
-        return not any(
-            any(c.isspace() for c in token.content) for token in tokenizer.get_added_tokens_decoder().values()
+        """Whether every added token of ``tokenizer`` is matched in the raw text alone.
+
+        Not normalized, no ``lstrip`` or ``rstrip``, no whitespace in its content (the
+        caller checks the pipeline).
+        """
+        return all(
+            not (token.normalized or token.lstrip or token.rstrip or any(c.isspace() for c in token.content))
+            for token in tokenizer.get_added_tokens_decoder().values()
         )
 
     def covers(self, text: str) -> bool:
         """Whether ``text`` holds no added token, so that its words may be tokenized alone."""
-        if any(token in text for token in self._added):
-            return False
-        return not self._added_lower or not any(token in text.lower() for token in self._added_lower)
+        return not any(token in text for token in self._added)
 
     def _fill(self, words: list[str]) -> dict[str, tuple[int, ...]]:
         """The offsets of every word, the new ones tokenized in one batch; raises the library's TypeError."""
