@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import docchunk
 from docchunk.tokenizers.hf import BUNDLED_TOKENIZER_JSON, HFTokenizer
 from docchunk.tokenizers.word_cache import WordCache
 from tests.property.strategies import texts
@@ -115,7 +116,6 @@ def test_added_tokens_not_matched_raw_alone_leave_the_word_cache_out(name):
 
 
 def test_other_pipelines_have_no_word_cache():
-    pytest.importorskip("tokenizers")
     from tokenizers import Tokenizer, models, pre_tokenizers
 
     raw = Tokenizer(models.BPE(vocab={"a": 0, "b": 1, "ab": 2}, merges=[("a", "b")]))
@@ -125,8 +125,6 @@ def test_other_pipelines_have_no_word_cache():
 
 def test_word_cache_errors_are_the_tokenizers():
     tok = HFTokenizer(_raw())
-    import docchunk
-
     with pytest.raises(docchunk.TokenizerError, match="lone surrogate"):
         tok.count_tokens_batch(["fine", "bad \ud800 text"])
     for bad in (5, None, b"bytes", ["a list"], ("a", "tuple"), {"a": 1}):

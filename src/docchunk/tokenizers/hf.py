@@ -110,7 +110,7 @@ class HFTokenizer(Tokenizer):
         if not texts:
             return []
         try:
-            return self._by_words(texts, self._words.counts if self._words is not None else None, self._native_counts)
+            return self._by_words(texts, WordCache.counts, self._native_counts)
         except TypeError as exc:
             raise _encode_error(self.name, texts, exc) from exc
 
@@ -122,16 +122,16 @@ class HFTokenizer(Tokenizer):
             out.extend(len(e) for e in encode(part, add_special_tokens=False))
         return out
 
-    def _by_words(self, texts: Sequence[str], by_words: Callable[[list[str]], list[_R]] | None,
+    def _by_words(self, texts: Sequence[str], by_words: Callable[[WordCache, list[str]], list[_R]],
                   native: Callable[[list[str]], list[_R]]) -> list[_R]:  # fmt: skip
         """``by_words`` of the texts the word cache covers, ``native`` of the others, in the order of ``texts``."""
         words = self._words
-        if by_words is None or words is None:
+        if words is None:
             return native(list(texts))
         covered = [words.covers(t) for t in texts]
         if all(covered):
-            return by_words(list(texts))
-        mine = iter(by_words([t for t, c in zip(texts, covered, strict=True) if c]))
+            return by_words(words, list(texts))
+        mine = iter(by_words(words, [t for t, c in zip(texts, covered, strict=True) if c]))
         theirs = iter(native([t for t, c in zip(texts, covered, strict=True) if not c]))
         return [next(mine) if c else next(theirs) for c in covered]
 
@@ -155,8 +155,6 @@ class HFTokenizer(Tokenizer):
         See :meth:`docchunk.Tokenizer.counts_and_offsets_batch`; the offsets of the
         other texts are not read out of the encodings (most of the cost of offsets).
         """
-        words = self._words
-
         def native(part_texts: list[str]) -> list[tuple[int, list[int] | None]]:
             out: list[tuple[int, list[int] | None]] = []
             for part in _slices(part_texts):
@@ -165,8 +163,7 @@ class HFTokenizer(Tokenizer):
             return out
 
         try:
-            by_words = (lambda ts: words.counts_and_offsets(ts, over)) if words is not None else None
-            return self._by_words(texts, by_words, native)
+            return self._by_words(texts, lambda words, ts: words.counts_and_offsets(ts, over), native)
         except TypeError as exc:
             raise _encode_error(self.name, texts, exc) from exc
 
