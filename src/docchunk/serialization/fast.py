@@ -425,20 +425,19 @@ def _picture_result(ser: Any, item: Any, visited: set[str]) -> SerializationResu
     visited.add(item.self_ref)
     if not children_only:
         return create_ser_result()
-    texts: list[str] = []
-    items: list[Any] = []
+    parts: list[SerializationResult] = []
     if item.captions:
         captions = ser.serialize_captions(item=item, visited=visited)
         if captions.text:
-            texts.append(captions.text)
-            items.extend(span.item for span in captions.spans)
+            parts.append(captions)
     if item.self_ref not in ser.get_excluded_refs():
         children = [res.text for res in children_results(item, ser, ser.doc, visited)]
         if children:
-            texts.append("\n\n".join(children))
-            if all(it.self_ref != item.self_ref for it in items):
-                items.append(item)
-    return _result("\n\n".join(texts), items)
+            parts.append(_result("\n\n".join(children), [item]))
+    if len(parts) == 1:
+        return parts[0]
+    # captions and children: their texts and spans joined as docling-core's picture serializer joins them
+    return create_ser_result(text="\n\n".join(p.text for p in parts), span_source=parts)
 
 
 def children_results(
