@@ -34,7 +34,7 @@ from docling_core.types.doc.document import TextItem
 from docchunk.chunkers.doc.piece import Piece
 from docchunk.chunkers.doc.tables.pack import table_pieces
 from docchunk.chunkers.doc.tables.pieces import table_rows_of, under_path
-from docchunk.serialization.table_rows import TableRow, TableRows
+from docchunk.serialization.table_rows import ROW_SEP, TableRow, TableRows
 
 if TYPE_CHECKING:
     from docchunk.chunkers.doc.hybrid_run import HybridRun
@@ -107,10 +107,38 @@ def attach_lead_ins(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
                 out[-1:] = [rest] if rest is not None else []
                 out.extend(table_pieces)
                 i += used
+                if len(table_pieces) > 1 and i < len(pieces):  # rows cut off for the lead-in
+                    joined = _rows_continued(run, out[-1], pieces[i])
+                    if joined is not None:
+                        out[-1] = joined
+                        i += 1
                 continue
         out.append(piece)
         i += 1
     return out
+
+
+def _rows_continued(run: HybridRun, rows: Piece, after: Piece) -> Piece | None:
+    """The rows a lead-in cut off (``rows``) joined to the table's next piece ``after``, or None.
+
+    A first piece cut to the rows that fit after its lead-in leaves the other rows to
+    a piece of their own, often one row (a section's "Total"), which then stands alone
+    between two full pieces. When ``after`` continues the same table with whole rows
+    under the same headings and captions, and both are the rows' lines, the two are one
+    piece of consecutive rows (joined by the row separator) if that fits ``max_tokens``.
+    """
+    if rows.table_rows is None or after.table_rows is None or rows.table_cols is not None:
+        return None
+    if after.table_cols is not None or rows.table_rows[1] != after.table_rows[0] or not _same(rows.items, after.items):
+        return None
+    if rows.headings != after.headings or rows.captions != after.captions:
+        return None
+    for piece in (rows, after):
+        if _line_rows(run, piece, piece.text.split(ROW_SEP)) is None:
+            return None
+    joined = replace(after, text=rows.text + ROW_SEP + after.text,
+                     table_rows=(rows.table_rows[0], after.table_rows[1]), text_tokens=None)  # fmt: skip
+    return joined if run.ctx_count(joined) <= run.max else None
 
 
 def _same(a: list[Any], b: list[Any]) -> bool:
