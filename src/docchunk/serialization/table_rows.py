@@ -239,6 +239,23 @@ def _text_cols(row: list[Any], cols: range, text_of: Callable[[Any], str]) -> tu
     return tuple(j for j in cols if text_of(row[j]))
 
 
+def _one_text(row: list[Any], text_of: Callable[[Any], str]) -> str | None:
+    """The text of a row whose separate cells all hold one and the same text, or None.
+
+    Such a row reads as one cell spanning the row, written cell by cell (Wikipedia
+    tables as FeTaQA gives them: ``Toledo Rockets (Mid-American Conference)`` in each
+    of six cells): the text is written once, not as ``text: header = text`` for every
+    column. Only for two or more cells and a text with a letter (a row of ``0`` or
+    ``-`` in every cell stays a row of values).
+    """
+    if len({id(cell) for cell in row}) < 2:
+        return None
+    first = text_of(row[0])
+    if not first or not any(ch.isalpha() for ch in first):
+        return None
+    return first if all(text_of(cell) == first for cell in row) else None
+
+
 def _row_cells(
     r: int, row: list[Any], headers: list[str], label_cols: int, corner: str, text_of: Callable[[Any], str],
     used: set[int],
@@ -247,6 +264,8 @@ def _row_cells(
 
     Adds to ``used`` the columns whose header a triplet carries (-1 for the corner).
     """
+    if (spanning := _one_text(row, text_of)) is not None:  # one text in every cell: written once
+        return TableRow(r, (("", _readable(spanning)),), cols=(tuple(range(len(row))),))
     label = _joined(row[:label_cols], text_of)
     label_at = _text_cols(row, range(label_cols), text_of)
     if label_cols and row[0].end_col_offset_idx >= len(row):  # one cell spans the row: a section row
@@ -326,7 +345,10 @@ def table_rows(
     own: its text (a trailing ``:`` dropped) prefixes the labels of the rows below
     it, up to the next section row (consecutive section rows nest:
     ``Americas / North / Canada:``); a section row with no data row after it is its
-    text. Empty header cells and empty values are left out (a value without a
+    text. A row whose separate cells all hold one text (with a letter) reads as one
+    cell spanning the row that was written cell by cell: its text, once, is a row of
+    its own (it does not prefix the rows below: equal texts in separate cells may
+    be values). Empty header cells and empty values are left out (a value without a
     header is an entry of its own); consecutive values under the same header are
     one entry, ``header = v1, v2``; consecutive entries whose multi-level headers
     share the top level are one entry with it once, ``top: a = v1, b = v2``
@@ -336,8 +358,9 @@ def table_rows(
 
     ``"triplets"``: each distinct cell with text outside the label columns gives
     ``label, header = value``; the header of the label columns (the top-left
-    cell) opens the row as ``corner = label``; a row that is one merged cell is its
-    text; a header over an empty column gives ``label, header =`` on the first row.
+    cell) opens the row as ``corner = label``; a row that is one merged cell, or
+    whose separate cells all hold one text (as in records), is its text; a header
+    over an empty column gives ``label, header =`` on the first row.
 
     ``"markdown"``: a Markdown table, ``| a | b |`` per row, under the header
     line(s) and the delimiter line (:attr:`TableRows.head`); a table without
@@ -470,6 +493,9 @@ def _record_rows(grid: list[list[Any]], start: int, label_cols: int, text_of: Ca
     carried = False  # whether a row's label carries the corner
     for r in range(start, n_rows):
         row = grid[r]
+        if (spanning := _one_text(row, text_of)) is not None:  # one text in every cell: a row of its own, once
+            rows.append(TableRow(r, (("", _readable(spanning)),), sep=RECORD_SEP, cols=(tuple(range(len(row))),)))
+            continue
         seen: set[int] = set()
         labels: list[str] = []
         for cell in row[:label_cols]:

@@ -73,6 +73,25 @@ def test_section_row_spanning_the_table_and_nested_sections():
     assert texts == ["", "", "Group 1 / Team A / Ann (Name): Age = 30", "", "Group 2 / Bob (Name): Age = 40"]
 
 
+def test_a_row_of_one_text_in_every_cell_is_written_once():
+    """A Wikipedia table (doc-qa ``wiki``, 72 of its 501 tables) writes a spanning row cell by cell.
+
+    ``Toledo Rockets (MAC) (1977–1981)`` in each of six separate cells was written
+    ``Toledo Rockets (MAC) (1977–1981) (Year): Team = Toledo Rockets (MAC) (1977–1981);
+    Overall = ...`` in records and once per column in triplets. It is now its text, once,
+    a row of its own; rows of values that repeat (``0`` or ``-`` in every cell) stay rows.
+    """
+    head = ["Year", "Team", "Overall"]
+    conference = "Toledo Rockets (MAC) (1977–1981)"
+    grid = [head, [conference] * 3, ["1977", "Toledo", "2–9"], ["0", "0", "0"], ["-", "-", "-"]]
+    assert records(grid) == [conference, "1977 (Year): Team = Toledo; Overall = 2–9",
+                             "0 (Year): Team = 0; Overall = 0", "- (Year): Team = -; Overall = -"]  # fmt: skip
+    doc, table = make_table(grid)
+    rows = table_rows(table, doc, table_format="triplets").rows
+    assert rows[0].text == conference and rows[0].cols == ((0, 1, 2),)
+    assert table_rows(table, doc).rows[0].cols == ((0, 1, 2),)  # the row's text holds every cell
+
+
 def test_a_section_row_without_rows_below_is_its_text():
     assert records([["", "2019"], ["Americas:", ""], ["", ""]]) == ["Americas:; 2019", ""]  # 2019: an empty column
 
