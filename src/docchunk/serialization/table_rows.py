@@ -354,7 +354,11 @@ def table_rows(
     share the top level are one entry with it once, ``top: a = v1, b = v2``
     (an entry alone under its top level reads ``top / a = v1``); a header over a
     column without any value is
-    an entry without ``=`` on the first row, so its text is not lost.
+    an entry without ``=`` on the first row, so its text is not lost. A header row
+    whose only text is one cell over one of several value columns, above a header
+    row that names two or more of them (``Fiscal`` over the middle one of ``2019 |
+    2018 | 2017``: a converter's unmerged spanning header), heads the whole table:
+    it is no column's header and is written once on the first row, as such a header is.
 
     ``"triplets"``: each distinct cell with text outside the label columns gives
     ``label, header = value``; the header of the label columns (the top-left
@@ -482,6 +486,7 @@ def _record_rows(grid: list[list[Any]], start: int, label_cols: int, text_of: Ca
     """The rows of a table with body rows, as records (see :func:`table_rows`)."""
     n_rows = len(grid)
     n_cols = len(grid[0]) if grid else 0
+    grid, wide = _without_wide_headers(grid, start, label_cols, text_of)
     corner = _header_levels(grid, start, text_of, range(label_cols))
     headers = [_header_levels(grid, start, text_of, range(j, j + 1)) for j in range(n_cols)]
     levels = [_top_and_rest(grid, start, text_of, j) for j in range(n_cols)]
@@ -538,7 +543,7 @@ def _record_rows(grid: list[list[Any]], start: int, label_cols: int, text_of: Ca
         else:
             lead = (f"{label} " if label.endswith(":") else f"{label}: ") if label else ""  # no "::"
             rows.append(TableRow(r, tuple(entries), lead, RECORD_SEP, cols=tuple(spans), lead_cols=label_at))
-    unused = [h for k, h in enumerate(headers) if k >= label_cols and h and k not in used]
+    unused = [*wide, *(h for k, h in enumerate(headers) if k >= label_cols and h and k not in used)]
     if corner and not carried:  # no labelled data row carries the corner (a section's lead does not)
         unused.insert(0, corner)
     if unused:
@@ -550,6 +555,41 @@ def _record_rows(grid: list[list[Any]], start: int, label_cols: int, text_of: Ca
             kept = rows[first]
             rows[first] = replace(kept, cells=kept.cells + extra, cols=kept.cols + ((),) * len(extra))
     return TableRows(rows=rows, start=start, end=n_rows)
+
+
+def _without_wide_headers(
+    grid: list[list[Any]], start: int, label_cols: int, text_of: Callable[[Any], str]
+) -> tuple[list[list[Any]], list[str]]:
+    """``grid`` with its one-cell header rows emptied, and their texts: headers over the whole table.
+
+    A header row whose only text is one cell over one of several value columns, above
+    a header row that names two or more of them (``Fiscal`` and ``(in millions)`` over
+    ``2019 | 2018 | 2017``, written by a converter in the middle column instead of
+    merged over the three), heads the whole table, not that column: read as that
+    column's header it made it ``Fiscal / 2018 / (in millions)`` in every row.
+    """
+    n_cols = len(grid[0]) if grid else 0
+    values = range(label_cols, n_cols)
+    if len(values) < 2:
+        return grid, []
+
+    def texted(row: list[Any], cols: range) -> list[Any]:
+        return list({id(row[j]): row[j] for j in cols if text_of(row[j])}.values())
+
+    named = [r for r in range(start) if len(texted(grid[r], values)) >= 2]
+    wide: dict[int, str] = {}
+    for r in range(start):
+        cells = texted(grid[r], values)
+        if len(cells) != 1 or texted(grid[r], range(label_cols)) or not named or r in named:
+            continue
+        cell = cells[0]
+        one_cell = cell.end_col_offset_idx - cell.start_col_offset_idx == 1
+        if one_cell and cell.end_row_offset_idx - cell.start_row_offset_idx == 1:
+            wide[r] = text_of(cell)
+    if not wide:
+        return grid, []
+    out = [[_EmptyCell(r, j) for j in range(n_cols)] if r in wide else row for r, row in enumerate(grid)]
+    return out, list(dict.fromkeys(wide.values()))
 
 
 def _top_and_rest(grid: list[list[Any]], start: int, text_of: Callable[[Any], str], j: int) -> tuple[str, str] | None:

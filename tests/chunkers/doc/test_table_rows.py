@@ -92,6 +92,26 @@ def test_a_row_of_one_text_in_every_cell_is_written_once():
     assert table_rows(table, doc).rows[0].cols == ((0, 1, 2),)  # the row's text holds every cell
 
 
+def test_a_one_cell_header_row_over_named_columns_heads_the_whole_table():
+    """An annual report's table (doc-qa ``fin``, 138 of its 269 tables) has ``Fiscal`` and
+    ``(in millions)`` in the middle one of three year columns, not merged over them.
+
+    Read as that column's header, every row said ``Fiscal / 2018 / (in millions) = $ 6,092``
+    and the other years bare. The two texts now head the whole table: written once, on
+    the first row (as a header over an empty column is). Without a row naming two or more
+    columns below it, a one-cell header row stays its column's header.
+    """
+    grid = [["", "", "Fiscal", ""], ["", "2019", "2018", "2017"], ["", "", "(in millions)", ""],
+            ["Automotive", "$ 5,686", "$ 6,092", "$ 5,228"], ["Sensors", "914", "918", "814"]]  # fmt: skip
+    assert records(grid, header_rows=3) == [
+        "Automotive: 2019 = $ 5,686; 2018 = $ 6,092; 2017 = $ 5,228; Fiscal; (in millions)",
+        "Sensors: 2019 = 914; 2018 = 918; 2017 = 814",
+    ]
+    assert records([["", "Units", "Price"], ["", "", "(in USD)"], ["North", "111", "5"]], header_rows=2) == [
+        "North: Units = 111; Price = 5; (in USD)"]  # fmt: skip
+    assert records([["", "", "(in USD)"], ["North", "111", "5"]]) == ["North: 111; (in USD) = 5"]
+
+
 def test_a_section_row_without_rows_below_is_its_text():
     assert records([["", "2019"], ["Americas:", ""], ["", ""]]) == ["Americas:; 2019", ""]  # 2019: an empty column
 
