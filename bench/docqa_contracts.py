@@ -27,6 +27,7 @@ this script on documents 1-40 (``--limit 40``) and 41-120 (``--offset 40 --limit
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,7 @@ from typing import Any
 import numpy as np
 
 import docchunk
+from docchunk.errors import ConfigError
 from docchunk.evaluation.docqa import build_chunker, chunk_document, load_docqa, score_held
 from docchunk.evaluation.embed import DEFAULT_MODEL, CachedEmbedder, default_cache_dir, load_model
 from docchunk.evaluation.run import BUDGET_TOKENIZER, rank
@@ -93,7 +95,10 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=40)
     parser.add_argument("--offset", type=int, default=0)
     args = parser.parse_args()
-    docs, questions = load_docqa(args.data, [args.genre], limit=args.limit, offset=args.offset)[args.genre]
+    try:
+        docs, questions = load_docqa(args.data, [args.genre], limit=args.limit, offset=args.offset)[args.genre]
+    except ConfigError as exc:
+        sys.exit(f"docqa_contracts: {exc}")
     embed = CachedEmbedder(load_model(DEFAULT_MODEL, progress=False), DEFAULT_MODEL, default_cache_dir())
     count = docchunk.get_tokenizer(BUDGET_TOKENIZER).count_tokens
     print(f"{args.genre}: {len(docs)} documents, {len(questions)} questions, max_tokens=256")
