@@ -245,10 +245,11 @@ def _one_text(row: list[Any], text_of: Callable[[Any], str]) -> str | None:
     Such a row reads as one cell spanning the row, written cell by cell (Wikipedia
     tables as FeTaQA gives them: ``Toledo Rockets (Mid-American Conference)`` in each
     of six cells): the text is written once, not as ``text: header = text`` for every
-    column. Only for two or more cells and a text with a letter (a row of ``0`` or
-    ``-`` in every cell stays a row of values).
+    column. Only for three or more cells and a text with a letter: a row of ``0`` or
+    ``-`` in every cell stays a row of values, and so does a two-column row whose value
+    equals its label (``Luxembourg (Country): Capital = Luxembourg``).
     """
-    if len({id(cell) for cell in row}) < 2:
+    if len({id(cell) for cell in row}) < 3:
         return None
     first = text_of(row[0])
     if not first or not any(ch.isalpha() for ch in first):
@@ -355,10 +356,10 @@ def table_rows(
     (an entry alone under its top level reads ``top / a = v1``); a header over a
     column without any value is
     an entry without ``=`` on the first row, so its text is not lost. A header row
-    whose only text is one cell over one of several value columns, above a header
-    row that names two or more of them (``Fiscal`` over the middle one of ``2019 |
-    2018 | 2017``: a converter's unmerged spanning header), heads the whole table:
-    it is no column's header and is written once on the first row, as such a header is.
+    whose only text is one cell over a column strictly between the first and the last
+    column that another header row names (``Fiscal`` over the middle one of ``2019 |
+    2018 | 2017``: a converter's unmerged spanning header) heads the whole table: it is
+    no column's header and is written once on the first row, as such a header is.
 
     ``"triplets"``: each distinct cell with text outside the label columns gives
     ``label, header = value``; the header of the label columns (the top-left
@@ -433,7 +434,9 @@ def table_rows(
     rows = [_row_cells(r, grid[r], headers, label_cols, corner, text_of, used) for r in range(start, n_rows)]
     if rows:
         first = rows[0]
-        extra = _unused_headers(_joined(grid[first.index][:label_cols], text_of), headers, label_cols, corner, used)
+        spanning = _one_text(grid[first.index], text_of) is not None  # its text labels no header
+        label = "" if spanning else _joined(grid[first.index][:label_cols], text_of)
+        extra = _unused_headers(label, headers, label_cols, corner, used)
         rows[0] = replace(first, cells=first.cells + tuple(extra), cols=first.cols + ((),) * len(extra))
     return TableRows(rows=rows, start=start, end=n_rows)
 
@@ -500,6 +503,8 @@ def _record_rows(grid: list[list[Any]], start: int, label_cols: int, text_of: Ca
         row = grid[r]
         if (spanning := _one_text(row, text_of)) is not None:  # one text in every cell: a row of its own, once
             rows.append(TableRow(r, (("", _readable(spanning)),), sep=RECORD_SEP, cols=(tuple(range(len(row))),)))
+            after_section = False  # a section row after it starts a new path, as after a data row
+            pending = []  # a section row before it keeps its own text: no data row follows it directly
             continue
         seen: set[int] = set()
         labels: list[str] = []
@@ -562,11 +567,14 @@ def _without_wide_headers(
 ) -> tuple[list[list[Any]], list[str]]:
     """``grid`` with its one-cell header rows emptied, and their texts: headers over the whole table.
 
-    A header row whose only text is one cell over one of several value columns, above
-    a header row that names two or more of them (``Fiscal`` and ``(in millions)`` over
-    ``2019 | 2018 | 2017``, written by a converter in the middle column instead of
-    merged over the three), heads the whole table, not that column: read as that
-    column's header it made it ``Fiscal / 2018 / (in millions)`` in every row.
+    A header row whose only text is one cell over an inner column of those a header row
+    names (strictly between the first and the last column with text of a row naming two
+    or more value columns: ``Fiscal`` above and ``(in millions)`` below ``2019 | 2018 |
+    2017``, over the middle one, where a converter wrote what was merged over the three)
+    heads the whole table, not that column: read as that column's header it made it
+    ``Fiscal / 2018 / (in millions)`` in every row. A one-cell header over the first or
+    the last named column, or beyond them (``Restated`` over ``2018`` alone, ``Change``
+    over a column of its own), stays that column's header.
     """
     n_cols = len(grid[0]) if grid else 0
     values = range(label_cols, n_cols)
@@ -576,15 +584,19 @@ def _without_wide_headers(
     def texted(row: list[Any], cols: range) -> list[Any]:
         return list({id(row[j]): row[j] for j in cols if text_of(row[j])}.values())
 
-    named = [r for r in range(start) if len(texted(grid[r], values)) >= 2]
+    inner: set[int] = set()  # the columns strictly inside the named columns of a naming row
+    for r in range(start):
+        if len(texted(grid[r], values)) >= 2:
+            named = [j for j in values if text_of(grid[r][j])]
+            inner.update(range(named[0] + 1, named[-1]))
     wide: dict[int, str] = {}
     for r in range(start):
         cells = texted(grid[r], values)
-        if len(cells) != 1 or texted(grid[r], range(label_cols)) or not named or r in named:
+        if len(cells) != 1 or texted(grid[r], range(label_cols)):
             continue
         cell = cells[0]
         one_cell = cell.end_col_offset_idx - cell.start_col_offset_idx == 1
-        if one_cell and cell.end_row_offset_idx - cell.start_row_offset_idx == 1:
+        if one_cell and cell.end_row_offset_idx - cell.start_row_offset_idx == 1 and cell.start_col_offset_idx in inner:
             wide[r] = text_of(cell)
     if not wide:
         return grid, []

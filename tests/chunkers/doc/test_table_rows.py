@@ -107,9 +107,34 @@ def test_a_one_cell_header_row_over_named_columns_heads_the_whole_table():
         "Automotive: 2019 = $ 5,686; 2018 = $ 6,092; 2017 = $ 5,228; Fiscal; (in millions)",
         "Sensors: 2019 = 914; 2018 = 918; 2017 = 814",
     ]
-    assert records([["", "Units", "Price"], ["", "", "(in USD)"], ["North", "111", "5"]], header_rows=2) == [
-        "North: Units = 111; Price = 5; (in USD)"]  # fmt: skip
     assert records([["", "", "(in USD)"], ["North", "111", "5"]]) == ["North: 111; (in USD) = 5"]
+
+
+def test_a_one_cell_header_over_the_first_last_or_an_unnamed_column_stays_its_header():
+    """A review found the rule too wide: over the last named column (``(in USD)`` over Price,
+    ``Restated`` over 2018) or over a column the naming row leaves empty (``Change``) a one-cell
+    header is that column's own; taken as the table's, ``5%`` lost its header."""
+    assert records([["", "Units", "Price"], ["", "", "(in USD)"], ["North", "111", "5"]], header_rows=2) == [
+        "North: Units = 111; Price / (in USD) = 5"]  # fmt: skip
+    assert records([["", "", "Restated"], ["", "2019", "2018"], ["Revenue", "10", "12"]], header_rows=2) == [
+        "Revenue: 2019 = 10; Restated / 2018 = 12"]  # fmt: skip
+    assert records([["", "", "", "Change"], ["", "2019", "2018", ""], ["Revenue", "10", "12", "5%"]],
+                   header_rows=2) == ["Revenue: 2019 = 10; 2018 = 12; Change = 5%"]  # fmt: skip
+
+
+def test_a_one_text_row_keeps_sections_and_two_column_values():
+    """Found by a review of the one-text rule: a section after a one-text row nested under the one
+    before it (``Americas / Europe / France``) and lost ``Americas``; a two-column row whose value
+    equals its label (``Luxembourg``) lost its header; in triplets a one-text first row labelled
+    the headers no body cell carries."""
+    grid = [["Name", "Age", "City"], ["Americas:", "", ""], ["Note", "Note", "Note"], ["Europe:", "", ""],
+            ["France", "1", "Paris"]]  # fmt: skip
+    assert records(grid) == ["Americas:", "Note", "", "Europe / France (Name): Age = 1; City = Paris"]
+    grid = [["Country", "Capital"], ["Luxembourg", "Luxembourg"], ["France", "Paris"]]
+    assert records(grid)[0] == "Luxembourg (Country): Capital = Luxembourg"
+    assert row_texts(grid)[0] == "Country = Luxembourg. Luxembourg, Capital = Luxembourg"
+    grid = [["Year", "Team", "Notes"], ["Toledo Rockets (MAC)"] * 3, ["1977", "Toledo", ""]]
+    assert row_texts(grid)[0] == "Toledo Rockets (MAC). Notes ="
 
 
 def test_a_section_row_without_rows_below_is_its_text():

@@ -131,7 +131,7 @@ def _rows_continued(run: HybridRun, rows: Piece, after: Piece) -> Piece | None:
         return None
     if after.table_cols is not None or rows.table_rows[1] != after.table_rows[0] or not _same(rows.items, after.items):
         return None
-    if rows.headings != after.headings or rows.captions != after.captions:
+    if rows.headings != after.headings or (rows.captions or None) != (after.captions or None):
         return None
     for piece in (rows, after):
         if _line_rows(run, piece, piece.text.split(ROW_SEP)) is None:
