@@ -280,6 +280,36 @@ def test_rows_cut_off_for_a_lead_in_join_the_next_piece():
     assert cut  # some budgets cut the first piece for the lead-in and need more pieces after it
 
 
+def test_markdown_table_with_empty_rows_keeps_its_header_lines():
+    """Found by a hostile review (older than the lead-in join): a Markdown table lost its header.
+
+    - Split rows each repeat the header lines; a row that fits whole under a shorter heading
+      path replaced them with the row alone, and the header (``Model``, ``Score``) was in no
+      chunk (``max_tokens=20``).
+    - With two empty rows in a piece's range, the lead-in cut counted the header and the
+      delimiter line as rows and wrote the rows after the cut without the header lines.
+    """
+    grid = [["Model", "Score"], ["model 1", "1.0"], ["", ""], ["", ""],
+            *[[f"model {r}", f"{r}.0"] for r in range(4, 9)]]  # fmt: skip
+    for lead in (None, "The scores of each model on the benchmark, in points, are shown below:"):
+        for max_tokens in range(16, 90, 2):
+            doc = DoclingDocument(name="scores")
+            doc.add_heading("Results", level=1)
+            doc.add_text(DocItemLabel.TEXT, "Intro paragraph here.")
+            if lead:
+                doc.add_text(DocItemLabel.TEXT, lead)
+            make_table(grid, doc=doc)
+            chunker = docchunk.HybridChunker(max_tokens=max_tokens, table_format="markdown", balance_tables=False)
+            chunks = list(chunker.chunk(doc))
+            held = "".join("".join(c.text.split()) for c in chunks)  # a row split by text runs on
+            for text in ("Model", "Score", *(f"model{r}" for r in (1, 4, 5, 6, 7, 8))):
+                assert text in held, (lead, max_tokens, text)
+            if max_tokens >= 32:  # the header fits with a row: every piece with rows repeats it
+                for c in chunks:
+                    if c.meta.table_rows is not None and "| model " in c.text:
+                        assert "| Model | Score |\n| --- | --- |" in c.text, (lead, max_tokens, c.text)
+
+
 LONG_LEAD = (
     "We ran the benchmark twice on each model, once on the cold cache and once on the warm one, and we kept "
     "the better of the two runs for every model and every data set. Each run read the whole corpus from disk, "

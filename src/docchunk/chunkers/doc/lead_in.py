@@ -319,15 +319,21 @@ def _cut_rows(
 def _line_rows(run: HybridRun, piece: Piece, lines: list[str]) -> list[int] | None:
     """The grid row index of each line of a table piece of whole rows, or None when it is not one.
 
+    A Markdown piece is never one: its header lines could be counted as rows when the
+    piece's range holds empty rows (a cut there wrote the rows after it without the
+    header lines).
+
     One line per row (``table_rows`` as long as the lines) gives them at once; else
     the lines are matched, in order, with the texts of the rows of the piece's range
     that have text (empty rows have no line).
     """
     assert piece.table_rows is not None
     start, end = piece.table_rows
+    rows = table_rows_of(run, piece)
+    if rows is not None and rows.head:  # Markdown: the header lines, which every piece repeats, are no rows
+        return None
     if len(lines) == end - start:
         return list(range(start, end))
-    rows = table_rows_of(run, piece)
     if rows is None:
         return None
     texts = [(row.index, row.text) for row in rows.rows if row.cells and start <= row.index < end]

@@ -16,7 +16,7 @@ from docling_core.types.doc import TableItem
 
 from docchunk.chunkers.doc.piece import Piece
 from docchunk.chunkers.doc.tables.pack import table_pieces
-from docchunk.serialization.table_rows import TableRows, col_ranges, table_rows
+from docchunk.serialization.table_rows import ROW_SEP, TableRows, col_ranges, table_rows
 from docchunk.serialization.tables import RowTableSerializer, table_description
 
 if TYPE_CHECKING:
@@ -147,8 +147,10 @@ def _whole_rows(run: HybridRun, base: Piece, rows: TableRows, pieces: list[Piece
     heading path (a wide row under a deep path) would be cut between entries; it is
     one piece instead, under the innermost headings that leave it room (the outer
     ones dropped first, all of them if need be). Its text and ``table_rows`` are
-    those of the pieces it replaces (the row's pieces share one range); it holds the whole row, so no
-    ``table_cols``.
+    those of the pieces it replaces (the row's pieces share one range): in Markdown the
+    header lines, which each of them repeated, and the row; it holds the whole row, so no
+    ``table_cols``. A Markdown header piece of its own (it shares the first row's range
+    but lists no columns) is no part of a split row and stays.
     """
     headings = list(pieces[0].headings or ()) if pieces else []
     if not headings:
@@ -163,7 +165,13 @@ def _whole_rows(run: HybridRun, base: Piece, rows: TableRows, pieces: list[Piece
         first = pieces[i]
         span = first.table_rows or (0, 0)
         own = [texts[k] for k in range(*span) if k in texts]
-        whole = _shorter_path(run, first, own[0], headings) if j > i and len(own) == 1 else None
+        # a row split between entries: every piece lists its columns (a Markdown header piece,
+        # which shares the first row's range, lists none and is no part of the row)
+        split = j > i and all(p.table_cols is not None for p in pieces[i : j + 1])
+        # the whole row, after the Markdown header lines that each of its pieces repeated
+        repeated = bool(rows.head) and first.text.startswith(rows.head + ROW_SEP)
+        text = (rows.head + ROW_SEP + own[0] if repeated else own[0]) if own else ""
+        whole = _shorter_path(run, first, text, headings) if split and len(own) == 1 else None
         out.extend([whole] if whole is not None else pieces[i : j + 1])
         i = j + 1
     return out
