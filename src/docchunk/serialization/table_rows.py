@@ -584,14 +584,14 @@ def _without_wide_headers(
     def texted(row: list[Any], cols: range) -> list[Any]:
         return list({id(row[j]): row[j] for j in cols if text_of(row[j])}.values())
 
+    value_cells = [texted(grid[r], values) for r in range(start)]  # each header row's cells with text
     inner: set[int] = set()  # the columns strictly inside the named columns of a naming row
-    for r in range(start):
-        if len(texted(grid[r], values)) >= 2:
+    for r, cells in enumerate(value_cells):
+        if len(cells) >= 2:
             named = [j for j in values if text_of(grid[r][j])]
             inner.update(range(named[0] + 1, named[-1]))
     wide: dict[int, str] = {}
-    for r in range(start):
-        cells = texted(grid[r], values)
+    for r, cells in enumerate(value_cells):
         if len(cells) != 1 or texted(grid[r], range(label_cols)):
             continue
         cell = cells[0]
