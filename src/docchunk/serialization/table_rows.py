@@ -31,6 +31,7 @@ keeps its row label, so every piece carries its context in a form that reads as 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal, get_args
@@ -491,6 +492,8 @@ def _record_rows(grid: list[list[Any]], start: int, label_cols: int, text_of: Ca
     n_cols = len(grid[0]) if grid else 0
     grid, wide = _without_wide_headers(grid, start, label_cols, text_of)
     corner = _header_levels(grid, start, text_of, range(label_cols))
+    if _NOTE.match(corner):  # a note over the labels (``(in millions)``) qualifies the whole table: written once
+        wide, corner = [corner, *wide], ""
     headers = [_header_levels(grid, start, text_of, range(j, j + 1)) for j in range(n_cols)]
     levels = [_top_and_rest(grid, start, text_of, j) for j in range(n_cols)]
     used: set[int] = set()
@@ -572,9 +575,12 @@ def _without_wide_headers(
     or more value columns: ``Fiscal`` above and ``(in millions)`` below ``2019 | 2018 |
     2017``, over the middle one, where a converter wrote what was merged over the three)
     heads the whole table, not that column: read as that column's header it made it
-    ``Fiscal / 2018 / (in millions)`` in every row. A one-cell header over the first or
-    the last named column, or beyond them (``Restated`` over ``2018`` alone, ``Change``
-    over a column of its own), stays that column's header.
+    ``Fiscal / 2018 / (in millions)`` in every row. So does one over the first column a
+    naming row below it names, when its text qualifies them all (see :func:`_qualifies_all`:
+    ``December 31,`` over ``2019 | 2018``, which read as ``December 31, / 2019`` said only
+    2019 was at December 31). Other one-cell headers over the first or the last named
+    column, or beyond them (``Restated`` over ``2018`` alone, ``Change`` over a column of its
+    own, ``(in USD)`` under ``Price``), stay that column's header.
     """
     n_cols = len(grid[0]) if grid else 0
     values = range(label_cols, n_cols)
@@ -586,22 +592,42 @@ def _without_wide_headers(
 
     value_cells = [texted(grid[r], values) for r in range(start)]  # each header row's cells with text
     inner: set[int] = set()  # the columns strictly inside the named columns of a naming row
+    first_below: dict[int, int] = {}  # the first named column of a naming row -> the lowest such row
     for r, cells in enumerate(value_cells):
         if len(cells) >= 2:
             named = [j for j in values if text_of(grid[r][j])]
             inner.update(range(named[0] + 1, named[-1]))
+            first_below[named[0]] = r
     wide: dict[int, str] = {}
     for r, cells in enumerate(value_cells):
         if len(cells) != 1 or texted(grid[r], range(label_cols)):
             continue
         cell = cells[0]
+        col = cell.start_col_offset_idx
         one_cell = cell.end_col_offset_idx - cell.start_col_offset_idx == 1
-        if one_cell and cell.end_row_offset_idx - cell.start_row_offset_idx == 1 and cell.start_col_offset_idx in inner:
-            wide[r] = text_of(cell)
+        if not one_cell or cell.end_row_offset_idx - cell.start_row_offset_idx != 1:
+            continue
+        text = text_of(cell)
+        if col in inner or (first_below.get(col, -1) > r and _qualifies_all(text)):
+            wide[r] = text
     if not wide:
         return grid, []
     out = [[_EmptyCell(r, j) for j in range(n_cols)] if r in wide else row for r, row in enumerate(grid)]
     return out, list(dict.fromkeys(wide.values()))
+
+
+_QUALIFIER = re.compile(r"(,\s*$)|(^\(.*\)$)|\b(ended|as of|as at)\b", re.IGNORECASE)
+_NOTE = re.compile(r"^\s*\(.*\)\s*$", re.DOTALL)  # a parenthesised note: ``(in thousands)``
+
+
+def _qualifies_all(text: str) -> bool:
+    """Whether a header's text reads as qualifying every column below it, not naming one.
+
+    It ends with a comma (``December 31,`` over ``2019 | 2018``: the phrase goes on in
+    the headers below it), is a parenthesised note (``(in thousands)``), or names a
+    period (``Year ended 31 December``, ``As at 31 March``).
+    """
+    return _QUALIFIER.search(text.strip()) is not None
 
 
 def _top_and_rest(grid: list[list[Any]], start: int, text_of: Callable[[Any], str], j: int) -> tuple[str, str] | None:

@@ -110,6 +110,45 @@ def test_a_one_cell_header_row_over_named_columns_heads_the_whole_table():
     assert records([["", "", "(in USD)"], ["North", "111", "5"]]) == ["North: 111; (in USD) = 5"]
 
 
+def test_a_period_or_note_over_the_first_of_the_columns_below_heads_the_whole_table():
+    """62 of doc-qa ``fin``'s 269 tables have ``December 31,`` (or ``Year Ended December 31,``,
+    ``(in thousands)``) over the first of the year columns a header row below names, where a
+    converter wrote what was merged over all of them.
+
+    Read as the first column's header, every row said ``December 31, / 2019 = ...; 2018 = ...``,
+    as if only 2019 were at December 31. A header that ends with a comma, is a parenthesised
+    note, or names a period (``ended``, ``as of``, ``as at``) now heads the whole table there.
+    Other texts (``Restated``), or a note under the header it qualifies (``Price`` over
+    ``(in USD)``), stay that column's header.
+    """
+    grid = [["", "December 31,", ""], ["", "2019", "2018"], ["Billed receivables", "$213,654", "$239,275"],
+            ["Allowance", "(5,149)", "(3,912)"]]  # fmt: skip
+    assert records(grid, header_rows=2) == [
+        "Billed receivables: 2019 = $213,654; 2018 = $239,275; December 31,",
+        "Allowance: 2019 = (5,149); 2018 = (3,912)",
+    ]
+    for wide in ("Year ended 31 December", "As at 31 March", "(in thousands)"):
+        assert records([["", wide, ""], ["", "2019", "2018"], ["Sales", "10", "12"]], header_rows=2) == [
+            f"Sales: 2019 = 10; 2018 = 12; {wide}"]  # fmt: skip
+    assert records([["", "Restated", ""], ["", "2019", "2018"], ["Revenue", "10", "12"]], header_rows=2) == [
+        "Revenue: Restated / 2019 = 10; 2018 = 12"]  # fmt: skip
+    assert records([["", "Price", "Units"], ["", "(in USD)", ""], ["North", "5", "111"]], header_rows=2) == [
+        "North: Price / (in USD) = 5; Units = 111"]  # fmt: skip
+
+
+def test_a_parenthesised_note_over_the_row_labels_is_written_once():
+    """32 of doc-qa ``fin``'s tables have ``(in millions)`` over the row labels. Carried like a
+    corner header, it made every label ``Goodwill ((in millions)): ...``; it qualifies the
+    whole table, so it is written once, on the first row. A corner that names the labels
+    (``Year``) is still carried by every row."""
+    grid = [["(in millions)", "2019", "2018"], ["Goodwill", "$1,769.4", "$1,710.3"], ["Additions", "866.9", "—"]]
+    assert records(grid) == [
+        "Goodwill: 2019 = $1,769.4; 2018 = $1,710.3; (in millions)",
+        "Additions: 2019 = 866.9; 2018 = —",
+    ]
+    assert records([["Year", "Team"], ["1977", "Toledo"]]) == ["1977 (Year): Team = Toledo"]
+
+
 def test_a_one_cell_header_over_the_first_last_or_an_unnamed_column_stays_its_header():
     """A review found the rule too wide: over the last named column (``(in USD)`` over Price,
     ``Restated`` over 2018) or over a column the naming row leaves empty (``Change``) a one-cell
