@@ -12,7 +12,11 @@ each a function with its own postconditions:
      (``Americas / United States: ...``); multi-level headers are joined by
      ``" / "``, and consecutive columns under one top level write it once
      (``Years ended December 31: 2019 = $614,493, 2018 = $668,580``); empty
-     headers and values are left out.
+     headers and values are left out. A converter's unmerged spanning header (one
+     cell over one of the columns a header row names: ``Fiscal``, ``December 31,``
+     over ``2019 | 2018``) heads the whole table and is written once, on the first
+     row; a note of units over the row labels (``(in millions)``) follows every
+     label (``Goodwill (in millions): ...``).
    - ``"triplets"``: ``row label, column header = value`` per cell, as
      docling-core's ``TripletTableSerializer`` writes them, but with every cell
      text kept (header cells included, the top-left one too).
@@ -492,8 +496,8 @@ def _record_rows(grid: list[list[Any]], start: int, label_cols: int, text_of: Ca
     n_cols = len(grid[0]) if grid else 0
     grid, wide = _without_wide_headers(grid, start, label_cols, text_of)
     corner = _header_levels(grid, start, text_of, range(label_cols))
-    if _NOTE.match(corner):  # a note over the labels (``(in millions)``) qualifies the whole table: written once
-        wide, corner = [corner, *wide], ""
+    # a note of units over the labels (``(in millions)``) follows each label as it is: ``Goodwill (in millions)``
+    corner_note = _NOTE.match(corner) is not None
     headers = [_header_levels(grid, start, text_of, range(j, j + 1)) for j in range(n_cols)]
     levels = [_top_and_rest(grid, start, text_of, j) for j in range(n_cols)]
     used: set[int] = set()
@@ -544,7 +548,7 @@ def _record_rows(grid: list[list[Any]], start: int, label_cols: int, text_of: Ca
         pending = []
         label = LEVEL_SEP.join([*sections, *labels])
         if corner and labels:
-            label = f"{label} ({corner})"
+            label = f"{label} {corner.strip()}" if corner_note else f"{label} ({corner})"
             carried = True
         if not entries:
             rows.append(TableRow(r, (("", _readable(label)),), sep=RECORD_SEP, cols=(label_at,)))
@@ -593,11 +597,14 @@ def _without_wide_headers(
     value_cells = [texted(grid[r], values) for r in range(start)]  # each header row's cells with text
     inner: set[int] = set()  # the columns strictly inside the named columns of a naming row
     first_below: dict[int, int] = {}  # the first named column of a naming row -> the lowest such row
+    named_from: dict[int, int] = {}  # a column a naming row names -> the highest such row
     for r, cells in enumerate(value_cells):
         if len(cells) >= 2:
             named = [j for j in values if text_of(grid[r][j])]
             inner.update(range(named[0] + 1, named[-1]))
             first_below[named[0]] = r
+            for j in named:
+                named_from.setdefault(j, r)
     wide: dict[int, str] = {}
     for r, cells in enumerate(value_cells):
         if len(cells) != 1 or texted(grid[r], range(label_cols)):
@@ -608,7 +615,8 @@ def _without_wide_headers(
         if not one_cell or cell.end_row_offset_idx - cell.start_row_offset_idx != 1:
             continue
         text = text_of(cell)
-        if col in inner or (first_below.get(col, -1) > r and _qualifies_all(text)):
+        over_names = first_below.get(col, -1) > r and named_from.get(col, r) >= r  # no naming row above names it
+        if col in inner or (over_names and _qualifies_all(text)):
             wide[r] = text
     if not wide:
         return grid, []
@@ -616,18 +624,22 @@ def _without_wide_headers(
     return out, list(dict.fromkeys(wide.values()))
 
 
-_QUALIFIER = re.compile(r"(,\s*$)|(^\(.*\)$)|\b(ended|as of|as at)\b", re.IGNORECASE)
-_NOTE = re.compile(r"^\s*\(.*\)\s*$", re.DOTALL)  # a parenthesised note: ``(in thousands)``
+_NOTE = re.compile(  # a parenthesised note of units: ``(in thousands)``, ``(Dollars in millions)``, ``(%)``
+    r"^\s*\((?=[^()]*(?:\b(?:in|thousands|millions|billions|dollars|usd|eur|gbp)\b|[$%€£]))[^()]*\)\s*$",
+    re.IGNORECASE,
+)
+_QUALIFIER = re.compile(r",\s*$|\b(?:ended|as of|as at)\b", re.IGNORECASE)
 
 
 def _qualifies_all(text: str) -> bool:
     """Whether a header's text reads as qualifying every column below it, not naming one.
 
     It ends with a comma (``December 31,`` over ``2019 | 2018``: the phrase goes on in
-    the headers below it), is a parenthesised note (``(in thousands)``), or names a
+    the headers below it), is a parenthesised note of units (``(in thousands)``, not
+    ``(unaudited)`` or a footnote mark ``(1)``, which may be one column's), or names a
     period (``Year ended 31 December``, ``As at 31 March``).
     """
-    return _QUALIFIER.search(text.strip()) is not None
+    return _QUALIFIER.search(text.strip()) is not None or _NOTE.match(text) is not None
 
 
 def _top_and_rest(grid: list[list[Any]], start: int, text_of: Callable[[Any], str], j: int) -> tuple[str, str] | None:

@@ -130,23 +130,29 @@ def test_a_period_or_note_over_the_first_of_the_columns_below_heads_the_whole_ta
     for wide in ("Year ended 31 December", "As at 31 March", "(in thousands)"):
         assert records([["", wide, ""], ["", "2019", "2018"], ["Sales", "10", "12"]], header_rows=2) == [
             f"Sales: 2019 = 10; 2018 = 12; {wide}"]  # fmt: skip
-    assert records([["", "Restated", ""], ["", "2019", "2018"], ["Revenue", "10", "12"]], header_rows=2) == [
-        "Revenue: Restated / 2019 = 10; 2018 = 12"]  # fmt: skip
+    for own in ("Restated", "(unaudited)", "(1)"):  # may be that column's alone
+        assert records([["", own, ""], ["", "2019", "2018"], ["Revenue", "10", "12"]], header_rows=2) == [
+            f"Revenue: {own} / 2019 = 10; 2018 = 12"]  # fmt: skip
     assert records([["", "Price", "Units"], ["", "(in USD)", ""], ["North", "5", "111"]], header_rows=2) == [
         "North: Price / (in USD) = 5; Units = 111"]  # fmt: skip
+    # a review found: under a naming row that names its column, a note is that column's, even above another
+    grid = [["", "Price", "Volume"], ["", "(in USD)", ""], ["", "High", "Low"], ["ACME", "10", "12"]]
+    assert records(grid, header_rows=3) == ["ACME: Price / (in USD) / High = 10; Volume / Low = 12"]
 
 
-def test_a_parenthesised_note_over_the_row_labels_is_written_once():
+def test_a_note_of_units_over_the_row_labels_follows_each_label_as_it_is():
     """32 of doc-qa ``fin``'s tables have ``(in millions)`` over the row labels. Carried like a
-    corner header, it made every label ``Goodwill ((in millions)): ...``; it qualifies the
-    whole table, so it is written once, on the first row. A corner that names the labels
-    (``Year``) is still carried by every row."""
+    corner header, it made every label ``Goodwill ((in millions)): ...``, in brackets twice.
+    It now follows the label as it is, still in every row, so that every piece of the table
+    keeps its units. A corner that names the labels (``Year``) is carried as before, and so is
+    a bracketed text that is not a note of units."""
     grid = [["(in millions)", "2019", "2018"], ["Goodwill", "$1,769.4", "$1,710.3"], ["Additions", "866.9", "—"]]
     assert records(grid) == [
-        "Goodwill: 2019 = $1,769.4; 2018 = $1,710.3; (in millions)",
-        "Additions: 2019 = 866.9; 2018 = —",
+        "Goodwill (in millions): 2019 = $1,769.4; 2018 = $1,710.3",
+        "Additions (in millions): 2019 = 866.9; 2018 = —",
     ]
     assert records([["Year", "Team"], ["1977", "Toledo"]]) == ["1977 (Year): Team = Toledo"]
+    assert records([["(1) Name (2)", "Team"], ["Ann", "Toledo"]]) == ["Ann ((1) Name (2)): Team = Toledo"]
 
 
 def test_a_one_cell_header_over_the_first_last_or_an_unnamed_column_stays_its_header():
