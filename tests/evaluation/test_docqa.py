@@ -147,20 +147,20 @@ def test_offset_skips_documents_then_limit_counts():
         load_docqa(DATA, ["fin"], offset=-1)
 
 
-def test_cli_passes_offset(tmp_path, monkeypatch):
+def test_cli_passes_offset_and_half(tmp_path, monkeypatch):
     from docchunk.cli import eval_docs
     from docchunk.cli.main import cli
 
     seen = {}
 
     def fake(*args):
-        seen["offset"] = args[-2]
-        return evaluate_docs(load_docqa(DATA, ["fin"], 1, args[-2]), _fake_embed)
+        seen["offset"], seen["half"] = args[-3], args[-1]
+        return evaluate_docs(load_docqa(DATA, ["fin"], 1, args[-3], args[-1]), _fake_embed)
 
     monkeypatch.setattr(eval_docs, "_run", fake)
-    result = CliRunner().invoke(cli, ["eval-docs", str(DATA), "--genre", "fin", "--offset", "2"])
+    result = CliRunner().invoke(cli, ["eval-docs", str(DATA), "--genre", "fin", "--offset", "2", "--half", "check"])
     assert result.exit_code == 0, result.output
-    assert seen["offset"] == 2
+    assert seen == {"offset": 2, "half": "check"}
 
 
 def _award_doc() -> DoclingDocument:
@@ -192,3 +192,19 @@ def test_cells_by_position_reads_rows_in_order_not_repeated_values():
     assert placed[1] == row(0) | row(2) | row(3)
     # the text approximation credits the second chunk with row 1 too ("2017", "Won" recur)
     assert ("#/tables/0", 1, 2) in held_by_chunk(chunks[1], doc).cells
+
+
+def test_halves_split_the_documents_by_a_hash_of_doc_id():
+    from docchunk.evaluation.docqa import docqa_half
+
+    whole = load_docqa(DATA)
+    tune, check = load_docqa(DATA, half="tune"), load_docqa(DATA, half="check")
+    for genre, (docs, questions) in whole.items():
+        t, c = set(tune[genre][0]), set(check[genre][0])
+        assert t | c == set(docs) and not t & c
+        assert all(docqa_half(d) == "tune" for d in t) and all(docqa_half(d) == "check" for d in c)
+        assert len(tune[genre][1]) + len(check[genre][1]) == len(questions)
+    # the rule is a property of the id alone, so it is the same on every machine and run
+    assert docqa_half("fin-0001") == docqa_half("fin-0001")
+    with pytest.raises(docchunk.ConfigError, match="half must be one of"):
+        load_docqa(DATA, half="train")

@@ -35,6 +35,8 @@ CHUNKERS = ["hybrid", "hierarchical", "page", "line"]
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="The first N documents of each genre.")
 @click.option("--offset", type=click.IntRange(min=0), default=0, show_default=True,
               help="Skip the first N documents of each genre (then --limit); e.g. --offset 40 --limit 80.")  # fmt: skip
+@click.option("--half", type=click.Choice(["all", "tune", "check"]), default="all", show_default=True,
+              help="Only the tuning or the checking half of the documents (a hash of doc_id; docs/quality.md).")
 @click.option("--budget", type=click.IntRange(min=1), default=1000, show_default=True,
               help="cl100k tokens of retrieved chunk text per question.")  # fmt: skip
 @click.option("--cells", type=click.Choice(["position", "text"]), default="position", show_default=True,
@@ -52,7 +54,7 @@ CHUNKERS = ["hybrid", "hierarchical", "page", "line"]
 @click.option("--debug", is_flag=True, help="Show tracebacks.")
 def eval_docs_command(data_dir: Path, chunker: str, max_tokens: int, min_tokens: int | None, docling_compat: bool,
                       extra: tuple[str, ...], peer: str, genres: tuple[str, ...], limit: int | None, offset: int,
-                      budget: int, cells: str, model: str, json_out: Path | None, cache_dir: Path | None,
+                      half: str, budget: int, cells: str, model: str, json_out: Path | None, cache_dir: Path | None,
                       no_cache: bool, qid: str | None, html_out: Path | None, debug: bool) -> None:  # fmt: skip
     """Chunk the doc-qa documents of DATA_DIR, retrieve for each question, score the evidence the chunks hold.
 
@@ -83,7 +85,7 @@ def eval_docs_command(data_dir: Path, chunker: str, max_tokens: int, min_tokens:
         return
     try:
         report = _run(data_dir, chunker, options, peer, genres, limit, budget, model, cache_dir, no_cache,
-                      offset, cells)  # fmt: skip
+                      offset, cells, half)  # fmt: skip
     except DocchunkError as exc:
         if debug:
             raise
@@ -101,7 +103,7 @@ def eval_docs_command(data_dir: Path, chunker: str, max_tokens: int, min_tokens:
 
 def _run(data_dir: Path, chunker: str, options: dict[str, Any], peer: str, genres: tuple[str, ...],
          limit: int | None, budget: int, model: str, cache_dir: Path | None, no_cache: bool,
-         offset: int = 0, cells: str = "position") -> Any:  # fmt: skip
+         offset: int = 0, cells: str = "position", half: str = "all") -> Any:  # fmt: skip
     from docchunk._extras import require
 
     require("numpy", "eval", "docchunk eval-docs")
@@ -109,7 +111,7 @@ def _run(data_dir: Path, chunker: str, options: dict[str, Any], peer: str, genre
     from docchunk.evaluation.docqa import evaluate_docs, load_docqa
 
     progress = stderr_is_terminal()
-    data = load_docqa(data_dir, list(genres) or None, limit, offset)
+    data = load_docqa(data_dir, list(genres) or None, limit, offset, half)
     cache = None if no_cache else (cache_dir or default_cache_dir())
     embed = CachedEmbedder(load_model(model, progress=progress), model, cache_dir=cache, progress=progress)
     route = {"none": "doc", "docling-core": "docling-core", "flat": "flat"}[peer]

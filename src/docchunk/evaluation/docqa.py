@@ -44,6 +44,7 @@ the question's own document (``doc``) and of the whole genre (``all``).
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -70,6 +71,8 @@ __all__ = [
     "Held",
     "evaluate_docs",
     "held_by_chunk",
+    "HALVES",
+    "docqa_half",
     "load_docqa",
     "markdown_export",
     "score_held",
@@ -138,8 +141,22 @@ DocQaData = dict[str, tuple[dict[str, "DoclingDocument"], list[DocQaQuestion]]]
 
 
 # -- data ----------------------------------------------------------------------
+HALVES = ("all", "tune", "check")
+"""The halves of a doc-qa folder :func:`load_docqa` can read (see :func:`docqa_half`)."""
+
+
+def docqa_half(doc_id: str) -> str:
+    """The half of doc-qa a document belongs to: ``"tune"`` or ``"check"``.
+
+    The rule (``docs/quality.md``, "Tuning and checking halves"): the first byte of the
+    SHA-256 of the UTF-8 ``doc_id`` is even for the tuning half, odd for the checking half.
+    Decisions are made on the tuning half; the checking half is reported once per change.
+    """
+    return "tune" if hashlib.sha256(doc_id.encode("utf-8")).digest()[0] % 2 == 0 else "check"
+
+
 def load_docqa(data_dir: str | Path, genres: Sequence[str] | None = None, limit: int | None = None,
-               offset: int = 0) -> DocQaData:  # fmt: skip
+               offset: int = 0, half: str = "all") -> DocQaData:  # fmt: skip
     """The genres of a doc-qa folder: ``genre -> ({doc_id: DoclingDocument}, questions)``.
 
     Args:
@@ -149,12 +166,17 @@ def load_docqa(data_dir: str | Path, genres: Sequence[str] | None = None, limit:
             and their questions (after skipping ``offset`` documents).
         offset: Skip the first ``offset`` documents of each genre (file order), e.g. to
             check on documents 41-120 what was tuned on documents 1-40.
+        half: ``"all"``, or only the documents of the ``"tune"`` or ``"check"`` half
+            (:func:`docqa_half`), chosen before ``offset`` and ``limit`` apply.
 
     Raises:
-        ConfigError: The folder, a genre or its files are missing, or ``offset`` is negative.
+        ConfigError: The folder, a genre or its files are missing, ``offset`` is negative
+            or ``half`` is not one of :data:`HALVES`.
     """
     if offset < 0:
         raise ConfigError(f"offset must be >= 0 documents, got {offset}")
+    if half not in HALVES:
+        raise ConfigError(f"half must be one of {', '.join(HALVES)}, got {half!r}")
     from docling_core.types.doc import DoclingDocument
 
     root = Path(data_dir)
@@ -169,12 +191,16 @@ def load_docqa(data_dir: str | Path, genres: Sequence[str] | None = None, limit:
     for genre in chosen:
         docs: dict[str, DoclingDocument] = {}
         with gzip.open(root / genre / "docs.jsonl.gz", "rt", encoding="utf-8") as fh:
-            for number, line in enumerate(fh):
-                if number < offset:
+            number = 0
+            for line in fh:
+                row = json.loads(line)
+                if half != "all" and docqa_half(row["doc_id"]) != half:
+                    continue
+                number += 1
+                if number <= offset:
                     continue
                 if limit is not None and len(docs) >= limit:
                     break
-                row = json.loads(line)
                 docs[row["doc_id"]] = DoclingDocument.model_validate(row["doc"])
         questions: list[DocQaQuestion] = []
         with open(root / genre / "questions.jsonl", encoding="utf-8") as fh:
