@@ -64,15 +64,15 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CHUNKER_NAMES",
+    "HALVES",
     "DocQaQuestion",
     "DocQaReport",
     "DocQaRow",
     "Evidence",
     "Held",
+    "docqa_half",
     "evaluate_docs",
     "held_by_chunk",
-    "HALVES",
-    "docqa_half",
     "load_docqa",
     "markdown_export",
     "score_held",
