@@ -19,6 +19,7 @@ import click
 from click.core import ParameterSource
 
 from docchunk._versions import DOCLING_CORE_VERSION
+from docchunk.embeddings.models import DEFAULT_MODEL
 
 __all__ = [
     "APPLIES",
@@ -110,7 +111,7 @@ class ChunkSettings:
     threshold: float = 0.8
     boundaries: str = "paragraph"
     similarity_window: int = 1
-    embedding: str = "all-MiniLM-L6-v2"
+    embedding: str = DEFAULT_MODEL
     context_size: int = 0
     context_side: str = "both"
     context_mode: str = "token"

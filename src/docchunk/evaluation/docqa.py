@@ -494,9 +494,9 @@ def _peer_chunker(max_tokens: int) -> BaseChunker:
             f"--peer docling-core needs docling-core's chunker package ({exc}); "
             'pip install "docling-core[chunking]"'
         ) from None
-    from docchunk.evaluation.embed import DEFAULT_MODEL, _model_path
+    from docchunk.embeddings import DEFAULT_MODEL, model_path
 
-    hf = AutoTokenizer.from_pretrained(_model_path(DEFAULT_MODEL))
+    hf = AutoTokenizer.from_pretrained(model_path(DEFAULT_MODEL))
     return HybridChunker(tokenizer=HuggingFaceTokenizer(tokenizer=hf, max_tokens=max_tokens))
 
 
