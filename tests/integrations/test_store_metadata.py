@@ -106,9 +106,11 @@ def test_chroma_through_langchain_adds_reads_back_and_filters_on_page_and_headin
     assert {i: (d.page_content, d.metadata) for i, d in zip(ids, docs, strict=True)} == back
 
     on_page_3 = store.get(where={"$and": [{"first_page": {"$lte": 3}}, {"last_page": {"$gte": 3}}]})
-    assert sorted(m["chunk_index"] for m in on_page_3["metadatas"]) == [
-        d.metadata["chunk_index"] for d in docs if d.metadata["first_page"] <= 3 <= d.metadata["last_page"]
-    ] != []
+    assert (
+        sorted(m["chunk_index"] for m in on_page_3["metadatas"])
+        == [d.metadata["chunk_index"] for d in docs if d.metadata["first_page"] <= 3 <= d.metadata["last_page"]]
+        != []
+    )
     target = docs[7]
     hits = store.similarity_search(target.page_content, k=3, filter={"heading": target.metadata["heading"]})
     assert hits[0].page_content == target.page_content
