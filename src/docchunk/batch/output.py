@@ -119,11 +119,14 @@ def check_parquet(output: Path | None) -> None:
     """
     import importlib.util
 
+    from docchunk._extras import extra_install
+
     if output is None:
         raise BatchSetupError("--format parquet needs -o FILE: Parquet is a binary file, not written to stdout")
     if importlib.util.find_spec("pyarrow") is None:
-        raise BatchSetupError("--format parquet needs the package 'pyarrow'; install it from a docchunk checkout "
-                               'with: pip install ".[parquet]"')  # fmt: skip
+        raise BatchSetupError(
+            f"--format parquet needs the package 'pyarrow'; install it with: {extra_install('parquet')}"
+        )
 
 
 def _chmod_as_new_file(fd: int) -> None:

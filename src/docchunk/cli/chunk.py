@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import click
 
-from docchunk.batch.local import collect_inputs
+from docchunk.batch.local import collect_inputs, skip_reason
 from docchunk.cli.embed import embed_options
 from docchunk.cli.options import (
     DOC_CHUNKERS,
@@ -32,7 +32,7 @@ from docchunk.cli.options import (
     structure_options,
     text_chunker_options,
 )
-from docchunk.cli.process import error, startup
+from docchunk.cli.process import error, report_skipped, startup
 from docchunk.cli.settings import ChunkSettings, check_chunk_usage
 
 if TYPE_CHECKING:
@@ -90,9 +90,10 @@ def chunk_command(ctx: click.Context, paths: tuple[Path, ...], output: Path | No
     check_chunk_usage(ctx, settings, paths, output)
     with startup():
         chunker_obj = make_chunker(settings, debug)
-    inputs, empty = collect_inputs(paths, settings.is_text)
+    inputs, empty, skipped = collect_inputs(paths, settings.is_text)
     for problem in empty:
         error(problem)
+    report_skipped(skipped, skip_reason)
     total = len(inputs) + len(empty)
     if engine == "ray":
         from docchunk.batch.ray import run_ray

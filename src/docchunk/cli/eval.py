@@ -104,6 +104,7 @@ def _run(data_dir: Path, model: str, k: int, budget: int, corpus_ids: tuple[str,
     from docchunk._extras import require
 
     require("numpy", "eval", "docchunk eval")
+    require("sentence_transformers", "eval", "docchunk eval")  # before the model loader names [semantic]
     from docchunk.evaluation import (
         CachedEmbedder,
         ChunkingConfig,
