@@ -59,3 +59,27 @@ def test_index_takes_o_as_db_and_names_what_it_skipped(tmp_path, capsys, minilm_
     from docchunk.index import IndexStore
 
     assert IndexStore(db).count_rows() > 1
+
+
+@pytest.mark.model
+def test_search_numbers_table_rows_as_inspect_does(tmp_path, capsys, minilm_dir):
+    """Regression (issue 48): search printed a table's rows 1-3 where inspect printed the same rows 2-4."""
+    pytest.importorskip("lancedb")
+    import json
+    import re
+
+    from docchunk.report.views import rows_label
+
+    doc = DATA / "html__html_rich_table_cells.html.json"
+    db = tmp_path / "db"
+    assert run(capsys, "index", str(doc), "--db", str(db), "--embed", str(minilm_dir))[0] == 0
+    code, out, err = run(capsys, "search", str(db), "table", "-k", "30", "--json")
+    assert code == 0, err
+    labels = {rows_label(tuple(h["table_rows"])) for h in json.loads(out) if h["table_rows"]}
+    assert labels
+    code, text, err = run(capsys, "search", str(db), "table", "-k", "30")
+    assert code == 0, err
+    assert set(re.findall(r"table (rows? \d+(?:–\d+)?)", text)) == labels
+    assert run(capsys, "inspect", str(doc), "-o", str(tmp_path / "page.html"))[0] == 0
+    page = (tmp_path / "page.html").read_text()
+    assert all(f'<span class="rows">{label}</span>' in page for label in labels)

@@ -147,8 +147,9 @@ def _describe_hit(rank: int, hit: Any) -> str:
     if row["page_numbers"]:
         where.append("p. " + ",".join(str(p) for p in row["page_numbers"]))
     if row["table_rows"]:
-        start, end = row["table_rows"]
-        where.append(f"table rows {start}-{end - 1}")
+        from docchunk.report.views import rows_label  # inspect's numbering: grid rows from 1, header included
+
+        where.append("table " + rows_label(tuple(row["table_rows"])))
     head = f"{rank}. {hit.score:.3f}  " + "  ".join(where)
     path = " > ".join(row["headings"] or [])
     lines = [head, *([f"   {path}"] if path else [])]
