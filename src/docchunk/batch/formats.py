@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Protocol
 
+from docchunk._extras import extra_install
 from docchunk.errors import BatchSetupError
 
 if TYPE_CHECKING:
@@ -68,8 +69,8 @@ class OutputFormat:
             raise BatchSetupError(f"--format {self.name} needs -o FILE: {self.to_stdout}")
         if self.needs is not None and importlib.util.find_spec(self.needs[0]) is None:
             package, extra = self.needs
-            raise BatchSetupError(f"--format {self.name} needs the package {package!r}; install it from a docchunk "
-                                  f'checkout with: pip install ".[{extra}]"')  # fmt: skip
+            raise BatchSetupError(f"--format {self.name} needs the package {package!r}; install it with: "
+                                  f"{extra_install(extra)}")  # fmt: skip
 
 
 class JsonlSink:

@@ -142,7 +142,7 @@ def _import_ray(address: str | None) -> ModuleType:
     """Ray, or one line saying what to install (Ray Data; Ray Client for ``ray://`` addresses)."""
     import importlib.util
 
-    from docchunk._extras import require
+    from docchunk._extras import extra_install, require
     from docchunk.errors import MissingDependencyError
 
     try:
@@ -151,7 +151,7 @@ def _import_ray(address: str | None) -> ModuleType:
         if address and address.startswith("ray://") and importlib.util.find_spec("grpc") is None:
             raise MissingDependencyError(
                 f"--address {address} connects through Ray Client, which needs the package 'grpcio' (ray[client]); "
-                'install it from a docchunk checkout with: pip install ".[ray]"'
+                f"install it with: {extra_install('ray')}"
             )
     except MissingDependencyError as exc:
         raise BatchSetupError(str(exc)) from exc

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, cast
 import click
 
 from docchunk.batch.formats import DEFAULT_FORMAT, FORMATS
-from docchunk.batch.local import collect_inputs
+from docchunk.batch.local import collect_inputs, skip_reason
 from docchunk.cli.embed import embed_options
 from docchunk.cli.options import (
     DOC_CHUNKERS,
@@ -33,7 +33,7 @@ from docchunk.cli.options import (
     structure_options,
     text_chunker_options,
 )
-from docchunk.cli.process import error, startup
+from docchunk.cli.process import error, report_skipped, startup
 from docchunk.cli.settings import ChunkSettings, check_chunk_usage
 
 if TYPE_CHECKING:
@@ -91,9 +91,10 @@ def chunk_command(ctx: click.Context, paths: tuple[Path, ...], output: Path | No
     check_chunk_usage(ctx, settings, paths, output)
     with startup():
         chunker_obj = make_chunker(settings, debug)
-    inputs, empty = collect_inputs(paths, settings.is_text)
+    inputs, empty, skipped = collect_inputs(paths, settings.is_text)
     for problem in empty:
         error(problem)
+    report_skipped(skipped, skip_reason)
     total = len(inputs) + len(empty)
     if engine == "ray":
         from docchunk.batch.ray import run_ray

@@ -105,6 +105,7 @@ def _run(data_dir: Path, model: str, k: int, budget: int, corpus_ids: tuple[str,
     from docchunk._extras import require
 
     require("numpy", "eval", "docchunk eval")
+    require("sentence_transformers", "eval", "docchunk eval")  # before the model loader names [semantic]
     from docchunk.embeddings import CachedEmbedder, default_cache_dir, load_model
     from docchunk.evaluation import ChunkingConfig, evaluate, load_eval_set
 

@@ -108,6 +108,7 @@ def _run(data_dir: Path, chunker: str, options: dict[str, Any], peer: str, genre
     from docchunk._extras import require
 
     require("numpy", "eval", "docchunk eval-docs")
+    require("sentence_transformers", "eval", "docchunk eval-docs")  # the model loader would name [semantic]
     from docchunk.embeddings import CachedEmbedder, default_cache_dir, load_model
     from docchunk.evaluation.docqa import evaluate_docs, load_docqa
 
@@ -123,6 +124,7 @@ def _embedder(model: str, cache_dir: Path | None, no_cache: bool) -> Any:
     from docchunk._extras import require
 
     require("numpy", "eval", "docchunk eval-docs")
+    require("sentence_transformers", "eval", "docchunk eval-docs")  # the model loader would name [semantic]
     from docchunk.embeddings import CachedEmbedder, default_cache_dir, load_model
 
     progress = stderr_is_terminal()

