@@ -121,7 +121,7 @@ def test_cli_writes_rows(tmp_path, monkeypatch):
     from docchunk.cli import eval_docs
     from docchunk.cli.main import cli
 
-    monkeypatch.setattr(eval_docs, "_run", lambda *a: evaluate_docs(load_docqa(DATA, ["fin"], 1), _fake_embed))
+    monkeypatch.setattr(eval_docs, "_run", lambda *a, **k: evaluate_docs(load_docqa(DATA, ["fin"], 1), _fake_embed))
     out = tmp_path / "rows.json"
     result = CliRunner().invoke(cli, ["eval-docs", str(DATA), "--genre", "fin", "--json", str(out)])
     assert result.exit_code == 0, result.output
@@ -153,7 +153,7 @@ def test_cli_passes_offset_and_half(tmp_path, monkeypatch):
 
     seen = {}
 
-    def fake(*args):
+    def fake(*args, **kwargs):
         seen["offset"], seen["half"] = args[-3], args[-1]
         return evaluate_docs(load_docqa(DATA, ["fin"], 1, args[-3], args[-1]), _fake_embed)
 

@@ -54,6 +54,7 @@ from typing import TYPE_CHECKING, TypedDict, cast
 import numpy as np
 
 from docchunk.errors import ConfigError
+from docchunk.evaluation.rankers import LexicalScorer, check_ranker, rank_chunks
 from docchunk.types import JSONObject, SpanChunker
 
 if TYPE_CHECKING:
@@ -535,7 +536,8 @@ def chunk_document(doc: DoclingDocument, route: str, chunker: BaseChunker | Span
 
 def evaluate_docs(data: DocQaData, embed: Callable[[list[str]], np.ndarray],
                   chunker: str = "hybrid", options: JSONObject | None = None, route: str = "doc",
-                  budget: int = 1000, progress: bool = False, cells: str = "position") -> DocQaReport:  # fmt: skip
+                  budget: int = 1000, progress: bool = False, cells: str = "position",
+                  ranker: str = "dense") -> DocQaReport:  # fmt: skip
     """Chunk every document, rank its chunks (and the genre's) for each question, score the evidence held.
 
     Args:
@@ -551,11 +553,14 @@ def evaluate_docs(data: DocQaData, embed: Callable[[list[str]], np.ndarray],
         progress: Unused (kept for the CLI's signature).
         cells: How a chunk without ``table_rows`` holds table cells: ``"position"``
             (default) or ``"text"`` (see the module docstring).
+        ranker: ``dense``, ``lexical`` (BM25, IDF over the genre's chunks) or ``hybrid``
+            (see :mod:`docchunk.evaluation.rankers`).
     """
+    check_ranker(ranker)
     if cells not in ("position", "text"):
         raise ConfigError(f"unknown cells mapping {cells!r}; choose position or text")
     import docchunk
-    from docchunk.evaluation.run import BUDGET_TOKENIZER, rank, select_budget
+    from docchunk.evaluation.run import BUDGET_TOKENIZER, select_budget
 
     options = dict(options or {})
     built: BaseChunker | SpanChunker
@@ -580,18 +585,21 @@ def evaluate_docs(data: DocQaData, embed: Callable[[list[str]], np.ndarray],
         qvecs: np.ndarray | list[np.ndarray] = embed([q["question"] for q in questions]) if questions else []
         stats[genre] = {"documents": len(docs), "chunks": len(flat),
                         "mean_tokens": float(tokens.mean()) if len(flat) else 0.0}  # fmt: skip
+        scorer = LexicalScorer([h.text for _, h in flat]) if ranker != "dense" else None
         for q, qv in zip(questions, qvecs, strict=True):
             row: DocQaRow = {"qid": q["qid"], "genre": genre, "doc_id": q["doc_id"], "kind": q.get("kind")}
+            lexical = scorer.scores(q["question"]) if scorer is not None else None
             for scope in ("doc", "all"):
                 idx = np.flatnonzero(owner == q["doc_id"]) if scope == "doc" else np.arange(len(flat))
-                order = idx[rank(qv, vectors[idx])] if len(idx) else idx
+                picked = lexical[idx] if lexical is not None else None
+                order = idx[rank_chunks(ranker, qv, vectors[idx], picked)] if len(idx) else idx
                 for k in KS:
                     row[f"{scope}@{k}"] = score_held(q["evidence"], [flat[i][1] for i in order[:k]])
                 chosen = select_budget(order, tokens, budget) if len(order) else order
                 row[f"{scope}@budget"] = score_held(q["evidence"], [flat[i][1] for i in chosen])
             rows.append(row)
     config: JSONObject = {"route": route, "chunker": chunker if route == "doc" else route, "options": options,
-                          "budget": budget, "cells": cells}  # fmt: skip
+                          "budget": budget, "cells": cells, "ranker": ranker}  # fmt: skip
     return DocQaReport(config=config, rows=rows, chunks=stats)
 
 
