@@ -68,3 +68,21 @@ def test_eval_docs_figures_per_ranker_on_the_excerpt():
 def test_an_unknown_ranker_is_a_config_error():
     with pytest.raises(ConfigError, match="ranker='bm25' is not a ranker; choose one of dense, lexical, hybrid"):
         evaluate_docs(load_docqa(DOCQA, ["fin"], 1), _letters, ranker="bm25")
+
+
+def test_chunked_documents_are_reused_and_give_the_same_figures():
+    data = load_docqa(DOCQA, ["fin"], 2)
+    chunked: dict = {}
+    first = evaluate_docs(data, _letters, options={"max_tokens": 256}, ranker="hybrid", chunked=chunked)
+    assert len(chunked) == 1
+    again = evaluate_docs(data, _letters, options={"max_tokens": 256}, ranker="hybrid", chunked=chunked)
+    assert again.rows == first.rows and len(chunked) == 1
+    other = evaluate_docs(data, _letters, options={"max_tokens": 128}, ranker="hybrid", chunked=chunked)
+    assert len(chunked) == 2 and other.chunks["fin"]["chunks"] >= first.chunks["fin"]["chunks"]
+
+
+def test_content_first_moves_marked_chunks_after_the_others_in_order():
+    from docchunk.evaluation.rankers import content_first
+
+    marked = np.array([False, True, False, True, False])
+    assert content_first(np.array([3, 1, 0, 4, 2]), marked).tolist() == [0, 4, 2, 3, 1]

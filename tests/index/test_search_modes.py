@@ -80,3 +80,19 @@ def test_an_index_built_before_the_full_text_index_and_roles_gets_them(db, tmp_p
 def test_a_bad_mode_or_k_is_a_config_error(db, mode, message):
     with pytest.raises(ConfigError, match=message):
         search(db, "tides", k=0 if message == "k" else 1, model=_embedder(), mode=mode)
+
+
+def test_marked_chunks_are_stored_left_out_of_the_ranking_and_found_when_asked(tmp_path):
+    pytest.importorskip("docling.document_converter", reason="the HTML page needs the [convert] extra")
+    from tests.helpers import DATA
+
+    db = tmp_path / "db"
+    index_paths([DATA / "roles_wiki_page.html"], db, model=_embedder())
+    rows = IndexStore(db).table().to_arrow().to_pylist()
+    assert sorted(r["role"] for r in rows if r["role"] != "content") == ["contents", "links", "links"]
+    n = len(rows)
+    for mode in ("dense", "lexical", "hybrid"):
+        default = search(db, "Deutsch Français Selby history", k=n, model=_embedder(), mode=mode)
+        assert default and all(h.row["role"] == "content" for h in default)
+        every = search(db, "Deutsch Français Selby history", k=n, model=_embedder(), mode=mode, roles=None)
+        assert {h.row["role"] for h in every} >= {"links"}

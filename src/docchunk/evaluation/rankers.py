@@ -20,7 +20,7 @@ import numpy as np
 from docchunk._extras import require
 from docchunk.errors import ConfigError
 
-__all__ = ["RANKERS", "RRF_K", "LexicalScorer", "check_ranker", "fuse", "rank", "rank_chunks"]
+__all__ = ["RANKERS", "RRF_K", "LexicalScorer", "check_ranker", "content_first", "fuse", "rank", "rank_chunks"]
 
 RANKERS = ("dense", "lexical", "hybrid")
 RRF_K = 60
@@ -126,3 +126,9 @@ def rank_chunks(ranker: str, question: np.ndarray, vectors: np.ndarray, lexical:
         rest = np.setdiff1d(np.arange(len(lexical)), words, assume_unique=True)
         return np.concatenate([words, rest]).astype(np.int64)
     return fuse([rank(question, vectors), words], len(lexical))
+
+
+def content_first(order: np.ndarray, marked: np.ndarray) -> np.ndarray:
+    """``order`` with the ``marked`` items (bool array indexed by item) after the others, each group in order."""
+    is_marked = marked[order]
+    return np.concatenate([order[~is_marked], order[is_marked]])
