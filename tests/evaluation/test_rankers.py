@@ -25,8 +25,8 @@ def test_bm25_ranks_the_text_with_the_rare_words_of_the_question_first():
 
 
 def test_fuse_sums_reciprocal_ranks_by_hand():
-    # item 2: 1/61 + 1/62; item 0: 1/62 + 1/61... ties keep the earlier item first
-    assert fuse([np.array([2, 0, 1]), np.array([0, 2])], 4).tolist() == [0, 2, 1, 3]
+    # items 2 and 0 both score 1/61 + 1/62: a tie keeps the item met first (2); 3 is in no ranking
+    assert fuse([np.array([2, 0, 1]), np.array([0, 2])], 4).tolist() == [2, 0, 1, 3]
     assert fuse([np.array([1, 0]), np.array([1])], 3).tolist() == [1, 0, 2]
     assert 1 / (RRF_K + 1) + 1 / (RRF_K + 2) > 2 / (RRF_K + 2)
 

@@ -19,12 +19,11 @@ import numpy as np
 
 from docchunk._extras import require
 from docchunk.errors import ConfigError
+from docchunk.index.fusion import RRF_K, reciprocal_rank_fusion
 
 __all__ = ["RANKERS", "RRF_K", "LexicalScorer", "check_ranker", "content_first", "fuse", "rank", "rank_chunks"]
 
 RANKERS = ("dense", "lexical", "hybrid")
-RRF_K = 60
-"""The ``k`` of reciprocal rank fusion (as LanceDB's ``RRFReranker``, used by ``docchunk search``)."""
 
 
 def check_ranker(ranker: str) -> str:
@@ -95,13 +94,12 @@ def fuse(rankings: Sequence[np.ndarray], n: int, k: int = RRF_K) -> np.ndarray:
         k: The fusion constant; >= 1.
 
     Returns:
-        int array of shape ``(n,)``, by decreasing ``sum 1 / (k + rank)`` (rank 1-based; ties:
-        the earlier item first; items of no ranking last, in order).
+        int array of shape ``(n,)``: :func:`docchunk.index.fusion.reciprocal_rank_fusion`'s
+        order, then the items of no ranking, in order.
     """
-    fused = np.zeros(n)
-    for order in rankings:
-        fused[order] += 1.0 / (k + 1.0 + np.arange(len(order)))
-    return np.argsort(-fused, kind="stable")
+    fused = [int(i) for i, _ in reciprocal_rank_fusion([order.tolist() for order in rankings], k)]
+    rest = np.setdiff1d(np.arange(n), fused, assume_unique=True)
+    return np.concatenate([np.array(fused, dtype=np.int64), rest]).astype(np.int64)
 
 
 def rank_chunks(ranker: str, question: np.ndarray, vectors: np.ndarray, lexical: np.ndarray | None) -> np.ndarray:

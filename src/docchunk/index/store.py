@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 from docchunk._extras import require
 from docchunk.errors import ConfigError
+from docchunk.index.fusion import RRF_K, reciprocal_rank_fusion
 
 if TYPE_CHECKING:
     import numpy as np
@@ -35,8 +36,6 @@ RECORD_NAME = "docchunk-index.json"
 RECORD_VERSION = 2
 MODES = ("dense", "lexical", "hybrid")
 """The ranking modes of :meth:`IndexStore.search`: vectors, the full-text index, or both fused."""
-RRF_K = 60
-"""The ``k`` of reciprocal rank fusion, ``score = sum 1 / (k + rank)`` (LanceDB's ``RRFReranker`` default)."""
 FTS_COLUMN = "contextualized"
 """The column of the full-text index: the embedded string (headings, captions, text)."""
 CONTENT_ROLE = "content"
@@ -257,9 +256,9 @@ class IndexStore:
             vector: The query's embedding (``dense``, ``hybrid``); None for ``lexical``.
             k: How many rows; >= 1.
             mode: ``dense`` (cosine distance of the vectors), ``lexical`` (BM25 over the
-                full-text index of :data:`FTS_COLUMN`) or ``hybrid`` (LanceDB's hybrid
-                query: the top ``k`` of each, fused by LanceDB's ``RRFReranker`` with
-                ``K = RRF_K``).
+                full-text index of :data:`FTS_COLUMN`) or ``hybrid`` (the top ``k`` of
+                each, fused by reciprocal rank with ``k = RRF_K``, as LanceDB's hybrid
+                query with its ``RRFReranker`` does).
             text: The query's text (``lexical``, ``hybrid``).
             roles: Rank only the rows of these ``role`` s (default: content, leaving out
                 the boilerplate the rules of :mod:`docchunk.roles` marked); None: all rows.
@@ -282,26 +281,25 @@ class IndexStore:
             raise ConfigError(f"mode={mode!r} ranks by words: give the query's text, got {text!r}")
         if mode != "dense":
             self.ensure_fts()  # an index built before the full-text index: build it on the first search
-        columns = [name for name in row_schema(1).names if name != "vector" and name in table.schema.names]
-        if mode == "dense":
-            query = table.search(vector).distance_type("cosine")
-        elif mode == "lexical":
-            query = table.search(text, query_type="fts", fts_columns=FTS_COLUMN)
-        else:
-            from lancedb.rerankers import RRFReranker
-
-            query = (
-                table.search(query_type="hybrid", fts_columns=FTS_COLUMN).vector(vector).text(text)
-                .distance_type("cosine").rerank(RRFReranker(K=RRF_K))
-            )  # fmt: skip
+        where = None
         if roles is not None and self.has_role():
-            query = query.where(f"role IN ({', '.join(_sql_string(r) for r in roles)})", prefilter=True)
-        score = {"dense": "_distance", "lexical": "_score", "hybrid": "_relevance_score"}[mode]
-        found = query.select(columns if mode == "hybrid" else [*columns, score]).limit(k).to_list()
-        hits = []
-        for row in found:
-            value = float(row[score])
-            for name in ("_distance", "_score", "_relevance_score"):
-                row.pop(name, None)
-            hits.append(SearchHit(score=1.0 - value if mode == "dense" else value, row=row))
-        return hits
+            where = f"role IN ({', '.join(_sql_string(r) for r in roles)})"
+        if mode == "hybrid":
+            dense = self._ranked(table.search(vector).distance_type("cosine"), "_distance", where, k)
+            lexical = self._ranked(table.search(text, query_type="fts", fts_columns=FTS_COLUMN), "_score", where, k)
+            rows = {row["id"]: row for row, _ in lexical + dense}
+            ranks = [[row["id"] for row, _ in dense], [row["id"] for row, _ in lexical]]
+            return [SearchHit(score=score, row=rows[i]) for i, score in reciprocal_rank_fusion(ranks, RRF_K)[:k]]
+        if mode == "dense":
+            found = self._ranked(table.search(vector).distance_type("cosine"), "_distance", where, k)
+            return [SearchHit(score=1.0 - distance, row=row) for row, distance in found]
+        found = self._ranked(table.search(text, query_type="fts", fts_columns=FTS_COLUMN), "_score", where, k)
+        return [SearchHit(score=score, row=row) for row, score in found]
+
+    def _ranked(self, query: Any, score: str, where: str | None, k: int) -> list[tuple[Row, float]]:
+        """The top ``k`` rows of a LanceDB query (without ``vector``) with their ``score`` column, best first."""
+        columns = [name for name in row_schema(1).names if name != "vector" and name in self.table().schema.names]
+        if where is not None:
+            query = query.where(where, prefilter=True)
+        found = query.select([*columns, score]).limit(k).to_list()
+        return [(row, float(row.pop(score))) for row in found]
