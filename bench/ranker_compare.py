@@ -55,7 +55,7 @@ def main() -> None:
         report = evaluate_docs(data, embed, options={"max_tokens": 256}, route=route, ranker=ranker,
                                marked_last=marked_last, chunked=chunked)  # fmt: skip
         results[name] = report.summary()
-        print(f"done {name}", file=sys.stderr, flush=True)
+        print(f"done {name}: {json.dumps(results[name])}", file=sys.stderr, flush=True)
     genres = [g for g in next(iter(results.values())) if g != "overall"]
     print(f"doc-qa half={args.half} limit={args.limit}; percent of evidence held; mean = mean of the genres")
     print("run".ljust(22) + "".join(f"{g} {f}".rjust(13) for g in [*genres, "mean"] for f in FIGURES))

@@ -95,7 +95,7 @@ def _is_contents(chunk: Any, headings: set[str]) -> bool:
         own = {_heading_key(getattr(it, "text", "")) for it in chunk.meta.doc_items if _label(it) in _HEADING_LABELS}
         named = sum(
             str(getattr(it, "hyperlink", "") or "").startswith("#")
-            or (_heading_key(it.text) in headings and _heading_key(it.text) not in own)
+            or (_heading_key(getattr(it, "text", "")) in headings - own)
             for it in listed
         )  # fmt: skip
         return named >= LIST_SHARE * len(listed)
@@ -108,7 +108,8 @@ def _is_links(chunk: Any) -> bool:
     listed = _list_items(chunk)
     if listed is None:
         return False
-    short = sum(bool(getattr(it, "hyperlink", None)) and len(it.text.split()) <= LINK_WORDS for it in listed)
+    short = sum(bool(getattr(it, "hyperlink", None)) and len(getattr(it, "text", "").split()) <= LINK_WORDS
+                for it in listed)  # fmt: skip
     return short >= LIST_SHARE * len(listed)
 
 
@@ -129,7 +130,7 @@ def chunk_roles(chunks: Sequence[Any], doc: DoclingDocument) -> list[str]:
     Returns:
         One role per chunk; ``"content"`` where no rule matches (see the module docstring).
     """
-    headings = {_heading_key(t.text) for t in doc.texts if _label(t) in _HEADING_LABELS}
+    headings = {_heading_key(getattr(t, "text", "")) for t in doc.texts if _label(t) in _HEADING_LABELS}
     headings.discard("")
     counts = Counter(_norm(c.text) for c in chunks)
     first_heading = next((i for i, c in enumerate(chunks) if c.meta.headings), len(chunks))

@@ -84,3 +84,14 @@ def test_chunk_rows_carry_the_role_and_marking_changes_no_text():
     assert [c.meta.role or "content" for c in chunks] == ["content"] * len(chunks)  # a chunker never marks
     assert mark_roles(chunks, doc) == [c.meta.role or "content" for c in chunks]
     assert json.loads(chunks[0].meta.model_dump_json()).get("role") is None
+
+
+def test_regression_docling_core_chunks_whose_items_have_no_text():
+    """Bug: docling-core's chunks may hold items as bare DocItems (no ``text``): chunk_roles raised AttributeError."""
+    from docling_core.transforms.chunker.doc_chunk import DocChunk, DocMeta
+    from docling_core.types.doc import DocItem, DocItemLabel
+
+    doc = docchunk.load_document(DATA / "roles_wiki_page.html")
+    items = [DocItem(label=DocItemLabel.LIST_ITEM, self_ref=f"#/texts/{i}") for i in range(4)]
+    chunk = DocChunk(text="- History\n- Geography\n- Economy\n- Transport", meta=DocMeta(doc_items=items))
+    assert chunk_roles([chunk], doc) == ["content"]
