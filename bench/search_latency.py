@@ -8,7 +8,7 @@ writes it: full-text index, compaction) from the chunks of the corpus (HybridChu
 repeated with distinct ids until ``--rows`` rows; the vectors are all-MiniLM-L6-v2's
 of each chunk (embedding cache of ``docchunk eval``), with a little noise per copy so
 that no two rows are equal. Then asks 10 questions ``--repeats`` times each in each
-mode through one open :class:`docchunk.index.Searcher` (the warm path: model loaded,
+mode (interleaved, the order rotating) through one open :class:`docchunk.index.Searcher` (the warm path: model loaded,
 table open) and prints the median latency per question of each mode, without and
 with the query's embedding, and the ratio to dense (target: hybrid <= 1.5x dense).
 Checked before reporting: every mode returns k hits, hybrid's are the reciprocal rank
@@ -74,9 +74,7 @@ def main() -> None:
     store = IndexStore(db)
     dimension = len(rows[0]["vector"])
     store.write_record("all-MiniLM-L6-v2", dimension, "HybridChunker()")
-    for start in range(0, len(rows), 2000):
-        batch = rows[start : start + 2000]
-        store.replace_files(sorted({r["source"] for r in batch}), batch, dimension)
+    store.replace_files(sorted({r["source"] for r in rows}), rows, dimension)
     store.ensure_fts()
     store.optimize()
     searcher = Searcher(db, model=embedder)
@@ -89,17 +87,18 @@ def main() -> None:
         assert len(ranked["dense"]) == K and len(ranked["hybrid"]) == K, q
         fused = reciprocal_rank_fusion([[h.row["id"] for h in ranked[m]] for m in ("dense", "lexical")])[:K]
         assert [h.row["id"] for h in ranked["hybrid"]] == [i for i, _ in fused], q
-    times: dict[str, list[float]] = {}
+    calls = {}
     for mode in ("dense", "lexical", "hybrid"):
-        for label, call in (("store", lambda q, m=mode: store.search(vectors[q], K, mode=m, text=q)),
-                            ("with query embedding", lambda q, m=mode: searcher.search(q, k=K, mode=m))):  # fmt: skip
-            spent = []
-            for _ in range(args.repeats):
-                for q in QUESTIONS:
-                    start = time.perf_counter()
-                    call(q)
-                    spent.append(time.perf_counter() - start)
-            times[f"{mode} {label}"] = spent
+        calls[f"{mode} store"] = lambda q, m=mode: store.search(vectors[q], K, mode=m, text=q)
+        calls[f"{mode} with query embedding"] = lambda q, m=mode: searcher.search(q, k=K, mode=m)
+    times: dict[str, list[float]] = {name: [] for name in calls}
+    for repeat in range(args.repeats):  # interleaved, the order rotating, so that the machine's load hits all alike
+        names = list(calls)[repeat % len(calls) :] + list(calls)[: repeat % len(calls)]
+        for q in QUESTIONS:
+            for name in names:
+                start = time.perf_counter()
+                calls[name](q)
+                times[name].append(time.perf_counter() - start)
     for name, spent in times.items():
         mode, label = name.split(" ", 1)
         ratio = statistics.median(spent) / statistics.median(times[f"dense {label}"])

@@ -281,25 +281,29 @@ class IndexStore:
             raise ConfigError(f"mode={mode!r} ranks by words: give the query's text, got {text!r}")
         if mode != "dense":
             self.ensure_fts()  # an index built before the full-text index: build it on the first search
+        names = set(table.schema.names)  # one schema read: each costs a round trip to LanceDB's loop
+        columns = [name for name in row_schema(1).names if name != "vector" and name in names]
         where = None
-        if roles is not None and self.has_role():
+        if roles is not None and "role" in names:
             where = f"role IN ({', '.join(_sql_string(r) for r in roles)})"
-        if mode == "hybrid":
-            dense = self._ranked(table.search(vector).distance_type("cosine"), "_distance", where, k)
-            lexical = self._ranked(table.search(text, query_type="fts", fts_columns=FTS_COLUMN), "_score", where, k)
-            rows = {row["id"]: row for row, _ in lexical + dense}
-            ranks = [[row["id"] for row, _ in dense], [row["id"] for row, _ in lexical]]
-            return [SearchHit(score=score, row=rows[i]) for i, score in reciprocal_rank_fusion(ranks, RRF_K)[:k]]
-        if mode == "dense":
-            found = self._ranked(table.search(vector).distance_type("cosine"), "_distance", where, k)
-            return [SearchHit(score=1.0 - distance, row=row) for row, distance in found]
-        found = self._ranked(table.search(text, query_type="fts", fts_columns=FTS_COLUMN), "_score", where, k)
-        return [SearchHit(score=score, row=row) for row, score in found]
 
-    def _ranked(self, query: Any, score: str, where: str | None, k: int) -> list[tuple[Row, float]]:
-        """The top ``k`` rows of a LanceDB query (without ``vector``) with their ``score`` column, best first."""
-        columns = [name for name in row_schema(1).names if name != "vector" and name in self.table().schema.names]
-        if where is not None:
-            query = query.where(where, prefilter=True)
-        found = query.select([*columns, score]).limit(k).to_list()
-        return [(row, float(row.pop(score))) for row in found]
+        def ranked(query: Any, score: str) -> list[tuple[Row, float]]:
+            if where is not None:
+                query = query.where(where, prefilter=True)
+            found = query.select([*columns, score]).limit(k).to_list()
+            return [(row, float(row.pop(score))) for row in found]
+
+        def dense() -> list[tuple[Row, float]]:
+            return ranked(table.search(vector).distance_type("cosine"), "_distance")
+
+        def lexical() -> list[tuple[Row, float]]:
+            return ranked(table.search(text, query_type="fts", fts_columns=FTS_COLUMN), "_score")
+
+        if mode == "dense":
+            return [SearchHit(score=1.0 - distance, row=row) for row, distance in dense()]
+        if mode == "lexical":
+            return [SearchHit(score=score, row=row) for row, score in lexical()]
+        by_vector, by_words = dense(), lexical()
+        rows = {row["id"]: row for row, _ in by_words + by_vector}
+        ranks = [[row["id"] for row, _ in by_vector], [row["id"] for row, _ in by_words]]
+        return [SearchHit(score=score, row=rows[i]) for i, score in reciprocal_rank_fusion(ranks, RRF_K)[:k]]
