@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from docchunk.evaluation import CachedEmbedder, default_cache_dir, load_model  # noqa: E402
+from docchunk.embeddings import CachedEmbedder, default_cache_dir, load_model  # noqa: E402
 from docchunk.evaluation.docqa import evaluate_docs, load_docqa  # noqa: E402
 
 FIGURES = ("doc@1", "doc@3", "doc@5", "all@5")

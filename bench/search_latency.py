@@ -31,7 +31,7 @@ import numpy as np  # noqa: E402
 
 import docchunk  # noqa: E402
 from docchunk.batch.rows import chunk_rows  # noqa: E402
-from docchunk.evaluation import default_cache_dir  # noqa: E402
+from docchunk.embeddings import default_cache_dir  # noqa: E402
 from docchunk.index import IndexStore, Searcher  # noqa: E402
 from docchunk.index.build import table_rows  # noqa: E402
 from docchunk.index.fusion import reciprocal_rank_fusion  # noqa: E402
