@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 import pytest
 from click.testing import CliRunner
 from docling_core.types.doc import DocItemLabel, DoclingDocument, TableCell, TableData
@@ -19,7 +18,7 @@ from docchunk.evaluation.docqa import (
     markdown_export,
     score_held,
 )
-from tests.helpers import ROOT
+from tests.helpers import ROOT, letter_counts
 
 DATA = ROOT / "tests" / "data" / "doc-qa"
 
@@ -92,14 +91,7 @@ def test_a_split_row_counts_each_cell_for_the_piece_that_holds_it():
         assert all(f"Measure {col} = 1{col}.5 units" in chunks[k].text for _, r, col in h if r == 1 and col)
 
 
-def _fake_embed(texts):
-    """A bag-of-letters embedding: deterministic, no model."""
-    out = np.zeros((len(texts), 26), dtype=np.float32)
-    for i, t in enumerate(texts):
-        for ch in t.lower():
-            if "a" <= ch <= "z":
-                out[i, ord(ch) - 97] += 1
-    return out
+_fake_embed = letter_counts  # a bag-of-letters embedding: deterministic, no model
 
 
 @pytest.mark.parametrize("route", ["doc", "flat"])

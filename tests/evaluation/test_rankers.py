@@ -12,7 +12,7 @@ pytest.importorskip("bm25s")
 from docchunk import ConfigError
 from docchunk.evaluation.docqa import evaluate_docs, load_docqa
 from docchunk.evaluation.rankers import RRF_K, LexicalScorer, fuse, rank_chunks
-from tests.helpers import ROOT
+from tests.helpers import ROOT, letter_counts
 
 DOCQA = ROOT / "tests" / "data" / "doc-qa"
 
@@ -43,13 +43,7 @@ def test_every_ranker_ranks_every_chunk_once(lexical, ranker):
         assert list(ranked[:positive]) == sorted(ranked[:positive], reverse=True) and not ranked[positive:].any()
 
 
-def _letters(texts: list[str]) -> np.ndarray:
-    out = np.zeros((len(texts), 26), dtype=np.float32)
-    for i, text in enumerate(texts):
-        for ch in text.lower():
-            if "a" <= ch <= "z":
-                out[i, ord(ch) - 97] += 1
-    return out
+_letters = letter_counts
 
 
 def test_eval_docs_figures_per_ranker_on_the_excerpt():
