@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 import pytest
 from click.testing import CliRunner
 from docling_core.types.doc import DocItemLabel, DoclingDocument, TableCell, TableData
@@ -19,7 +18,7 @@ from docchunk.evaluation.docqa import (
     markdown_export,
     score_held,
 )
-from tests.helpers import ROOT
+from tests.helpers import ROOT, letter_counts
 
 DATA = ROOT / "tests" / "data" / "doc-qa"
 
@@ -92,14 +91,7 @@ def test_a_split_row_counts_each_cell_for_the_piece_that_holds_it():
         assert all(f"Measure {col} = 1{col}.5 units" in chunks[k].text for _, r, col in h if r == 1 and col)
 
 
-def _fake_embed(texts):
-    """A bag-of-letters embedding: deterministic, no model."""
-    out = np.zeros((len(texts), 26), dtype=np.float32)
-    for i, t in enumerate(texts):
-        for ch in t.lower():
-            if "a" <= ch <= "z":
-                out[i, ord(ch) - 97] += 1
-    return out
+_fake_embed = letter_counts  # a bag-of-letters embedding: deterministic, no model
 
 
 @pytest.mark.parametrize("route", ["doc", "flat"])
@@ -121,7 +113,7 @@ def test_cli_writes_rows(tmp_path, monkeypatch):
     from docchunk.cli import eval_docs
     from docchunk.cli.main import cli
 
-    monkeypatch.setattr(eval_docs, "_run", lambda *a: evaluate_docs(load_docqa(DATA, ["fin"], 1), _fake_embed))
+    monkeypatch.setattr(eval_docs, "_run", lambda *a, **k: evaluate_docs(load_docqa(DATA, ["fin"], 1), _fake_embed))
     out = tmp_path / "rows.json"
     result = CliRunner().invoke(cli, ["eval-docs", str(DATA), "--genre", "fin", "--json", str(out)])
     assert result.exit_code == 0, result.output
@@ -153,7 +145,7 @@ def test_cli_passes_offset_and_half(tmp_path, monkeypatch):
 
     seen = {}
 
-    def fake(*args):
+    def fake(*args, **kwargs):
         seen["offset"], seen["half"] = args[-3], args[-1]
         return evaluate_docs(load_docqa(DATA, ["fin"], 1, args[-3], args[-1]), _fake_embed)
 

@@ -46,7 +46,7 @@ from tests.helpers.documents import (
     make_table,
     shipped_docs,
 )
-from tests.helpers.fakes import HashEmbeddings, JsonConverter, line_chunks, sliced_chunks
+from tests.helpers.fakes import HashEmbeddings, JsonConverter, letter_counts, line_chunks, sliced_chunks
 from tests.helpers.properties import STANDARD_EXAMPLES, cl100k_spec, examples
 
 __all__ = [
@@ -77,6 +77,7 @@ __all__ = [
     "doc_params",
     "examples",
     "is_subsequence",
+    "letter_counts",
     "line_chunks",
     "live_docling_params",
     "load",

@@ -59,3 +59,15 @@ class HashEmbeddings:
         time.sleep(self.delay)
         seeds = [int(hashlib.sha256(t.encode("utf-8", "surrogatepass")).hexdigest()[:16], 16) for t in texts]
         return np.array([np.random.default_rng(s).standard_normal(self.dim) for s in seeds], dtype=np.float32)
+
+
+def letter_counts(texts: list[str]) -> Any:
+    """A bag-of-letters embedding, ``(n, 26)`` float32: deterministic, no model (a weak ranker on purpose)."""
+    import numpy as np
+
+    out = np.zeros((len(texts), 26), dtype=np.float32)
+    for i, text in enumerate(texts):
+        for ch in text.lower():
+            if "a" <= ch <= "z":
+                out[i, ord(ch) - 97] += 1
+    return out

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
 from docchunk.errors import DocchunkError, DocumentError
+from docchunk.roles import mark_roles
 
 if TYPE_CHECKING:
     from docling_core.transforms.chunker.base import BaseChunk, BaseChunker
@@ -42,7 +43,8 @@ def chunk_rows(chunker: BaseChunker, source: str, doc: DoclingDocument) -> list[
         Dicts with the keys :data:`~docchunk.serialization.rows.ROW_FIELDS`: ``text``, ``contextualized``
         (``chunker.contextualize(chunk)``), ``token_count`` (tokens of
         ``contextualized``), ``page_numbers`` (a list, empty without provenance),
-        ``source``, ``chunk_index`` (0, 1, ...) and ``meta`` (docling-core's DocMeta JSON).
+        ``source``, ``chunk_index`` (0, 1, ...) and ``meta`` (docling-core's DocMeta JSON;
+        ``meta.role`` names the boilerplate a rule of :mod:`docchunk.roles` marked).
         For an :class:`docchunk.ExpandingChunker` (small-to-big retrieval), these
         describe the small chunk that is matched (embed ``contextualized``), and
         :data:`~docchunk.serialization.rows.EXPANDED_FIELDS` its expansion (return ``expanded_text``):
@@ -57,6 +59,7 @@ def chunk_rows(chunker: BaseChunker, source: str, doc: DoclingDocument) -> list[
     expander = getattr(chunker, "expander", None)  # an ExpandingChunker: write the matched chunk and its expansion
     inner = cast("ExpandingChunker", chunker).chunker if expander is not None else chunker
     chunks = list(inner.chunk(doc))
+    mark_roles(chunks, doc)  # boilerplate marked in meta.role, never dropped
     rows: list[Row] = []
     for index, chunk in enumerate(chunks):
         contextualized = chunker.contextualize(chunk)

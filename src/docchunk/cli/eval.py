@@ -28,6 +28,14 @@ ROWS = [  # (label, figure)
 ]  # fmt: skip
 
 
+ranker_option = click.option(
+    "--ranker", type=click.Choice(["dense", "lexical", "hybrid"]), default="dense", show_default=True,
+    help="How each question ranks the chunks: dense (cosine similarity of the embeddings), lexical (BM25) or "
+    "hybrid (reciprocal rank fusion of the two, k=60, as docchunk search).",
+)  # fmt: skip
+"""``--ranker``, shared by ``eval`` and ``eval-docs``."""
+
+
 @click.command("eval")
 @click.argument("data_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--chunker", type=click.Choice(CHUNKER_NAMES), default="recursive", show_default=True)
@@ -62,6 +70,7 @@ ROWS = [  # (label, figure)
               help="Chunks retrieved per question.")  # fmt: skip
 @click.option("--budget", type=click.IntRange(min=1), default=1000, show_default=True,
               help="cl100k tokens retrieved per question (top-ranked chunks that fit).")  # fmt: skip
+@ranker_option
 @click.option("--corpus", "corpus_ids", multiple=True, help="Evaluate only this corpus id (repeatable).")
 @click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path), help="Write every figure here.")
 @click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -71,9 +80,9 @@ ROWS = [  # (label, figure)
               help="Progress bars on stderr (default: when stderr is a terminal).")
 @click.option("--debug", is_flag=True, help="Show tracebacks.")
 @click.pass_context
-def eval_command(ctx: click.Context, data_dir: Path, model: str, k: int, budget: int, corpus_ids: tuple[str, ...],
-                 json_out: Path | None, cache_dir: Path | None, no_cache: bool, progress: bool | None, debug: bool,
-                 **settings: Any) -> None:  # fmt: skip
+def eval_command(ctx: click.Context, data_dir: Path, model: str, k: int, budget: int, ranker: str,
+                 corpus_ids: tuple[str, ...], json_out: Path | None, cache_dir: Path | None, no_cache: bool,
+                 progress: bool | None, debug: bool, **settings: Any) -> None:  # fmt: skip
     """Chunk the corpora of DATA_DIR, retrieve for each question, and score the retrieved character spans.
 
     DATA_DIR holds corpora/<id>.md and questions_df.csv (question, references as a
@@ -86,7 +95,7 @@ def eval_command(ctx: click.Context, data_dir: Path, model: str, k: int, budget:
     check_tokenizer_spec(settings["tokenizer_spec"])
     try:
         show = stderr_is_terminal() if progress is None else progress
-        report = _run(data_dir, model, k, budget, corpus_ids, cache_dir, no_cache, show, settings)
+        report = _run(data_dir, model, k, budget, corpus_ids, cache_dir, no_cache, show, settings, ranker)
     except DocchunkError as exc:
         if debug:
             raise
@@ -101,7 +110,7 @@ def eval_command(ctx: click.Context, data_dir: Path, model: str, k: int, budget:
 
 
 def _run(data_dir: Path, model: str, k: int, budget: int, corpus_ids: tuple[str, ...], cache_dir: Path | None,
-         no_cache: bool, progress: bool, settings: dict[str, Any]) -> EvalReport:  # fmt: skip
+         no_cache: bool, progress: bool, settings: dict[str, Any], ranker: str = "dense") -> EvalReport:  # fmt: skip
     from docchunk._extras import require
 
     require("numpy", "eval", "docchunk eval")
@@ -116,7 +125,7 @@ def _run(data_dir: Path, model: str, k: int, budget: int, corpus_ids: tuple[str,
     eval_set = load_eval_set(data_dir, list(corpus_ids) or None)
     cache = None if no_cache else (cache_dir or default_cache_dir())
     embed = CachedEmbedder(load_model(model, progress=progress), model, cache_dir=cache, progress=progress)
-    return evaluate(eval_set, config, embed, k=k, budget=budget, model_name=model, progress=progress)
+    return evaluate(eval_set, config, embed, k=k, budget=budget, model_name=model, progress=progress, ranker=ranker)
 
 
 def format_summary(summary: EvalSummary) -> str:
@@ -124,7 +133,8 @@ def format_summary(summary: EvalSummary) -> str:
     cfg = summary["config"]
     columns = ["all", *summary["per_corpus"]]
     blocks = [summary["overall"], *summary["per_corpus"].values()]
-    head = f"k={cfg['k']}, budget={cfg['budget']} cl100k tokens, {summary['questions_count']} questions, percent"
+    head = (f"ranker={cfg.get('ranker', 'dense')}, k={cfg['k']}, budget={cfg['budget']} cl100k tokens, "
+            f"{summary['questions_count']} questions, percent")  # fmt: skip
     lines = [head, "figure".ljust(18) + "".join(c[:18].rjust(20) for c in columns)]
     for label, name in ROWS:
         cells = [f"{b[name]['mean']:.1f} ± {b[name]['std']:.1f}" if name in b else "-" for b in blocks]

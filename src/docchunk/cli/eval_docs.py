@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from docchunk._versions import DOCLING_CORE_VERSION
+from docchunk.cli.eval import ranker_option
 from docchunk.cli.options import stderr_is_terminal
 from docchunk.embeddings.models import DEFAULT_MODEL
 from docchunk.errors import DocchunkError
@@ -44,6 +45,10 @@ CHUNKERS = ["hybrid", "hierarchical", "page", "line"]
               help="How a chunk without table_rows (compat, docling-core) holds cells: the rows of the cells "
               "found in its text in reading order, or every cell whose text occurs in it.")  # fmt: skip
 @click.option("--embedding", "model", default=DEFAULT_MODEL, show_default=True)
+@ranker_option
+@click.option("--marked-last", is_flag=True,
+              help="Rank the chunks marked as boilerplate (meta.role: navigation, contents, links, furniture, "
+              "concepts) after the others, as docchunk search leaves them out.")  # fmt: skip
 @click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the summary and the per-question rows here.")  # fmt: skip
 @click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path), default=None)
@@ -55,7 +60,9 @@ CHUNKERS = ["hybrid", "hierarchical", "page", "line"]
 @click.option("--debug", is_flag=True, help="Show tracebacks.")
 def eval_docs_command(data_dir: Path, chunker: str, max_tokens: int, min_tokens: int | None, docling_compat: bool,
                       extra: tuple[str, ...], peer: str, genres: tuple[str, ...], limit: int | None, offset: int,
-                      half: str, budget: int, cells: str, model: str, json_out: Path | None, cache_dir: Path | None,
+                      half: str, budget: int, cells: str, model: str, ranker: str, marked_last: bool,
+                      json_out: Path | None,
+                      cache_dir: Path | None,
                       no_cache: bool, qid: str | None, html_out: Path | None, debug: bool) -> None:  # fmt: skip
     """Chunk the doc-qa documents of DATA_DIR, retrieve for each question, score the evidence the chunks hold.
 
@@ -86,7 +93,7 @@ def eval_docs_command(data_dir: Path, chunker: str, max_tokens: int, min_tokens:
         return
     try:
         report = _run(data_dir, chunker, options, peer, genres, limit, budget, model, cache_dir, no_cache,
-                      offset, cells, half)  # fmt: skip
+                      offset, cells, half, ranker=ranker, marked_last=marked_last)  # fmt: skip
     except DocchunkError as exc:
         if debug:
             raise
@@ -104,7 +111,8 @@ def eval_docs_command(data_dir: Path, chunker: str, max_tokens: int, min_tokens:
 
 def _run(data_dir: Path, chunker: str, options: dict[str, Any], peer: str, genres: tuple[str, ...],
          limit: int | None, budget: int, model: str, cache_dir: Path | None, no_cache: bool,
-         offset: int = 0, cells: str = "position", half: str = "all") -> Any:  # fmt: skip
+         offset: int = 0, cells: str = "position", half: str = "all", ranker: str = "dense",
+         marked_last: bool = False) -> Any:  # fmt: skip
     from docchunk._extras import require
 
     require("numpy", "eval", "docchunk eval-docs")
@@ -117,7 +125,8 @@ def _run(data_dir: Path, chunker: str, options: dict[str, Any], peer: str, genre
     cache = None if no_cache else (cache_dir or default_cache_dir())
     embed = CachedEmbedder(load_model(model, progress=progress), model, cache_dir=cache, progress=progress)
     route = {"none": "doc", "docling-core": "docling-core", "flat": "flat"}[peer]
-    return evaluate_docs(data, embed, chunker=chunker, options=options, route=route, budget=budget, cells=cells)
+    return evaluate_docs(data, embed, chunker=chunker, options=options, route=route, budget=budget, cells=cells,
+                         ranker=ranker, marked_last=marked_last)
 
 
 def _embedder(model: str, cache_dir: Path | None, no_cache: bool) -> Any:

@@ -115,26 +115,35 @@ def _embedder(model: str, device: str | None, cache: bool) -> Any:
 @click.argument("question")
 @click.option("-k", "k", type=click.IntRange(min=1), default=5, show_default=True, help="How many chunks to show.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON array of the hits instead of text.")
+@click.option("--mode", type=click.Choice(["hybrid", "dense", "lexical"]), default="hybrid", show_default=True,
+              help="hybrid: BM25 and vectors fused by reciprocal rank (k=60); dense: cosine similarity of "
+              "the vectors; lexical: BM25 over the full-text index (loads no embedding model).")  # fmt: skip
+@click.option("--all-roles", is_flag=True,
+              help="Also rank the chunks marked as boilerplate (meta.role navigation, contents, links, furniture, "
+              "concepts), which are left out by default.")  # fmt: skip
 @click.option("--embed-device", default=None, metavar="DEVICE", help="Torch device for the query's embedding.")
 @click.option("--debug", is_flag=True, help="Show tracebacks.")
-def search_command(db: Path, question: str, k: int, as_json: bool, embed_device: str | None, debug: bool) -> None:
-    """Embed QUESTION with the model of the index DB and print its K nearest chunks.
+def search_command(db: Path, question: str, k: int, as_json: bool, mode: str, all_roles: bool,
+                   embed_device: str | None, debug: bool) -> None:  # fmt: skip
+    """Rank the chunks of the index DB for QUESTION and print the K best.
 
-    For each: the score (cosine similarity), source, pages, heading path and the
-    chunk's text (a table chunk's text holds its rows; the row range is shown).
+    For each: the score (--mode hybrid: the reciprocal rank fusion score; dense:
+    cosine similarity; lexical: BM25), source, pages, heading path and the chunk's
+    text (a table chunk's text holds its rows; the row range is shown). An index
+    built before the full-text index gets it on its first hybrid or lexical search.
     """
     from docchunk.index import search
 
     try:
-        hits = search(db, question, k=k, device=embed_device)
+        hits = search(db, question, k=k, device=embed_device, mode=mode, roles=None if all_roles else ("content",))
     except DocchunkError as exc:
         if debug:
             raise
         raise click.UsageError(str(exc)) from exc
     if as_json:
         keep = ("source", "chunk_index", "page_numbers", "headings", "captions", "table_rows", "doc_items", "text",
-                "contextualized", "token_count")  # fmt: skip
-        out = [{"score": round(h.score, 6), **{name: h.row[name] for name in keep}} for h in hits]
+                "contextualized", "token_count", "role")  # fmt: skip
+        out = [{"score": round(h.score, 6), **{name: h.row.get(name) for name in keep}} for h in hits]
         click.echo(json.dumps(out, ensure_ascii=False, indent=2))
         return
     for rank, hit in enumerate(hits, 1):
@@ -150,6 +159,8 @@ def _describe_hit(rank: int, hit: Any) -> str:
         from docchunk.report.views import rows_label  # inspect's numbering: grid rows from 1, header included
 
         where.append("table " + rows_label(tuple(row["table_rows"])))
+    if row.get("role") not in (None, "content"):
+        where.append(f"[{row['role']}]")
     head = f"{rank}. {hit.score:.3f}  " + "  ".join(where)
     path = " > ".join(row["headings"] or [])
     lines = [head, *([f"   {path}"] if path else [])]

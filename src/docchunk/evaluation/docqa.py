@@ -12,6 +12,7 @@ The names of those modules are re-exported here, the doc-qa evaluation's one imp
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
@@ -22,6 +23,8 @@ from docchunk.errors import ConfigError
 from docchunk.evaluation.docqa_data import HALVES, DocQaData, DocQaQuestion, Evidence, docqa_half, load_docqa
 from docchunk.evaluation.docqa_held import Held, cells_by_position, held_by_chunk, score_held
 from docchunk.evaluation.docqa_peers import held_by_range, markdown_export, peer_chunker
+from docchunk.evaluation.rankers import LexicalScorer, check_ranker, content_first, rank_chunks
+from docchunk.roles import chunk_roles
 from docchunk.types import JSONObject, SpanChunker
 
 if TYPE_CHECKING:
@@ -121,9 +124,11 @@ def chunk_document(doc: DoclingDocument, route: str, chunker: BaseChunker | Span
         for it in c.meta.doc_items:
             counts[it.self_ref] = counts.get(it.self_ref, 0) + 1
     placed = cells_by_position(chunks, doc) if cells == "position" else {}
+    roles = chunk_roles(chunks, doc)
     out = []
     for i, c in enumerate(chunks):
         h = held_by_chunk(c, doc, counts)
+        h.role = roles[i]
         if i in placed:
             h.cells = placed[i]
         h.text, h.tokens = doc_chunker.contextualize(c), count(c.text)
@@ -151,7 +156,9 @@ def route_chunker(route: str, chunker: str, options: JSONObject) -> BaseChunker 
 
 def evaluate_docs(data: DocQaData, embed: Callable[[list[str]], np.ndarray],
                   chunker: str = "hybrid", options: JSONObject | None = None, route: str = "doc",
-                  budget: int = 1000, progress: bool = False, cells: str = "position") -> DocQaReport:  # fmt: skip
+                  budget: int = 1000, progress: bool = False, cells: str = "position",
+                  ranker: str = "dense", marked_last: bool = False,
+                  chunked: dict[tuple[str, ...], dict[str, list[Held]]] | None = None) -> DocQaReport:  # fmt: skip
     """Chunk every document, rank its chunks (and the genre's) for each question, score the evidence held.
 
     Args:
@@ -167,19 +174,33 @@ def evaluate_docs(data: DocQaData, embed: Callable[[list[str]], np.ndarray],
         progress: Unused (kept for the CLI's signature).
         cells: How a chunk without ``table_rows`` holds table cells: ``"position"``
             (default) or ``"text"`` (see the module docstring).
+        ranker: ``dense``, ``lexical`` (BM25, IDF over the genre's chunks) or ``hybrid``
+            (see :mod:`docchunk.evaluation.rankers`).
+        marked_last: Rank the chunks that :mod:`docchunk.roles` marks as boilerplate
+            after all the others (as ``docchunk search`` leaves them out), keeping each
+            group's order; they still count for the budget when reached.
+        chunked: A dict that keeps each genre's chunks between calls (keyed by the
+            route, chunker, options and genre), so that comparing rankers chunks once.
     """
+    check_ranker(ranker)
     if cells not in ("position", "text"):
         raise ConfigError(f"unknown cells mapping {cells!r}; choose position or text")
     import docchunk
-    from docchunk.evaluation.run import BUDGET_TOKENIZER, rank, select_budget
+    from docchunk.evaluation.run import BUDGET_TOKENIZER, select_budget
 
     options = dict(options or {})
     built = route_chunker(route, chunker, options)
     count = docchunk.get_tokenizer(BUDGET_TOKENIZER).count_tokens
     rows: list[DocQaRow] = []
     stats: dict[str, dict[str, float]] = {}
+    setting = (route, chunker, json.dumps(options, sort_keys=True, default=str), cells)
     for genre, (docs, questions) in data.items():
-        held: dict[str, list[Held]] = {d: chunk_document(doc, route, built, count, cells) for d, doc in docs.items()}
+        key = (*setting, genre, *docs)
+        held = (chunked or {}).get(key)
+        if held is None:
+            held = {d: chunk_document(doc, route, built, count, cells) for d, doc in docs.items()}
+        if chunked is not None:
+            chunked[key] = held
         flat = [(d, h) for d, hs in held.items() for h in hs]
         vectors = embed([h.text for _, h in flat]) if flat else np.zeros((0, 1))
         owner = np.array([d for d, _ in flat])
@@ -187,18 +208,22 @@ def evaluate_docs(data: DocQaData, embed: Callable[[list[str]], np.ndarray],
         qvecs: np.ndarray | list[np.ndarray] = embed([q["question"] for q in questions]) if questions else []
         stats[genre] = {"documents": len(docs), "chunks": len(flat),
                         "mean_tokens": float(tokens.mean()) if len(flat) else 0.0}  # fmt: skip
+        scorer = LexicalScorer([h.text for _, h in flat]) if ranker != "dense" else None
+        marked = np.array([marked_last and h.role != "content" for _, h in flat], dtype=bool)
         for q, qv in zip(questions, qvecs, strict=True):
             row: DocQaRow = {"qid": q["qid"], "genre": genre, "doc_id": q["doc_id"], "kind": q.get("kind")}
+            lexical = scorer.scores(q["question"]) if scorer is not None else None
             for scope in ("doc", "all"):
                 idx = np.flatnonzero(owner == q["doc_id"]) if scope == "doc" else np.arange(len(flat))
-                order = idx[rank(qv, vectors[idx])] if len(idx) else idx
+                picked = lexical[idx] if lexical is not None else None
+                order = content_first(idx[rank_chunks(ranker, qv, vectors[idx], picked)], marked) if len(idx) else idx
                 for k in KS:
                     row[f"{scope}@{k}"] = score_held(q["evidence"], [flat[i][1] for i in order[:k]])
                 chosen = select_budget(order, tokens, budget) if len(order) else order
                 row[f"{scope}@budget"] = score_held(q["evidence"], [flat[i][1] for i in chosen])
             rows.append(row)
     config: JSONObject = {"route": route, "chunker": chunker if route == "doc" else route, "options": options,
-                          "budget": budget, "cells": cells}  # fmt: skip
+                          "budget": budget, "cells": cells, "ranker": ranker, "marked_last": marked_last}  # fmt: skip
     return DocQaReport(config=config, rows=rows, chunks=stats)
 
 

@@ -54,12 +54,15 @@ class Held:
         cells: ``{(table_ref, row, col), ...}`` grid cells.
         tokens: cl100k tokens of the chunk's text (the budget's unit).
         text: The embedded string (``contextualize(chunk)``).
+        role: The chunk's role by the rules of :mod:`docchunk.roles` (document chunks;
+            ``"content"`` for the flat route).
     """
 
     chars: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
     cells: set[tuple[str, int, int]] = field(default_factory=set)
     tokens: int = 0
     text: str = ""
+    role: str = "content"
 
 
 def _norm(text: str) -> str:

@@ -12,6 +12,7 @@ import numpy as np
 from docchunk.evaluation.config import ChunkingConfig, EvalChunks, chunk_corpus
 from docchunk.evaluation.data import EvalSet, Question
 from docchunk.evaluation.metrics import precision_omega, score_retrieval
+from docchunk.evaluation.rankers import LexicalScorer, check_ranker, rank, rank_chunks
 from docchunk.types import JSONObject, SpanChunker
 
 __all__ = ["BUDGET_TOKENIZER", "EvalReport", "EvalSummary", "Figure", "QuestionScores", "evaluate", "rank",
@@ -91,21 +92,6 @@ class EvalReport:
         }
 
 
-def rank(question: np.ndarray, chunks: np.ndarray) -> np.ndarray:
-    """Chunk indices by decreasing cosine similarity to the question (ties: earlier chunk first).
-
-    Args:
-        question: Shape ``(d,)``.
-        chunks: Shape ``(n, d)``.
-
-    Returns:
-        int array of shape ``(n,)``.
-    """
-    norms = np.linalg.norm(chunks, axis=1) * np.linalg.norm(question)
-    scores = (chunks @ question) / np.where(norms == 0, 1.0, norms)
-    return np.argsort(-scores, kind="stable")
-
-
 def select_budget(order: np.ndarray, tokens: np.ndarray, budget: int) -> np.ndarray:
     """The longest prefix of the ranking whose chunks fit in ``budget`` tokens together.
 
@@ -120,11 +106,11 @@ def select_budget(order: np.ndarray, tokens: np.ndarray, budget: int) -> np.ndar
 
 def evaluate(eval_set: EvalSet, config: ChunkingConfig, embed: Callable[[list[str]], np.ndarray],
              k: int = 5, budget: int = 1000, model_name: str = "", progress: bool = False,
-             chunker: SpanChunker | None = None) -> EvalReport:  # fmt: skip
+             chunker: SpanChunker | None = None, ranker: str = "dense") -> EvalReport:  # fmt: skip
     """Chunk, embed and retrieve for every question; score the retrieved spans.
 
-    Each question ranks the chunks of its own corpus by cosine similarity to its
-    embedding; the top ``k`` and the longest top prefix within ``budget`` cl100k
+    Each question ranks the chunks of its own corpus with ``ranker`` (by default by
+    cosine similarity to its embedding); the top ``k`` and the longest top prefix within ``budget`` cl100k
     tokens (counted on the chunks' own text) are scored with
     :func:`docchunk.evaluation.metrics.score_retrieval`; precision_Ω with
     :func:`~docchunk.evaluation.metrics.precision_omega`.
@@ -142,6 +128,9 @@ def evaluate(eval_set: EvalSet, config: ChunkingConfig, embed: Callable[[list[st
             ``start_index`` and ``end_index`` (e.g. a peer library wrapped for
             comparison); None builds ``config``'s chunker. ``config`` still supplies
             the context settings.
+        ranker: ``dense`` (cosine similarity), ``lexical`` (BM25 over the embedded
+            texts) or ``hybrid`` (their reciprocal rank fusion); see
+            :mod:`docchunk.evaluation.rankers`.
 
     Returns:
         The report; all scores in percent.
@@ -152,9 +141,10 @@ def evaluate(eval_set: EvalSet, config: ChunkingConfig, embed: Callable[[list[st
     """
     from docchunk import get_tokenizer
 
+    check_ranker(ranker)
     counter = get_tokenizer(BUDGET_TOKENIZER)
     chunker = config.build(embed) if chunker is None else chunker
-    report = EvalReport(config={**config.to_dict(), "model": model_name, "k": k, "budget": budget})
+    report = EvalReport(config={**config.to_dict(), "model": model_name, "k": k, "budget": budget, "ranker": ranker})
     corpora: dict[str, tuple[EvalChunks, np.ndarray]] = {}
     items = _bar(eval_set.corpora.items(), progress, "chunking", len(eval_set.corpora))
     for corpus_id, text in items:
@@ -163,9 +153,11 @@ def evaluate(eval_set: EvalSet, config: ChunkingConfig, embed: Callable[[list[st
         corpora[corpus_id] = (chunks, tokens)
         report.chunks[corpus_id] = _chunk_stats(chunks, tokens)
     vectors = _embed_all(corpora, eval_set, embed)
+    scorers = {c: LexicalScorer(chunks.embedded) for c, (chunks, _) in corpora.items()} if ranker != "dense" else {}
     for i, q in enumerate(eval_set.questions):
         chunks, tokens = corpora[q.corpus_id]
-        order = rank(vectors["questions"][i], vectors[q.corpus_id])
+        lexical = scorers[q.corpus_id].scores(q.text) if scorers else None
+        order = rank_chunks(ranker, vectors["questions"][i], vectors[q.corpus_id], lexical)
         report.questions.append(_score(q, chunks.spans, tokens, order, k, budget))
     return report
 

@@ -6,7 +6,7 @@ Needs the ``index`` extra (lancedb, pyarrow) and, for the default model, ``seman
 Example:
     >>> from docchunk.index import index_paths, search
     >>> report = index_paths(["docs/"], db="my-index")  # doctest: +SKIP
-    >>> for hit in search("my-index", "How are tables split?", k=5):  # doctest: +SKIP
+    >>> for hit in search("my-index", "How are tables split?", k=5, mode="hybrid"):  # doctest: +SKIP
     ...     print(round(hit.score, 3), hit.row["source"], hit.row["headings"])
 """
 
@@ -18,16 +18,19 @@ from typing import TYPE_CHECKING, Any
 
 from docchunk.embeddings.models import DEFAULT_MODEL
 from docchunk.index.build import Indexer, IndexReport, chunk_files, content_hash, embedded_rows, table_rows
-from docchunk.index.store import IndexStore, SearchHit, row_schema
+from docchunk.index.searcher import DEFAULT_MODE, Searcher
+from docchunk.index.store import CONTENT_ROLE, MODES, IndexStore, SearchHit, row_schema
 
 if TYPE_CHECKING:
     from docchunk.serialization._docling import BaseChunker
 
 __all__ = [
+    "MODES",
     "IndexReport",
     "IndexStore",
     "Indexer",
     "SearchHit",
+    "Searcher",
     "chunk_files",
     "content_hash",
     "embedded_rows",
@@ -90,8 +93,12 @@ def index_paths(
     return indexer.finish()
 
 
-def search(db: str | Path, query: str, k: int = 5, model: Any = None, device: str | None = None) -> list[SearchHit]:
-    """The ``k`` chunks of the index ``db`` nearest to ``query``, nearest first.
+def search(db: str | Path, query: str, k: int = 5, model: Any = None, device: str | None = None,
+           mode: str = DEFAULT_MODE, roles: tuple[str, ...] | None = (CONTENT_ROLE,)) -> list[SearchHit]:  # fmt: skip
+    """The ``k`` chunks of the index ``db`` best ranked for ``query``, best first.
+
+    Opens the index and loads the model for one question: to ask many, open a
+    :class:`Searcher` once and call its ``search`` in a loop.
 
     Args:
         db: The index folder.
@@ -100,28 +107,13 @@ def search(db: str | Path, query: str, k: int = 5, model: Any = None, device: st
         model: The embedding model; default the one recorded in the index (by name).
             Give it when the index was built with a model object or callable.
         device: Torch device for a model name.
+        mode: ``hybrid`` (default), ``dense`` or ``lexical`` (see :meth:`Searcher.search`).
+        roles: Rank only chunks of these ``meta.role`` s (default: content); None: all.
 
     Returns:
-        :class:`SearchHit` s, ``score`` the cosine similarity, highest first.
+        :class:`SearchHit` s, highest ``score`` first.
 
     Raises:
-        ConfigError: ``db`` is not an index, or ``k`` < 1.
+        ConfigError: ``db`` is not an index, ``k`` < 1, or an unknown ``mode``.
     """
-    from docchunk.errors import ConfigError
-    from docchunk.integrations.embedding_refinery import EmbeddingsRefinery
-    from docchunk.types.config import check_size
-
-    check_size("k", k, 1)
-    store = IndexStore(db)
-    record = store.record()
-    if record is None:
-        raise ConfigError(f"{str(db)!r} is not a docchunk index (no {db}/docchunk-index.json); build one with: "
-                          "docchunk index PATH --db DIR")  # fmt: skip
-    embedder = model if isinstance(model, EmbeddingsRefinery) else EmbeddingsRefinery(
-        record["model"] if model is None else model, model_name=record["model"], device=device
-    )  # fmt: skip
-    vector = embedder.embed([query])[0]
-    if len(vector) != record["dimension"]:
-        raise ConfigError(f"the query vector has {len(vector)} dimensions, the index {record['dimension']}: "
-                          f"search with the index's model {record['model']!r}")  # fmt: skip
-    return store.search(vector, k)
+    return Searcher(db, model=model, device=device).search(query, k=k, mode=mode, roles=roles)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from docchunk.errors import ConfigError
-from docchunk.index.store import IndexRecord, IndexStore
+from docchunk.index.store import CONTENT_ROLE, IndexRecord, IndexStore
 
 if TYPE_CHECKING:
     import numpy as np
@@ -68,6 +68,7 @@ def table_rows(rows: Sequence[Row], vectors: np.ndarray, chunker: str, digest: s
                 "table_rows": list(meta["table_rows"]) if meta.get("table_rows") is not None else None,
                 "token_count": row["token_count"], "spans": json.dumps(spans) if spans is not None else None,
                 "meta": json.dumps(meta, ensure_ascii=False), "chunker": chunker, "content_hash": digest,
+                "role": meta.get("role") or CONTENT_ROLE,
             }
         )  # fmt: skip
     return out
@@ -154,10 +155,11 @@ class Indexer:
         self.report.failed.append((source, message))
 
     def finish(self) -> IndexReport:
-        """Warn about chunks over the model's input limit, compact the table; the report."""
+        """Warn about chunks over the model's input limit, build or update the full-text index, compact; the report."""
         self.embedder.check_limit(self.token_counts)
         if self.report.indexed:
-            self.store.optimize()
+            self.store.ensure_fts()
+            self.store.optimize()  # also adds the rows written since to the full-text index
         self.report.total = self.store.count_rows()
         return self.report
 

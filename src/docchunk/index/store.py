@@ -21,17 +21,25 @@ from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 from docchunk._extras import require
 from docchunk.errors import ConfigError
+from docchunk.index.fusion import RRF_K, reciprocal_rank_fusion
 
 if TYPE_CHECKING:
     import numpy as np
 
     from docchunk.serialization.rows import Row
 
-__all__ = ["RECORD_NAME", "TABLE_NAME", "IndexRecord", "IndexStore", "SearchHit", "row_schema"]
+__all__ = ["CONTENT_ROLE", "FTS_COLUMN", "MODES", "RECORD_NAME", "RRF_K", "TABLE_NAME", "IndexRecord", "IndexStore",
+           "SearchHit", "row_schema"]  # fmt: skip
 
 TABLE_NAME = "chunks"
 RECORD_NAME = "docchunk-index.json"
-RECORD_VERSION = 1
+RECORD_VERSION = 2
+MODES = ("dense", "lexical", "hybrid")
+"""The ranking modes of :meth:`IndexStore.search`: vectors, the full-text index, or both fused."""
+FTS_COLUMN = "contextualized"
+"""The column of the full-text index: the embedded string (headings, captions, text)."""
+CONTENT_ROLE = "content"
+"""The ``role`` of a chunk that no boilerplate rule marked (:mod:`docchunk.roles`)."""
 
 _PURPOSE = "A docchunk index (LanceDB)"
 
@@ -63,7 +71,8 @@ def row_schema(dimension: int) -> Any:
     (``[start, end)`` of the table's rows, or null), ``token_count`` (tokens of the
     chunker's tokenizer), ``spans`` (``meta.spans`` as JSON, or null), ``meta`` (the
     whole DocMeta JSON, as ``docchunk chunk`` writes it), ``chunker`` (its settings),
-    ``content_hash`` (SHA-256 of the file's bytes and the index settings).
+    ``content_hash`` (SHA-256 of the file's bytes and the index settings), ``role``
+    (``meta.role``, or ``"content"`` for a chunk no boilerplate rule marked).
     """
     pa = _pa()
     return pa.schema(
@@ -73,7 +82,7 @@ def row_schema(dimension: int) -> Any:
             ("headings", pa.list_(pa.string())), ("captions", pa.list_(pa.string())),
             ("page_numbers", pa.list_(pa.int32())), ("doc_items", pa.list_(pa.string())),
             ("table_rows", pa.list_(pa.int32())), ("token_count", pa.int32()), ("spans", pa.string()),
-            ("meta", pa.string()), ("chunker", pa.string()), ("content_hash", pa.string()),
+            ("meta", pa.string()), ("chunker", pa.string()), ("content_hash", pa.string()), ("role", pa.string()),
         ]
     )  # fmt: skip
 
@@ -83,8 +92,11 @@ class SearchHit:
     """One search result.
 
     Attributes:
-        score: Cosine similarity of the query's and the chunk's vectors, in [-1, 1]
-            (higher is closer).
+        score: Higher is closer. ``dense``: the cosine similarity of the query's and
+            the chunk's vectors, in [-1, 1]; ``lexical``: the chunk's BM25 score
+            (>= 0); ``hybrid``: the reciprocal rank fusion score of the two rankings,
+            ``sum 1 / (RRF_K + rank)`` over the rankings that hold the chunk (rank
+            1-based), at most ``2 / 61``.
         row: The chunk's table row without ``vector`` (see :func:`row_schema`).
     """
 
@@ -181,6 +193,7 @@ class IndexStore:
         """
         pa = _pa()
         table = self.table(dimension)
+        self._add_role_column()
         data = pa.Table.from_pylist(rows, schema=row_schema(dimension))
         condition = f"source IN ({', '.join(_sql_string(s) for s in sources)})"
         (
@@ -202,21 +215,95 @@ class IndexStore:
                 warnings.simplefilter("ignore", UserWarning)
                 table.optimize(cleanup_older_than=timedelta(seconds=0))
 
-    def search(self, vector: np.ndarray, k: int) -> list[SearchHit]:
-        """The ``k`` rows nearest to ``vector`` by cosine distance, nearest first.
+    def has_role(self) -> bool:
+        """Whether the table has the ``role`` column (indexes built before it do not)."""
+        table = self.table()
+        return table is not None and "role" in table.schema.names
+
+    def _add_role_column(self) -> None:
+        """Give a table built before the ``role`` column one, ``"content"`` on every row (re-index to mark)."""
+        table = self.table()
+        if table is not None and not self.has_role():
+            table.add_columns({"role": f"CAST({_sql_string(CONTENT_ROLE)} AS STRING)"})
+
+    def has_fts(self) -> bool:
+        """Whether the table has its full-text index over :data:`FTS_COLUMN`."""
+        table = self.table()
+        return table is not None and any(
+            index.index_type == "FTS" and list(index.columns) == [FTS_COLUMN] for index in table.list_indices()
+        )
+
+    def ensure_fts(self) -> bool:
+        """Build the full-text index over :data:`FTS_COLUMN` when it is missing; True when it built it.
+
+        LanceDB's native full-text index (BM25; English stemming, stop words removed,
+        lower case, ASCII folding), built offline. Rows written after it are indexed by
+        :meth:`optimize`; until then, searches read them unindexed.
+        """
+        table = self.table()
+        if table is None or self.has_fts():
+            return False
+        from lancedb.index import FTS
+
+        table.create_index(FTS_COLUMN, config=FTS(), replace=True)
+        return True
+
+    def search(self, vector: np.ndarray | None, k: int, mode: str = "dense", text: str | None = None,
+               roles: tuple[str, ...] | None = (CONTENT_ROLE,)) -> list[SearchHit]:  # fmt: skip
+        """The ``k`` rows best ranked for the query, best first.
+
+        Args:
+            vector: The query's embedding (``dense``, ``hybrid``); None for ``lexical``.
+            k: How many rows; >= 1.
+            mode: ``dense`` (cosine distance of the vectors), ``lexical`` (BM25 over the
+                full-text index of :data:`FTS_COLUMN`) or ``hybrid`` (the top ``k`` of
+                each, fused by reciprocal rank with ``k = RRF_K``, as LanceDB's hybrid
+                query with its ``RRFReranker`` does).
+            text: The query's text (``lexical``, ``hybrid``).
+            roles: Rank only the rows of these ``role`` s (default: content, leaving out
+                the boilerplate the rules of :mod:`docchunk.roles` marked); None: all rows.
+                An index without the ``role`` column ranks all its rows.
 
         Raises:
-            ConfigError: The folder holds no index table.
+            ConfigError: The folder holds no index table, an unknown ``mode``, or a mode
+                without its query (``vector`` or ``text``).
         """
         table = self.table()
         if table is None:
             raise ConfigError(
                 f"{str(self.folder)!r} holds no docchunk index; build one with: docchunk index PATH --db DIR"
             )
-        columns = [name for name in row_schema(1).names if name != "vector"]
-        found = table.search(vector).distance_type("cosine").select([*columns, "_distance"]).limit(k).to_list()
-        hits = []
-        for row in found:
-            distance = row.pop("_distance")
-            hits.append(SearchHit(score=1.0 - float(distance), row=row))
-        return hits
+        if mode not in MODES:
+            raise ConfigError(f"mode={mode!r} is not a ranking mode; choose one of {', '.join(MODES)}")
+        if mode != "lexical" and vector is None:
+            raise ConfigError(f"mode={mode!r} ranks by vector: give the query's vector")
+        if mode != "dense" and not text:
+            raise ConfigError(f"mode={mode!r} ranks by words: give the query's text, got {text!r}")
+        if mode != "dense":
+            self.ensure_fts()  # an index built before the full-text index: build it on the first search
+        names = set(table.schema.names)  # one schema read: each costs a round trip to LanceDB's loop
+        columns = [name for name in row_schema(1).names if name != "vector" and name in names]
+        where = None
+        if roles is not None and "role" in names:
+            where = f"role IN ({', '.join(_sql_string(r) for r in roles)})"
+
+        def ranked(query: Any, score: str) -> list[tuple[Row, float]]:
+            if where is not None:
+                query = query.where(where, prefilter=True)
+            found = query.select([*columns, score]).limit(k).to_list()
+            return [(row, float(row.pop(score))) for row in found]
+
+        def dense() -> list[tuple[Row, float]]:
+            return ranked(table.search(vector).distance_type("cosine"), "_distance")
+
+        def lexical() -> list[tuple[Row, float]]:
+            return ranked(table.search(text, query_type="fts", fts_columns=FTS_COLUMN), "_score")
+
+        if mode == "dense":
+            return [SearchHit(score=1.0 - distance, row=row) for row, distance in dense()]
+        if mode == "lexical":
+            return [SearchHit(score=score, row=row) for row, score in lexical()]
+        by_vector, by_words = dense(), lexical()
+        rows = {row["id"]: row for row, _ in by_words + by_vector}
+        ranks = [[row["id"] for row, _ in by_vector], [row["id"] for row, _ in by_words]]
+        return [SearchHit(score=score, row=rows[i]) for i, score in reciprocal_rank_fusion(ranks, RRF_K)[:k]]

@@ -27,7 +27,7 @@ __all__ = [
 
 
 _OWN_FIELDS = ["token_count", "page_numbers", "oversized", "context_prefix", "context_suffix", "expanded", "table_rows",
-               "table_cols", "spans", "page_boxes"]
+               "table_cols", "spans", "page_boxes", "role"]
 
 
 class ItemSpan(BaseModel):
@@ -94,6 +94,9 @@ class DocMeta(_DLDocMeta):
             "bbox": {"l", "t", "r", "b", "coord_origin"}}``, the union of the
             chunk's items' boxes on that page, in the coordinate origin of the
             items' boxes; else None.
+        role: What the chunk is when a boilerplate rule of :mod:`docchunk.roles` marks
+            it: ``"navigation"``, ``"contents"``, ``"links"``, ``"furniture"`` or
+            ``"concepts"``; None for content. Set after chunking, never by a chunker.
     """
 
     captions: list[str] | None = Field(default=None, alias="captions", min_length=1)
@@ -107,6 +110,7 @@ class DocMeta(_DLDocMeta):
     table_cols: list[tuple[int, int, int]] | None = None
     spans: list[ItemSpan] | None = None
     page_boxes: list[PageBox] | None = None
+    role: str | None = None
 
     excluded_embed: ClassVar[list[str]] = [*_DLDocMeta.excluded_embed, *_OWN_FIELDS]
     excluded_llm: ClassVar[list[str]] = [*_DLDocMeta.excluded_llm, *_OWN_FIELDS]
