@@ -13,7 +13,8 @@ in one mode on one input set:
   values, Token, Sentence, Window, Semantic and SDPM with a deterministic fake
   embedding) on seeded random texts and on the Markdown export of the corpus;
 * document chunkers (Hierarchical, Hybrid default and ``docling_compat``, with
-  ``min_tokens`` and ``merge_across_pages=False``, Page, LineBased) on the corpus
+  ``min_tokens`` and ``merge_across_pages=False``, Page and LineBased in both modes, the
+  Tree and Page expanders in both modes over the Hybrid chunks) on the corpus
   (``../shared/corpus/docling/*.json``).
 
 Every chunk is dumped (text, offsets, token_count, meta as JSON); the dumps of the two
@@ -147,10 +148,35 @@ def doc_cases(quick: bool) -> list[tuple[str, str, Any]]:
                           lambda t=tok, s=size: dc.PageChunker(tokenizer=t, max_tokens=s)))  # fmt: skip
             cases.append(("LineBased", f"LineBased/{tname}/{size}",
                           lambda t=tok, s=size: dc.LineBasedTokenChunker(tokenizer=t, max_tokens=s)))  # fmt: skip
+            for compat in (False, True):  # the expanders, and (compat) docling-core's page and line algorithms
+                name = "Compat" if compat else ""
+                if compat:
+                    cases.append(("PageCompat", f"PageCompat/{tname}/{size}",
+                                  lambda t=tok, s=size: dc.PageChunker(tokenizer=t, max_tokens=s, docling_compat=True)))
+                    cases.append(("LineBasedCompat", f"LineBasedCompat/{tname}/{size}",
+                                  lambda t=tok, s=size: dc.LineBasedTokenChunker(tokenizer=t, max_tokens=s,
+                                                                                 docling_compat=True)))
+                for kind in ("TreeChunkExpander", "PageChunkExpander"):
+                    cases.append((f"Expand{name}", f"{kind}{name}/{tname}/{size}",
+                                  lambda h=hybrid, k=kind, c=compat, t=tok: Expanding(
+                                      h(docling_compat=c), getattr(dc, k)(tokenizer=t, docling_compat=c))))
     splitter = dc.RecursiveChunker(tokenizer="word")
     cases.append(("Hybrid", "Hybrid/minilm/128/recursive-splitter",
                   lambda: dc.HybridChunker(max_tokens=128, text_splitter=splitter)))  # fmt: skip
     return cases
+
+
+class Expanding:
+    """A chunker's chunks, each expanded by ``expander`` (a case of the expanders)."""
+
+    def __init__(self, chunker: Any, expander: Any):
+        self.chunker, self.expander = chunker, expander
+
+    def chunk(self, doc: Any) -> list[Any]:
+        return list(self.expander.expand_all(self.chunker.chunk(doc), doc))
+
+    def contextualize(self, chunk: Any) -> str:
+        return self.chunker.contextualize(chunk)
 
 
 def dump_text(chunks: list[Any]) -> list[Any]:
