@@ -18,9 +18,10 @@ from docchunk.types import Chunk
 
 __all__ = ["closing_fences", "fence_lines", "fenced_blocks", "in_blocks", "keep_fences_closed"]
 
-# a fence line (CommonMark): up to three spaces, then three or more backticks or tildes; lines end
-# at "\r\n", "\r" or "\n", and a fence line's match ends before its line break
-_FENCE = re.compile(r"(?:\A|(?<=\n)|(?<=\r)(?!\n)) {0,3}(`{3,}|~{3,})([^\r\n]*)")
+# a fence line (CommonMark): indentation, then three or more backticks or tildes; lines end at
+# "\r\n", "\r" or "\n", and a fence line's match ends before its line break. Any indentation, not
+# only CommonMark's three spaces: a fence in a (nested) list item is indented by the list's width
+_FENCE = re.compile(r"(?:\A|(?<=\n)|(?<=\r)(?!\n))[ \t]*(`{3,}|~{3,})([^\r\n]*)")
 
 
 def _fence_pairs(text: str) -> list[tuple[re.Match[str], re.Match[str] | None]]:
@@ -59,8 +60,8 @@ def fenced_blocks(text: str) -> list[tuple[int, int]]:
     A block runs from the start of its opening fence line to the end of its closing
     fence line (without its line break), or to ``len(text)`` when unclosed. Fences
     pair as in :func:`closing_fences` (CommonMark 4.5: three or more backticks or
-    tildes, indented by at most three spaces, closed by a fence of the same
-    character at least as long). The blocks do not overlap.
+    tildes, indented by any amount as in nested list items, closed by a fence of the
+    same character at least as long). The blocks do not overlap.
     """
     return [(open_.start(), close.end() if close is not None else len(text)) for open_, close in _fence_pairs(text)]
 
