@@ -33,7 +33,7 @@ def no_fence_first(text: str, chunks: list[Chunk], tokenizer: Tokenizer, limit: 
         tokenizer: Counts ``token_count``.
         limit: Most tokens per chunk.
     """
-    if len(chunks) < 2 or ("```" not in text and "~~~" not in text):
+    if len(chunks) < 2 or not any(c.text.lstrip().startswith(("```", "~~~")) for c in chunks[1:]):
         return chunks
     ends = {start: end for start, end in closing_fences(text)}
     if not ends:

@@ -16,8 +16,8 @@ from docchunk.chunkers.text.sentences import sentence_spans
 from docchunk.markup.setext import SetextHeading
 
 __all__ = [
-    "Cut", "Pieces", "break_pieces", "literal_hits", "piece_bounds", "pieces_of", "sentence_hits", "setext_hits",
-    "split_breaks", "split_once",
+    "Cut", "Pieces", "Scan", "break_pieces", "literal_hits", "piece_bounds", "pieces_of", "sentence_hits",
+    "setext_hits", "split_breaks", "split_once",
 ]  # fmt: skip
 
 Cut = tuple[list[str], str, int]
@@ -40,6 +40,13 @@ def split_once(separators: list[str], text: str, lo: int, hi: int, level: int, s
             continue
         return (text if hi - lo == len(text) else text[lo:hi]).split(sep), sep, index + 1
     return None
+
+
+class Scan(NamedTuple):
+    """A span to cut at ``sep`` by searching for it from each group's start (character mode)."""
+
+    sep: str
+    next_level: int
 
 
 class Pieces(NamedTuple):

@@ -8,6 +8,7 @@ a piece that does not fit at the next separator level. Every size comes from one
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Sequence
 from itertools import accumulate, pairwise
@@ -17,6 +18,7 @@ from docchunk.chunkers.text.pieces import PieceSizer, drop_empty_end
 from docchunk.chunkers.text.recursive_levels import (
     Cut,
     Pieces,
+    Scan,
     break_pieces,
     literal_hits,
     piece_bounds,
@@ -26,6 +28,7 @@ from docchunk.chunkers.text.recursive_levels import (
     split_breaks,
     split_once,
 )  # fmt: skip
+from docchunk.chunkers.text.sentences import sentence_end_after, sentence_end_before
 from docchunk.chunkers.text.separators import LANGCHAIN_SEPARATORS, RULES, SENTENCE, SETEXT_HEADING
 from docchunk.markup.fences import fence_lines, in_blocks
 from docchunk.markup.setext import SetextHeading, setext_headings
@@ -37,6 +40,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Call", "Group", "adds_up", "split"]
 
+_MARK = re.compile(r"[。！？｡.!?…]")  # a sentence mark: the sentence level may cut the span
 Group = tuple[int, int, int, bool]
 """``(start, end, tokens, oversized)``: a span of the text and its exact size."""
 
@@ -65,6 +69,8 @@ class Call:
         opaque = [i for i, sep in enumerate(seps) if sep not in LANGCHAIN_SEPARATORS] if self.interiors else []
         self.special = sorted({i for i, sep in enumerate(seps) if sep in RULES} | set(opaque))
         self.setext: list[SetextHeading] | None = None
+        # character mode, separators kept at the start of pieces: groups by search (group_by_search)
+        self.scan = self.spans.by_length and self.keep == "start" and not self.overlap and not self.breaks
 
     # -- phase 1: split ------------------------------------------------------------------
     def visit(self, lo: int, hi: int, level: int) -> None:
@@ -75,6 +81,9 @@ class Call:
             return
         if isinstance(cut, Pieces):
             self.group_pieces(cut.spans, cut.next_level)
+            return
+        if isinstance(cut, Scan):
+            self.group_by_search(lo, hi, cut.sep, cut.next_level)
             return
         parts, sep, next_level = cut
         lengths = [len(p) for p in parts]
@@ -87,7 +96,7 @@ class Call:
             return
         self.group_pieces(pieces_of(lo, lengths, len(sep), self.keep), next_level)
 
-    def split_once(self, lo: int, hi: int, level: int) -> Cut | Pieces | None:
+    def split_once(self, lo: int, hi: int, level: int) -> Cut | Pieces | Scan | None:
         r"""Split ``text[lo:hi]`` at the first level from ``level`` on that cuts it.
 
         Literal separators split as in :func:`split_once` (in text with ``"\r"``, every
@@ -103,6 +112,8 @@ class Call:
                 cut = self.literal(lo, hi, index, special)
                 if cut is not None:
                     return cut
+            if self.scan and self.separators[special] == SENTENCE and _MARK.search(self.text, lo, hi):
+                return Scan(SENTENCE, special + 1)
             hits = self.special_hits(special, lo, hi)
             if hits is None:  # a Markdown separator with no occurrence in fenced code
                 cut = self.literal(lo, hi, special, special + 1)
@@ -113,8 +124,21 @@ class Call:
             index = special + 1
         return self.literal(lo, hi, index, None)
 
-    def literal(self, lo: int, hi: int, level: int, stop: int | None) -> Cut | Pieces | None:
-        """The split at the literal separators of levels ``level`` to ``stop - 1``."""
+    def literal(self, lo: int, hi: int, level: int, stop: int | None) -> Cut | Pieces | Scan | None:
+        """The split at the literal separators of levels ``level`` to ``stop - 1``.
+
+        In character mode with separators kept at the start of pieces, a :class:`Scan`:
+        the groups are then found by searching the text, not by splitting it.
+        """
+        if self.scan:
+            text = self.text
+            for index in range(level, len(self.separators) if stop is None else stop):
+                sep = self.separators[index]
+                if not sep:
+                    return split_once(self.separators, text, lo, hi, index, index + 1)
+                if text.find(sep, lo, hi) != -1:
+                    return Scan(sep, index + 1)
+            return None
         if self.breaks:
             return split_breaks(self.separators, self.text, lo, hi, level, self.keep, stop)
         return split_once(self.separators, self.text, lo, hi, level, stop)
@@ -173,6 +197,36 @@ class Call:
                 return
             total = exact
         self.groups.append((s, e, total, False))
+
+    def group_by_search(self, lo: int, hi: int, sep: str, next_level: int) -> None:
+        """Character mode, ``sep`` kept at the start of each piece: greedy groups found with ``str.rfind``.
+
+        Each group runs from its start to the last occurrence of ``sep`` within
+        ``chunk_size`` characters of it, found by one search instead of a split of the
+        whole span: the cost follows the number of groups, not of pieces. A piece with no
+        occurrence within reach runs to the next occurrence and is split at ``next_level``.
+        """
+        text, size, width, start = self.text, self.size, len(sep), lo
+        sentences = sep == SENTENCE
+        while start < hi:
+            if hi - start <= size:
+                self.groups.append((start, hi, hi - start, False))
+                return
+            if sentences:
+                p = sentence_end_before(text, start, start + size)
+            else:
+                p = text.rfind(sep, start + 1, start + size + width)
+            if p > start:
+                self.groups.append((start, p, p - start, False))
+                start = p
+                continue
+            if sentences:
+                end = sentence_end_after(text, start, hi)
+            else:
+                q = text.find(sep, start + 1, hi)
+                end = hi if q == -1 else q
+            self.visit(start, end, next_level)
+            start = end
 
     def group_by_length(self, bounds: list[int], next_level: int) -> None:
         """Character mode, contiguous pieces: greedy groups found by binary search on offsets."""
@@ -238,7 +292,7 @@ class Call:
         When it does not fit, the split is kept for :meth:`visit`.
         """
         cut = self.split_once(lo, hi, level)
-        if cut is None or isinstance(cut, Pieces) or not cut[1]:  # indivisible, characters, breaks: count it whole
+        if cut is None or isinstance(cut, (Pieces, Scan)) or not cut[1]:  # indivisible, characters, breaks: whole
             return self.spans.count(lo, hi)
         parts, sep, next_level = cut
         bounds = piece_bounds(lo, [len(p) for p in parts], len(sep), self.keep == "start")

@@ -7,8 +7,9 @@ chunkers and the sentence level of :class:`docchunk.RecursiveChunker`.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
-__all__ = ["sentence_spans"]
+__all__ = ["sentence_end_after", "sentence_end_before", "sentence_spans"]
 
 _CLOSERS = "\"'”’»)]}」』）】》〕〉"
 # Candidate sentence ends, in one pass over the text:
@@ -22,7 +23,9 @@ _CANDIDATE = re.compile(
     rf"|(?P<end>[.!?…]+[{re.escape(_CLOSERS)}]*)(?P<ws>\s+)"
     r"|(?P<nl>[\r\n]+)"
 )
-_BREAKS = re.compile(r"\r\n|\r|\n")
+_LAST_MARK = re.compile(r"[\s\S]*[。！？｡.!?…]")  # greedy: up to the last sentence mark, found from the end
+_MARKS = "。！？｡.!?…"
+_FIRST = re.compile(r"[。！？｡.!?…\r\n]")  # the characters a candidate starts with
 # the start of a line that opens a new block: list item, heading, quote, table row, fence, chat turn
 _BLOCK_START = re.compile(
     r"[ \t]*(?:[-+*•‣◦][ \t]|\d{1,9}[.)][ \t]|#{1,6}(?:[ \t]|$)|>|\||```|~~~"
@@ -31,8 +34,8 @@ _BLOCK_START = re.compile(
 _MIN_WRAP_WIDTH = 40  # characters: a paragraph whose lines are all shorter was not wrapped by a program
 _LINE_OF = re.compile(r"[^\r\n]*")
 _FIRST_WORD = re.compile(r"[ \t]*(\S*)")
-# the word before a period: letters, digits and inner periods ("e.g", "U.S", "5.3")
-_WORD_BEFORE = re.compile(r"([^\W_]|[.'’-])*[^\W_]\Z")
+# the word before a period, read backwards from it: letters, digits and inner periods ("e.g", "U.S", "5.3")
+_WORD_BEFORE_REVERSED = re.compile(r"[^\W_]([^\W_]|[.'’-])*")
 
 # Abbreviations that end with a period but not a sentence, compared in this case ...
 _TITLES = frozenset(
@@ -56,6 +59,24 @@ _ENDING_ABBREVIATIONS = frozenset({"etc"})
 _SECTION_NUMBER = re.compile(r"\d+(\.\d+)*\Z")  # "5", "5.3": before the final period
 
 
+def _candidates(text: str, lo: int = 0, hi: int | None = None) -> Iterator[re.Match[str]]:
+    """``_CANDIDATE.finditer(text, lo, hi)``, fast: tried only where one of its first characters is."""
+    match_at, end = _CANDIDATE.match, 0
+    for hit in _FIRST.finditer(text, lo, len(text) if hi is None else hi):
+        i = hit.start()
+        if i >= end:
+            match = match_at(text, i)
+            if match is not None:
+                end = match.end()
+                yield match
+
+
+def _line_start(text: str, pos: int) -> int:
+    r"""The start of the line holding ``text[pos]`` (lines end at ``"\n"``, ``"\r\n"`` or ``"\r"``)."""
+    lf = text.rfind("\n", 0, pos)
+    return max(lf, text.rfind("\r", lf + 1, pos)) + 1
+
+
 def _is_abbreviation(text: str, stop: int, sentence_start: int = 0, after: int | None = None) -> bool:
     """Whether the period at ``text[stop]`` ends an abbreviation rather than a sentence.
 
@@ -63,10 +84,12 @@ def _is_abbreviation(text: str, stop: int, sentence_start: int = 0, after: int |
     (``"5.3."``) that begin their sentence (the sentence starts at ``sentence_start``)
     or their line. ``etc.`` followed by a capital letter (at ``after``) ends a sentence.
     """
-    match = _WORD_BEFORE.search(text, max(0, stop - 40), stop)
+    floor = max(0, stop - 40)
+    match = _WORD_BEFORE_REVERSED.match(text[floor:stop][::-1])  # matched backwards: no search from every start
     if match is None:
         return False
-    word = match.group()
+    word = match.group()[::-1]
+    word_start = stop - len(word)
     if word.lower() in _ENDING_ABBREVIATIONS:
         return not (after is not None and after < len(text) and text[after].isupper())
     if word in _TITLES or word.lower() in _ABBREVIATIONS:
@@ -76,10 +99,10 @@ def _is_abbreviation(text: str, stop: int, sentence_start: int = 0, after: int |
     if "." in word and all(len(part) <= 2 and part.isalpha() for part in word.split(".")):
         return True  # "U.S", "e.g", "z.B", "i.e" in any case
     if _SECTION_NUMBER.match(word):  # a section number at the start of its sentence or line: "4.2. Results"
-        if not text[sentence_start : match.start()].strip():
+        if not text[sentence_start:word_start].strip():
             return True
-        line_start = max(text.rfind("\n", 0, match.start()), text.rfind("\r", 0, match.start())) + 1
-        return not text[line_start : match.start()].strip()
+        line_start = _line_start(text, word_start)
+        return not text[line_start:word_start].strip()
     return False
 
 
@@ -130,15 +153,15 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     """
     spans, start = [], 0
     wraps = _Wraps(text)
-    for match in _CANDIDATE.finditer(text):
-        if match.group("nl") is not None and wraps.is_wrap(match.start(), match.end()):
-            continue
-        end_mark = match.group("end")
-        ws = match.group("ws")
-        if end_mark == "." and "\n" not in ws and "\r" not in ws and _is_abbreviation(
-            text, match.start(), start, match.end()
-        ):
-            continue
+    for match in _candidates(text):
+        kind = match.lastgroup
+        if kind == "nl":
+            if wraps.is_wrap(match.start(), match.end()):
+                continue
+        elif kind == "ws" and match.group("end") == ".":
+            ws = match.group("ws")
+            if "\n" not in ws and "\r" not in ws and _is_abbreviation(text, match.start(), start, match.end()):
+                continue
         if match.end() > start:
             spans.append((start, match.end()))
             start = match.end()
@@ -156,7 +179,7 @@ class _Wraps:
 
     def __init__(self, text: str):
         self.text = text
-        self.paragraphs: dict[int, tuple[int, bool]] = {}  # paragraph start -> (longest line, verse)
+        self.last: tuple[int, int, int, bool] | None = None  # the last paragraph: start, end, longest line, verse
 
     def is_wrap(self, a: int, b: int) -> bool:
         """Whether the run of line breaks ``text[a:b]`` is a wrap inside a sentence."""
@@ -167,7 +190,7 @@ class _Wraps:
         assert nxt is not None
         if not nxt.group().strip() or b >= len(text) or _BLOCK_START.match(nxt.group()):
             return False
-        line_start = max(text.rfind("\n", 0, a), text.rfind("\r", 0, a)) + 1
+        line_start = _line_start(text, a)
         if not text[line_start:a].strip():
             return False
         width, verse = self.paragraph(line_start)
@@ -178,20 +201,23 @@ class _Wraps:
         return len(text[line_start:a].rstrip()) + 1 + len(word.group(1)) > width
 
     def paragraph(self, line_start: int) -> tuple[int, bool]:
-        """The longest line of the paragraph around ``line_start`` and whether it reads as verse."""
-        text = self.text
-        start = line_start
-        while start > 0:  # back to the paragraph's first line
-            prev = max(text.rfind("\n", 0, start - 1), text.rfind("\r", 0, start - 1)) + 1
+        """The longest line of the paragraph around ``line_start`` and whether it reads as verse.
+
+        Breaks come in text order, so the paragraph of the last call is kept: each
+        paragraph is read once, from the line of its first single break to its end.
+        """
+        last = self.last
+        if last is not None and last[0] <= line_start < last[1]:
+            return last[2], last[3]
+        text, start = self.text, line_start
+        while start > 0:  # back to the paragraph's first line (in order, only before its first break)
+            prev = _line_start(text, start - 1)
             if start - 1 > 0 and text[start - 2 : start] == "\r\n":
-                prev = max(text.rfind("\n", 0, start - 2), text.rfind("\r", 0, start - 2)) + 1
+                prev = _line_start(text, start - 2)
             if not text[prev:start].strip():
                 break
             start = prev
-        known = self.paragraphs.get(start)
-        if known is not None:
-            return known
-        lines = []
+        lines, end = [], start
         for m in _LINE_OF.finditer(text, start):
             if m.start() > start and text[m.start() - 1] not in "\r\n":
                 continue  # the empty match right after a line
@@ -200,9 +226,48 @@ class _Wraps:
             if not m.group().strip():
                 break
             lines.append(m.group().strip())
+            end = m.end()
             if m.end() >= len(text):
                 break
         width = max(len(line) for line in lines)
         verse = len(lines) >= 3 and all(line[0].isupper() for line in lines)
-        self.paragraphs[start] = (width, verse)
+        self.last = (start, end + 1, width, verse)
         return width, verse
+
+
+def _ending(text: str, match: re.Match[str], sentence_start: int) -> bool:
+    """Whether a punctuation candidate of :data:`_CANDIDATE` ends a sentence (not ``Dr.``, ``e.g.`` ...)."""
+    if match.lastgroup != "ws" or match.group("end") != ".":
+        return match.lastgroup != "nl"
+    ws = match.group("ws")
+    return "\n" in ws or "\r" in ws or not _is_abbreviation(text, match.start(), sentence_start, match.end())
+
+
+def sentence_end_before(text: str, lo: int, hi: int) -> int:
+    """The last sentence end in ``text[lo:hi]``, as an offset in ``(lo, hi]``; -1 when there is none.
+
+    A sentence end follows :func:`sentence_spans`'s punctuation rules (line breaks are
+    not looked at), with the whitespace after it up to ``hi``. Found from the right,
+    so the cost follows the distance to it, not the length of the span: the sentence
+    level of :class:`docchunk.RecursiveChunker` in character mode.
+    """
+    while hi > lo:
+        last = _LAST_MARK.match(text, lo, hi)
+        if last is None:
+            return -1
+        k = last.end() - 1
+        while k > lo and text[k - 1] in _MARKS:
+            k -= 1
+        match = _CANDIDATE.match(text, k)
+        if match is not None and _ending(text, match, lo) and min(match.end(), hi) > lo:
+            return min(match.end(), hi)
+        hi = k
+    return -1
+
+
+def sentence_end_after(text: str, lo: int, hi: int) -> int:
+    """The first sentence end in ``text[lo:hi]`` after ``lo`` (as :func:`sentence_end_before`); ``hi`` when none."""
+    for match in _candidates(text, lo, hi):
+        if _ending(text, match, lo) and match.end() > lo:
+            return min(match.end(), hi)
+    return hi
