@@ -41,7 +41,7 @@ def test_overlap_refinery_documents_preset_stops_at_blank_lines_headings_tables(
 @pytest.mark.parametrize("fence", ["```", "~~~", "    ```"])
 def test_heading_stop_ignores_comments_inside_fenced_code(fence):
     code = "pip install docchunk\n# then check the version\ndocchunk --help\n"
-    text = f"Install it:\n{fence}bash\n{code}{fence.strip()}\n"
+    text = f"- Install it:\n{fence}bash\n{code}{fence}\n"  # indented four spaces: a fence in a list item
     cut = text.index("pip")
     chunks = split_at(text, cut)
     out = OverlapRefinery(context_size=100, merge=False, inplace=False, stop_at=("heading",))(chunks)
