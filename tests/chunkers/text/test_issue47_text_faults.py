@@ -61,11 +61,12 @@ def test_sentence_level_cuts_at_sentence_ends_not_mid_sentence():
             "The badge must be worn at all times inside the building.")  # fmt: skip
     chunks = RecursiveChunker(chunk_size=70)(text)
     exact(text, chunks, docchunk.get_tokenizer("character"))
-    assert [c.text for c in chunks] == [
-        "Visitors must sign the register at the front desk first. ",
-        "Then they receive a badge from the guard. ",
-        "The badge must be worn at all times inside the building.",
+    assert [c.text for c in chunks] == [  # the space between sentences starts the next, as separators do
+        "Visitors must sign the register at the front desk first.",
+        " Then they receive a badge from the guard.",
+        " The badge must be worn at all times inside the building.",
     ]
+    assert RecursiveChunker(chunk_size=70, keep_separator="end")(text)[0].text.endswith("first. ")
     # the LangChain-equal preset keeps LangChain's separators (no sentence level): a cut mid-sentence
     old = RecursiveChunker(chunk_size=70, language="langchain")(text)
     assert old[0].text.endswith("Then they")

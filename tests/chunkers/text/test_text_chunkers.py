@@ -39,9 +39,9 @@ def test_recursive_repeated_text_offsets_come_from_splitting():
     text = "same words. " * 6
     chunks = docchunk.RecursiveChunker(chunk_size=24)(text)
     assert all(text[c.start_index : c.end_index] == c.text for c in chunks)
-    # two whole sentences of 12 characters each per chunk (the sentence level); a search for
-    # the text would give 0 every time
-    assert [c.start_index for c in chunks] == [0, 24, 48]
+    # whole sentences (the sentence level), the space between two starting the next; a
+    # search for the text would give 0 every time
+    assert [c.start_index for c in chunks] == [0, 23, 47]
     assert "".join(c.text for c in chunks) == text
     assert len({c.start_index for c in chunks}) == len(chunks)
 

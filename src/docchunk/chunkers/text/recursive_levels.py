@@ -16,8 +16,8 @@ from docchunk.chunkers.text.sentences import sentence_spans
 from docchunk.markup.setext import SetextHeading
 
 __all__ = [
-    "Cut", "Pieces", "Scan", "break_pieces", "literal_hits", "piece_bounds", "pieces_of", "sentence_hits",
-    "setext_hits", "split_breaks", "split_once",
+    "Cut", "Pieces", "Scan", "before_space", "break_pieces", "literal_hits", "piece_bounds", "pieces_of",
+    "sentence_hits", "setext_hits", "split_breaks", "split_once",
 ]  # fmt: skip
 
 Cut = tuple[list[str], str, int]
@@ -103,10 +103,27 @@ def _literal_pattern(sep: str) -> re.Pattern[str]:
     return re.compile(re.escape(sep))
 
 
-def sentence_hits(text: str, lo: int, hi: int) -> list[tuple[int, int]]:
-    """Zero-width cuts after the sentences of ``text[lo:hi]`` (:func:`sentence_spans`), none after whitespace alone."""
+def sentence_hits(text: str, lo: int, hi: int, keep: Literal["start", "end", False]) -> list[tuple[int, int]]:
+    """The cuts between the sentences of ``text[lo:hi]`` (:func:`sentence_spans`), none after whitespace alone.
+
+    With ``keep="start"`` a cut falls before the whitespace between two sentences, which
+    then starts the next piece, as a separator does (and a byte-level BPE tokenizer
+    does not split ``" Then"``: the cut is clean); else after it. Zero-width, as
+    ``(cut, cut)``.
+    """
     spans = sentence_spans(text[lo:hi])
-    return [(lo + e, lo + e) for s, e in spans[:-1] if not text[lo + s : lo + e].isspace()]
+    cuts = [lo + e for s, e in spans[:-1] if not text[lo + s : lo + e].isspace()]
+    if keep == "start":
+        cuts = [before_space(text, lo, c) for c in cuts]
+    return [(c, c) for c in cuts if lo < c < hi]
+
+
+def before_space(text: str, floor: int, cut: int) -> int:
+    """``cut`` moved back over the whitespace before it, unless that reaches ``floor``."""
+    k = cut
+    while k > floor and text[k - 1].isspace():
+        k -= 1
+    return k if k > floor else cut
 
 
 def setext_hits(headings: list[SetextHeading], text: str, lo: int, hi: int) -> list[tuple[int, int]]:

@@ -19,6 +19,7 @@ from docchunk.chunkers.text.recursive_levels import (
     Cut,
     Pieces,
     Scan,
+    before_space,
     break_pieces,
     literal_hits,
     piece_bounds,
@@ -147,7 +148,7 @@ class Call:
         """The cuts of a rule level, or of a Markdown separator outside fenced code (None: none is inside)."""
         sep, text = self.separators[level], self.text
         if sep == SENTENCE:
-            return sentence_hits(text, lo, hi)
+            return sentence_hits(text, lo, hi, self.keep)
         if sep == SETEXT_HEADING:
             if self.setext is None:
                 self.setext = setext_headings(text)
@@ -213,7 +214,7 @@ class Call:
                 self.groups.append((start, hi, hi - start, False))
                 return
             if sentences:
-                p = sentence_end_before(text, start, start + size)
+                p = before_space(text, start, sentence_end_before(text, start, start + size))
             else:
                 p = text.rfind(sep, start + 1, start + size + width)
             if p > start:
@@ -221,7 +222,7 @@ class Call:
                 start = p
                 continue
             if sentences:
-                end = sentence_end_after(text, start, hi)
+                end = before_space(text, start, sentence_end_after(text, start, hi))
             else:
                 q = text.find(sep, start + 1, hi)
                 end = hi if q == -1 else q

@@ -21,8 +21,9 @@ __all__ = [
 SENTENCE = "\x00sentence"
 """The sentence level: cuts after each sentence end of
 :func:`~docchunk.chunkers.text.sentences.sentence_spans` (``.``, ``!``, ``?``, ``…`` before
-whitespace, not after ``Dr.`` or ``e.g.``; CJK full stops); the whitespace after a sentence
-stays with it. A named rule, not a literal string (``"\x00"`` never occurs in text)."""
+whitespace, not after ``Dr.`` or ``e.g.``; CJK full stops); the whitespace between two
+sentences starts the next piece (``keep_separator="start"``) or ends the one before. A
+named rule, not a literal string (``"\x00"`` never occurs in text)."""
 SETEXT_HEADING = "\x00setext"
 """The Setext heading level of the ``markdown`` preset: cuts at the line break before each
 paragraph underlined with ``===`` or ``---`` (:func:`docchunk.markup.setext.setext_headings`)."""
