@@ -12,7 +12,7 @@ from functools import lru_cache
 from itertools import accumulate, pairwise
 from typing import Literal, NamedTuple
 
-from docchunk.chunkers.text.sentences import sentence_spans
+from docchunk.chunkers.text.sentences import sentence_ends
 from docchunk.markup.setext import SetextHeading
 
 __all__ = [
@@ -104,15 +104,14 @@ def _literal_pattern(sep: str) -> re.Pattern[str]:
 
 
 def sentence_hits(text: str, lo: int, hi: int, keep: Literal["start", "end", False]) -> list[tuple[int, int]]:
-    """The cuts between the sentences of ``text[lo:hi]`` (:func:`sentence_spans`), none after whitespace alone.
+    """The cuts between the sentences of ``text[lo:hi]`` (:func:`sentence_ends`).
 
     With ``keep="start"`` a cut falls before the whitespace between two sentences, which
     then starts the next piece, as a separator does (and a byte-level BPE tokenizer
     does not split ``" Then"``: the cut is clean); else after it. Zero-width, as
     ``(cut, cut)``.
     """
-    spans = sentence_spans(text[lo:hi])
-    cuts = [lo + e for s, e in spans[:-1] if not text[lo + s : lo + e].isspace()]
+    cuts = [e for e in sentence_ends(text, lo, hi) if e < hi]  # each piece holds a sentence's punctuation
     if keep == "start":
         cuts = [before_space(text, lo, c) for c in cuts]
     return [(c, c) for c in cuts if lo < c < hi]

@@ -60,7 +60,7 @@ class Call:
         self.breaks = "\r" in text  # line breaks may be "\r\n" or "\r": separators match them all
         self.groups: list[Group] = []
         self.repeats: dict[tuple[int, int], list[Group]] = {}  # by piece id and level: relative groups
-        self.measured_cuts: dict[tuple[int, int], Cut] = {}  # splits made while measuring, by start and level
+        self.measured_cuts: dict[tuple[int, int], Cut | Pieces] = {}  # splits made while measuring, by start and level
         # levels that are not literal separators: named rules, and Markdown separators that
         # fenced code hides (a "# comment" in a code block is no heading)
         seps = self.separators
@@ -293,6 +293,11 @@ class Call:
         When it does not fit, the split is kept for :meth:`visit`.
         """
         cut = self.split_once(lo, hi, level)
+        if isinstance(cut, Pieces) and len(cut.spans) > 1 and _contiguous(cut.spans, lo, hi):  # sentences
+            total = self.pieces_size(lo, hi, cut.spans)
+            if total > self.size:
+                self.measured_cuts[(lo, level)] = cut
+            return total
         if cut is None or isinstance(cut, (Pieces, Scan)) or not cut[1]:  # indivisible, characters, breaks: whole
             return self.spans.count(lo, hi)
         parts, sep, next_level = cut
@@ -305,6 +310,19 @@ class Call:
         if total > self.size:
             self.measured_cuts[(lo, level)] = cut
         return total
+
+    def pieces_size(self, lo: int, hi: int, pieces: list[tuple[int, int]]) -> int:
+        """The size of ``text[lo:hi]`` from the counts of the contiguous ``pieces`` tiling it and their joins.
+
+        Exact when within ``chunk_size``; above it when a piece alone is (its count may
+        then stop at ``chunk_size + 1``).
+        """
+        counts = self.spans.counts(pieces, self.size)
+        total = sum(counts)
+        if max(counts) > self.size:
+            return total
+        unclean = [] if self.additive else self.spans.unclean_cuts([s for s, _ in pieces[1:]])
+        return self.spans.joined(lo, hi, unclean, total) if unclean else total
 
     def visit_repeated(self, lo: int, hi: int, piece_id: int, level: int) -> None:
         """:meth:`visit`, memoized by the piece's id.
@@ -376,3 +394,8 @@ def _interiors(lines: list[tuple[int, int, bool]], n: int) -> list[tuple[int, in
             close = lines[k + 1][0] if k + 1 < len(lines) and not lines[k + 1][2] else n
             out.append((end, close, True))
     return out
+
+
+def _contiguous(pieces: list[tuple[int, int]], lo: int, hi: int) -> bool:
+    """Whether ``pieces`` tile ``lo:hi`` with nothing between them."""
+    return pieces[0][0] == lo and pieces[-1][1] == hi and all(a[1] == b[0] for a, b in pairwise(pieces))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-__all__ = ["sentence_end_after", "sentence_end_before", "sentence_spans"]
+__all__ = ["sentence_end_after", "sentence_end_before", "sentence_ends", "sentence_spans"]
 
 _CLOSERS = "\"'”’»)]}」』）】》〕〉"
 # Candidate sentence ends, in one pass over the text:
@@ -263,6 +263,20 @@ def sentence_end_before(text: str, lo: int, hi: int) -> int:
             return min(match.end(), hi)
         hi = k
     return -1
+
+
+def sentence_ends(text: str, lo: int, hi: int) -> list[int]:
+    """The sentence ends in ``text[lo:hi]`` by the punctuation rules of :func:`sentence_spans` (not its line breaks).
+
+    Each is an offset after the end's punctuation and the whitespace after it (up to ``hi``).
+    """
+    out: list[int] = []
+    start = lo
+    for match in _candidates(text, lo, hi):
+        if _ending(text, match, start):
+            start = min(match.end(), hi)
+            out.append(start)
+    return out
 
 
 def sentence_end_after(text: str, lo: int, hi: int) -> int:
