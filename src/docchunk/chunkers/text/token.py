@@ -10,7 +10,8 @@ from docchunk.types.chunk import make_chunks
 
 __all__ = ["TokenChunker", "token_windows"]
 
-_CLEAN_REACH = 16  # tokens a window's end may move back to fall on a clean boundary
+_REACH = 16  # tokens back from an unclean window end to look for a clean one (see token_windows)
+
 
 
 def token_windows(
@@ -20,11 +21,12 @@ def token_windows(
 
     Boundaries are token starts, so a chunk never cuts a character (a byte-level
     token inside a multi-byte character belongs to the chunk holding the whole
-    character). A window's end moves back by up to 16 tokens to the nearest token
-    start at a clean boundary. A window whose both ends are ends of the text or clean boundaries
+    character). A window whose both ends are ends of the text or clean boundaries
     (:meth:`Tokenizer.clean_boundary`: counts add up across them) holds exactly the
-    tokens that start in it, so its count comes from the one tokenization of the
-    text; any other window is counted again and shrunk until it fits. A single
+    tokens that start in it, so its count comes from the one tokenization of the text;
+    with a clean start but not a clean end, from that tokenization up to a clean token
+    start at most 16 tokens before the end, plus the rest counted alone; any other
+    window is counted again. A window over ``chunk_size`` is shrunk until it fits. A single
     character larger than ``chunk_size`` is emitted alone, oversized. Offsets are
     shifted by ``base``.
     """
@@ -44,24 +46,21 @@ def token_windows(
     def clean(position: int) -> bool:
         return position in (0, size) or clean_boundary(text[position - 1], text[position])
 
-    def clean_end(a: int, b: int, floor: int) -> int:
-        """Token ``b``, or the nearest before it (a few back) that starts at a clean boundary past ``floor``."""
-        if b >= n or clean(char_at(b)):
-            return b
-        for k in range(b - 1, max(a, b - _CLEAN_REACH), -1):
-            if char_at(k) <= floor:
-                break
-            if clean(char_at(k)):
-                return k
-        return b
-
     def counted(a: int, b: int) -> int:
         """Tokens of the window from token ``a`` to before token ``b``: from the offsets between clean ends."""
         start, end = char_at(a), char_at(b)
-        if clean(start) and clean(end):
-            known = positions.between(a, b)
-            if known is not None:
-                return known
+        if clean(start):
+            if clean(end):
+                known = positions.between(a, b)
+                if known is not None:
+                    return known
+            else:  # the tokens up to a clean token start near the end, plus the rest counted alone
+                for k in range(b - 1, max(a, b - _REACH), -1):
+                    if clean(char_at(k)):
+                        head = positions.between(a, k)
+                        if head is not None:
+                            return head + tokenizer.count_tokens(text[char_at(k) : end])
+                        break
         return tokenizer.count_tokens(text[start:end])
 
     out: list[Chunk] = []
@@ -73,7 +72,6 @@ def token_windows(
         b = min(a + chunk_size, n)
         while b < n and char_at(b) <= floor:  # never empty, always past the previous chunk
             b += 1
-        b = clean_end(a, b, floor)
         count = counted(a, b)
         while count > chunk_size and b - 1 > a and char_at(b - 1) > floor:
             b -= 1
