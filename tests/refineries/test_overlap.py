@@ -200,7 +200,7 @@ def test_context_never_holds_text_from_another_dialogue(tokenizer, size, context
     chunks = docchunk.RecursiveChunker(chunk_size=size * unit, tokenizer=tokenizer)(text)
     for method in ("prefix", "suffix"):
         out = OverlapRefinery(tokenizer=tokenizer, context_size=context * unit, method=method, merge=False,
-                              inplace=False)(chunks)  # fmt: skip
+                              inplace=False, stop_at="documents")(chunks)  # fmt: skip
         for i, c in enumerate(out):
             ctx = c.context_prefix if method == "prefix" else c.context_suffix
             if not ctx:
@@ -221,12 +221,12 @@ def test_stop_at_headings_and_tables_and_none():
     text = "Intro line one.\n## Results\nThe value rose.\n| a | b |\n| 1 | 2 |\nAfter the table."
     pieces = [(0, 16), (16, 27), (27, 43), (43, 63), (63, len(text))]
     chunks = [Chunk(text=text[s:e], start_index=s, end_index=e) for s, e in pieces]
-    suffix = OverlapRefinery(context_size=30, merge=False, inplace=False)(chunks)
+    suffix = OverlapRefinery(context_size=30, merge=False, inplace=False, stop_at="documents")(chunks)
     assert suffix[0].context_suffix is None  # the next chunk is a heading: another section
-    prefix = OverlapRefinery(context_size=30, method="prefix", merge=False, inplace=False)(chunks)
+    prefix = OverlapRefinery(context_size=30, method="prefix", merge=False, inplace=False, stop_at="documents")(chunks)
     assert prefix[2].context_prefix == "## Results\n"  # the heading opens this chunk's section
     assert prefix[3].context_prefix is None and prefix[4].context_prefix is None  # a table starts, ends
-    plain = OverlapRefinery(context_size=30, method="prefix", merge=False, inplace=False, stop_at=())(chunks)
+    plain = OverlapRefinery(context_size=30, method="prefix", merge=False, inplace=False)(chunks)  # default: ()
     assert plain[3].context_prefix == "The value rose.\n"
     with pytest.raises(docchunk.ConfigError, match="stop_at: unknown boundary 'tables'"):
         OverlapRefinery(stop_at=("tables",))

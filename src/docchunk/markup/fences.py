@@ -18,9 +18,30 @@ from docchunk.types import Chunk
 
 __all__ = ["closing_fences", "fence_lines", "fenced_blocks", "in_blocks", "keep_fences_closed"]
 
-# a fence line (CommonMark): up to three spaces, then three or more backticks or tildes; lines end
-# at "\r\n", "\r" or "\n", and a fence line's match ends before its line break
-_FENCE = re.compile(r"(?:\A|(?<=\n)|(?<=\r)(?!\n)) {0,3}(`{3,}|~{3,})([^\r\n]*)")
+# a fence line (CommonMark): indentation, then three or more backticks or tildes; lines end at
+# "\r\n", "\r" or "\n", and a fence line's match ends before its line break. Indented by more
+# than three spaces it is a fence only inside a list item (indented by the list's width, see
+# _in_list_item), else indented code
+_FENCE = re.compile(r"(?:\A|(?<=\n)|(?<=\r)(?!\n))[ \t]*(`{3,}|~{3,})([^\r\n]*)")
+_LIST_ITEM = re.compile(r"[ \t]*(?:[-+*]|\d{1,9}[.)])[ \t]")
+
+
+def _in_list_item(text: str, start: int, indent: int) -> bool:
+    """Whether the line at ``start``, indented by ``indent``, continues a list item.
+
+    True when the nearest line above it that is indented less (blank lines skipped,
+    up to 200 lines) starts a list item.
+    """
+    end = start
+    for _ in range(200):
+        if end <= 0:
+            return False
+        line_start = max(text.rfind("\n", 0, end - 1), text.rfind("\r", 0, end - 1)) + 1
+        line = text[line_start:end].rstrip("\r\n")
+        end = line_start
+        if line.strip() and len(line) - len(line.lstrip(" \t")) < indent:
+            return bool(_LIST_ITEM.match(line))
+    return False
 
 
 def _fence_pairs(text: str) -> list[tuple[re.Match[str], re.Match[str] | None]]:
@@ -29,6 +50,10 @@ def _fence_pairs(text: str) -> list[tuple[re.Match[str], re.Match[str] | None]]:
     opening: re.Match[str] | None = None
     for match in _FENCE.finditer(text):
         marks, rest = match.group(1), match.group(2)
+        indent = match.start(1) - match.start()
+        if indent > 3 and (opening.start(1) - opening.start() <= 3 if opening is not None
+                           else not _in_list_item(text, match.start(), indent)):  # fmt: skip
+            continue  # indented code, or a line inside a block that is not in a list
         if opening is None:
             if marks[0] == "`" and "`" in rest:
                 continue  # not a fence: an info string of a backtick fence has no backtick
@@ -59,8 +84,8 @@ def fenced_blocks(text: str) -> list[tuple[int, int]]:
     A block runs from the start of its opening fence line to the end of its closing
     fence line (without its line break), or to ``len(text)`` when unclosed. Fences
     pair as in :func:`closing_fences` (CommonMark 4.5: three or more backticks or
-    tildes, indented by at most three spaces, closed by a fence of the same
-    character at least as long). The blocks do not overlap.
+    tildes, indented by at most three spaces, or more inside a list item, closed by a
+    fence of the same character at least as long). The blocks do not overlap.
     """
     return [(open_.start(), close.end() if close is not None else len(text)) for open_, close in _fence_pairs(text)]
 

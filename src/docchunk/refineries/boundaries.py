@@ -10,33 +10,58 @@ import re
 from itertools import pairwise
 
 from docchunk.errors import ConfigError
+from docchunk.markup.fences import fence_lines, fenced_blocks, in_blocks
+from docchunk.markup.setext import setext_headings
 from docchunk.refineries.headings import _MARKDOWN, _MEDIAWIKI
 
-__all__ = ["STOPS", "check_stops", "stop_context"]
+__all__ = ["EDGE", "STOPS", "STOP_PRESETS", "check_stops", "open_fence_after", "stop_context"]
 
 STOPS = ("blank_line", "heading", "table")
 """The boundaries context can stop at."""
 
+STOP_PRESETS: dict[str, tuple[str, ...]] = {"none": (), "documents": STOPS}
+"""Named ``stop_at`` values: ``"none"`` (chonkie's behaviour, the default: context from the
+neighbour whatever it holds) and ``"documents"`` (all of :data:`STOPS`: for chat logs and
+concatenated documents, whose blank lines and headings separate dialogues or documents)."""
+
 _BLANK = re.compile(r"(?:\r\n|\r|\n)[ \t]*(?:\r\n|\r|\n)")  # a blank line: two line breaks, spaces between
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
-_EDGE = 400  # characters of the chunk itself looked at next to the junction
+EDGE = 400  # characters of the chunk itself looked at next to the junction
 
 
 def check_stops(stop_at: object) -> tuple[str, ...]:
-    """``stop_at`` as a tuple of names from :data:`STOPS`.
+    """``stop_at`` as a tuple of names from :data:`STOPS`; a name of :data:`STOP_PRESETS` gives its tuple.
 
     Raises:
-        ConfigError: Not a collection of those names.
+        ConfigError: Neither a preset name nor a collection of names from :data:`STOPS`.
     """
+    if isinstance(stop_at, str) and stop_at in STOP_PRESETS:
+        return STOP_PRESETS[stop_at]
     if isinstance(stop_at, str) or not isinstance(stop_at, (list, tuple, set, frozenset)):
-        raise ConfigError(f"stop_at must be a tuple of names from {STOPS!r} (or () for none), got {stop_at!r}")
+        raise ConfigError(f"stop_at must be a preset name from {tuple(STOP_PRESETS)!r} or a tuple of names from "
+                          f"{STOPS!r} (() for none), got {stop_at!r}")  # fmt: skip
     unknown = [s for s in stop_at if s not in STOPS]
     if unknown:
         raise ConfigError(f"stop_at: unknown boundary {unknown[0]!r}; known: {', '.join(STOPS)}; () for none")
     return tuple(s for s in STOPS if s in stop_at)
 
 
-def stop_context(near: str, context: str, suffix: bool, stops: tuple[str, ...]) -> str:
+def open_fence_after(lead: str, text: str) -> str:
+    """The opening fence line still open at the end of ``text`` ("" when none).
+
+    Args:
+        lead: The opening fence line open at the start of ``text`` ("" when none).
+        text: Markdown.
+    """
+    joined = lead + "\n" + text if lead else text
+    lines = fence_lines(joined)
+    if not lines or not lines[-1][2]:
+        return ""
+    start, end, _ = lines[-1]
+    return joined[start:end]
+
+
+def stop_context(near: str, context: str, suffix: bool, stops: tuple[str, ...], lead: str = "") -> str:
     """``context`` cut at the first boundary from the junction with ``near``, the chunk it is added to.
 
     Args:
@@ -45,6 +70,9 @@ def stop_context(near: str, context: str, suffix: bool, stops: tuple[str, ...]) 
             end of the previous one.
         suffix: Whether the context follows ``near`` (else it precedes it).
         stops: Names from :data:`STOPS`.
+        lead: The opening fence line (:func:`open_fence_after`) open where the two
+            texts begin, at ``near[-400:]`` (``suffix``) or ``context``: lines inside a
+            fenced code block are no headings or table rows.
 
     Returns:
         The part of ``context`` next to ``near`` before any boundary: a blank line (also one
@@ -55,10 +83,10 @@ def stop_context(near: str, context: str, suffix: bool, stops: tuple[str, ...]) 
     if not stops or not context:
         return context
     if suffix:
-        joined, offset = near[-_EDGE:] + context, len(near[-_EDGE:])
+        joined, offset = near[-EDGE:] + context, len(near[-EDGE:])
     else:
-        joined, offset = context + near[:_EDGE], len(context)
-    cuts = _boundaries(joined, stops)
+        joined, offset = context + near[:EDGE], len(context)
+    cuts = _boundaries(joined, stops, lead)
     if suffix:
         ahead = [c for c in cuts if c >= offset]
         kept = context[: min(ahead) - offset] if ahead else context
@@ -68,23 +96,29 @@ def stop_context(near: str, context: str, suffix: bool, stops: tuple[str, ...]) 
     return kept if kept.strip() else ""  # a blank line across the junction leaves only line breaks
 
 
-def _boundaries(text: str, stops: tuple[str, ...]) -> list[int]:
+def _boundaries(text: str, stops: tuple[str, ...], lead: str = "") -> list[int]:
     """Positions where context must stop.
 
     The start and end of each blank line (the text between them belongs to neither side),
-    the start of each heading line (and its end, for context before a chunk), and the start
-    of each line where table rows begin or end.
+    the start of each heading line (ATX, Setext or MediaWiki), and the start of each line
+    where table rows begin or end; lines inside fenced code (``lead``: the fence open at
+    the start of ``text``) are neither headings nor rows.
     """
     cuts: list[int] = []
     if "blank_line" in stops:
         for m in _BLANK.finditer(text):
             cuts += [m.start(), m.end()]
     lines = [(m.start(), m.end()) for m in _LINE.finditer(text) if m.end() > m.start()]
+    if "heading" in stops or "table" in stops:
+        shift = len(lead) + 1 if lead else 0
+        blocks = [(a - shift, b - shift) for a, b in fenced_blocks(lead + "\n" + text if lead else text)]
+        lines = [(s, e) for s, e in lines if not in_blocks(blocks, s)]
     if "heading" in stops:
         for s, e in lines:
             line = text[s:e].rstrip("\r\n")
             if _MARKDOWN.fullmatch(line) or _MEDIAWIKI.fullmatch(line):
                 cuts.append(s)
+        cuts += [h.start for h in setext_headings(text) if not in_blocks(blocks, h.start)]
     if "table" in stops:
         rows = [(s, "|" in text[s:e]) for s, e in lines if text[s:e].strip()]
         cuts += [s for (_, a), (s, b) in pairwise(rows) if a != b]

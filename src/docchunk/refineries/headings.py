@@ -6,6 +6,7 @@ import re
 
 from docchunk.errors import ConfigError
 from docchunk.markup.fences import fenced_blocks, in_blocks
+from docchunk.markup.setext import setext_headings
 from docchunk.refineries.base import SourceRunRefinery
 from docchunk.refineries.runs import lone_cr_as_lf
 from docchunk.types.chunk import TextChunkLike
@@ -32,7 +33,9 @@ class HeadingContextRefinery(SourceRunRefinery):
     offsets never change: the path is embedded with the chunk, not retrieved.
 
     Heading syntaxes (``syntax``): ``"markdown"``, ATX headings (``# Title`` to
-    ``###### Title``, CommonMark); ``"mediawiki"``, ``= Title =`` to
+    ``###### Title``, CommonMark) and Setext headings (a paragraph over a line of
+    ``===``, level 1, or ``---``, level 2; :func:`docchunk.markup.setext.setext_headings`);
+    ``"mediawiki"``, ``= Title =`` to
     ``====== Title ======`` on a line of their own (also with spaces between the
     ``=``, as tokenized in the WikiText-103 corpus: ``= = Title = =``), the
     level being the number of ``=`` on the left; lines end at ``\\n``, ``\\r\\n``
@@ -103,6 +106,7 @@ class HeadingContextRefinery(SourceRunRefinery):
         if "markdown" in self.syntax:
             matches = [(m.start(), len(m.group(1)), (m.group(2) or "").strip()) for m in _MARKDOWN.finditer(text)]
             found += [h for h in matches if h[2]]
+            found += [(h.start, h.level, h.title) for h in setext_headings(text)]  # fenced ones excluded already
         if "mediawiki" in self.syntax:
             for m in _MEDIAWIKI.finditer(text):
                 left, right = m.group(1).count("="), m.group(3).count("=")

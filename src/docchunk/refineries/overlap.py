@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 from docchunk.errors import ConfigError
 from docchunk.refineries.base import C, Refinery
-from docchunk.refineries.boundaries import STOPS, check_stops, stop_context
+from docchunk.refineries.boundaries import EDGE, check_stops, open_fence_after, stop_context
 from docchunk.refineries.rules import RecursiveRules, split_units
 from docchunk.tokenizers import Tokenizer, TokenizerSpec, get_tokenizer
 from docchunk.types import Chunk
@@ -66,8 +66,12 @@ class OverlapRefinery(Refinery):
             (docchunk's document chunkers attach their ``ChunkBudget`` to each
             chunk), and text chunks, whose merged ``token_count`` is recounted with
             this chunker's tokenizer (default: with ``tokenizer``).
-        stop_at: Boundaries the context never crosses, from ``("blank_line",
-            "heading", "table")`` (all by default; ``()`` for none). ``"blank_line"``:
+        stop_at: Boundaries the context never crosses: ``()`` (the default, as in
+            chonkie: the neighbour's edge whatever it holds), a tuple of names from
+            ``("blank_line", "heading", "table")``, or a preset name: ``"documents"``
+            (all three, for chat logs and concatenated documents, where a blank line
+            or a heading separates one dialogue or document from the next) or
+            ``"none"`` (``()``). ``"blank_line"``:
             a blank line, which separates documents, dialogues and paragraphs, also
             one that falls at the junction of the two chunks; ``"heading"``: a
             Markdown (``#``) or MediaWiki (``= x =``) heading line: context after a
@@ -107,7 +111,7 @@ class OverlapRefinery(Refinery):
         inplace: bool = True,
         max_tokens: int | None = None,
         chunker: DocChunker | SpanChunker | None = None,
-        stop_at: tuple[str, ...] = STOPS,
+        stop_at: tuple[str, ...] | str = (),
     ):
         self.tokenizer: Tokenizer = get_tokenizer(tokenizer)
         if isinstance(context_size, bool) or not isinstance(context_size, (int, float)):
@@ -162,9 +166,12 @@ class OverlapRefinery(Refinery):
             pairs = [(i, i + 1) for i in range(len(out) - 1)]
         else:
             pairs = [(i, i - 1) for i in range(1, len(out))]
+        leads = _fence_leads(bodies) if {"heading", "table"} & set(self.stop_at) else None
         for target, neighbour in pairs:
-            context = stop_context(bodies[target], self._context(bodies[neighbour], size),
-                                   self.method == "suffix", self.stop_at)  # fmt: skip
+            context = self._context(bodies[neighbour], size)
+            if self.stop_at:
+                context = stop_context(bodies[target], context, self.method == "suffix", self.stop_at,
+                                       _lead(leads, bodies, target, neighbour, context, self.method))  # fmt: skip
             if not text_chunks:
                 self._apply_doc(out[target], bodies[target], context)
             elif context:
@@ -342,6 +349,26 @@ def _body_span(chunk: Any) -> tuple[int, int] | None:
     if body is not None:
         return body
     return (chunk.start_index, chunk.end_index) if isinstance(chunk, Chunk) else None
+
+
+def _fence_leads(bodies: list[str]) -> list[str]:
+    """The opening fence line open at the start of each chunk's text, the chunks read in order."""
+    leads, lead = [], ""
+    for body in bodies:
+        leads.append(lead)
+        lead = open_fence_after(lead, body)
+    return leads
+
+
+def _lead(leads: list[str] | None, bodies: list[str], target: int, neighbour: int, context: str, method: str) -> str:
+    """The fence open where :func:`stop_context`'s window begins: ``near[-EDGE:]`` or the context."""
+    if leads is None:
+        return ""
+    if method == "suffix":
+        body = bodies[target]
+        return open_fence_after(leads[target], body[:-EDGE]) if len(body) > EDGE else leads[target]
+    body = bodies[neighbour]
+    return open_fence_after(leads[neighbour], body[: len(body) - len(context)])
 
 
 def _body_text(chunk: Any) -> str:

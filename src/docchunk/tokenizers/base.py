@@ -6,11 +6,12 @@ import operator
 import re
 import reprlib
 from abc import ABC, abstractmethod
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
 
 from docchunk.errors import TokenizerError
 
-__all__ = ["CallableTokenizer", "CharacterTokenizer", "Tokenizer", "WordTokenizer"]
+__all__ = ["CallableTokenizer", "CharacterTokenizer", "TokenPositions", "Tokenizer", "WordTokenizer"]
 
 # CJK ideographs (with the extension blocks and compatibility ideographs), hiragana, katakana
 # (with the half-width forms) and hangul syllables: each is a word of its own, as in Unicode
@@ -37,6 +38,32 @@ def not_text_error(name: str, texts: Iterable[object]) -> TokenizerError | None:
                 f"({reprlib.repr(text)}){hint}"
             )
     return None
+
+
+class TokenPositions:
+    """The character offsets of the tokens of one text (:meth:`Tokenizer.token_positions`).
+
+    Args:
+        offsets: :meth:`Tokenizer.token_offsets` of the text.
+    """
+
+    def __init__(self, offsets: Sequence[int]):
+        self._offsets = offsets
+        self.n = len(offsets)
+        """The number of tokens."""
+
+    def at(self, k: int) -> int:
+        """The character offset of token ``k`` (``0 <= k < n``)."""
+        return self._offsets[k]
+
+    def between(self, a: int, b: int) -> int | None:
+        """The number of tokens whose offsets lie from ``at(a)`` to before ``at(b)`` (to the end when ``b >= n``).
+
+        None when it cannot say without tokenizing; the caller then counts the span.
+        """
+        offsets = self._offsets
+        end = self.n if b >= self.n else bisect_left(offsets, offsets[b])
+        return end - bisect_left(offsets, offsets[a])
 
 
 class Tokenizer(ABC):
@@ -73,6 +100,14 @@ class Tokenizer(ABC):
             f"the tokenizer {self.name!r} cannot give token offsets, which this chunker needs; "
             'use "character", "word", an "hf:..." or a "tiktoken:..." tokenizer'
         )
+
+    def token_positions(self, text: str) -> TokenPositions:
+        """The offsets of :meth:`token_offsets` behind a :class:`TokenPositions`; backends may compute them lazily.
+
+        Raises:
+            TokenizerError: This tokenizer cannot say where its tokens are (callables).
+        """
+        return TokenPositions(self.token_offsets(text))
 
     offsets_count_spans: bool = False
     """Whether :meth:`token_offsets` of a text also count its spans: for ``s`` and ``e``

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Sequence
+from bisect import bisect_right
+from collections.abc import Iterator, Sequence
+from itertools import accumulate
+from operator import itemgetter, sub
 from typing import Any
 
 from docchunk._extras import extra_install, require
 from docchunk.embeddings.models import INPUT_LIMITS
 from docchunk.errors import TokenizerError
-from docchunk.tokenizers.base import Tokenizer, not_text_error
+from docchunk.tokenizers.base import Tokenizer, TokenPositions, not_text_error
 
 __all__ = ["TiktokenTokenizer"]
 
@@ -42,6 +45,55 @@ def _unassigned(char: str) -> bool:
     next to one is assumed clean.
     """
     return not char.isascii() and unicodedata.category(char) == "Cn"
+
+
+_CONTINUATION = bytes(range(0x80, 0xC0))  # the bytes that continue a UTF-8 character
+_CHAR_TABLES: dict[tuple[str, int], tuple[list[int], list[int]]] = {}  # by encoding: see _char_tables
+
+
+def _token_bytes(enc: Any) -> Iterator[tuple[bytes, int]]:
+    """``(bytes, id)`` of each ordinary token of an encoding, through its public API."""
+    for token in range(enc.n_vocab):
+        try:
+            yield enc.decode_single_token_bytes(token), token
+        except KeyError:  # a gap in the vocabulary
+            continue
+
+
+class _LazyPositions(TokenPositions):
+    """Token offsets summed from the per-token character table only up to the tokens asked for.
+
+    Sums start from the nearest offset computed before (checkpoints), so asking for
+    offsets in increasing order, as a windowing chunker does, costs one pass.
+    """
+
+    def __init__(self, tokens: list[int], chars: list[int], inside: list[int]):
+        super().__init__(tokens)
+        self._tokens, self._chars, self._inside = tokens, chars, inside
+        self._ks, self._cs = [0], [0]  # checkpoints: token index, characters before it
+        self._last = (0, 0)  # the last token asked for and the characters before it
+
+    def at(self, k: int) -> int:
+        i = bisect_right(self._ks, k) - 1
+        k0, c = self._ks[i], self._cs[i]
+        last_k, last_c = self._last
+        chars, tokens = self._chars, self._tokens
+        if k0 < k < last_k and last_k - k < k - k0:  # nearer the last answer: sum back from it
+            c = last_c - sum(map(chars.__getitem__, tokens[k:last_k]))
+        elif k > k0:
+            c += sum(map(chars.__getitem__, tokens[k0:k]))
+            if k > self._ks[-1]:
+                self._ks.append(k)
+                self._cs.append(c)
+        self._last = (k, c)
+        return max(0, c - self._inside[tokens[k]])
+
+    def between(self, a: int, b: int) -> int | None:
+        """``b - a`` when neither token starts inside a character; else None."""
+        inside, tokens = self._inside, self._tokens
+        if inside[tokens[a]] or (b < self.n and inside[tokens[b]]):
+            return None
+        return min(b, self.n) - a
 
 
 class TiktokenTokenizer(Tokenizer):
@@ -82,10 +134,54 @@ class TiktokenTokenizer(Tokenizer):
             tokens = self._enc.encode_ordinary(text)
         except TypeError as exc:
             raise not_text_error(self.name, [text]) or exc from exc
-        decoded, offsets = self._enc.decode_with_offsets(tokens)
-        if decoded != text:  # pragma: no cover - only for text tiktoken cannot round-trip
+        if not tokens:
+            return []
+        chars, inside = self._char_tables()
+        pick = itemgetter(*tokens)
+        picked = pick(chars)
+        ends = list(accumulate(picked if len(tokens) > 1 else (picked,), initial=0))  # characters before each token
+        if ends[-1] != len(text):  # pragma: no cover - only for text tiktoken cannot round-trip
             raise TokenizerError(f"tiktoken does not round-trip this text; cannot place token offsets in {text[:40]!r}")
-        return offsets
+        ends.pop()
+        if text.isascii():
+            return ends
+        shifts = pick(inside)
+        if len(tokens) == 1:
+            shifts = (shifts,)
+        if not any(shifts):  # no token starts inside a character
+            return ends
+        offsets = list(map(sub, ends, shifts))
+        return [max(0, o) for o in offsets] if min(offsets) < 0 else offsets
+
+    def token_positions(self, text: str) -> TokenPositions:
+        """The offsets of :meth:`token_offsets`, computed only for the tokens asked for (after one ``encode``)."""
+        try:
+            tokens = self._enc.encode_ordinary(text)
+        except TypeError as exc:
+            raise not_text_error(self.name, [text]) or exc from exc
+        return _LazyPositions(tokens, *self._char_tables())
+
+    def _char_tables(self) -> tuple[list[int], list[int]]:
+        """Two tables by token id, built once per encoding.
+
+        The characters a token starts (its bytes that start a UTF-8 character), and 1
+        when its first byte continues a character (its offset is then that character's
+        start): the arithmetic of ``Encoding.decode_with_offsets``, read from tables
+        instead of from each token's bytes.
+        """
+        key = (self._enc.name, self._enc.n_vocab)
+        tables = _CHAR_TABLES.get(key)
+        if tables is None:
+            n = self._enc.n_vocab
+            chars, inside = [0] * n, [0] * n
+            ranks = getattr(self._enc, "_mergeable_ranks", None)
+            pairs = ranks.items() if isinstance(ranks, dict) else _token_bytes(self._enc)
+            for data, token in pairs:
+                if token < n:
+                    chars[token] = len(data.translate(None, _CONTINUATION))
+                    inside[token] = int(bool(data) and 0x80 <= data[0] < 0xC0)
+            tables = _CHAR_TABLES[key] = (chars, inside)
+        return tables
 
     def clean_boundary(self, left: str, right: str) -> bool:
         """Where no pre-token of an OpenAI encoding can span the boundary.

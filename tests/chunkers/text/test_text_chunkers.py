@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import docchunk
-from docchunk.chunkers.text.separators import LANGUAGES, separators_for
+from docchunk.chunkers.text.separators import DEFAULT_SEPARATORS, LANGCHAIN_SEPARATORS, LANGUAGES, separators_for
 
 
 def spans(chunks):
@@ -39,9 +39,9 @@ def test_recursive_repeated_text_offsets_come_from_splitting():
     text = "same words. " * 6
     chunks = docchunk.RecursiveChunker(chunk_size=24)(text)
     assert all(text[c.start_index : c.end_index] == c.text for c in chunks)
-    # 23 characters, then 24 with the space that starts each piece, then the last space alone
-    # (" " can join neither neighbour within 24); a search for the text would give 0 every time
-    assert [c.start_index for c in chunks] == [0, 23, 47, 71]
+    # whole sentences (the sentence level), the space between two starting the next; a
+    # search for the text would give 0 every time
+    assert [c.start_index for c in chunks] == [0, 23, 47]
     assert "".join(c.text for c in chunks) == text
     assert len({c.start_index for c in chunks}) == len(chunks)
 
@@ -83,7 +83,9 @@ def test_recursive_config_errors(kwargs, message):
 
 def test_every_preset_ends_with_default_tail():
     for language in LANGUAGES:
-        assert separators_for(language)[-4:] == ["\n\n", "\n", " ", ""]
+        tail = DEFAULT_SEPARATORS if language in ("markdown", "html", "latex") else LANGCHAIN_SEPARATORS
+        assert separators_for(language)[-len(tail) :] == tail
+    assert separators_for("langchain") == ["\n\n", "\n", " ", ""]
     assert docchunk.separators_for("Python")[0] == "\nclass "
 
 

@@ -15,37 +15,41 @@ __all__ = ["TextChunker", "absorb_whitespace_chunks", "check_size"]
 
 
 def absorb_whitespace_chunks(text: str, chunks: list[Chunk], tokenizer: Tokenizer, limit: int) -> list[Chunk]:
-    """Join each whitespace-only chunk to its previous (else next) neighbour when the result fits.
+    """Join each whitespace-only chunk to a neighbour, so that no chunk is only whitespace.
 
-    A whitespace-only chunk stays only when the text is whitespace or when joining it
-    to either neighbour would exceed ``limit``. Chunks must be in order and touch or
-    overlap their neighbours, so a joined span is still a slice of ``text``.
+    The whitespace goes to the previous chunk when the result fits ``limit``, else to
+    the next one when that fits, else to the previous one (the next for the first
+    chunk) anyway: the joined chunk is then over the limit by whitespace alone, and
+    flagged ``oversized``. ``token_count`` is the exact count of the joined chunk's
+    own text. A text that is only whitespace stays one chunk. Chunks must be in order
+    and touch or overlap their neighbours, so a joined span is still a slice of ``text``.
     """
     if len(chunks) < 2 or not any(c.text.isspace() for c in chunks):
         return chunks
     todo = list(chunks)
     out: list[Chunk] = []
     for i, chunk in enumerate(todo):
-        if chunk.text.isspace():
-            joined = _join(text, out[-1], chunk, tokenizer, limit) if out else None
-            if joined is not None:
-                out[-1] = joined
-                continue
-            joined = _join(text, chunk, todo[i + 1], tokenizer, limit) if i + 1 < len(todo) else None
-            if joined is not None:
-                todo[i + 1] = joined
-                continue
-        out.append(chunk)
+        if not chunk.text.isspace():
+            out.append(chunk)
+            continue
+        before = _join(text, out[-1], chunk, tokenizer) if out else None
+        if before is not None and before.token_count <= limit:
+            out[-1] = before
+            continue
+        after = _join(text, chunk, todo[i + 1], tokenizer) if i + 1 < len(todo) else None
+        if after is not None and (after.token_count <= limit or before is None):
+            todo[i + 1] = after.model_copy(update={"oversized": after.token_count > limit})
+        elif before is not None:
+            out[-1] = before.model_copy(update={"oversized": before.token_count > limit})
+        else:
+            out.append(chunk)
     return out
 
 
-def _join(text: str, a: Chunk, b: Chunk, tokenizer: Tokenizer, limit: int) -> Chunk | None:
+def _join(text: str, a: Chunk, b: Chunk, tokenizer: Tokenizer) -> Chunk:
     s, e = a.start_index, max(a.end_index, b.end_index)
     n = tokenizer.count_tokens(text[s:e])
-    if n > limit:
-        return None
-    return Chunk(text=text[s:e], start_index=s, end_index=e, token_count=n,
-                                 oversized=False)  # fmt: skip
+    return Chunk(text=text[s:e], start_index=s, end_index=e, token_count=n, oversized=False)
 
 
 class TextChunker(StrictConfig, ABC):

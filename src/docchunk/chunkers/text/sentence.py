@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from itertools import pairwise
 
 from docchunk.chunkers.text.base import TextChunker, absorb_whitespace_chunks, check_size
 from docchunk.chunkers.text.recursive import RecursiveChunker
+from docchunk.chunkers.text.sentences import sentence_spans
 from docchunk.chunkers.text.token import token_windows
 from docchunk.errors import ConfigError
 from docchunk.tokenizers import Sizer, TokenizerSpec
@@ -14,118 +14,6 @@ from docchunk.tokenizers.spans import JoinFixes
 from docchunk.types import Chunk
 
 __all__ = ["SentenceChunker", "sentence_spans"]
-
-_CLOSERS = "\"'”’»)]}」』）】》〕〉"
-# Candidate sentence ends, in one pass over the text:
-#  - "cjk": CJK full stops (。！？ and the half-width ｡), then closing quotes or brackets,
-#    then any whitespace: CJK text puts no space between sentences;
-#  - "end": Western terminators (. ! ? … and runs of them), closing quotes or brackets,
-#    then the whitespace that must follow (a period inside "3.14" or "e.g" is no end);
-#  - "nl": a run of line breaks ("\n", "\r\n" or "\r").
-_CANDIDATE = re.compile(
-    rf"(?P<cjk>[。！？｡]+[{re.escape(_CLOSERS)}]*\s*)"
-    rf"|(?P<end>[.!?…]+[{re.escape(_CLOSERS)}]*)(?P<ws>\s+)"
-    r"|(?P<nl>[\r\n]+)"
-)
-# the word before a period: letters, digits and inner periods ("e.g", "U.S", "5.3")
-_WORD_BEFORE = re.compile(r"([^\W_]|[.'’-])*[^\W_]\Z")
-
-# Abbreviations that end with a period but not a sentence, compared in this case ...
-_TITLES = frozenset(
-    # English, German, French, Spanish titles and forms of address
-    "Mr Mrs Ms Mx Dr Prof Sr Jr St Mt Rev Gen Col Capt Cpt Lt Sgt Maj Cmdr Adm Gov Sen Rep Pres Hon Fr Br "
-    "Hr Hrn Frl Mme Mlle Mgr Me Sra Srta Sres Dra Dña Lic Ing Arq "
-    # reference words that precede a number or a name
-    "No Nos Nr Fig Figs Tab Tbl Eq Eqs Sec Secs Ch Chap Vol Vols Art Abs Abb Ref Refs Ed Eds Ex Nº "
-    "Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec "
-    "Inc Ltd Co Corp Bros Dept Univ Assn Ave Blvd Rd S Bd Hg".split()
-)
-# ... or in any case (lower-cased before the lookup)
-_ABBREVIATIONS = frozenset(
-    "e.g i.e etc vs cf al approx ca resp viz esp incl excl min max pp ff et seq "
-    "z.b d.h u.a bzw usw vgl ggf evtl bspw inkl zzgl sog "
-    "p.ex c.-à-d env "
-    "p.ej núm pág págs aprox ud uds".split()
-)
-# ... except these, which end a sentence when a capital letter follows ("pens, etc. The")
-_ENDING_ABBREVIATIONS = frozenset({"etc"})
-_SECTION_NUMBER = re.compile(r"\d+(\.\d+)*\Z")  # "5", "5.3": before the final period
-
-
-def _is_abbreviation(text: str, stop: int, sentence_start: int = 0, after: int | None = None) -> bool:
-    """Whether the period at ``text[stop]`` ends an abbreviation rather than a sentence.
-
-    Titles, abbreviations, initials, dotted abbreviations, and section numbers
-    (``"5.3."``) that begin their sentence (the sentence starts at ``sentence_start``)
-    or their line. ``etc.`` followed by a capital letter (at ``after``) ends a sentence.
-    """
-    match = _WORD_BEFORE.search(text, max(0, stop - 40), stop)
-    if match is None:
-        return False
-    word = match.group()
-    if word.lower() in _ENDING_ABBREVIATIONS:
-        return not (after is not None and after < len(text) and text[after].isupper())
-    if word in _TITLES or word.lower() in _ABBREVIATIONS:
-        return True
-    if len(word) == 1 and word.isupper():  # an initial: "J. R. R. Tolkien"
-        return True
-    if "." in word and all(len(part) <= 2 and part.isalpha() for part in word.split(".")):
-        return True  # "U.S", "e.g", "z.B", "i.e" in any case
-    if _SECTION_NUMBER.match(word):  # a section number at the start of its sentence or line: "4.2. Results"
-        if not text[sentence_start : match.start()].strip():
-            return True
-        line_start = max(text.rfind("\n", 0, match.start()), text.rfind("\r", 0, match.start())) + 1
-        return not text[line_start : match.start()].strip()
-    return False
-
-
-def sentence_spans(text: str) -> list[tuple[int, int]]:
-    r"""Sentence spans that tile ``text``; trailing whitespace stays with its sentence.
-
-    The shared sentence rules of :class:`SentenceChunker`, :class:`SemanticChunker`
-    and :class:`SDPMChunker`. A sentence ends:
-
-    * after ``。``, ``！``, ``？`` (and ``｡``), with or without whitespace after them,
-      as CJK text puts none between sentences;
-    * after ``.``, ``!``, ``?``, ``…`` (or a run of them, such as ``?!``) and any
-      closing quotes or brackets, when whitespace follows, except after a period
-      that ends a title or abbreviation (``Dr.``, ``Mr.``, ``Prof.``, ``e.g.``,
-      ``i.e.``, ``etc.``, ``vs.``, ``Fig.``, ``No.``, ``z.B.``, ``usw.``, ``p.ej.``
-      ... in English, German, French and Spanish), an initial (``J. R. R.``), a
-      dotted abbreviation (``U.S.``) or a section number that begins a sentence or
-      a line (``... the threshold. 4.2. Results ...``: ``4.2.`` begins the next
-      sentence); ``etc.`` followed by a capital letter does end one (``pens, etc.
-      The``); a decimal number (``3.14``) has no whitespace after its period, so it
-      never ends one;
-    * at a run of line breaks (``"\n"``, ``"\r\n"`` or ``"\r"``; a ``"\r\n"`` is never cut).
-
-    Args:
-        text: Any string.
-
-    Returns:
-        ``(start, end)`` character offsets, in order, that cover ``text`` exactly
-        with no gap and no overlap; empty for an empty text.
-
-    Example:
-        >>> text = "Dr. Lee came at 5 p.m. today. 今天很好。我们走吧！"
-        >>> [text[s:e] for s, e in sentence_spans(text)]
-        ['Dr. Lee came at 5 p.m. today. ', '今天很好。', '我们走吧！']
-    """
-    spans, start = [], 0
-    for match in _CANDIDATE.finditer(text):
-        end_mark = match.group("end")
-        ws = match.group("ws")
-        if end_mark == "." and "\n" not in ws and "\r" not in ws and _is_abbreviation(
-            text, match.start(), start, match.end()
-        ):
-            continue
-        if match.end() > start:
-            spans.append((start, match.end()))
-            start = match.end()
-    if start < len(text):
-        spans.append((start, len(text)))
-    return spans
-
 
 class SentenceChunker(TextChunker):
     """Packs whole sentences into chunks of at most ``chunk_size`` tokens.

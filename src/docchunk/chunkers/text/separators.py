@@ -1,22 +1,47 @@
 """Separator presets for :class:`docchunk.RecursiveChunker`, coarsest first.
 
-Each preset is a list of literal strings (never regexes) and ends with the default
-paragraph, line, word, character tail. The code presets follow LangChain's
-``RecursiveCharacterTextSplitter.get_separators_for_language`` and chunk-clj.
+Each preset is a list of literal strings (never regexes), plus two named rules that no
+literal string can express: :data:`SENTENCE` (sentence ends) and :data:`SETEXT_HEADING`
+(Markdown headings underlined with ``===`` or ``---``). The prose presets (the default,
+``markdown``, ``html``, ``latex``) end with the paragraph, line, sentence, word, character
+tail :data:`DEFAULT_SEPARATORS`; the code presets end with LangChain's tail
+:data:`LANGCHAIN_SEPARATORS` (no sentence level) and follow LangChain's
+``RecursiveCharacterTextSplitter.get_separators_for_language`` and chunk-clj. The
+``langchain`` preset is LangChain's default list itself.
 """
 
 from __future__ import annotations
 
 from docchunk.errors import ConfigError
 
-__all__ = ["DEFAULT_SEPARATORS", "LANGUAGES", "separators_for"]
+__all__ = [
+    "DEFAULT_SEPARATORS", "LANGCHAIN_SEPARATORS", "LANGUAGES", "RULES", "SENTENCE", "SETEXT_HEADING", "separators_for",
+]  # fmt: skip
 
-DEFAULT_SEPARATORS = ["\n\n", "\n", " ", ""]
+SENTENCE = "\x00sentence"
+"""The sentence level: cuts after each sentence end of
+:func:`~docchunk.chunkers.text.sentences.sentence_spans` (``.``, ``!``, ``?``, ``…`` before
+whitespace, not after ``Dr.`` or ``e.g.``; CJK full stops); the whitespace between two
+sentences starts the next piece (``keep_separator="start"``) or ends the one before. A
+named rule, not a literal string (``"\x00"`` never occurs in text)."""
+SETEXT_HEADING = "\x00setext"
+"""The Setext heading level of the ``markdown`` preset: cuts at the line break before each
+paragraph underlined with ``===`` or ``---`` (:func:`docchunk.markup.setext.setext_headings`)."""
+RULES = (SENTENCE, SETEXT_HEADING)
+"""The named rules a separator list may hold besides literal strings."""
+
+LANGCHAIN_SEPARATORS = ["\n\n", "\n", " ", ""]
+"""LangChain's default separators: paragraph, line, word, character (the ``langchain`` preset)."""
+DEFAULT_SEPARATORS = ["\n\n", "\n", SENTENCE, " ", ""]
+"""The default: paragraph, line, sentence, word, character."""
 
 _HEADINGS = ["\n# ", "\n## ", "\n### ", "\n#### ", "\n##### ", "\n###### "]
+_PROSE = ("markdown", "html", "latex")  # presets that end with the sentence level
 
 _PRESETS: dict[str, list[str]] = {
-    "markdown": [*_HEADINGS, "```\n", "\n\n***\n\n", "\n\n---\n\n", "\n\n___\n\n"],
+    "langchain": [],
+    "markdown": [*_HEADINGS[:2], SETEXT_HEADING, *_HEADINGS[2:], "```\n", "~~~\n", "\n\n***\n\n", "\n\n---\n\n",
+                 "\n\n___\n\n"],
     "python": ["\nclass ", "\ndef ", "\nasync def ", "\n    def ", "\n    async def ", "\n\tdef "],
     "clojure": [
         "\n(ns ", "\n(defn ", "\n(defn- ", "\n(defmacro ", "\n(defprotocol ", "\n(defrecord ", "\n(def ", "\n(deftest ",
@@ -72,7 +97,7 @@ LANGUAGES = tuple(sorted(_PRESETS))
 
 
 def separators_for(language: str) -> list[str]:
-    r"""The separator preset of ``language``, coarsest first, ending with the default tail.
+    r"""The separator preset of ``language``, coarsest first, ending with the prose or the code tail.
 
     Args:
         language: One of :data:`LANGUAGES` (case-insensitive).
@@ -90,4 +115,4 @@ def separators_for(language: str) -> list[str]:
     key = language.lower() if isinstance(language, str) else language
     if key not in _PRESETS:
         raise ConfigError(f"unknown language {language!r}; known languages: {', '.join(LANGUAGES)}")
-    return [*_PRESETS[key], *DEFAULT_SEPARATORS]
+    return [*_PRESETS[key], *(DEFAULT_SEPARATORS if key in _PROSE else LANGCHAIN_SEPARATORS)]

@@ -6,8 +6,12 @@ from docchunk.chunkers.text.base import TextChunker, absorb_whitespace_chunks, c
 from docchunk.errors import ConfigError
 from docchunk.tokenizers import Tokenizer, TokenizerSpec
 from docchunk.types import Chunk
+from docchunk.types.chunk import make_chunks
 
 __all__ = ["TokenChunker", "token_windows"]
+
+_REACH = 16  # tokens back from an unclean window end to look for a clean one (see token_windows)
+
 
 
 def token_windows(
@@ -17,22 +21,50 @@ def token_windows(
 
     Boundaries are token starts, so a chunk never cuts a character (a byte-level
     token inside a multi-byte character belongs to the chunk holding the whole
-    character). Each window's text is counted again and shrunk until it fits;
-    a single character larger than ``chunk_size`` is emitted alone, oversized.
-    Offsets are shifted by ``base``.
+    character). A window whose both ends are ends of the text or clean boundaries
+    (:meth:`Tokenizer.clean_boundary`: counts add up across them) holds exactly the
+    tokens that start in it, so its count comes from the one tokenization of the text;
+    with a clean start but not a clean end, from that tokenization up to a clean token
+    start at most 16 tokens before the end, plus the rest counted alone; any other
+    window is counted again. A window over ``chunk_size`` is shrunk until it fits. A single
+    character larger than ``chunk_size`` is emitted alone, oversized. Offsets are
+    shifted by ``base``.
     """
     if not text:
         return []
-    offsets = tokenizer.token_offsets(text)
-    n = len(offsets)
+    positions = tokenizer.token_positions(text)
+    n = positions.n
     if n == 0:
         return [Chunk(text=text, start_index=base, end_index=base + len(text),
                       token_count=tokenizer.count_tokens(text), oversized=False)]  # fmt: skip
 
     def char_at(index: int) -> int:
-        return len(text) if index >= n else (0 if index == 0 else offsets[index])
+        return len(text) if index >= n else (0 if index == 0 else positions.at(index))
+
+    clean_boundary, size = tokenizer.clean_boundary, len(text)
+
+    def clean(position: int) -> bool:
+        return position in (0, size) or clean_boundary(text[position - 1], text[position])
+
+    def counted(a: int, b: int) -> int:
+        """Tokens of the window from token ``a`` to before token ``b``: from the offsets between clean ends."""
+        start, end = char_at(a), char_at(b)
+        if clean(start):
+            if clean(end):
+                known = positions.between(a, b)
+                if known is not None:
+                    return known
+            else:  # the tokens up to a clean token start near the end, plus the rest counted alone
+                for k in range(b - 1, max(a, b - _REACH), -1):
+                    if clean(char_at(k)):
+                        head = positions.between(a, k)
+                        if head is not None:
+                            return head + tokenizer.count_tokens(text[char_at(k) : end])
+                        break
+        return tokenizer.count_tokens(text[start:end])
 
     out: list[Chunk] = []
+    spans: list[tuple[int, int, int, bool]] = []  # windows not yet made chunks (made in one batch)
     a, done, end = 0, 0, 0  # next window's first token; tokens and characters already covered
     while True:
         start = char_at(a)
@@ -40,25 +72,36 @@ def token_windows(
         b = min(a + chunk_size, n)
         while b < n and char_at(b) <= floor:  # never empty, always past the previous chunk
             b += 1
-        count = tokenizer.count_tokens(text[start : char_at(b)])
+        count = counted(a, b)
         while count > chunk_size and b - 1 > a and char_at(b - 1) > floor:
             b -= 1
-            count = tokenizer.count_tokens(text[start : char_at(b)])
+            count = counted(a, b)
         if count > chunk_size and a < done:  # the overlap leaves no room: take less of it
             a += 1
             continue
         end = char_at(b)
         if count > chunk_size and end - start > 1:  # no token start inside fits: cut by characters
+            out += _shifted(text, spans, base)
+            spans = []
             out.extend(_fit_characters(text, start, end, tokenizer, chunk_size, base))
         else:
-            out.append(Chunk(text=text[start:end], start_index=base + start, end_index=base + end,
-                             token_count=count, oversized=count > chunk_size))  # fmt: skip
+            spans.append((start, end, count, count > chunk_size))
         if b >= n:
-            return out
+            return out + _shifted(text, spans, base)
         done = b
         a = max(b - chunk_overlap, a + 1)
         while a < b and char_at(a) <= start:
             a += 1
+
+
+def _shifted(text: str, spans: list[tuple[int, int, int, bool]], base: int) -> list[Chunk]:
+    """The chunks of ``spans`` of ``text``, their offsets shifted by ``base``."""
+    chunks = make_chunks(text, spans)
+    if base:
+        for c in chunks:
+            c.start_index += base
+            c.end_index += base
+    return chunks
 
 
 def _fit_characters(text: str, start: int, stop: int, tokenizer: Tokenizer, chunk_size: int, base: int) -> list[Chunk]:

@@ -1,0 +1,72 @@
+"""A phase after packing: no chunk starts with the fence that closes a code block.
+
+:func:`docchunk.markup.fences.keep_fences_closed` moves a cut next to a closing fence
+when a neighbour has room for the fence and the line next to it; at tiny budgets
+(a few tokens) neither has, and a chunk would start with a bare ```` ``` ````. This
+phase gives such a fence the end of the block before it instead.
+"""
+
+from __future__ import annotations
+
+from docchunk.markup.fences import closing_fences
+from docchunk.tokenizers import Tokenizer
+from docchunk.types import Chunk
+
+__all__ = ["no_fence_first"]
+
+
+def no_fence_first(text: str, chunks: list[Chunk], tokenizer: Tokenizer, limit: int) -> list[Chunk]:
+    r"""Chunks of which none starts (after whitespace) with a closing code fence.
+
+    For each chunk that touches the one before and starts with a closing fence line
+    (only whitespace before it), the fence line is given the longest end of the chunk
+    before that fits ``limit`` with it (cut after whitespace when it can, else after
+    any character, leaving more than whitespace before it), as a chunk of its own;
+    the rest of the chunk follows. When not even
+    one character fits with the fence, the fence line joins the chunk before, which is
+    then over the limit by the fence alone (flagged ``oversized``). Offsets stay exact,
+    the chunks still tile what they tiled, and every ``token_count`` is exact.
+
+    Args:
+        text: The chunked text.
+        chunks: Chunks of ``text`` in order.
+        tokenizer: Counts ``token_count``.
+        limit: Most tokens per chunk.
+    """
+    if len(chunks) < 2 or not any(c.text.lstrip().startswith(("```", "~~~")) for c in chunks[1:]):
+        return chunks
+    ends = {start: end for start, end in closing_fences(text)}
+    if not ends:
+        return chunks
+    out: list[Chunk] = [chunks[0]]
+    for chunk in chunks[1:]:
+        prev = out[-1]
+        lead = len(chunk.text) - len(chunk.text.lstrip())
+        fence_end = ends.get(chunk.start_index + lead)
+        if fence_end is None or prev.end_index != chunk.start_index or fence_end > chunk.end_index:
+            out.append(chunk)
+            continue
+        out[-1:] = _give_fence_a_line(text, prev, fence_end, tokenizer, limit)
+        if fence_end < chunk.end_index:
+            out.append(_span(text, fence_end, chunk.end_index, tokenizer, limit))
+    return out
+
+
+def _give_fence_a_line(text: str, prev: Chunk, fence_end: int, tokenizer: Tokenizer, limit: int) -> list[Chunk]:
+    """The chunk before, cut so that its longest end that fits goes with the fence line (``:fence_end``)."""
+    start, cut = prev.start_index, None
+    for c in range(prev.end_index - 1, start, -1):  # moving left: the fence's part grows
+        if tokenizer.count_tokens(text[c:fence_end]) > limit:
+            break
+        if text[c - 1 : c + 1] == "\r\n" or not text[start:c].strip():
+            continue  # never inside a CRLF, never leaving only whitespace before
+        if text[c:prev.end_index].strip() and (cut is None or text[c - 1].isspace() or not text[cut - 1].isspace()):
+            cut = c
+    if cut is None:
+        return [_span(text, start, fence_end, tokenizer, limit)]
+    return [_span(text, start, cut, tokenizer, limit), _span(text, cut, fence_end, tokenizer, limit)]
+
+
+def _span(text: str, start: int, end: int, tokenizer: Tokenizer, limit: int) -> Chunk:
+    n = tokenizer.count_tokens(text[start:end])
+    return Chunk(text=text[start:end], start_index=start, end_index=end, token_count=n, oversized=n > limit)
