@@ -1,0 +1,61 @@
+"""Regression tests for issue 45 (part 2): what the first documents a user brings broke in the default mode.
+
+Each test names the fault it pins: DOCX footnotes and endnotes dropped, a heading written
+twice, code fences left open, the parent path lost at small budgets, ``min_tokens`` leaving
+short chunks.
+"""
+
+from __future__ import annotations
+
+import pytest
+from docling_core.types.doc import DoclingDocument
+
+import docchunk
+from tests.helpers import DATA, squash
+
+NOTES = DATA / "notes"
+# tests/data/notes/make_notes_docx.py wrote the DOCX files, docling 2.143 converted them
+FOOTNOTES = ["Anemones close when the water leaves them.", "Wet algae is slippery; wear shoes with a grip."]
+ENDNOTES = ["Tides follow the moon, about fifty minutes later each day.", "Guides are at the visitor centre."]
+
+
+def _hybrid(minilm_dir, max_tokens: int = 64, **options) -> docchunk.HybridChunker:
+    tokenizer = docchunk.get_tokenizer(f"hf:{minilm_dir}", max_tokens)
+    return docchunk.HybridChunker(tokenizer=tokenizer, max_tokens=max_tokens, **options)
+
+
+def _notes_doc(name: str) -> DoclingDocument:
+    return DoclingDocument.load_from_json(NOTES / f"docx__{name}.docx.json")
+
+
+@pytest.mark.parametrize("chunker_cls", [docchunk.HybridChunker, docchunk.HierarchicalChunker])
+def test_docx_footnotes_and_endnotes_are_body_text(chunker_cls, minilm_dir):
+    """Issue 45, fault 2: docling puts DOCX notes in the furniture layer; the default mode dropped them."""
+    doc = _notes_doc("notes")
+    chunker = _hybrid(minilm_dir) if chunker_cls is docchunk.HybridChunker else chunker_cls()
+    chunks = list(chunker.chunk(doc))
+    joined = squash("".join(c.text for c in chunks))
+    for note in FOOTNOTES + ENDNOTES:
+        assert squash(note) in joined
+    # page headers and footers (also in the furniture layer) stay out
+    assert "Coastal field notes" not in "".join(chunker.contextualize(c) for c in chunks)
+    for chunk in chunks:
+        assert chunk.text.strip()
+        for span in chunk.meta.spans or []:
+            assert doc.texts[int(span.ref.rsplit("/", 1)[1])].text[span.start : span.end] in chunk.text
+
+
+def test_docx_notes_only_document_gives_chunks(minilm_dir):
+    """Issue 45, fault 2: a document made only of notes raised an error calling them page headers or footers."""
+    chunks = list(_hybrid(minilm_dir).chunk(_notes_doc("only_notes")))
+    assert squash("".join(c.text for c in chunks)) == squash(
+        "This document holds nothing but this footnote.\nAnd this endnote."
+    )
+
+
+def test_docx_notes_compat_mode_is_docling_cores(minilm_dir):
+    """``docling_compat=True`` keeps docling-core's text: the notes stay out, as there."""
+    doc = _notes_doc("notes")
+    chunks = list(_hybrid(minilm_dir, docling_compat=True).chunk(doc))
+    joined = "".join(c.text for c in chunks)
+    assert chunks and not any(note in joined for note in FOOTNOTES + ENDNOTES)
