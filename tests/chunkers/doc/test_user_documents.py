@@ -8,10 +8,10 @@ short chunks.
 from __future__ import annotations
 
 import pytest
-from docling_core.types.doc import DoclingDocument
+from docling_core.types.doc import DocItemLabel, DoclingDocument
 
 import docchunk
-from tests.helpers import DATA, squash
+from tests.helpers import DATA, lost_texts, squash
 
 NOTES = DATA / "notes"
 # tests/data/notes/make_notes_docx.py wrote the DOCX files, docling 2.143 converted them
@@ -59,3 +59,40 @@ def test_docx_notes_compat_mode_is_docling_cores(minilm_dir):
     chunks = list(_hybrid(minilm_dir, docling_compat=True).chunk(doc))
     joined = "".join(c.text for c in chunks)
     assert chunks and not any(note in joined for note in FOOTNOTES + ENDNOTES)
+
+
+def clauses() -> DoclingDocument:
+    """A contract whose clause headings read as content (``is_content_heading``), one of them long."""
+    doc = DoclingDocument(name="clauses")
+    doc.add_title("Service Agreement")
+    doc.add_heading("1 The Provider keeps the service available on every working day", level=1)
+    doc.add_text(DocItemLabel.TEXT, "Planned maintenance is announced a week ahead. " * 6)
+    doc.add_heading("2 The Customer pays each invoice within 30 days of receipt", level=1)
+    doc.add_text(DocItemLabel.TEXT, "Late payment bears interest at the legal rate.")
+    doc.add_heading("3 Termination", level=1)
+    doc.add_text(DocItemLabel.TEXT, "Either party may terminate with three months' notice.")
+    return doc
+
+
+def _written_twice(chunker, chunks) -> list[str]:
+    """Headings of a chunk's path that are also a line of its text (so twice in ``contextualize()``)."""
+    return [
+        h
+        for c in chunks
+        for h in c.meta.headings or []
+        if h in chunker.contextualize(c).split("\n")[len(c.meta.headings) :]
+    ]
+
+
+@pytest.mark.parametrize("max_tokens", [16, 32, 64, 256])
+def test_content_heading_written_once_in_embedded_text(minilm_dir, max_tokens):
+    """Issue 45, fault 3: a heading that reads as content was in the heading path and in the chunk text."""
+    chunker = _hybrid(minilm_dir, max_tokens)
+    chunks = list(chunker.chunk(clauses()))
+    assert not _written_twice(chunker, chunks)
+    assert not lost_texts(clauses(), chunks)
+    # the clause text is still written, once, and the next pieces of its section keep it in their path
+    first = "1 The Provider keeps the service available on every working day"
+    assert sum(c.text.split("\n").count(first) for c in chunks) == 1
+    hierarchical = docchunk.HierarchicalChunker()
+    assert not _written_twice(hierarchical, list(hierarchical.chunk(clauses())))

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, cast
 from docling_core.types.doc import DocItem, DoclingDocument, TableItem, TextItem
 
 from docchunk.chunkers.doc.code_items import chunk_code_piece
-from docchunk.chunkers.doc.heading_walk import structured_walk
+from docchunk.chunkers.doc.heading_walk import heading_once, structured_walk
 from docchunk.chunkers.doc.lead_in import attach_lead_ins
 from docchunk.chunkers.doc.list_split import split_list_piece
 from docchunk.chunkers.doc.piece import Piece
@@ -58,7 +58,7 @@ def structured_pieces(run: HybridRun, doc: DoclingDocument) -> list[Piece]:
     out: list[Piece] = []
     for is_code, group in groupby(fit_headings(run, walked), key=lambda p: p.code_chunks is not None):
         if not is_code:
-            out.extend(_text_phases(run, list(group)))
+            out.extend(heading_once(p) for p in _text_phases(run, list(group)))
             continue
         assert strategy is not None  # code pieces are walked only with a strategy
         for piece in group:
