@@ -45,6 +45,7 @@ from quality import norm  # noqa: E402  (bench/ on the path first)
 from structure_kept import CORPORA, flattened, load  # noqa: E402
 
 FENCE = re.compile(r"^[ \t]*(```|~~~)", re.M)
+FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]*$", re.M)
 LOW = 64
 
 
@@ -64,8 +65,13 @@ def must_reach(doc: Any) -> list[str]:
     ]
 
 
+def unfenced(text: str) -> str:
+    """``text`` without its fence lines: a split code block is closed and reopened in each chunk."""
+    return FENCE_LINE.sub("", text)
+
+
 def lost(doc: Any, chunks: list[Any]) -> int:
-    texts = norm("".join(c.text for c in chunks))
+    texts = norm("".join(unfenced(c.text) for c in chunks))
     context = {norm(h) for c in chunks for h in (c.meta.headings or []) + (c.meta.__dict__.get("captions") or [])}
     headings = {it.text for it in doc.texts if it.label in ("title", "section_header")}
     body = norm("".join(line for c in chunks for line in c.text.split("\n") if line not in headings))

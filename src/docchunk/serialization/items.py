@@ -24,6 +24,7 @@ everything a document says reaches some chunk:
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar, TypeGuard
 
 from docling_core.transforms.serializer.base import (
@@ -39,6 +40,7 @@ from docling_core.transforms.serializer.markdown import (
 )
 from docling_core.types.doc import DocItemLabel, DoclingDocument
 from docling_core.types.doc.document import (
+    CodeItem,
     ContentLayer,
     DocItem,
     FieldItem,
@@ -70,6 +72,10 @@ __all__ = [
 
 FURNITURE_LABELS = frozenset({DocItemLabel.PAGE_HEADER, DocItemLabel.PAGE_FOOTER})
 """Labels of page furniture, left out of the default mode's chunks wherever the items sit."""
+
+
+_EMPHASISED_BLOCK = re.compile(r"[*_~]+(`{3,}\n.*\n`{3,})[*_~]+", re.S)
+"""A fenced code block inside emphasis marks, as docling-core writes a code item with ``formatting``."""
 
 
 def is_furniture(item: NodeItem) -> bool:
@@ -268,6 +274,9 @@ class FaithfulChunkingSerializer(ChunkingSerializer):
 
     - A formula is its LaTeX ``text`` (``$$...$$``, as docling-core writes it), else
       its ``orig`` as plain text, else nothing (docling-core: ``<!-- formula-not-decoded -->``).
+    - A code block written with emphasis (a bold ``<pre>`` of an HTML page) is the
+      fenced block alone: docling-core writes the marks around the fence lines, so
+      neither is a fence line and the code reads as open Markdown.
     - Footnotes and endnotes in the furniture layer (where docling's DOCX converter
       puts them, after the body) are written as body text, where they sit.
     - Items labelled ``page_header`` or ``page_footer`` are excluded wherever they sit
@@ -303,7 +312,12 @@ class FaithfulChunkingSerializer(ChunkingSerializer):
                 return create_ser_result()
             text = self.post_process(text=item.orig.strip(), formatting=item.formatting, hyperlink=item.hyperlink)
             return create_ser_result(text=text, span_source=item)
-        return super().serialize(item=item, **kwargs)
+        res = super().serialize(item=item, **kwargs)
+        if isinstance(item, CodeItem) and item.formatting is not None:
+            block = _EMPHASISED_BLOCK.fullmatch(res.text)
+            if block is not None:  # "**```\n...\n```**": the marks would leave both fence lines unbalanced
+                return SerializationResult(text=block.group(1), spans=res.spans)
+        return res
 
     def _excluded_from_nodes(self, params: Any) -> set[str]:
         """docling-core's excluded references, plus furniture (:func:`is_furniture`) unless ``include_furniture``."""

@@ -7,10 +7,14 @@ short chunks.
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from docling_core.types.doc import DocItemLabel, DoclingDocument
+from docling_core.types.doc.document import Formatting
 
 import docchunk
+from docchunk.markup.fences import reopened_fences
 from tests.helpers import DATA, lost_texts, squash
 
 NOTES = DATA / "notes"
@@ -96,3 +100,62 @@ def test_content_heading_written_once_in_embedded_text(minilm_dir, max_tokens):
     assert sum(c.text.split("\n").count(first) for c in chunks) == 1
     hierarchical = docchunk.HierarchicalChunker()
     assert not _written_twice(hierarchical, list(hierarchical.chunk(clauses())))
+
+
+CODE = "\n".join(f"def step_{n}(state):\n    return state + {n}  # add the step number" for n in range(1, 13))
+
+
+def _fence_lines(text: str) -> list[str]:
+    return [line for line in text.split("\n") if line.lstrip(" ").startswith(("```", "~~~"))]
+
+
+@pytest.mark.parametrize("max_tokens", [32, 64, 128])
+def test_split_code_block_closes_and_reopens_its_fence(minilm_dir, max_tokens):
+    """Issue 45, fault 4: a split code block left one piece's fence open and the next one's closing fence alone."""
+    doc = DoclingDocument(name="code")
+    doc.add_heading("Steps", level=1)
+    doc.add_code(CODE)
+    chunker = _hybrid(minilm_dir, max_tokens)
+    chunks = list(chunker.chunk(doc))
+    assert len(chunks) > 1
+    code_text = doc.texts[1].text
+    spans: list[tuple[int, int]] = []
+    for chunk in chunks:
+        fences = _fence_lines(chunk.text)
+        assert len(fences) % 2 == 0, chunk.text
+        assert chunk.text.startswith("```") and chunk.text.endswith("```")  # each piece a whole block
+        assert chunk.meta.token_count <= max_tokens
+        (span,) = chunk.meta.spans
+        # the spans slice the code's own text (the whitespace at a cut goes to the span before it)
+        assert code_text[span.start : span.end].strip() in chunk.text
+        spans.append((span.start, span.end))
+    assert spans[0][0] == 0 and spans[-1][1] == len(code_text)
+    assert all(a[1] == b[0] for a, b in itertools.pairwise(spans))
+    # the code's own text, once and in order, between the fences the pieces added
+    body = "\n".join(line for c in chunks for line in c.text.split("\n") if line not in ("```",))
+    assert squash(body) == squash(code_text)
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "expected"),
+    [
+        (0, 22, ("", 0, "```")),  # opens the block: closed at its end
+        (22, 40, ("```python\n", 22, "```")),  # inside: reopened with the info string, closed
+        (16, 21, ("```python\n", 16, "\n```")),  # a cut inside a line
+        (40, 58, ("```python\n", 40, "")),  # holds the closing fence
+        (46, 58, ("", 50, "")),  # starts with the closing fence: the part before closed the block
+        (50, 58, ("", 50, "")),  # after the block
+    ],
+)
+def test_reopened_fences(start, end, expected):
+    text = "```python\nx = 1\ny = 2\nz = 3\nw = 4\nv = 5\nu = 6\n```\nafter it"
+    assert text[46:50] == "```\n"
+    assert reopened_fences(text, start, end) == expected
+
+
+def test_code_block_with_emphasis_is_a_fenced_block(minilm_dir):
+    """Issue 45, fault 4: docling-core wrote a bold code item as ``**```...```**``: no fence line at all."""
+    doc = DoclingDocument(name="bold code")
+    doc.add_code("int main(void) {\n    return 0;\n}", formatting=Formatting(bold=True))
+    (chunk,) = _hybrid(minilm_dir).chunk(doc)
+    assert chunk.text == "```\nint main(void) {\n    return 0;\n}\n```"

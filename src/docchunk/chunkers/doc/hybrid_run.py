@@ -22,6 +22,7 @@ from docling_core.types.doc import DoclingDocument, FloatingItem, NodeItem, Sect
 from docchunk.chunkers.doc.compat.table_lines import split_lines, split_table_by_columns
 from docchunk.chunkers.doc.piece import CodeStrategy, Piece
 from docchunk.chunkers.doc.provenance import align, anchors_of, join_anchors, slice_anchors
+from docchunk.markup.fences import reopened_fences
 from docchunk.serialization import is_chunking_serializer
 from docchunk.serialization.chunk import join_context
 from docchunk.tokenizers import Sizer, Tokenizer
@@ -242,14 +243,22 @@ class HybridRun:
         return out
 
     # -- phase 2: split inside the text ----------------------------------------
-    def split_text(self, piece: Piece) -> list[Piece]:
-        """Token-bounded segments of an oversized piece (docling-core's ``_split_using_plain_text``)."""
+    def split_text(self, piece: Piece, close_fences: bool = False) -> list[Piece]:
+        """Token-bounded segments of an oversized piece (docling-core's ``_split_using_plain_text``).
+
+        With ``close_fences`` (the default mode), a segment that cuts a fenced code block
+        closes the fence at its end and reopens it, with its info string, at its start
+        (:func:`~docchunk.markup.fences.reopened_fences`); the markup counts against the
+        budget, and the anchors (so ``meta.spans``) still point at the code's own text.
+        """
         total = self.ctx_count(piece)
         if total <= self.max:
             return [piece]
+        if close_fences and "```" not in piece.text and "~~~" not in piece.text:
+            close_fences = False
         available = self.max - (total - self.text_count(piece))
         while available > 0:
-            segments = self._segments(piece, available)
+            segments = self._segments(piece, available, close_fences)
             if not segments:
                 return []
             overflow = max(self.ctx_count(s) for s in segments) - self.max
@@ -258,11 +267,16 @@ class HybridRun:
             available -= overflow
         if piece.headings is not None or piece.captions is not None:
             # headings and captions alone exceed the budget: drop them, keep the text
-            return self.split_text(replace(piece, headings=None, captions=None, plain_only=True))
-        return self._segments(piece, self.max)
+            return self.split_text(replace(piece, headings=None, captions=None, plain_only=True), close_fences)
+        return self._segments(piece, self.max, close_fences)
 
-    def _segments(self, piece: Piece, available: int) -> list[Piece]:
-        """``piece`` split by :meth:`segment`; each part keeps the anchors of the range it holds."""
+    def _segments(self, piece: Piece, available: int, close_fences: bool = False) -> list[Piece]:
+        """``piece`` split by :meth:`segment`; each part keeps the anchors of the range it holds.
+
+        With ``close_fences``, a part that cuts a fenced block gets the fence lines that
+        balance it (:func:`~docchunk.markup.fences.reopened_fences`); its anchors move by
+        the length of the opening fence line put before it.
+        """
         anchors = anchors_of(piece)
         out = []
         for s in self.segment(piece, available):
@@ -270,8 +284,10 @@ class HybridRun:
                 out.append(replace(piece, text=s, text_tokens=None))
                 continue
             a, b = s
-            text = piece.text[a:b]
-            out.append(replace(piece, text=text, text_tokens=None, anchors=(text, slice_anchors(anchors, a, b))))
+            before, a, after = reopened_fences(piece.text, a, b) if close_fences else ("", a, "")
+            text = before + piece.text[a:b] + after
+            kept = tuple((pos + len(before), ref, start, n) for pos, ref, start, n in slice_anchors(anchors, a, b))
+            out.append(replace(piece, text=text, text_tokens=None, anchors=(text, kept)))
         return out
 
     def segment(self, piece: Piece, available: int) -> Sequence[tuple[int, int] | str]:
