@@ -20,8 +20,8 @@ default ``HybridChunker`` and counts:
 - flattened: nested lists written flat (``bench/structure_kept.py``'s count);
 - under min: with ``min_tokens=64`` (where ``max_tokens`` is over 64), the share of
   chunks whose ``contextualize()`` is under 64 tokens, and how many of those are
-  the whole document (nothing to merge with) or sit between page boundaries
-  (``merge_across_pages=False`` is not set, so only the first applies by default).
+  the whole document (nothing to merge with); and, with ``min_tokens=64``, the texts
+  lost and the chunks over ``max_tokens`` without the ``oversized`` flag (both must be 0).
 
 ``docs/quality.md`` ("Issue 45: documents a user brings") has the figures. Run it with
 ``PYTHONPATH=src`` (another tree's ``src`` for "before").
@@ -74,7 +74,7 @@ def lost(doc: Any, chunks: list[Any]) -> int:
     texts = norm("".join(unfenced(c.text) for c in chunks))
     context = {norm(h) for c in chunks for h in (c.meta.headings or []) + (c.meta.__dict__.get("captions") or [])}
     headings = {it.text for it in doc.texts if it.label in ("title", "section_header")}
-    body = norm("".join(line for c in chunks for line in c.text.split("\n") if line not in headings))
+    body = norm("".join(line for c in chunks for line in unfenced(c.text).split("\n") if line not in headings))
     return sum(1 for t in map(norm, must_reach(doc)) if t and t not in texts and t not in context and t not in body)
 
 
@@ -141,17 +141,20 @@ def under_min(docs: list[Any], tok: Any, max_tokens: int) -> dict[str, Any]:
     import docchunk
 
     chunker = docchunk.HybridChunker(tokenizer=tok, max_tokens=max_tokens, min_tokens=LOW)
-    total = under = whole = 0
+    total = under = whole = lost_min = over = 0
     for doc in docs:
         try:
             chunks = list(chunker.chunk(doc))
         except Exception:  # counted by measure()
             continue
-        small = [tok.count_tokens(chunker.contextualize(c)) < LOW for c in chunks]
+        counts = [tok.count_tokens(chunker.contextualize(c)) for c in chunks]
+        small = [n < LOW for n in counts]
+        lost_min += lost(doc, chunks)
+        over += sum(n > max_tokens and not c.meta.oversized for n, c in zip(counts, chunks, strict=True))
         total += len(chunks)
         under += sum(small)
         whole += len(chunks) == 1 and small[0]
-    return {"min chunks": total, "under": under, "whole doc": whole}
+    return {"min chunks": total, "under": under, "whole doc": whole, "min lost": lost_min, "min over": over}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -173,7 +176,8 @@ def main(argv: list[str] | None = None) -> int:
         low = "-"
         if "under" in r:
             share = r["under"] / max(r["min chunks"], 1)
-            low = f"{share:.1%} ({r['under']} of {r['min chunks']}; {r['whole doc']} whole documents)"
+            low = (f"{share:.1%} ({r['under']} of {r['min chunks']}; {r['whole doc']} whole documents; "
+                   f"lost {r['min lost']}, over {r['min over']})")
         name = "MiniLM" if kind == "minilm" else "cl100k"
         print(f"| {name} | {size} | {r['chunks']} | {r['errors']} | {r['lost']} | "
               f"{r['twice']} | {r['fences']} | {r['flattened']} | {low} |", flush=True)  # fmt: skip

@@ -30,7 +30,7 @@ def lost_texts(doc: Any, chunks: list[Any]) -> list[str]:
     # a chunk merged across a heading boundary (min_tokens) has that heading as a line of its text,
     # which may sit between two parts of a split paragraph
     headings = {it.text for it in items if it.label in ("title", "section_header")}
-    body = squash("".join(line for c in chunks for line in _without_headings(c.text, headings)))
+    body = squash("".join(line for c in chunks for line in _without_headings(_FENCE_LINE.sub("", c.text), headings)))
     lost = []
     for item in items:
         text = squash(item.text)

@@ -15,7 +15,7 @@ from docling_core.types.doc.document import Formatting
 
 import docchunk
 from docchunk.markup.fences import reopened_fences
-from tests.helpers import DATA, lost_texts, squash
+from tests.helpers import DATA, collapse, lost_texts, squash
 
 NOTES = DATA / "notes"
 # tests/data/notes/make_notes_docx.py wrote the DOCX files, docling 2.143 converted them
@@ -159,3 +159,34 @@ def test_code_block_with_emphasis_is_a_fenced_block(minilm_dir):
     doc.add_code("int main(void) {\n    return 0;\n}", formatting=Formatting(bold=True))
     (chunk,) = _hybrid(minilm_dir).chunk(doc)
     assert chunk.text == "```\nint main(void) {\n    return 0;\n}\n```"
+
+
+def floods() -> DoclingDocument:
+    """A long paragraph, then a short one: together over 128 cl100k tokens, the short one under 64."""
+    doc = DoclingDocument(name="floods")
+    doc.add_heading("Floods", level=1)
+    sentences = [
+        f"In year {n} the river flooded the valley, and the farmers planted after the water left." for n in range(1, 8)
+    ]
+    doc.add_text(DocItemLabel.TEXT, " ".join(sentences))
+    doc.add_text(DocItemLabel.TEXT, "The dikes built since then hold back all but the highest water.")
+    return doc
+
+
+def test_min_tokens_takes_text_from_a_full_neighbour(cl100k):
+    """Issue 45, fault 6: a piece under ``min_tokens`` next to a full one stayed short (the merge would not fit)."""
+    chunker = docchunk.HybridChunker(tokenizer=cl100k, max_tokens=128, min_tokens=64)
+    chunks = list(chunker.chunk(floods()))
+    counts = [c.meta.token_count for c in chunks]
+    assert len(chunks) == 2 and all(64 <= n <= 128 for n in counts), counts
+    assert not lost_texts(floods(), chunks)
+    assert chunks[0].text.endswith(".") and chunks[1].text.endswith("highest water.")  # cut at a sentence end
+    # each chunk lists the items it holds text of, and its spans slice them
+    doc = floods()
+    assert [it.self_ref for it in chunks[0].meta.doc_items] == ["#/texts/1"]
+    assert [it.self_ref for it in chunks[1].meta.doc_items] == ["#/texts/1", "#/texts/2"]
+    for chunk in chunks:  # (a join writes a line break where the split paragraph had a space)
+        for span in chunk.meta.spans:
+            assert collapse(doc.texts[int(span.ref.rsplit("/", 1)[1])].text[span.start : span.end]) in collapse(
+                chunk.text
+            )

@@ -270,6 +270,15 @@ class HybridRun:
             return self.split_text(replace(piece, headings=None, captions=None, plain_only=True), close_fences)
         return self._segments(piece, self.max, close_fences)
 
+    def split_text_at(self, piece: Piece, available: int) -> list[Piece]:
+        """``piece`` cut by the mode's text split into parts whose text holds at most ``available`` tokens.
+
+        For a pass that wants parts smaller than ``max_tokens`` (``min_tokens``'s
+        rebalancing); fenced blocks are closed and reopened as in :meth:`split_text`.
+        """
+        fences = "```" in piece.text or "~~~" in piece.text
+        return self._segments(piece, available, fences)
+
     def _segments(self, piece: Piece, available: int, close_fences: bool = False) -> list[Piece]:
         """``piece`` split by :meth:`segment`; each part keeps the anchors of the range it holds.
 

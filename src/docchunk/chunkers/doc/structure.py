@@ -372,6 +372,12 @@ def merge_small(run: HybridRun, pieces: list[Piece], low: int) -> list[Piece]:
     in its piece (the merged piece then has ``table_rows=None``). Afterwards no piece
     is under ``low`` unless every merge with a neighbour would exceed ``max_tokens``
     (or would join part of a table with another table).
+
+    A piece that fits with no neighbour (each merge would exceed ``max_tokens``) takes
+    text from one instead (:func:`_rebalance`): the two are joined and cut again at a
+    sentence end into two pieces of at least ``low`` tokens each. Issue 45 measured the
+    share of chunks under ``min_tokens=64`` at cl100k 128 on the corpus and converted
+    documents (docs/quality.md): most of those left were such pieces.
     """
     ps = list(pieces)
     sizes = [run.ctx_count(p) for p in ps]
@@ -384,6 +390,7 @@ def merge_small(run: HybridRun, pieces: list[Piece], low: int) -> list[Piece]:
             continue
         best = _best_neighbour(run, ps, i, whole)
         if best is None:
+            _rebalance(run, ps, sizes, i, low)
             i += 1
             continue
         j, merged, size = best
@@ -394,6 +401,56 @@ def merge_small(run: HybridRun, pieces: list[Piece], low: int) -> list[Piece]:
         _widen_rows(ps, merged, joined)
         i = lo
     return ps
+
+
+def _rebalance(run: HybridRun, ps: list[Piece], sizes: list[int], i: int, low: int) -> None:
+    """Cut ``ps[i]`` (under ``low`` tokens) and a neighbour again into two pieces of ``low`` to ``max`` tokens.
+
+    Only text pieces of the same headings (and pages, with ``merge_across_pages=False``)
+    are cut again; tables, code and heading-only pieces stay as they are. The neighbour
+    before is tried first, then the one after. The joined text is cut by the mode's
+    text split with a budget between half of it and what leaves ``low`` tokens to the
+    second part; a cut is taken when it gives exactly two pieces within
+    ``[low, max_tokens]``. Each piece keeps the items its text holds. ``ps`` and
+    ``sizes`` change in place (the same length); nothing changes when no cut fits.
+    """
+    for j in (i - 1, i + 1):
+        if not 0 <= j < len(ps) or not _may_rebalance(run, ps[i], ps[j]):
+            continue
+        lo = min(i, j)
+        merged = join_pieces(run, ps[lo], ps[lo + 1])
+        parts = _balanced_parts(run, merged, low)
+        if parts is not None:
+            ps[lo : lo + 2] = [_own_items(p) for p in parts]
+            sizes[lo : lo + 2] = [run.ctx_count(p) for p in ps[lo : lo + 2]]
+            return
+
+
+def _may_rebalance(run: HybridRun, a: Piece, b: Piece) -> bool:
+    plain = all(p.table_rows is None and p.code_chunks is None and not p.heading_only for p in (a, b))
+    return plain and a.headings == b.headings and (run.settings.merge_across_pages or pages_of(a) == pages_of(b))
+
+
+def _balanced_parts(run: HybridRun, merged: Piece, low: int) -> list[Piece] | None:
+    """Two parts of ``merged``, each of ``low`` to ``max`` tokens, cut at a sentence end; else None."""
+    text_tokens = run.text_count(merged)
+    overhead = run.ctx_count(merged) - text_tokens
+    room = run.max - overhead  # what the text of one part may hold
+    half = (text_tokens + 1) // 2
+    for available in sorted({half, (half + room) // 2, text_tokens - (low - overhead)}):
+        if not half <= available <= room:
+            continue
+        parts = run.split_text_at(merged, available)
+        if len(parts) == 2 and all(low <= run.ctx_count(p) <= run.max for p in parts):
+            return parts
+    return None
+
+
+def _own_items(piece: Piece) -> Piece:
+    """``piece`` with the items whose text it holds (its anchors), in order; all of them when none is anchored."""
+    refs = {ref for _, ref, _, _ in anchors_of(piece)}
+    kept = [it for it in piece.items if it.self_ref in refs]
+    return replace(piece, items=kept) if kept else piece
 
 
 def _widen_rows(ps: list[Piece], merged: Piece, joined: tuple[tuple[int, int] | None, ...]) -> None:
