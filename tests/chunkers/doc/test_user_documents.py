@@ -190,3 +190,35 @@ def test_min_tokens_takes_text_from_a_full_neighbour(cl100k):
             assert collapse(doc.texts[int(span.ref.rsplit("/", 1)[1])].text[span.start : span.end]) in collapse(
                 chunk.text
             )
+
+
+def scope_list(parent_words: int) -> DoclingDocument:
+    """A section whose list has one item of ``parent_words`` words with six nested items."""
+    doc = DoclingDocument(name="scope")
+    doc.add_heading("Threat model of the project for its network interfaces", level=1)
+    top = doc.add_list_group()
+    words = "data received from remote peers over outbound connections created through the public APIs".split()
+    parent = doc.add_list_item(" ".join((words * 4)[:parent_words]), parent=top)
+    nested = doc.add_list_group(parent=parent)
+    for name in ("HTTP client APIs", "DNS resolver APIs", "TLS socket APIs", "UDP datagram APIs", "Worker messages",
+                 "Child process pipes"):  # fmt: skip
+        doc.add_list_item(f"{name} of every supported platform and release line.", parent=nested)
+    return doc
+
+
+@pytest.mark.parametrize("parent_words", [6, 14, 40])
+def test_nested_list_window_keeps_its_parent_path_at_small_budgets(minilm_dir, parent_words):
+    """Issue 45, fault 5: at 64 tokens a window of nested items lost its headings and parent item."""
+    doc = scope_list(parent_words)
+    chunker = _hybrid(minilm_dir, 64)
+    chunks = list(chunker.chunk(doc))
+    parent = doc.texts[1]
+    windows = [c for c in chunks if parent not in c.meta.doc_items]
+    assert windows, [c.text for c in chunks]
+    for chunk in windows:
+        path = chunk.meta.headings or []
+        # the parent item names the window: its text, or its first words then "…" when it is too long
+        assert path and (path[-1] == parent.text or (path[-1].endswith(" …") and parent.text.startswith(path[-1][:-2])))
+        assert chunk.meta.token_count <= 64
+        assert chunk.text.startswith("- ")  # the nested items as a list, relative to the window's first
+    assert not lost_texts(doc, chunks)

@@ -242,6 +242,27 @@ class HybridRun:
             lo = end
         return out
 
+    # -- heading paths -----------------------------------------------------------
+    def heading_texts(self, headings: list[str]) -> list[str]:
+        """The texts whose counts give :meth:`headings_cost`: the headings, or their joined path.
+
+        With an additive tokenizer, ``count(h1 + delim + h2 + delim)`` is the headings'
+        counts plus one delimiter each (the definition of an additive join).
+        """
+        return list(headings) if self.additive else [join_context(headings, None, "", self.delim)]
+
+    def headings_cost(self, headings: list[str]) -> int:
+        """Tokens the headings add to a chunk's contextualized text."""
+        counts = self.count_many(self.heading_texts(headings))
+        return sum(counts) + (self.delim_tokens * len(headings) if self.additive else 0)
+
+    def fitting_headings(self, headings: list[str], limit: int) -> list[str] | None:
+        """The innermost headings whose cost is at most ``limit`` tokens (None for none)."""
+        start = len(headings)
+        while start > 0 and self.headings_cost(headings[start - 1 :]) <= limit:
+            start -= 1
+        return list(headings[start:]) or None
+
     # -- phase 2: split inside the text ----------------------------------------
     def split_text(self, piece: Piece, close_fences: bool = False) -> list[Piece]:
         """Token-bounded segments of an oversized piece (docling-core's ``_split_using_plain_text``).

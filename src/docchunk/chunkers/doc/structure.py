@@ -31,7 +31,6 @@ from docchunk.chunkers.doc.piece import Piece
 from docchunk.chunkers.doc.provenance import align, anchors_of, join_anchors
 from docchunk.chunkers.doc.tables.balance import balance_tables
 from docchunk.chunkers.doc.tables.pieces import by_rows, joined_cols, split_table, table_of
-from docchunk.serialization.chunk import join_context
 from docchunk.serialization.inline import one_inline_run
 
 if TYPE_CHECKING:
@@ -188,13 +187,13 @@ def fit_headings(run: HybridRun, pieces: Iterable[Piece]) -> list[Piece]:
     out: list[Piece] = []
     pieces = list(pieces)
     # the texts the heading paths' costs are read from, each counted once, in one batch
-    run.count_many(list({t: None for p in pieces if p.headings for t in _heading_texts(run, p.headings)}))
+    run.count_many(list({t: None for p in pieces if p.headings for t in run.heading_texts(p.headings)}))
     for piece in pieces:
         if (kept := _without_emitted(piece, emitted)) is None:
             continue
         piece = kept
         headings = piece.headings
-        if not headings or _headings_cost(run, headings) <= limit:
+        if not headings or run.headings_cost(headings) <= limit:
             out.append(piece)
             continue
         keys = _heading_keys(piece)
@@ -204,10 +203,10 @@ def fit_headings(run: HybridRun, pieces: Iterable[Piece]) -> list[Piece]:
             emitted.update((text, None) for text, _ in keys)
             items = _items_of(piece, new)
             out.append(Piece(text="\n".join(h for h in headings[new:] if h) or headings[-1], items=list(items),
-                             headings=_fitting_suffix(run, headings[:new], limit), origin=piece.origin,
+                             headings=run.fitting_headings(headings[:new], limit), origin=piece.origin,
                              from_headings=True))  # fmt: skip
         if (kept := _without_emitted(piece, emitted)) is not None:  # a content heading's piece: its path went out
-            out.append(replace(kept, headings=_fitting_suffix(run, headings, limit)))
+            out.append(replace(kept, headings=run.fitting_headings(headings, limit)))
     return out
 
 
@@ -260,32 +259,9 @@ def _items_of(piece: Piece, start: int) -> list[Any]:
     return [it for it in own if _heading_text(it)] or own or piece.items[:1]
 
 
-def _fitting_suffix(run: HybridRun, headings: list[str], limit: int) -> list[str] | None:
-    """The innermost headings whose cost is at most ``limit`` tokens (None for none)."""
-    start = len(headings)
-    while start > 0 and _headings_cost(run, headings[start - 1 :]) <= limit:
-        start -= 1
-    return list(headings[start:]) or None
-
-
 def _heading_text(item: DocItem) -> str:
     """The text of an item of a ``from_headings`` piece: a heading (or title) item, a text item."""
     return cast(TextItem, item).text
-
-
-def _heading_texts(run: HybridRun, headings: list[str]) -> list[str]:
-    """The texts whose counts give :func:`_headings_cost`: the headings, or their joined path.
-
-    With an additive tokenizer, ``count(h1 + delim + h2 + delim)`` is the headings'
-    counts plus one delimiter each (the definition of an additive join).
-    """
-    return list(headings) if run.additive else [join_context(headings, None, "", run.delim)]
-
-
-def _headings_cost(run: HybridRun, headings: list[str]) -> int:
-    """Tokens the headings add to a chunk's contextualized text."""
-    counts = run.count_many(_heading_texts(run, headings))
-    return sum(counts) + (run.delim_tokens * len(headings) if run.additive else 0)
 
 
 # -- pages ---------------------------------------------------------------------
