@@ -175,6 +175,7 @@ class DocumentChunker(BaseChunker):
             table_cols=list(piece.table_cols) if piece.table_cols is not None else None,
             spans=spans_of(completed(piece, doc, caption_items), texts),
             page_boxes=page_boxes_of(piece.items, doc),
+            headings_dropped=piece.headings_dropped,
         )
         chunk = DocChunk(text=piece.text, meta=meta)
         chunk._budget = self._budget()

@@ -288,7 +288,9 @@ class HybridRun:
             available -= overflow
         if piece.headings is not None or piece.captions is not None:
             # headings and captions alone exceed the budget: drop them, keep the text
-            return self.split_text(replace(piece, headings=None, captions=None, plain_only=True), close_fences)
+            dropped = [*(piece.headings_dropped or []), *(piece.headings or [])] or None
+            bare = replace(piece, headings=None, captions=None, plain_only=True, headings_dropped=dropped)
+            return self.split_text(bare, close_fences)
         return self._segments(piece, self.max, close_fences)
 
     def split_text_at(self, piece: Piece, available: int) -> list[Piece]:

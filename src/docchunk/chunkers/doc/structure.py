@@ -175,7 +175,8 @@ def fit_headings(run: HybridRun, pieces: Iterable[Piece]) -> list[Piece]:
     """Shorten heading paths that take more than half of ``max_tokens``.
 
     Such a piece keeps, as its headings, the innermost headings whose
-    contextualized size is at most half the budget (maybe none); the headings of
+    contextualized size is at most half the budget (maybe none; the others are in
+    its ``headings_dropped``); the headings of
     the path not emitted yet are emitted once, before the first such piece, as a
     piece of its own whose text is those headings, one per line (split later like
     any text when it is too long). A heading is one heading item: two sections
@@ -206,7 +207,9 @@ def fit_headings(run: HybridRun, pieces: Iterable[Piece]) -> list[Piece]:
                              headings=run.fitting_headings(headings[:new], limit), origin=piece.origin,
                              from_headings=True))  # fmt: skip
         if (kept := _without_emitted(piece, emitted)) is not None:  # a content heading's piece: its path went out
-            out.append(replace(kept, headings=run.fitting_headings(headings, limit)))
+            fitting = run.fitting_headings(headings, limit) or []
+            dropped = list(headings[: len(headings) - len(fitting)]) or None
+            out.append(replace(kept, headings=fitting or None, headings_dropped=dropped))
     return out
 
 
@@ -499,6 +502,7 @@ def join_pieces(run: HybridRun, a: Piece, b: Piece) -> Piece:
         captions=captions,
         table_rows=rows,
         table_cols=joined_cols(a, b) if rows is not None else None,
+        headings_dropped=a.headings_dropped or b.headings_dropped,
     )
 
 
