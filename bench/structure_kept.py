@@ -234,17 +234,25 @@ def load(paths: list[Path]) -> list[Any]:
     return docs
 
 
+def documents(paths: list[Path]) -> list[Any] | None:
+    """The documents under ``paths`` (default: the shared corpus), their count printed; None (said) without any."""
+    paths = paths or [p for p in CORPORA if p.exists()]
+    if not paths:
+        print("no corpus found (../shared/corpus); pass paths", file=sys.stderr)
+        return None
+    docs = load(paths)
+    print(f"{len(docs)} documents")
+    return docs
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("paths", nargs="*", type=Path)
     parser.add_argument("--modes", default="default,compat")
     args = parser.parse_args(argv)
-    paths = args.paths or [p for p in CORPORA if p.exists()]
-    if not paths:
-        print("no corpus found (../shared/corpus); pass paths", file=sys.stderr)
+    docs = documents(args.paths)
+    if docs is None:
         return 1
-    docs = load(paths)
-    print(f"{len(docs)} documents")
     print("| tokenizer | max_tokens | mode | chunks | flattened | sibling paths | split runs | lead-ins apart |")
     print("|---|---|---|---|---|---|---|---|")
     for tokenizer, max_tokens in CONFIGS:

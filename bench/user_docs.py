@@ -42,7 +42,7 @@ warnings.simplefilter("ignore")
 sys.path.insert(0, str(Path(__file__).parent))
 
 from quality import norm  # noqa: E402  (bench/ on the path first)
-from structure_kept import CORPORA, flattened, load  # noqa: E402
+from structure_kept import documents, flattened  # noqa: E402
 
 FENCE = re.compile(r"^[ \t]*(```|~~~)", re.M)
 FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]*$", re.M)
@@ -162,12 +162,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("paths", nargs="*", type=Path)
     parser.add_argument("--configs", default="minilm:64,minilm:256,cl100k:128")
     args = parser.parse_args(argv)
-    paths = args.paths or [p for p in CORPORA if p.exists()]
-    if not paths:
-        print("no corpus found (../shared/corpus); pass paths", file=sys.stderr)
+    docs = documents(args.paths)
+    if docs is None:
         return 1
-    docs = load(paths)
-    print(f"{len(docs)} documents")
     print("| tokenizer | max_tokens | chunks | errors | lost | twice | fences | flattened | under 64 (min_tokens=64) |")
     print("|---|---|---|---|---|---|---|---|---|")
     for config in args.configs.split(","):
