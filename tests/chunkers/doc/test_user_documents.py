@@ -222,3 +222,15 @@ def test_nested_list_window_keeps_its_parent_path_at_small_budgets(minilm_dir, p
         assert chunk.meta.token_count <= 64
         assert chunk.text.startswith("- ")  # the nested items as a list, relative to the window's first
     assert not lost_texts(doc, chunks)
+
+
+def test_compat_mode_names_no_dropped_headings(minilm_dir):
+    """``meta.headings_dropped`` is the default mode's: docling-core's chunks stay as they are (no new key)."""
+    doc = DoclingDocument(name="deep")
+    doc.add_title("Regional statistics office of the cooperative federation of the northern valleys")
+    doc.add_heading("Results of the field measurements by site and by season", level=1)
+    doc.add_text(DocItemLabel.TEXT, "Snow depth was measured at dawn beside the upper hut. " * 3)
+    compat = list(_hybrid(minilm_dir, 16, docling_compat=True).chunk(doc))
+    assert compat and all("headings_dropped" not in c.export_json_dict()["meta"] for c in compat)
+    default = list(_hybrid(minilm_dir, 16).chunk(doc))
+    assert any(c.meta.headings_dropped for c in default)

@@ -264,22 +264,23 @@ class HybridRun:
         return list(headings[start:]) or None
 
     # -- phase 2: split inside the text ----------------------------------------
-    def split_text(self, piece: Piece, close_fences: bool = False) -> list[Piece]:
+    def split_text(self, piece: Piece, structured: bool = False) -> list[Piece]:
         """Token-bounded segments of an oversized piece (docling-core's ``_split_using_plain_text``).
 
-        With ``close_fences`` (the default mode), a segment that cuts a fenced code block
-        closes the fence at its end and reopens it, with its info string, at its start
-        (:func:`~docchunk.markup.fences.reopened_fences`); the markup counts against the
-        budget, and the anchors (so ``meta.spans``) still point at the code's own text.
+        With ``structured`` (the default mode's pass), a segment that cuts a fenced code
+        block closes the fence at its end and reopens it, with its info string, at its
+        start (:func:`~docchunk.markup.fences.reopened_fences`; the markup counts against
+        the budget, and the anchors, so ``meta.spans``, still point at the code's own
+        text), and headings dropped because they alone exceed the budget are named in
+        ``headings_dropped``. Without it, docling-core's segments, exactly.
         """
         total = self.ctx_count(piece)
         if total <= self.max:
             return [piece]
-        if close_fences and "```" not in piece.text and "~~~" not in piece.text:
-            close_fences = False
+        fences = structured and ("```" in piece.text or "~~~" in piece.text)
         available = self.max - (total - self.text_count(piece))
         while available > 0:
-            segments = self._segments(piece, available, close_fences)
+            segments = self._segments(piece, available, fences)
             if not segments:
                 return []
             overflow = max(self.ctx_count(s) for s in segments) - self.max
@@ -288,10 +289,11 @@ class HybridRun:
             available -= overflow
         if piece.headings is not None or piece.captions is not None:
             # headings and captions alone exceed the budget: drop them, keep the text
-            dropped = [*(piece.headings_dropped or []), *(piece.headings or [])] or None
-            bare = replace(piece, headings=None, captions=None, plain_only=True, headings_dropped=dropped)
-            return self.split_text(bare, close_fences)
-        return self._segments(piece, self.max, close_fences)
+            bare = replace(piece, headings=None, captions=None, plain_only=True)
+            if structured and piece.headings:
+                bare.headings_dropped = [*(piece.headings_dropped or []), *piece.headings]
+            return self.split_text(bare, structured)
+        return self._segments(piece, self.max, fences)
 
     def split_text_at(self, piece: Piece, available: int) -> list[Piece]:
         """``piece`` cut by the mode's text split into parts whose text holds at most ``available`` tokens.

@@ -80,7 +80,7 @@ def _text_phases(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
     # token offsets of long ones are kept, so that their sentences are sized without tokenizing again
     texts = [p.text for p in pieces if p.table_rows is None and p.text_tokens is None]
     run.sizer.count_batch_keeping_offsets(texts, run.max // 4)
-    pieces = [s for p in pieces for s in ([p] if p.table_rows is not None else run.split_text(p, close_fences=True))]
+    pieces = [s for p in pieces for s in ([p] if p.table_rows is not None else run.split_text(p, structured=True))]
     run.sizer.drop_offsets()
     pieces = attach_lead_ins(run, pieces)
     if settings.balance_tables:
