@@ -10,7 +10,8 @@ at 128) it chunks every document with ``HybridChunker`` and counts (issue 24):
 
 - flattened: nested lists (a top list with a nested item) where some nested item
   is written in a chunk at the indentation of its parent item, or starts a chunk
-  whose ``contextualize()`` does not hold its parent item's text;
+  whose ``contextualize()`` does not hold its parent item's text (or, for a parent
+  too long for half the budget, its first words then `` …``, since 4 December 2026);
 - sibling paths: chunks whose heading path holds a heading directly followed by
   one of the same or a higher level (a sibling written as a parent);
 - split runs: inline groups (sentences of bold/italic/link fragments) whose
@@ -75,6 +76,13 @@ def _indent_of(text: str, needle: str) -> int | None:
     return None
 
 
+def _names(context: str, parent: str) -> bool:
+    """Whether ``context`` holds the parent item's text, or its first words then `` …`` (a path too long to fit)."""
+    return parent in context or any(
+        line.endswith(" …") and parent.startswith(line[:-2]) for line in context.split("\n")
+    )
+
+
 def flattened(doc: Any, chunks: list[Any], contexts: list[str]) -> int:
     """Nested lists written flat, or with a sub-item that starts a chunk without its parent."""
     from docling_core.types.doc.document import ListItem
@@ -94,7 +102,7 @@ def flattened(doc: Any, chunks: list[Any], contexts: list[str]) -> int:
                 mine, theirs = _indent_of(chunk.text, it.text.strip()), _indent_of(chunk.text, parent.text.strip())
                 if mine is not None and theirs is not None and mine <= theirs:
                     bad.add(top.self_ref)
-            elif k == 0 and parent.text.strip() not in context:
+            elif k == 0 and not _names(context, parent.text.strip()):
                 bad.add(top.self_ref)
     return len(bad)
 
@@ -226,17 +234,25 @@ def load(paths: list[Path]) -> list[Any]:
     return docs
 
 
+def documents(paths: list[Path]) -> list[Any] | None:
+    """The documents under ``paths`` (default: the shared corpus), their count printed; None (said) without any."""
+    paths = paths or [p for p in CORPORA if p.exists()]
+    if not paths:
+        print("no corpus found (../shared/corpus); pass paths", file=sys.stderr)
+        return None
+    docs = load(paths)
+    print(f"{len(docs)} documents")
+    return docs
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("paths", nargs="*", type=Path)
     parser.add_argument("--modes", default="default,compat")
     args = parser.parse_args(argv)
-    paths = args.paths or [p for p in CORPORA if p.exists()]
-    if not paths:
-        print("no corpus found (../shared/corpus); pass paths", file=sys.stderr)
+    docs = documents(args.paths)
+    if docs is None:
         return 1
-    docs = load(paths)
-    print(f"{len(docs)} documents")
     print("| tokenizer | max_tokens | mode | chunks | flattened | sibling paths | split runs | lead-ins apart |")
     print("|---|---|---|---|---|---|---|---|")
     for tokenizer, max_tokens in CONFIGS:

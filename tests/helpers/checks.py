@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 _WS = re.compile(r"\s+")
+_FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]*$", re.M)
 
 
 def squash(text: str) -> str:
@@ -22,13 +23,14 @@ def lost_texts(doc: Any, chunks: list[Any]) -> list[str]:
     """
     from docling_core.types.doc import TextItem
 
-    joined = squash("".join(c.text for c in chunks))
+    # a split code block closes its fence at the end of each piece and reopens it in the next
+    joined = squash("".join(_FENCE_LINE.sub("", c.text) for c in chunks))
     context = {squash(h) for c in chunks for h in [*(c.meta.headings or []), *(c.meta.__dict__.get("captions") or [])]}
     items = [item for item, _ in doc.iterate_items() if isinstance(item, TextItem) and item.text.strip()]
     # a chunk merged across a heading boundary (min_tokens) has that heading as a line of its text,
     # which may sit between two parts of a split paragraph
     headings = {it.text for it in items if it.label in ("title", "section_header")}
-    body = squash("".join(line for c in chunks for line in _without_headings(c.text, headings)))
+    body = squash("".join(line for c in chunks for line in _without_headings(_FENCE_LINE.sub("", c.text), headings)))
     lost = []
     for item in items:
         text = squash(item.text)

@@ -16,7 +16,7 @@ import re
 from docchunk.tokenizers import Tokenizer
 from docchunk.types import Chunk
 
-__all__ = ["closing_fences", "fence_lines", "fenced_blocks", "in_blocks", "keep_fences_closed"]
+__all__ = ["closing_fences", "fence_lines", "fenced_blocks", "in_blocks", "keep_fences_closed", "reopened_fences"]
 
 # a fence line (CommonMark): indentation, then three or more backticks or tildes; lines end at
 # "\r\n", "\r" or "\n", and a fence line's match ends before its line break. Indented by more
@@ -101,6 +101,46 @@ def fence_lines(text: str) -> list[tuple[int, int, bool]]:
         if closing is not None:
             out.append((closing.start(), closing.end(), False))
     return out
+
+
+def reopened_fences(text: str, start: int, end: int) -> tuple[str, int, str]:
+    r"""The fence markup that makes ``text[start:end]`` a balanced part of a split code block.
+
+    Returns ``(before, start, after)``: the part is ``before + text[start:end] + after``.
+    ``before`` is the opening fence line of the block that the part starts inside
+    (after its opening line, before its closing fence line), with its info string
+    (````` ```python `````) and a line break; ``after`` is a line break and the opening
+    fence's marks when the part ends inside a block (its opening line written or
+    reopened, its closing fence line not whole in the part). A part that starts with
+    the closing fence line of a block cut before it (only whitespace before the fence)
+    starts after that line instead (the part before closed the block), so no part
+    holds an empty block or a lone closing fence. A block the text never closes is not
+    closed here either. Fences pair as in :func:`closing_fences`. So a split fenced
+    block closes at the end of each part and reopens, with the same info string, at the
+    start of the next; the code's own text is ``text[start:end]``, unchanged, between.
+
+    Example:
+        >>> text = "```python\nx = 1\ny = 2\n```"
+        >>> reopened_fences(text, 0, 15)
+        ('', 0, '\n```')
+        >>> reopened_fences(text, 16, len(text))
+        ('```python\n', 16, '')
+    """
+    before = after = ""
+    for opening, closing in _fence_pairs(text):
+        if closing is None or opening.start() >= end:
+            break
+        if closing.end() <= start:
+            continue
+        if opening.end() < start <= closing.start():
+            if not text[start : closing.start()].strip():  # a lone closing fence: the part before closed it
+                space = _SPACE.match(text, closing.end())
+                start = min(end, space.end() if space is not None else closing.end())
+                continue
+            before = opening.group(0).lstrip(" ") + ("" if text.startswith("\n", start) else "\n")
+        if opening.end() <= end < closing.end() and (before or start <= opening.start()):
+            after = ("" if text[:end].endswith("\n") else "\n") + opening.group(1)
+    return before, start, after
 
 
 def in_blocks(blocks: list[tuple[int, int]], position: int) -> bool:

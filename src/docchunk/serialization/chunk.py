@@ -27,7 +27,7 @@ __all__ = [
 
 
 _OWN_FIELDS = ["token_count", "page_numbers", "oversized", "context_prefix", "context_suffix", "expanded", "table_rows",
-               "table_cols", "spans", "page_boxes", "role"]
+               "table_cols", "spans", "page_boxes", "headings_dropped", "role"]
 
 
 class ItemSpan(BaseModel):
@@ -94,6 +94,12 @@ class DocMeta(_DLDocMeta):
             "bbox": {"l", "t", "r", "b", "coord_origin"}}``, the union of the
             chunk's items' boxes on that page, in the coordinate origin of the
             items' boxes; else None.
+        headings_dropped: Default mode of :class:`docchunk.HybridChunker`: the outer
+            headings of the chunk's section path that ``headings`` leaves out because
+            they did not fit ``max_tokens`` with its text (outermost first; ``headings``
+            holds the rest of the path, maybe nothing): a table row kept whole under a
+            path costing more than half the budget, or a path larger than the budget
+            on its own. None when ``headings`` is the whole path.
         role: What the chunk is when a boilerplate rule of :mod:`docchunk.roles` marks
             it: ``"navigation"``, ``"contents"``, ``"links"``, ``"furniture"`` or
             ``"concepts"``; None for content. Set after chunking, never by a chunker.
@@ -110,6 +116,7 @@ class DocMeta(_DLDocMeta):
     table_cols: list[tuple[int, int, int]] | None = None
     spans: list[ItemSpan] | None = None
     page_boxes: list[PageBox] | None = None
+    headings_dropped: list[str] | None = None
     role: str | None = None
 
     excluded_embed: ClassVar[list[str]] = [*_DLDocMeta.excluded_embed, *_OWN_FIELDS]

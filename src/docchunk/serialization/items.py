@@ -15,14 +15,16 @@ everything a document says reaches some chunk:
 - :class:`KeyValueLinesSerializer`: key-value and form items as ``key: value`` lines.
 - :class:`FaithfulFallbackSerializer`: an unknown item as its own text, never ``missing-text``.
 - :class:`FaithfulChunkingSerializer`: the chunking serializer with formulas as their
-  LaTeX ``text``, else their ``orig``, else nothing; and page headers and footers left
-  out unless ``include_furniture``.
+  LaTeX ``text``, else their ``orig``, else nothing; notes (footnotes and endnotes) of
+  the furniture layer written as body text; and page headers and footers left out
+  unless ``include_furniture``.
 
 ``docling_compat=True`` uses none of them (docling-core's text, exactly).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar, TypeGuard
 
 from docling_core.transforms.serializer.base import (
@@ -38,6 +40,7 @@ from docling_core.transforms.serializer.markdown import (
 )
 from docling_core.types.doc import DocItemLabel, DoclingDocument
 from docling_core.types.doc.document import (
+    CodeItem,
     ContentLayer,
     DocItem,
     FieldItem,
@@ -63,11 +66,37 @@ __all__ = [
     "KeyValueLinesSerializer",
     "PictureTextSerializer",
     "graph_lines",
+    "is_furniture",
     "orig_only_formula",
 ]
 
 FURNITURE_LABELS = frozenset({DocItemLabel.PAGE_HEADER, DocItemLabel.PAGE_FOOTER})
 """Labels of page furniture, left out of the default mode's chunks wherever the items sit."""
+
+
+_EMPHASISED_BLOCK = re.compile(r"[*_~]+(`{3,}\n.*\n`{3,})[*_~]+", re.S)
+"""A fenced code block inside emphasis marks, as docling-core writes a code item with ``formatting``."""
+
+
+def is_furniture(item: NodeItem) -> bool:
+    """Whether the default mode leaves ``item`` out as page furniture (unless ``include_furniture``).
+
+    Page headers and footers (by label, wherever they sit) and every other item of the
+    furniture layer, except notes: docling's DOCX converter puts a document's footnotes
+    and endnotes (label ``footnote``) in the furniture layer, and they are body text.
+    """
+    if isinstance(item, DocItem) and item.label in FURNITURE_LABELS:
+        return True
+    return item.content_layer == ContentLayer.FURNITURE and not _is_note(item)
+
+
+def _is_note(item: NodeItem) -> bool:
+    return isinstance(item, DocItem) and item.label == DocItemLabel.FOOTNOTE
+
+
+def _has_furniture_notes(doc: DoclingDocument) -> bool:
+    return any(_is_note(t) and t.content_layer == ContentLayer.FURNITURE for t in doc.texts)
+
 
 PLACEHOLDERS = (
     "<!-- image -->",
@@ -245,9 +274,14 @@ class FaithfulChunkingSerializer(ChunkingSerializer):
 
     - A formula is its LaTeX ``text`` (``$$...$$``, as docling-core writes it), else
       its ``orig`` as plain text, else nothing (docling-core: ``<!-- formula-not-decoded -->``).
+    - A code block written with emphasis (a bold ``<pre>`` of an HTML page) is the
+      fenced block alone: docling-core writes the marks around the fence lines, so
+      neither is a fence line and the code reads as open Markdown.
+    - Footnotes and endnotes in the furniture layer (where docling's DOCX converter
+      puts them, after the body) are written as body text, where they sit.
     - Items labelled ``page_header`` or ``page_footer`` are excluded wherever they sit
-      (the body layer included), unless ``include_furniture`` is set; then the
-      furniture layer is serialized too.
+      (the body layer included), and so is the rest of the furniture layer, unless
+      ``include_furniture`` is set; then the whole furniture layer is serialized too.
 
     The fast path of :class:`ChunkingSerializer` stays on (it writes formulas the same
     way, see :attr:`writes_formula_orig`).
@@ -262,8 +296,10 @@ class FaithfulChunkingSerializer(ChunkingSerializer):
     def for_document(cls, doc: DoclingDocument, **fields: Any) -> ChunkingSerializer:
         """:meth:`ChunkingSerializer.for_document`, with ``include_furniture`` among ``fields``."""
         ser = super().for_document(doc, **fields)
-        if ser.include_furniture:  # type: ignore[attr-defined]
-            ser.params.layers = {ContentLayer.BODY, ContentLayer.FURNITURE}
+        furniture = ser.include_furniture  # type: ignore[attr-defined]
+        # notes in the furniture layer: only then do the layers leave the defaults (and the fast path)
+        if furniture or (ContentLayer.FURNITURE not in ser.params.layers and _has_furniture_notes(doc)):
+            ser.params.layers = {*ser.params.layers, ContentLayer.FURNITURE}
         return ser
 
     def serialize(self, *, item: NodeItem | None = None, **kwargs: Any) -> SerializationResult:
@@ -276,13 +312,16 @@ class FaithfulChunkingSerializer(ChunkingSerializer):
                 return create_ser_result()
             text = self.post_process(text=item.orig.strip(), formatting=item.formatting, hyperlink=item.hyperlink)
             return create_ser_result(text=text, span_source=item)
-        return super().serialize(item=item, **kwargs)
+        res = super().serialize(item=item, **kwargs)
+        if isinstance(item, CodeItem) and item.formatting is not None:
+            block = _EMPHASISED_BLOCK.fullmatch(res.text)
+            if block is not None:  # "**```\n...\n```**": the marks would leave both fence lines unbalanced
+                return SerializationResult(text=block.group(1), spans=res.spans)
+        return res
 
     def _excluded_from_nodes(self, params: Any) -> set[str]:
-        """docling-core's excluded references, plus page headers and footers unless ``include_furniture``."""
+        """docling-core's excluded references, plus furniture (:func:`is_furniture`) unless ``include_furniture``."""
         refs = super()._excluded_from_nodes(params)
         if not self.include_furniture:
-            refs.update(
-                node.self_ref for node in self._nodes if isinstance(node, DocItem) and node.label in FURNITURE_LABELS
-            )
+            refs.update(node.self_ref for node in self._nodes if isinstance(node, DocItem) and is_furniture(node))
         return refs

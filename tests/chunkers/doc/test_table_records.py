@@ -271,31 +271,44 @@ def test_entry_whose_header_fills_the_budget_leaves_no_lone_label_or_value_line(
     assert any(line.endswith("alpha = -") for line in lines), lines
 
 
-def test_row_split_only_by_its_heading_path_is_whole_under_a_shorter_path():
-    """A row that fits the budget, but not with a deep heading path, was cut.
-
-    It is one piece now, under the innermost headings that leave it room (the outer ones dropped).
-    """
+def _field_table(path: list[str]) -> DoclingDocument:
     doc = DoclingDocument(name="t")
-    path = ["Annual report of the northern region cooperative", "Operations and financial review of the year",
-            "Results of the field measurements by site"]  # fmt: skip
     doc.add_title(text=path[0])
-    doc.add_heading(text=path[1], level=1)
-    doc.add_heading(text=path[2], level=2)
+    for level, heading in enumerate(path[1:], 1):
+        doc.add_heading(text=heading, level=level)
     grid = [["Site", "Mean", "Peak", "Notes"], ["Pass", "1.5", "2.5", "dry ground near the old quarry road"],
             ["North ridge camp", "10.25", "14.75", "measured at dawn in wet snow beside the upper hut"]]  # fmt: skip
     make_table(grid, doc=doc)
+    return doc
+
+
+FIELD_PATH = ["Annual report of the northern region cooperative", "Operations and financial review of the year",
+              "Results of the field measurements by site"]  # fmt: skip
+
+
+@pytest.mark.parametrize("outer", [[], ["Regional statistics office of the cooperative federation"]])
+def test_row_split_only_by_its_heading_path_keeps_the_path(outer):
+    """A row that fits the budget, but not with a deep heading path (issue 45).
+
+    It used to go whole under a shorter path, the outer headings dropped. The path is
+    kept now and the row cut between entries: the whole path when it costs at most half
+    the budget (21 of 48 tokens), else (28) the innermost headings within that half,
+    the outer ones in ``meta.headings_dropped`` (written once as text before the section).
+    """
+    path = [*outer, *FIELD_PATH]
+    doc = _field_table(path)
     chunker = docchunk.HybridChunker(max_tokens=48)
     tok = chunker.token_counter
     row = table_rows(doc.tables[0], doc).rows[1].text
     assert tok.count_tokens(join_context(path, None, row, "\n")) > 48 >= tok.count_tokens(row)
     chunks = list(chunker.chunk(doc))
     check_tables(chunker, doc, chunks)
-    (holder,) = [c for c in table_pieces_of(chunks) if row in c.text.split("\n")]
-    headings = holder.meta.headings or []
-    assert headings == path[len(path) - len(headings) :] and len(headings) < len(path)
-    assert holder.meta.token_count <= 48 and holder.meta.table_rows == (2, 3)
-    assert any(c.meta.headings == path for c in table_pieces_of(chunks))  # the first row keeps the whole path
+    pieces = table_pieces_of(chunks)
+    assert not any(row in c.text.split("\n") for c in pieces)  # cut between its entries
+    for chunk in pieces:
+        assert chunk.meta.token_count <= 48
+        assert chunk.meta.headings == FIELD_PATH
+        assert chunk.meta.headings_dropped == (outer or None)
 
 
 # -- properties over generated tables ---------------------------------------------------

@@ -58,7 +58,9 @@ class DocumentChunker(BaseChunker):
             docling-core as listed in ``docs/compat.md``.
         include_furniture: Default mode: also chunk page headers and footers (the
             furniture layer, and body items labelled ``page_header``/``page_footer``),
-            which are left out by default. Ignored with ``docling_compat=True``
+            which are left out by default. Footnotes and endnotes are body text
+            wherever they sit (docling's DOCX converter puts them in the furniture
+            layer). Ignored with ``docling_compat=True``
             (docling-core's layers) and with a user's own ``serializer_provider``.
 
     Configuration is strict: an unknown keyword argument raises :class:`ConfigError`
@@ -173,6 +175,7 @@ class DocumentChunker(BaseChunker):
             table_cols=list(piece.table_cols) if piece.table_cols is not None else None,
             spans=spans_of(completed(piece, doc, caption_items), texts),
             page_boxes=page_boxes_of(piece.items, doc),
+            headings_dropped=piece.headings_dropped,
         )
         chunk = DocChunk(text=piece.text, meta=meta)
         chunk._budget = self._budget()

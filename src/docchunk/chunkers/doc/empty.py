@@ -16,7 +16,7 @@ from docling_core.types.doc import DoclingDocument
 from docling_core.types.doc.document import ContentLayer, FormulaItem, PictureItem
 
 from docchunk.errors import DocumentError
-from docchunk.serialization.items import FURNITURE_LABELS
+from docchunk.serialization.items import is_furniture
 
 if TYPE_CHECKING:
     from docling_core.transforms.serializer.base import BaseDocSerializer
@@ -61,7 +61,7 @@ def _reachable(doc: DoclingDocument) -> dict[str, bool]:
 
 def _where(item: DocItem, reachable: dict[str, bool], include_furniture: bool, layers: set[ContentLayer]) -> str:
     """Why ``item`` may be in no chunk: the first reason that applies."""
-    if not include_furniture and (item.label in FURNITURE_LABELS or item.content_layer == ContentLayer.FURNITURE):
+    if not include_furniture and is_furniture(item):
         return "furniture"
     if item.content_layer not in layers:
         return f"layer {item.content_layer.value}"

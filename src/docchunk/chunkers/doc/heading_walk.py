@@ -12,7 +12,8 @@ with these differences, each of which keeps text that docling-core drops:
 - A heading that reads as content (:func:`is_content_heading`: a numbered clause,
   a sentence, or a long heading) is also text: before the first content of its
   section, a piece of the same headings whose text is the heading (merged with
-  that content by the chunker when it fits).
+  that content by the chunker when it fits). In the final chunk that holds its text
+  it leaves the heading path (:func:`heading_once`), so it is written once.
 - A caption or footnote that its table or picture does not serialize (docling-core
   serializes no footnotes), or that belongs to no walked element, becomes a chunk.
 - Content inside a spreadsheet sheet has the sheet's name first in its heading path.
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from docling_core.transforms.serializer.base import BaseDocSerializer
 from docling_core.transforms.serializer.common import DocSerializer
@@ -50,7 +51,7 @@ from docchunk.chunkers.doc.piece import Piece
 from docchunk.serialization.inline import inline_group_of, plain_inline_text
 from docchunk.serialization.table_rows import table_rows
 
-__all__ = ["is_content_heading", "structured_walk", "without_debris"]
+__all__ = ["heading_once", "is_content_heading", "structured_walk", "without_debris"]
 
 _SATELLITES = (DocItemLabel.CAPTION, DocItemLabel.FOOTNOTE)
 _DEBRIS = re.compile(r"[|\-: \t]*[|\-:][|\-: \t]*")
@@ -260,6 +261,36 @@ def is_content_heading(text: str) -> bool:
     numbered = _CLAUSE_NUMBER.match(text)
     rest = text[numbered.end() :].split() if numbered else words
     return (numbered is not None or _SENTENCE_END.search(text) is not None) and len(rest) >= CONTENT_HEADING_WORDS
+
+
+def heading_once(piece: Piece) -> Piece:
+    """``piece`` without the headings of its path whose items are in its text (each written once).
+
+    A content heading (:func:`is_content_heading`) is text of the first piece of its
+    section and stays in that piece's heading path while the hybrid chunker splits and
+    merges (pieces merge only under the same path); in the final chunk it would then be
+    in ``contextualize()`` twice, as a heading and as text. Run on the final pieces:
+    the heading leaves the path of the piece whose text holds it, and stays in the path
+    of the rest of its section. Postcondition: no heading item of ``piece.items`` is in
+    the returned piece's ``headings``/``heading_items``.
+    """
+    if piece.heading_only or not piece.headings:  # (a heading-only piece's items are its path)
+        return piece
+    in_text = [it for it in piece.items if isinstance(it, (TitleItem, SectionHeaderItem))]
+    if not in_text:
+        return piece
+    headings, path_items = list(piece.headings), list(piece.heading_items or [])
+    for item in in_text:
+        refs = [h.self_ref for h in path_items]
+        if item.self_ref in refs:
+            k = refs.index(item.self_ref)
+            del headings[len(headings) - len(path_items) + k]  # (sheet names come first, without items)
+            del path_items[k]
+        elif item.text in headings:  # a path without its items: the last heading of that text
+            del headings[len(headings) - 1 - headings[::-1].index(item.text)]
+    if headings == piece.headings:
+        return piece
+    return replace(piece, headings=headings or None, heading_items=path_items or None)
 
 
 def _content_headings(scope: _Scope, doc: DoclingDocument) -> Iterator[Piece]:

@@ -22,6 +22,7 @@ from docling_core.types.doc import DoclingDocument, FloatingItem, NodeItem, Sect
 from docchunk.chunkers.doc.compat.table_lines import split_lines, split_table_by_columns
 from docchunk.chunkers.doc.piece import CodeStrategy, Piece
 from docchunk.chunkers.doc.provenance import align, anchors_of, join_anchors, slice_anchors
+from docchunk.markup.fences import reopened_fences
 from docchunk.serialization import is_chunking_serializer
 from docchunk.serialization.chunk import join_context
 from docchunk.tokenizers import Sizer, Tokenizer
@@ -241,15 +242,45 @@ class HybridRun:
             lo = end
         return out
 
+    # -- heading paths -----------------------------------------------------------
+    def heading_texts(self, headings: list[str]) -> list[str]:
+        """The texts whose counts give :meth:`headings_cost`: the headings, or their joined path.
+
+        With an additive tokenizer, ``count(h1 + delim + h2 + delim)`` is the headings'
+        counts plus one delimiter each (the definition of an additive join).
+        """
+        return list(headings) if self.additive else [join_context(headings, None, "", self.delim)]
+
+    def headings_cost(self, headings: list[str]) -> int:
+        """Tokens the headings add to a chunk's contextualized text."""
+        counts = self.count_many(self.heading_texts(headings))
+        return sum(counts) + (self.delim_tokens * len(headings) if self.additive else 0)
+
+    def fitting_headings(self, headings: list[str], limit: int) -> list[str] | None:
+        """The innermost headings whose cost is at most ``limit`` tokens (None for none)."""
+        start = len(headings)
+        while start > 0 and self.headings_cost(headings[start - 1 :]) <= limit:
+            start -= 1
+        return list(headings[start:]) or None
+
     # -- phase 2: split inside the text ----------------------------------------
-    def split_text(self, piece: Piece) -> list[Piece]:
-        """Token-bounded segments of an oversized piece (docling-core's ``_split_using_plain_text``)."""
+    def split_text(self, piece: Piece, structured: bool = False) -> list[Piece]:
+        """Token-bounded segments of an oversized piece (docling-core's ``_split_using_plain_text``).
+
+        With ``structured`` (the default mode's pass), a segment that cuts a fenced code
+        block closes the fence at its end and reopens it, with its info string, at its
+        start (:func:`~docchunk.markup.fences.reopened_fences`; the markup counts against
+        the budget, and the anchors, so ``meta.spans``, still point at the code's own
+        text), and headings dropped because they alone exceed the budget are named in
+        ``headings_dropped``. Without it, docling-core's segments, exactly.
+        """
         total = self.ctx_count(piece)
         if total <= self.max:
             return [piece]
+        fences = structured and ("```" in piece.text or "~~~" in piece.text)
         available = self.max - (total - self.text_count(piece))
         while available > 0:
-            segments = self._segments(piece, available)
+            segments = self._segments(piece, available, fences)
             if not segments:
                 return []
             overflow = max(self.ctx_count(s) for s in segments) - self.max
@@ -258,11 +289,28 @@ class HybridRun:
             available -= overflow
         if piece.headings is not None or piece.captions is not None:
             # headings and captions alone exceed the budget: drop them, keep the text
-            return self.split_text(replace(piece, headings=None, captions=None, plain_only=True))
-        return self._segments(piece, self.max)
+            bare = replace(piece, headings=None, captions=None, plain_only=True)
+            if structured and piece.headings:
+                bare.headings_dropped = [*(piece.headings_dropped or []), *piece.headings]
+            return self.split_text(bare, structured)
+        return self._segments(piece, self.max, fences)
 
-    def _segments(self, piece: Piece, available: int) -> list[Piece]:
-        """``piece`` split by :meth:`segment`; each part keeps the anchors of the range it holds."""
+    def split_text_at(self, piece: Piece, available: int) -> list[Piece]:
+        """``piece`` cut by the mode's text split into parts whose text holds at most ``available`` tokens.
+
+        For a pass that wants parts smaller than ``max_tokens`` (``min_tokens``'s
+        rebalancing); fenced blocks are closed and reopened as in :meth:`split_text`.
+        """
+        fences = "```" in piece.text or "~~~" in piece.text
+        return self._segments(piece, available, fences)
+
+    def _segments(self, piece: Piece, available: int, close_fences: bool = False) -> list[Piece]:
+        """``piece`` split by :meth:`segment`; each part keeps the anchors of the range it holds.
+
+        With ``close_fences``, a part that cuts a fenced block gets the fence lines that
+        balance it (:func:`~docchunk.markup.fences.reopened_fences`); its anchors move by
+        the length of the opening fence line put before it.
+        """
         anchors = anchors_of(piece)
         out = []
         for s in self.segment(piece, available):
@@ -270,8 +318,10 @@ class HybridRun:
                 out.append(replace(piece, text=s, text_tokens=None))
                 continue
             a, b = s
-            text = piece.text[a:b]
-            out.append(replace(piece, text=text, text_tokens=None, anchors=(text, slice_anchors(anchors, a, b))))
+            before, a, after = reopened_fences(piece.text, a, b) if close_fences else ("", a, "")
+            text = before + piece.text[a:b] + after
+            kept = tuple((pos + len(before), ref, start, n) for pos, ref, start, n in slice_anchors(anchors, a, b))
+            out.append(replace(piece, text=text, text_tokens=None, anchors=(text, kept)))
         return out
 
     def segment(self, piece: Piece, available: int) -> Sequence[tuple[int, int] | str]:

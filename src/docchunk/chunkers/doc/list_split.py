@@ -208,7 +208,7 @@ def split_list_piece(run: HybridRun, piece: Piece) -> list[Piece] | None:
         end = i + 1  # the window may not leave the parent item of its first line
         while end < n and (depth == 0 or lines[end].depth >= depth):
             end += 1
-        headings = [*(piece.headings or []), *(parent_text(p, doc) for p in lines[i].parents)] or None
+        headings = _window_path(run, piece, lines[i])
 
         def window(hi: int, lo: int = i, headings: list[str] | None = headings) -> Piece:
             kept = [it for it in piece.items if lo <= owner[it.self_ref] < hi]
@@ -224,6 +224,42 @@ def split_list_piece(run: HybridRun, piece: Piece) -> list[Piece] | None:
         out.append(window(fit))
         i = fit
     return out
+
+
+def _window_path(run: HybridRun, piece: Piece, first: _Line) -> list[str] | None:
+    """The headings of a window that starts with ``first``: the section headings, then its parent items' texts.
+
+    At a small budget the whole path may not fit with any text (the chunker would then
+    drop it all); the path keeps its innermost entries, the parent items first, within
+    half of ``max_tokens`` (as :func:`~docchunk.chunkers.doc.structure.fit_headings`
+    keeps a section's), so a window of a nested item keeps its parent in
+    ``contextualize()``; a parent item too long for that is named by its first words
+    (:func:`_shortened`).
+    """
+    path = [*(piece.headings or []), *(parent_text(p, run.doc) for p in first.parents)]
+    if not path:
+        return None
+    if not first.parents:
+        return path  # the section's path, as fit_headings left it
+    limit = run.max // 2
+    return run.fitting_headings(path, limit) or _shortened(run, path[-1], limit)
+
+
+def _shortened(run: HybridRun, text: str, limit: int) -> list[str] | None:
+    """A parent item's text too long for the path: its first words that fit ``limit`` tokens, then ``…``.
+
+    The parent's whole text is in a chunk of its own; in the path it names the item the
+    window is inside. None when not even one word fits.
+    """
+    words = text.split()
+    lo, hi = 0, len(words)  # the most words whose shortened text fits: at least lo, less than hi + 1
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if run.headings_cost([" ".join(words[:mid]) + " …"]) <= limit:
+            lo = mid
+        else:
+            hi = mid - 1
+    return [" ".join(words[:lo]) + " …"] if lo else None
 
 
 def _last_fitting(run: HybridRun, window: Any, lines: list[_Line], lo: int, hi: int, indent: int) -> int:

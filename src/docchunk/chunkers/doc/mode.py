@@ -38,7 +38,7 @@ from docchunk.chunkers.doc.compat.semsplit import semchunk_split
 from docchunk.chunkers.doc.compat.walk import walk
 from docchunk.chunkers.doc.empty import explained
 from docchunk.chunkers.doc.fragments import sentence_segments
-from docchunk.chunkers.doc.heading_walk import structured_walk, without_debris
+from docchunk.chunkers.doc.heading_walk import heading_once, structured_walk, without_debris
 from docchunk.chunkers.doc.piece import CodeStrategy, Piece
 from docchunk.chunkers.doc.structure import structured_pieces
 from docchunk.chunkers.doc.tables.pieces import by_rows, whole_table
@@ -174,7 +174,7 @@ def _structured_walk(
     """The default walk; tables as whole rows with their caption in ``captions`` (a user's serializer as it is)."""
     walked = structured_walk(doc, serializer, always_emit, code=code is not None)
     rows = by_rows(serializer)  # tables as rows, caption in meta; a user's serializer as it is
-    return (whole_table(piece, serializer) if rows else piece for piece in walked)
+    return (heading_once(whole_table(piece, serializer) if rows else piece) for piece in walked)
 
 
 def _sentence_segments(run: HybridRun, text: str, available: int) -> list[tuple[int, int]]:

@@ -63,6 +63,9 @@ class Piece:
     table_cols: tuple[tuple[int, int, int], ...] | None = None
     # default mode: the heading items behind ``headings`` (for the heading-path text piece)
     heading_items: list[DocItem] | None = None
+    # default mode: the outer headings of the path left out of ``headings`` because they did not
+    # fit with the text (``DocMeta.headings_dropped``); None when the path is whole
+    headings_dropped: list[str] | None = None
     # a code item for the code chunking strategy: None, or the final chunks (compat mode),
     # or [] until the chunker chunks the code with its budget (default mode)
     code_chunks: list[CodeChunk] | None = None

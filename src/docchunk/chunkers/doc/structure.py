@@ -24,14 +24,13 @@ from typing import TYPE_CHECKING, Any, cast
 from docling_core.types.doc import DocItem, DoclingDocument, TableItem, TextItem
 
 from docchunk.chunkers.doc.code_items import chunk_code_piece
-from docchunk.chunkers.doc.heading_walk import structured_walk
+from docchunk.chunkers.doc.heading_walk import heading_once, structured_walk
 from docchunk.chunkers.doc.lead_in import attach_lead_ins
 from docchunk.chunkers.doc.list_split import split_list_piece
 from docchunk.chunkers.doc.piece import Piece
 from docchunk.chunkers.doc.provenance import align, anchors_of, join_anchors
 from docchunk.chunkers.doc.tables.balance import balance_tables
 from docchunk.chunkers.doc.tables.pieces import by_rows, joined_cols, split_table, table_of
-from docchunk.serialization.chunk import join_context
 from docchunk.serialization.inline import one_inline_run
 
 if TYPE_CHECKING:
@@ -58,7 +57,7 @@ def structured_pieces(run: HybridRun, doc: DoclingDocument) -> list[Piece]:
     out: list[Piece] = []
     for is_code, group in groupby(fit_headings(run, walked), key=lambda p: p.code_chunks is not None):
         if not is_code:
-            out.extend(_text_phases(run, list(group)))
+            out.extend(heading_once(p) for p in _text_phases(run, list(group)))
             continue
         assert strategy is not None  # code pieces are walked only with a strategy
         for piece in group:
@@ -81,7 +80,7 @@ def _text_phases(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
     # token offsets of long ones are kept, so that their sentences are sized without tokenizing again
     texts = [p.text for p in pieces if p.table_rows is None and p.text_tokens is None]
     run.sizer.count_batch_keeping_offsets(texts, run.max // 4)
-    pieces = [s for p in pieces for s in ([p] if p.table_rows is not None else run.split_text(p))]
+    pieces = [s for p in pieces for s in ([p] if p.table_rows is not None else run.split_text(p, structured=True))]
     run.sizer.drop_offsets()
     pieces = attach_lead_ins(run, pieces)
     if settings.balance_tables:
@@ -176,7 +175,8 @@ def fit_headings(run: HybridRun, pieces: Iterable[Piece]) -> list[Piece]:
     """Shorten heading paths that take more than half of ``max_tokens``.
 
     Such a piece keeps, as its headings, the innermost headings whose
-    contextualized size is at most half the budget (maybe none); the headings of
+    contextualized size is at most half the budget (maybe none; the others are in
+    its ``headings_dropped``); the headings of
     the path not emitted yet are emitted once, before the first such piece, as a
     piece of its own whose text is those headings, one per line (split later like
     any text when it is too long). A heading is one heading item: two sections
@@ -188,13 +188,13 @@ def fit_headings(run: HybridRun, pieces: Iterable[Piece]) -> list[Piece]:
     out: list[Piece] = []
     pieces = list(pieces)
     # the texts the heading paths' costs are read from, each counted once, in one batch
-    run.count_many(list({t: None for p in pieces if p.headings for t in _heading_texts(run, p.headings)}))
+    run.count_many(list({t: None for p in pieces if p.headings for t in run.heading_texts(p.headings)}))
     for piece in pieces:
         if (kept := _without_emitted(piece, emitted)) is None:
             continue
         piece = kept
         headings = piece.headings
-        if not headings or _headings_cost(run, headings) <= limit:
+        if not headings or run.headings_cost(headings) <= limit:
             out.append(piece)
             continue
         keys = _heading_keys(piece)
@@ -204,10 +204,12 @@ def fit_headings(run: HybridRun, pieces: Iterable[Piece]) -> list[Piece]:
             emitted.update((text, None) for text, _ in keys)
             items = _items_of(piece, new)
             out.append(Piece(text="\n".join(h for h in headings[new:] if h) or headings[-1], items=list(items),
-                             headings=_fitting_suffix(run, headings[:new], limit), origin=piece.origin,
+                             headings=run.fitting_headings(headings[:new], limit), origin=piece.origin,
                              from_headings=True))  # fmt: skip
         if (kept := _without_emitted(piece, emitted)) is not None:  # a content heading's piece: its path went out
-            out.append(replace(kept, headings=_fitting_suffix(run, headings, limit)))
+            fitting = run.fitting_headings(headings, limit) or []
+            dropped = list(headings[: len(headings) - len(fitting)]) or None
+            out.append(replace(kept, headings=fitting or None, headings_dropped=dropped))
     return out
 
 
@@ -260,32 +262,9 @@ def _items_of(piece: Piece, start: int) -> list[Any]:
     return [it for it in own if _heading_text(it)] or own or piece.items[:1]
 
 
-def _fitting_suffix(run: HybridRun, headings: list[str], limit: int) -> list[str] | None:
-    """The innermost headings whose cost is at most ``limit`` tokens (None for none)."""
-    start = len(headings)
-    while start > 0 and _headings_cost(run, headings[start - 1 :]) <= limit:
-        start -= 1
-    return list(headings[start:]) or None
-
-
 def _heading_text(item: DocItem) -> str:
     """The text of an item of a ``from_headings`` piece: a heading (or title) item, a text item."""
     return cast(TextItem, item).text
-
-
-def _heading_texts(run: HybridRun, headings: list[str]) -> list[str]:
-    """The texts whose counts give :func:`_headings_cost`: the headings, or their joined path.
-
-    With an additive tokenizer, ``count(h1 + delim + h2 + delim)`` is the headings'
-    counts plus one delimiter each (the definition of an additive join).
-    """
-    return list(headings) if run.additive else [join_context(headings, None, "", run.delim)]
-
-
-def _headings_cost(run: HybridRun, headings: list[str]) -> int:
-    """Tokens the headings add to a chunk's contextualized text."""
-    counts = run.count_many(_heading_texts(run, headings))
-    return sum(counts) + (run.delim_tokens * len(headings) if run.additive else 0)
 
 
 # -- pages ---------------------------------------------------------------------
@@ -372,6 +351,12 @@ def merge_small(run: HybridRun, pieces: list[Piece], low: int) -> list[Piece]:
     in its piece (the merged piece then has ``table_rows=None``). Afterwards no piece
     is under ``low`` unless every merge with a neighbour would exceed ``max_tokens``
     (or would join part of a table with another table).
+
+    A piece that fits with no neighbour (each merge would exceed ``max_tokens``) takes
+    text from one instead (:func:`_rebalance`): the two are joined and cut again at a
+    sentence end into two pieces of at least ``low`` tokens each. Issue 45 measured the
+    share of chunks under ``min_tokens=64`` at cl100k 128 on the corpus and converted
+    documents (docs/quality.md): most of those left were such pieces.
     """
     ps = list(pieces)
     sizes = [run.ctx_count(p) for p in ps]
@@ -384,6 +369,7 @@ def merge_small(run: HybridRun, pieces: list[Piece], low: int) -> list[Piece]:
             continue
         best = _best_neighbour(run, ps, i, whole)
         if best is None:
+            _rebalance(run, ps, sizes, i, low)
             i += 1
             continue
         j, merged, size = best
@@ -394,6 +380,56 @@ def merge_small(run: HybridRun, pieces: list[Piece], low: int) -> list[Piece]:
         _widen_rows(ps, merged, joined)
         i = lo
     return ps
+
+
+def _rebalance(run: HybridRun, ps: list[Piece], sizes: list[int], i: int, low: int) -> None:
+    """Cut ``ps[i]`` (under ``low`` tokens) and a neighbour again into two pieces of ``low`` to ``max`` tokens.
+
+    Only text pieces of the same headings (and pages, with ``merge_across_pages=False``)
+    are cut again; tables, code and heading-only pieces stay as they are. The neighbour
+    before is tried first, then the one after. The joined text is cut by the mode's
+    text split with a budget between half of it and what leaves ``low`` tokens to the
+    second part; a cut is taken when it gives exactly two pieces within
+    ``[low, max_tokens]``. Each piece keeps the items its text holds. ``ps`` and
+    ``sizes`` change in place (the same length); nothing changes when no cut fits.
+    """
+    for j in (i - 1, i + 1):
+        if not 0 <= j < len(ps) or not _may_rebalance(run, ps[i], ps[j]):
+            continue
+        lo = min(i, j)
+        merged = join_pieces(run, ps[lo], ps[lo + 1])
+        parts = _balanced_parts(run, merged, low)
+        if parts is not None:
+            ps[lo : lo + 2] = [_own_items(p) for p in parts]
+            sizes[lo : lo + 2] = [run.ctx_count(p) for p in ps[lo : lo + 2]]
+            return
+
+
+def _may_rebalance(run: HybridRun, a: Piece, b: Piece) -> bool:
+    plain = all(p.table_rows is None and p.code_chunks is None and not p.heading_only for p in (a, b))
+    return plain and a.headings == b.headings and (run.settings.merge_across_pages or pages_of(a) == pages_of(b))
+
+
+def _balanced_parts(run: HybridRun, merged: Piece, low: int) -> list[Piece] | None:
+    """Two parts of ``merged``, each of ``low`` to ``max`` tokens, cut at a sentence end; else None."""
+    text_tokens = run.text_count(merged)
+    overhead = run.ctx_count(merged) - text_tokens
+    room = run.max - overhead  # what the text of one part may hold
+    half = (text_tokens + 1) // 2
+    for available in sorted({half, (half + room) // 2, text_tokens - (low - overhead)}):
+        if not half <= available <= room:
+            continue
+        parts = run.split_text_at(merged, available)
+        if len(parts) == 2 and all(low <= run.ctx_count(p) <= run.max for p in parts):
+            return parts
+    return None
+
+
+def _own_items(piece: Piece) -> Piece:
+    """``piece`` with the items whose text it holds (its anchors), in order; all of them when none is anchored."""
+    refs = {ref for _, ref, _, _ in anchors_of(piece)}
+    kept = [it for it in piece.items if it.self_ref in refs]
+    return replace(piece, items=kept) if kept else piece
 
 
 def _widen_rows(ps: list[Piece], merged: Piece, joined: tuple[tuple[int, int] | None, ...]) -> None:
@@ -466,6 +502,7 @@ def join_pieces(run: HybridRun, a: Piece, b: Piece) -> Piece:
         captions=captions,
         table_rows=rows,
         table_cols=joined_cols(a, b) if rows is not None else None,
+        headings_dropped=a.headings_dropped or b.headings_dropped,
     )
 
 

@@ -135,8 +135,9 @@ def split_table(run: HybridRun, piece: Piece, table: TableItem) -> list[Piece]:
         lead = run.split_text(replace(base, text=caption, captions=None, items=caption_items or piece.items))
         base = replace(base, captions=None)
         fitted = _fit(run, base, rows)
-    if fitted is None:  # the headings alone exceed the budget
-        fitted = _fit(run, replace(base, headings=None, plain_only=True), rows) or []
+    if fitted is None:  # the headings alone exceed the budget (meta.headings_dropped says so)
+        bare = replace(base, headings=None, plain_only=True, headings_dropped=base.headings)
+        fitted = _fit(run, bare, rows) or []
     return lead + _whole_rows(run, base, rows, fitted)
 
 
@@ -144,17 +145,20 @@ def _whole_rows(run: HybridRun, base: Piece, rows: TableRows, pieces: list[Piece
     """``pieces``, where a row split only because of its heading path is one piece under a shorter path.
 
     A row whose record fits ``run.max`` with its captions but not with the whole
-    heading path (a wide row under a deep path) would be cut between entries; it is
-    one piece instead, under the innermost headings that leave it room (the outer
-    ones dropped first, all of them if need be). Its text and ``table_rows`` are
+    heading path (a wide row under a deep path) would be cut between entries; when
+    the path costs more than half of ``run.max``, it is one piece instead, under the
+    innermost headings that leave it room (the outer ones dropped first, all of them
+    if need be, and named in ``headings_dropped``). A path within half the budget is
+    kept and the row cut between entries (issue 45: the row keeps its heading path
+    when the path fits). Its text and ``table_rows`` are
     those of the pieces it replaces (the row's pieces share one range): in Markdown the
     header lines, which each of them repeated, and the row; it holds the whole row, so no
     ``table_cols``. A Markdown header piece of its own (it shares the first row's range
     but lists no columns) is no part of a split row and stays.
     """
     headings = list(pieces[0].headings or ()) if pieces else []
-    if not headings:
-        return pieces
+    if not headings or run.headings_cost(headings) <= run.max // 2:
+        return pieces  # a path that fits (half the budget, as fit_headings) stays; the row is cut instead
     texts = {row.index: row.text for row in rows.rows if row.cells}
     out: list[Piece] = []
     i = 0
@@ -190,7 +194,8 @@ def under_path(piece: Piece, path: list[str]) -> Piece:
     """``piece`` under ``path``, a suffix of its headings (the heading items cut alike; None for an empty path)."""
     items = piece.heading_items
     kept = items[len(items) - min(len(items), len(path)) :] if items and path else None
-    return replace(piece, headings=list(path) or None, heading_items=kept or None)
+    dropped = [*(piece.headings_dropped or []), *(piece.headings or [])[: len(piece.headings or []) - len(path)]]
+    return replace(piece, headings=list(path) or None, heading_items=kept or None, headings_dropped=dropped or None)
 
 
 def _caption_cuts_rows(run: HybridRun, base: Piece, rows: TableRows) -> bool:
