@@ -49,9 +49,18 @@ def picture_in_item() -> DoclingDocument:
 
 def table_in_item() -> DoclingDocument:
     doc, items = _list()
-    cells = [TableCell(text=t, start_row_offset_idx=r, end_row_offset_idx=r + 1, start_col_offset_idx=c,
-                       end_col_offset_idx=c + 1, column_header=r == 0)
-             for r, row in enumerate([["Name", "Weight"], ["Mallard", "1.1 kg"]]) for c, t in enumerate(row)]  # fmt: skip
+    cells = [
+        TableCell(
+            text=t,
+            start_row_offset_idx=r,
+            end_row_offset_idx=r + 1,
+            start_col_offset_idx=c,
+            end_col_offset_idx=c + 1,
+            column_header=r == 0,
+        )
+        for r, row in enumerate([["Name", "Weight"], ["Mallard", "1.1 kg"]])
+        for c, t in enumerate(row)
+    ]
     doc.add_table(data=TableData(num_rows=2, num_cols=2, table_cells=cells), parent=items[3])
     return doc
 
@@ -65,10 +74,12 @@ def code_in_item() -> DoclingDocument:
 def form_in_item() -> DoclingDocument:
     doc, items = _list()
     graph = GraphData(
-        cells=[GraphCell(label=GraphCellLabel.KEY, cell_id=0, text="Species", orig="Species"),
-               GraphCell(label=GraphCellLabel.VALUE, cell_id=1, text="Aix galericulata", orig="Aix galericulata")],
+        cells=[
+            GraphCell(label=GraphCellLabel.KEY, cell_id=0, text="Species", orig="Species"),
+            GraphCell(label=GraphCellLabel.VALUE, cell_id=1, text="Aix galericulata", orig="Aix galericulata"),
+        ],
         links=[GraphLink(label=GraphLinkLabel.TO_VALUE, source_cell_id=0, target_cell_id=1)],
-    )  # fmt: skip
+    )
     doc.add_form(graph=graph, parent=items[2])
     doc.add_key_values(graph=graph, parent=items[9])
     return doc
@@ -82,16 +93,37 @@ def formula_in_item() -> DoclingDocument:
 
 def list_in_table_cell() -> DoclingDocument:
     doc = DoclingDocument(name="cell")
-    cells = [TableCell(text=t, start_row_offset_idx=0, end_row_offset_idx=1, start_col_offset_idx=c,
-                       end_col_offset_idx=c + 1, column_header=True) for c, t in enumerate(["Duck", "Seen in"])]  # fmt: skip
-    cells.append(TableCell(text="Mallard", start_row_offset_idx=1, end_row_offset_idx=2, start_col_offset_idx=0,
-                           end_col_offset_idx=1))  # fmt: skip
+    cells = [
+        TableCell(
+            text=t,
+            start_row_offset_idx=0,
+            end_row_offset_idx=1,
+            start_col_offset_idx=c,
+            end_col_offset_idx=c + 1,
+            column_header=True,
+        )
+        for c, t in enumerate(["Duck", "Seen in"])
+    ]
+    cells.append(
+        TableCell(
+            text="Mallard", start_row_offset_idx=1, end_row_offset_idx=2, start_col_offset_idx=0, end_col_offset_idx=1
+        )
+    )
     table = doc.add_table(data=TableData(num_rows=2, num_cols=2, table_cells=cells))
     group = doc.add_group(label=GroupLabel.UNSPECIFIED, name="rich_cell", parent=table)
     inner = doc.add_list_group(parent=group)
     seen = [doc.add_list_item(t, parent=inner).text for t in ("Europe", "North America")]
-    doc.add_table_cell(table, RichTableCell(text=" ".join(seen), ref=group.get_ref(), start_row_offset_idx=1,
-                                            end_row_offset_idx=2, start_col_offset_idx=1, end_col_offset_idx=2))  # fmt: skip
+    doc.add_table_cell(
+        table,
+        RichTableCell(
+            text=" ".join(seen),
+            ref=group.get_ref(),
+            start_row_offset_idx=1,
+            end_row_offset_idx=2,
+            start_col_offset_idx=1,
+            end_col_offset_idx=2,
+        ),
+    )
     return doc
 
 
@@ -106,8 +138,15 @@ def heading_in_group() -> DoclingDocument:
 
 DOCUMENTS: dict[str, Callable[[], DoclingDocument]] = {
     f.__name__: f
-    for f in (picture_in_item, table_in_item, code_in_item, form_in_item, formula_in_item, list_in_table_cell,
-              heading_in_group)  # fmt: skip
+    for f in (
+        picture_in_item,
+        table_in_item,
+        code_in_item,
+        form_in_item,
+        formula_in_item,
+        list_in_table_cell,
+        heading_in_group,
+    )
 }
 
 
