@@ -117,7 +117,8 @@ class ChunkExpander(BaseChunkExpander):
             A new :class:`docchunk.DocChunk` with the expanded text, the chunk's
             headings and captions, the expanded ``doc_items``, ``token_count`` and
             ``page_numbers``; ``meta.expanded`` says whether it was expanded.
-            Chunks that are not document chunks come back unchanged.
+            Chunks that are not document chunks come back unchanged, and so does a
+            chunk whose expansion would not hold one of its items that has text.
 
         Raises:
             DocumentError: ``dl_doc`` is not a ``DoclingDocument``.
