@@ -183,6 +183,15 @@ COUNTEREXAMPLES = [
             "a table inside a list item, with a rich cell holding a list: at 16 tokens the row is cut so that "
             "the nested item's text '\\x88 Ê' reaches no chunk whole (texts lost)")),
     ),
+    *(
+        pytest.param(
+            f"lost_control_character_{kind}.json", kind, "minilm", 16,
+            marks=pytest.mark.xfail(strict=True, reason=(
+                "found by HYPOTHESIS_PROFILE=long: a text of one control or format character ('\\x88', "
+                "'\\u200b', no token of MiniLM) reaches no chunk (texts lost); not yet traced")),
+        )
+        for kind in ("hybrid", "page", "line")
+    ),
 ]  # fmt: skip
 
 
