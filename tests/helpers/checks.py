@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections import defaultdict
 from typing import Any
 
 _WS = re.compile(r"\s+")
@@ -173,3 +174,38 @@ def walked_tables(doc: Any) -> list[Any]:
 def is_subsequence(needle: str, haystack: str) -> bool:
     it = iter(haystack)
     return all(ch in it for ch in needle)
+
+
+def span_faults(doc: Any, chunks: list[Any], tiling: bool = True) -> list[str]:
+    """What breaks the two span invariants in ``chunks`` of ``doc`` (empty when none).
+
+    Each span's text (whitespace normalized) is in its chunk's text; with ``tiling``, the
+    spans of the chunked text items tile each item's text (see tests/chunkers/doc/test_spans.py).
+    """
+    from docchunk.chunkers.doc.provenance import normalize
+
+    texts = {t.self_ref: t.text for t in doc.texts}
+    faults: list[str] = []
+    cover: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    chunked: set[str] = set()
+    for k, chunk in enumerate(chunks):
+        body = normalize(chunk.text)
+        for span in chunk.meta.spans or []:
+            part = normalize(texts[span.ref][span.start : span.end])
+            if not 0 <= span.start < span.end <= len(texts[span.ref]) or part not in body:
+                faults.append(f"chunk {k}: {span} {part[:40]!r} not in its text")
+            cover[span.ref].append((span.start, span.end))
+        captions = {c.strip() for c in chunk.meta.captions or []}  # a caption is carried stripped
+        for item in chunk.meta.doc_items:
+            text = getattr(item, "text", None)
+            if isinstance(text, str) and text.strip() and text.strip() not in captions:
+                chunked.add(item.self_ref)
+    headings = {t.self_ref for t in doc.texts if t.label in ("title", "section_header")}
+    for ref in chunked if tiling else ():
+        ranges = sorted(cover.get(ref, []))
+        if ref in headings:  # a heading path written as text may be written again (as meta.headings is)
+            ranges = sorted(set(ranges))
+        tiles = bool(ranges) and ranges[0][0] == 0 and ranges[-1][1] == len(texts[ref])
+        if not tiles or any(a[1] != b[0] for a, b in itertools.pairwise(ranges)):
+            faults.append(f"{ref}: spans {ranges[:6]} do not tile its {len(texts[ref])} characters")
+    return faults

@@ -16,15 +16,14 @@ Invariants, on generated documents (hypothesis) and on the shared corpus:
 from __future__ import annotations
 
 from collections import defaultdict
-from itertools import pairwise
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import docchunk
-from docchunk.chunkers.doc.provenance import align, join_anchors, normalize, slice_anchors, spans_of
-from tests.helpers import CORPUS, CORPUS_REASON, corpus_docs, examples, load
+from docchunk.chunkers.doc.provenance import align, join_anchors, slice_anchors, spans_of
+from tests.helpers import CORPUS, CORPUS_REASON, corpus_docs, examples, load, span_faults
 from tests.property.strategies import documents, paged_documents
 
 CHUNKERS = {
@@ -33,35 +32,6 @@ CHUNKERS = {
     "hierarchical": lambda **kw: docchunk.HierarchicalChunker(),
     "hierarchical-compat": lambda **kw: docchunk.HierarchicalChunker(docling_compat=True),
 }
-
-
-def span_faults(doc, chunks) -> list[str]:
-    """What breaks the two span invariants in ``chunks`` of ``doc`` (empty when none)."""
-    texts = {t.self_ref: t.text for t in doc.texts}
-    faults: list[str] = []
-    cover: dict[str, list[tuple[int, int]]] = defaultdict(list)
-    chunked: set[str] = set()
-    for k, chunk in enumerate(chunks):
-        body = normalize(chunk.text)
-        for span in chunk.meta.spans or []:
-            part = normalize(texts[span.ref][span.start : span.end])
-            if not 0 <= span.start < span.end <= len(texts[span.ref]) or part not in body:
-                faults.append(f"chunk {k}: {span} {part[:40]!r} not in its text")
-            cover[span.ref].append((span.start, span.end))
-        captions = set(chunk.meta.captions or [])
-        for item in chunk.meta.doc_items:
-            text = getattr(item, "text", None)
-            if isinstance(text, str) and text.strip() and text not in captions:
-                chunked.add(item.self_ref)
-    headings = {t.self_ref for t in doc.texts if t.label in ("title", "section_header")}
-    for ref in chunked:
-        ranges = sorted(cover.get(ref, []))
-        if ref in headings:  # a heading path written as text may be written again (as meta.headings is)
-            ranges = sorted(set(ranges))
-        tiles = bool(ranges) and ranges[0][0] == 0 and ranges[-1][1] == len(texts[ref])
-        if not tiles or any(a[1] != b[0] for a, b in pairwise(ranges)):
-            faults.append(f"{ref}: spans {ranges[:6]} do not tile its {len(texts[ref])} characters")
-    return faults
 
 
 def box_faults(doc, chunks) -> list[str]:

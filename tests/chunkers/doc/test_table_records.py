@@ -461,3 +461,26 @@ def test_corner_header_over_rows_led_by_a_section_alone_was_lost():
     chunks = list(docchunk.HybridChunker(tokenizer="word", max_tokens=64).chunk(doc))
     held = squash("".join(c.text for c in chunks))
     assert all(squash(cell.text) in held for cell in doc.tables[0].data.table_cells)
+
+
+def test_regression_a_long_description_left_a_row_label_alone_and_its_value_in_characters():
+    """Issue 45, fault 7: a 6x4 table of odd-Unicode cells with a long description, cl100k at 32 tokens.
+
+    The caption and description left 5 tokens for the rows: the row ``a|b`` was cut into
+    its label alone and its value one character a piece (``𐀀``, ``\\x81Ø`` ...), no piece a
+    record line. The row does not fit with the heading alone either, so the caption stayed
+    with the rows; it now goes to a piece of its own when it leaves no room for a row's
+    label with the start of its value (found by the README's test line run with random examples).
+    """
+    grid = [[""] * 4 for _ in range(6)]
+    grid[5] = ["", "a|b", "𐀀\x81Ø𐀀𐀀𐀀𒅎", "-"]
+    doc = DoclingDocument(name="t")
+    doc.add_heading(text="Results", level=1)
+    _, table = make_table(grid, header_rows=0, row_header_cols=1, spans=[(0, 0, 1, 2)], doc=doc,
+                          caption="Table 1. Results by site.")  # fmt: skip
+    description = "A table of results A table of results A table of results A table of results"
+    describe(table, description)
+    chunker = docchunk.HybridChunker(tokenizer=cl100k_spec(), max_tokens=32)
+    chunks = list(chunker.chunk(doc))
+    check_records(chunker, doc, chunks, description)
+    assert 'a|b: 𐀀\x81Ø𐀀𐀀𐀀𒅎; "-"' in [c.text for c in chunks]

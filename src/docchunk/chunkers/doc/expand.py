@@ -117,7 +117,8 @@ class ChunkExpander(BaseChunkExpander):
             A new :class:`docchunk.DocChunk` with the expanded text, the chunk's
             headings and captions, the expanded ``doc_items``, ``token_count`` and
             ``page_numbers``; ``meta.expanded`` says whether it was expanded.
-            Chunks that are not document chunks come back unchanged.
+            Chunks that are not document chunks come back unchanged, and so does a
+            chunk whose expansion would not hold one of its items that has text.
 
         Raises:
             DocumentError: ``dl_doc`` is not a ``DoclingDocument``.
@@ -144,6 +145,8 @@ class ChunkExpander(BaseChunkExpander):
         if found is None:
             return chunk
         text, items = found
+        if not _holds_own_items(meta.doc_items, items):
+            return chunk  # an expansion never loses what the chunk held
         expanded = self._build(chunk, text, items)
         if self.max_tokens is not None and (expanded.meta.token_count or 0) > self.max_tokens:
             unexpanded = self._build(chunk, chunk.text, list(meta.doc_items), expanded=False)
@@ -275,6 +278,17 @@ class PageChunkExpander(ChunkExpander):
         from docling_core.transforms.chunker.chunk_expander import PageChunkExpander as _DL
 
         return _DL().expand(chunk, dl_doc, serializer)
+
+
+def _holds_own_items(own: list[Any], expanded: list[DocItem]) -> bool:
+    """Whether the expansion's items hold every item of the chunk that has text.
+
+    The serializer may write an item of the chunk nowhere in the expansion: an item
+    without provenance is on no page, a group at the top of the tree that the tree
+    expansion does not serialize (a form's field region). The chunk then stays as it is.
+    """
+    refs = {it.self_ref for it in expanded}
+    return all(it.self_ref in refs for it in own if (getattr(it, "text", "") or "").strip())
 
 
 def _top_items(doc_items: list[Any], doc: DoclingDocument) -> list[NodeItem]:

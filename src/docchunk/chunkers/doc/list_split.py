@@ -29,7 +29,15 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from docling_core.types.doc.document import DocItem, GroupItem, InlineGroup, ListGroup, ListItem, TableItem
+from docling_core.types.doc.document import (
+    DocItem,
+    GroupItem,
+    InlineGroup,
+    ListGroup,
+    ListItem,
+    TableItem,
+    TextItem,
+)
 
 from docchunk.chunkers.doc.piece import Piece
 from docchunk.serialization.inline import inline_group_of, plain_inline_text
@@ -159,8 +167,10 @@ def _plain(run: HybridRun, line: _Line) -> _Line:
     """``line`` with an inline run written as one plain line (marker kept, no Markdown, no URL)."""
     group = _inline_of(line.item, run.doc)
     if group is None:
-        link = _LINK_LINE.fullmatch(line.text) if line.item.hyperlink is not None else None
-        if link is None or not link.group(2).endswith(f"]({line.item.hyperlink})"):
+        # a line's item is any kind of block inside a list item: only a text item has a hyperlink
+        hyperlink = line.item.hyperlink if isinstance(line.item, TextItem) else None
+        link = _LINK_LINE.fullmatch(line.text) if hyperlink is not None else None
+        if link is None or not link.group(2).endswith(f"]({hyperlink})"):
             return line
         return replace(line, text=link.group(1) + " ".join(line.item.text.split()))  # a link item: its text, no URL
     marked = line.text
@@ -307,8 +317,16 @@ def _indented(lines: list[_Line], lo: int, hi: int, indent: int) -> list[str]:
 
 
 def _owners(items: list[Any], lines: list[_Line], doc: DoclingDocument) -> dict[str, int] | None:
-    """The index of the line each item of the piece belongs to (its own list item or the one it is inside)."""
+    """The index of the line each item of the piece belongs to (its own list item or the one it is inside).
+
+    A caption belongs to the line of the block it captions, wherever it sits in the tree
+    (docling's HTML converter puts an image's alt text after the list, as the caption of
+    a picture inside an item).
+    """
     index = {ln.item.self_ref: k for k, ln in enumerate(lines)}
+    for k, ln in enumerate(lines):
+        for ref in getattr(ln.item, "captions", None) or ():
+            index.setdefault(ref.cref, k)
     out: dict[str, int] = {}
     for it in items:
         node: Any = it

@@ -124,14 +124,14 @@ class PageChunker(DocumentChunker):
         """A document without pages: one chunk of its whole text, split like a page over ``max_tokens``."""
         res = ser.serialize()
         serialized = self.mode.pages == "serialized"  # docling-core's: the text as written, never split
-        if not (res.text if serialized else res.text.strip()):
+        if not (res.text if serialized else res.text.strip() and res.spans):  # markup of empty items only: no chunk
             return
         chunk = self._page_chunk(res.text, res.get_unique_doc_items(), doc)
         if serialized or self.max_tokens is None or (chunk.meta.token_count or 0) <= self.max_tokens:
             yield chunk
             return
         order = _document_order(doc)
-        yield from self._split_page([_part(part, order) for part in ser.get_parts() if part.text], doc)
+        yield from self._split_page([_part(part, order) for part in ser.get_parts() if _written(part)], doc)
 
     def _page_chunk(self, text: str, items: list[DocItem], doc: DoclingDocument, oversized: bool = False) -> DocChunk:
         count = self._tok.count_tokens(text)
@@ -195,13 +195,13 @@ def page_parts(doc: DoclingDocument, serializer: BaseDocSerializer) -> dict[int,
     pages: dict[int, list[_Part]] = {}
     seen: set[str] = set()
     for page_no in sorted(doc.pages):
-        parts = [_part(res, order) for res in serializer.get_parts(pages={page_no}) if res.text]
+        parts = [_part(res, order) for res in serializer.get_parts(pages={page_no}) if _written(res)]
         pages[page_no] = parts
         seen.update(it.self_ref for p in parts for it in p.items)
     placed = sorted(((p.order, page_no) for page_no, parts in pages.items() for p in parts))
     first_page = min(pages)
     for res in serializer.get_parts():
-        if not res.text:
+        if not _written(res):
             continue
         part = _part(res, order)
         refs = {it.self_ref for it in part.items}
@@ -213,6 +213,15 @@ def page_parts(doc: DoclingDocument, serializer: BaseDocSerializer) -> dict[int,
         before = [page_no for pos, page_no in placed if pos < part.order]
         pages[before[-1] if before else first_page].append(part)
     return pages
+
+
+def _written(res: SerializationResult) -> bool:
+    """Whether ``res`` writes an item's text: some text, from some item.
+
+    An item with empty text may still be written as markup alone (``[](url)`` for an
+    empty text with a hyperlink); such a part has no item and is no part of a page.
+    """
+    return bool(res.text) and bool(res.spans)
 
 
 def _unpaged(doc: DoclingDocument, items: list[DocItem]) -> list[NodeItem]:
@@ -254,7 +263,7 @@ def _place_within(
         return
     for item in missing:  # distinct items: the subtrees of distinct elements, then those elements
         res = serializer.serialize(item=item)
-        if not res.text:
+        if not _written(res):
             continue
         part = _part(res, order)
         before = [h for h in holders if pages[h[0]][h[1]].order <= part.order] or holders[:1]

@@ -294,7 +294,11 @@ def completed(
     if caption_items is None:
         caption_items = captions_of(piece.items, doc)
     candidates = [*piece.items, *caption_items]
-    missing = [it for it in candidates if item_text(it) is not None and it.self_ref not in have]
+    # only an item whose whole text the piece holds: a piece cut from a longer text (a link's
+    # URL) may hold a line's few characters elsewhere (the ":" of "https:"), not the item's text
+    written = normalize(piece.text)
+    missing = [it for it in candidates if (own := item_text(it)) is not None and it.self_ref not in have
+               and normalize(own) in written]  # fmt: skip
     if not missing:
         return anchors
     taken = [(pos, pos + n) for pos, _, _, n in anchors]

@@ -210,13 +210,17 @@ def _caption_cuts_rows(run: HybridRun, base: Piece, rows: TableRows) -> bool:
     full = [row.text for row in rows.rows if row.cells]
     if not full:
         return False
-    longest = max(run.sizer.count_batch(full))
+    # a row cut anyway needs room for its label with the start of its first value, else the
+    # label stands alone and the value is cut into characters (issue 45)
+    starts = [row.lead + row.cells[0][0] + row.cells[0][1][:1] for row in rows.rows if row.cells and row.lead]
+    longest, first = max(run.sizer.count_batch(full)), max(run.sizer.count_batch(starts), default=0)
     if rows.head:
         longest += run.sizer.count(rows.head + "\n")
+        first += run.sizer.count(rows.head + "\n")
     with_caption = run.ctx_count(replace(base, text="", text_tokens=0))
     headings_only = replace(base, captions=None, text="", text_tokens=0)
     without = run.ctx_count(headings_only) if base.headings else 0
-    return run.max - with_caption < longest <= run.max - without
+    return any(run.max - with_caption < need <= run.max - without for need in (longest, first))
 
 
 def _fit(run: HybridRun, base: Piece, rows: TableRows) -> list[Piece] | None:

@@ -1,0 +1,204 @@
+"""Every document chunker on arbitrary DoclingDocuments (tests/strategies/doclingdoc.py), in both modes.
+
+For each document chunker that takes a ``DoclingDocument`` (hybrid, hierarchical, page,
+line, and the hybrid chunker's chunks expanded by the tree and page expanders), with
+all-MiniLM-L6-v2 and cl100k at several budgets:
+
+- the default mode raises nothing (but the :class:`docchunk.DocumentError` that explains
+  a document with no body text giving no chunk), keeps every text
+  (:func:`tests.helpers.lost_texts`), gives no empty chunk, stays within ``max_tokens``
+  unless ``meta.oversized``, and its ``meta.spans`` slice its text;
+- ``docling_compat=True`` may give other chunks, but raises only where docling-core
+  2.104.0's own chunker raises on the same document.
+
+Every counterexample the property found is kept in ``tests/data/fuzz/`` (the shrunk
+document as JSON) and checked by :func:`test_fuzz_counterexample`, with the chunker,
+tokenizer and budget it failed at. ``HYPOTHESIS_PROFILE=ci`` runs the CI's fixed examples
+(a quarter of the profile's count per chunker kind: tens of seconds);
+``HYPOTHESIS_PROFILE=long`` runs many more, by hand (``nice -n 10``).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+import docchunk
+from tests.helpers import DATA, lost_texts, span_faults
+from tests.strategies.doclingdoc import docling_documents
+
+BUDGETS = [16, 64, 256]
+"""Budgets in tokens of the tokenizer drawn (MiniLM or cl100k)."""
+
+EXPANDED = 4
+"""The expanders' cap, in multiples of the hybrid chunker's budget."""
+
+KINDS = ["hybrid", "hierarchical", "page", "line", "tree-expanded", "page-expanded"]
+
+
+@pytest.fixture(scope="module")
+def tokenizers(minilm_dir, cl100k, transformers_minilm) -> dict[str, tuple[Any, Any]]:
+    """Per tokenizer name: docchunk's tokenizer, and the object docling-core's chunkers take."""
+    from docling_core.transforms.chunker.tokenizer.huggingface import HuggingFaceTokenizer
+    from docling_core.transforms.chunker.tokenizer.openai import OpenAITokenizer
+
+    return {
+        "minilm": (docchunk.get_tokenizer(f"hf:{minilm_dir}"), lambda n: HuggingFaceTokenizer(
+            tokenizer=transformers_minilm, max_tokens=n)),
+        "cl100k": (docchunk.get_tokenizer(cl100k), lambda n: OpenAITokenizer(tokenizer=cl100k, max_tokens=n)),
+    }  # fmt: skip
+
+
+def ours(kind: str, tok: Any, max_tokens: int, compat: bool) -> Any:
+    """docchunk's chunker of ``kind``."""
+    if kind == "hierarchical":
+        return docchunk.HierarchicalChunker(tokenizer=tok, docling_compat=compat)
+    if kind == "page":
+        return docchunk.PageChunker(tokenizer=tok, max_tokens=None if compat else max_tokens, docling_compat=compat)
+    if kind == "line":
+        return docchunk.LineBasedTokenChunker(tokenizer=tok, max_tokens=max_tokens, docling_compat=compat)
+    hybrid = docchunk.HybridChunker(tokenizer=tok, max_tokens=max_tokens, docling_compat=compat)
+    if kind == "hybrid":
+        return hybrid
+    expander = docchunk.TreeChunkExpander if kind == "tree-expanded" else docchunk.PageChunkExpander
+    cap = None if compat else EXPANDED * max_tokens
+    return docchunk.ExpandingChunker(chunker=hybrid, expander=expander(tokenizer=tok, max_tokens=cap,
+                                                                       docling_compat=compat))  # fmt: skip
+
+
+def theirs(kind: str, make_tok: Callable[[int], Any], max_tokens: int) -> Callable[[Any], list[Any]]:
+    """docling-core's chunker of ``kind``, as a function of a document to its chunks."""
+    from docling_core.transforms.chunker import chunk_expander
+    from docling_core.transforms.chunker.hierarchical_chunker import ChunkingSerializerProvider, HierarchicalChunker
+    from docling_core.transforms.chunker.hybrid_chunker import HybridChunker
+    from docling_core.transforms.chunker.line_chunker import LineBasedTokenChunker
+    from docling_core.transforms.chunker.page_chunker import PageChunker
+
+    if kind == "hierarchical":
+        return lambda doc: list(HierarchicalChunker().chunk(doc))
+    if kind == "page":
+        return lambda doc: list(PageChunker().chunk(doc))
+    if kind == "line":
+        return lambda doc: list(LineBasedTokenChunker(tokenizer=make_tok(max_tokens)).chunk(doc))
+    hybrid = HybridChunker(tokenizer=make_tok(max_tokens))
+    if kind == "hybrid":
+        return lambda doc: list(hybrid.chunk(doc))
+    expander = chunk_expander.TreeChunkExpander() if kind == "tree-expanded" else chunk_expander.PageChunkExpander()
+
+    def expanded(doc: Any) -> list[Any]:
+        serializer = ChunkingSerializerProvider().get_serializer(doc)
+        return [expander.expand(chunk, doc, serializer) for chunk in hybrid.chunk(doc)]
+
+    return expanded
+
+
+def check_default(kind: str, chunker: Any, doc: Any, max_tokens: int, tiling: bool = False) -> None:
+    """The default mode's invariants on ``doc`` (see the module docstring).
+
+    ``tiling``: also that the spans of each chunked item tile its text (the counterexamples
+    check it; the property checks that every span slices, and leaves the tiling to
+    tests/chunkers/doc/test_spans.py's documents while known gaps remain, see COUNTEREXAMPLES).
+    """
+    try:
+        chunks = list(chunker.chunk(doc))
+    except docchunk.DocumentError as exc:
+        # the explained "gave no chunk": only for a document whose body has no text to chunk
+        assert "gave no chunk" in str(exc) and not lost_texts(doc, []), exc
+        return
+    assert not lost_texts(doc, chunks)
+    for chunk in chunks:
+        assert chunk.text.strip(), "empty chunk"
+        if kind != "hierarchical":  # the hierarchical chunker has no budget; an expander's cap is its own
+            budget = max_tokens if kind in ("hybrid", "page", "line") else EXPANDED * max_tokens
+            assert chunk.meta.token_count <= budget or chunk.meta.oversized, (chunk.meta.token_count, chunk.text)
+    if kind in ("hybrid", "hierarchical"):
+        assert span_faults(doc, chunks, tiling=tiling) == []
+
+
+def check_compat(kind: str, chunker: Any, docling: Callable[[Any], list[Any]], doc: Any) -> None:
+    """``docling_compat=True`` raises only where docling-core raises, an exception of the same built-in kind."""
+    try:
+        list(chunker.chunk(doc))
+    except Exception as ours_exc:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                docling(doc)
+            except Exception as their_exc:
+                kinds = [k for k in type(ours_exc).__mro__ if k.__module__ == "builtins" and k is not object]
+                assert isinstance(their_exc, tuple(kinds)), (ours_exc, their_exc)
+                return
+        raise AssertionError(f"docchunk's compat {kind} raised where docling-core does not: {ours_exc!r}") from ours_exc
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@settings(
+    deadline=None,
+    max_examples=max(2, settings.default.max_examples // 4),  # six kinds: the profile's count in all
+    # the fixed profiles (default, ci, dev) report a failure as found: shrinking one of the known
+    # faults (COUNTEREXAMPLES) took minutes; the random ones (explore, long) shrink it
+    phases=[p for p in settings.default.phases if not settings.default.derandomize or p != Phase.shrink],
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(doc=docling_documents(), name=st.sampled_from(["minilm", "cl100k"]), max_tokens=st.sampled_from(BUDGETS))
+def test_any_document_any_chunker(tokenizers, kind, doc, name, max_tokens):
+    tok, make_their_tok = tokenizers[name]
+    check_default(kind, ours(kind, tok, max_tokens, compat=False), doc, max_tokens)
+    check_compat(kind, ours(kind, tok, max_tokens, compat=True), theirs(kind, make_their_tok, max_tokens), doc)
+
+
+FUZZ = DATA / "fuzz"
+
+COUNTEREXAMPLES = [
+    # (file, chunker kind, tokenizer, max_tokens): what the property found, shrunk
+    ("page_empty_linked_text.json", "page", "minilm", 16),  # pydantic ValidationError: a part of no item
+    ("caption_of_control_characters.json", "hierarchical", "minilm", 16),  # the check: captions come stripped
+    ("field_region_in_top_group.json", "tree-expanded", "minilm", 16),  # the expansion lost the field's text
+    ("unpaged_text_under_heading.json", "page-expanded", "minilm", 16),  # the expansion lost an unpaged text
+    ("linked_text_split_in_its_url.json", "hybrid", "minilm", 16),  # a span aligned at the URL's ":"
+    pytest.param(
+        "title_in_list_item.json", "hybrid", "minilm", 16,
+        marks=pytest.mark.xfail(strict=True, reason=(
+            "a title inside a list item (under an empty code block): in the list chunk's doc_items, its text "
+            "only in the next chunk's headings, so its spans do not tile it (a heading inside a container; "
+            "left for issue 45's heading work)")),
+    ),
+    pytest.param(
+        "split_caption_under_empty_title.json", "hybrid", "cl100k", 16,
+        marks=pytest.mark.xfail(strict=True, reason=(
+            "a picture's caption of control characters split between two chunks under an empty title: "
+            "neither piece has a span of it (the spans do not tile it)")),
+    ),
+    pytest.param(
+        "lost_text_cl100k_16.json", "hybrid", "cl100k", 16,
+        marks=pytest.mark.xfail(strict=True, reason=(
+            "a table inside a list item, with a rich cell holding a list: at 16 tokens the row is cut so that "
+            "the nested item's text '\\x88 Ê' reaches no chunk whole (texts lost)")),
+    ),
+    *(
+        pytest.param(
+            f"lost_control_character_{kind}.json", kind, "minilm", 16,
+            marks=pytest.mark.xfail(strict=True, reason=(
+                "found by HYPOTHESIS_PROFILE=long: a text of one control or format character ('\\x88', "
+                "'\\u200b', no token of MiniLM) reaches no chunk (texts lost); not yet traced")),
+        )
+        for kind in ("hybrid", "page", "line")
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("file", "kind", "name", "max_tokens"), COUNTEREXAMPLES)
+def test_fuzz_counterexample(tokenizers, file, kind, name, max_tokens):
+    """A counterexample the property found (tests/data/fuzz), at the chunker, tokenizer and budget it failed at."""
+    from docling_core.types.doc import DoclingDocument
+
+    doc = DoclingDocument.load_from_json(Path(FUZZ / file))
+    tok, make_their_tok = tokenizers[name]
+    check_default(kind, ours(kind, tok, max_tokens, compat=False), doc, max_tokens, tiling=True)
+    check_compat(kind, ours(kind, tok, max_tokens, compat=True), theirs(kind, make_their_tok, max_tokens), doc)
