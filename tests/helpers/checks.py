@@ -110,7 +110,7 @@ def check_tables(chunker: Any, doc: Any, chunks: list[Any]) -> None:
 
     from docchunk.serialization.chunk import join_context
     from docchunk.serialization.selection import serializer_for
-    from docchunk.serialization.table_rows import table_rows
+    from docchunk.serialization.tables import table_rows
 
     tok, max_tokens = chunker.token_counter, chunker.max_tokens
     serializer = serializer_for(ChunkingSerializerProvider(), doc)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import docchunk
 from docchunk.chunkers.doc.tables.pack import table_pieces
-from docchunk.serialization.table_rows import table_rows
+from docchunk.serialization.tables import table_rows
 from docchunk.tokenizers import Sizer
 from tests.helpers import TINY_ROOM, collapse, debris_lines, make_table
 from tests.property.strategies import table_specs

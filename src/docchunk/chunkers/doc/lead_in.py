@@ -34,7 +34,7 @@ from docling_core.types.doc.document import TextItem
 from docchunk.chunkers.doc.piece import Piece
 from docchunk.chunkers.doc.tables.pack import table_pieces
 from docchunk.chunkers.doc.tables.pieces import table_rows_of, under_path
-from docchunk.serialization.table_rows import ROW_SEP, TableRow, TableRows
+from docchunk.serialization.tables import ROW_SEP, TableRow, TableRows
 
 if TYPE_CHECKING:
     from docchunk.chunkers.doc.hybrid_run import HybridRun

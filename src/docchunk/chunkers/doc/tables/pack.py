@@ -1,6 +1,6 @@
 """Phase 2 of the table rows: whole rows packed into pieces of at most ``available`` tokens.
 
-:func:`table_pieces` packs the rows that :func:`docchunk.serialization.table_rows.table_rows`
+:func:`table_pieces` packs the rows that :func:`docchunk.serialization.tables.table_rows`
 reads, greedily and then balanced: a row that fits is never cut; a row larger than
 the budget is split between its entries (each piece keeps the row label) into
 pieces of even size, and an entry larger than the budget by text (each fragment
@@ -18,14 +18,7 @@ from functools import partial
 
 from docchunk.chunkers.doc.compat.semsplit import semchunk_split
 from docchunk.chunkers.doc.fragments import attach_marks, is_debris
-from docchunk.serialization.table_rows import (
-    ROW_SEP,
-    TablePiece,
-    TableRow,
-    TableRows,
-    _readable,
-    col_ranges,
-)
+from docchunk.serialization.tables.rows import ROW_SEP, TablePiece, TableRow, TableRows, col_ranges, readable
 from docchunk.tokenizers import Sizer
 
 __all__ = ["table_pieces"]
@@ -263,7 +256,7 @@ def _split_cell(prefix: str, value: str, available: int, sizer: Sizer, label: in
         if overflow <= 0:
             return [(t, n, False) for t, n in zip(texts, sizes, strict=True)]
         budget -= overflow
-    text = _readable(prefix + value)
+    text = readable(prefix + value)
     spans, _ = semchunk_split(text, available, sizer)
     lone = partial(is_debris, text)
     if text == prefix + value:  # not quoted: the label and the value are where prefix and value put them

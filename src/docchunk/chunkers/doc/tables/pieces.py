@@ -1,7 +1,7 @@
 """Table pieces of the default mode: a walked table becomes whole-row pieces.
 
 Glue between the chunkers' pieces (:class:`~docchunk.chunkers.doc.piece.Piece`) and
-the pure row serialization and packing of :mod:`docchunk.serialization.table_rows`.
+the pure row serialization and packing of :mod:`docchunk.serialization.tables`.
 The caption (and the table's ``meta.description``) moves from the text to
 ``captions``, so ``contextualize()`` shows it with every piece; each piece's
 ``table_rows`` says which grid rows it holds.
@@ -16,8 +16,14 @@ from docling_core.types.doc import TableItem
 
 from docchunk.chunkers.doc.piece import Piece
 from docchunk.chunkers.doc.tables.pack import table_pieces
-from docchunk.serialization.table_rows import ROW_SEP, TableRows, col_ranges, table_rows
-from docchunk.serialization.tables import RowTableSerializer, table_description
+from docchunk.serialization.tables import (
+    ROW_SEP,
+    RowTableSerializer,
+    TableRows,
+    col_ranges,
+    table_description,
+    table_rows,
+)
 
 if TYPE_CHECKING:
     from docling_core.transforms.serializer.base import BaseDocSerializer
