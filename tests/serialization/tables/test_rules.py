@@ -9,7 +9,9 @@ from docchunk.serialization.tables.rules import (
     is_layout_table,
     is_section_row,
     is_title_table,
+    is_value,
     qualifies_all,
+    restarted_header_rows,
     spanning_text,
     table_kind,
     table_wide_headers,
@@ -119,6 +121,41 @@ def test_a_header_of_its_own_column_stays_that_columns():
 )
 def test_what_qualifies_every_column(text, expected):
     assert qualifies_all(text) is expected
+
+
+# -- header blocks that restart ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("$614,493", True), ("(5,149)", True), ("12.5%", True), ("$(3.1)", True), ("2019", False),
+     ("FY2019", False), ("2019 \u20acm", False), ("-", False), ("Ann", False)],
+)  # fmt: skip
+def test_what_reads_as_a_value(text, expected):
+    """Numbers of a fin report's body; a bare year names a column."""
+    assert is_value(text) is expected
+
+
+def test_a_repeated_header_row_after_values_restarts_the_header():
+    """A roll-forward's second block (doc-qa fin): ``| 2018 | 2017`` under the first block's values."""
+    grid = [["", "2019", "2018"], ["Balance", "$10", "$8"], ["", "2018", "2017"], ["Balance", "$8", "$7"]]
+    model = model_of(grid)
+    assert restarted_header_rows(model.grid, model.start, model.label_cols, model.text_of) == [2]
+    assert model.restarts == [2]
+
+
+@pytest.mark.parametrize(
+    "row",
+    [["Total", "", ""], ["", "Restated", "Other"], ["", "2018", ""]],
+)
+def test_rows_that_do_not_restart_the_header(row):
+    """A label alone, texts no header row holds, one year alone: not a header block."""
+    grid = [["", "2019", "2018"], ["Balance", "$10", "$8"], row, ["Balance", "$8", "$7"]]
+    assert model_of(grid).restarts == []
+
+
+def test_a_header_row_at_the_end_restarts_nothing():
+    assert model_of([["", "2019", "2018"], ["Balance", "$10", "$8"], ["", "2018", "2017"]]).restarts == []
 
 
 # -- the kind of a table -----------------------------------------------------------------

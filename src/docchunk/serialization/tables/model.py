@@ -19,6 +19,7 @@ from docchunk.serialization.tables.rules import (
     TableKind,
     header_row_count,
     label_column_count,
+    restarted_header_rows,
     table_kind,
     table_wide_headers,
 )
@@ -69,6 +70,11 @@ class TableModel:
     def kind(self) -> TableKind:
         """``"data"``, ``"layout"`` or ``"title"`` (:func:`~.rules.table_kind`), read when first asked."""
         return table_kind(self.grid, self.start, self.text_of)
+
+    @cached_property
+    def restarts(self) -> list[int]:
+        """Body rows that start a new header block (:func:`~.rules.restarted_header_rows`), read when first asked."""
+        return restarted_header_rows(self.grid, self.start, self.label_cols, self.text_of)
 
     @cached_property
     def wide(self) -> tuple[list[list[Any]], list[str]]:

@@ -26,8 +26,9 @@ def write_records(model: TableModel) -> TableRows:
     """The body rows of a table with body rows, as records (see :func:`~docchunk.serialization.tables.table_rows`).
 
     Reads the model's header grid without its table-wide headers (``model.wide``): those
-    are written once, on the first row with text, as is a header over a column
-    without any value.
+    are written once, on the first row with text, as is a header over a column without
+    any value; they are also the rows' ``notes`` (:func:`notes_line`), which open every
+    later piece of a split table.
     """
     start, label_cols, text_of = model.start, model.label_cols, model.text_of
     n_rows, n_cols = model.n_rows, model.n_cols
@@ -43,8 +44,14 @@ def write_records(model: TableModel) -> TableRows:
     rows: list[TableRow] = []
     pending: list[int] = []  # positions in rows of section rows not yet followed by a data row
     carried = False  # whether a row's label carries the corner
+    restarts = set(model.restarts)
     for r in range(start, n_rows):
         row = grid[r]
+        if r in restarts:  # a header block restarts: the rows below read their headers from this row
+            headers[label_cols:] = [text_of(cell) for cell in row[label_cols:]]
+            levels = [None] * n_cols
+            rows.append(_header_row(r, row, text_of))
+            continue
         if (spanning := spanning_text(row, text_of)) is not None:  # one text in every cell: a row of its own, once
             rows.append(TableRow(r, (("", readable(spanning)),), sep=RECORD_SEP, cols=(tuple(range(len(row))),)))
             after_section = False  # a section row after it starts a new path, as after a data row
@@ -103,7 +110,28 @@ def write_records(model: TableModel) -> TableRows:
         else:
             kept = rows[first]
             rows[first] = replace(kept, cells=kept.cells + extra, cols=kept.cols + ((),) * len(extra))
-    return TableRows(rows=rows, start=start, end=n_rows)
+    return TableRows(rows=rows, start=start, end=n_rows, notes=notes_line(wide))
+
+
+def _header_row(r: int, row: list[Any], text_of: Callable[[Any], str]) -> TableRow:
+    """A body row that restarts the header, as a row of its own: its distinct texts, ``; ``-separated."""
+    at: dict[str, list[int]] = {}
+    for j, cell in enumerate(row):
+        if text := text_of(cell):
+            at.setdefault(text, []).append(j)
+    cells = tuple(("", readable(t)) for t in at)
+    return TableRow(r, cells, sep=RECORD_SEP, cols=tuple(tuple(js) for js in at.values()))
+
+
+def notes_line(notes: list[str]) -> str:
+    """The table-wide notes (``December 31,``, ``Fiscal``, ``(in millions)``) as the line that opens later pieces.
+
+    A split table's later pieces need them as much as its first (a 10-Q's values
+    without their period read as undated, issue 46), so the packing opens each of them
+    with this line while it leaves room (see
+    :func:`docchunk.chunkers.doc.tables.pack.table_pieces`). ``""`` without notes.
+    """
+    return RECORD_SEP.join(readable(note) for note in dict.fromkeys(notes))
 
 
 def _top_and_rest(grid: list[list[Any]], start: int, text_of: Callable[[Any], str], j: int) -> tuple[str, str] | None:

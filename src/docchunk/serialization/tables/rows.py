@@ -101,12 +101,17 @@ class TableRows:
         end: One past the last body row (``TableItem.data.num_rows``).
         head: Lines that open the table and every piece of it: a Markdown table's
             header and delimiter lines; ``""`` in the other forms.
+        notes: The table-wide notes (records: ``December 31,``, ``Fiscal; (in
+            millions)``), already written at the end of the first row with text; every
+            later piece of a split table opens with them on a line of their own, so
+            that its values keep their period and units. ``""`` when there are none.
     """
 
     rows: list[TableRow]
     start: int
     end: int
     head: str = ""
+    notes: str = ""
 
     @property
     def text(self) -> str:

@@ -28,8 +28,10 @@ __all__ = [
     "is_layout_table",
     "is_section_row",
     "is_title_table",
+    "is_value",
     "label_column_count",
     "qualifies_all",
+    "restarted_header_rows",
     "spanning_text",
     "table_kind",
     "table_wide_headers",
@@ -59,6 +61,57 @@ def header_row_count(data: Any, grid: list[list[Any]]) -> int:
             break
         rows += 1
     return rows
+
+
+_NUMBER = re.compile(r"^[\s(\[$\u20ac\u00a3\u00a5+\-\u2212\u2013]*\d[\d,.\s]*(?:%|pp|bps|x)?[\s)\]]*[*\u2020]*$")
+_YEAR = re.compile(r"^(?:FY\s?|Q[1-4]\s)?(?:19|20)\d\d\b")
+
+
+def is_value(text: str) -> bool:
+    """Whether a cell's text reads as a number of a table's body: ``$614,493``, ``(5,149)``, ``12.5%``, ``—1``.
+
+    A bare year (``2019``, ``FY2019``) is not one: years name the columns of report tables.
+    """
+    return _NUMBER.match(text) is not None and _YEAR.match(text.strip(" ($")) is None
+
+
+def _value_texts(row: list[Any], label_cols: int, text_of: Callable[[Any], str]) -> list[str]:
+    """The distinct texts of a row's value columns (a merged cell once), in column order."""
+    return list(dict.fromkeys(t for cell in {id(c): c for c in row[label_cols:]}.values() if (t := text_of(cell))))
+
+
+def restarted_header_rows(
+    grid: list[list[Any]], start: int, label_cols: int, text_of: Callable[[Any], str]
+) -> list[int]:
+    """Rule: a body row that names the columns again, after rows of values, starts a new header block.
+
+    A roll-forward (a fin report's ``Balance at beginning of year ... Balance at end of
+    year``, once per year) repeats its header row, unflagged, above its second block:
+    ``| 2018 | 2017`` under the first block's ``| 2019 | 2018``. Read as data, the
+    second block's values got the first block's years. Such a row comes after a row of
+    values, has text in two or more value columns, every one a year or a text of the
+    header rows, and a row of values follows it; the rows below it read their columns'
+    headers from it.
+
+    Returns:
+        The grid indices of such rows, in order.
+    """
+    if start == 0:
+        return []
+    known = {t for r in range(start) for cell in grid[r] if (t := text_of(cell))}
+    values_at = [any(is_value(t) for t in _value_texts(row, label_cols, text_of)) for row in grid]
+    out: list[int] = []
+    after_values = False
+    for r in range(start, len(grid)):
+        if values_at[r]:
+            after_values = True
+            continue
+        texts = _value_texts(grid[r], label_cols, text_of)
+        names = len(texts) >= 2 and all(t in known or _YEAR.match(t) for t in texts)
+        if after_values and names and any(values_at[r + 1 :]):
+            out.append(r)
+            after_values = False
+    return out
 
 
 def label_column_count(grid: list[list[Any]], start: int, n_cols: int) -> int:

@@ -174,9 +174,9 @@ def _whole_rows(run: HybridRun, base: Piece, rows: TableRows, pieces: list[Piece
         # a row split between entries: every piece lists its columns (a Markdown header piece,
         # which shares the first row's range, lists none and is no part of the row)
         split = j > i and all(p.table_cols is not None for p in pieces[i : j + 1])
-        # the whole row, after the Markdown header lines that each of its pieces repeated
-        repeated = bool(rows.head) and first.text.startswith(rows.head + ROW_SEP)
-        text = (rows.head + ROW_SEP + own[0] if repeated else own[0]) if own else ""
+        # the whole row, after the Markdown header lines (or the table-wide notes) each of its pieces repeated
+        opening = next((o for o in (rows.head, rows.notes) if o and first.text.startswith(o + ROW_SEP)), "")
+        text = (opening + ROW_SEP + own[0] if opening else own[0]) if own else ""
         whole = _shorter_path(run, first, text, headings) if split and len(own) == 1 else None
         out.extend([whole] if whole is not None else pieces[i : j + 1])
         i = j + 1

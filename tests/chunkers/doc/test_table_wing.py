@@ -1,0 +1,65 @@
+"""Issue 46's table cases, rebuilt: what every piece of a split table carries, header blocks that restart."""
+
+from __future__ import annotations
+
+import pytest
+
+import docchunk
+from docchunk.serialization.tables import table_rows
+from tests.helpers import make_table
+
+MINILM = docchunk.get_tokenizer()
+
+
+def ten_q(rows: int = 40):
+    """A 10-Q balance table: ``December 31,`` over the first of ``2025 | 2024`` (unmerged), then many rows."""
+    grid = [["", "December 31,", ""], ["", "2025", "2024"]]
+    grid += [[f"Account receivable line {k}", f"${k},{k:03d}", f"${k + 7},{k:03d}"] for k in range(rows)]
+    return make_table(grid, header_rows=2)
+
+
+@pytest.mark.parametrize("max_tokens", [64, 128, 256])
+def test_every_piece_of_a_split_table_carries_its_table_wide_notes(max_tokens):
+    """Issue 46: the later pieces of a 10-Q table lacked ``December 31,``; their values had no period.
+
+    The note is written once on the first row (an unsplit table reads as before) and
+    opens every later piece on a line of its own.
+    """
+    doc, table = ten_q()
+    chunker = docchunk.HybridChunker(tokenizer=MINILM, max_tokens=max_tokens)
+    chunks = [c for c in chunker.chunk(doc) if c.meta.table_rows is not None]
+    assert len(chunks) > 1
+    assert all("December 31," in c.text for c in chunks), [c.text[:60] for c in chunks if "December 31," not in c.text]
+    assert all(chunk.meta.token_count <= max_tokens for chunk in chunks)
+    lines = {line for c in chunks for line in c.text.split("\n")}
+    rows = table_rows(table, doc)
+    assert all(row.text in lines for row in rows.rows if row.cells)  # every row whole, none lost
+
+
+def test_an_unsplit_table_writes_its_notes_once():
+    doc, _ = ten_q(rows=3)
+    chunks = docchunk.HybridChunker(tokenizer=MINILM, max_tokens=256).chunk(doc)
+    text = "\n".join(c.text for c in chunks)
+    assert text.count("December 31,") == 1
+
+
+def test_a_header_block_that_restarts_gives_the_rows_below_their_own_headers():
+    """Issue 46: a roll-forward's second block repeats its header row, unflagged; its values got the first's years."""
+    grid = [
+        ["", "2019", "2018"],
+        ["Balance at beginning of year", "$10", "$8"],
+        ["Additions", "3", "2"],
+        ["Balance at end of year", "$13", "$10"],
+        ["", "2018", "2017"],
+        ["Balance at beginning of year", "$8", "$7"],
+        ["Additions", "2", "1"],
+    ]
+    doc, table = make_table(grid)
+    assert [row.text for row in table_rows(table, doc).rows] == [
+        "Balance at beginning of year: 2019 = $10; 2018 = $8",
+        "Additions: 2019 = 3; 2018 = 2",
+        "Balance at end of year: 2019 = $13; 2018 = $10",
+        "2018; 2017",
+        "Balance at beginning of year: 2018 = $8; 2017 = $7",
+        "Additions: 2018 = 2; 2017 = 1",
+    ]
