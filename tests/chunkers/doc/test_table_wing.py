@@ -63,3 +63,35 @@ def test_a_header_block_that_restarts_gives_the_rows_below_their_own_headers():
         "Balance at beginning of year: 2018 = $8; 2017 = $7",
         "Additions: 2018 = 2; 2017 = 1",
     ]
+
+
+NAVIGATION = (
+    "Home | About the society | Annual meetings and the programme of lectures | Membership and fees | "
+    "Publications of the society and its members | Library and archive | Contact the secretary | Links"
+)
+
+
+def web_page_table(rows: int = 30):
+    """An old web page laid out as one table: a long navigation cell beside every content row."""
+    grid = [[NAVIGATION, f"Paragraph {k} of the page says what happened at meeting number {k}."] for k in range(rows)]
+    return make_table(grid, header_rows=0, spans=[(0, 0, rows, 1)])
+
+
+@pytest.mark.parametrize("max_tokens", [64, 256])
+def test_a_layout_table_is_chunked_as_text_writing_its_navigation_cell_once(max_tokens):
+    """Issue 46: a 491-character navigation cell was the row label of 290 of 297 chunks (3.6x compat's tokens)."""
+    doc, _ = web_page_table()
+    chunks = docchunk.HybridChunker(tokenizer=MINILM, max_tokens=max_tokens).chunk(doc)
+    text = "\n".join(c.text for c in chunks)
+    assert text.count("Contact the secretary") == 1
+    assert all(f"meeting number {k}." in text for k in range(30))
+    compat = docchunk.HybridChunker(tokenizer=MINILM, max_tokens=max_tokens, docling_compat=True).chunk(doc)
+    ours, theirs = (sum(c.meta.token_count for c in cs) for cs in (chunks, compat))
+    assert ours <= 1.3 * theirs, (ours, theirs)
+
+
+def test_a_bullet_beside_its_paragraph_reads_as_the_paragraph():
+    """An XBRL filing's risk factor laid out as ``●`` | paragraph: text, not ``●: paragraph``."""
+    paragraph = " ".join(["The Company may not complete a business combination in time."] * 3)
+    doc, table = make_table([["●", paragraph]], header_rows=0)
+    assert [row.text for row in table_rows(table, doc).rows] == [f"● {paragraph}"]

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from docchunk.serialization.tables.markdown import write_markdown
 from docchunk.serialization.tables.model import read_table
 from docchunk.serialization.tables.records import write_records
-from docchunk.serialization.tables.rows import TableFormat, TableRow, TableRows, check_table_format, readable
+from docchunk.serialization.tables.rows import CELL_SEP, TableFormat, TableRow, TableRows, check_table_format, readable
 from docchunk.serialization.tables.triplets import write_triplets
 
 if TYPE_CHECKING:
@@ -72,7 +72,10 @@ def table_rows(
     export does. ``|`` in a cell is escaped as ``\|``.
 
     A table that is all header (no body rows) gives, in every form, one row per
-    grid row with the texts of the cells that start on it, joined by ``". "``.
+    grid row with the texts of the cells that start on it, joined by ``". "``. A
+    layout table (:func:`~docchunk.serialization.tables.rules.is_layout_table`: cells
+    used as page layout) is text, in every form: one row per grid row with the texts
+    of the cells first met on it, joined by a space, each cell once (``start`` 0).
 
     Invariants: every cell text (whitespace runs collapsed to one space; a section
     label without its trailing ``:``) appears in some row's text or the head,
@@ -104,6 +107,8 @@ def table_rows(
     model = read_table(item, doc, serializer, visited, keep_links=table_format == "markdown")
     if model.all_header:  # all header: each row's own cells, as text
         return TableRows(rows=plain_rows(model.grid, model.text_of), start=0, end=model.n_rows)
+    if model.kind == "layout":  # page layout, not values: its cells as text, in reading order, each once
+        return TableRows(rows=plain_rows(model.grid, model.text_of, sep=" "), start=0, end=model.n_rows)
     if table_format == "markdown":
         return write_markdown(model)
     if table_format == "records":
@@ -111,8 +116,12 @@ def table_rows(
     return write_triplets(model)
 
 
-def plain_rows(grid: list[list[Any]], text_of: Callable[[Any], str]) -> list[TableRow]:
-    """The rows of a header-only table: each row the texts of the cells first met on it."""
+def plain_rows(grid: list[list[Any]], text_of: Callable[[Any], str], sep: str = CELL_SEP) -> list[TableRow]:
+    """Each grid row as the texts of the cells first met on it, joined by ``sep``: a merged cell once.
+
+    The rows of a header-only table (``". "``) and of a layout table (``" "``: a bullet
+    and its paragraph, a navigation cell written once, not as the label of every row).
+    """
     seen: set[int] = set()
     rows = []
     for r, row in enumerate(grid):
@@ -123,5 +132,6 @@ def plain_rows(grid: list[list[Any]], text_of: Callable[[Any], str]) -> list[Tab
         for j, cell in enumerate(row):
             if id(cell) in mine and (text := text_of(cell)):
                 at.setdefault(text, []).append(j)
-        rows.append(TableRow(r, tuple(("", readable(t)) for t in at), cols=tuple(tuple(js) for js in at.values())))
+        cells = tuple(("", readable(t)) for t in at)
+        rows.append(TableRow(r, cells, sep=sep, cols=tuple(tuple(js) for js in at.values())))
     return rows
