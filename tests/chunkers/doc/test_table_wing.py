@@ -38,7 +38,7 @@ def test_every_piece_of_a_split_table_carries_its_table_wide_notes(max_tokens):
 
 def test_an_unsplit_table_writes_its_notes_once():
     doc, _ = ten_q(rows=3)
-    chunks = docchunk.HybridChunker(tokenizer=MINILM, max_tokens=256).chunk(doc)
+    chunks = list(docchunk.HybridChunker(tokenizer=MINILM, max_tokens=256).chunk(doc))
     text = "\n".join(c.text for c in chunks)
     assert text.count("December 31,") == 1
 
@@ -81,11 +81,11 @@ def web_page_table(rows: int = 30):
 def test_a_layout_table_is_chunked_as_text_writing_its_navigation_cell_once(max_tokens):
     """Issue 46: a 491-character navigation cell was the row label of 290 of 297 chunks (3.6x compat's tokens)."""
     doc, _ = web_page_table()
-    chunks = docchunk.HybridChunker(tokenizer=MINILM, max_tokens=max_tokens).chunk(doc)
+    chunks = list(docchunk.HybridChunker(tokenizer=MINILM, max_tokens=max_tokens).chunk(doc))
     text = "\n".join(c.text for c in chunks)
     assert text.count("Contact the secretary") == 1
     assert all(f"meeting number {k}." in text for k in range(30))
-    compat = docchunk.HybridChunker(tokenizer=MINILM, max_tokens=max_tokens, docling_compat=True).chunk(doc)
+    compat = list(docchunk.HybridChunker(tokenizer=MINILM, max_tokens=max_tokens, docling_compat=True).chunk(doc))
     ours, theirs = (sum(c.meta.token_count for c in cs) for cs in (chunks, compat))
     assert ours <= 1.3 * theirs, (ours, theirs)
 
@@ -95,3 +95,25 @@ def test_a_bullet_beside_its_paragraph_reads_as_the_paragraph():
     paragraph = " ".join(["The Company may not complete a business combination in time."] * 3)
     doc, table = make_table([["●", paragraph]], header_rows=0)
     assert [row.text for row in table_rows(table, doc).rows] == [f"● {paragraph}"]
+
+
+def titled_tables():
+    """An XLSX sheet (docling#2396): its title cell converted as a one-cell table, then the table it names."""
+    doc, title = make_table([["Number of freshwater ducks per year"]])
+    grid = [["Year", "Freshwater Ducks"]] + [[str(2000 + k), str(100 + k)] for k in range(25)]
+    doc, table = make_table(grid, doc=doc)
+    return doc, title, table
+
+
+@pytest.mark.parametrize("max_tokens", [64, 256])
+def test_a_one_cell_title_table_heads_the_table_it_names(max_tokens):
+    """Issue 46: the title went to a chunk of its own; the chunk with the rows did not say which table it was."""
+    doc, _, table = titled_tables()
+    chunker = docchunk.HybridChunker(tokenizer=MINILM, max_tokens=max_tokens)
+    chunks = list(chunker.chunk(doc))
+    assert all(c.meta.table_rows is not None for c in chunks)  # no chunk of the title alone
+    for chunk in chunks:
+        context = chunker.contextualize(chunk)
+        assert context.startswith("Number of freshwater ducks per year\n"), context[:80]
+        assert chunk.meta.token_count <= max_tokens
+    assert all(table.self_ref in {it.self_ref for it in c.meta.doc_items} for c in chunks)
