@@ -234,11 +234,14 @@ def test_export_rows_and_integrations_carry_table_cols():
 
 
 def label_columns(table) -> tuple[int, ...]:
-    """The label columns of ``table`` by the rule of ``table_rows``: flagged row headers, else column 0."""
+    """The label columns of ``table`` by the rule of ``table_rows``: flagged row headers, else column 0.
+
+    A layout table (cells as page layout, written as text) has none: no cell labels the others.
+    """
     from docchunk.serialization.tables import read_table
 
     model = read_table(table)
-    return tuple(range(model.label_cols))
+    return tuple(range(model.label_cols)) if model.kind != "layout" else ()
 
 
 @pytest.mark.slow

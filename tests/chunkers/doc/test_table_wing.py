@@ -117,3 +117,4 @@ def test_a_one_cell_title_table_heads_the_table_it_names(max_tokens):
         assert context.startswith("Number of freshwater ducks per year\n"), context[:80]
         assert chunk.meta.token_count <= max_tokens
     assert all(table.self_ref in {it.self_ref for it in c.meta.doc_items} for c in chunks)
+
