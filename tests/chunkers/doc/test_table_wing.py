@@ -118,3 +118,24 @@ def test_a_one_cell_title_table_heads_the_table_it_names(max_tokens):
         assert chunk.meta.token_count <= max_tokens
     assert all(table.self_ref in {it.self_ref for it in c.meta.doc_items} for c in chunks)
 
+
+
+@pytest.mark.parametrize("rows", [2, 40])
+def test_a_caption_stands_directly_before_its_tables_rows_in_every_piece(rows):
+    """Issue 46: after merge_peers, a table's caption stood above the unrelated paragraph merged before it."""
+    from docling_core.types.doc import DocItemLabel, DoclingDocument
+
+    doc = DoclingDocument(name="t")
+    doc.add_heading("Results")
+    doc.add_text(label=DocItemLabel.TEXT, text="The weather was fine all week and nobody complained about it.")
+    grid = [["Region", "Units"]] + [[f"Region {k}", str(k)] for k in range(rows)]
+    doc, _ = make_table(grid, doc=doc, caption="Table 1: units by region")
+    chunker = docchunk.HybridChunker(tokenizer=MINILM, max_tokens=128)
+    held = [chunker.contextualize(c) for c in chunker.chunk(doc) if c.meta.table_rows is not None]
+    assert held
+    for context in held:
+        lines = context.split("\n")
+        at = lines.index("Table 1: units by region")
+        assert lines[at + 1].startswith("Region "), context
+    if rows == 2:  # the paragraph still joins the small table's piece, before the caption
+        assert "The weather was fine" in held[0].split("Table 1")[0]

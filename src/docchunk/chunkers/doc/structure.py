@@ -449,7 +449,9 @@ def join_pieces(run: HybridRun, a: Piece, b: Piece) -> Piece:
     common = 0
     while common < min(len(ha), len(hb)) and ha[common] == hb[common]:
         common += 1
-    captions = a.captions if a.captions == b.captions or not b.captions else b.captions if not a.captions else None
+    # b's caption stays in captions only when no text of a would stand between it and b's rows (issue 46):
+    # else it is written in the text, directly before them
+    captions = a.captions if a.captions == b.captions or not b.captions else b.captions if not a.text else None
     parts: list[tuple[str, Any]] = []
     for part, extra in ((a, ha[common:]), (b, _not_ending(a.text, hb[common:]))):
         own = [] if captions is not None or not part.captions else list(part.captions)
