@@ -84,12 +84,13 @@ def table_rows(
     ``|``, ``-``, ``:`` and spaces (such a value is quoted), except in Markdown.
 
     Args:
-        item: A docling-core ``TableItem``.
-        doc: The ``DoclingDocument`` holding ``item``; needed for the text of rich cells.
-        serializer: The document serializer that turns a rich cell's content into
-            text (the chunker's; docling-core builds a Markdown one when None).
-        visited: Refs the serializer has already walked; a rich cell's content is
-            added to it (a fresh set when None, leaving the caller's walk untouched).
+        item: A docling-core ``TableItem``; ``doc``, ``serializer`` and ``visited`` as
+            :func:`~docchunk.serialization.tables.model.read_table` reads them (the
+            document, for rich cells; the serializer that writes a rich cell's content;
+            the refs it has walked).
+        doc: See ``item``.
+        serializer: See ``item``.
+        visited: See ``item``.
         table_format: ``"records"`` (default), ``"triplets"`` or ``"markdown"``.
 
     Returns:
