@@ -168,9 +168,11 @@ def test_a_one_cell_table_is_a_title():
     assert is_title_table(model.grid, model.text_of)
 
 
-@pytest.mark.parametrize("grid", [[["1"]], [[PARAGRAPH]], [["Year", "Ducks"], ["2019", "5"]]])
+@pytest.mark.parametrize(
+    "grid", [[["1"]], [[PARAGRAPH]], [["Year", "Ducks"], ["2019", "5"]], [["", "", ""], ["", "", "xxxx"]]]
+)
 def test_not_a_title(grid):
-    """A lone number, a boxed paragraph, a table of values."""
+    """A lone number, a boxed paragraph, a table of values, one text among empty cells (a fuzzer's table)."""
     model = model_of(grid)
     assert not is_title_table(model.grid, model.text_of)
 
@@ -194,6 +196,11 @@ def test_a_data_table_with_a_notes_column_stays_data():
     grid = [["Year", "Title", "Notes"], *rows]
     model = model_of(grid)
     assert table_kind(model.grid, model.start, model.text_of) == "data"
+
+
+def test_a_header_over_a_long_value_stays_data():
+    """``Name | Bio`` over one long biography: a record, not layout."""
+    assert model_of([["Name", "Bio"], ["Ann", PARAGRAPH]]).kind == "data"
 
 
 def test_a_fin_table_is_data():

@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 from docchunk.serialization.tables.model import TableModel, text_cols, value_cells
-from docchunk.serialization.tables.rows import LEVEL_SEP, RECORD_SEP, TableRow, TableRows, readable
+from docchunk.serialization.tables.rows import LEVEL_SEP, RECORD_SEP, TableRow, TableRows, notes_line, readable
 from docchunk.serialization.tables.rules import UNITS_NOTE, is_section_row, spanning_text
 
 __all__ = ["write_records"]
@@ -121,17 +121,6 @@ def _header_row(r: int, row: list[Any], text_of: Callable[[Any], str]) -> TableR
             at.setdefault(text, []).append(j)
     cells = tuple(("", readable(t)) for t in at)
     return TableRow(r, cells, sep=RECORD_SEP, cols=tuple(tuple(js) for js in at.values()))
-
-
-def notes_line(notes: list[str]) -> str:
-    """The table-wide notes (``December 31,``, ``Fiscal``, ``(in millions)``) as the line that opens later pieces.
-
-    A split table's later pieces need them as much as its first (a 10-Q's values
-    without their period read as undated, issue 46), so the packing opens each of them
-    with this line while it leaves room (see
-    :func:`docchunk.chunkers.doc.tables.pack.table_pieces`). ``""`` without notes.
-    """
-    return RECORD_SEP.join(readable(note) for note in dict.fromkeys(notes))
 
 
 def _top_and_rest(grid: list[list[Any]], start: int, text_of: Callable[[Any], str], j: int) -> tuple[str, str] | None:

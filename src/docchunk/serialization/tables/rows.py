@@ -29,6 +29,7 @@ __all__ = [
     "check_table_format",
     "clean",
     "col_ranges",
+    "notes_line",
     "readable",
 ]
 
@@ -186,3 +187,14 @@ def check_table_format(table_format: object) -> str:
             "'markdown' as a Markdown table line"
         )
     return table_format
+
+
+def notes_line(notes: list[str]) -> str:
+    """The table-wide notes (``December 31,``, ``Fiscal``, ``(in millions)``) as the line that opens later pieces.
+
+    A split table's later pieces need them as much as its first (a 10-Q's values
+    without their period read as undated, issue 46), so the packing opens each of them
+    with this line while it leaves room (see
+    :func:`docchunk.chunkers.doc.tables.pack.table_pieces`). ``""`` without notes.
+    """
+    return RECORD_SEP.join(readable(note) for note in dict.fromkeys(notes))

@@ -247,45 +247,45 @@ def distinct_cells(grid: list[list[Any]], text_of: Callable[[Any], str]) -> list
 
 
 def is_title_table(grid: list[list[Any]], text_of: Callable[[Any], str]) -> bool:
-    """Rule: a table whose only text is one short cell is a title, not a table of values.
+    """Rule: a table of one cell (one position, or one cell merged over all) with short text is a title.
 
     A spreadsheet's title row (``Number of freshwater ducks per year`` above the data,
     docling#2396; ``xlsx__xlsx_05_table_with_title.xlsx.json``) or a PDF table model's
     lone number (``2203.01017v2``: a one-cell table ``1``) converted as its own table. At
     most :data:`TITLE_WORDS` words and a letter in it; longer, it is a boxed paragraph.
     """
-    cells = distinct_cells(grid, text_of)
-    if len(cells) != 1:
+    if len({id(cell) for row in grid for cell in row}) != 1:  # one cell, not one text among empty cells
         return False
-    text = text_of(cells[0])
+    text = text_of(grid[0][0])
     return len(text.split()) <= TITLE_WORDS and any(ch.isalpha() for ch in text)
 
 
 def is_layout_table(grid: list[list[Any]], start: int, text_of: Callable[[Any], str]) -> bool:
-    """Rule: a table whose cells are page layout, not values under headers.
+    """Rule: a table without column-header rows whose cells are page layout, not values.
 
     Prose cells (:data:`PROSE_WORDS` words or more) make it layout when
 
     - one spans two or more body rows: a navigation or sidebar cell beside the page's
       content (an old web page laid out as one table: a 491-character navigation cell
       beside every row), or
-    - they hold at least half the table's text in a table of at most five body rows: a
-      bullet or a footnote mark in one cell and its paragraph in the next (the XBRL
-      filing ``xbrl__mlac-20251231.xml.json``: ``●`` | risk paragraph; ``(1)`` |
-      footnote), a page's two text columns side by side.
+    - they hold at least half the text of a table of at most five rows: a bullet or a footnote mark in one cell and its paragraph in
+      the next (the XBRL filing ``xbrl__mlac-20251231.xml.json``: ``●`` | risk
+      paragraph; ``(1)`` | footnote), a page's two text columns side by side.
 
-    A data table with a long notes column and many rows (Wikipedia tables of doc-qa)
-    stays a data table: each row is still one record.
+    A table with flagged column headers (``Name | Bio`` over a long value; a header cell
+    of prose over its column), or a data table with a long notes column and many rows
+    (Wikipedia tables of doc-qa), stays a data table: each row is still one record.
     """
+    if start > 0:
+        return False
     cells = distinct_cells(grid, text_of)
     prose = [cell for cell in cells if len(text_of(cell).split()) >= PROSE_WORDS]
     if not prose:
         return False
-    if any(cell.end_row_offset_idx - max(cell.start_row_offset_idx, start) >= 2 for cell in prose):
+    if any(cell.end_row_offset_idx - cell.start_row_offset_idx >= 2 for cell in prose):
         return True
-    body_rows = len(grid) - start
     prose_chars = sum(len(text_of(cell)) for cell in prose)
-    return body_rows <= 5 and 2 * prose_chars >= sum(len(text_of(cell)) for cell in cells)
+    return len(grid) <= 5 and 2 * prose_chars >= sum(len(text_of(cell)) for cell in cells)
 
 
 def table_kind(grid: list[list[Any]], start: int, text_of: Callable[[Any], str]) -> TableKind:

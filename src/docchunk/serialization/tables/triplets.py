@@ -11,16 +11,22 @@ from dataclasses import replace
 from typing import Any
 
 from docchunk.serialization.tables.model import TableModel, joined, text_cols, value_cells
-from docchunk.serialization.tables.rows import TableRow, TableRows, readable
+from docchunk.serialization.tables.rows import TableRow, TableRows, notes_line, readable
 from docchunk.serialization.tables.rules import spanning_text
 
 __all__ = ["write_triplets"]
 
 
 def write_triplets(model: TableModel) -> TableRows:
-    """The body rows of a table with body rows, as triplets (see :func:`~docchunk.serialization.tables.table_rows`)."""
-    grid, start, label_cols, text_of = model.grid, model.start, model.label_cols, model.text_of
+    """The body rows of a table with body rows, as triplets (see :func:`~docchunk.serialization.tables.table_rows`).
+
+    The header rows are read as records read them: a table-wide header (``model.wide``)
+    is no column's header; it is written once on the first row and opens every later
+    piece of a split table (``notes``).
+    """
+    start, label_cols, text_of = model.start, model.label_cols, model.text_of
     n_rows, n_cols = model.n_rows, model.n_cols
+    grid, notes = model.wide  # the table-wide headers read as records read them: no column's header
     headers = [joined([grid[r][j] for r in range(start)], text_of) for j in range(n_cols)]
     corner = joined([grid[r][j] for r in range(start) for j in range(label_cols)], text_of)
     used: set[int] = set()
@@ -29,9 +35,9 @@ def write_triplets(model: TableModel) -> TableRows:
         first = rows[0]
         spanning = spanning_text(grid[first.index], text_of) is not None  # its text labels no header
         label = "" if spanning else joined(grid[first.index][:label_cols], text_of)
-        extra = _unused_headers(label, headers, label_cols, corner, used)
+        extra = [*_unused_headers(label, headers, label_cols, corner, used), *(("", readable(n)) for n in notes)]
         rows[0] = replace(first, cells=first.cells + tuple(extra), cols=first.cols + ((),) * len(extra))
-    return TableRows(rows=rows, start=start, end=n_rows)
+    return TableRows(rows=rows, start=start, end=n_rows, notes=notes_line(notes))
 
 
 def _triplet(label: str, header: str, value: str) -> tuple[str, str]:

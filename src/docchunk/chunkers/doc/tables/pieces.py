@@ -111,8 +111,13 @@ def title_before(table: TableItem, doc: Any) -> TableItem | None:
 
 
 def heads_next_table(table: TableItem, doc: Any) -> bool:
-    """Whether ``table`` is a one-cell title table whose text heads the table directly after it."""
-    return isinstance(_sibling(table, doc, 1), TableItem) and _is_title(table, doc)
+    """Whether ``table`` is a one-cell title table whose text heads the table directly after it (one with text)."""
+    after = _sibling(table, doc, 1)
+    return (
+        isinstance(after, TableItem)
+        and any(cell.text.strip() for cell in after.data.table_cells)
+        and _is_title(table, doc)
+    )
 
 
 def _rows(table: TableItem, serializer: BaseDocSerializer) -> TableRows:
