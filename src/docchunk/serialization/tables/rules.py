@@ -268,9 +268,10 @@ def is_layout_table(grid: list[list[Any]], start: int, text_of: Callable[[Any], 
     - one spans two or more body rows: a navigation or sidebar cell beside the page's
       content (an old web page laid out as one table: a 491-character navigation cell
       beside every row), or
-    - they hold at least half the text of a table of at most five rows: a bullet or a footnote mark in one cell and its paragraph in
-      the next (the XBRL filing ``xbrl__mlac-20251231.xml.json``: ``●`` | risk
-      paragraph; ``(1)`` | footnote), a page's two text columns side by side.
+    - they hold at least half the text of a table of at most five rows: a bullet or a
+      footnote mark in one cell and its paragraph in the next (the XBRL filing
+      ``xbrl__mlac-20251231.xml.json``: ``●`` | risk paragraph; ``(1)`` | footnote), a
+      page's two text columns side by side.
 
     A table with flagged column headers (``Name | Bio`` over a long value; a header cell
     of prose over its column), or a data table with a long notes column and many rows
