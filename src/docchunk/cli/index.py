@@ -15,12 +15,12 @@ import click
 
 from docchunk.cli.options import DOC_CHUNKERS, chunker_option, doc_chunker_options, make_doc_chunker, stderr_is_terminal
 from docchunk.cli.settings import ChunkSettings, check_settings
+from docchunk.embeddings.models import DEFAULT_MODEL
 from docchunk.errors import DocchunkError
 
 __all__ = ["index_command", "search_command"]
 
 PROGRESS_MIN_FILES = 10
-DEFAULT_MODEL = "all-MiniLM-L6-v2"
 
 
 def _error(message: str) -> None:
@@ -29,8 +29,8 @@ def _error(message: str) -> None:
 
 @click.command("index")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--db", required=True, type=click.Path(file_okay=False, path_type=Path),
-              help="The index folder (LanceDB; created when missing).")  # fmt: skip
+@click.option("--db", "-o", "db", required=True, type=click.Path(file_okay=False, path_type=Path),
+              help="The index folder (LanceDB; created when missing); -o is the same option, as in chunk.")  # fmt: skip
 @chunker_option(DOC_CHUNKERS)
 @doc_chunker_options
 @click.option("--embed", "model", default=DEFAULT_MODEL, show_default=True, metavar="MODEL",
@@ -53,9 +53,11 @@ def index_command(
     written in one transaction: an interrupted run keeps the files already written,
     and running it again completes the index.
     """
+    from docchunk.batch.local import skip_reason
+    from docchunk.cli.process import report_skipped
     from docchunk.index.build import Indexer, check_model, chunk_files
     from docchunk.index.store import IndexStore
-    from docchunk.loading import iter_input_files
+    from docchunk.loading import folder_files
     from docchunk.report.views import describe_chunker
 
     settings = ChunkSettings.from_params(options)  # --chunker, --tokenizer, --max-tokens, --no-merge-peers
@@ -68,7 +70,12 @@ def index_command(
         if debug:
             raise
         raise click.UsageError(str(exc)) from exc
-    files = [f for p in paths for f in iter_input_files(p)]
+    files, skipped = [], []
+    for path in paths:
+        taken, left = folder_files(path) if path.is_dir() else ([path], [])
+        files += taken
+        skipped += left
+    report_skipped(skipped, skip_reason)
     todo, _ = indexer.plan(files)
     show = progress if progress is not None else len(todo) >= PROGRESS_MIN_FILES and stderr_is_terminal()
     work: Any = chunk_files(chunker_obj, todo, raise_errors=debug)
@@ -97,7 +104,7 @@ def _embedder(model: str, device: str | None, cache: bool) -> Any:
 
     cache_dir = None
     if cache:
-        from docchunk.evaluation.embed import default_cache_dir
+        from docchunk.embeddings.cache import default_cache_dir
 
         cache_dir = default_cache_dir()
     return EmbeddingsRefinery(model, cache_dir=cache_dir, device=device)
@@ -140,8 +147,9 @@ def _describe_hit(rank: int, hit: Any) -> str:
     if row["page_numbers"]:
         where.append("p. " + ",".join(str(p) for p in row["page_numbers"]))
     if row["table_rows"]:
-        start, end = row["table_rows"]
-        where.append(f"table rows {start}-{end - 1}")
+        from docchunk.report.views import rows_label  # inspect's numbering: grid rows from 1, header included
+
+        where.append("table " + rows_label(tuple(row["table_rows"])))
     head = f"{rank}. {hit.score:.3f}  " + "  ".join(where)
     path = " > ".join(row["headings"] or [])
     lines = [head, *([f"   {path}"] if path else [])]

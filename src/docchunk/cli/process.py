@@ -7,12 +7,13 @@ point (:func:`docchunk.cli.main.run`, which calls :func:`own_process`).
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 
 import click
 
-__all__ = ["error", "own_process", "startup"]
+__all__ = ["error", "own_process", "report_skipped", "startup"]
 
 _STATE = {"own": False}  # set by run(): docchunk is the program, not a library of another one
 
@@ -45,3 +46,20 @@ def startup() -> Iterator[None]:
 def error(message: str) -> None:
     """Print ``docchunk: error: MESSAGE`` on stderr."""
     click.echo(f"docchunk: error: {message}", err=True)
+
+
+SKIPPED_SHOWN = 5
+"""How many skipped files :func:`report_skipped` names (the rest are counted)."""
+
+
+def report_skipped(skipped: Sequence[Path], reason: Callable[[Path], str]) -> None:
+    """One line on stderr naming the files of the input folders that were skipped, and why.
+
+    ``docchunk: skipped 2 file(s) in the input folders: docs/a.txt (plain text: ...); docs/b.png (...)``;
+    the first :data:`SKIPPED_SHOWN` are named, the rest counted. Nothing when none was skipped.
+    """
+    if not skipped:
+        return
+    named = "; ".join(f"{path} ({reason(path)})" for path in skipped[:SKIPPED_SHOWN])
+    more = f"; and {len(skipped) - SKIPPED_SHOWN} more" if len(skipped) > SKIPPED_SHOWN else ""
+    click.echo(f"docchunk: skipped {len(skipped)} file(s) in the input folders: {named}{more}", err=True)

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from docchunk._extras import require
-from docchunk.serialization.rows import chunk_metadata
+from docchunk.embeddings.models import DEFAULT_MODEL
+from docchunk.serialization.rows import MetadataForm, check_metadata_form, chunk_metadata, store_metadata
 
 if TYPE_CHECKING:
     from docchunk.chunkers.text.base import TextChunker
@@ -34,19 +35,36 @@ class DocchunkLoader(_lc_loaders.BaseLoader):
     Args:
         paths: A path or paths (str or Path) of anything ``load_document`` reads.
         chunker: A docchunk document chunker; default ``HybridChunker()``.
+        metadata: ``"flat"`` (default): scalars only, what every vector store takes
+            (Chroma, LanceDB ...), see :func:`docchunk.serialization.rows.store_metadata`;
+            ``"structured"``: lists kept (``headings``, ``page_numbers`` ... as lists,
+            possibly empty), for stores that take them (LangChain's in-memory store).
 
-    Each ``Document`` has ``page_content = chunker.contextualize(chunk)`` and flat
-    metadata: ``source``, ``chunk_index``, ``headings``, ``captions``,
+    Each ``Document`` has ``page_content = chunker.contextualize(chunk)``. Its
+    structured metadata: ``source``, ``chunk_index``, ``headings``, ``captions``,
     ``page_numbers``, ``token_count``, ``doc_items`` (refs), ``spans`` (``"ref:start:end"``),
     ``page_boxes`` (``"page_no:l,t,r,b:ORIGIN"``) and ``table_cols`` (``"row:start:end"``,
-    for a chunk of a split table row). Each ``Document``'s
-    metadata is its own (new lists for every chunk): changing one changes no other.
+    for a chunk of a split table row); the flat form writes each list as its JSON
+    text, leaves empty ones out and adds ``heading``, ``first_page`` and ``last_page``
+    to filter on. Each ``Document``'s metadata is its own: changing one changes no
+    other, and ``chunk.meta`` is never changed.
 
     Raises:
+        ConfigError: ``metadata`` is no metadata form.
         DocumentError: From ``lazy_load`` when a file cannot be read.
+
+    Example:
+        >>> docs = DocchunkLoader("report.json").load()  # doctest: +SKIP
+        >>> docs[0].metadata["heading"], docs[0].metadata["first_page"]  # doctest: +SKIP
     """
 
-    def __init__(self, paths: str | Path | Iterable[str | Path], chunker: BaseChunker | None = None):
+    def __init__(
+        self,
+        paths: str | Path | Iterable[str | Path],
+        chunker: BaseChunker | None = None,
+        metadata: MetadataForm = "flat",
+    ):
+        self.metadata = check_metadata_form(metadata)
         self.paths = [paths] if isinstance(paths, (str, Path)) else list(paths)
         if chunker is None:
             from docchunk import HybridChunker
@@ -61,9 +79,10 @@ class DocchunkLoader(_lc_loaders.BaseLoader):
         for path in self.paths:
             doc = load_document(Path(path))
             for index, chunk in enumerate(self.chunker.chunk(doc)):
+                metadata = chunk_metadata(cast("DocChunk", chunk), str(path), index)
                 yield _lc_documents.Document(
                     page_content=self.chunker.contextualize(chunk),
-                    metadata=chunk_metadata(cast("DocChunk", chunk), str(path), index),
+                    metadata=store_metadata(metadata) if self.metadata == "flat" else metadata,
                 )
 
 
@@ -127,7 +146,7 @@ class DocchunkEmbeddings(_lc_embeddings.Embeddings):
         >>> store.similarity_search("How are tables split?", k=5)  # doctest: +SKIP
     """
 
-    def __init__(self, embedder: Any = "all-MiniLM-L6-v2"):
+    def __init__(self, embedder: Any = DEFAULT_MODEL):
         from docchunk.integrations.embedding_refinery import EmbeddingsRefinery
 
         self.embedder = embedder if isinstance(embedder, EmbeddingsRefinery) else EmbeddingsRefinery(embedder)

@@ -15,7 +15,16 @@ from pydantic import SkipValidation
 from docchunk._extras import require
 from docchunk.chunkers.text.base import TextChunker
 from docchunk.report.views import describe_chunker
-from docchunk.serialization.rows import Row, chunk_metadata, flat_page_boxes, flat_spans, flat_table_cols
+from docchunk.serialization.rows import (
+    MetadataForm,
+    Row,
+    check_metadata_form,
+    chunk_metadata,
+    flat_page_boxes,
+    flat_spans,
+    flat_table_cols,
+    store_metadata,
+)
 from docchunk.types import DocChunker
 
 if TYPE_CHECKING:
@@ -30,7 +39,7 @@ __all__ = ["DocchunkNodeParser", "embedded_nodes", "stable_node_id"]
 # the chunk's own metadata: bookkeeping the LLM needs not see (headings are in the node's text)
 _CHUNK_KEYS = [
     "source", "chunk_index", "headings", "captions", "page_numbers", "token_count", "doc_items", "spans", "page_boxes",
-    "table_cols",
+    "table_cols", "heading", "first_page", "last_page",
 ]  # fmt: skip
 
 _NODE_ID_NAMESPACE = uuid.UUID("5d0c4f1e-6a43-5b8e-9d1a-0c7d0cc4c001")
@@ -59,7 +68,13 @@ class DocchunkNodeParser(_li_parser.NodeParser):
     being ``HybridChunker()``), each input document's text must be DoclingDocument
     JSON (as ``DoclingReader`` with JSON export gives); a node's text is
     ``chunker.contextualize(chunk)`` (headings, captions, text), and the chunk's
-    ``headings``, ``captions``, ``page_numbers``, ``token_count`` ... are metadata.
+    ``headings``, ``captions``, ``page_numbers``, ``token_count`` ... are metadata:
+    by default in the flat form (``metadata="flat"``, scalars only, lists as JSON
+    text, no empty values, plus ``heading``, ``first_page``, ``last_page``: see
+    :func:`docchunk.serialization.rows.store_metadata`), which
+    ``node_to_metadata_dict(flat_metadata=True)`` and so every LlamaIndex vector store
+    takes; ``metadata="structured"`` keeps the lists. The document's own metadata is
+    passed on as it is.
     With a text chunker, a node's text is the chunk and
     ``start_char_idx``/``end_char_idx`` are its exact offsets. Nodes have SOURCE,
     PREVIOUS and NEXT relationships.
@@ -81,10 +96,20 @@ class DocchunkNodeParser(_li_parser.NodeParser):
 
     Attributes:
         chunker: The docchunk chunker.
+        metadata: ``"flat"`` (default) or ``"structured"``, the form of the chunk's metadata.
+
+    Raises:
+        ConfigError: ``metadata`` is no metadata form.
     """
 
     # a document or text chunker, as given (pydantic does not check it; model_post_init defaults it)
     chunker: SkipValidation[DocChunker | TextChunker | None] = None
+    # checked by __init__, so that a wrong value raises docchunk's ConfigError, not pydantic's error
+    metadata: SkipValidation[MetadataForm] = "flat"
+
+    def __init__(self, **data: Any) -> None:
+        check_metadata_form(data.get("metadata", "flat"))
+        super().__init__(**data)
 
     def model_post_init(self, __context: Any) -> None:
         """Default ``chunker`` to a :class:`docchunk.HybridChunker`."""
@@ -133,7 +158,8 @@ class DocchunkNodeParser(_li_parser.NodeParser):
         nodes = []
         chunker = cast("DocChunker", self.chunker)  # a document chunker: it has contextualize
         for index, chunk in enumerate(chunker.chunk(doc)):
-            metadata = {**document.metadata, **chunk_metadata(cast("DocChunk", chunk), source, index)}
+            own = chunk_metadata(cast("DocChunk", chunk), source, index)
+            metadata = {**document.metadata, **(store_metadata(own) if self.metadata == "flat" else own)}
             nodes.append(
                 _li_schema.TextNode(
                     id_=ids(index, document),
@@ -165,30 +191,36 @@ class DocchunkNodeParser(_li_parser.NodeParser):
         return nodes
 
 
-def embedded_nodes(rows: Iterable[Row]) -> list[Any]:
+def embedded_nodes(rows: Iterable[Row], metadata: MetadataForm = "flat") -> list[Any]:
     """LlamaIndex ``TextNode`` s with their vectors, for any LlamaIndex vector store's ``add``.
 
     Args:
         rows: Rows with an ``embedding``: :func:`docchunk.index.embedded_rows`, or the
             lines of ``docchunk chunk --embed MODEL`` read back with ``json.loads``.
+        metadata: ``"flat"`` (default, scalars only: see
+            :func:`docchunk.serialization.rows.store_metadata`) or ``"structured"`` (lists kept).
 
     Returns:
         One node per row: ``id_`` is ``source#chunk_index``, ``text`` the chunk text,
-        ``embedding`` the row's vector (the embedding of ``contextualized``), and flat
+        ``embedding`` the row's vector (the embedding of ``contextualized``), and
         metadata (``source``, ``chunk_index``, ``headings``, ``captions``,
         ``page_numbers``, ``token_count``, ``doc_items``, ``table_rows``, ``table_cols``, ``spans``,
-        ``page_boxes``), hidden from
-        the embedding and the LLM except ``headings``.
+        ``page_boxes``; in the flat form also ``heading``, ``first_page``, ``last_page``), hidden from
+        the embedding and the LLM except ``headings`` and ``heading``.
+
+    Raises:
+        ConfigError: ``metadata`` is no metadata form.
 
     Example:
         >>> from llama_index.core.vector_stores import SimpleVectorStore  # doctest: +SKIP
         >>> store = SimpleVectorStore()  # doctest: +SKIP
         >>> store.add(embedded_nodes(embedded_rows(["docs/"])))  # doctest: +SKIP
     """
+    form = check_metadata_form(metadata)
     nodes = []
     for row in rows:
         meta = row["meta"]
-        metadata = {
+        structured = {
             "source": row["source"], "chunk_index": row["chunk_index"], "headings": list(meta.get("headings") or []),
             "captions": list(meta.get("captions") or []), "page_numbers": list(row["page_numbers"]),
             "token_count": row["token_count"], "doc_items": [item["self_ref"] for item in meta.get("doc_items") or []],
@@ -196,11 +228,12 @@ def embedded_nodes(rows: Iterable[Row]) -> list[Any]:
             "spans": flat_spans(meta.get("spans")), "page_boxes": flat_page_boxes(meta.get("page_boxes")),
             "table_cols": flat_table_cols(meta.get("table_cols")),
         }  # fmt: skip
-        hidden = [*(key for key in _CHUNK_KEYS if key != "headings"), "table_rows"]
+        hidden = [*(key for key in _CHUNK_KEYS if key not in ("headings", "heading")), "table_rows"]
         nodes.append(
             _li_schema.TextNode(
                 id_=f"{row['source']}#{row['chunk_index']}", text=row["text"], embedding=list(row["embedding"]),
-                metadata=metadata, excluded_embed_metadata_keys=hidden, excluded_llm_metadata_keys=hidden,
+                metadata=store_metadata(structured) if form == "flat" else structured,
+                excluded_embed_metadata_keys=hidden, excluded_llm_metadata_keys=hidden,
             )
         )  # fmt: skip
     return nodes

@@ -18,7 +18,7 @@ from docchunk.errors import DocumentError
 from docchunk.loading.convert import CONVERTIBLE, PDF_SUFFIXES, convert_bytes, convert_file
 from docchunk.types.json_value import JSONObject
 
-__all__ = ["SUPPORTED_SUFFIXES", "iter_input_files", "load_document"]
+__all__ = ["SUPPORTED_SUFFIXES", "folder_files", "iter_input_files", "load_document"]
 
 SUPPORTED_SUFFIXES = (".json", *CONVERTIBLE, *PDF_SUFFIXES)
 """File name endings :func:`load_document` reads (case-insensitive)."""
@@ -163,5 +163,21 @@ def _from_dict(obj: dict, where: str) -> DoclingDocument:
 def iter_input_files(path: Path) -> list[Path]:
     """The files a CLI path stands for: the file itself, or a folder's supported files, sorted."""
     if path.is_dir():
-        return sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SUPPORTED_SUFFIXES)
+        return folder_files(path)[0]
     return [path]
+
+
+def folder_files(folder: Path, suffixes: tuple[str, ...] = SUPPORTED_SUFFIXES) -> tuple[list[Path], list[Path]]:
+    """The files under ``folder`` (recursively, sorted): ``(taken, skipped)``.
+
+    ``taken`` end in one of ``suffixes`` (case-insensitive); ``skipped`` are the
+    others, so that a command can say what it left out. Hidden files (a name
+    starting with ``.``, such as ``.DS_Store``) are in neither.
+    """
+    taken: list[Path] = []
+    skipped: list[Path] = []
+    for path in sorted(folder.rglob("*")):
+        if not path.is_file() or path.name.startswith("."):
+            continue
+        (taken if path.suffix.lower() in suffixes else skipped).append(path)
+    return taken, skipped

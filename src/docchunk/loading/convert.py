@@ -17,7 +17,7 @@ from typing import Any
 
 from docling_core.types.doc import DoclingDocument
 
-from docchunk._extras import require
+from docchunk._extras import extra_install, require
 from docchunk.errors import DocumentError, MissingDependencyError
 
 __all__ = ["CONVERTIBLE", "PDF_SUFFIXES", "convert_bytes", "convert_file", "pdf_converter"]
@@ -75,7 +75,7 @@ def _convert(source: Path | BytesIO, suffix: str, where: str, name: str | None =
         raise
     except ImportError as exc:
         raise MissingDependencyError(
-            f'{purpose} needs docling\'s format backends: pip install ".[convert]" ({exc})'
+            f"{purpose} needs docling's format backends: {extra_install('convert')} ({exc})"
         ) from exc
     except Exception as exc:
         raise DocumentError(f"{where}: cannot convert {suffix} file: {type(exc).__name__}: {exc}") from exc
@@ -119,7 +119,7 @@ def pdf_converter(where: str = "PDF") -> Any:
     except ImportError as exc:
         raise MissingDependencyError(
             f"{where}: converting PDF needs docling's PDF pipeline (layout models, torch), which is not installed "
-            f'or does not import ({type(exc).__name__}: {exc}); install it with: pip install ".[pdf]" (from a '
-            "docchunk checkout), or convert the PDF to DoclingDocument JSON with docling first"
+            f"or does not import ({type(exc).__name__}: {exc}); install it with: {extra_install('pdf')}, "
+            "or convert the PDF to DoclingDocument JSON with docling first"
         ) from exc
     return DocumentConverter()

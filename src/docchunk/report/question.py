@@ -13,6 +13,8 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING
 
+from docchunk.report.views import rows_label
+
 if TYPE_CHECKING:
     from docchunk.evaluation.docqa import Evidence
     from docchunk.evaluation.question import QuestionRanking
@@ -98,9 +100,9 @@ def render_question(ranking: QuestionRanking, title: str | None = None) -> str:
         facts = [f"<b>#{c.rank}</b>", f"score {c.score:.3f}", f"evidence held {_percent(c.share)}",
                  f"chunk {c.index}", f"{c.token_count} tokens"]  # fmt: skip
         if c.table_rows is not None:
-            facts.append(f"rows {c.table_rows[0]}–{c.table_rows[1] - 1}")
+            facts.append(rows_label(c.table_rows))
         if c.table_cols:
-            facts.append("columns " + ", ".join(f"r{r}:{s}–{e - 1}" for r, s, e in c.table_cols))
+            facts.append("columns " + ", ".join(f"row {r + 1}: {s + 1}–{e}" for r, s, e in c.table_cols))
         path = _PATH_SEP.join([*(c.headings or []), *(c.captions or [])])
         blocks.append(
             f'<section class="ck{" hit" if c.marks else ""}" data-rank="{c.rank}" data-chunk="{c.index}">'

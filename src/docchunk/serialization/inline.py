@@ -5,7 +5,8 @@ runs, links, sub- and superscripts. docling-core's serializers write each fragme
 with Markdown syntax (``[**manual**](https://...)``), and the hybrid chunker of
 docling-core puts one fragment per line. :func:`plain_inline_text` joins them
 as the sentence reads: the fragments' own texts, one space between two fragments
-unless punctuation or a sub/superscript follows, no Markdown marks and no URL (a
+unless punctuation or a sub/superscript follows (after a sub/superscript, none
+inside a formula such as ``H2O``), no Markdown marks and no URL (a
 link keeps its text; the URL stays in the item, ``doc_items[i].hyperlink``).
 """
 
@@ -33,21 +34,43 @@ def plain_inline_text(group: InlineGroup, doc: DoclingDocument) -> str:
 
     Returns:
         The fragments' texts, stripped, joined by one space, except none before
-        ``, . ; : ! ? ) ] %`` and the like, after ``( [ / -``, and around a
-        sub- or superscript fragment (``H`` ``2`` ``O`` gives ``H2O``); line breaks
-        inside a fragment become spaces. Empty when no fragment has text.
+        ``, . ; : ! ? ) ] %`` and the like, after ``( [ / -``, before a sub- or
+        superscript fragment, and after one inside a formula (``H`` ``2`` ``O``
+        gives ``H2O``, ``y`` ``3`` ``uses`` gives ``y3 uses``); line breaks inside a
+        fragment become spaces. Empty when no fragment has text.
     """
     out = ""
     previous_script = False
+    base = ""  # the text before the current run of sub/superscripts
     for text, script in _fragments(group, doc):
         part = _SPACES.sub(" ", " ".join(text.split())).strip()
         if not part:
             continue
-        if out and not (script or previous_script or _NO_SPACE_BEFORE.match(part) or _NO_SPACE_AFTER.search(out)):
+        if script and not previous_script:
+            base = out
+        if out and _space_between(out, part, script, previous_script, base):
             out += " "
         out += part
         previous_script = script
     return out
+
+
+def _space_between(out: str, part: str, script: bool, previous_script: bool, base: str) -> bool:
+    """Whether one space goes between the text so far ``out`` and the next fragment ``part``.
+
+    None before ``, . ; : ! ? )`` ..., after ``( [ / -``, before a sub/superscript (it
+    belongs to the text before it: ``y`` ``3`` is ``y3``) and between two of them.
+    After one, a space as the source has it between words (``y3 uses``), except inside
+    a formula: a capital letter or ``(`` after the script of a capital or ``)``
+    (``H2O``, ``(NH4)2SO4``). docling keeps no whitespace of the source around the
+    fragments, so this is read from the fragments themselves.
+    """
+    if script or _NO_SPACE_BEFORE.match(part):
+        return False
+    if previous_script:  # a charge such as 2- ends in a dash that joins no word
+        in_formula = base[-1:].isupper() or base.endswith(")")
+        return not (in_formula and (part[0].isupper() or part[0] in "(["))
+    return not _NO_SPACE_AFTER.search(out)
 
 
 def _fragments(group: Any, doc: DoclingDocument) -> list[tuple[str, bool]]:

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
+
+from docchunk.errors import ConfigError
 
 if TYPE_CHECKING:
     from docchunk.serialization._docling import DocChunk as DoclingDocChunk
@@ -17,19 +19,31 @@ if TYPE_CHECKING:
 
 __all__ = [
     "EXPANDED_FIELDS",
+    "METADATA_FORMS",
     "ROW_FIELDS",
     "TEXT_FIELDS",
+    "MetadataForm",
     "Row",
     "arrow_schema",
+    "check_metadata_form",
     "chunk_metadata",
     "flat_page_boxes",
     "flat_spans",
     "flat_table_cols",
     "json_line",
+    "store_metadata",
 ]
 
 FlatValue = str | int | list[str] | list[int] | None
-"""A value of :func:`chunk_metadata`: what vector stores take as metadata (``token_count`` may be None)."""
+"""A value of :func:`chunk_metadata` (``token_count`` may be None)."""
+
+StoreValue = str | int | float | bool
+"""A value of :func:`store_metadata`: a scalar, what every vector store takes as metadata."""
+
+MetadataForm = Literal["flat", "structured"]
+"""The metadata form of the integrations: ``"flat"`` (:func:`store_metadata`) or ``"structured"``."""
+
+METADATA_FORMS: tuple[MetadataForm, ...] = ("flat", "structured")
 
 Row = dict[str, Any]  # JSON values: str, int, lists of them, and the ``meta`` object (docling-core's DocMeta JSON)
 """One row: the keys :data:`ROW_FIELDS` (then :data:`TEXT_FIELDS` or :data:`EXPANDED_FIELDS`), JSON values."""
@@ -87,7 +101,10 @@ def json_line(row: Row) -> str:
 
 
 def chunk_metadata(chunk: DoclingDocChunk, source: str, index: int) -> dict[str, FlatValue]:
-    """A chunk's flat metadata: only strings, ints and lists of them.
+    """A chunk's structured metadata: strings, ints and lists of them (lists may be empty).
+
+    Stores that take only scalars (Chroma, LlamaIndex's flat-metadata stores) refuse
+    it; :func:`store_metadata` turns it into the flat form they take.
 
     ``chunk`` is a docling-core ``DocChunk`` (docchunk's :class:`docchunk.DocChunk` is
     one); docchunk's own fields are read when present.
@@ -134,3 +151,70 @@ def flat_page_boxes(boxes: Iterable[PageBox | Mapping[str, Any]] | None) -> list
         edges = ",".join(str(bbox[k]) for k in ("l", "t", "r", "b"))
         out.append(f"{_get(box, 'page_no')}:{edges}:{bbox['coord_origin']}")
     return out
+
+
+def store_metadata(metadata: Mapping[str, Any]) -> dict[str, StoreValue]:
+    """The flat form of metadata: scalars only, no empty value, what every vector store takes.
+
+    The rule, key by key: a str, int, float or bool stays as it is under its name; a
+    list (or tuple) becomes its JSON text (``json.dumps``, non-ASCII kept) under the
+    same name, so ``json.loads`` gives it back; ``None``, ``""`` and empty lists are
+    left out. From :func:`chunk_metadata`'s keys, three scalars are added to filter on:
+
+    - ``heading`` (str): the innermost heading, ``headings[-1]``;
+    - ``first_page`` and ``last_page`` (int): ``min`` and ``max`` of ``page_numbers``
+      (a chunk is on page ``p`` when ``first_page <= p <= last_page``).
+
+    So a chunk's flat metadata has ``source``, ``chunk_index``, ``token_count`` and,
+    when not empty, ``heading``, ``headings``, ``captions``, ``first_page``,
+    ``last_page``, ``page_numbers``, ``doc_items``, ``spans``, ``page_boxes`` and
+    ``table_cols`` (JSON arrays as text, for the lists). Chroma, LanceDB, LlamaIndex's
+    ``node_to_metadata_dict(flat_metadata=True)`` and Haystack's stores take it.
+
+    Args:
+        metadata: Structured metadata, e.g. :func:`chunk_metadata` merged with a
+            document's own (``file_path`` ...). Not changed.
+
+    Returns:
+        A new dict, its values str, int, float or bool (never None or empty).
+
+    Raises:
+        ConfigError: A value that is no scalar, list or None (a dict, say); its key is named.
+
+    Example:
+        >>> flat = store_metadata({"headings": ["Intro", "Scope"], "page_numbers": [2, 3], "captions": []})
+        >>> flat["heading"], flat["headings"], flat["first_page"], flat["last_page"], "captions" in flat
+        ('Scope', '["Intro", "Scope"]', 2, 3, False)
+    """
+    flat: dict[str, StoreValue] = {}
+    for key, value in metadata.items():
+        if value is None or value == "" or (isinstance(value, (list, tuple)) and not value):
+            continue
+        if key == "headings" and isinstance(value, (list, tuple)) and isinstance(value[-1], str) and value[-1]:
+            flat["heading"] = value[-1]
+        if key == "page_numbers" and isinstance(value, (list, tuple)):
+            flat["first_page"], flat["last_page"] = min(value), max(value)
+        if isinstance(value, (str, int, float, bool)):
+            flat[key] = value
+        elif isinstance(value, (list, tuple)):
+            flat[key] = json.dumps(list(value), ensure_ascii=False)
+        else:
+            raise ConfigError(
+                f"metadata key {key!r} holds {type(value).__name__} {value!r}: the flat metadata form takes only "
+                "str, int, float, bool, lists of them and None; flatten it yourself or use metadata='structured'"
+            )
+    return flat
+
+
+def check_metadata_form(metadata: object) -> MetadataForm:
+    """``metadata`` when it is one of :data:`METADATA_FORMS`.
+
+    Raises:
+        ConfigError: Any other value, named with the allowed ones.
+    """
+    if metadata not in METADATA_FORMS:
+        raise ConfigError(
+            f"metadata={metadata!r} is no metadata form: use 'flat' (scalars only, what every vector store "
+            "takes; the default) or 'structured' (lists kept, for stores that take them)"
+        )
+    return metadata

@@ -188,6 +188,43 @@ def test_inline_runs_stay_on_one_line_without_urls():
     assert any(it.hyperlink for it in linked().texts if it.self_ref in refs)  # the URLs stay in the items
 
 
+def scripted(*fragments: tuple[str, str | None]) -> DoclingDocument:
+    doc = DoclingDocument(name="scripts")
+    run = doc.add_inline_group()
+    for text, script in fragments:
+        formatting = Formatting(script=Script.SUPER if script == "sup" else Script.SUB) if script else None
+        doc.add_text(DocItemLabel.TEXT, text, parent=run, formatting=formatting)
+    return doc
+
+
+@pytest.mark.parametrize(
+    ("fragments", "expected"),
+    [
+        ([("The cube y", None), ("3", "sup"), ("uses water", None)], "The cube y3 uses water"),  # issue 48
+        ([("then CO", None), ("2", "sub"), ("here.", None)], "then CO2 here."),
+        ([("H", None), ("2", "sub"), ("O and x", None), ("2", "sup"), (", then", None)], "H2O and x2, then"),
+        ([("salt (NH", None), ("4", "sub"), (")", None), ("2", "sub"), ("SO", None), ("4", "sub")], "salt (NH4)2SO4"),
+        ([("ion SO", None), ("4", "sub"), ("2-", "sup"), ("is", None)], "ion SO42- is"),
+        ([("Area 10", None), ("3", "sup"), ("m wide", None)], "Area 103 m wide"),
+    ],
+)
+def test_inline_run_keeps_the_space_after_a_script_between_words(fragments, expected):
+    """Regression (issue 48): ``y<sup>3</sup> uses`` became ``y3uses``; a formula stays ``H2O``."""
+    chunks = list(docchunk.HybridChunker().chunk(scripted(*fragments)))
+    assert [c.text for c in chunks] == [expected]
+
+
+def test_converted_html_keeps_the_space_after_a_superscript(tmp_path):
+    pytest.importorskip("docling.backend.html_backend", reason="needs the convert extra")
+    page = tmp_path / "scripts.html"
+    page.write_text("<html><body><p>The cube y<sup>3</sup> uses water H<sub>2</sub>O, then CO<sub>2</sub> here.</p>"
+                    "</body></html>")  # fmt: skip
+    doc = docchunk.load_document(page)
+    assert [c.text for c in docchunk.HybridChunker().chunk(doc)] == ["The cube y3 uses water H2O, then CO2 here."]
+    compat = [c.text for c in docchunk.HybridChunker(docling_compat=True).chunk(doc)]
+    assert compat == ["The cube y\n3\nuses water H\n2\nO, then CO\n2\nhere."]  # docling-core's, one run per line
+
+
 def test_inline_run_in_list_item_is_one_line():
     doc = DoclingDocument(name="li")
     group = doc.add_list_group()

@@ -13,6 +13,7 @@ Invariants, on generated tables whose rows exceed the budget but whose entries f
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 
 import pytest
@@ -230,7 +231,7 @@ def test_export_rows_and_integrations_carry_table_cols():
     from docchunk.integrations.llama_index import embedded_nodes
 
     node = embedded_nodes([{**rows[0], "embedding": [0.0, 1.0]}])[0]
-    assert node.metadata["table_cols"] == flat and "table_cols" in node.excluded_embed_metadata_keys
+    assert node.metadata["table_cols"] == json.dumps(flat) and "table_cols" in node.excluded_embed_metadata_keys
 
 
 def label_columns(table) -> tuple[int, ...]:

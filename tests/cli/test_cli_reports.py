@@ -1,0 +1,85 @@
+"""What the command line says (issue 48): skipped inputs named with the reason, index -o, progress, --debug."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from tests.helpers import DATA, rows, run
+
+GOOD = DATA / "pdf__multi_page.json"
+
+
+def _mixed_folder(tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    shutil.copy(GOOD, folder / "report.json")
+    (folder / "notes.txt").write_text("Plain notes, a text file.\n")
+    (folder / "scan.png").write_bytes(b"\x89PNG\r\n")
+    (folder / ".DS_Store").write_bytes(b"\0")
+    return folder
+
+
+def test_chunk_names_the_files_it_skipped_in_a_folder_and_why(tmp_path, capsys):
+    """Regression (issue 48): a .txt in a folder of documents was skipped without a word."""
+    folder = _mixed_folder(tmp_path)
+    code, _, err = run(capsys, "chunk", str(folder), "-o", str(tmp_path / "out.jsonl"))
+    assert code == 0, err
+    (line,) = [x for x in err.splitlines() if "skipped" in x]
+    assert line.startswith("docchunk: skipped 2 file(s) in the input folders: ")
+    assert f"{folder / 'notes.txt'} (plain text, read only by a text chunker: --chunker recursive" in line
+    assert f"{folder / 'scan.png'} (.png: not a format docchunk reads)" in line
+    assert ".DS_Store" not in line
+    assert len(rows((tmp_path / "out.jsonl").read_text())) > 1
+
+
+def test_a_text_chunker_takes_the_text_file_and_skips_the_rest(tmp_path, capsys):
+    folder = _mixed_folder(tmp_path)
+    code, out, err = run(capsys, "chunk", str(folder), "--chunker", "recursive")
+    assert code == 0, err
+    assert "docchunk: skipped 1 file(s)" in err and "scan.png" in err and "notes.txt" not in err
+    assert {r["source"] for r in rows(out)} == {str(folder / "notes.txt"), str(folder / "report.json")}
+
+
+def test_no_skipped_line_when_nothing_was_skipped(tmp_path, capsys):
+    code, _, err = run(capsys, "chunk", str(GOOD), "-o", str(tmp_path / "out.jsonl"))
+    assert code == 0 and "docchunk: skipped" not in err
+
+
+@pytest.mark.model
+def test_index_takes_o_as_db_and_names_what_it_skipped(tmp_path, capsys, minilm_dir):
+    """Regression (issue 48): `docchunk index ... -o DIR` failed with "No such option '-o'"."""
+    pytest.importorskip("lancedb")
+    folder = _mixed_folder(tmp_path)
+    db = tmp_path / "db"
+    code, _, err = run(capsys, "index", str(folder), "-o", str(db), "--embed", str(minilm_dir))
+    assert code == 0, err
+    assert "docchunk: skipped 2 file(s)" in err and "indexed 1 file(s)" in err and str(db) in err
+    from docchunk.index import IndexStore
+
+    assert IndexStore(db).count_rows() > 1
+
+
+@pytest.mark.model
+def test_search_numbers_table_rows_as_inspect_does(tmp_path, capsys, minilm_dir):
+    """Regression (issue 48): search printed a table's rows 1-3 where inspect printed the same rows 2-4."""
+    pytest.importorskip("lancedb")
+    import json
+    import re
+
+    from docchunk.report.views import rows_label
+
+    doc = DATA / "html__html_rich_table_cells.html.json"
+    db = tmp_path / "db"
+    assert run(capsys, "index", str(doc), "--db", str(db), "--embed", str(minilm_dir))[0] == 0
+    code, out, err = run(capsys, "search", str(db), "table", "-k", "30", "--json")
+    assert code == 0, err
+    labels = {rows_label(tuple(h["table_rows"])) for h in json.loads(out) if h["table_rows"]}
+    assert labels
+    code, text, err = run(capsys, "search", str(db), "table", "-k", "30")
+    assert code == 0, err
+    assert set(re.findall(r"table (rows? \d+(?:–\d+)?)", text)) == labels
+    assert run(capsys, "inspect", str(doc), "-o", str(tmp_path / "page.html"))[0] == 0
+    page = (tmp_path / "page.html").read_text()
+    assert all(f'<span class="rows">{label}</span>' in page for label in labels)
