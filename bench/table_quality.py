@@ -67,7 +67,7 @@ def entry_cuts(doc, chunks, chunker, compat: bool) -> tuple[int, int]:
 
     from docchunk.serialization.chunk import join_context
     from docchunk.serialization.selection import serializer_for
-    from docchunk.serialization.table_rows import table_rows
+    from docchunk.serialization.tables import table_rows
 
     provider = chunker.serializer_provider
     serializer = serializer_for(provider, doc, docling_compat=compat)
@@ -102,7 +102,9 @@ def half_rows(doc, chunks, chunker, mode: str) -> tuple[int, int]:
     from docling_core.types.doc import TableItem
 
     from docchunk.serialization.selection import serializer_for
-    from docchunk.serialization.table_rows import _grid, _header_rows, table_rows
+    from docchunk.serialization.tables import table_rows
+    from docchunk.serialization.tables.grid import read_grid as _grid
+    from docchunk.serialization.tables.rules import header_row_count as _header_rows
 
     compat = mode == "compat"
     serializer = serializer_for(chunker.serializer_provider, doc, docling_compat=compat,

@@ -111,9 +111,10 @@ def check_tables(chunker: Any, doc: Any, chunks: list[Any]) -> None:
     from docling_core.transforms.chunker.hierarchical_chunker import ChunkingSerializerProvider
     from docling_core.types.doc import RichTableCell
 
+    from docchunk.chunkers.doc.tables.pieces import heads_next_table
     from docchunk.serialization.chunk import join_context
     from docchunk.serialization.selection import serializer_for
-    from docchunk.serialization.table_rows import table_rows
+    from docchunk.serialization.tables import table_rows
 
     tok, max_tokens = chunker.token_counter, chunker.max_tokens
     serializer = serializer_for(ChunkingSerializerProvider(), doc)
@@ -127,6 +128,9 @@ def check_tables(chunker: Any, doc: Any, chunks: list[Any]) -> None:
         rows = table_rows(table, doc, serializer)
         holders = [c for c in table_chunks(chunks, table) if c.meta.table_rows is not None]
         if not rows.text:
+            continue
+        if not holders and heads_next_table(table, doc):  # a one-cell title: the next table's captions hold it
+            assert any(rows.text in (c.meta.captions or [""])[0] for c in chunks), table.self_ref
             continue
         if holders:
             ranges = [c.meta.table_rows for c in holders]

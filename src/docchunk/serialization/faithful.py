@@ -18,8 +18,7 @@ from docchunk.serialization.items import (
     KeyValueLinesSerializer,
     PictureTextSerializer,
 )
-from docchunk.serialization.table_rows import TableFormat
-from docchunk.serialization.tables import RowTableSerializer
+from docchunk.serialization.tables import RowTableSerializer, TableFormat
 
 __all__ = ["faithful_serializer"]
 
@@ -35,7 +34,7 @@ def faithful_serializer(
     Args:
         doc: The document to serialize.
         table_format: How tables are written: ``"records"`` (default), ``"triplets"``
-            or ``"markdown"`` (see :func:`docchunk.serialization.table_rows.table_rows`).
+            or ``"markdown"`` (see :func:`docchunk.serialization.tables.table_rows`).
         include_furniture: Also write page headers and footers (the furniture layer,
             and body items labelled ``page_header``/``page_footer``); by default they
             are left out.

@@ -20,7 +20,7 @@ from docling_core.types.doc import DoclingDocument
 from docchunk.errors import ConfigError
 from docchunk.serialization.chunking import ChunkingSerializerProvider
 from docchunk.serialization.faithful import faithful_serializer
-from docchunk.serialization.table_rows import TableFormat
+from docchunk.serialization.tables import TableFormat
 
 if TYPE_CHECKING:
     from docling_core.transforms.serializer.base import BaseSerializerProvider

@@ -97,7 +97,7 @@ def test_shipped_documents_keep_every_row(path):
 
 def test_section_rows_move_with_the_boundary():
     """Records: a section row has no line of its own (its label prefixes the rows below); ranges follow the lines."""
-    from docchunk.serialization.table_rows import table_rows
+    from docchunk.serialization.tables import table_rows
 
     grid = [["Segment", "2019", "2018"]]
     for section in ("Transportation", "Industrial", "Communications"):

@@ -235,12 +235,14 @@ def test_export_rows_and_integrations_carry_table_cols():
 
 
 def label_columns(table) -> tuple[int, ...]:
-    """The label columns of ``table`` by the rule of ``table_rows``: flagged row headers, else column 0."""
-    from docchunk.serialization.table_rows import _grid, _header_rows, _label_columns
+    """The label columns of ``table`` by the rule of ``table_rows``: flagged row headers, else column 0.
 
-    data = table.data
-    grid = _grid(data)
-    return tuple(range(_label_columns(grid, _header_rows(data, grid), len(grid[0]) if grid else 0)))
+    A layout table (cells as page layout, written as text) has none: no cell labels the others.
+    """
+    from docchunk.serialization.tables import read_table
+
+    model = read_table(table)
+    return tuple(range(model.label_cols)) if model.kind != "layout" else ()
 
 
 @pytest.mark.slow

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 import docchunk
 from docchunk.serialization.chunk import join_context
 from docchunk.serialization.selection import serializer_for
-from docchunk.serialization.table_rows import table_rows
+from docchunk.serialization.tables import table_rows
 from tests.helpers import (
     CORPUS,
     CORPUS_REASON,

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import docchunk
 from docchunk.chunkers.doc.tables.pack import table_pieces
-from docchunk.serialization.table_rows import table_rows
+from docchunk.serialization.tables import table_rows
 from docchunk.tokenizers import Sizer
 from tests.helpers import TINY_ROOM, collapse, debris_lines, make_table
 from tests.property.strategies import table_specs
@@ -34,6 +34,12 @@ def row_texts(grid, table_format="triplets", **kwargs) -> list[str]:
 
 def records(grid, **kwargs) -> list[str]:
     return row_texts(grid, "records", **kwargs)
+
+
+def notes(grid, **kwargs) -> str:
+    """The table-wide notes of the records of ``grid``: the line that opens every later piece."""
+    doc, table = make_table(grid, **kwargs)
+    return table_rows(table, doc).notes
 
 
 # -- serialization: records (the default) ----------------------------------------------
@@ -98,8 +104,9 @@ def test_a_one_cell_header_row_over_named_columns_heads_the_whole_table():
 
     Read as that column's header, every row said ``Fiscal / 2018 / (in millions) = $ 6,092``
     and the other years bare. The two texts now head the whole table: written once, on
-    the first row (as a header over an empty column is). Without a row naming two or more
-    columns below it, a one-cell header row stays its column's header.
+    the first row (as a header over an empty column is), and the ``notes`` that open every
+    later piece of a split table (issue 46). Without a row naming two or more columns
+    below it, a one-cell header row stays its column's header.
     """
     grid = [["", "", "Fiscal", ""], ["", "2019", "2018", "2017"], ["", "", "(in millions)", ""],
             ["Automotive", "$ 5,686", "$ 6,092", "$ 5,228"], ["Sensors", "914", "918", "814"]]  # fmt: skip
@@ -107,6 +114,7 @@ def test_a_one_cell_header_row_over_named_columns_heads_the_whole_table():
         "Automotive: 2019 = $ 5,686; 2018 = $ 6,092; 2017 = $ 5,228; Fiscal; (in millions)",
         "Sensors: 2019 = 914; 2018 = 918; 2017 = 814",
     ]
+    assert notes(grid, header_rows=3) == "Fiscal; (in millions)"
     assert records([["", "", "(in USD)"], ["North", "111", "5"]]) == ["North: 111; (in USD) = 5"]
 
 
@@ -127,9 +135,11 @@ def test_a_period_or_note_over_the_first_of_the_columns_below_heads_the_whole_ta
         "Billed receivables: 2019 = $213,654; 2018 = $239,275; December 31,",
         "Allowance: 2019 = (5,149); 2018 = (3,912)",
     ]
+    assert notes(grid, header_rows=2) == "December 31,"
     for wide in ("Year ended 31 December", "As at 31 March", "(in thousands)"):
-        assert records([["", wide, ""], ["", "2019", "2018"], ["Sales", "10", "12"]], header_rows=2) == [
-            f"Sales: 2019 = 10; 2018 = 12; {wide}"]  # fmt: skip
+        grid = [["", wide, ""], ["", "2019", "2018"], ["Sales", "10", "12"]]
+        assert records(grid, header_rows=2) == [f"Sales: 2019 = 10; 2018 = 12; {wide}"]
+        assert notes(grid, header_rows=2) == wide
     for own in ("Restated", "(unaudited)", "(1)"):  # may be that column's alone
         assert records([["", own, ""], ["", "2019", "2018"], ["Revenue", "10", "12"]], header_rows=2) == [
             f"Revenue: {own} / 2019 = 10; 2018 = 12"]  # fmt: skip

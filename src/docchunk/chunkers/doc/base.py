@@ -111,7 +111,7 @@ class DocumentChunker(BaseChunker):
     @classmethod
     def _check_table_format(cls, value: Any) -> Any:
         """The document chunkers' ``table_format``: one of ``"records"``, ``"triplets"``, ``"markdown"``."""
-        from docchunk.serialization.table_rows import check_table_format
+        from docchunk.serialization.tables import check_table_format
 
         return check_table_format(value)
 

@@ -22,7 +22,7 @@ from docchunk.chunkers.doc.page import page_parts
 from docchunk.errors import ConfigError, DocumentError
 from docchunk.serialization._docling import BaseChunk, BaseChunker, BaseChunkExpander
 from docchunk.serialization.chunk import DocChunk, contextualize, page_numbers_of
-from docchunk.serialization.table_rows import TableFormat, check_table_format
+from docchunk.serialization.tables import TableFormat, check_table_format
 from docchunk.tokenizers import Tokenizer, TokenizerSpec, get_tokenizer
 from docchunk.types.config import check_size, config_error
 

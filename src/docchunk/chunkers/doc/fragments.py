@@ -15,7 +15,7 @@ from collections.abc import Callable, Hashable
 from functools import partial
 from typing import Any, Literal, Protocol, TypeVar, overload
 
-from docchunk.serialization.table_rows import _DEBRIS_CHARS
+from docchunk.serialization.tables.rows import DEBRIS_CHARS
 from docchunk.tokenizers import Sizer, Tokenizer
 
 _T = TypeVar("_T")
@@ -243,7 +243,7 @@ def _take_end(
 
 def is_debris(text: str, start: int, end: int) -> bool:
     """Whether ``text[start:end]`` is made only of ``|``, ``-``, ``:`` and spaces (a Markdown remnant)."""
-    return set(text[start:end]) <= _DEBRIS_CHARS
+    return set(text[start:end]) <= DEBRIS_CHARS
 
 
 def _word_start(text: str, start: int, cut: int) -> int:

@@ -49,7 +49,7 @@ from docling_core.types.doc.document import (
 
 from docchunk.chunkers.doc.piece import Piece
 from docchunk.serialization.inline import inline_group_of, plain_inline_text
-from docchunk.serialization.table_rows import table_rows
+from docchunk.serialization.tables import table_rows
 
 __all__ = ["heading_once", "is_content_heading", "structured_walk", "without_debris"]
 

@@ -12,7 +12,7 @@ from docchunk.chunkers.doc.base import DocumentChunker, check_document
 from docchunk.chunkers.doc.code_items import chunk_code_piece
 from docchunk.chunkers.doc.piece import CodeStrategy, Piece
 from docchunk.serialization.chunk import DocChunk, join_context
-from docchunk.serialization.table_rows import TableFormat
+from docchunk.serialization.tables import TableFormat
 
 if TYPE_CHECKING:
     from docling_core.transforms.chunker.code_chunking.code_chunk import CodeChunk

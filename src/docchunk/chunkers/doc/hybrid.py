@@ -16,7 +16,7 @@ from docchunk.chunkers.doc.piece import CodeStrategy
 from docchunk.chunkers.doc.provenance import SpanDict, fill_gaps
 from docchunk.errors import ConfigError, ModelLimitWarning
 from docchunk.serialization.chunk import DocChunk
-from docchunk.serialization.table_rows import TableFormat
+from docchunk.serialization.tables import TableFormat
 from docchunk.tokenizers import is_docling_tokenizer
 from docchunk.types.config import check_size
 

@@ -34,7 +34,7 @@ from docling_core.types.doc.document import TextItem
 from docchunk.chunkers.doc.piece import Piece
 from docchunk.chunkers.doc.tables.pack import table_pieces
 from docchunk.chunkers.doc.tables.pieces import table_rows_of, under_path
-from docchunk.serialization.table_rows import ROW_SEP, TableRow, TableRows
+from docchunk.serialization.tables import ROW_SEP, TableRow, TableRows
 
 if TYPE_CHECKING:
     from docchunk.chunkers.doc.hybrid_run import HybridRun
@@ -330,7 +330,7 @@ def _line_rows(run: HybridRun, piece: Piece, lines: list[str]) -> list[int] | No
     assert piece.table_rows is not None
     start, end = piece.table_rows
     rows = table_rows_of(run, piece)
-    if rows is not None and rows.head:  # Markdown: the header lines, which every piece repeats, are no rows
+    if rows is not None and (rows.head or rows.notes):  # Markdown's header lines, a later piece's notes: no rows
         return None
     if len(lines) == end - start:
         return list(range(start, end))

@@ -43,7 +43,7 @@ from docchunk.chunkers.doc.piece import CodeStrategy, Piece
 from docchunk.chunkers.doc.structure import structured_pieces
 from docchunk.chunkers.doc.tables.pieces import by_rows, whole_table
 from docchunk.serialization.selection import serializer_for
-from docchunk.serialization.table_rows import TableFormat
+from docchunk.serialization.tables import TableFormat
 
 if TYPE_CHECKING:
     from docchunk.chunkers.doc.hybrid_run import HybridRun

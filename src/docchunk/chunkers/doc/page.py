@@ -10,7 +10,7 @@ from docling_core.types.doc import DoclingDocument
 
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
 from docchunk.serialization.chunk import DocChunk, DocMeta, page_numbers_of
-from docchunk.serialization.table_rows import TableFormat
+from docchunk.serialization.tables import TableFormat
 from docchunk.types.config import check_size
 
 if TYPE_CHECKING:

@@ -485,7 +485,10 @@ def join_pieces(run: HybridRun, a: Piece, b: Piece) -> Piece:
     common = 0
     while common < min(len(ha), len(hb)) and ha[common] == hb[common]:
         common += 1
-    captions = a.captions if a.captions == b.captions or not b.captions else b.captions if not a.captions else None
+    # b's caption stays in captions only when no text of a would stand between it and b's whole rows (issue 46):
+    # else it is written in the text, directly before them (a piece of a split row keeps it in captions)
+    own_a = bool(a.captions) or (bool(a.text) and b.table_cols is None)  # b's caption then goes in the text
+    captions = a.captions if a.captions == b.captions or not b.captions else None if own_a else b.captions
     parts: list[tuple[str, Any]] = []
     for part, extra in ((a, ha[common:]), (b, _not_ending(a.text, hb[common:]))):
         own = [] if captions is not None or not part.captions else list(part.captions)

@@ -6,7 +6,7 @@
   than the budget between its entries (each piece keeps the row label).
 - :mod:`.balance`: evening out the last two pieces of a table split by rows.
 
-The rows' text is written in :mod:`docchunk.serialization.table_rows`; docling-core's own
+The rows' text is written in :mod:`docchunk.serialization.tables`; docling-core's own
 line and column splitting (compat mode, the line chunker) is in
 :mod:`docchunk.chunkers.doc.compat.table_lines`.
 """

@@ -61,8 +61,9 @@ def balance_tables(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
         assert a.table_rows is not None and b.table_rows is not None
         if a.table_rows[1] != b.table_rows[0] or b.table_rows[1] - a.table_rows[0] < 2:
             continue
-        lines = {row.index: row.text for row in rows_as_written(table, run.serializer).rows if row.cells}
-        moved = _even(run, a, b, lines)
+        written = rows_as_written(table, run.serializer)
+        lines = {row.index: row.text for row in written.rows if row.cells}
+        moved = _even(run, a, b, lines, written.notes)
         if moved is not None:
             out[i], out[i + 1] = moved
     return out
@@ -100,15 +101,17 @@ def _joined_sizes(run: HybridRun, lines: dict[int, str], start: int, end: int) -
     return size
 
 
-def _even(run: HybridRun, a: Piece, b: Piece, lines: dict[int, str]) -> tuple[Piece, Piece] | None:
+def _even(run: HybridRun, a: Piece, b: Piece, lines: dict[int, str], notes: str = "") -> tuple[Piece, Piece] | None:
     """``(a, b)`` with rows moved from the end of ``a`` to the start of ``b``, or None when none moves.
 
     ``lines``: grid row index -> the row's line (rows without text have none). Both
-    pieces must be those lines (``a`` after a lead-in), else they are left as they are.
+    pieces must be those lines (``a`` after a lead-in, ``b`` after the table-wide
+    ``notes`` line, which it keeps), else they are left as they are.
     """
     (start, cut), (_, end) = a.table_rows, b.table_rows  # type: ignore[misc]
     rows_a, rows_b = _joined(lines, start, cut), _joined(lines, cut, end)
-    if not rows_a or b.text != rows_b:
+    opening = notes + "\n" if notes and b.text.startswith(notes + "\n") else ""
+    if not rows_a or b.text != opening + rows_b:
         return None
     if a.text == rows_a:
         lead = ""
@@ -125,9 +128,10 @@ def _even(run: HybridRun, a: Piece, b: Piece, lines: dict[int, str]) -> tuple[Pi
             break
         a_tokens = b_tokens = None
         if sizes is not None:
-            a_tokens, b_tokens = lead_tokens + sizes(start, k), sizes(k, end)
+            a_tokens = lead_tokens + sizes(start, k)
+            b_tokens = None if opening else sizes(k, end)
         new_a = replace(a, text=lead + keep, table_rows=(start, k), text_tokens=a_tokens)
-        new_b = replace(b, text=give, table_rows=(k, end), text_tokens=b_tokens)
+        new_b = replace(b, text=opening + give, table_rows=(k, end), text_tokens=b_tokens)
         size_b = run.ctx_count(new_b)
         if size_b > run.max or size_b > run.ctx_count(new_a):
             break

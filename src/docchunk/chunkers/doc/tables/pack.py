@@ -1,6 +1,6 @@
 """Phase 2 of the table rows: whole rows packed into pieces of at most ``available`` tokens.
 
-:func:`table_pieces` packs the rows that :func:`docchunk.serialization.table_rows.table_rows`
+:func:`table_pieces` packs the rows that :func:`docchunk.serialization.tables.table_rows`
 reads, greedily and then balanced: a row that fits is never cut; a row larger than
 the budget is split between its entries (each piece keeps the row label) into
 pieces of even size, and an entry larger than the budget by text (each fragment
@@ -18,14 +18,7 @@ from functools import partial
 
 from docchunk.chunkers.doc.compat.semsplit import semchunk_split
 from docchunk.chunkers.doc.fragments import attach_marks, is_debris
-from docchunk.serialization.table_rows import (
-    ROW_SEP,
-    TablePiece,
-    TableRow,
-    TableRows,
-    _readable,
-    col_ranges,
-)
+from docchunk.serialization.tables.rows import ROW_SEP, TablePiece, TableRow, TableRows, col_ranges, readable
 from docchunk.tokenizers import Sizer
 
 __all__ = ["table_pieces"]
@@ -62,15 +55,15 @@ class _Joins:
         return self.sizer.count(self.sep.join(self.texts[k] for k in [*group, i]))
 
 
-def _pack(texts: Sequence[str], joins: _Joins, available: int) -> list[tuple[list[int], int]]:
-    """Greedy groups of consecutive indices whose joined text fits ``available``, with its tokens.
+def _pack(texts: Sequence[str], joins: _Joins, available: int, begin: int = 0) -> list[tuple[list[int], int]]:
+    """Greedy groups of consecutive indices (from ``begin`` on) whose joined text fits ``available``, with its tokens.
 
     An index whose text alone exceeds ``available`` is a group of its own.
     """
     groups: list[tuple[list[int], int]] = []
     group: list[int] = []
     size = 0
-    for i in range(len(texts)):
+    for i in range(begin, len(texts)):
         joined = joins.add(group, size, i)
         if group and joined > available:
             groups.append((group, size))
@@ -113,12 +106,14 @@ def table_pieces(rows: TableRows, available: int, sizer: Sizer) -> list[TablePie
     follow by arithmetic where the tokenizer's boundary is clean, else they are
     counted. A piece holds consecutive whole rows joined by ``"\n"`` (after the
     table's ``head``, the Markdown header lines, which every piece repeats while
-    they leave room; else they are a piece of their own); a row that fits the
-    budget is never cut. A row larger than the budget is split between its entries
-    (packed into pieces of even size): every piece starts with the row's ``lead``
-    (a record's label), and a piece that the row continues after ends with the
-    separator's mark (``;`` of ``"; "``, ``.`` of ``". "``, `` |`` of ``" | "``): only
-    the separator's trailing space is replaced by the piece boundary, so that
+    they leave room; else they are a piece of their own); a piece after the first
+    opens with the table-wide ``notes`` on a line of their own (records: the period or
+    units over every column, already at the end of the first row), while they leave a
+    quarter of the budget; a row that fits the budget is never cut. A row larger
+    than the budget is split between its entries (packed into pieces of even size):
+    every piece starts with the row's ``lead`` (a record's label), and a piece that
+    the row continues after ends with the separator's mark (``;`` of ``"; "``, ``.``
+    of ``". "``, `` |`` of ``" | "``): only the separator's trailing space is replaced by the piece boundary, so that
     ``first + " " + second[len(lead):]`` is the row text again. An entry larger than
     the budget is split by text (semchunk's rules, at the largest separators first)
     and each fragment repeats the row's lead and the entry's ``header =`` prefix
@@ -160,17 +155,26 @@ def table_pieces(rows: TableRows, available: int, sizer: Sizer) -> list[TablePie
             head, room = "", available
     texts = [row.text for row in full]
     joins = _Joins(sizer, ROW_SEP, texts)
+    groups, notes = _pack(texts, joins, room), rows.notes
+    caps = [room] * len(groups)  # each group's budget
+    later = room - sizer.count(notes + ROW_SEP) if notes else 0
+    if notes and len(groups) > 1 and later >= max(1, available // 4):  # the later pieces open with the notes
+        groups = groups[:1] + _pack(texts, joins, later, begin=groups[0][0][-1] + 1)
+        caps = [room] + [later] * (len(groups) - 1)
+    else:
+        notes = ""
     pieces: list[TablePiece] = []
     covered = rows.start
-    for group, size in _pack(texts, joins, room):
+    for g, (group, size) in enumerate(groups):
         first = full[group[0]]
-        if size > room:  # one row, too large: split between its entries
-            for text, tokens, oversized, cols in _split_row(first, available, sizer, head):
+        opening = head or (notes if g else "")
+        if size > caps[g]:  # one row, too large: split between its entries
+            for text, tokens, oversized, cols in _split_row(first, available, sizer, opening):
                 pieces.append(TablePiece(text, (covered, first.index + 1), tokens, oversized, cols))
         else:
             text = ROW_SEP.join(texts[i] for i in group)
-            if head:
-                text, size = head + ROW_SEP + text, sizer.count(head + ROW_SEP + text)
+            if opening:
+                text, size = opening + ROW_SEP + text, sizer.count(opening + ROW_SEP + text)
             pieces.append(TablePiece(text, (covered, full[group[-1]].index + 1), size))
         covered = full[group[-1]].index + 1
     if lead_pieces:
@@ -263,7 +267,7 @@ def _split_cell(prefix: str, value: str, available: int, sizer: Sizer, label: in
         if overflow <= 0:
             return [(t, n, False) for t, n in zip(texts, sizes, strict=True)]
         budget -= overflow
-    text = _readable(prefix + value)
+    text = readable(prefix + value)
     spans, _ = semchunk_split(text, available, sizer)
     lone = partial(is_debris, text)
     if text == prefix + value:  # not quoted: the label and the value are where prefix and value put them

@@ -1,7 +1,7 @@
 """Table pieces of the default mode: a walked table becomes whole-row pieces.
 
 Glue between the chunkers' pieces (:class:`~docchunk.chunkers.doc.piece.Piece`) and
-the pure row serialization and packing of :mod:`docchunk.serialization.table_rows`.
+the pure row serialization and packing of :mod:`docchunk.serialization.tables`.
 The caption (and the table's ``meta.description``) moves from the text to
 ``captions``, so ``contextualize()`` shows it with every piece; each piece's
 ``table_rows`` says which grid rows it holds.
@@ -16,15 +16,32 @@ from docling_core.types.doc import TableItem
 
 from docchunk.chunkers.doc.piece import Piece
 from docchunk.chunkers.doc.tables.pack import table_pieces
-from docchunk.serialization.table_rows import ROW_SEP, TableRows, col_ranges, table_rows
-from docchunk.serialization.tables import RowTableSerializer, table_description
+from docchunk.serialization.tables import (
+    ROW_SEP,
+    RowTableSerializer,
+    TableRows,
+    col_ranges,
+    read_table,
+    table_description,
+    table_rows,
+)
 
 if TYPE_CHECKING:
     from docling_core.transforms.serializer.base import BaseDocSerializer
 
     from docchunk.chunkers.doc.hybrid_run import HybridRun
 
-__all__ = ["by_rows", "joined_cols", "split_table", "table_of", "table_rows_of", "under_path", "whole_table"]
+__all__ = [
+    "by_rows",
+    "heads_next_table",
+    "joined_cols",
+    "split_table",
+    "table_of",
+    "table_rows_of",
+    "title_before",
+    "under_path",
+    "whole_table",
+]
 
 
 def by_rows(serializer: BaseDocSerializer) -> bool:
@@ -48,11 +65,13 @@ def table_of(piece: Piece) -> TableItem | None:
     return table
 
 
-def _caption(table: TableItem, serializer: Any) -> str:
+def _caption(table: TableItem, serializer: Any, titled: bool = False) -> str:
     """The table's caption and ``meta.description``: what ``contextualize()`` shows with every piece.
 
-    The caption text as the serializer gives it (docling-core's ``caption_text``
-    otherwise), then the description on a line of its own.
+    With ``titled``, the text of a one-cell title table directly before it
+    (:func:`title_before`; the hybrid chunker's pieces, whose walk then has no piece
+    of the title's own) first. Then the caption text as the serializer gives it (docling-core's ``caption_text``
+    otherwise), then the description, each on a line of its own.
     """
     serialize = getattr(serializer, "serialize_captions", None)
     if serialize is not None:
@@ -60,7 +79,45 @@ def _caption(table: TableItem, serializer: Any) -> str:
     else:
         caption = table.caption_text(serializer.doc).strip()
     description = table_description(table)
-    return "\n".join(t for t in (caption, description) if t)
+    title = title_before(table, getattr(serializer, "doc", None)) if titled else None
+    title_text = _rows(title, serializer).text if title is not None else ""
+    return "\n".join(t for t in (title_text, caption, description) if t)
+
+
+def _sibling(table: TableItem, doc: Any, step: int) -> Any:
+    """The item ``step`` places after ``table`` (-1: before) among its parent's children, or None."""
+    if doc is None or table.parent is None:
+        return None
+    children = table.parent.resolve(doc).children
+    at = next((k for k, ref in enumerate(children) if ref.cref == table.self_ref), None)
+    if at is None or not 0 <= at + step < len(children):
+        return None
+    return children[at + step].resolve(doc)
+
+
+def _is_title(table: Any, doc: Any) -> bool:
+    return isinstance(table, TableItem) and not table.captions and read_table(table, doc).kind == "title"
+
+
+def title_before(table: TableItem, doc: Any) -> TableItem | None:
+    """The one-cell title table directly before ``table`` (no caption of its own), which names it; or None.
+
+    An XLSX sheet's title cell converted as a table of its own (docling#2396): its
+    text heads the table after it, in the captions of every piece of it, rather than
+    being a chunk of its own that does not say which table it names (issue 46).
+    """
+    before = _sibling(table, doc, -1)
+    return before if isinstance(before, TableItem) and _is_title(before, doc) else None
+
+
+def heads_next_table(table: TableItem, doc: Any) -> bool:
+    """Whether ``table`` is a one-cell title table whose text heads the table directly after it (one with text)."""
+    after = _sibling(table, doc, 1)
+    return (
+        isinstance(after, TableItem)
+        and any(cell.text.strip() for cell in after.data.table_cells)
+        and _is_title(table, doc)
+    )
 
 
 def _rows(table: TableItem, serializer: BaseDocSerializer) -> TableRows:
@@ -120,9 +177,13 @@ def split_table(run: HybridRun, piece: Piece, table: TableItem) -> list[Piece]:
     Returns:
         Pieces with ``table_rows`` set (and a caption piece, without it, when needed);
         each fits ``run.max`` unless one character alone is larger (``oversized``).
+        No pieces for a one-cell title table that heads the table after it
+        (:func:`heads_next_table`): that table's pieces carry its text in ``captions``.
     """
+    if heads_next_table(table, run.doc):  # a one-cell title: the next table's pieces carry its text
+        return []
     rows = _rows(table, run.serializer)
-    caption = _caption(table, run.serializer)
+    caption = _caption(table, run.serializer, titled=True)
     base = replace(piece, text="", captions=[caption] if caption else None, text_tokens=None)
     if not rows.text:
         return run.split_text(replace(base, text=caption, captions=None)) if caption else []
@@ -172,9 +233,9 @@ def _whole_rows(run: HybridRun, base: Piece, rows: TableRows, pieces: list[Piece
         # a row split between entries: every piece lists its columns (a Markdown header piece,
         # which shares the first row's range, lists none and is no part of the row)
         split = j > i and all(p.table_cols is not None for p in pieces[i : j + 1])
-        # the whole row, after the Markdown header lines that each of its pieces repeated
-        repeated = bool(rows.head) and first.text.startswith(rows.head + ROW_SEP)
-        text = (rows.head + ROW_SEP + own[0] if repeated else own[0]) if own else ""
+        # the whole row, after the Markdown header lines (or the table-wide notes) each of its pieces repeated
+        opening = next((o for o in (rows.head, rows.notes) if o and first.text.startswith(o + ROW_SEP)), "")
+        text = (opening + ROW_SEP + own[0] if opening else own[0]) if own else ""
         whole = _shorter_path(run, first, text, headings) if split and len(own) == 1 else None
         out.extend([whole] if whole is not None else pieces[i : j + 1])
         i = j + 1

@@ -1,8 +1,8 @@
 """The default mode's table serializer: a table's caption, then its rows by :func:`table_rows`.
 
-Table-to-text lives here, in the serialization room: :mod:`docchunk.serialization.table_rows`
-reads a table's grid into rows; :class:`RowTableSerializer` writes them as a docling-core
-table serializer. Where a table is *cut* into pieces is the chunkers' business
+:func:`~docchunk.serialization.tables.write.table_rows` reads a table into its model and
+writes its rows; :class:`RowTableSerializer` writes them as a docling-core table
+serializer. Where a table is *cut* into pieces is the chunkers' business
 (:mod:`docchunk.chunkers.doc.tables.pack`, :mod:`docchunk.chunkers.doc.tables.pieces`).
 """
 
@@ -14,7 +14,8 @@ from docling_core.transforms.serializer.base import BaseDocSerializer, BaseTable
 from docling_core.transforms.serializer.common import create_ser_result
 from docling_core.types.doc import DoclingDocument, RichTableCell, TableItem
 
-from docchunk.serialization.table_rows import TableFormat, TableRows, check_table_format, table_rows
+from docchunk.serialization.tables.rows import TableFormat, TableRows, check_table_format
+from docchunk.serialization.tables.write import table_rows
 
 __all__ = ["RowTableSerializer", "table_description"]
 

@@ -1,0 +1,194 @@
+"""The table model: a ``TableItem`` read once, with what its rules infer, for every writer.
+
+:func:`read_table` reads docling-core's grid (:mod:`.grid`), the cell texts (a rich
+cell's content written by the document serializer) and runs the rules (:mod:`.rules`):
+the column-header rows, the row-label columns, the table-wide headers, the table's kind.
+The writers (:mod:`.records`, :mod:`.triplets`, :mod:`.markdown`) read only the model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+from docchunk.serialization.tables.grid import read_grid
+from docchunk.serialization.tables.rows import clean
+from docchunk.serialization.tables.rules import (
+    TableKind,
+    header_row_count,
+    label_column_count,
+    restarted_header_rows,
+    table_kind,
+    table_wide_headers,
+)
+
+if TYPE_CHECKING:
+    from docling_core.transforms.serializer.base import BaseDocSerializer
+    from docling_core.types.doc import DoclingDocument, TableItem
+
+__all__ = ["TableModel", "joined", "read_table", "text_cols", "value_cells"]
+
+
+@dataclass
+class TableModel:
+    """One table as the writers read it: its grid, its cell texts and what the rules infer.
+
+    Attributes:
+        grid: docling-core's grid (:func:`~.grid.read_grid`): ``n_rows`` rows of
+            ``n_cols`` cells, a merged cell the same object over its span.
+        text_of: A cell's text on one line (whitespace runs as one space; a rich
+            cell's content as the document serializer writes it), read once per cell.
+        start: The number of column-header rows (:func:`~.rules.header_row_count`),
+            at most ``n_rows``; the body rows are ``start .. n_rows - 1``.
+        label_cols: The number of leading row-label columns
+            (:func:`~.rules.label_column_count`), 0 for a one-column table.
+    """
+
+    grid: list[list[Any]]
+    text_of: Callable[[Any], str]
+    start: int
+    label_cols: int
+
+    @property
+    def n_rows(self) -> int:
+        """The number of grid rows (header rows included)."""
+        return len(self.grid)
+
+    @property
+    def n_cols(self) -> int:
+        """The number of grid columns (0 for an empty grid)."""
+        return len(self.grid[0]) if self.grid else 0
+
+    @property
+    def all_header(self) -> bool:
+        """Whether every row is a column-header row (a non-empty table without body rows)."""
+        return bool(self.grid) and self.start == self.n_rows
+
+    @cached_property
+    def kind(self) -> TableKind:
+        """``"data"``, ``"layout"`` or ``"title"`` (:func:`~.rules.table_kind`), read when first asked."""
+        return table_kind(self.grid, self.start, self.text_of)
+
+    @cached_property
+    def restarts(self) -> list[int]:
+        """Body rows that start a new header block (:func:`~.rules.restarted_header_rows`), read when first asked."""
+        return restarted_header_rows(self.grid, self.start, self.label_cols, self.text_of)
+
+    @cached_property
+    def wide(self) -> tuple[list[list[Any]], list[str]]:
+        """``(grid, notes)``: the grid without its table-wide header rows, and their texts.
+
+        See :func:`~.rules.table_wide_headers`; read when a writer first asks.
+        """
+        return table_wide_headers(self.grid, self.start, self.label_cols, self.text_of)
+
+
+def read_table(
+    item: TableItem,
+    doc: DoclingDocument | None = None,
+    serializer: BaseDocSerializer | None = None,
+    visited: set[str] | None = None,
+    keep_links: bool = False,
+) -> TableModel:
+    """Read ``item`` into a :class:`TableModel`: its grid, its cell texts, and the rules' findings.
+
+    Args:
+        item: A docling-core ``TableItem``.
+        doc: The ``DoclingDocument`` holding ``item``; needed for the text of rich cells.
+        serializer: The document serializer that turns a rich cell's content into
+            text (the chunker's; docling-core builds a Markdown one when None).
+        visited: Refs the serializer has already walked; a rich cell's content is
+            added to it (a fresh set when None, leaving the caller's walk untouched).
+        keep_links: Whether a link in a rich cell keeps its URL (Markdown) or is
+            written as its text alone (records, triplets; see :func:`without_urls`).
+
+    Returns:
+        The model; cell texts are read when a writer first asks for them.
+    """
+    grid = read_grid(item.data)
+    texts: dict[int, str] = {}
+
+    def text_of(cell: Any) -> str:
+        key = id(cell)
+        if key not in texts:
+            raw = cell.text
+            if doc is not None and type(cell).__name__ == "RichTableCell":
+                seen = set() if visited is None else visited
+                raw = cell._get_text(doc=doc, doc_serializer=serializer, visited=seen)
+                if not keep_links:
+                    raw = without_urls(raw, cell.ref.resolve(doc), doc, serializer)
+            texts[key] = clean(raw)
+        return texts[key]
+
+    n_rows = len(grid)
+    start = min(header_row_count(item.data, grid), n_rows) if grid else 0
+    label_cols = label_column_count(grid, start, len(grid[0])) if grid else 0
+    return TableModel(grid, text_of, start, label_cols)
+
+
+def joined(cells: Sequence[Any], text_of: Callable[[Any], str]) -> str:
+    """Distinct non-empty texts of distinct cells (a merged cell counts once), joined by a space."""
+    seen: set[int] = set()
+    texts: dict[str, None] = {}
+    for cell in cells:
+        if id(cell) not in seen:
+            seen.add(id(cell))
+            if text := text_of(cell):
+                texts[text] = None
+    return " ".join(texts)
+
+
+def text_cols(row: list[Any], cols: range, text_of: Callable[[Any], str]) -> tuple[int, ...]:
+    """The columns of ``cols`` whose cell (in ``row``) has text."""
+    return tuple(j for j in cols if text_of(row[j]))
+
+
+def value_cells(
+    row: list[Any], label_cols: int, seen: set[int], text_of: Callable[[Any], str], used: set[int]
+) -> Iterator[tuple[str, range]]:
+    """``(text, columns)`` of each value cell of a body row with text, a merged cell once.
+
+    ``seen`` holds the ids of the cells already read (the label cells) and gets the
+    value cells' ids; ``used`` gets the columns each value spans, whose headers it carries.
+    """
+    for j in range(label_cols, len(row)):
+        cell = row[j]
+        if id(cell) in seen:
+            continue
+        seen.add(id(cell))
+        value = text_of(cell)
+        if not value:
+            continue
+        span = range(max(cell.start_col_offset_idx, label_cols), min(cell.end_col_offset_idx, len(row)))
+        used.update(span)
+        yield value, span
+
+
+def without_urls(text: str, root: Any, doc: Any, serializer: Any) -> str:
+    """A rich cell's ``text`` with each link of its content written as its text alone (records and triplets).
+
+    A link item under ``root`` (the cell's content) is written by ``serializer`` as
+    ``[text](url)``; the URL, often longer than the row it sits in, stays on the item
+    (``hyperlink``) and out of the plain-text forms, as in the default mode's inline
+    runs. Each link's written form is replaced once, in document order, by the same
+    text written without its hyperlink.
+    """
+    post_process = getattr(serializer, "post_process", None)
+    if post_process is None:
+        return text
+    pos = 0
+    for item, _ in doc.iterate_items(root=root, with_groups=False, traverse_pictures=True):
+        link = getattr(item, "hyperlink", None)
+        if link is None or not getattr(item, "text", ""):
+            continue
+        formatting = getattr(item, "formatting", None)
+        written = post_process(text=item.text, formatting=formatting, hyperlink=link)
+        at = text.find(written, pos)  # the serializer's own output, rewritten; no offsets are recovered
+        if at < 0:
+            continue
+        plain = post_process(text=item.text, formatting=formatting)
+        text = text[:at] + plain + text[at + len(written) :]
+        pos = at + len(plain)
+    return text

@@ -1,0 +1,296 @@
+"""The table model's rules: each inference about a table's shape is one named function.
+
+Each rule reads docling-core's grid (rows of cells, a merged cell the same object at
+every position it spans, see :mod:`.grid`) and the cell texts (``text_of``: a cell's
+text on one line). :mod:`.model` runs them once per table; the writers read the model,
+never the rules' inputs. Each rule's docstring names the table shape it was written
+for and where such tables were seen (``tests/serialization/tables/test_rules.py``
+rebuilds each shape).
+
+Rules of the kind of a table (:func:`table_kind`): a *data* table (rows of values under
+column headers), a *layout* table (cells used as page layout: prose, navigation, a
+bullet beside its paragraph) and a one-cell *title* (a caption converted as a table).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any, Literal
+
+from docchunk.serialization.tables.grid import EmptyCell
+
+__all__ = [
+    "PROSE_WORDS",
+    "UNITS_NOTE",
+    "TableKind",
+    "header_row_count",
+    "is_layout_table",
+    "is_section_row",
+    "is_title_table",
+    "is_value",
+    "label_column_count",
+    "qualifies_all",
+    "restarted_header_rows",
+    "spanning_text",
+    "table_kind",
+    "table_wide_headers",
+]
+
+TableKind = Literal["data", "layout", "title"]
+"""What a table is: rows of values (``"data"``), page layout (``"layout"``), a one-cell title (``"title"``)."""
+
+PROSE_WORDS = 20
+"""A cell of at least this many words holds prose (a paragraph), not a value or a label."""
+TITLE_WORDS = 20
+"""A one-cell table of at most this many words is a title, not a paragraph boxed as a table."""
+
+
+def header_row_count(data: Any, grid: list[list[Any]]) -> int:
+    """Rule: the column-header rows are the leading rows docling-core's table export counts.
+
+    Flagged headers (``column_header``) as the converter set them (DOCX, HTML ``<th>``,
+    the PDF table model); seen in every corpus file with a table.
+    """
+    count = getattr(data, "_count_column_header_rows", None)
+    if count is not None:
+        return int(count(grid=grid))
+    rows = 0  # fallback for a docling-core without the helper: rows where a header cell starts
+    for r, row in enumerate(grid):
+        if not any(c.column_header for c in row if c.start_row_offset_idx == r):
+            break
+        rows += 1
+    return rows
+
+
+_NUMBER = re.compile(r"^[\s(\[$\u20ac\u00a3\u00a5+\-\u2212\u2013]*\d[\d,.\s]*(?:%|pp|bps|x)?[\s)\]]*[*\u2020]*$")
+_YEAR = re.compile(r"^(?:FY\s?|Q[1-4]\s)?(?:19|20)\d\d\b")
+
+
+def is_value(text: str) -> bool:
+    """Whether a cell's text reads as a number of a table's body: ``$614,493``, ``(5,149)``, ``12.5%``, ``—1``.
+
+    A bare year (``2019``, ``FY2019``) is not one: years name the columns of report tables.
+    """
+    return _NUMBER.match(text) is not None and _YEAR.match(text.strip(" ($")) is None
+
+
+def _value_texts(row: list[Any], label_cols: int, text_of: Callable[[Any], str]) -> list[str]:
+    """The distinct texts of a row's value columns (a merged cell once), in column order."""
+    return list(dict.fromkeys(t for cell in {id(c): c for c in row[label_cols:]}.values() if (t := text_of(cell))))
+
+
+def restarted_header_rows(
+    grid: list[list[Any]], start: int, label_cols: int, text_of: Callable[[Any], str]
+) -> list[int]:
+    """Rule: a body row that names the columns again, after rows of values, starts a new header block.
+
+    A roll-forward (a fin report's ``Balance at beginning of year ... Balance at end of
+    year``, once per year) repeats its header row, unflagged, above its second block:
+    ``| 2018 | 2017`` under the first block's ``| 2019 | 2018``. Read as data, the
+    second block's values got the first block's years. Such a row comes after a row of
+    values, has text in two or more value columns, every one a year or a text of the
+    header rows, and a row of values follows it; the rows below it read their columns'
+    headers from it.
+
+    Returns:
+        The grid indices of such rows, in order.
+    """
+    if start == 0:
+        return []
+    known = {t for r in range(start) for cell in grid[r] if (t := text_of(cell))}
+    values_at = [any(is_value(t) for t in _value_texts(row, label_cols, text_of)) for row in grid]
+    out: list[int] = []
+    after_values = False
+    for r in range(start, len(grid)):
+        if values_at[r]:
+            after_values = True
+            continue
+        texts = _value_texts(grid[r], label_cols, text_of)
+        names = len(texts) >= 2 and all(t in known or _YEAR.match(t) for t in texts)
+        if after_values and names and any(values_at[r + 1 :]):
+            out.append(r)
+            after_values = False
+    return out
+
+
+def label_column_count(grid: list[list[Any]], start: int, n_cols: int) -> int:
+    """Rule: the row-label columns are the flagged row headers, else column 0 (docling-core's triplets).
+
+    A one-column table has none (its cells are values). Seen in doc-qa's fin tables
+    (``Revenue | 2019 | 2018``: column 0) and HTML tables with ``<th scope=row>``.
+    """
+    if n_cols < 2:
+        return 0
+    width = 1
+    for row in grid[start:]:
+        k = 0
+        while k < n_cols and row[k].row_header:
+            k = max(k + 1, row[k].end_col_offset_idx)
+        width = max(width, k)
+    return min(width, n_cols - 1)
+
+
+def spanning_text(row: list[Any], text_of: Callable[[Any], str]) -> str | None:
+    """The text of a row whose separate cells all hold one and the same text, or None.
+
+    Such a row reads as one cell spanning the row, written cell by cell (Wikipedia
+    tables as FeTaQA gives them: ``Toledo Rockets (Mid-American Conference)`` in each
+    of six cells): the text is written once, not as ``text: header = text`` for every
+    column. Only for three or more cells and a text with a letter: a row of ``0`` or
+    ``-`` in every cell stays a row of values, and so does a two-column row whose value
+    equals its label (``Luxembourg (Country): Capital = Luxembourg``).
+    """
+    if len({id(cell) for cell in row}) < 3:
+        return None
+    first = text_of(row[0])
+    if not first or not any(ch.isalpha() for ch in first):
+        return None
+    return first if all(text_of(cell) == first for cell in row) else None
+
+
+def is_section_row(row: list[Any], labels: list[str], label_cols: int) -> bool:
+    """Whether a row with text only in its label columns is a section row.
+
+    It is when its label ends with ``:`` (``Americas:``), when one cell spans the
+    whole row, or when docling-core flags a cell of it ``row_section``; a label
+    alone without these marks (``Ann`` with empty values) is a row of its own.
+    """
+    return (
+        labels[-1].endswith(":")
+        or row[0].end_col_offset_idx >= len(row)
+        or any(getattr(cell, "row_section", False) for cell in row)
+    )
+
+
+def table_wide_headers(
+    grid: list[list[Any]], start: int, label_cols: int, text_of: Callable[[Any], str]
+) -> tuple[list[list[Any]], list[str]]:
+    """``grid`` with its one-cell header rows emptied, and their texts: headers over the whole table.
+
+    A header row whose only text is one cell over an inner column of those a header row
+    names (strictly between the first and the last column with text of a row naming two
+    or more value columns: ``Fiscal`` above and ``(in millions)`` below ``2019 | 2018 |
+    2017``, over the middle one, where a converter wrote what was merged over the three)
+    heads the whole table, not that column: read as that column's header it made it
+    ``Fiscal / 2018 / (in millions)`` in every row. So does one over the first column a
+    naming row below it names, when its text qualifies them all (see :func:`qualifies_all`:
+    ``December 31,`` over ``2019 | 2018``, which read as ``December 31, / 2019`` said only
+    2019 was at December 31). Other one-cell headers over the first or the last named
+    column, or beyond them (``Restated`` over ``2018`` alone, ``Change`` over a column of its
+    own, ``(in USD)`` under ``Price``), stay that column's header.
+    """
+    n_cols = len(grid[0]) if grid else 0
+    values = range(label_cols, n_cols)
+    if len(values) < 2:
+        return grid, []
+
+    def texted(row: list[Any], cols: range) -> list[Any]:
+        return list({id(row[j]): row[j] for j in cols if text_of(row[j])}.values())
+
+    value_cells = [texted(grid[r], values) for r in range(start)]  # each header row's cells with text
+    inner: set[int] = set()  # the columns strictly inside the named columns of a naming row
+    first_below: dict[int, int] = {}  # the first named column of a naming row -> the lowest such row
+    named_from: dict[int, int] = {}  # a column a naming row names -> the highest such row
+    for r, cells in enumerate(value_cells):
+        if len(cells) >= 2:
+            named = [j for j in values if text_of(grid[r][j])]
+            inner.update(range(named[0] + 1, named[-1]))
+            first_below[named[0]] = r
+            for j in named:
+                named_from.setdefault(j, r)
+    wide: dict[int, str] = {}
+    for r, cells in enumerate(value_cells):
+        if len(cells) != 1 or texted(grid[r], range(label_cols)):
+            continue
+        cell = cells[0]
+        col = cell.start_col_offset_idx
+        one_cell = cell.end_col_offset_idx - cell.start_col_offset_idx == 1
+        if not one_cell or cell.end_row_offset_idx - cell.start_row_offset_idx != 1:
+            continue
+        text = text_of(cell)
+        over_names = first_below.get(col, -1) > r and named_from.get(col, r) >= r  # no naming row above names it
+        if col in inner or (over_names and qualifies_all(text)):
+            wide[r] = text
+    if not wide:
+        return grid, []
+    out = [[EmptyCell(r, j) for j in range(n_cols)] if r in wide else row for r, row in enumerate(grid)]
+    return out, list(dict.fromkeys(wide.values()))
+
+
+UNITS_NOTE = re.compile(  # a parenthesised note of units: ``(in thousands)``, ``(Dollars in millions)``, ``(%)``
+    r"^\s*\((?=[^()]*(?:\b(?:in|thousands|millions|billions|dollars|usd|eur|gbp)\b|[$%€£]))[^()]*\)\s*$",
+    re.IGNORECASE,
+)
+_QUALIFIER = re.compile(r",\s*$|\b(?:ended|as of|as at)\b", re.IGNORECASE)
+
+
+def qualifies_all(text: str) -> bool:
+    """Whether a header's text reads as qualifying every column below it, not naming one.
+
+    It ends with a comma (``December 31,`` over ``2019 | 2018``: the phrase goes on in
+    the headers below it), is a parenthesised note of units (``(in thousands)``, not
+    ``(unaudited)`` or a footnote mark ``(1)``, which may be one column's), or names a
+    period (``Year ended 31 December``, ``As at 31 March``).
+    """
+    return _QUALIFIER.search(text.strip()) is not None or UNITS_NOTE.match(text) is not None
+
+
+def distinct_cells(grid: list[list[Any]], text_of: Callable[[Any], str]) -> list[Any]:
+    """The distinct cells of ``grid`` with text, in reading order (a merged cell once, where it starts)."""
+    seen: dict[int, Any] = {}
+    for row in grid:
+        for cell in row:
+            if id(cell) not in seen and text_of(cell):
+                seen[id(cell)] = cell
+    return list(seen.values())
+
+
+def is_title_table(grid: list[list[Any]], text_of: Callable[[Any], str]) -> bool:
+    """Rule: a table of one cell (one position, or one cell merged over all) with short text is a title.
+
+    A spreadsheet's title row (``Number of freshwater ducks per year`` above the data,
+    docling#2396; ``xlsx__xlsx_05_table_with_title.xlsx.json``) or a PDF table model's
+    lone number (``2203.01017v2``: a one-cell table ``1``) converted as its own table. At
+    most :data:`TITLE_WORDS` words and a letter in it; longer, it is a boxed paragraph.
+    """
+    if len({id(cell) for row in grid for cell in row}) != 1:  # one cell, not one text among empty cells
+        return False
+    text = text_of(grid[0][0])
+    return len(text.split()) <= TITLE_WORDS and any(ch.isalpha() for ch in text)
+
+
+def is_layout_table(grid: list[list[Any]], start: int, text_of: Callable[[Any], str]) -> bool:
+    """Rule: a table without column-header rows whose cells are page layout, not values.
+
+    Prose cells (:data:`PROSE_WORDS` words or more) make it layout when
+
+    - one spans two or more body rows: a navigation or sidebar cell beside the page's
+      content (an old web page laid out as one table: a 491-character navigation cell
+      beside every row), or
+    - they hold at least half the text of a table of at most five rows: a bullet or a
+      footnote mark in one cell and its paragraph in the next (the XBRL filing
+      ``xbrl__mlac-20251231.xml.json``: ``●`` | risk paragraph; ``(1)`` | footnote), a
+      page's two text columns side by side.
+
+    A table with flagged column headers (``Name | Bio`` over a long value; a header cell
+    of prose over its column), or a data table with a long notes column and many rows
+    (Wikipedia tables of doc-qa), stays a data table: each row is still one record.
+    """
+    if start > 0:
+        return False
+    cells = distinct_cells(grid, text_of)
+    prose = [cell for cell in cells if len(text_of(cell).split()) >= PROSE_WORDS]
+    if not prose:
+        return False
+    if any(cell.end_row_offset_idx - cell.start_row_offset_idx >= 2 for cell in prose):
+        return True
+    prose_chars = sum(len(text_of(cell)) for cell in prose)
+    return len(grid) <= 5 and 2 * prose_chars >= sum(len(text_of(cell)) for cell in cells)
+
+
+def table_kind(grid: list[list[Any]], start: int, text_of: Callable[[Any], str]) -> TableKind:
+    """The kind of a table: :func:`is_title_table`, else :func:`is_layout_table`, else ``"data"``."""
+    if is_title_table(grid, text_of):
+        return "title"
+    return "layout" if is_layout_table(grid, start, text_of) else "data"

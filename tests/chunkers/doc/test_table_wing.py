@@ -1,0 +1,141 @@
+"""Issue 46's table cases, rebuilt: what every piece of a split table carries, header blocks that restart."""
+
+from __future__ import annotations
+
+import pytest
+
+import docchunk
+from docchunk.serialization.tables import table_rows
+from tests.helpers import make_table
+
+MINILM = docchunk.get_tokenizer()
+
+
+def ten_q(rows: int = 40):
+    """A 10-Q balance table: ``December 31,`` over the first of ``2025 | 2024`` (unmerged), then many rows."""
+    grid = [["", "December 31,", ""], ["", "2025", "2024"]]
+    grid += [[f"Account receivable line {k}", f"${k},{k:03d}", f"${k + 7},{k:03d}"] for k in range(rows)]
+    return make_table(grid, header_rows=2)
+
+
+@pytest.mark.parametrize("max_tokens", [64, 128, 256])
+def test_every_piece_of_a_split_table_carries_its_table_wide_notes(max_tokens):
+    """Issue 46: the later pieces of a 10-Q table lacked ``December 31,``; their values had no period.
+
+    The note is written once on the first row (an unsplit table reads as before) and
+    opens every later piece on a line of its own.
+    """
+    doc, table = ten_q()
+    chunker = docchunk.HybridChunker(tokenizer=MINILM, max_tokens=max_tokens)
+    chunks = [c for c in chunker.chunk(doc) if c.meta.table_rows is not None]
+    assert len(chunks) > 1
+    assert all("December 31," in c.text for c in chunks), [c.text[:60] for c in chunks if "December 31," not in c.text]
+    assert all(chunk.meta.token_count <= max_tokens for chunk in chunks)
+    lines = {line for c in chunks for line in c.text.split("\n")}
+    rows = table_rows(table, doc)
+    assert all(row.text in lines for row in rows.rows if row.cells)  # every row whole, none lost
+
+
+def test_an_unsplit_table_writes_its_notes_once():
+    doc, _ = ten_q(rows=3)
+    chunks = list(docchunk.HybridChunker(tokenizer=MINILM, max_tokens=256).chunk(doc))
+    text = "\n".join(c.text for c in chunks)
+    assert text.count("December 31,") == 1
+
+
+def test_a_header_block_that_restarts_gives_the_rows_below_their_own_headers():
+    """Issue 46: a roll-forward's second block repeats its header row, unflagged; its values got the first's years."""
+    grid = [
+        ["", "2019", "2018"],
+        ["Balance at beginning of year", "$10", "$8"],
+        ["Additions", "3", "2"],
+        ["Balance at end of year", "$13", "$10"],
+        ["", "2018", "2017"],
+        ["Balance at beginning of year", "$8", "$7"],
+        ["Additions", "2", "1"],
+    ]
+    doc, table = make_table(grid)
+    assert [row.text for row in table_rows(table, doc).rows] == [
+        "Balance at beginning of year: 2019 = $10; 2018 = $8",
+        "Additions: 2019 = 3; 2018 = 2",
+        "Balance at end of year: 2019 = $13; 2018 = $10",
+        "2018; 2017",
+        "Balance at beginning of year: 2018 = $8; 2017 = $7",
+        "Additions: 2018 = 2; 2017 = 1",
+    ]
+
+
+NAVIGATION = (
+    "Home | About the society | Annual meetings and the programme of lectures | Membership and fees | "
+    "Publications of the society and its members | Library and archive | Contact the secretary | Links"
+)
+
+
+def web_page_table(rows: int = 30):
+    """An old web page laid out as one table: a long navigation cell beside every content row."""
+    grid = [[NAVIGATION, f"Paragraph {k} of the page says what happened at meeting number {k}."] for k in range(rows)]
+    return make_table(grid, header_rows=0, spans=[(0, 0, rows, 1)])
+
+
+@pytest.mark.parametrize("max_tokens", [64, 256])
+def test_a_layout_table_is_chunked_as_text_writing_its_navigation_cell_once(max_tokens):
+    """Issue 46: a 491-character navigation cell was the row label of 290 of 297 chunks (3.6x compat's tokens)."""
+    doc, _ = web_page_table()
+    chunks = list(docchunk.HybridChunker(tokenizer=MINILM, max_tokens=max_tokens).chunk(doc))
+    text = "\n".join(c.text for c in chunks)
+    assert text.count("Contact the secretary") == 1
+    assert all(f"meeting number {k}." in text for k in range(30))
+    compat = list(docchunk.HybridChunker(tokenizer=MINILM, max_tokens=max_tokens, docling_compat=True).chunk(doc))
+    ours, theirs = (sum(c.meta.token_count for c in cs) for cs in (chunks, compat))
+    assert ours <= 1.3 * theirs, (ours, theirs)
+
+
+def test_a_bullet_beside_its_paragraph_reads_as_the_paragraph():
+    """An XBRL filing's risk factor laid out as ``●`` | paragraph: text, not ``●: paragraph``."""
+    paragraph = " ".join(["The Company may not complete a business combination in time."] * 3)
+    doc, table = make_table([["●", paragraph]], header_rows=0)
+    assert [row.text for row in table_rows(table, doc).rows] == [f"● {paragraph}"]
+
+
+def titled_tables():
+    """An XLSX sheet (docling#2396): its title cell converted as a one-cell table, then the table it names."""
+    doc, title = make_table([["Number of freshwater ducks per year"]])
+    grid = [["Year", "Freshwater Ducks"]] + [[str(2000 + k), str(100 + k)] for k in range(25)]
+    doc, table = make_table(grid, doc=doc)
+    return doc, title, table
+
+
+@pytest.mark.parametrize("max_tokens", [64, 256])
+def test_a_one_cell_title_table_heads_the_table_it_names(max_tokens):
+    """Issue 46: the title went to a chunk of its own; the chunk with the rows did not say which table it was."""
+    doc, _, table = titled_tables()
+    chunker = docchunk.HybridChunker(tokenizer=MINILM, max_tokens=max_tokens)
+    chunks = list(chunker.chunk(doc))
+    assert all(c.meta.table_rows is not None for c in chunks)  # no chunk of the title alone
+    for chunk in chunks:
+        context = chunker.contextualize(chunk)
+        assert context.startswith("Number of freshwater ducks per year\n"), context[:80]
+        assert chunk.meta.token_count <= max_tokens
+    assert all(table.self_ref in {it.self_ref for it in c.meta.doc_items} for c in chunks)
+
+
+
+@pytest.mark.parametrize("rows", [2, 40])
+def test_a_caption_stands_directly_before_its_tables_rows_in_every_piece(rows):
+    """Issue 46: after merge_peers, a table's caption stood above the unrelated paragraph merged before it."""
+    from docling_core.types.doc import DocItemLabel, DoclingDocument
+
+    doc = DoclingDocument(name="t")
+    doc.add_heading("Results")
+    doc.add_text(label=DocItemLabel.TEXT, text="The weather was fine all week and nobody complained about it.")
+    grid = [["Region", "Units"]] + [[f"Region {k}", str(k)] for k in range(rows)]
+    doc, _ = make_table(grid, doc=doc, caption="Table 1: units by region")
+    chunker = docchunk.HybridChunker(tokenizer=MINILM, max_tokens=128)
+    held = [chunker.contextualize(c) for c in chunker.chunk(doc) if c.meta.table_rows is not None]
+    assert held
+    for context in held:
+        lines = context.split("\n")
+        at = lines.index("Table 1: units by region")
+        assert lines[at + 1].startswith("Region "), context
+    if rows == 2:  # the paragraph still joins the small table's piece, before the caption
+        assert "The weather was fine" in held[0].split("Table 1")[0]
