@@ -83,3 +83,24 @@ def test_search_numbers_table_rows_as_inspect_does(tmp_path, capsys, minilm_dir)
     assert run(capsys, "inspect", str(doc), "-o", str(tmp_path / "page.html"))[0] == 0
     page = (tmp_path / "page.html").read_text()
     assert all(f'<span class="rows">{label}</span>' in page for label in labels)
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("debug", [False, True])
+def test_docling_warnings_are_counted_and_shown_with_debug(tmp_path, capsys, debug):
+    """Regression (issue 48): docling's own log warnings leaked to stderr; now one line, or shown with --debug."""
+    from tests.helpers import CORPUS, CORPUS_REASON
+
+    source = CORPUS / "sources" / "equations.docx"  # its OMML holds a limit function docling does not know
+    if not source.is_file():
+        pytest.skip(CORPUS_REASON)
+    pytest.importorskip("docling.backend.msword_backend", reason="needs the convert extra")
+    code, _, err = run(capsys, "chunk", str(source), "-o", str(tmp_path / "out.jsonl"), *(["--debug"] if debug else []))
+    assert code == 0, err
+    lines = err.splitlines()
+    shown = [x for x in lines if x.startswith("docling: WARNING: docling.backend.docx.latex.omml: ")]
+    assert "LIM_FUNC" not in "".join(x for x in lines if not x.startswith("docling: WARNING"))
+    if debug:
+        assert shown and not any("--debug shows them" in x for x in lines)
+    else:
+        assert not shown and "docchunk: 1 warning(s) from docling while converting; --debug shows them" in lines
