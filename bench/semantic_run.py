@@ -89,7 +89,7 @@ def main() -> None:
 
     text = "".join(part + "\n\n" for part in corpus_markdown(args.corpus, max_chars=args.kb * 1000))
     if args.model:
-        from docchunk.integrations.embeddings import SentenceTransformerEmbeddings
+        from docchunk.embeddings.sentence_transformers import SentenceTransformerEmbeddings
 
         base = SentenceTransformerEmbeddings(args.model, device="cpu")
     else:

@@ -85,7 +85,7 @@ def minilm_refinery(minilm_dir):
 _RINGS = {
     "model": (
         "tests/chunkers/text/test_semantic_real.py", "tests/chunkers/text/test_semantic_single_gap.py",
-        "tests/evaluation/test_reference_values.py", "tests/evaluation/test_embed_model.py",
+        "tests/evaluation/test_reference_values.py", "tests/embeddings/test_load.py",
         "tests/integrations/test_embedding_refinery.py", "tests/index/", "tests/cli/test_index_command.py",
         "tests/cli/test_eval_command.py",
     ),

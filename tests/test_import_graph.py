@@ -13,6 +13,8 @@ own submodules is no circle).
 from __future__ import annotations
 
 import ast
+import re
+from collections.abc import Iterable
 from pathlib import Path
 
 import docchunk
@@ -163,3 +165,107 @@ def test_the_checks_find_a_cycle_and_what_a_module_reaches():
     assert _cycle({"a": {"b"}, "b": set()}) is None
     assert _reaches({"a": {"b"}, "b": set()}, "a", "b")
     assert not _reaches({"a": {"b"}, "b": set()}, "b", "a")
+
+
+
+# -- the architecture page's "may import" table, held against every import ------------------
+PAGE = SRC.parents[1] / "docs" / "architecture.md"
+_ALWAYS = re.compile(r"Every room but (.*?) may also import (.*?)\. ")
+
+
+def _token_module(token: str) -> str:
+    """A room as the page writes it (``types/``, ``errors.py``, ``chunkers/__init__.py``) as a module name."""
+    path = token.removesuffix("/").removesuffix(".py").removesuffix("__init__").removesuffix("/")
+    return "docchunk" + ("." + path.replace("/", ".") if path else "")
+
+
+def _covers(token: str, module: str) -> bool:
+    """Whether the room ``token`` holds ``module`` (a package's ``__init__.py`` holds only the package module)."""
+    name = _token_module(token)
+    return module == name if token.endswith("__init__.py") else module == name or module.startswith(name + ".")
+
+
+def _allowed(cell: str) -> list[str]:
+    """The rooms a "may import" cell allows: its backticked rooms, leaving out parentheses and what follows ; or —."""
+    while re.search(r"\([^()]*\)", cell):
+        cell = re.sub(r"\([^()]*\)", "", cell)
+    return re.findall(r"`([^`]+)`", re.split(r";| — ", cell)[0])
+
+
+def page_rules(text: str) -> tuple[dict[str, list[str] | None], list[str]]:
+    """``(room -> the rooms it may import or None for every room, the rooms every other room may import)``."""
+    lines = text.splitlines()
+    start = lines.index("| room | holds | may import |") + 2
+    rules: dict[str, list[str] | None] = {}
+    for line in lines[start:]:
+        if not line.startswith("|"):
+            break
+        cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
+        may = cells[-1]
+        for room in re.findall(r"`([^`]+)`", cells[0]):
+            rules[room] = None if may.startswith("every room") else [] if may.startswith("nothing") else _allowed(may)
+    found = _ALWAYS.search(" ".join(text.split()))
+    assert found is not None, "the page lost its sentence 'Every room but ... may also import ...'"
+    return rules, re.findall(r"`([^`]+)`", found.group(2))
+
+
+def _room_of(module: str, rooms: Iterable[str]) -> str | None:
+    """The most specific room of the page that holds ``module``."""
+    holding = [r for r in rooms if _covers(r, module)]
+    return max(holding, key=lambda r: (len(_token_module(r)), r.endswith(".py")), default=None)
+
+
+def all_imports() -> dict[str, set[str]]:
+    """The docchunk modules each module names in an import: at module level, in functions, under TYPE_CHECKING."""
+    paths = _module_names()
+    known = set(paths)
+    out: dict[str, set[str]] = {name: set() for name in paths}
+    for name, path in paths.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                out[name] |= _named(node, name, path.name == "__init__.py", known) - {name}
+    return out
+
+
+def broken_rules(text: str, imports: dict[str, set[str]]) -> list[str]:
+    """Each import the page's table does not allow, as ``a -> b (room A may not import room B)``."""
+    rules, always = page_rules(text)
+    named = {t for allowed in rules.values() for t in allowed or []} | set(always)
+    unheld = sorted(t for t in named if _room_of(_token_module(t), rules) is None)
+    assert not unheld, f"the may-import column names rooms (or modules) the table lacks: {unheld}"
+    broken = []
+    for module, targets in sorted(imports.items()):
+        room = _room_of(module, rules)
+        assert room is not None, f"{module} is in no room of docs/architecture.md: add its row"
+        allowed = rules[room]
+        for target in sorted(targets):
+            other = _room_of(target, rules)
+            if other == room or allowed is None or any(_covers(t, target) for t in allowed):
+                continue
+            if room not in always and any(_covers(t, target) for t in always):
+                continue
+            broken.append(f"{module} -> {target} (room {room} may not import {other})")
+    return broken
+
+
+def test_every_import_keeps_the_architecture_pages_rules():
+    """docs/architecture.md's table says what each room may import; the code had broken three of its rules unseen
+    (refineries -> serialization, types -> serialization/_docling, loading -> types)."""
+    assert broken_rules(PAGE.read_text(encoding="utf-8"), all_imports()) == []
+
+
+def test_the_rules_check_finds_a_broken_rule():
+    page = PAGE.read_text(encoding="utf-8")
+    imports = all_imports()
+    imports["docchunk.types.chunk"] = {"docchunk.serialization._docling"}
+    imports["docchunk.serialization.chunk"] = {"docchunk.batch.rows"}
+    assert broken_rules(page, imports) == [
+        "docchunk.serialization.chunk -> docchunk.batch.rows (room serialization/ may not import batch/)",
+        "docchunk.types.chunk -> docchunk.serialization._docling (room types/ may not import serialization/)",
+    ]
+    rules, always = page_rules(page)
+    assert rules["cli/"] is None and rules["errors.py"] == [] and "chunkers/text/" in (rules["chunkers/doc/"] or [])
+    assert always == ["errors.py", "_extras.py", "_versions.py"]
+    assert _room_of("docchunk.embeddings.models", rules) == "embeddings/models.py"
+    assert _room_of("docchunk.chunkers", rules) == "chunkers/__init__.py"
+    assert _room_of("docchunk", rules) == "__init__.py"

@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 import docchunk
+from docchunk.embeddings import CachedEmbedder
 from docchunk.errors import ConfigError, DocumentError
-from docchunk.evaluation import CachedEmbedder, ChunkingConfig, chunk_corpus, evaluate, load_eval_set
+from docchunk.evaluation import ChunkingConfig, chunk_corpus, evaluate, load_eval_set
 from tests.helpers import DATA
 
 EXCERPT = DATA / "eval"

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from docchunk.errors import DocumentError
 from docchunk.evaluation import merge_spans, overlap_length, precision_omega, score_retrieval, select_budget
 
 
@@ -44,9 +45,11 @@ def test_precision_omega_takes_each_overlapping_chunk_once():
     assert precision_omega([(0, 10), (2, 8)], chunks) == 1.0
 
 
-def test_references_that_cover_nothing_are_an_error():
-    with pytest.raises(ValueError, match="cover no character"):
+def test_references_that_cover_nothing_are_a_docchunk_error():
+    """It was a bare ValueError, outside docchunk's exception tree (issue 50)."""
+    with pytest.raises(DocumentError, match="cover no character") as err:
         score_retrieval([(5, 5)], [(0, 10)])
+    assert isinstance(err.value, ValueError)  # still caught by `except ValueError`
 
 
 def test_select_budget_keeps_the_longest_ranked_prefix_that_fits():

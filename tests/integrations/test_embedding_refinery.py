@@ -10,7 +10,7 @@ import pytest
 
 import docchunk
 from docchunk import ConfigError, EmbeddingsRefinery, MissingDependencyError, ModelLimitWarning
-from docchunk.evaluation import CachedEmbedder
+from docchunk.embeddings import CachedEmbedder
 from tests.helpers import DATA, HashEmbeddings
 
 DOC = DATA / "pdf__multi_page.json"

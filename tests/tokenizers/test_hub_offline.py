@@ -25,7 +25,7 @@ try:
         import docchunk
         docchunk.get_tokenizer("hf:" + sys.argv[2])
     else:
-        from docchunk.integrations.embeddings import SentenceTransformerEmbeddings
+        from docchunk.embeddings.sentence_transformers import SentenceTransformerEmbeddings
         SentenceTransformerEmbeddings(sys.argv[2])
     result = {"error": None}
 except Exception as exc:

@@ -193,7 +193,7 @@ def run_local(inputs: list[Input], chunker: Chunker, output: Path | None, out_fo
         inputs: Files, or bytes of standard input (:func:`collect_inputs`).
         chunker: A document chunker, or a :class:`docchunk.batch.text.TextChunking`.
         output: The file to write, or None for stdout (see :func:`docchunk.batch.output.open_rows`).
-        out_format: ``"jsonl"`` or ``"parquet"``.
+        out_format: A name of :data:`docchunk.batch.formats.FORMATS`.
         workers: Local processes (1: chunk in this one); the output is the same with any number.
         show: Draw a progress display on stderr (:class:`docchunk.batch.progress.Progress`):
             each input's phases (load, chunk, ``each_phase``, write) for a few inputs

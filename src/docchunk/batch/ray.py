@@ -49,8 +49,11 @@ def run_ray(chunker: BaseChunker, files: list[Path], output: Path, address: str 
     ray = _import_ray(address)
     if embed is not None:
         _require_embedder()
+    from docchunk.batch.formats import output_format
     from docchunk.integrations.ray import check_output_folder
 
+    if output_format(out_format).ray_write is None:
+        raise BatchSetupError(f"the Ray engine cannot write the format {out_format!r}; write it with the local engine")
     try:
         check_output_folder(output, out_format)
     except DocchunkError as exc:
@@ -68,7 +71,8 @@ def run_ray(chunker: BaseChunker, files: list[Path], output: Path, address: str 
 
 def _chunk_and_write(ray: ModuleType, chunker: BaseChunker, files: list[Path], output: Path, num_workers: int,
                      out_format: str, embed: tuple[str, str | None] | None) -> tuple[list[str], int]:  # fmt: skip
-    from docchunk.integrations.ray import chunk_dataset, write_jsonl, write_parquet
+    from docchunk.batch.formats import output_format
+    from docchunk.integrations.ray import chunk_dataset
 
     blocks = max(1, min(len(files), num_workers * 4))
     ds = ray.data.from_items([{"path": str(p)} for p in files], override_num_blocks=blocks)
@@ -78,8 +82,9 @@ def _chunk_and_write(ray: ModuleType, chunker: BaseChunker, files: list[Path], o
     count = good.count()
     if count and embed is not None:
         good = ray_embed(ray, good, *embed)
-    if count:
-        (write_parquet if out_format == "parquet" else write_jsonl)(good, output)
+    write = output_format(out_format).ray_write
+    if count and write is not None:  # a format without one is refused before Ray starts (run_ray)
+        write(good, output)
     return errors, count
 
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import click
 
+from docchunk.batch.formats import DEFAULT_FORMAT, FORMATS
 from docchunk.batch.local import collect_inputs, skip_reason
 from docchunk.batch.progress import DELAY, PHASES_MAX_FILES
 from docchunk.cli.embed import embed_options
@@ -64,8 +65,8 @@ if TYPE_CHECKING:
 @click.option("--address", default=None, help="Ray cluster address (--engine ray); default: start a local Ray.")
 @click.option("--num-workers", type=click.IntRange(min=1), default=2, show_default=True,
               help="CPUs of the local Ray instance (--engine ray).")  # fmt: skip
-@click.option("--format", "out_format", type=click.Choice(["jsonl", "parquet"]), default="jsonl", show_default=True,
-              help="JSON Lines, or Parquet (needs -o; the JSONL fields as columns, meta as JSON).")  # fmt: skip
+@click.option("--format", "out_format", type=click.Choice(list(FORMATS)), default=DEFAULT_FORMAT, show_default=True,
+              help=", or ".join(f.schema for f in FORMATS.values()) + ".")  # fmt: skip
 @embed_options
 @click.option("--debug", is_flag=True, help="Show tracebacks (and, with --engine ray, Ray's log lines).")
 @click.pass_context

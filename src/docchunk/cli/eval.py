@@ -14,6 +14,7 @@ import click
 
 from docchunk.cli.options import stderr_is_terminal
 from docchunk.cli.settings import check_applicable, check_tokenizer_spec
+from docchunk.embeddings.models import DEFAULT_MODEL
 from docchunk.errors import DocchunkError
 
 if TYPE_CHECKING:
@@ -55,7 +56,7 @@ ROWS = [  # (label, figure)
 @click.option("--boundaries", type=click.Choice(["paragraph", "sentence"]), default="paragraph", show_default=True,
               help="semantic/sdpm.")  # fmt: skip
 @click.option("--similarity-window", type=click.IntRange(min=0), default=1, show_default=True, help="semantic/sdpm.")
-@click.option("--embedding", "model", default="all-MiniLM-L6-v2", show_default=True,
+@click.option("--embedding", "model", default=DEFAULT_MODEL, show_default=True,
               help="sentence-transformers model name (offline) or local directory.")  # fmt: skip
 @click.option("--k", "k", type=click.IntRange(min=1), default=5, show_default=True,
               help="Chunks retrieved per question.")  # fmt: skip
@@ -105,14 +106,8 @@ def _run(data_dir: Path, model: str, k: int, budget: int, corpus_ids: tuple[str,
 
     require("numpy", "eval", "docchunk eval")
     require("sentence_transformers", "eval", "docchunk eval")  # before the model loader names [semantic]
-    from docchunk.evaluation import (
-        CachedEmbedder,
-        ChunkingConfig,
-        default_cache_dir,
-        evaluate,
-        load_eval_set,
-        load_model,
-    )
+    from docchunk.embeddings import CachedEmbedder, default_cache_dir, load_model
+    from docchunk.evaluation import ChunkingConfig, evaluate, load_eval_set
 
     settings["tokenizer"] = settings.pop("tokenizer_spec")
     stops = settings.pop("context_stop").strip()

@@ -13,6 +13,7 @@ import click
 
 from docchunk._versions import DOCLING_CORE_VERSION
 from docchunk.cli.options import stderr_is_terminal
+from docchunk.embeddings.models import DEFAULT_MODEL
 from docchunk.errors import DocchunkError
 
 CHUNKERS = ["hybrid", "hierarchical", "page", "line"]
@@ -42,7 +43,7 @@ CHUNKERS = ["hybrid", "hierarchical", "page", "line"]
 @click.option("--cells", type=click.Choice(["position", "text"]), default="position", show_default=True,
               help="How a chunk without table_rows (compat, docling-core) holds cells: the rows of the cells "
               "found in its text in reading order, or every cell whose text occurs in it.")  # fmt: skip
-@click.option("--embedding", "model", default="all-MiniLM-L6-v2", show_default=True)
+@click.option("--embedding", "model", default=DEFAULT_MODEL, show_default=True)
 @click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the summary and the per-question rows here.")  # fmt: skip
 @click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path), default=None)
@@ -108,7 +109,7 @@ def _run(data_dir: Path, chunker: str, options: dict[str, Any], peer: str, genre
 
     require("numpy", "eval", "docchunk eval-docs")
     require("sentence_transformers", "eval", "docchunk eval-docs")  # the model loader would name [semantic]
-    from docchunk.evaluation import CachedEmbedder, default_cache_dir, load_model
+    from docchunk.embeddings import CachedEmbedder, default_cache_dir, load_model
     from docchunk.evaluation.docqa import evaluate_docs, load_docqa
 
     progress = stderr_is_terminal()
@@ -124,7 +125,7 @@ def _embedder(model: str, cache_dir: Path | None, no_cache: bool) -> Any:
 
     require("numpy", "eval", "docchunk eval-docs")
     require("sentence_transformers", "eval", "docchunk eval-docs")  # the model loader would name [semantic]
-    from docchunk.evaluation import CachedEmbedder, default_cache_dir, load_model
+    from docchunk.embeddings import CachedEmbedder, default_cache_dir, load_model
 
     progress = stderr_is_terminal()
     cache = None if no_cache else (cache_dir or default_cache_dir())

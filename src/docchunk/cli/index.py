@@ -15,12 +15,12 @@ import click
 
 from docchunk.cli.options import DOC_CHUNKERS, chunker_option, doc_chunker_options, make_doc_chunker, stderr_is_terminal
 from docchunk.cli.settings import ChunkSettings, check_settings
+from docchunk.embeddings.models import DEFAULT_MODEL
 from docchunk.errors import DocchunkError
 
 __all__ = ["index_command", "search_command"]
 
 PROGRESS_MIN_FILES = 10
-DEFAULT_MODEL = "all-MiniLM-L6-v2"
 
 
 def _error(message: str) -> None:
@@ -104,7 +104,7 @@ def _embedder(model: str, device: str | None, cache: bool) -> Any:
 
     cache_dir = None
     if cache:
-        from docchunk.evaluation.embed import default_cache_dir
+        from docchunk.embeddings.cache import default_cache_dir
 
         cache_dir = default_cache_dir()
     return EmbeddingsRefinery(model, cache_dir=cache_dir, device=device)

@@ -15,6 +15,7 @@ import click
 
 from docchunk._versions import DOCLING_CORE_VERSION
 from docchunk.cli.settings import ChunkSettings
+from docchunk.embeddings.models import DEFAULT_MODEL
 from docchunk.errors import DocchunkError, ModelLimitWarning
 
 if TYPE_CHECKING:
@@ -164,7 +165,7 @@ def semantic_options(func: F) -> F:
                         show_default=True, help="semantic/sdpm: the units that are compared.")(func)  # fmt: skip
     func = click.option("--similarity-window", type=click.IntRange(min=0), default=1, show_default=True,
                         help="semantic/sdpm: sentences on each side of a gap besides the nearest.")(func)  # fmt: skip
-    return click.option("--embedding", default="all-MiniLM-L6-v2", show_default=True,
+    return click.option("--embedding", default=DEFAULT_MODEL, show_default=True,
                         help="semantic/sdpm: sentence-transformers model (offline) or its folder.")(func)  # fmt: skip
 
 

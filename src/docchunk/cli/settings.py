@@ -19,6 +19,7 @@ import click
 from click.core import ParameterSource
 
 from docchunk._versions import DOCLING_CORE_VERSION
+from docchunk.embeddings.models import DEFAULT_MODEL
 
 __all__ = [
     "APPLIES",
@@ -110,7 +111,7 @@ class ChunkSettings:
     threshold: float = 0.8
     boundaries: str = "paragraph"
     similarity_window: int = 1
-    embedding: str = "all-MiniLM-L6-v2"
+    embedding: str = DEFAULT_MODEL
     context_size: int = 0
     context_side: str = "both"
     context_mode: str = "token"
@@ -280,12 +281,15 @@ def check_chunk_usage(
         raise click.UsageError("--engine ray needs -o OUT_DIR, the folder for the output shards")
     if engine == "ray" and stdin:
         raise click.UsageError('"-" (standard input) is read by --engine local only; give files or folders')
-    if ctx.params["out_format"] == "parquet":
-        from docchunk.batch.output import check_parquet
-        from docchunk.errors import BatchSetupError
+    from docchunk.batch.formats import FORMATS
+    from docchunk.errors import BatchSetupError
 
-        try:
-            check_parquet(output)
-        except BatchSetupError as exc:
-            raise click.UsageError(str(exc)) from exc
+    out_format = FORMATS[ctx.params["out_format"]]  # one of them: click.Choice
+    if engine == "ray" and out_format.ray_write is None:
+        raise click.UsageError(f"--engine ray cannot write --format {out_format.name}; use --engine local, "
+                               f"or one of {', '.join(n for n, f in FORMATS.items() if f.ray_write)}")  # fmt: skip
+    try:
+        out_format.check(output)
+    except BatchSetupError as exc:
+        raise click.UsageError(str(exc)) from exc
     check_output_path(output, folder=engine == "ray")

@@ -75,7 +75,7 @@ def _semantic(s: ChunkSettings, tokenizer: Tokenizer, size: int) -> SemanticChun
     from docchunk.chunkers.text import SDPMChunker, SemanticChunker
 
     require("sentence_transformers", "semantic", f"--chunker {s.chunker}")
-    from docchunk.evaluation.embed import load_model
+    from docchunk.embeddings.load import load_model
 
     cls = SemanticChunker if s.chunker == "semantic" else SDPMChunker
     return cls(load_model(s.embedding, progress=False), threshold=s.threshold, chunk_size=size, tokenizer=tokenizer,

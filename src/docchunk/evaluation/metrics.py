@@ -22,6 +22,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from docchunk.errors import DocumentError
+
 __all__ = ["SpanScores", "merge_spans", "overlap_length", "overlapping", "precision_omega", "score_retrieval"]
 
 Span = tuple[int, int]
@@ -104,12 +106,14 @@ def score_retrieval(references: Sequence[Span], retrieved: Sequence[Span]) -> Sp
         The three scores; an empty retrieval scores 0 on all three.
 
     Raises:
-        ValueError: The references cover no character.
+        DocumentError: The references cover no character (a question of the eval set
+            whose reference spans are all empty).
     """
     e = merge_spans(references)
     e_len = int((e[:, 1] - e[:, 0]).sum())
     if e_len == 0:
-        raise ValueError(f"the references {list(references)!r} cover no character; each needs start < end")
+        raise DocumentError(f"the references {list(references)!r} cover no character: each reference span needs "
+                            "start < end (characters of the question's corpus); fix or drop that question")
     hit = overlap_length(e, merge_spans(retrieved))
     sum_r = _total(retrieved)
     precision = hit / sum_r if sum_r else 0.0

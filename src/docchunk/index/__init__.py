@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from docchunk.embeddings.models import DEFAULT_MODEL
 from docchunk.index.build import Indexer, IndexReport, chunk_files, content_hash, embedded_rows, table_rows
 from docchunk.index.store import IndexStore, SearchHit, row_schema
 
@@ -35,9 +36,6 @@ __all__ = [
     "search",
     "table_rows",
 ]
-
-DEFAULT_MODEL = "all-MiniLM-L6-v2"
-
 
 def index_paths(
     paths: Iterable[str | Path],

@@ -2,7 +2,7 @@
 
 It sits with the integrations, not under :mod:`docchunk.refineries`, because it loads
 embedding models and shares ``docchunk eval``'s on-disk cache
-(:class:`docchunk.evaluation.CachedEmbedder`), both above the refineries' layer.
+(:class:`docchunk.embeddings.CachedEmbedder`), both above the refineries' layer.
 Needs numpy, and sentence-transformers for a model name (``pip install ".[semantic]"``).
 """
 
@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from docchunk._extras import require
+from docchunk.embeddings.models import DEFAULT_MODEL
 from docchunk.errors import ConfigError, ModelLimitWarning
 from docchunk.types.chunk import Chunk, ChunkLike
 from docchunk.types.config import StrictConfig, check_size
@@ -63,7 +64,7 @@ class EmbeddingsRefinery(StrictConfig):
             ``encode``), or a callable ``list[str] -> array of shape (n, d)``.
         batch_size: Texts per call of the model; >= 1.
         cache_dir: Folder of an on-disk cache keyed by model name and text, shared
-            with ``docchunk eval`` (:func:`docchunk.evaluation.default_cache_dir` is
+            with ``docchunk eval`` (:func:`docchunk.embeddings.default_cache_dir` is
             its default folder); None (default) caches nothing.
         model_name: The name in every cache key and in an index; defaults to
             ``model`` when it is a string. Required with ``cache_dir`` for a model
@@ -94,7 +95,7 @@ class EmbeddingsRefinery(StrictConfig):
 
     def __init__(
         self,
-        model: Any = "all-MiniLM-L6-v2",
+        model: Any = DEFAULT_MODEL,
         batch_size: int = 32,
         cache_dir: str | Path | None = None,
         model_name: str | None = None,
@@ -120,7 +121,7 @@ class EmbeddingsRefinery(StrictConfig):
         self._cached = self._cache()
 
     def _cache(self) -> Any:
-        from docchunk.evaluation.embed import CachedEmbedder
+        from docchunk.embeddings.cache import CachedEmbedder
 
         return CachedEmbedder(self._checked_batch, self.model_name or "<callable>", self.cache_dir,
                               batch_size=self.batch_size, progress=self.progress)  # fmt: skip
@@ -217,11 +218,11 @@ def _token_count(chunk: Any) -> int | None:
 def _resolve(model: Any, device: str | None) -> Callable[[list[str]], Any]:
     """``model`` as ``list[str] -> (n, d)``: a name loaded offline, an object with ``encode``, or a callable."""
     if isinstance(model, (str, Path)):
-        from docchunk.evaluation.embed import load_model
+        from docchunk.embeddings.load import load_model
 
         return load_model(str(model), device=device, progress=False)
     if hasattr(model, "encode"):
-        from docchunk.integrations.embeddings import SentenceTransformerEmbeddings
+        from docchunk.embeddings.sentence_transformers import SentenceTransformerEmbeddings
 
         return SentenceTransformerEmbeddings(model)
     if callable(model):

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from docchunk._extras import require
+from docchunk.embeddings.models import DEFAULT_MODEL
 from docchunk.serialization.rows import MetadataForm, check_metadata_form, chunk_metadata, store_metadata
 
 if TYPE_CHECKING:
@@ -145,7 +146,7 @@ class DocchunkEmbeddings(_lc_embeddings.Embeddings):
         >>> store.similarity_search("How are tables split?", k=5)  # doctest: +SKIP
     """
 
-    def __init__(self, embedder: Any = "all-MiniLM-L6-v2"):
+    def __init__(self, embedder: Any = DEFAULT_MODEL):
         from docchunk.integrations.embedding_refinery import EmbeddingsRefinery
 
         self.embedder = embedder if isinstance(embedder, EmbeddingsRefinery) else EmbeddingsRefinery(embedder)

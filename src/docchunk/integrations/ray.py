@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from docchunk._extras import require
 from docchunk.batch.rows import chunk_rows, describe_failure
+from docchunk.embeddings.models import DEFAULT_MODEL
 from docchunk.errors import ConfigError, DocchunkError
 from docchunk.serialization.rows import EXPANDED_FIELDS, TEXT_FIELDS, arrow_schema, json_line
 from docchunk.serialization.rows import ROW_FIELDS as _CHUNK_FIELDS
@@ -156,7 +157,7 @@ class _EmbedBatch:
         return _conform(table.append_column("embedding", pa.array(list(vectors), type=pa.list_(pa.float32()))))
 
 
-def embed_dataset(rows: Dataset, model: str = "all-MiniLM-L6-v2", device: str | None = None, actors: int = 1,
+def embed_dataset(rows: Dataset, model: str = DEFAULT_MODEL, device: str | None = None, actors: int = 1,
                   batch_size: int = 64) -> Dataset:  # fmt: skip
     """Add an ``embedding`` column to chunk rows: the vector of ``contextualized``, in an actor pool.
 

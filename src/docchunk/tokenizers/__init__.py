@@ -12,9 +12,10 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
+from docchunk.embeddings.models import HUB_DEFAULT_MODEL
 from docchunk.errors import TokenizerError
 from docchunk.tokenizers.base import CallableTokenizer, CharacterTokenizer, Tokenizer, WordTokenizer
-from docchunk.tokenizers.hf import DEFAULT_MODEL, HFTokenizer, transformers_limit
+from docchunk.tokenizers.hf import HFTokenizer, transformers_limit
 from docchunk.tokenizers.sizer import Sizer
 from docchunk.tokenizers.spans import SpanSizer
 from docchunk.tokenizers.tiktoken import TiktokenTokenizer
@@ -63,7 +64,7 @@ __all__ = [
     "is_docling_tokenizer",
 ]
 
-DEFAULT_TOKENIZER = f"hf:{DEFAULT_MODEL}"
+DEFAULT_TOKENIZER = f"hf:{HUB_DEFAULT_MODEL}"
 """The default: the all-MiniLM-L6-v2 WordPiece tokenizer bundled with docchunk (offline), limit 256."""
 
 ACCEPTED_SPECS = (

@@ -9,17 +9,17 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from docchunk._extras import require
+from docchunk.embeddings.models import DEFAULT_MODEL, HUB_DEFAULT_MODEL, INPUT_LIMITS
 from docchunk.errors import MissingDependencyError, TokenizerError
 from docchunk.tokenizers.base import Tokenizer, not_text_error
 from docchunk.tokenizers.word_cache import WordCache
 
-__all__ = ["BUNDLED_TOKENIZER_JSON", "DEFAULT_MODEL", "HFTokenizer", "transformers_limit"]
-
-DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
-"""The default model, as in docling-core; its ``tokenizer.json`` ships with docchunk."""
+__all__ = ["BUNDLED_TOKENIZER_JSON", "HFTokenizer", "transformers_limit"]
 
 BUNDLED_TOKENIZER_JSON = Path(__file__).parent / "data" / "all-MiniLM-L6-v2.tokenizer.json"
-_BUNDLED = {DEFAULT_MODEL: (BUNDLED_TOKENIZER_JSON, 256), "all-MiniLM-L6-v2": (BUNDLED_TOKENIZER_JSON, 256)}
+# the default model (its tokenizer.json ships with docchunk), by hub id and by short name
+_BUNDLED = {name: (BUNDLED_TOKENIZER_JSON, INPUT_LIMITS[HUB_DEFAULT_MODEL])
+            for name in (HUB_DEFAULT_MODEL, DEFAULT_MODEL)}  # fmt: skip
 _MAX_SANE_LIMIT = 1_000_000
 _R = TypeVar("_R")
 
@@ -177,7 +177,7 @@ class HFTokenizer(Tokenizer):
         network, or ``HF_HUB_OFFLINE=1``) an uncached name fails at once. The limit
         comes from the model's ``sentence_bert_config.json`` or ``tokenizer_config.json``,
         else, for a common embedding model, from
-        :data:`docchunk.tokenizers.hub.EMBEDDING_INPUT_LIMITS`.
+        :data:`docchunk.embeddings.models.INPUT_LIMITS`.
 
         Raises:
             TokenizerError: When nothing can be loaded from ``ref``; for a hub name that
@@ -221,13 +221,13 @@ class HFTokenizer(Tokenizer):
 
 def _from_hub(tk: Any, repo_id: str) -> tuple[Any, int | None]:
     """A hub model's tokenizer and input limit, from the cache or downloaded (fails fast offline)."""
-    from docchunk.tokenizers.hub import EMBEDDING_INPUT_LIMITS, hub_file, optional_hub_file
+    from docchunk.tokenizers.hub import hub_file, optional_hub_file
 
     path, online = hub_file(repo_id, "tokenizer.json")
     for extra in ("sentence_bert_config.json", "tokenizer_config.json"):
         optional_hub_file(repo_id, extra, online)
     limit = _limit_from_dir(path.parent)
-    return tk.Tokenizer.from_file(str(path)), limit if limit is not None else EMBEDDING_INPUT_LIMITS.get(repo_id)
+    return tk.Tokenizer.from_file(str(path)), limit if limit is not None else INPUT_LIMITS.get(repo_id)
 
 
 def transformers_limit(tok: Any) -> int | None:

@@ -21,27 +21,7 @@ from pathlib import Path
 from docchunk._extras import require
 from docchunk.errors import TokenizerError
 
-__all__ = ["EMBEDDING_INPUT_LIMITS", "cached_hub_file", "how_to_get", "hub_file", "optional_hub_file"]
-
-EMBEDDING_INPUT_LIMITS = {
-    "BAAI/bge-small-en-v1.5": 512,
-    "BAAI/bge-base-en-v1.5": 512,
-    "BAAI/bge-large-en-v1.5": 512,
-    "intfloat/e5-small-v2": 512,
-    "intfloat/e5-base-v2": 512,
-    "nomic-ai/nomic-embed-text-v1": 8192,
-    "sentence-transformers/all-MiniLM-L6-v2": 256,
-    "sentence-transformers/all-mpnet-base-v2": 384,
-}
-"""Input limits, in tokens, of common embedding models on the Hugging Face Hub.
-
-The ``max_seq_length`` of each model's ``sentence_bert_config.json`` (what
-sentence-transformers truncates to); for bge-base and bge-large-en-v1.5, the
-``max_position_embeddings`` of their BERT config (512, as bge-small's
-``max_seq_length``). Used when the model's own files give no limit (a cache holding
-only ``tokenizer.json``, or a ``tokenizer_config.json`` without a sane
-``model_max_length``); the files, when present, win.
-"""
+__all__ = ["cached_hub_file", "how_to_get", "hub_file", "optional_hub_file"]
 
 PROBE_TIMEOUT = 5.0
 """Seconds to wait for the Hub's answer to the one probe request (``HF_HUB_ETAG_TIMEOUT`` overrides it)."""

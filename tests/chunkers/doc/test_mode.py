@@ -75,7 +75,39 @@ def test_each_chunker_and_expander_picks_its_mode_from_the_switch(make):
     assert make(True).mode is COMPAT
     assert make(False).mode is STRUCTURED
     assert mode_for(True) is COMPAT and mode_for(False) is STRUCTURED
-    assert COMPAT.exact and not STRUCTURED.exact
+
+
+def test_no_chunker_asks_which_mode_it_is_in():
+    """``Mode.exact`` was branched on at 9 points; each chunker now reads the decision it needs of the mode."""
+    import ast
+    from pathlib import Path
+
+    root = Path(docchunk.__file__).resolve().parent
+    asked = [
+        f"{path.relative_to(root)}:{node.lineno} reads .{node.attr}"
+        for path in root.rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Attribute) and node.attr in {"exact", "name"}
+        and isinstance(node.value, ast.Attribute) and node.value.attr == "mode"
+    ]  # fmt: skip
+    assert not asked
+    assert COMPAT.refuses == {"table_format", "min_tokens", "merge_across_pages"} and not STRUCTURED.refuses
+    assert (COMPAT.pages, COMPAT.line_items, COMPAT.expansion) == ("serialized", "all", "docling")
+    assert (STRUCTURED.pages, STRUCTURED.line_items, STRUCTURED.expansion) == ("packed", "own", "items")
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda: docchunk.HybridChunker(docling_compat=True, min_tokens=8), "min_tokens"),
+        (lambda: docchunk.HybridChunker(docling_compat=True, merge_across_pages=False), "merge_across_pages"),
+        (lambda: docchunk.HybridChunker(docling_compat=True, table_format="markdown"), "table_format"),
+        (lambda: docchunk.PageChunkExpander(docling_compat=True, table_format="markdown"), "table_format"),
+    ],
+)
+def test_compat_refuses_the_options_its_table_says(make, message):
+    with pytest.raises(docchunk.ConfigError, match=message):
+        make()
 
 
 def test_piece_has_a_module_of_its_own():

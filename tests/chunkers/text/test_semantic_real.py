@@ -27,7 +27,7 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def embed(minilm_dir):
     os.environ["HF_HUB_OFFLINE"] = "1"
-    from docchunk.integrations.embeddings import SentenceTransformerEmbeddings
+    from docchunk.embeddings.sentence_transformers import SentenceTransformerEmbeddings
 
     return SentenceTransformerEmbeddings(str(minilm_dir), device="cpu")
 

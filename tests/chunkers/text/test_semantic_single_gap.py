@@ -77,7 +77,7 @@ def minilm(minilm_dir):
     pytest.importorskip("torch", reason="needs torch: pip install torch==2.13.0 (CPU build)")
     pytest.importorskip("sentence_transformers", reason='needs sentence-transformers: pip install "docchunk[semantic]"')
     os.environ["HF_HUB_OFFLINE"] = "1"
-    from docchunk.integrations.embeddings import SentenceTransformerEmbeddings
+    from docchunk.embeddings.sentence_transformers import SentenceTransformerEmbeddings
 
     return SentenceTransformerEmbeddings(str(minilm_dir), device="cpu")
 

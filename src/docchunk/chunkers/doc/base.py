@@ -128,7 +128,7 @@ class DocumentChunker(BaseChunker):
                 (docling-core writes its own tables; the option would be ignored).
         """
         table_format = getattr(self, "table_format", "records")
-        if self.mode.exact and table_format != "records":
+        if "table_format" in self.mode.refuses and table_format != "records":
             raise ConfigError(
                 f"{type(self).__name__}: table_format={table_format!r} needs docling_compat=False: with "
                 f"docling_compat=True tables are written as docling-core {DOCLING_CORE_VERSION} writes them; leave "

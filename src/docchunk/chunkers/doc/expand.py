@@ -77,7 +77,7 @@ class ChunkExpander(BaseChunkExpander):
         if self.max_tokens is not None:
             check_size("max_tokens", self.max_tokens, 1)
         check_table_format(self.table_format)
-        if self.mode.exact and self.table_format != "records":
+        if "table_format" in self.mode.refuses and self.table_format != "records":
             raise ConfigError(
                 f"{type(self).__name__}: table_format={self.table_format!r} needs docling_compat=False: with "
                 f"docling_compat=True tables are written as docling-core {DOCLING_CORE_VERSION} writes them; leave "
@@ -135,7 +135,7 @@ class ChunkExpander(BaseChunkExpander):
         self, chunk: BaseChunk, dl_doc: DoclingDocument, serializer: BaseDocSerializer, memo: dict[str, Any]
     ) -> BaseChunk:
         """:meth:`expand` with a serializer; ``memo`` is kept across the chunks of one document."""
-        if self.mode.exact:  # docling-core's expander
+        if self.mode.expansion == "docling":
             return self._docling(chunk, dl_doc, serializer)
         meta = getattr(chunk, "meta", None)
         if meta is None or not getattr(meta, "doc_items", None):

@@ -145,7 +145,7 @@ class HybridChunker(DocumentChunker):
         """Resolve the tokenizer and check ``max_tokens`` against it (see the class docstring)."""
         super().model_post_init(__context)
         limit = self.max_tokens if self.max_tokens is not None else self._tok.max_tokens
-        if self.mode.exact and limit != self._tok.max_tokens and is_docling_tokenizer(self.tokenizer):
+        if "max_tokens" in self.mode.ignores and limit != self._tok.max_tokens and is_docling_tokenizer(self.tokenizer):
             limit = self._tok.max_tokens
             warnings.warn(
                 f"HybridChunker(docling_compat=True) ignores max_tokens={self.max_tokens!r} beside a docling-core "
@@ -201,13 +201,16 @@ class HybridChunker(DocumentChunker):
                 f"min_tokens must be None or an int from 1 to max_tokens ({limit}), got {low!r}; "
                 "it is the size in tokens under which a chunk is merged with a neighbour"
             )
-        if self.mode.exact and (low is not None or not self.merge_across_pages):
+        refused = self.mode.refuses
+        if ("min_tokens" in refused and low is not None) or (
+            "merge_across_pages" in refused and not self.merge_across_pages
+        ):
             raise ConfigError(
                 "min_tokens and merge_across_pages=False are not docling-core options: they need "
                 f"docling_compat=False, got docling_compat=True with min_tokens={low!r}, "
                 f"merge_across_pages={self.merge_across_pages!r}"
             )
-        if self.mode.exact and self.code_chunking_strategy is not None:
+        if "code_chunking_strategy" in self.mode.ignores and self.code_chunking_strategy is not None:
             warnings.warn(
                 "HybridChunker(docling_compat=True) ignores code_chunking_strategy, as docling-core "
                 f"{DOCLING_CORE_VERSION}'s HybridChunker does (code items are chunked as text); use "

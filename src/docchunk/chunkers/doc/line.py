@@ -107,7 +107,7 @@ class LineBasedTokenChunker(DocumentChunker):
             return
         texts = self.chunk_text(res.text.splitlines(True))
         all_items = res.get_unique_doc_items()
-        if self.mode.exact:  # docling-core's doc_items: every element in every chunk
+        if self.mode.line_items == "all":  # docling-core's doc_items: every element in every chunk
             for text in texts:
                 yield self._line_chunk(text, all_items, dl_doc)
             return

@@ -17,8 +17,12 @@ A document chunker or expander picks its :class:`Mode` from its public
 - what an empty result means: nothing (docling-core), or a ``DocumentError`` saying
   why a document with text gave no chunk (:func:`docchunk.chunkers.doc.empty.explained`).
 
-The page and line chunkers and the expanders each also have a docling-core algorithm of
-their own beside the default's; they pick it by :attr:`Mode.exact`.
+Beyond the hybrid chunker's passes, a mode says what compat means for everything else,
+each decision one attribute (the table in ``docs/architecture.md``, "The two modes"):
+which options it refuses (:attr:`Mode.refuses`) or ignores with a warning
+(:attr:`Mode.ignores`), and which algorithm the page chunker (:attr:`Mode.pages`), the
+line chunker (:attr:`Mode.line_items`) and the expanders (:attr:`Mode.expansion`) run.
+No chunker asks which mode it is in.
 """
 
 from __future__ import annotations
@@ -44,7 +48,10 @@ from docchunk.serialization.table_rows import TableFormat
 if TYPE_CHECKING:
     from docchunk.chunkers.doc.hybrid_run import HybridRun
 
-__all__ = ["COMPAT", "STRUCTURED", "Mode", "mode_for"]
+__all__ = ["COMPAT", "STRUCTURED", "Mode", "Option", "mode_for"]
+
+Option = Literal["table_format", "min_tokens", "merge_across_pages", "code_chunking_strategy", "max_tokens"]
+"""A chunker option a mode may refuse or ignore (:attr:`Mode.refuses`, :attr:`Mode.ignores`)."""
 
 
 _C = TypeVar("_C")
@@ -68,8 +75,21 @@ class Mode:
 
     Attributes:
         name: ``"compat"`` (``docling_compat=True``) or ``"structured"`` (the default).
-        exact: True: the output equals docling-core's (the page and line chunkers
-            and the expanders run docling-core's algorithm).
+        refuses: Options that are not docling-core's: set to anything but their default
+            (``table_format="records"``, ``min_tokens=None``, ``merge_across_pages=True``)
+            they raise a ``ConfigError`` naming ``docling_compat``.
+        ignores: Options docling-core ignores, and so the mode, with a warning:
+            ``code_chunking_strategy`` (the hybrid chunker's), ``max_tokens`` beside a
+            docling-core tokenizer object (its own limit wins).
+        pages: The page chunker's algorithm: ``"serialized"``, each page as the
+            serializer writes it, one chunk whatever its size (docling-core's
+            ``PageChunker``); ``"packed"``, a page's parts packed within ``max_tokens``,
+            blank pages skipped.
+        line_items: The line chunker's ``doc_items``: ``"all"``, every element of the
+            document in every chunk (docling-core's); ``"own"``, the elements of the
+            chunk's lines.
+        expansion: The expanders' algorithm: ``"docling"`` (docling-core's
+            expanders) or ``"items"`` (docchunk's, within ``max_tokens``).
         serializer: ``(provider, doc, table_format, include_furniture)`` -> the serializer of ``doc``.
         walk: ``(doc, serializer, always_emit_headings, code_strategy)`` -> one piece per
             element (the hierarchical chunker's pieces).
@@ -84,7 +104,11 @@ class Mode:
     """
 
     name: Literal["compat", "structured"]
-    exact: bool
+    refuses: frozenset[Option]
+    ignores: frozenset[Option]
+    pages: Literal["serialized", "packed"]
+    line_items: Literal["all", "own"]
+    expansion: Literal["docling", "items"]
     serializer: Callable[[BaseSerializerProvider | None, DoclingDocument, TableFormat, bool], BaseDocSerializer]
     walk: Callable[[DoclingDocument, BaseDocSerializer, bool, CodeStrategy | None], Iterable[Piece]]
     hybrid_pieces: Callable[[HybridRun, DoclingDocument], list[Piece]]
@@ -176,7 +200,11 @@ def _explained(
 
 COMPAT = Mode(
     name="compat",
-    exact=True,
+    refuses=frozenset({"table_format", "min_tokens", "merge_across_pages"}),
+    ignores=frozenset({"code_chunking_strategy", "max_tokens"}),
+    pages="serialized",
+    line_items="all",
+    expansion="docling",
     serializer=_compat_serializer,
     walk=_compat_walk,
     hybrid_pieces=_compat_hybrid_pieces,
@@ -189,7 +217,11 @@ COMPAT = Mode(
 
 STRUCTURED = Mode(
     name="structured",
-    exact=False,
+    refuses=frozenset(),
+    ignores=frozenset(),
+    pages="packed",
+    line_items="own",
+    expansion="items",
     serializer=_structured_serializer,
     walk=_structured_walk,
     hybrid_pieces=structured_pieces,

