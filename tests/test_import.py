@@ -125,7 +125,7 @@ def test_refineries_and_markup_import_nothing_from_the_chunker_rooms():
                 assert not any(a.name.startswith("docchunk.chunkers") for a in node.names), name
 
 
-def test_errors_module_holds_only_the_exception_tree():
+def test_errors_module_holds_only_the_exception_tree(monkeypatch):
     """``docchunk.errors`` is a leaf of exceptions and warnings: it defines no function and
     imports nothing of docchunk (``require`` lives in ``docchunk._extras``)."""
     import ast
@@ -141,6 +141,7 @@ def test_errors_module_holds_only_the_exception_tree():
         if isinstance(node, ast.ImportFrom):
             assert not (node.module or "").startswith("docchunk"), node.module
     assert all(issubclass(getattr(errors, name), Exception | Warning) for name in errors.__all__)
+    monkeypatch.setitem(docchunk._extras.EXTRAS, "absent-extra", ("docchunk_no_such_module",))  # the one table
     with pytest.raises(docchunk.errors.MissingDependencyError, match=r'pip install "\.\[absent-extra\]"'):
         docchunk._extras.require("docchunk_no_such_module", "absent-extra", "A test")
 

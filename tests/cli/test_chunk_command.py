@@ -49,11 +49,13 @@ def test_options_and_output_file(capsys, tmp_path):
 
 
 def test_folder_input_and_progress(capsys, tmp_path, monkeypatch):
+    from docchunk.batch import progress
     from docchunk.cli import chunk as cli_chunk
 
     for i in range(12):
         shutil.copy(DOC, tmp_path / f"doc{i:02d}.json")
     monkeypatch.setattr(cli_chunk, "stderr_is_terminal", lambda: True)
+    monkeypatch.setattr(progress, "DELAY", 0)  # on a terminal the display waits DELAY seconds; this run is quicker
     code, out, err = run(capsys, "chunk", str(tmp_path))
     assert code == 0
     sources = [r["source"] for r in rows(out)]
@@ -64,18 +66,18 @@ def test_folder_input_and_progress(capsys, tmp_path, monkeypatch):
 @pytest.mark.fresh  # runs docchunk in a fresh interpreter
 def test_no_progress_bar_by_default_when_stderr_is_not_a_terminal(capsys, tmp_path):
     """A log file got the progress bar's carriage-return updates (stderr redirected, 10+ files)."""
-    docs = tmp_path / "docs"  # the log lies outside the input folder (a .txt there would be named as skipped)
-    docs.mkdir()
+    folder = tmp_path / "docs"
+    folder.mkdir()
     for i in range(12):
-        shutil.copy(DOC, docs / f"doc{i:02d}.json")
+        shutil.copy(DOC, folder / f"doc{i:02d}.json")
     out = tmp_path / "o.jsonl"
     with open(tmp_path / "log.txt", "w") as log:
-        result = subprocess.run([sys.executable, "-m", "docchunk", "chunk", str(docs), "-o", str(out)],
+        result = subprocess.run([sys.executable, "-m", "docchunk", "chunk", str(folder), "-o", str(out)],
                                 stderr=log, stdout=subprocess.DEVNULL)  # fmt: skip
     assert result.returncode == 0
     count = len(rows(out.read_text()))
     assert (tmp_path / "log.txt").read_text() == f"docchunk: wrote {out} ({count} chunks from 12 of 12 inputs)\n"
-    code, _, err = run(capsys, "chunk", str(docs), "--progress", "-o", str(out))  # asked for: shown anyway
+    code, _, err = run(capsys, "chunk", str(folder), "--progress", "-o", str(out))  # asked for: shown anyway
     assert code == 0 and "12/12" in err
 
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from typing import TypeAlias
@@ -81,13 +81,21 @@ def skip_reason(path: Path) -> str:
     return f"{path.suffix or 'no suffix'}: not a format docchunk reads"
 
 
+def _no_phase(name: str) -> None:
+    """The phase callback when no progress is drawn."""
+
+
 def _results(
-    inputs: list[Input], chunker: Chunker, workers: int, debug: bool, worker_chunker: Callable[[], Chunker]
+    inputs: list[Input], chunker: Chunker, workers: int, debug: bool, worker_chunker: Callable[[], Chunker],
+    phase: Callable[[str], None] = _no_phase,
 ) -> Iterator[tuple[Rows, str | None]]:
-    """``(rows, problem)`` per input, in input order; ``workers`` > 1 uses local processes."""
+    """``(rows, problem)`` per input, in input order; ``workers`` > 1 uses local processes.
+
+    In this process, ``phase("load")`` and ``phase("chunk")`` are called as each input enters them.
+    """
     if workers <= 1 or len(inputs) < 2:
         for item in inputs:
-            yield _rows_or_problem(chunker, item, debug)
+            yield _rows_or_problem(chunker, item, debug, phase)
         return
     from concurrent.futures import ProcessPoolExecutor
 
@@ -102,18 +110,21 @@ def _results(
         _WORKER_CHUNKER = None
 
 
-def _chunk_rows(chunker: Chunker, item: Input) -> Rows:
+def _chunk_rows(chunker: Chunker, item: Input, phase: Callable[[str], None] = _no_phase) -> Rows:
     """The rows of one input: a document's chunks, or a text's (:class:`docchunk.batch.text.TextChunking`)."""
     from docchunk.batch.rows import chunk_rows, text_rows
     from docchunk.batch.text import TextChunking, decode_text, read_text
 
     source = STDIN if isinstance(item, bytes) else str(item)
+    phase("load")
     if isinstance(chunker, TextChunking):
         text = decode_text(item, STDIN) if isinstance(item, bytes) else read_text(item)
+        phase("chunk")
         return text_rows(chunker.chunk(text), source, chunker.tokenizer)
     from docchunk.loading import load_document
 
     doc = load_document(item, format="json") if isinstance(item, bytes) else load_document(item)
+    phase("chunk")
     return chunk_rows(chunker, source, doc)
 
 
@@ -148,10 +159,12 @@ def _worker_chunk(item: Input) -> tuple[Rows, str | None]:
     return _rows_or_problem(_WORKER_CHUNKER, item, _WORKER_DEBUG)
 
 
-def _rows_or_problem(chunker: Chunker, item: Input, debug: bool) -> tuple[Rows, str | None]:
+def _rows_or_problem(
+    chunker: Chunker, item: Input, debug: bool, phase: Callable[[str], None] = _no_phase
+) -> tuple[Rows, str | None]:
     """``(rows, None)`` of one input, or ``([], problem)`` when it fails (raised with ``debug``)."""
     try:
-        return _chunk_rows(chunker, item), None
+        return _chunk_rows(chunker, item, phase), None
     except Exception as exc:  # one bad input never stops the others
         if debug:
             raise
@@ -165,17 +178,6 @@ def _problem(item: Input, exc: Exception) -> str:
     return describe_failure(STDIN if isinstance(item, bytes) else str(item), exc)
 
 
-_T = TypeVar("_T")
-
-
-def _progress(items: Iterable[_T], show: bool, total: int) -> Iterable[_T]:
-    if not show:
-        return items
-    from tqdm import tqdm
-
-    return tqdm(items, desc="chunking", unit="file", total=total, file=sys.stderr)
-
-
 def _same(chunker: Chunker) -> Chunker:
     return chunker
 
@@ -183,7 +185,8 @@ def _same(chunker: Chunker) -> Chunker:
 def run_local(inputs: list[Input], chunker: Chunker, output: Path | None, out_format: str, workers: int = 1,
               show: bool = False, debug: bool = False, error: Callable[[str], None] | None = None,
               worker_chunker: Callable[[], Chunker] | None = None,
-              each: Callable[[Rows], Rows] | None = None) -> tuple[int, int]:  # fmt: skip
+              each: Callable[[Rows], Rows] | None = None, forced: bool = False,
+              each_phase: str | None = None) -> tuple[int, int]:  # fmt: skip
     """Chunk ``inputs`` and write their rows to ``output`` (None: stdout); returns (failed inputs, rows written).
 
     Args:
@@ -192,30 +195,47 @@ def run_local(inputs: list[Input], chunker: Chunker, output: Path | None, out_fo
         output: The file to write, or None for stdout (see :func:`docchunk.batch.output.open_rows`).
         out_format: A name of :data:`docchunk.batch.formats.FORMATS`.
         workers: Local processes (1: chunk in this one); the output is the same with any number.
-        show: Draw a progress bar on stderr.
+        show: Draw a progress display on stderr (:class:`docchunk.batch.progress.Progress`):
+            each input's phases (load, chunk, ``each_phase``, write) for a few inputs
+            chunked here, else files; it appears after a few seconds unless ``forced``.
         debug: A failed input raises its exception (and stops the run) instead of giving a problem line.
         error: Prints one problem line per failed input; default: nothing is printed.
         worker_chunker: Builds the chunker in a worker process that was spawned (not
             forked); default: the worker gets ``chunker`` pickled.
         each: Called with each input's rows (in input order, in this process) before they
             are written; returns the rows to write.
+        forced: Draw the progress display at once (``--progress``).
+        each_phase: The name of ``each``'s phase in the display (``"embed"``); None: not a phase.
 
     Raises:
         BatchSetupError: The output cannot be written (:func:`docchunk.batch.output.open_rows`).
     """
     from docchunk.batch.output import open_rows
+    from docchunk.batch.progress import Progress
 
     failures = 0
     build = worker_chunker if worker_chunker is not None else partial(_same, chunker)
     writer = open_rows(output, out_format)
+    local = workers <= 1 or len(inputs) < 2
+    phases = ("load", "chunk", *((each_phase,) if each_phase else ()), "write")
+    names = [STDIN if isinstance(item, bytes) else str(item) for item in inputs]
+    progress = Progress(names, phases if local else ("chunk",), show, forced)
     try:
-        for rows, problem in _progress(_results(inputs, chunker, workers, debug, build), show, len(inputs)):
+        for rows, problem in _results(inputs, chunker, workers, debug, build, progress.phase):
             if problem is not None:
                 failures += 1
                 if error is not None:
                     error(problem)
+                progress.done()
                 continue
-            writer.write(each(rows) if each is not None else rows)
+            if each is not None:
+                if each_phase:
+                    progress.phase(each_phase)
+                rows = each(rows)
+            progress.phase("write")
+            writer.write(rows)
+            progress.done()
     finally:
+        progress.close()
         writer.close(keep=sys.exc_info()[0] is None)
     return failures, writer.count

@@ -17,6 +17,7 @@ import click
 
 from docchunk.batch.formats import DEFAULT_FORMAT, FORMATS
 from docchunk.batch.local import collect_inputs, skip_reason
+from docchunk.batch.progress import DELAY, PHASES_MAX_FILES
 from docchunk.cli.embed import embed_options
 from docchunk.cli.options import (
     DOC_CHUNKERS,
@@ -39,7 +40,6 @@ from docchunk.cli.settings import ChunkSettings, check_chunk_usage
 if TYPE_CHECKING:
     from docchunk.serialization._docling import BaseChunker
 
-PROGRESS_MIN_FILES = 10
 
 
 @click.command("chunk")
@@ -55,7 +55,8 @@ PROGRESS_MIN_FILES = 10
 @refinery_options
 @click.option(
     "--progress/--no-progress", default=None,
-    help=f"Progress bar on stderr (default: for {PROGRESS_MIN_FILES}+ files when stderr is a terminal).",
+    help="Progress on stderr: per file for many files, per phase (load, chunk, embed, write) for a few "
+         f"(fewer than {PHASES_MAX_FILES}). Default: on a terminal, once the run takes over {DELAY:g} s.",
 )
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Local worker processes (no Ray); output order is the same as with one.")  # fmt: skip
@@ -115,9 +116,11 @@ def chunk_command(ctx: click.Context, paths: tuple[Path, ...], output: Path | No
         _summary(output, count, total - failures - len(empty), total)
         _finish(failures + len(empty), total)
         return
-    # by default only for a person watching: a log file or pipe gets no carriage-return updates
-    show = progress if progress is not None else len(inputs) >= PROGRESS_MIN_FILES and stderr_is_terminal()
-    failures, count = _run_local(inputs, chunker_obj, settings, output, out_format, workers, show, debug)
+    # by default only for a person watching (a log file or pipe gets no carriage-return updates), and only
+    # once the run has taken a few seconds; --progress draws it at once
+    show = progress if progress is not None else stderr_is_terminal()
+    failures, count = _run_local(inputs, chunker_obj, settings, output, out_format, workers, show, debug,
+                                 forced=bool(progress))  # fmt: skip
     failures += len(empty)
     if output is not None:  # stdout stays pure JSONL and stderr quiet for pipes; a file gets a summary
         _summary(output, count, total - failures, total)
@@ -125,7 +128,7 @@ def chunk_command(ctx: click.Context, paths: tuple[Path, ...], output: Path | No
 
 
 def _run_local(inputs: list[Any], chunker: Any, settings: ChunkSettings, output: Path | None, out_format: str,
-               workers: int, show: bool, debug: bool) -> tuple[int, int]:  # fmt: skip
+               workers: int, show: bool, debug: bool, forced: bool = False) -> tuple[int, int]:  # fmt: skip
     """:func:`docchunk.batch.local.run_local` with ``--embed`` and the model-limit warning; (failed inputs, rows).
 
     Raises:
@@ -150,7 +153,8 @@ def _run_local(inputs: list[Any], chunker: Any, settings: ChunkSettings, output:
 
     build = partial(make_chunker, settings, debug=False, warn=False)  # a spawned worker's chunker
     try:
-        failures, count = run_local(inputs, chunker, output, out_format, workers, show, debug, error, build, each)
+        failures, count = run_local(inputs, chunker, output, out_format, workers, show, debug, error, build, each,
+                                    forced=forced, each_phase="embed" if settings.embed else None)  # fmt: skip
     except BatchSetupError as exc:
         raise click.UsageError(str(exc)) from exc
     limit_check.warn()

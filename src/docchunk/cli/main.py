@@ -20,7 +20,7 @@ from docchunk.cli.eval import eval_command
 from docchunk.cli.eval_docs import eval_docs_command
 from docchunk.cli.index import index_command, search_command
 from docchunk.cli.inspect import inspect_command
-from docchunk.cli.process import error, own_process
+from docchunk.cli.process import captured_library_logs, error, own_process
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -61,8 +61,10 @@ def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``docchunk`` command; usage errors print one line and exit 2."""
     # docling-core imports transformers when it is installed; keep its notices off stderr
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    args = sys.argv[1:] if argv is None else argv
     try:
-        cli.main(args=argv, prog_name="docchunk", standalone_mode=False)
+        with captured_library_logs(debug="--debug" in args):  # docling's warnings: counted, shown with --debug
+            cli.main(args=args, prog_name="docchunk", standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError as exc:  # pragma: no cover - depends on click version
         click.echo(exc.ctx.get_help() if exc.ctx else str(exc), err=True)
         sys.exit(2)

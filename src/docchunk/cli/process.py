@@ -7,13 +7,15 @@ point (:func:`docchunk.cli.main.run`, which calls :func:`own_process`).
 from __future__ import annotations
 
 import gc
+import logging
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
 import click
 
-__all__ = ["error", "own_process", "report_skipped", "startup"]
+__all__ = ["captured_library_logs", "error", "own_process", "report_skipped", "startup"]
 
 _STATE = {"own": False}  # set by run(): docchunk is the program, not a library of another one
 
@@ -63,3 +65,53 @@ def report_skipped(skipped: Sequence[Path], reason: Callable[[Path], str]) -> No
     named = "; ".join(f"{path} ({reason(path)})" for path in skipped[:SKIPPED_SHOWN])
     more = f"; and {len(skipped) - SKIPPED_SHOWN} more" if len(skipped) > SKIPPED_SHOWN else ""
     click.echo(f"docchunk: skipped {len(skipped)} file(s) in the input folders: {named}{more}", err=True)
+
+
+LIBRARY_LOGGERS = ("docling", "docling_core", "docling_ibm_models", "docling_parse")
+"""The loggers whose records the command captures: docling's converters warn through them."""
+
+
+class _Collected(logging.Handler):
+    """Keeps the records of the library loggers (warnings and worse), to count or show them."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@contextmanager
+def captured_library_logs(debug: bool) -> Iterator[None]:
+    """Catch docling's log records for the run; show them with ``debug``, else count them in one line.
+
+    Without ``debug`` the records (WARNING and above) go nowhere but a counter, and
+    at the end one line says how many there were and that ``--debug`` shows them;
+    with ``debug``, each is printed on stderr as ``docling: LEVEL: logger: message``
+    when it happens. The loggers' own settings come back afterwards.
+    """
+    loggers = [logging.getLogger(name) for name in LIBRARY_LOGGERS]
+    saved = [(lg, lg.propagate, list(lg.handlers)) for lg in loggers]
+    collected = _Collected()
+    if debug:
+        shown = logging.StreamHandler(sys.stderr)
+        shown.setFormatter(logging.Formatter("docling: %(levelname)s: %(name)s: %(message)s"))
+        handler: logging.Handler = shown
+    else:
+        handler = collected
+    for lg in loggers:
+        lg.propagate = False
+        lg.handlers = [handler]
+    try:
+        yield
+    finally:
+        for lg, propagate, handlers in saved:
+            lg.propagate, lg.handlers = propagate, handlers
+        if collected.records:
+            sources = sorted({r.name.split(".")[0] for r in collected.records})
+            click.echo(
+                f"docchunk: {len(collected.records)} warning(s) from {', '.join(sources)} while converting; "
+                "--debug shows them",
+                err=True,
+            )

