@@ -34,7 +34,7 @@ def lost_texts(doc: Any, chunks: list[Any]) -> list[str]:
     body = squash("".join(line for c in chunks for line in _without_headings(_FENCE_LINE.sub("", c.text), headings)))
     lost = []
     for item in items:
-        text = squash(item.text)
+        text = squash(_FENCE_LINE.sub("", item.text))  # fence lines of the item's own text are read alike
         if text not in joined and text not in context and text not in body:
             lost.append(item.text)
     return lost
