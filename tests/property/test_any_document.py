@@ -11,7 +11,8 @@ all-MiniLM-L6-v2 and cl100k at several budgets:
 - ``docling_compat=True`` may give other chunks, but raises only where docling-core
   2.104.0's own chunker raises on the same document.
 
-Every counterexample the property found is kept in ``tests/property/fuzz/`` (outside tests/data, whose folder the CLI tests chunk whole) (the shrunk
+Every counterexample the property found is kept in ``tests/property/fuzz/``
+(outside tests/data, whose folder the CLI tests chunk whole) (the shrunk
 document as JSON) and checked by :func:`test_fuzz_counterexample`, with the chunker,
 tokenizer and budget it failed at. ``HYPOTHESIS_PROFILE=ci`` runs the CI's fixed examples
 (a quarter of the profile's count per chunker kind: tens of seconds);
@@ -30,7 +31,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import docchunk
-from tests.helpers import DATA, lost_texts, span_faults
+from tests.helpers import lost_texts, span_faults
 from tests.strategies.doclingdoc import docling_documents
 
 BUDGETS = [16, 64, 256]
@@ -137,7 +138,7 @@ def check_compat(kind: str, chunker: Any, docling: Callable[[Any], list[Any]], d
         raise AssertionError(f"docchunk's compat {kind} raised where docling-core does not: {ours_exc!r}") from ours_exc
 
 
-@pytest.mark.xfail(strict=False, reason='issue 45 (open): after the merge of 4 December the generated documents still find faults that depend on what ran before in the same worker (text lost, a whitespace-only chunk in page/line/hybrid); pinned, not yet fixed')
+@pytest.mark.xfail(strict=False, reason='issue 45 (open): after the merge of 4 December the generated documents still find faults that depend on what ran before in the same worker (text lost, a whitespace-only chunk in page/line/hybrid); pinned, not yet fixed')  # noqa: E501
 @pytest.mark.parametrize("kind", KINDS)
 @settings(
     deadline=None,

@@ -38,7 +38,7 @@ def is_subsequence(needle: str, haystack: str) -> bool:
     return all(ch in it for ch in needle)
 
 
-@pytest.mark.xfail(strict=False, reason='issue 45 (open): after the merge of 4 December the generated documents still find faults that depend on what ran before in the same worker (text lost, a whitespace-only chunk in page/line/hybrid); pinned, not yet fixed')
+@pytest.mark.xfail(strict=False, reason='issue 45 (open): after the merge of 4 December the generated documents still find faults that depend on what ran before in the same worker (text lost, a whitespace-only chunk in page/line/hybrid); pinned, not yet fixed')  # noqa: E501
 @pytest.mark.parametrize("name", list(TOKENIZERS))
 @settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(doc=documents(), size_index=st.integers(0, 2), merge_peers=st.booleans(), emit=st.booleans())

@@ -450,7 +450,7 @@ def _parents(item, doc):
     return out[::-1]
 
 
-@pytest.mark.xfail(strict=False, reason="issue 45 (open): a nested window's parent path shortened with '…' (lane 45b) is not yet read by this invariant; pinned, not yet fixed")
+@pytest.mark.xfail(strict=False, reason="issue 45 (open): a nested window's parent path shortened with '…' (lane 45b) is not yet read by this invariant; pinned, not yet fixed")  # noqa: E501
 @settings(max_examples=examples(40), deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate])
 @given(doc=nested_lists(), max_tokens=st.integers(12, 80), merge_peers=st.booleans())
 def test_nested_list_invariants(doc, max_tokens, merge_peers):

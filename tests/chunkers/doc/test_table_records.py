@@ -463,7 +463,7 @@ def test_corner_header_over_rows_led_by_a_section_alone_was_lost():
     assert all(squash(cell.text) in held for cell in doc.tables[0].data.table_cells)
 
 
-@pytest.mark.xfail(strict=False, reason="issue 46 (open): the table wing now splits this row between its cells, each piece with its label (no single characters), not one whole record line; pinned until the wing's rule is settled")
+@pytest.mark.xfail(strict=False, reason="issue 46 (open): the table wing now splits this row between its cells, each piece with its label (no single characters), not one whole record line; pinned until the wing's rule is settled")  # noqa: E501
 def test_regression_a_long_description_left_a_row_label_alone_and_its_value_in_characters():
     """Issue 45, fault 7: a 6x4 table of odd-Unicode cells with a long description, cl100k at 32 tokens.
 

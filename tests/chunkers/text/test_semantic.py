@@ -93,7 +93,8 @@ def test_invariants(cls, text, size, window, threshold, boundaries):
         indivisible = c.text in ("\r\n", c.text[:1])  # one character, or a CRLF (never cut)
         # whitespace joins a neighbour even over the limit (no whitespace-only chunk, issue 47)
         over_by_whitespace = len(c.text.strip()) <= size
-        assert c.token_count == len(c.text) and (c.token_count <= size or (c.oversized and (indivisible or over_by_whitespace)))
+        fits = c.token_count <= size or (c.oversized and (indivisible or over_by_whitespace))
+        assert c.token_count == len(c.text) and fits
 
 
 def test_boundaries_only_at_paragraph_breaks_when_the_text_has_them():
