@@ -17,11 +17,6 @@ import pytest
 from docling_core.types.doc import (
     DocItemLabel,
     DoclingDocument,
-    GraphCell,
-    GraphCellLabel,
-    GraphData,
-    GraphLink,
-    GraphLinkLabel,
     GroupLabel,
     RichTableCell,
     TableCell,
@@ -29,6 +24,7 @@ from docling_core.types.doc import (
 )
 
 import docchunk
+from tests.chunkers.doc.item_docs import graph
 from tests.helpers import lost_texts
 
 
@@ -73,15 +69,9 @@ def code_in_item() -> DoclingDocument:
 
 def form_in_item() -> DoclingDocument:
     doc, items = _list()
-    graph = GraphData(
-        cells=[
-            GraphCell(label=GraphCellLabel.KEY, cell_id=0, text="Species", orig="Species"),
-            GraphCell(label=GraphCellLabel.VALUE, cell_id=1, text="Aix galericulata", orig="Aix galericulata"),
-        ],
-        links=[GraphLink(label=GraphLinkLabel.TO_VALUE, source_cell_id=0, target_cell_id=1)],
-    )
-    doc.add_form(graph=graph, parent=items[2])
-    doc.add_key_values(graph=graph, parent=items[9])
+    pairs = graph([("Species", "Aix galericulata")])
+    doc.add_form(graph=pairs, parent=items[2])
+    doc.add_key_values(graph=pairs, parent=items[9])
     return doc
 
 
