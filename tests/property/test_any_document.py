@@ -138,7 +138,6 @@ def check_compat(kind: str, chunker: Any, docling: Callable[[Any], list[Any]], d
         raise AssertionError(f"docchunk's compat {kind} raised where docling-core does not: {ours_exc!r}") from ours_exc
 
 
-@pytest.mark.xfail(strict=False, reason='issue 45 (open): after the merge of 4 December the generated documents still find faults that depend on what ran before in the same worker (text lost, a whitespace-only chunk in page/line/hybrid); pinned, not yet fixed')  # noqa: E501
 @pytest.mark.parametrize("kind", KINDS)
 @settings(
     deadline=None,
@@ -164,6 +163,9 @@ COUNTEREXAMPLES = [
     ("field_region_in_top_group.json", "tree-expanded", "minilm", 16),  # the expansion lost the field's text
     ("unpaged_text_under_heading.json", "page-expanded", "minilm", 16),  # the expansion lost an unpaged text
     ("linked_text_split_in_its_url.json", "hybrid", "minilm", 16),  # a span aligned at the URL's ":"
+    # drawn when a CLI test ran first in the worker (tests/property/test_examples_stable.py):
+    ("blank_note_page.json", "page", "cl100k", 16),  # a note of one space: a chunk " "
+    ("rich_corner_cell_line.json", "line", "minilm", 256),  # docling-core's triplets lost a rich corner cell
     pytest.param(
         "title_in_list_item.json", "hybrid", "minilm", 16,
         marks=pytest.mark.xfail(strict=True, reason=(
@@ -190,8 +192,10 @@ COUNTEREXAMPLES = [
                 "found by HYPOTHESIS_PROFILE=long: a text of one control or format character ('\\x88', "
                 "'\\u200b', no token of MiniLM) reaches no chunk (texts lost); not yet traced")),
         )
-        for kind in ("hybrid", "page", "line")
+        for kind in ("hybrid", "page")
     ),
+    # the line chunker lost it in docling-core's text; it chunks the default serializer's now
+    ("lost_control_character_line.json", "line", "minilm", 16),
 ]  # fmt: skip
 
 

@@ -216,12 +216,14 @@ def page_parts(doc: DoclingDocument, serializer: BaseDocSerializer) -> dict[int,
 
 
 def _written(res: SerializationResult) -> bool:
-    """Whether ``res`` writes an item's text: some text, from some item.
+    """Whether ``res`` writes an item's text: some text that is not only whitespace, from some item.
 
     An item with empty text may still be written as markup alone (``[](url)`` for an
     empty text with a hyperlink); such a part has no item and is no part of a page.
+    Nor is a part of whitespace only (a note of one space): alone after a split it was a
+    blank chunk, else a page opening with it (issue 45).
     """
-    return bool(res.text) and bool(res.spans)
+    return bool(res.text.strip()) and bool(res.spans)
 
 
 def _unpaged(doc: DoclingDocument, items: list[DocItem]) -> list[NodeItem]:
