@@ -271,7 +271,7 @@ def orig_only_formula(item: object) -> TypeGuard[FormulaItem]:
     return isinstance(item, FormulaItem) and not item.text and bool((item.orig or "").strip())
 
 
-def markup_only(item: object) -> bool:
+def markup_only(item: object) -> TypeGuard[CodeItem | TitleItem | SectionHeaderItem]:
     """Whether ``item`` is a code block or heading of blank text, without children (docling-core: its markup alone)."""
     return (
         isinstance(item, (CodeItem, TitleItem, SectionHeaderItem)) and not item.text.strip() and not item.children
