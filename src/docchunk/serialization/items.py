@@ -272,10 +272,13 @@ def orig_only_formula(item: object) -> TypeGuard[FormulaItem]:
 
 
 def markup_only(item: object) -> TypeGuard[CodeItem | TitleItem | SectionHeaderItem]:
-    """Whether ``item`` is a code block or heading of blank text, without children (docling-core: its markup alone)."""
-    return (
-        isinstance(item, (CodeItem, TitleItem, SectionHeaderItem)) and not item.text.strip() and not item.children
-    )
+    """Whether ``item`` is a heading, or a code block without children, of blank text (docling-core: its markup alone).
+
+    A heading's children are parts of their own (docling-core writes the heading's line alone).
+    """
+    if isinstance(item, (TitleItem, SectionHeaderItem)):
+        return not item.text.strip()
+    return isinstance(item, CodeItem) and not item.text.strip() and not item.children
 
 
 class FaithfulChunkingSerializer(ChunkingSerializer):
@@ -283,7 +286,7 @@ class FaithfulChunkingSerializer(ChunkingSerializer):
 
     - A formula is its LaTeX ``text`` (``$$...$$``, as docling-core writes it), else
       its ``orig`` as plain text, else nothing (docling-core: ``<!-- formula-not-decoded -->``).
-    - A code block or heading whose text is blank (and that has no children) writes
+    - A heading, or a code block without children, whose text is blank writes
       nothing: no bare fences, no bare ``# `` (docling-core writes the markup alone).
     - A code block written with emphasis (a bold ``<pre>`` of an HTML page) is the
       fenced block alone: docling-core writes the marks around the fence lines, so

@@ -65,6 +65,19 @@ def test_whitespace_note_gives_no_whitespace_chunk(max_tokens):
     assert [c.text for c in chunks] == ["first page text", "second page"]
 
 
+def test_heading_child_without_provenance_is_kept():
+    """Regression (issue 45, fuzz counterexample lost_control_character_page): a text without provenance
+    under a heading of page 1 (a part of its own) was marked placed with its heading, and lost."""
+    from docling_core.types.doc import DocItemLabel
+
+    doc = _two_pages("heading-child")
+    heading = doc.add_heading("Scope", level=1, prov=prov(1))
+    doc.add_text(label=DocItemLabel.TEXT, text="unpaged child", parent=heading)
+    doc.add_text(label=DocItemLabel.TEXT, text="second page text", prov=prov(2))
+    chunks = list(PageChunker(tokenizer="word", max_tokens=None).chunk(doc))
+    assert [c.text for c in chunks] == ["## Scope\n\nunpaged child", "second page text"]
+
+
 def _two_pages(name: str):
     from docling_core.types.doc import DoclingDocument, Size
 

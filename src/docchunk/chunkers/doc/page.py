@@ -258,11 +258,13 @@ def _place_within(
     holders = [(page_no, i) for page_no, parts in pages.items() for i, p in enumerate(parts)
                if refs & {it.self_ref for it in p.items}]  # fmt: skip
     seen.update(refs)
-    seen.update(it.self_ref for it in missing)
     if len(holders) == 1:
         page_no, i = holders[0]
         pages[page_no][i] = _Part(text=whole.text, items=whole.items, order=pages[page_no][i].order)
+        # a missing item that ``whole`` does not write (a heading's child: a part of its own) is
+        # placed by that part, after it (issue 45: it was marked seen here, and lost)
         return
+    seen.update(it.self_ref for it in missing)
     for item in missing:  # distinct items: the subtrees of distinct elements, then those elements
         res = serializer.serialize(item=item)
         if not _written(res):
