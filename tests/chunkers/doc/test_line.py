@@ -103,6 +103,23 @@ def test_rich_corner_cell_is_kept(max_tokens):
         assert word in text.split() or word in text, (word, text)
 
 
+def test_furniture_only_document_is_explained():
+    """Regression (issue 45): a document of page headers and footers only gave no chunk and no word from
+    the line chunker (the others raise the DocumentError that says why), and include_furniture was ignored."""
+    from docling_core.types.doc import ContentLayer, DocItemLabel, DoclingDocument
+
+    from docchunk import DocumentError
+
+    doc = DoclingDocument(name="furniture-only")
+    doc.add_text(label=DocItemLabel.PAGE_HEADER, text="ACME confidential", content_layer=ContentLayer.FURNITURE)
+    doc.add_text(label=DocItemLabel.PAGE_FOOTER, text="Page 1 of 3", content_layer=ContentLayer.FURNITURE)
+    with pytest.raises(DocumentError, match=r"page headers or footers.*include_furniture=True"):
+        list(LineBasedTokenChunker(tokenizer="word", max_tokens=16).chunk(doc))
+    chunks = list(LineBasedTokenChunker(tokenizer="word", max_tokens=16, include_furniture=True).chunk(doc))
+    assert "".join(c.text for c in chunks).split() == "ACME confidential Page 1 of 3".split()
+    assert list(LineBasedTokenChunker(tokenizer="word", max_tokens=16, docling_compat=True).chunk(doc)) == []
+
+
 def test_budget_and_names():
     with pytest.raises(ConfigError, match="disagree"):
         LineBasedTokenChunker(max_tokens=10, max_tokens_override=20)

@@ -102,7 +102,11 @@ class LineBasedTokenChunker(DocumentChunker):
     def chunk(self, dl_doc: DoclingDocument, **kwargs: Any) -> Iterator[DocChunk]:
         """Yield the chunks of ``dl_doc`` in order (see the class invariants)."""
         check_document(dl_doc)
-        ser = self.mode.serializer(self.serializer_provider, dl_doc, "records", False)
+        ser = self.mode.serializer(self.serializer_provider, dl_doc, "records", self.include_furniture)
+        # default mode: a document with text that gives no chunk raises a DocumentError saying why
+        yield from self.mode.results(self._chunks(dl_doc, ser), dl_doc, self, ser)
+
+    def _chunks(self, dl_doc: DoclingDocument, ser: BaseDocSerializer) -> Iterator[DocChunk]:
         res = ser.serialize()
         if not res.text:
             return
