@@ -8,7 +8,10 @@ from collections import defaultdict
 from typing import Any
 
 _WS = re.compile(r"\s+")
-_FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]*$", re.M)
+_FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})[\w+#. -]*$", re.M)
+"""A fence line a split code block adds: the marks and an info string (a language name), nothing else;
+a line of a text cut just before its backticks (three backticks, then "](url)") is text (issue 45's random runs).
+Fence lines are read as markup only in the chunks of code items and in code items' own text."""
 
 
 def squash(text: str) -> str:
@@ -24,20 +27,28 @@ def lost_texts(doc: Any, chunks: list[Any]) -> list[str]:
     """
     from docling_core.types.doc import TextItem
 
-    # a split code block closes its fence at the end of each piece and reopens it in the next
-    joined = squash("".join(_FENCE_LINE.sub("", c.text) for c in chunks))
+    # a split code block closes its fence at the end of each piece and reopens it in the next:
+    # fence lines are markup in a chunk of a code item, and in a code item's own text
+    def fenced(c: Any) -> str:
+        return _FENCE_LINE.sub("", c.text) if any(_is_code(it) for it in getattr(c.meta, "doc_items", ())) else c.text
+
+    joined = squash("".join(fenced(c) for c in chunks))
     context = {squash(h) for c in chunks for h in [*(c.meta.headings or []), *(c.meta.__dict__.get("captions") or [])]}
     items = [item for item, _ in doc.iterate_items() if isinstance(item, TextItem) and item.text.strip()]
     # a chunk merged across a heading boundary (min_tokens) has that heading as a line of its text,
     # which may sit between two parts of a split paragraph
     headings = {it.text for it in items if it.label in ("title", "section_header")}
-    body = squash("".join(line for c in chunks for line in _without_headings(_FENCE_LINE.sub("", c.text), headings)))
+    body = squash("".join(line for c in chunks for line in _without_headings(fenced(c), headings)))
     lost = []
     for item in items:
-        text = squash(_FENCE_LINE.sub("", item.text))  # fence lines of the item's own text are read alike
+        text = squash(_FENCE_LINE.sub("", item.text) if _is_code(item) else item.text)  # read alike
         if text not in joined and text not in context and text not in body:
             lost.append(item.text)
     return lost
+
+
+def _is_code(item: Any) -> bool:
+    return getattr(item, "label", None) == "code"
 
 
 def _without_headings(text: str, headings: set[str]) -> list[str]:

@@ -370,6 +370,18 @@ def test_lost_texts_reads_a_heading_of_two_lines_put_into_the_text():
     assert lost_texts(doc, [chunk]) == []
 
 
+def test_lost_texts_reads_backticks_cut_from_a_link_text_as_text():
+    # issue 45's random runs: a link text ending in ``` cut before its backticks gave a chunk line
+    # "```](url)", which the check read as a fence line a split code block adds, and the text as lost
+    doc = DoclingDocument(name="backticks")
+    doc.add_text(label=DocItemLabel.TEXT, text="alpha ```", hyperlink="https://example.com/a")
+    chunks = [SimpleNamespace(text=t, meta=SimpleNamespace(headings=None, doc_items=doc.texts))
+              for t in ("[alpha", "```](https://example.com/a)")]  # fmt: skip
+    assert lost_texts(doc, chunks) == []
+    cut = [SimpleNamespace(text="[alpha", meta=SimpleNamespace(headings=None, doc_items=doc.texts))]
+    assert lost_texts(doc, cut) == ["alpha ```"]
+
+
 def test_too_long_heading_path_over_headings_of_two_pages_joined_the_pages():
     # a path too long for max_tokens=6 (a title of 4 words) over two headings without content, on
     # pages 1 and 2: the path went out as text with the two headings as its items, and the
