@@ -55,9 +55,16 @@ def test_every_command_offers_the_tables_chunkers():
 
 
 @pytest.mark.parametrize("name", list(KINDS))
-def test_each_entry_loads_its_public_class(name):
+def test_each_entry_loads_a_document_chunker(name):
     cls = KINDS[name].load()
-    assert issubclass(cls, DocumentChunker) and getattr(docchunk, cls.__name__) is cls
+    assert issubclass(cls, DocumentChunker) and cls.__module__ == KINDS[name].module
+    assert getattr(docchunk, cls.__name__, cls) is cls  # a public name is the same class
+
+
+def test_the_shipped_chunkers_are_public():
+    assert [KINDS[n].load() for n in ("hybrid", "hierarchical", "page", "line")] == [
+        docchunk.HybridChunker, docchunk.HierarchicalChunker, docchunk.PageChunker, docchunk.LineBasedTokenChunker
+    ]
 
 
 def test_a_new_entry_is_built_by_the_cli_and_the_eval(flat_kind):
