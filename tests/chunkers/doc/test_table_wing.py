@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from docling_core.transforms.chunker.hierarchical_chunker import ChunkingDocSerializer, ChunkingSerializerProvider
+from docling_core.transforms.serializer.markdown import MarkdownTableSerializer
 
 import docchunk
 from docchunk.serialization.tables import table_rows
@@ -139,3 +141,49 @@ def test_a_caption_stands_directly_before_its_tables_rows_in_every_piece(rows):
         assert lines[at + 1].startswith("Region "), context
     if rows == 2:  # the paragraph still joins the small table's piece, before the caption
         assert "The weather was fine" in held[0].split("Table 1")[0]
+
+
+class _UserMarkdownTables(ChunkingSerializerProvider):
+    """A user's provider: docling-core's ``MarkdownTableSerializer`` for tables (docling-core#535's setting)."""
+
+    def get_serializer(self, doc):
+        return ChunkingDocSerializer(doc=doc, table_serializer=MarkdownTableSerializer())
+
+
+def wide_table(cols: int = 12, rows: int = 8):
+    grid = [["Name"] + [f"Metric number {j}" for j in range(cols)]]
+    grid += [[f"Row item {k}"] + [f"{k * j}.{j} units" for j in range(cols)] for k in range(rows)]
+    return grid, *make_table(grid, header_rows=1)
+
+
+@pytest.mark.parametrize("max_tokens", [64, 256])
+def test_regression_a_users_markdown_table_serializer_split_a_wide_table_by_columns(max_tokens):
+    """Issue 46 (docling-core#535): with a user's Markdown table serializer, the default mode split a
+    wide table into sub-tables of columns, so each value stood apart from its row's label.
+
+    Now whole rows under the repeated header where a row fits; a row too large is split
+    within the row, each piece a sub-table of the label column and the next columns with
+    their header cells, flagged in ``meta.table_cols``.
+    """
+    grid, doc, _ = wide_table()
+    chunker = docchunk.HybridChunker(tokenizer=MINILM, max_tokens=max_tokens, serializer_provider=_UserMarkdownTables())
+    chunks = list(chunker.chunk(doc))
+    labels = {row[0] for row in grid[1:]}
+    header_of = dict(zip(grid[0], range(len(grid[0])), strict=True))
+    seen: set[tuple[str, str]] = set()
+    for chunk in chunks:
+        assert chunk.meta.token_count <= max_tokens
+        lines = [[c.strip() for c in line.strip("|").split("|")] for line in chunk.text.strip().split("\n")]
+        head, body = lines[0], lines[2:]
+        assert head[0] == "Name" and body, chunk.text  # every piece repeats the header over its rows
+        for cells in body:
+            assert cells[0] in labels, chunk.text  # every value beside its row's label
+            assert len(cells) == len(head)
+            seen.update((cells[0], v) for v in cells[1:])
+            row = next(r for r in grid[1:] if r[0] == cells[0])
+            assert all(row[header_of[h]] == v for h, v in zip(head, cells, strict=True))  # under its own header
+        if chunk.meta.table_cols is not None:  # a row split within: the label column and some others
+            assert len(body) == 1 and chunk.meta.table_cols[0][1] == 0
+    assert seen == {(row[0], v) for row in grid[1:] for v in row[1:]}  # no value lost
+    whole = max_tokens == 256  # a whole row fits beside the header: no row split
+    assert all(c.meta.table_cols is None for c in chunks) == whole
