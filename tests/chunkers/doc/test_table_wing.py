@@ -121,7 +121,6 @@ def test_a_one_cell_title_table_heads_the_table_it_names(max_tokens):
     assert all(table.self_ref in {it.self_ref for it in c.meta.doc_items} for c in chunks)
 
 
-
 @pytest.mark.parametrize("rows", [2, 40])
 def test_a_caption_stands_directly_before_its_tables_rows_in_every_piece(rows):
     """Issue 46: after merge_peers, a table's caption stood above the unrelated paragraph merged before it."""
@@ -187,3 +186,56 @@ def test_regression_a_users_markdown_table_serializer_split_a_wide_table_by_colu
     assert seen == {(row[0], v) for row in grid[1:] for v in row[1:]}  # no value lost
     whole = max_tokens == 256  # a whole row fits beside the header: no row split
     assert all(c.meta.table_cols is None for c in chunks) == whole
+
+
+LONG_PERIOD = (
+    "Three months ended on the last day of the quarter of the fiscal year of the company and of all of its"
+    " consolidated subsidiaries and joint ventures in every market where it operates, as restated, December 31,"
+)
+
+
+def _context_dropped_cases():
+    """``(case, doc, table_format, max_tokens, what the later pieces lack)``: each context too large beside a row."""
+    notes_grid = [["", LONG_PERIOD, ""], ["", "2025", "2024"]] + [
+        [f"Receivable {k}", f"${k}", f"${k + 7}"] for k in range(30)
+    ]
+    notes = make_table(notes_grid, header_rows=2)[0]
+    caption = make_table(
+        [["Region", "Units"]] + [[f"Region {k}", str(k)] for k in range(30)],
+        caption="Table 1: " + " ".join(f"cap{k}" for k in range(30)),
+    )[0]
+    wide = [[f"Column header number {j}" for j in range(8)]] + [[str(k * j) for j in range(8)] for k in range(30)]
+    headers = make_table(wide, header_rows=1)[0]
+    return [
+        ("notes", notes, "records", 52, ["notes"]),
+        ("caption", caption, "records", 64, ["caption"]),
+        ("headers", headers, "markdown", 64, ["headers"]),
+    ]
+
+
+@pytest.mark.parametrize(("case", "doc", "table_format", "max_tokens", "lacked"), _context_dropped_cases())
+def test_meta_says_when_a_tables_context_does_not_fit_beside_its_rows(case, doc, table_format, max_tokens, lacked):
+    """Issue 46: a piece of a split table lacking the caption, the header lines or the table-wide
+    notes (each too large beside a row) did not say so; ``meta.table_context_dropped`` names them."""
+    chunker = docchunk.HybridChunker(tokenizer=MINILM, max_tokens=max_tokens, table_format=table_format)
+    chunks = [c for c in chunker.chunk(doc) if c.meta.table_rows is not None]
+    flagged = [c for c in chunks if c.meta.table_context_dropped]
+    assert len(flagged) >= 4
+    for chunk in flagged:
+        assert chunk.meta.table_context_dropped == lacked
+        context = chunker.contextualize(chunk)
+        if case == "notes":
+            assert "December 31," not in context
+        elif case == "caption":
+            assert "Table 1" not in context and chunk.meta.captions is None
+        else:
+            assert "Column header number" not in context
+    for chunk in chunks:  # a piece that carries its context is not flagged
+        if not chunk.meta.table_context_dropped and case == "notes" and chunk.meta.table_rows[0] > 2:
+            assert "December 31," in chunk.text
+
+
+def test_meta_names_no_dropped_context_when_every_piece_carries_it():
+    doc, _ = ten_q()
+    chunks = list(docchunk.HybridChunker(tokenizer=MINILM, max_tokens=64).chunk(doc))
+    assert len(chunks) > 1 and all(c.meta.table_context_dropped is None for c in chunks)

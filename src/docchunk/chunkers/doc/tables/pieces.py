@@ -199,6 +199,8 @@ def split_table(run: HybridRun, piece: Piece, table: TableItem) -> list[Piece]:
     if fitted is None:  # the headings alone exceed the budget (meta.headings_dropped says so)
         bare = replace(base, headings=None, plain_only=True, headings_dropped=base.headings)
         fitted = _fit(run, bare, rows) or []
+    if lead:  # the caption is a piece of its own: the rows' pieces lack it
+        fitted = [replace(p, table_context_dropped=("caption", *(p.table_context_dropped or ()))) for p in fitted]
     return lead + _whole_rows(run, base, rows, fitted)
 
 
@@ -290,7 +292,13 @@ def _fit(run: HybridRun, base: Piece, rows: TableRows) -> list[Piece] | None:
     available = run.max - overhead
     while available >= 1:
         parts = table_pieces(rows, available, run.sizer)
-        out = [replace(base, text=p.text, text_tokens=p.tokens, table_rows=p.rows, table_cols=p.cols) for p in parts]
+        out = [
+            replace(
+                base, text=p.text, text_tokens=p.tokens, table_rows=p.rows, table_cols=p.cols,
+                table_context_dropped=p.dropped or None,
+            )
+            for p in parts
+        ]  # fmt: skip
         overflow = max(
             (run.ctx_count(o) - run.max for o, p in zip(out, parts, strict=True) if not p.oversized), default=0
         )

@@ -16,7 +16,9 @@ table serializer that writes Markdown table lines (one with docling-core's
   piece is a sub-table of the label column (the first) and the next columns that
   fit, with their header cells; a column too large alone is cut by characters
   under its sub-header (:func:`~docchunk.chunkers.doc.compat.table_lines.split_lines`).
-  Its pieces list their columns in ``meta.table_cols``.
+  Its pieces list their columns in ``meta.table_cols``. A piece of rows without its
+  header (a header larger than the budget, which then goes alone) says so in
+  ``meta.table_context_dropped``.
 
 ``meta.table_rows`` is set when the body lines map one to one onto the grid rows below
 the header line (as ``MarkdownTableSerializer`` writes them); else the pieces are text.
@@ -85,9 +87,14 @@ def split_user_table(run: HybridRun, piece: Piece, table: TableItem) -> list[Pie
         if first_row is not None and lines is not None:
             rows = (first_row + lines[0], first_row + lines[1])
             table_cols = col_ranges(rows[0], cols) if cols else None
+        # a piece of rows without a header line (one larger than the budget went alone)
+        headless = lines is not None and not any(MARKDOWN_SEPARATOR_ROW_RE.match(t) for t in part_text.splitlines())
         out.append(
-            replace(piece, text=part_text, text_tokens=None, captions=None, table_rows=rows, table_cols=table_cols)
-        )
+            replace(
+                piece, text=part_text, text_tokens=None, captions=None, table_rows=rows, table_cols=table_cols,
+                table_context_dropped=("headers",) if headless else None,
+            )
+        )  # fmt: skip
     return out
 
 
