@@ -8,7 +8,7 @@ from docling_core.transforms.serializer.markdown import MarkdownTableSerializer
 
 import docchunk
 from docchunk.serialization.tables import table_rows
-from tests.helpers import make_table
+from tests.helpers import CORPUS, CORPUS_REASON, load, make_table
 
 MINILM = docchunk.get_tokenizer()
 
@@ -239,3 +239,26 @@ def test_meta_names_no_dropped_context_when_every_piece_carries_it():
     doc, _ = ten_q()
     chunks = list(docchunk.HybridChunker(tokenizer=MINILM, max_tokens=64).chunk(doc))
     assert len(chunks) > 1 and all(c.meta.table_context_dropped is None for c in chunks)
+
+
+@pytest.mark.parametrize("max_tokens", [64, 256])
+def test_regression_a_sheet_named_after_its_one_row_was_written_twice(max_tokens):
+    """Issue 46: ``xlsx__xlsx_emf`` (three sheets, each a one-row table named after its row's
+    label) gave each chunk the sheet name as a heading and again as the record's label,
+    1.56 times compat's tokens. The name is written once, in the text."""
+    from docling_core.types.doc import GroupItem
+
+    path = CORPUS / "docling" / "xlsx__xlsx_emf.xlsx.json"
+    if not path.exists():
+        pytest.skip(CORPUS_REASON)
+    doc = load(path)
+    chunker = docchunk.HybridChunker(tokenizer=MINILM, max_tokens=max_tokens)
+    chunks = list(chunker.chunk(doc))
+    compat = list(docchunk.HybridChunker(tokenizer=MINILM, max_tokens=max_tokens, docling_compat=True).chunk(doc))
+    assert sum(c.meta.token_count for c in chunks) <= 1.3 * sum(c.meta.token_count for c in compat)
+    sheets = [g.name for g in doc.groups if isinstance(g, GroupItem) and g.label == "sheet"]
+    assert len(sheets) == 3
+    for name, table in zip(sheets, doc.tables, strict=True):
+        (chunk,) = [c for c in chunks if table.self_ref in {it.self_ref for it in c.meta.doc_items}]
+        context = chunker.contextualize(chunk)
+        assert context.count(name) == 1 and chunk.text.startswith(name + " (Name): Objective = "), context
