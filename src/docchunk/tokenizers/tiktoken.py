@@ -100,9 +100,12 @@ class _LazyPositions(TokenPositions):
 class _ArrayPositions(TokenPositions):
     """Token offsets summed at once with numpy (see :meth:`TiktokenTokenizer.token_positions`)."""
 
-    def __init__(self, offsets: list[int], inside: Any):
-        super().__init__(offsets)
+    def __init__(self, offsets: Any, inside: Any):
+        super().__init__(offsets)  # a numpy array: read one offset at a time, never converted whole
         self._inside = inside  # per token: 1 when it starts inside a character
+
+    def at(self, k: int) -> int:
+        return int(self._offsets[k])
 
     def between(self, a: int, b: int) -> int | None:
         """``b - a`` when neither token starts inside a character; else None."""
@@ -195,7 +198,7 @@ class TiktokenTokenizer(Tokenizer):
                 per_token = chars[tokens]
                 shifts = inside[tokens]
                 offsets = np.cumsum(per_token) - per_token - shifts
-                return _ArrayPositions(np.maximum(offsets, 0).tolist(), shifts)
+                return _ArrayPositions(np.maximum(offsets, 0), shifts)
         try:
             tokens = self._enc.encode_ordinary(text)
         except TypeError as exc:

@@ -41,9 +41,16 @@ def token_windows(
         return len(text) if index >= n else (0 if index == 0 else positions.at(index))
 
     clean_boundary, size = tokenizer.clean_boundary, len(text)
+    pairs: dict[tuple[str, str], bool] = {}  # clean_boundary by the two characters, memoized
 
     def clean(position: int) -> bool:
-        return position in (0, size) or clean_boundary(text[position - 1], text[position])
+        if position in (0, size):
+            return True
+        pair = (text[position - 1], text[position])
+        flag = pairs.get(pair)
+        if flag is None:
+            flag = pairs[pair] = bool(clean_boundary(*pair))
+        return flag
 
     def clean_token(first: int, stop: int, step: int) -> int | None:
         """The first token index from ``first`` towards ``stop`` (excluded) that starts at a clean position."""
