@@ -18,7 +18,8 @@ The roles and their rules, tried in this order (the first that matches wins):
   value (``ProceedsFromIssuanceOfCommonStock``, ``us-gaap:Assets``, optionally with a
   calculation ``weight``): an XBRL filing's presentation and calculation lists.
 - ``"contents"``: a list of at least :data:`MIN_ENTRIES` items (at least
-  :data:`LIST_SHARE` of the chunk's items) of which at least :data:`LIST_SHARE` link to
+  :data:`LIST_SHARE` of the chunk's items, and no more than :data:`LINK_WORDS` words in
+  its other items, headings aside: a paragraph merged in makes it content) of which at least :data:`LIST_SHARE` link to
   an anchor of the page (``#History``) or name, numbering aside, a heading of the
   document that the chunk does not hold; or as many lines ending in dot leaders and a
   page number.
@@ -81,12 +82,20 @@ def _heading_key(text: str) -> str:
 
 
 def _list_items(chunk: Any) -> list[Any] | None:
-    """The chunk's list items when they are at least ``MIN_ENTRIES`` and ``LIST_SHARE`` of its items, else None."""
+    """The chunk's list items, or None unless they are a list chunk.
+
+    A list chunk: at least ``MIN_ENTRIES`` list items, at least ``LIST_SHARE`` of its
+    items, and its other items (headings aside) hold at most ``LINK_WORDS`` words
+    together: a paragraph merged into the list (a footer's address under its links)
+    makes the chunk content.
+    """
     items = list(chunk.meta.doc_items)
     listed = [it for it in items if _label(it) == "list_item"]
     if len(listed) < MIN_ENTRIES or len(listed) < LIST_SHARE * len(items):
         return None
-    return listed
+    other = sum(len(str(getattr(it, "text", "") or "").split()) for it in items
+                if _label(it) != "list_item" and _label(it) not in _HEADING_LABELS)  # fmt: skip
+    return listed if other <= LINK_WORDS else None
 
 
 def _is_contents(chunk: Any, headings: set[str]) -> bool:
