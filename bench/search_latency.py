@@ -34,7 +34,7 @@ from docchunk.batch.rows import chunk_rows  # noqa: E402
 from docchunk.embeddings import default_cache_dir  # noqa: E402
 from docchunk.index import IndexStore, Searcher  # noqa: E402
 from docchunk.index.build import table_rows  # noqa: E402
-from docchunk.index.fusion import reciprocal_rank_fusion  # noqa: E402
+from docchunk.index.fusion import hybrid_fusion  # noqa: E402
 
 QUESTIONS = ["Which models does Docling use for layout analysis?", "How are table cells represented?",
              "What was the company's net income?", "When was the bridge built?", "What is the trust account?",
@@ -85,7 +85,7 @@ def main() -> None:
     for q in QUESTIONS:  # check the fusion before timing anything
         ranked = {m: store.search(vectors[q], K, mode=m, text=q) for m in ("dense", "lexical", "hybrid")}
         assert len(ranked["dense"]) == K and len(ranked["hybrid"]) == K, q
-        fused = reciprocal_rank_fusion([[h.row["id"] for h in ranked[m]] for m in ("dense", "lexical")])[:K]
+        fused = hybrid_fusion(*[[h.row["id"] for h in ranked[m]] for m in ("dense", "lexical")])[:K]
         assert [h.row["id"] for h in ranked["hybrid"]] == [i for i, _ in fused], q
     calls = {}
     for mode in ("dense", "lexical", "hybrid"):
