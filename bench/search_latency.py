@@ -11,8 +11,8 @@ that no two rows are equal. Then asks 10 questions ``--repeats`` times each in e
 mode (interleaved, the order rotating) through one open :class:`docchunk.index.Searcher` (the warm path: model loaded,
 table open) and prints the median latency per question of each mode, without and
 with the query's embedding, and the ratio to dense (target: hybrid <= 1.5x dense).
-Checked before reporting: every mode returns k hits, hybrid's are the reciprocal rank
-fusion of dense's and lexical's top k.
+Checked before reporting: every mode returns k hits, hybrid's are the weighted reciprocal
+rank fusion (``hybrid_fusion``) of dense's and lexical's top k.
 """
 
 from __future__ import annotations

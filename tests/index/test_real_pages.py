@@ -34,6 +34,7 @@ PAPER = CORPUS / "docling" / "pdf__2203.01017v2.json"
 QUESTIONS = [  # (question, a text that only the answer's chunk holds)
     ("When was Skerrow Point lighthouse automated?", "automated in 1988"),
     ("Who was the longest-serving keeper of the lighthouse?", "longest-serving principal keeper was Duncan MacRae"),
+    ("Who were the principal keepers of Skerrow Point lighthouse?", "Robert Oag"),
     ("What was the Skerrow Point tower built of?", "granite quarried on the island of Mull"),
     ("When will Harwick libraries open on Sundays?", "open on Sundays from 11am to 4pm"),
     ("How are the longer library opening hours paid for?", "grant of 180,000 pounds"),

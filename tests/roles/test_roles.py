@@ -107,3 +107,14 @@ def test_regression_a_paragraph_merged_into_a_link_list_leaves_its_chunk_content
     address = [role for role, text in roles if "Town Hall, Market Street" in text]
     assert address == ["content"]
     assert [role for role, text in roles if "Contact the council" in text] == ["links"]
+
+
+def test_regression_a_list_of_links_between_paragraphs_is_content():
+    """Bug: an article's own list of linked names ("Principal keepers") was marked ``links``.
+
+    Link lists are boilerplate only outside the document's prose (before its first or
+    after its last paragraph of ``PROSE_WORDS`` words); the languages at the end still are.
+    """
+    roles = _roles(DATA / "pages" / "lighthouse_wiki.html")
+    assert [role for role, text in roles if "Robert Oag" in text] == ["content"]
+    assert [role for role, text in roles if "Deutsch" in text] == ["links"]
