@@ -12,10 +12,17 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import TypeVar
 
-__all__ = ["DENSE_WEIGHT", "LEXICAL_WEIGHT", "RRF_K", "hybrid_fusion", "reciprocal_rank_fusion"]
+__all__ = ["CANDIDATES", "DENSE_WEIGHT", "LEXICAL_WEIGHT", "RRF_K", "hybrid_fusion", "reciprocal_rank_fusion"]
 
 RRF_K = 60
 """The ``k`` of the fusion (the paper's value, and LanceDB's ``RRFReranker`` default)."""
+CANDIDATES = 50
+"""How many chunks each ranking of a hybrid search gives the fusion (at least ``k``).
+
+The evaluation fuses the two rankings of every chunk; the index fuses the top
+``max(k, CANDIDATES)`` of each, so that a chunk ranked a little below ``k`` by both
+(dense 7th and lexical 8th for ``k = 5``) gets both terms, as in the evaluation.
+"""
 DENSE_WEIGHT = 1.0
 """The weight of the dense (vector) ranking in :func:`hybrid_fusion`."""
 LEXICAL_WEIGHT = 1.5

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 from docchunk._extras import require
 from docchunk.errors import ConfigError
-from docchunk.index.fusion import RRF_K, hybrid_fusion
+from docchunk.index.fusion import CANDIDATES, RRF_K, hybrid_fusion
 
 if TYPE_CHECKING:
     import numpy as np
@@ -257,8 +257,8 @@ class IndexStore:
             vector: The query's embedding (``dense``, ``hybrid``); None for ``lexical``.
             k: How many rows; >= 1.
             mode: ``dense`` (cosine distance of the vectors), ``lexical`` (BM25 over the
-                full-text index of :data:`FTS_COLUMN`) or ``hybrid`` (the top ``k`` of
-                each, fused by weighted reciprocal rank:
+                full-text index of :data:`FTS_COLUMN`) or ``hybrid`` (the top
+                ``max(k, CANDIDATES)`` of each, fused by weighted reciprocal rank:
                 :func:`docchunk.index.fusion.hybrid_fusion`).
             text: The query's text (``lexical``, ``hybrid``).
             roles: Rank only the rows of these ``role`` s (default: content, leaving out
@@ -288,10 +288,12 @@ class IndexStore:
         if roles is not None and "role" in names:
             where = f"role IN ({', '.join(_sql_string(r) for r in roles)})"
 
+        limit = k if mode != "hybrid" else max(k, CANDIDATES)
+
         def ranked(query: Any, score: str) -> list[tuple[Row, float]]:
             if where is not None:
                 query = query.where(where, prefilter=True)
-            found = query.select([*columns, score]).limit(k).to_list()
+            found = query.select([*columns, score]).limit(limit).to_list()
             return [(row, float(row.pop(score))) for row in found]
 
         def dense() -> list[tuple[Row, float]]:
