@@ -159,6 +159,24 @@ def test_no_function_level_import_dodges_a_cycle():
     assert not dodges
 
 
+def test_the_document_wing_is_layered_even_for_the_type_checker():
+    """No circle among ``chunkers/doc``'s modules, counting every import: module level, in
+    functions and under ``if TYPE_CHECKING:``. Issue 50: the hybrid run, the mode and the
+    default mode's passes (``structure``, ``lead_in``, ``list_split``, ``tables/pieces``,
+    ``tables/balance``) formed a 7-module circle closed through ``TYPE_CHECKING`` imports, and
+    ``piece`` / ``provenance`` a 2-module one; the run now gets its mode's hooks as plain
+    functions (``hybrid_run.RunHooks``) and imports no mode."""
+    assert _cycle(wing_imports()) is None, " -> ".join(_cycle(wing_imports()) or [])
+
+
+def test_the_wing_check_finds_a_type_only_circle():
+    """The check can fail: the run naming its mode under ``TYPE_CHECKING`` again (as it did) closes a circle."""
+    imports = wing_imports()
+    imports["docchunk.chunkers.doc.hybrid_run"].add("docchunk.chunkers.doc.mode")
+    found = _cycle(imports)
+    assert found is not None and "docchunk.chunkers.doc.hybrid_run" in found and "docchunk.chunkers.doc.mode" in found
+
+
 def test_the_checks_find_a_cycle_and_what_a_module_reaches():
     """The checks can fail: a three-module circle is found, and whether a module reaches another."""
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
@@ -269,3 +287,9 @@ def test_the_rules_check_finds_a_broken_rule():
     assert _room_of("docchunk.embeddings.models", rules) == "embeddings/models.py"
     assert _room_of("docchunk.chunkers", rules) == "chunkers/__init__.py"
     assert _room_of("docchunk", rules) == "__init__.py"
+
+
+def wing_imports(wing: str = "docchunk.chunkers.doc") -> dict[str, set[str]]:
+    """Every import (module level, in functions, under TYPE_CHECKING) among the modules of ``wing``."""
+    inside = {m: targets for m, targets in all_imports().items() if m == wing or m.startswith(wing + ".")}
+    return {m: {t for t in targets if t in inside} for m, targets in inside.items()}

@@ -12,12 +12,13 @@ from typing import Any
 import click
 
 from docchunk._versions import DOCLING_CORE_VERSION
+from docchunk.chunkers.doc.kinds import KINDS
 from docchunk.cli.eval import ranker_option
 from docchunk.cli.options import stderr_is_terminal
 from docchunk.embeddings.models import DEFAULT_MODEL
 from docchunk.errors import DocchunkError
 
-CHUNKERS = ["hybrid", "hierarchical", "page", "line"]
+CHUNKERS = list(KINDS)
 
 
 @click.command("eval-docs")

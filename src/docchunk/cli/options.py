@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from docchunk._versions import DOCLING_CORE_VERSION
-from docchunk.cli.settings import ChunkSettings
+from docchunk.chunkers.doc.kinds import KINDS
+from docchunk.cli.settings import APPLIES, ChunkSettings
 from docchunk.embeddings.models import DEFAULT_MODEL
 from docchunk.errors import DocchunkError, ModelLimitWarning
 
@@ -45,12 +46,7 @@ __all__ = [
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-DOC_CHUNKERS = {
-    "hybrid": "structure + token limit",
-    "hierarchical": "one chunk per element",
-    "page": "one chunk per page (split with --max-tokens)",
-    "line": "whole lines up to --max-tokens",
-}
+DOC_CHUNKERS = {kind.name: kind.help for kind in KINDS.values()}
 TEXT_CHUNKERS = {
     "recursive": "RecursiveChunker (text files)",
     "token": "TokenChunker (text files)",
@@ -280,14 +276,27 @@ def _build_doc_chunker(
         chunker: DocumentChunker
         if kind == "line":
             chunker = LineBasedTokenChunker(tokenizer=tokenizer, max_tokens=max_tokens)  # no table_format (APPLIES)
-        else:
+        elif kind == "hybrid":
             chunker = HybridChunker(tokenizer=tokenizer, max_tokens=max_tokens, merge_peers=merge_peers, **structure)
+        else:  # any other chunker of KINDS: the tokenizer, and the options APPLIES gives it
+            chunker = _build_kind(kind, tokenizer, max_tokens, structure)
     for warning in caught:  # ours as one plain line (once, not per worker); others as Python shows them
         if not issubclass(warning.category, ModelLimitWarning):
             warnings.showwarning(warning.message, warning.category, warning.filename, warning.lineno)
         elif warn:
             click.echo(f"docchunk: warning: {warning.message}", err=True)
     return chunker
+
+
+def _build_kind(kind: str, tokenizer: Tokenizer, max_tokens: int | None, structure: dict[str, Any]) -> DocumentChunker:
+    """The chunker ``KINDS[kind]`` with the tokenizer, ``max_tokens`` where ``APPLIES`` gives it, and its settings.
+
+    The settings are the entries of ``structure`` that are fields of its class; the CLI
+    refused every option ``APPLIES`` does not list for ``kind``, so those are defaults.
+    """
+    cls = KINDS[kind].load()
+    budget = {"max_tokens": max_tokens} if kind in APPLIES["max_tokens"] else {}
+    return cls(tokenizer=tokenizer, **budget, **{k: v for k, v in structure.items() if k in cls.model_fields})
 
 
 def _pick(structure: dict[str, Any], *names: str) -> dict[str, Any]:

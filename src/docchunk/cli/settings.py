@@ -19,6 +19,7 @@ import click
 from click.core import ParameterSource
 
 from docchunk._versions import DOCLING_CORE_VERSION
+from docchunk.chunkers.doc.kinds import KINDS
 from docchunk.embeddings.models import DEFAULT_MODEL
 
 __all__ = [
@@ -34,7 +35,7 @@ __all__ = [
     "check_tokenizer_spec",
 ]
 
-DOC_KINDS = ("hybrid", "hierarchical", "page", "line")
+DOC_KINDS = tuple(KINDS)
 TEXT_KINDS = ("recursive", "token", "sentence", "window", "semantic", "sdpm")
 SEMANTIC_KINDS = ("semantic", "sdpm")
 _OVERLAPPING = ("recursive", "token", "sentence", "window")

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
+from docchunk.chunkers.doc.kinds import KINDS
 from docchunk.errors import ConfigError
 from docchunk.evaluation.docqa_data import HALVES, DocQaData, DocQaQuestion, Evidence, docqa_half, load_docqa
 from docchunk.evaluation.docqa_held import Held, cells_by_position, held_by_chunk, score_held
@@ -49,7 +50,7 @@ __all__ = [
     "score_held",
 ]
 
-CHUNKER_NAMES = ("hybrid", "hierarchical", "page", "line")
+CHUNKER_NAMES = tuple(KINDS)
 KS = (1, 3, 5)
 
 DocQaRow = dict[str, "str | float | None"]
@@ -88,15 +89,9 @@ class DocQaReport:
 
 def build_chunker(name: str, options: JSONObject) -> DocumentChunker:
     """A docchunk document chunker by name (``CHUNKER_NAMES``) with ``options`` (its own keyword arguments)."""
-    import docchunk
-
-    classes: dict[str, type[DocumentChunker]] = {
-        "hybrid": docchunk.HybridChunker, "hierarchical": docchunk.HierarchicalChunker,
-        "page": docchunk.PageChunker, "line": docchunk.LineBasedTokenChunker,
-    }  # fmt: skip
-    if name not in classes:
-        raise ConfigError(f"unknown chunker {name!r}; choose one of {', '.join(classes)}")
-    cls = classes[name]
+    if name not in KINDS:
+        raise ConfigError(f"unknown chunker {name!r}; choose one of {', '.join(KINDS)}")
+    cls = KINDS[name].load()
     kept = {k: v for k, v in options.items() if v is not None and k in cls.model_fields}
     return cls(**kept)
 

@@ -127,3 +127,14 @@ def test_sentence_chunker_crlf_chunks_are_the_lf_chunks_in_words():
     for size in (2, 4, 6, 9):
         chunker = docchunk.SentenceChunker("word", chunk_size=size)
         assert [crlf(c.text) for c in chunker(lf)] == [c.text for c in chunker(crlf(lf))]
+
+
+def test_a_hard_wrapped_text_ending_in_a_lone_cr_is_read_to_its_end():
+    """Regression: a paragraph whose last line ends with a lone ``"\\r"`` raised IndexError.
+
+    The fuzzer found it in a section header (``"... the\\r\\n3.14 \\r"``): the empty match at
+    the end of the text, right after the ``"\\r"``, read one character past the end.
+    """
+    text = " ".join(["the"] * 64) + "\r\n3.14 \r"
+    spans = sentence_spans(text)
+    assert "".join(text[a:b] for a, b in spans) == text

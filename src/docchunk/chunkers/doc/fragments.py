@@ -22,7 +22,7 @@ _T = TypeVar("_T")
 _LINE_BREAK = re.compile("\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 """The line boundaries of ``str.splitlines`` (as in ``heading_walk``)."""
 
-__all__ = ["SegmentRun", "attach_marks", "is_debris", "sentence_segments", "take_start"]
+__all__ = ["SegmentRun", "attach_marks", "is_debris", "sentence_ranges", "sentence_segments", "take_start"]
 
 
 class SegmentRun(Protocol):
@@ -103,6 +103,16 @@ def sentence_segments(
             else:
                 out.append(segment)
     return out
+
+
+def sentence_ranges(run: SegmentRun, text: str, available: int) -> list[tuple[int, int]]:
+    """The default mode's segmenter of oversized text (``RunHooks.segment``): :func:`sentence_segments` as ranges.
+
+    Returns:
+        ``(start, end)`` ranges of ``text``, each of at most ``available`` tokens (see
+        :func:`sentence_segments`), in order.
+    """
+    return sentence_segments(run, text, available, ranges=True)
 
 
 def _no_lone_mark_lines(

@@ -24,7 +24,7 @@ with these differences, each of which keeps text that docling-core drops:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from docling_core.transforms.serializer.base import BaseDocSerializer
@@ -47,11 +47,19 @@ from docling_core.types.doc.document import (
     TitleItem,
 )
 
+from docchunk.chunkers.doc.captions import CaptionPart
 from docchunk.chunkers.doc.piece import Piece
 from docchunk.serialization.inline import inline_group_of, plain_inline_text
 from docchunk.serialization.tables import table_rows
 
-__all__ = ["heading_once", "is_content_heading", "structured_walk", "without_debris"]
+__all__ = [
+    "heading_once",
+    "is_content_heading",
+    "only_captions",
+    "structured_walk",
+    "without_caption_parts",
+    "without_debris",
+]
 
 _SATELLITES = (DocItemLabel.CAPTION, DocItemLabel.FOOTNOTE)
 _DEBRIS = re.compile(r"[|\-: \t]*[|\-:][|\-: \t]*")
@@ -359,3 +367,21 @@ def _unserialized_satellites(item: NodeItem, doc: DoclingDocument, covered: set[
             covered.add(sat.self_ref)
             out.append(sat)
     return out
+
+
+def without_caption_parts(item: NodeItem, text: str, caption_part: Callable[[NodeItem], CaptionPart]) -> str:
+    """The default mode's item-text filter (``RunHooks.item_text``): ``text`` of ``item`` as an element counts.
+
+    A part of a caption's inline text (a formula, a link) counts as nothing: it is in
+    its caption's text. Any other item's text is kept :func:`without_debris`.
+    """
+    return "" if caption_part(item) == "inside" else without_debris(item, text)
+
+
+def only_captions(items: list[DocItem], caption_part: Callable[[NodeItem], CaptionPart]) -> bool:
+    """The default mode's one-element rule (``RunHooks.one_element``): a picture written as its captions.
+
+    True when every item is a caption or a part of one's inline text: the piece is one
+    element, not split at element boundaries.
+    """
+    return all(caption_part(it) for it in items)

@@ -12,7 +12,7 @@ from pydantic import SkipValidation, field_validator
 from docchunk._versions import DOCLING_CORE_VERSION
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
 from docchunk.chunkers.doc.hybrid_run import HybridRun, RunSettings, TextSplitter
-from docchunk.chunkers.doc.piece import CodeStrategy
+from docchunk.chunkers.doc.piece import CodeStrategy, Piece
 from docchunk.chunkers.doc.provenance import SpanDict, fill_gaps
 from docchunk.errors import ConfigError, ModelLimitWarning
 from docchunk.serialization.chunk import DocChunk
@@ -230,8 +230,8 @@ class HybridChunker(DocumentChunker):
         check_document(dl_doc)
         mode = self.mode
         serializer = mode.serializer(self.serializer_provider, dl_doc, self.table_format, self.include_furniture)
-        run = HybridRun(self._run_settings(), mode, self.token_counter, serializer, dl_doc)
-        yield from mode.results(self._chunks(run, dl_doc), dl_doc, self, serializer)
+        run = HybridRun(self._run_settings(), mode.run_hooks, self.token_counter, serializer, dl_doc)
+        yield from mode.results(self._chunks(run, mode.hybrid_pieces(run, dl_doc), dl_doc), dl_doc, self, serializer)
 
     def _run_settings(self) -> RunSettings:
         """The settings one ``chunk()`` call runs with (:class:`~docchunk.chunkers.doc.hybrid_run.HybridRun`)."""
@@ -249,8 +249,7 @@ class HybridChunker(DocumentChunker):
             balance_tables=self.balance_tables,
         )
 
-    def _chunks(self, run: HybridRun, dl_doc: DoclingDocument) -> Iterator[DocChunk | CodeChunk]:
-        pieces = run.mode.hybrid_pieces(run, dl_doc)
+    def _chunks(self, run: HybridRun, pieces: list[Piece], dl_doc: DoclingDocument) -> Iterator[DocChunk | CodeChunk]:
         chunks: list[DocChunk | CodeChunk] = []
         for piece in pieces:
             if piece.code_chunks is not None:

@@ -4,10 +4,11 @@
 call, and docling-core's three phases, which both modes run: split at element
 boundaries (:meth:`HybridRun.split_by_items`), split inside the text
 (:meth:`HybridRun.split_text`), merge undersized peers (:meth:`HybridRun.merge`).
-Where the modes differ it asks its :class:`~docchunk.chunkers.doc.mode.Mode` (the
-segmenter of oversized text, the item-text filter); it never reads ``docling_compat``.
-The default mode's own passes, in :mod:`docchunk.chunkers.doc.structure`, take a
-``HybridRun`` too.
+Where the modes differ inside these phases it calls the plain functions its mode
+hands it, :class:`RunHooks` (the segmenter of oversized text, the item-text filter,
+the one-element rule); it imports no mode and never reads ``docling_compat``. The
+default mode's own passes, in :mod:`docchunk.chunkers.doc.structure`, take a
+``HybridRun`` too: the run is the lower layer, the modes and their passes sit above it.
 """
 
 from __future__ import annotations
@@ -17,9 +18,11 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from docling_core.transforms.serializer.base import BaseDocSerializer
-from docling_core.types.doc import DoclingDocument, FloatingItem, NodeItem, SectionHeaderItem, TableItem, TitleItem
+from docling_core.types.doc import DocItem, DoclingDocument, NodeItem, SectionHeaderItem, TableItem, TitleItem
 
+from docchunk.chunkers.doc.captions import CaptionPart, CaptionParts
 from docchunk.chunkers.doc.compat.table_lines import split_lines, split_table_by_columns
+from docchunk.chunkers.doc.fragments import SegmentRun
 from docchunk.chunkers.doc.piece import CodeStrategy, Piece
 from docchunk.chunkers.doc.provenance import align, anchors_of, join_anchors, slice_anchors
 from docchunk.markup.fences import reopened_fences
@@ -28,10 +31,9 @@ from docchunk.serialization.chunk import join_context
 from docchunk.tokenizers import Sizer, Tokenizer
 
 if TYPE_CHECKING:
-    from docchunk.chunkers.doc.mode import Mode
     from docchunk.chunkers.text.base import TextChunker
 
-__all__ = ["HybridRun", "RunSettings", "TextSplitter"]
+__all__ = ["HybridRun", "RunHooks", "RunSettings", "TextSplitter"]
 
 _CACHE_LIMIT = 500_000
 _T = TypeVar("_T")
@@ -43,6 +45,30 @@ class TextSplitter(Protocol):
     def with_budget(self, tokenizer: Tokenizer, chunk_size: int) -> TextChunker:
         """A copy that counts with ``tokenizer`` and packs to ``chunk_size`` tokens."""
         ...
+
+
+@dataclass(frozen=True)
+class RunHooks:
+    """Where the two modes differ inside the run's shared phases: plain functions its mode hands the run.
+
+    A mode builds one (``Mode.run_hooks``); the run calls them and knows nothing else of
+    the mode. docling-core's are in :data:`docchunk.chunkers.doc.mode.COMPAT`, the
+    default's in :data:`docchunk.chunkers.doc.mode.STRUCTURED`.
+
+    Attributes:
+        segment: ``(run, text, available)`` -> ``(start, end)`` ranges of ``text`` of at most
+            ``available`` tokens, in order (the segmenter of oversized text; ``run`` is
+            read for its tokenizer, cached counts and cached splitters).
+        item_text: ``(item, text, caption_part)`` -> the text an element counts with when a
+            piece is split at element boundaries (``text`` is the serializer's;
+            ``caption_part`` tells a caption and a part of one's inline text).
+        one_element: ``(items, caption_part)`` -> whether a walked piece of these items is
+            one element (not split at element boundaries).
+    """
+
+    segment: Callable[[SegmentRun, str, int], list[tuple[int, int]]]
+    item_text: Callable[[NodeItem, str, Callable[[NodeItem], CaptionPart]], str]
+    one_element: Callable[[list[DocItem], Callable[[NodeItem], CaptionPart]], bool]
 
 
 @dataclass(frozen=True)
@@ -77,28 +103,29 @@ class RunSettings:
 
 
 class HybridRun:
-    """The state of one ``chunk()`` call: settings, mode, serializer, cached counts.
+    """The state of one ``chunk()`` call: settings, the mode's hooks, serializer, cached counts.
 
     Args:
         settings: The chunker's settings.
-        mode: The mode's segmenter of oversized text and item-text filter.
+        hooks: The mode's segmenter of oversized text, item-text filter and one-element rule.
         tokenizer: Counts every size (the chunker's ``token_counter``).
         serializer: The mode's serializer of ``doc``.
         doc: The document.
     """
 
     def __init__(
-        self, settings: RunSettings, mode: Mode, tokenizer: Tokenizer, serializer: BaseDocSerializer,
+        self, settings: RunSettings, hooks: RunHooks, tokenizer: Tokenizer, serializer: BaseDocSerializer,
         doc: DoclingDocument,
     ) -> None:  # fmt: skip
         self.settings = settings
-        self.mode = mode
+        self.hooks = hooks
         self.max: int = settings.max_tokens
         self.delim = settings.delim
         self.tok = tokenizer
         self.serializer = serializer
         self.doc = doc
-        self._caption_parts: tuple[set[str], set[str]] | None = None  # (captions, parts of their inline text)
+        self.caption_part = CaptionParts(doc)
+        """``"caption"`` for a floating item's caption, ``"inside"`` for a part of one's inline text, else None."""
         self.sizer = Sizer(self.tok, cache_limit=_CACHE_LIMIT)
         self._item_texts: dict[str, str] = {}
         self._delim_tokens: int | None = None
@@ -166,33 +193,15 @@ class HybridRun:
             if isinstance(item, (TitleItem, SectionHeaderItem)):
                 text = ""
             else:
-                text = self.mode.item_text(self, item, self.serializer.serialize(item=item).text or "")
+                text = self.hooks.item_text(item, self.serializer.serialize(item=item).text or "", self.caption_part)
             self._item_texts[ref] = text
         return text
-
-    def caption_part(self, item: NodeItem) -> str | None:
-        """``"caption"`` for a floating item's caption, ``"inside"`` for a part of one's inline text, else None."""
-        if self._caption_parts is None:
-            doc = self.doc
-            nodes = (*doc.tables, *doc.pictures, *doc.texts, *doc.key_value_items, *doc.form_items)
-            items = [ref.resolve(doc) for it in nodes if isinstance(it, FloatingItem) for ref in it.captions]
-            captions = {it.self_ref for it in items}
-            inside: set[str] = set()
-            stack = [child.resolve(doc) for it in items for child in it.children]
-            while stack:
-                node = stack.pop()
-                inside.add(node.self_ref)
-                stack.extend(child.resolve(doc) for child in node.children)
-            self._caption_parts = (captions, inside)
-        captions, inside = self._caption_parts
-        ref = item.self_ref
-        return "caption" if ref in captions else "inside" if ref in inside else None
 
     def split_by_items(self, piece: Piece) -> list[Piece]:
         """Windows of whole elements that fit ``max_tokens`` (docling-core's ``_split_by_doc_items``)."""
         items = piece.items
         n = len(items)
-        if n <= 1 or piece.from_headings or self.mode.one_element(self, items):
+        if n <= 1 or piece.from_headings or self.hooks.one_element(items, self.caption_part):
             return [replace(piece, captions=None)]
         texts = [self.item_text(it) for it in items]
         counts = self.count_many(texts)
@@ -345,7 +354,7 @@ class HybridRun:
             chunks = [c for c in self._splitter_for(splitter, available).chunk(text) if c.text.strip()]
             return [(c.start_index, c.end_index) if text[c.start_index : c.end_index] == c.text else c.text
                     for c in chunks]  # fmt: skip
-        return self.mode.segment(self, text, available)
+        return self.hooks.segment(self, text, available)
 
     def _splitter_for(self, splitter: TextSplitter, available: int) -> TextChunker:
         """The user's text chunker, set to our tokenizer and the remaining budget (cached)."""

@@ -241,7 +241,7 @@ def _window_path(run: HybridRun, piece: Piece, first: _Line) -> list[str] | None
 
     At a small budget the whole path may not fit with any text (the chunker would then
     drop it all); the path keeps its innermost entries, the parent items first, within
-    half of ``max_tokens`` (as :func:`~docchunk.chunkers.doc.structure.fit_headings`
+    half of ``max_tokens`` (as :func:`~docchunk.chunkers.doc.heading_paths.fit_headings`
     keeps a section's), so a window of a nested item keeps its parent in
     ``contextualize()``; a parent item too long for that is named by its first words
     (:func:`_shortened`).

@@ -9,11 +9,15 @@ A document chunker or expander picks its :class:`Mode` from its public
   default's (:func:`docchunk.chunkers.doc.heading_walk.structured_walk`, tables as rows);
 - the hybrid chunker's passes: docling-core's three phases, or
   :func:`docchunk.chunkers.doc.structure.structured_pieces`;
-- the segmenter of oversized text: the semchunk port
+- the hooks of the run both share (:class:`~docchunk.chunkers.doc.hybrid_run.RunHooks`,
+  plain functions the mode hands the :class:`~docchunk.chunkers.doc.hybrid_run.HybridRun`,
+  which imports no mode): the segmenter of oversized text, the semchunk port
   (:func:`docchunk.chunkers.doc.compat.semsplit.semchunk_split`) or sentence ends
-  (:func:`docchunk.chunkers.doc.fragments.sentence_segments`);
-- the item-text filter: the serializer's text as it is, or without the parts of a
-  caption's inline text and Markdown debris (:func:`docchunk.chunkers.doc.heading_walk.without_debris`);
+  (:func:`docchunk.chunkers.doc.fragments.sentence_ranges`); the item-text filter, the
+  serializer's text as it is or without the parts of a caption's inline text and
+  Markdown debris (:func:`docchunk.chunkers.doc.heading_walk.without_caption_parts`); the
+  one-element rule, never or a piece of captions
+  (:func:`docchunk.chunkers.doc.heading_walk.only_captions`);
 - what an empty result means: nothing (docling-core), or a ``DocumentError`` saying
   why a document with text gave no chunk (:func:`docchunk.chunkers.doc.empty.explained`).
 
@@ -29,24 +33,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, Protocol, TypeVar
+from typing import Literal, Protocol, TypeVar
 
 from docling_core.transforms.serializer.base import BaseDocSerializer, BaseSerializerProvider
 from docling_core.types.doc import DocItem, DoclingDocument, NodeItem
 
+from docchunk.chunkers.doc.captions import CaptionPart
 from docchunk.chunkers.doc.compat.semsplit import semchunk_split
 from docchunk.chunkers.doc.compat.walk import walk
 from docchunk.chunkers.doc.empty import explained
-from docchunk.chunkers.doc.fragments import sentence_segments
-from docchunk.chunkers.doc.heading_walk import heading_once, structured_walk, without_debris
+from docchunk.chunkers.doc.fragments import SegmentRun, sentence_ranges
+from docchunk.chunkers.doc.heading_walk import heading_once, only_captions, structured_walk, without_caption_parts
+from docchunk.chunkers.doc.hybrid_run import HybridRun, RunHooks
 from docchunk.chunkers.doc.piece import CodeStrategy, Piece
 from docchunk.chunkers.doc.structure import structured_pieces
 from docchunk.chunkers.doc.tables.pieces import by_rows, whole_table
 from docchunk.serialization.selection import serializer_for
 from docchunk.serialization.tables import TableFormat
-
-if TYPE_CHECKING:
-    from docchunk.chunkers.doc.hybrid_run import HybridRun
 
 __all__ = ["COMPAT", "STRUCTURED", "Mode", "Option", "mode_for"]
 
@@ -94,12 +97,8 @@ class Mode:
         walk: ``(doc, serializer, always_emit_headings, code_strategy)`` -> one piece per
             element (the hierarchical chunker's pieces).
         hybrid_pieces: ``(run, doc)`` -> the hybrid chunker's final pieces.
-        segment: ``(run, text, available)`` -> ``(start, end)`` ranges of ``text`` of at most
-            ``available`` tokens (the segmenter of oversized text).
-        item_text: ``(run, item, text)`` -> the text an element counts with when a piece is
-            split at element boundaries (``text`` is the serializer's).
-        one_element: ``(run, items)`` -> whether a walked piece of these items is one element
-            (not split at element boundaries).
+        run_hooks: What the run both modes share asks its mode (the segmenter of oversized
+            text, the item-text filter, the one-element rule), as plain functions.
         results: ``(chunks, doc, chunker, serializer)`` -> the chunks a ``chunk()`` call yields.
     """
 
@@ -112,9 +111,7 @@ class Mode:
     serializer: Callable[[BaseSerializerProvider | None, DoclingDocument, TableFormat, bool], BaseDocSerializer]
     walk: Callable[[DoclingDocument, BaseDocSerializer, bool, CodeStrategy | None], Iterable[Piece]]
     hybrid_pieces: Callable[[HybridRun, DoclingDocument], list[Piece]]
-    segment: Callable[[HybridRun, str, int], list[tuple[int, int]]]
-    item_text: Callable[[HybridRun, NodeItem, str], str]
-    one_element: Callable[[HybridRun, list[DocItem]], bool]
+    run_hooks: RunHooks
     results: Results
 
 
@@ -142,16 +139,16 @@ def _compat_hybrid_pieces(run: HybridRun, doc: DoclingDocument) -> list[Piece]:
     return pieces
 
 
-def _semchunk_segments(run: HybridRun, text: str, available: int) -> list[tuple[int, int]]:
+def _semchunk_segments(run: SegmentRun, text: str, available: int) -> list[tuple[int, int]]:
     spans, _ = semchunk_split(text, available, run.sizer)
     return list(spans)
 
 
-def _as_serialized(run: HybridRun, item: NodeItem, text: str) -> str:
+def _as_serialized(item: NodeItem, text: str, caption_part: Callable[[NodeItem], CaptionPart]) -> str:
     return text
 
 
-def _never(run: HybridRun, items: list[DocItem]) -> bool:
+def _never(items: list[DocItem], caption_part: Callable[[NodeItem], CaptionPart]) -> bool:
     return False
 
 
@@ -177,20 +174,6 @@ def _structured_walk(
     return (heading_once(whole_table(piece, serializer) if rows else piece) for piece in walked)
 
 
-def _sentence_segments(run: HybridRun, text: str, available: int) -> list[tuple[int, int]]:
-    return sentence_segments(run, text, available, ranges=True)
-
-
-def _without_caption_parts(run: HybridRun, item: NodeItem, text: str) -> str:
-    # a part of a caption's inline text (a formula, a link) is in its caption's text
-    return "" if run.caption_part(item) == "inside" else without_debris(item, text)
-
-
-def _all_captions(run: HybridRun, items: list[DocItem]) -> bool:
-    # a picture written as its captions (its parts a caption's inline text) is one element
-    return all(run.caption_part(it) for it in items)
-
-
 def _explained(
     chunks: Iterator[_C], doc: DoclingDocument, chunker: object, serializer: BaseDocSerializer
 ) -> Iterator[_C]:
@@ -208,9 +191,7 @@ COMPAT = Mode(
     serializer=_compat_serializer,
     walk=_compat_walk,
     hybrid_pieces=_compat_hybrid_pieces,
-    segment=_semchunk_segments,
-    item_text=_as_serialized,
-    one_element=_never,
+    run_hooks=RunHooks(segment=_semchunk_segments, item_text=_as_serialized, one_element=_never),
     results=_as_they_are,
 )
 """``docling_compat=True``: docling-core's chunks, exactly."""
@@ -225,9 +206,7 @@ STRUCTURED = Mode(
     serializer=_structured_serializer,
     walk=_structured_walk,
     hybrid_pieces=structured_pieces,
-    segment=_sentence_segments,
-    item_text=_without_caption_parts,
-    one_element=_all_captions,
+    run_hooks=RunHooks(segment=sentence_ranges, item_text=without_caption_parts, one_element=only_captions),
     results=_explained,
 )
 """``docling_compat=False`` (the default): structure-faithful chunks (``docs/compat.md``)."""

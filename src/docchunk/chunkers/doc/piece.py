@@ -15,9 +15,11 @@ if TYPE_CHECKING:
     from docling_core.transforms.chunker.code_chunking.code_chunk import CodeChunk
     from docling_core.types.doc import CodeItem, DocItem, DoclingDocument, DocumentOrigin
 
-    from docchunk.chunkers.doc.provenance import Anchor
+__all__ = ["Anchor", "CodeStrategy", "Piece", "pages_of"]
 
-__all__ = ["CodeStrategy", "Piece"]
+Anchor = tuple[int, str, int, int]
+"""Where an item's text is in a piece's text: ``(position in the piece's text, item ref, start in
+item.text, length)`` (made and kept by :mod:`docchunk.chunkers.doc.provenance`)."""
 
 
 class CodeStrategy(Protocol):
@@ -66,9 +68,17 @@ class Piece:
     # default mode: the outer headings of the path left out of ``headings`` because they did not
     # fit with the text (``DocMeta.headings_dropped``); None when the path is whole
     headings_dropped: list[str] | None = None
+    # default mode: what a piece of a split table lacks of its table's context because it did not
+    # fit the budget beside the rows: "caption", "headers", "notes" (``DocMeta.table_context_dropped``)
+    table_context_dropped: tuple[str, ...] | None = None
     # a code item for the code chunking strategy: None, or the final chunks (compat mode),
     # or [] until the chunker chunks the code with its budget (default mode)
     code_chunks: list[CodeChunk] | None = None
     # (text, anchors): where items' texts are in ``text`` (see chunkers/doc/provenance.py); stale
     # (and aligned again from the items) once ``text`` is not the text they were made for
     anchors: tuple[str, tuple[Anchor, ...]] | None = None
+
+
+def pages_of(piece: Piece) -> frozenset[int]:
+    """The page numbers of a piece's items' provenance (empty without provenance)."""
+    return frozenset(p.page_no for it in piece.items for p in (getattr(it, "prov", None) or ()))

@@ -44,10 +44,10 @@ from collections.abc import Iterable, Sequence
 from itertools import pairwise
 from typing import TYPE_CHECKING, Protocol, TypedDict
 
+from docchunk.chunkers.doc.piece import Anchor, Piece
+
 if TYPE_CHECKING:
     from docling_core.types.doc import DoclingDocument, NodeItem
-
-    from docchunk.chunkers.doc.piece import Piece
 
 __all__ = [
     "Anchor",
@@ -104,9 +104,6 @@ class RefItem(Protocol):
     def self_ref(self) -> str:
         """The item's JSON pointer in its document (``"#/texts/5"``), or any key the anchors name it by."""
         ...
-
-
-Anchor = tuple[int, str, int, int]  # (position in the piece's text, item ref, start in item.text, length)
 
 
 def normalize(text: str) -> str:

@@ -221,7 +221,7 @@ class _Wraps:
         for m in _LINE_OF.finditer(text, start):
             if m.start() > start and text[m.start() - 1] not in "\r\n":
                 continue  # the empty match right after a line
-            if m.start() > start and text[m.start() - 1] == "\r" and text[m.start()] == "\n":
+            if m.start() > start and text[m.start() - 1] == "\r" and text[m.start() : m.start() + 1] == "\n":
                 continue  # between "\r" and "\n"
             if not m.group().strip():
                 break

@@ -1,0 +1,291 @@
+"""The default mode's merging passes: peers (with and between tables), then pieces under ``min_tokens``.
+
+They run last in :func:`docchunk.chunkers.doc.structure.structured_pieces`'s pipeline:
+:func:`merge_between_tables` (``HybridRun.merge`` over the text between tables),
+:func:`merge_with_tables` (a table piece takes the text next to it), both with
+``merge_peers``; then :func:`merge_small` with ``min_tokens``. :func:`join_pieces`
+joins two pieces for both.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+from itertools import groupby
+from typing import TYPE_CHECKING, Any
+
+from docling_core.types.doc import TableItem
+
+from docchunk.chunkers.doc.piece import Piece, pages_of
+from docchunk.chunkers.doc.provenance import anchors_of, join_anchors
+from docchunk.chunkers.doc.tables.pieces import joined_cols
+
+if TYPE_CHECKING:
+    from docchunk.chunkers.doc.hybrid_run import HybridRun
+
+__all__ = ["join_pieces", "merge_between_tables", "merge_small", "merge_with_tables"]
+
+
+def merge_between_tables(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
+    """``run.merge`` over the runs of pieces between table pieces; table pieces stay as they are.
+
+    A table piece holds whole rows with its caption in ``captions`` and its rows in
+    ``table_rows``; merging it with text would lose both. With
+    ``merge_across_pages=False`` the runs are also cut where the pages change.
+    """
+    out: list[Piece] = []
+    pending: list[Piece] = []
+    for piece in pieces:
+        if piece.table_rows is None:
+            pending.append(piece)
+            continue
+        out.extend(_merge_run(run, pending))
+        pending = []
+        out.append(piece)
+    out.extend(_merge_run(run, pending))
+    return out
+
+
+def merge_with_tables(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
+    """Each table piece takes the text pieces next to it that share its headings, while it fits ``max_tokens``.
+
+    docling-core's ``merge_peers`` merges a table's chunk with the text around it
+    when they share headings and fit; :func:`merge_between_tables` does not (its
+    merge would lose the piece's ``table_rows`` and captions). Here
+    :func:`join_pieces` joins them and keeps both: the text piece before first (the
+    paragraph that introduces the table), then the one after (its notes). A text
+    piece joins at most one table piece; two table pieces never join here; with
+    ``merge_across_pages=False``, only pieces of the same pages join. On the doc-qa
+    reports (a table and a few paragraphs each) this gave fewer, fuller chunks and
+    recall@1 +4.5 (documents 1-40) and +3.3 (41-120); see ``docs/quality.md``.
+
+    Returns:
+        The pieces in document order; every piece within ``max_tokens`` that was so before.
+    """
+    out = list(pieces)
+    i = 0
+    while i < len(out):
+        if out[i].table_rows is not None:
+            if i > 0 and (merged := _joined_if_fits(run, out[i - 1], out[i], out[i - 1])) is not None:
+                out[i - 1 : i + 1] = [merged]
+                i -= 1
+            if i + 1 < len(out) and (merged := _joined_if_fits(run, out[i], out[i + 1], out[i + 1])) is not None:
+                out[i : i + 2] = [merged]
+        i += 1
+    return out
+
+
+def _joined_if_fits(run: HybridRun, a: Piece, b: Piece, text_piece: Piece) -> Piece | None:
+    """``join_pieces(a, b)`` when ``text_piece`` (one of them) may join the other, a table piece, and it fits."""
+    table_piece = b if text_piece is a else a
+    if not _may_join_table(run, table_piece, text_piece):
+        return None
+    merged = join_pieces(run, a, b)
+    if merged.text == a.text + run.delim + b.text:  # sized from the parts' counts, without tokenizing it again
+        counts = run.text_counts([a, b])
+        merged.text_tokens = run.sizer.join_count([a.text, b.text], counts, run.delim)
+    return merged if run.ctx_count(merged) <= run.max else None
+
+
+def _may_join_table(run: HybridRun, table_piece: Piece, other: Piece) -> bool:
+    """Whether the text piece ``other`` may join the table piece ``table_piece`` (see :func:`merge_with_tables`)."""
+    if other.table_rows is not None or other.heading_only or other.code_chunks is not None or not other.items:
+        return False
+    if other.headings != table_piece.headings:
+        return False
+    return run.settings.merge_across_pages or pages_of(other) == pages_of(table_piece)
+
+
+def _merge_run(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
+    if not pieces:
+        return []
+    if run.settings.merge_across_pages:
+        return run.merge(pieces)
+    return [m for _, same in groupby(pieces, key=pages_of) for m in run.merge(list(same))]
+
+
+# -- minimum size --------------------------------------------------------------
+def merge_small(run: HybridRun, pieces: list[Piece], low: int) -> list[Piece]:
+    """Merge each piece under ``low`` tokens with a neighbour while the result fits.
+
+    A neighbour with the same headings is preferred, then one across a heading
+    boundary (the merged piece's headings are the common path; the headings that
+    differ go into the text, before the part they head). Of two candidates of the
+    same kind the smaller result wins. With ``merge_across_pages=False`` only pieces
+    of the same pages merge. Rows of two tables merge only when each table is whole
+    in its piece (the merged piece then has ``table_rows=None``). Afterwards no piece
+    is under ``low`` unless every merge with a neighbour would exceed ``max_tokens``
+    (or would join part of a table with another table).
+
+    A piece that fits with no neighbour (each merge would exceed ``max_tokens``) takes
+    text from one instead (:func:`_rebalance`): the two are joined and cut again at a
+    sentence end into two pieces of at least ``low`` tokens each. Issue 45 measured the
+    share of chunks under ``min_tokens=64`` at cl100k 128 on the corpus and converted
+    documents (docs/quality.md): most of those left were such pieces.
+    """
+    ps = list(pieces)
+    sizes = [run.ctx_count(p) for p in ps]
+    tables = Counter(_table_ref(p) for p in ps if p.table_rows is not None)
+    whole = {ref for ref, n in tables.items() if n == 1}  # tables held whole by one piece
+    i = 0
+    while i < len(ps):
+        if sizes[i] >= low or ps[i].heading_only:
+            i += 1
+            continue
+        best = _best_neighbour(run, ps, i, whole)
+        if best is None:
+            _rebalance(run, ps, sizes, i, low)
+            i += 1
+            continue
+        j, merged, size = best
+        lo = min(i, j)
+        joined = (ps[lo].table_rows, ps[lo + 1].table_rows)
+        ps[lo : lo + 2] = [merged]
+        sizes[lo : lo + 2] = [size]
+        _widen_rows(ps, merged, joined)
+        i = lo
+    return ps
+
+
+def _rebalance(run: HybridRun, ps: list[Piece], sizes: list[int], i: int, low: int) -> None:
+    """Cut ``ps[i]`` (under ``low`` tokens) and a neighbour again into two pieces of ``low`` to ``max`` tokens.
+
+    Only text pieces of the same headings (and pages, with ``merge_across_pages=False``)
+    are cut again; tables, code and heading-only pieces stay as they are. The neighbour
+    before is tried first, then the one after. The joined text is cut by the mode's
+    text split with a budget between half of it and what leaves ``low`` tokens to the
+    second part; a cut is taken when it gives exactly two pieces within
+    ``[low, max_tokens]``. Each piece keeps the items its text holds. ``ps`` and
+    ``sizes`` change in place (the same length); nothing changes when no cut fits.
+    """
+    for j in (i - 1, i + 1):
+        if not 0 <= j < len(ps) or not _may_rebalance(run, ps[i], ps[j]):
+            continue
+        lo = min(i, j)
+        merged = join_pieces(run, ps[lo], ps[lo + 1])
+        parts = _balanced_parts(run, merged, low)
+        if parts is not None:
+            ps[lo : lo + 2] = [_own_items(p) for p in parts]
+            sizes[lo : lo + 2] = [run.ctx_count(p) for p in ps[lo : lo + 2]]
+            return
+
+
+def _may_rebalance(run: HybridRun, a: Piece, b: Piece) -> bool:
+    plain = all(p.table_rows is None and p.code_chunks is None and not p.heading_only for p in (a, b))
+    return plain and a.headings == b.headings and (run.settings.merge_across_pages or pages_of(a) == pages_of(b))
+
+
+def _balanced_parts(run: HybridRun, merged: Piece, low: int) -> list[Piece] | None:
+    """Two parts of ``merged``, each of ``low`` to ``max`` tokens, cut at a sentence end; else None."""
+    text_tokens = run.text_count(merged)
+    overhead = run.ctx_count(merged) - text_tokens
+    room = run.max - overhead  # what the text of one part may hold
+    half = (text_tokens + 1) // 2
+    for available in sorted({half, (half + room) // 2, text_tokens - (low - overhead)}):
+        if not half <= available <= room:
+            continue
+        parts = run.split_text_at(merged, available)
+        if len(parts) == 2 and all(low <= run.ctx_count(p) <= run.max for p in parts):
+            return parts
+    return None
+
+
+def _own_items(piece: Piece) -> Piece:
+    """``piece`` with the items whose text it holds (its anchors), in order; all of them when none is anchored."""
+    refs = {ref for _, ref, _, _ in anchors_of(piece)}
+    kept = [it for it in piece.items if it.self_ref in refs]
+    return replace(piece, items=kept) if kept else piece
+
+
+def _widen_rows(ps: list[Piece], merged: Piece, joined: tuple[tuple[int, int] | None, ...]) -> None:
+    """Give ``merged``'s row range to the other pieces of its table that shared a joined range.
+
+    The pieces of one split row share its range; when one of them is merged with the
+    piece of the next rows, the merged piece holds both ranges, and its siblings
+    must say so too, else the ranges overlap without being equal (``(0, 4), (0, 6)``).
+    Afterwards each range of a table's pieces starts where the previous one ends,
+    or equals it; together the pieces sharing a range hold its rows.
+    """
+    rows, ref = merged.table_rows, _table_ref(merged)
+    if rows is None or all(r in (None, rows) for r in joined):
+        return
+    for k, piece in enumerate(ps):
+        if piece.table_rows in joined and piece.table_rows != rows and _table_ref(piece) == ref:
+            ps[k] = replace(piece, table_rows=rows)
+
+
+def _best_neighbour(run: HybridRun, ps: list[Piece], i: int, whole: set[str | None]) -> tuple[int, Piece, int] | None:
+    found: dict[bool, tuple[int, Piece, int]] = {}
+    for j in (i - 1, i + 1):
+        if not 0 <= j < len(ps) or not _may_join(run, ps[i], ps[j], whole):
+            continue
+        lo, hi = sorted((i, j))
+        merged = join_pieces(run, ps[lo], ps[hi])
+        size = run.ctx_count(merged)
+        if size > run.max:
+            continue
+        same = ps[i].headings == ps[j].headings
+        if same not in found or size < found[same][2]:
+            found[same] = (j, merged, size)
+    return found.get(True) or found.get(False)
+
+
+def _may_join(run: HybridRun, a: Piece, b: Piece, whole: set[str | None]) -> bool:
+    if b.heading_only:
+        return False
+    if a.table_rows is not None and b.table_rows is not None and _table_ref(a) != _table_ref(b):
+        # rows of two tables only when both are whole (the merged piece has no table_rows)
+        if _table_ref(a) not in whole or _table_ref(b) not in whole:
+            return False
+    return run.settings.merge_across_pages or pages_of(a) == pages_of(b)
+
+
+def _table_ref(piece: Piece) -> str | None:
+    return next((it.self_ref for it in piece.items if isinstance(it, TableItem)), None)
+
+
+def join_pieces(run: HybridRun, a: Piece, b: Piece) -> Piece:
+    """``a`` then ``b`` as one piece; headings not shared go into the text."""
+    ha, hb = a.headings or [], b.headings or []
+    common = 0
+    while common < min(len(ha), len(hb)) and ha[common] == hb[common]:
+        common += 1
+    # b's caption stays in captions only when no text of a would stand between it and b's whole rows (issue 46):
+    # else it is written in the text, directly before them (a piece of a split row keeps it in captions)
+    own_a = bool(a.captions) or (bool(a.text) and b.table_cols is None)  # b's caption then goes in the text
+    captions = a.captions if a.captions == b.captions or not b.captions else None if own_a else b.captions
+    parts: list[tuple[str, Any]] = []
+    for part, extra in ((a, ha[common:]), (b, _not_ending(a.text, hb[common:]))):
+        own = [] if captions is not None or not part.captions else list(part.captions)
+        parts += [(t, ()) for t in (*extra, *own)] + [(part.text, anchors_of(part))]
+    parts = [(t, anchors) for t, anchors in parts if t]
+    rows = _joined_rows(a, b)
+    text = run.delim.join(t for t, _ in parts)
+    return Piece(
+        text=text,
+        anchors=(text, join_anchors(parts, run.delim)),
+        items=[*a.items, *[it for it in b.items if all(it is not seen for seen in a.items)]],
+        headings=list(ha[:common]) or None,
+        origin=b.origin,
+        captions=captions,
+        table_rows=rows,
+        table_cols=joined_cols(a, b) if rows is not None else None,
+        headings_dropped=a.headings_dropped or b.headings_dropped,
+        table_context_dropped=a.table_context_dropped or b.table_context_dropped,
+    )
+
+
+def _not_ending(text: str, headings: list[str]) -> list[str]:
+    """``headings`` without the leading ones that ``text`` already ends with (one per line)."""
+    for k in range(len(headings), 0, -1):
+        if text.endswith("\n".join(headings[:k])):
+            return headings[k:]
+    return headings
+
+
+def _joined_rows(a: Piece, b: Piece) -> tuple[int, int] | None:
+    if a.table_rows and b.table_rows:
+        if _table_ref(a) != _table_ref(b):
+            return None  # two whole tables
+        return (min(a.table_rows[0], b.table_rows[0]), max(a.table_rows[1], b.table_rows[1]))
+    return a.table_rows or b.table_rows
