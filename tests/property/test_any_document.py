@@ -186,6 +186,22 @@ COUNTEREXAMPLES = [
     ("lost_control_character_hybrid.json", "hybrid", "minilm", 16),  # as title_in_list_item
     # the line chunker lost it in docling-core's text; it chunks the default serializer's now
     ("lost_control_character_line.json", "line", "minilm", 16),
+    # found by a random run (tests/property/test_any_document.py's property, new examples, 12 minutes,
+    # 4 December): documents as drawn (not shrunk), one per distinct lost text; not yet traced
+    *(
+        pytest.param(file, kind, name, max_tokens, marks=pytest.mark.xfail(strict=True, reason=(
+            f"found by a random run: a text is lost ({what}); not yet traced")))
+        for file, kind, name, max_tokens, what in [
+            ("random_tree_expanded_lost.json", "tree-expanded", "minilm", 16, "the tree expansion"),
+            ("random_hybrid_list_text_lost.json", "hybrid", "cl100k", 64, "a text of several lines with a '- ' line"),
+            ("random_hybrid_control_text_lost.json", "hybrid", "cl100k", 64, "odd Unicode, a noncharacter"),
+            ("random_hybrid_long_word_lost.json", "hybrid", "minilm", 16, "a 90-letter word before ' >'"),
+            ("random_hybrid_blank_lines_lost.json", "hybrid", "cl100k", 64, "a text of blank lines and U+2029"),
+            ("random_hybrid_bracket_text_lost.json", "hybrid", "minilm", 64, "a text with a lone '['"),
+            ("random_page_heading_mark_lost.json", "page", "minilm", 16, "a text ending in ' #'"),
+            ("random_page_expanded_lost.json", "page-expanded", "minilm", 16, "the page expansion"),
+        ]
+    ),
 ]  # fmt: skip
 
 
