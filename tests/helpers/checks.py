@@ -28,21 +28,25 @@ def lost_texts(doc: Any, chunks: list[Any]) -> list[str]:
     from docling_core.types.doc import TextItem
 
     # a split code block closes its fence at the end of each piece and reopens it in the next:
-    # fence lines are markup in a chunk of a code item, and in a code item's own text
+    # fence lines are markup in a chunk of a code item, and in a code item's own text; a text
+    # item's own fence-like line ("~~~ ..."), in a chunk with a code item, is read both ways
     def fenced(c: Any) -> str:
         return _FENCE_LINE.sub("", c.text) if any(_is_code(it) for it in getattr(c.meta, "doc_items", ())) else c.text
 
-    joined = squash("".join(fenced(c) for c in chunks))
     context = {squash(h) for c in chunks for h in [*(c.meta.headings or []), *(c.meta.__dict__.get("captions") or [])]}
     items = [item for item, _ in doc.iterate_items() if isinstance(item, TextItem) and item.text.strip()]
     # a chunk merged across a heading boundary (min_tokens) has that heading as a line of its text,
     # which may sit between two parts of a split paragraph
     headings = {it.text for it in items if it.label in ("title", "section_header")}
-    body = squash("".join(line for c in chunks for line in _without_headings(fenced(c), headings)))
+    found = set()
+    for read in (fenced, lambda c: c.text):
+        found.add(squash("".join(read(c) for c in chunks)))
+        found.add(squash("".join(line for c in chunks for line in _without_headings(read(c), headings))))
     lost = []
     for item in items:
-        text = squash(_FENCE_LINE.sub("", item.text) if _is_code(item) else item.text)  # read alike
-        if text not in joined and text not in context and text not in body:
+        own = {squash(_FENCE_LINE.sub("", item.text)), squash(item.text)} if not _is_code(item) else set()
+        texts = own or {squash(_FENCE_LINE.sub("", item.text))}
+        if not any(t in context or any(t in f for f in found) for t in texts):
             lost.append(item.text)
     return lost
 
