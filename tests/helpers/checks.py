@@ -23,7 +23,8 @@ def lost_texts(doc: Any, chunks: list[Any]) -> list[str]:
     """Texts of body text items (headings, captions, footnotes included) that reach no chunk.
 
     A text reaches a chunk when, without whitespace, it is part of the chunks' texts
-    (in order, joined) or equals one of a chunk's headings or captions.
+    (in order, joined; the pieces of a split table row also read without the label they
+    repeat, :func:`_without_row_labels`) or equals one of a chunk's headings or captions.
     """
     from docling_core.types.doc import TextItem
 
@@ -38,7 +39,7 @@ def lost_texts(doc: Any, chunks: list[Any]) -> list[str]:
     # a chunk merged across a heading boundary (min_tokens) has that heading as a line of its text,
     # which may sit between two parts of a split paragraph
     headings = {it.text for it in items if it.label in ("title", "section_header")}
-    found = set()
+    found = {squash("".join(_without_row_labels(chunks)))}
     for read in (fenced, lambda c: c.text):
         found.add(squash("".join(read(c) for c in chunks)))
         found.add(squash("".join(line for c in chunks for line in _without_headings(read(c), headings))))
@@ -49,6 +50,43 @@ def lost_texts(doc: Any, chunks: list[Any]) -> list[str]:
         if not any(t in context or any(t in f for f in found) for t in texts):
             lost.append(item.text)
     return lost
+
+
+def _without_row_labels(chunks: list[Any]) -> list[str]:
+    """The chunks' texts, the pieces of a split table row (or Markdown table) without the label they repeat.
+
+    A table row cut between its entries repeats the row's label in each piece, and a Markdown
+    table's pieces (a table in a list item) repeat its header, so a long cell's text reaches
+    the chunks in parts with the label between them (issue 45's random runs). The pieces of
+    one row are consecutive chunks of one table with the same ``table_rows`` (None for the
+    Markdown pieces); the first piece holds the label, and each other piece is read without
+    what it begins with as the first does.
+    """
+
+    def row(c: Any) -> tuple[Any, ...] | None:
+        tables = tuple(it.self_ref for it in c.meta.doc_items if it.label == "table")
+        return (getattr(c.meta, "table_rows", None), *tables) if tables else None
+
+    out: list[str] = []
+    for key, group in itertools.groupby(chunks, key=row):
+        first, *rest = [c.text.lstrip() for c in group]
+        out.append(first)
+        if key is None or not rest:
+            out.extend(rest)
+            continue
+        # a nested label (a column header under a row label) is repeated by some pieces only:
+        # each piece without what it shares with the first, or, when it is all of one of them
+        # (pieces of one long word), without what every piece shares
+        shared = min(_prefix_length(first, text) for text in rest)
+        for text in rest:
+            cut = _prefix_length(first, text)
+            out.append(text[shared if cut in (len(first), len(text)) else cut :])
+    return out
+
+
+def _prefix_length(a: str, b: str) -> int:
+    """The length of the longest common prefix of ``a`` and ``b``."""
+    return next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
 
 
 def _is_code(item: Any) -> bool:
