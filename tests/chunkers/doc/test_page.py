@@ -171,3 +171,25 @@ def test_no_text_lost_and_no_empty_chunk(doc):
         assert chunk.text.strip()
         assert chunk.meta.token_count == chunker.token_counter.count_tokens(chunk.text)
         assert chunk.meta.token_count <= 32 or chunk.meta.oversized
+
+
+def test_caption_on_another_page_than_its_code_item_in_a_list_over_two_pages():
+    """A code item's caption on another page than the code (in a list over two pages) was lost: the page
+    filter left it out of both pages, and a caption serialized alone writes nothing (issue 45's random run).
+    A text of no page inside the list was written twice."""
+    from docling_core.types.doc import DocItemLabel
+
+    doc = _two_pages("caption-two-pages")
+    group = doc.add_list_group()
+    doc.add_list_item(text="first item", parent=group, prov=prov(1))
+    last = doc.add_list_item(text="last item", parent=group, prov=prov(2))
+    code = doc.add_code(text="print(1)", parent=last, prov=prov(2))
+    code.captions.append(doc.add_text(label=DocItemLabel.CAPTION, text="the code's caption", parent=code,
+                                      prov=prov(1)).get_ref())  # fmt: skip
+    inline = doc.add_inline_group(parent=last)  # a text of no page: placed once (it was written twice)
+    doc.add_text(label=DocItemLabel.TEXT, text="unplaced words", parent=inline)
+    for max_tokens in (None, 16):
+        texts = [c.text for c in PageChunker(max_tokens=max_tokens).chunk(doc)]
+        assert "\n".join(texts).count("the code's caption") == 1, texts
+        assert "\n".join(texts).count("unplaced words") == 1, texts
+        assert sum(t.count("first item") for t in texts) == 1

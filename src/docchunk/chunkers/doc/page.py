@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from docling_core.transforms.serializer.common import create_ser_result
 from docling_core.types.doc import DoclingDocument
 
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
@@ -264,9 +265,14 @@ def _place_within(
         # a missing item that ``whole`` does not write (a heading's child: a part of its own) is
         # placed by that part, after it (issue 45: it was marked seen here, and lost)
         return
+    missing = list({it.self_ref: it for it in missing}.values())  # a subtree's item may be an element too
     seen.update(it.self_ref for it in missing)
-    for item in missing:  # distinct items: the subtrees of distinct elements, then those elements
+    for item in missing:  # the subtrees of distinct elements, then those elements
         res = serializer.serialize(item=item)
+        if not _written(res) and isinstance(text := getattr(item, "text", None), str) and text.strip():
+            # a caption is written by its table, picture or code item, and alone writes nothing: when
+            # its own page is not its parent's, the page filter left it out of both (issue 45)
+            res = create_ser_result(text=serializer.post_process(text=text), span_source=item)
         if not _written(res):
             continue
         part = _part(res, order)
