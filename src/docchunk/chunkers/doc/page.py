@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from docling_core.transforms.serializer.common import create_ser_result
-from docling_core.types.doc import DoclingDocument
+from docling_core.types.doc import DoclingDocument, TextItem
 
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
 from docchunk.serialization.chunk import DocChunk, DocMeta, page_numbers_of
@@ -269,10 +269,10 @@ def _place_within(
     seen.update(it.self_ref for it in missing)
     for item in missing:  # the subtrees of distinct elements, then those elements
         res = serializer.serialize(item=item)
-        if not _written(res) and isinstance(text := getattr(item, "text", None), str) and text.strip():
+        if not _written(res) and isinstance(item, TextItem) and item.text.strip():
             # a caption is written by its table, picture or code item, and alone writes nothing: when
             # its own page is not its parent's, the page filter left it out of both (issue 45)
-            res = create_ser_result(text=serializer.post_process(text=text), span_source=item)
+            res = create_ser_result(text=serializer.post_process(text=item.text), span_source=item)
         if not _written(res):
             continue
         part = _part(res, order)
