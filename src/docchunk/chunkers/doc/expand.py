@@ -19,6 +19,7 @@ from docchunk._versions import DOCLING_CORE_VERSION
 from docchunk.chunkers.doc.base import assign_validated
 from docchunk.chunkers.doc.mode import Mode, mode_for
 from docchunk.chunkers.doc.page import page_parts
+from docchunk.chunkers.doc.provenance import captions_of
 from docchunk.errors import ConfigError, DocumentError
 from docchunk.serialization._docling import BaseChunk, BaseChunker, BaseChunkExpander
 from docchunk.serialization.chunk import DocChunk, contextualize, page_numbers_of
@@ -145,7 +146,9 @@ class ChunkExpander(BaseChunkExpander):
         if found is None:
             return chunk
         text, items = found
-        if not _holds_own_items(meta.doc_items, items):
+        # the captions of its tables and pictures too: on another page than their item, the page
+        # expansion of the item left them out (issue 45)
+        if not _holds_own_items([*meta.doc_items, *captions_of(meta.doc_items, dl_doc)], items):
             return chunk  # an expansion never loses what the chunk held
         expanded = self._build(chunk, text, items)
         if self.max_tokens is not None and (expanded.meta.token_count or 0) > self.max_tokens:
