@@ -64,7 +64,7 @@ def _without_row_labels(chunks: list[Any]) -> list[str]:
     """
 
     def row(c: Any) -> tuple[Any, ...] | None:
-        tables = tuple(it.self_ref for it in c.meta.doc_items if it.label == "table")
+        tables = tuple(it.self_ref for it in getattr(c.meta, "doc_items", ()) if it.label == "table")
         return (getattr(c.meta, "table_rows", None), *tables) if tables else None
 
     out: list[str] = []
