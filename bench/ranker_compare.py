@@ -2,7 +2,7 @@
 
 Usage:
     python bench/ranker_compare.py [--data ../shared/eval/doc-qa] [--half tune|check] [--limit N] [--genre G ...]
-                                   [--json out.json]
+                                   [--json out.json] [--rows DIR]
 
 The same figures as ``docchunk eval-docs --ranker R [--peer P]`` (all-MiniLM-L6-v2,
 256 tokens, the embedding cache of eval-docs), each route chunked once and ranked
@@ -13,6 +13,10 @@ all@5 per genre and the mean of the genres, then the targets of issue 49:
 - hybrid over dense on docchunk's chunks: >= +4 doc@1 on contracts (legal);
 - no genre where hybrid is below dense by more than 1 point in doc@1 or all@5;
 - the default pipeline over docling-core's chunks ranked dense: >= +8 doc@1 on the mean of the genres.
+
+``--rows DIR`` writes each run's per-question rows as ``DIR/<run>.json`` in the layout of
+``docchunk eval-docs --json``, for ``bench/docqa_interval.py`` (e.g. the pipeline against
+docling-core dense: ``docqa_interval.py DIR/docchunk_pipeline.json DIR/docling-core_dense.json``).
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--genre", action="append", default=None)
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--rows", type=Path, default=None)
     args = parser.parse_args()
     data = load_docqa(args.data, args.genre, args.limit, 0, args.half)
     embed = CachedEmbedder(load_model("all-MiniLM-L6-v2"), "all-MiniLM-L6-v2", cache_dir=default_cache_dir())
@@ -55,6 +60,10 @@ def main() -> None:
         report = evaluate_docs(data, embed, options={"max_tokens": 256}, route=route, ranker=ranker,
                                marked_last=marked_last, chunked=chunked)  # fmt: skip
         results[name] = report.summary()
+        if args.rows is not None:
+            args.rows.mkdir(parents=True, exist_ok=True)
+            out = {"config": report.config, "summary": results[name], "questions": report.rows}
+            (args.rows / f"{name.replace(' ', '_')}.json").write_text(json.dumps(out) + "\n", encoding="utf-8")
         print(f"done {name}: {json.dumps(results[name])}", file=sys.stderr, flush=True)
     genres = [g for g in next(iter(results.values())) if g != "overall"]
     print(f"doc-qa half={args.half} limit={args.limit}; percent of evidence held; mean = mean of the genres")

@@ -11,8 +11,8 @@ that no two rows are equal. Then asks 10 questions ``--repeats`` times each in e
 mode (interleaved, the order rotating) through one open :class:`docchunk.index.Searcher` (the warm path: model loaded,
 table open) and prints the median latency per question of each mode, without and
 with the query's embedding, and the ratio to dense (target: hybrid <= 1.5x dense).
-Checked before reporting: every mode returns k hits, hybrid's are the reciprocal rank
-fusion of dense's and lexical's top k.
+Checked before reporting: every mode returns k hits, hybrid's are the weighted reciprocal
+rank fusion (``hybrid_fusion``) of dense's and lexical's top ``max(k, CANDIDATES)``.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from docchunk.batch.rows import chunk_rows  # noqa: E402
 from docchunk.embeddings import default_cache_dir  # noqa: E402
 from docchunk.index import IndexStore, Searcher  # noqa: E402
 from docchunk.index.build import table_rows  # noqa: E402
-from docchunk.index.fusion import reciprocal_rank_fusion  # noqa: E402
+from docchunk.index.fusion import CANDIDATES, hybrid_fusion  # noqa: E402
 
 QUESTIONS = ["Which models does Docling use for layout analysis?", "How are table cells represented?",
              "What was the company's net income?", "When was the bridge built?", "What is the trust account?",
@@ -83,9 +83,10 @@ def main() -> None:
           f"{args.repeats} repeats of {len(QUESTIONS)} questions, median per question")  # fmt: skip
     vectors = {q: embedder.embed([q])[0] for q in QUESTIONS}
     for q in QUESTIONS:  # check the fusion before timing anything
-        ranked = {m: store.search(vectors[q], K, mode=m, text=q) for m in ("dense", "lexical", "hybrid")}
-        assert len(ranked["dense"]) == K and len(ranked["hybrid"]) == K, q
-        fused = reciprocal_rank_fusion([[h.row["id"] for h in ranked[m]] for m in ("dense", "lexical")])[:K]
+        ranked = {m: store.search(vectors[q], max(K, CANDIDATES), mode=m, text=q) for m in ("dense", "lexical")}
+        ranked["hybrid"] = store.search(vectors[q], K, mode="hybrid", text=q)
+        assert len(ranked["dense"]) == max(K, CANDIDATES) and len(ranked["hybrid"]) == K, q
+        fused = hybrid_fusion(*[[h.row["id"] for h in ranked[m]] for m in ("dense", "lexical")])[:K]
         assert [h.row["id"] for h in ranked["hybrid"]] == [i for i, _ in fused], q
     calls = {}
     for mode in ("dense", "lexical", "hybrid"):

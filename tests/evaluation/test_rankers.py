@@ -12,6 +12,7 @@ pytest.importorskip("bm25s")
 from docchunk import ConfigError
 from docchunk.evaluation.docqa import evaluate_docs, load_docqa
 from docchunk.evaluation.rankers import RRF_K, LexicalScorer, fuse, rank_chunks
+from docchunk.index.fusion import DENSE_WEIGHT, LEXICAL_WEIGHT, hybrid_fusion
 from tests.helpers import ROOT, letter_counts
 
 DOCQA = ROOT / "tests" / "data" / "doc-qa"
@@ -29,6 +30,25 @@ def test_fuse_sums_reciprocal_ranks_by_hand():
     assert fuse([np.array([2, 0, 1]), np.array([0, 2])], 4).tolist() == [2, 0, 1, 3]
     assert fuse([np.array([1, 0]), np.array([1])], 3).tolist() == [1, 0, 2]
     assert 1 / (RRF_K + 1) + 1 / (RRF_K + 2) > 2 / (RRF_K + 2)
+
+
+def test_bm25_stems_english_words_as_the_index_does():
+    """The words are stemmed (Snowball English, as LanceDB's full-text index): "returned" finds "returns"."""
+    texts = ["The seller pays the shipping of returns.", "The buyer pays the taxes.", "Delivery takes a week."]
+    assert LexicalScorer(texts).scores("Who pays when goods are returned?")[0] > LexicalScorer(texts).scores(
+        "Who pays when goods are returned?")[1] > 0  # fmt: skip
+    assert LexicalScorer(texts, stemmer=None).scores("returned shipments").tolist() == [0.0, 0.0, 0.0]
+    assert LexicalScorer(texts).scores("returned shipments")[0] > 0
+
+
+def test_weighted_fusion_by_hand():
+    assert fuse([np.array([0, 1]), np.array([1, 0])], 2, weights=(1.0, 2.0)).tolist() == [1, 0]
+    fused = dict(hybrid_fusion(["a", "b", "c"], ["c", "b"]))
+    assert fused["a"] == pytest.approx(DENSE_WEIGHT / (RRF_K + 1))
+    assert fused["c"] == pytest.approx(DENSE_WEIGHT / (RRF_K + 3) + LEXICAL_WEIGHT / (RRF_K + 1))
+    # the words' first chunk leads the vectors' first, and a chunk both rank high leads both
+    assert hybrid_fusion(["a", "x"], ["b", "y"])[0][0] == "b"
+    assert hybrid_fusion(["a", "b", "x"], ["c", "b", "y"])[0][0] == "b"
 
 
 @given(st.lists(st.floats(0, 5), min_size=1, max_size=30), st.sampled_from(["dense", "lexical", "hybrid"]))

@@ -8,6 +8,7 @@ pytest.importorskip("lancedb")
 
 from docchunk import ConfigError, EmbeddingsRefinery
 from docchunk.index import IndexStore, Searcher, index_paths, search
+from docchunk.index.fusion import DENSE_WEIGHT, LEXICAL_WEIGHT, hybrid_fusion
 from docchunk.index.store import RRF_K
 from tests.helpers import HashEmbeddings
 
@@ -38,18 +39,30 @@ def test_index_builds_the_full_text_index_and_lexical_ranks_the_rare_words_first
     assert all("zeppelin" in h.row["text"] or h.score < hits[0].score for h in hits)
 
 
-def test_hybrid_is_the_reciprocal_rank_fusion_of_the_dense_and_lexical_rankings(db):
+def test_hybrid_is_the_weighted_reciprocal_rank_fusion_of_the_dense_and_lexical_rankings(db):
     n = IndexStore(db).count_rows()
     question = "zeppelin duties in the orchard"
     ranked = {mode: search(db, question, k=n, model=_embedder(), mode=mode) for mode in ("dense", "lexical")}
     expected: dict[str, float] = {}
-    for hits in ranked.values():
-        for rank, hit in enumerate(hits, 1):
-            expected[hit.row["id"]] = expected.get(hit.row["id"], 0.0) + 1.0 / (RRF_K + rank)
+    for mode, weight in (("dense", DENSE_WEIGHT), ("lexical", LEXICAL_WEIGHT)):
+        for rank, hit in enumerate(ranked[mode], 1):
+            expected[hit.row["id"]] = expected.get(hit.row["id"], 0.0) + weight / (RRF_K + rank)
     hybrid = search(db, question, k=n, model=_embedder(), mode="hybrid")
     assert len(ranked["lexical"]) < n  # some chunks hold no word of the question: dense alone ranks them
     assert {h.row["id"]: pytest.approx(h.score, abs=1e-6) for h in hybrid} == expected
     assert [h.score for h in hybrid] == sorted((h.score for h in hybrid), reverse=True)
+
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_hybrid_top_k_is_the_top_k_of_the_fusion_of_the_whole_rankings(db, k):
+    """Regression: hybrid fused only the top k of each ranking, so a chunk just below k in both lost its terms."""
+    n = IndexStore(db).count_rows()
+    for question in ["zeppelin duties in the orchard", "tides of the glacier", "varnish for the desert"]:
+        whole = {mode: [h.row["id"] for h in search(db, question, k=n, model=_embedder(), mode=mode)]
+                 for mode in ("dense", "lexical")}  # fmt: skip
+        expected = [i for i, _ in hybrid_fusion(whole["dense"], whole["lexical"])[:k]]
+        hybrid = search(db, question, k=k, model=_embedder(), mode="hybrid")
+        assert [h.row["id"] for h in hybrid] == expected, question
 
 
 def test_lexical_search_loads_no_embedding_model(db):

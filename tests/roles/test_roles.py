@@ -95,3 +95,26 @@ def test_regression_docling_core_chunks_whose_items_have_no_text():
     items = [DocItem(label=DocItemLabel.LIST_ITEM, self_ref=f"#/texts/{i}") for i in range(4)]
     chunk = DocChunk(text="- History\n- Geography\n- Economy\n- Transport", meta=DocMeta(doc_items=items))
     assert chunk_roles([chunk], doc) == ["content"]
+
+
+def test_regression_a_paragraph_merged_into_a_link_list_leaves_its_chunk_content():
+    """Bug: a footer's link list and the council's address merged into one chunk was marked ``links``.
+
+    The address is content (a question about it must find it); a list chunk's other items,
+    headings aside, may hold at most ``LINK_WORDS`` words.
+    """
+    roles = _roles(DATA / "pages" / "council_news.html")
+    address = [role for role, text in roles if "Town Hall, Market Street" in text]
+    assert address == ["content"]
+    assert [role for role, text in roles if "Contact the council" in text] == ["links"]
+
+
+def test_regression_a_list_of_links_between_paragraphs_is_content():
+    """Bug: an article's own list of linked names ("Principal keepers") was marked ``links``.
+
+    Link lists are boilerplate only outside the document's prose (before its first or
+    after its last paragraph of ``PROSE_WORDS`` words); the languages at the end still are.
+    """
+    roles = _roles(DATA / "pages" / "lighthouse_wiki.html")
+    assert [role for role, text in roles if "Robert Oag" in text] == ["content"]
+    assert [role for role, text in roles if "Deutsch" in text] == ["links"]

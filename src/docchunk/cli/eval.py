@@ -31,7 +31,7 @@ ROWS = [  # (label, figure)
 ranker_option = click.option(
     "--ranker", type=click.Choice(["dense", "lexical", "hybrid"]), default="dense", show_default=True,
     help="How each question ranks the chunks: dense (cosine similarity of the embeddings), lexical (BM25) or "
-    "hybrid (reciprocal rank fusion of the two, k=60, as docchunk search).",
+    "hybrid (weighted reciprocal rank fusion of the two, k=60, BM25 weighing 1.5, as docchunk search).",
 )  # fmt: skip
 """``--ranker``, shared by ``eval`` and ``eval-docs``."""
 

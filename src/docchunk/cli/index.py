@@ -116,8 +116,9 @@ def _embedder(model: str, device: str | None, cache: bool) -> Any:
 @click.option("-k", "k", type=click.IntRange(min=1), default=5, show_default=True, help="How many chunks to show.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON array of the hits instead of text.")
 @click.option("--mode", type=click.Choice(["hybrid", "dense", "lexical"]), default="hybrid", show_default=True,
-              help="hybrid: BM25 and vectors fused by reciprocal rank (k=60); dense: cosine similarity of "
-              "the vectors; lexical: BM25 over the full-text index (loads no embedding model).")  # fmt: skip
+              help="hybrid: BM25 and vectors fused by weighted reciprocal rank (k=60, BM25 1.5); dense: "
+              "cosine similarity of the vectors; lexical: BM25 over the full-text index (loads no embedding "
+              "model).")  # fmt: skip
 @click.option("--all-roles", is_flag=True,
               help="Also rank the chunks marked as boilerplate (meta.role navigation, contents, links, furniture, "
               "concepts), which are left out by default.")  # fmt: skip
@@ -127,7 +128,7 @@ def search_command(db: Path, question: str, k: int, as_json: bool, mode: str, al
                    embed_device: str | None, debug: bool) -> None:  # fmt: skip
     """Rank the chunks of the index DB for QUESTION and print the K best.
 
-    For each: the score (--mode hybrid: the reciprocal rank fusion score; dense:
+    For each: the score (--mode hybrid: the weighted reciprocal rank fusion score; dense:
     cosine similarity; lexical: BM25), source, pages, heading path and the chunk's
     text (a table chunk's text holds its rows; the row range is shown). An index
     built before the full-text index gets it on its first hybrid or lexical search.

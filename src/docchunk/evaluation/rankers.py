@@ -4,10 +4,12 @@ The same three modes as ``docchunk search`` (:mod:`docchunk.index`), so that eve
 retrieval figure can be given per ranker. The index ranks with LanceDB's full-text
 index and its ``RRFReranker``; the evaluation ranks whole chunk lists in memory, with
 BM25 from ``bm25s`` (Lucene's variant, ``k1=1.5``, ``b=0.75``; lower case, words of
-two or more letters or digits, English stop words removed, no stemming) and the same
-fusion: ``score(c) = sum over the rankings that hold c of 1 / (RRF_K + rank)``, rank
-1-based (Cormack, Clarke and Büttcher, "Reciprocal Rank Fusion outperforms Condorcet
-and individual Rank Learning Methods", SIGIR 2009).
+two or more letters or digits, English stop words removed, English Snowball stemming
+as LanceDB's full-text index stems) and the same fusion,
+:func:`docchunk.index.fusion.hybrid_fusion`: ``score(c) = 1 / (60 + dense rank) +
+1.5 / (60 + lexical rank)`` over the rankings that hold c, rank 1-based (weighted
+reciprocal rank fusion; Cormack, Clarke and Büttcher, "Reciprocal Rank Fusion
+outperforms Condorcet and individual Rank Learning Methods", SIGIR 2009).
 """
 
 from __future__ import annotations
@@ -19,11 +21,14 @@ import numpy as np
 
 from docchunk._extras import require
 from docchunk.errors import ConfigError
-from docchunk.index.fusion import RRF_K, reciprocal_rank_fusion
+from docchunk.index.fusion import RRF_K, hybrid_fusion, reciprocal_rank_fusion
 
-__all__ = ["RANKERS", "RRF_K", "LexicalScorer", "check_ranker", "content_first", "fuse", "rank", "rank_chunks"]
+__all__ = ["RANKERS", "RRF_K", "STEMMER", "LexicalScorer", "check_ranker", "content_first", "fuse", "rank",
+           "rank_chunks"]  # fmt: skip
 
 RANKERS = ("dense", "lexical", "hybrid")
+STEMMER = "english"
+"""The BM25 words' stemmer (PyStemmer's Snowball English, the stemmer of LanceDB's ``FTS(language="English")``)."""
 
 
 def check_ranker(ranker: str) -> str:
@@ -57,17 +62,21 @@ class LexicalScorer:
 
     Args:
         texts: The chunks' texts (what is embedded: ``contextualize(chunk)``).
+        stemmer: A Snowball stemmer's language (PyStemmer), or None for unstemmed words.
 
     Raises:
-        MissingDependencyError: bm25s is missing (``pip install ".[eval]"``).
+        MissingDependencyError: bm25s or PyStemmer is missing (``pip install ".[eval]"``).
     """
 
-    def __init__(self, texts: Sequence[str]):
+    def __init__(self, texts: Sequence[str], stemmer: str | None = STEMMER):
         self._bm25s: Any = require("bm25s", "eval", "the lexical and hybrid rankers")
+        self._stemmer: Any = None
+        if stemmer is not None:
+            self._stemmer = require("Stemmer", "eval", "stemmed BM25 words").Stemmer(stemmer)
         self.size = len(texts)
         self._model: Any = None
         if texts:
-            tokens = self._bm25s.tokenize(list(texts), stopwords="en", show_progress=False)
+            tokens = self._bm25s.tokenize(list(texts), stopwords="en", stemmer=self._stemmer, show_progress=False)
             self._model = self._bm25s.BM25()
             self._model.index(tokens, show_progress=False)
 
@@ -75,7 +84,8 @@ class LexicalScorer:
         """BM25 score of ``question`` for each text: float array of shape ``(len(texts),)``, 0 where no word matches."""
         if self._model is None:
             return np.zeros(0)
-        words = self._bm25s.tokenize([question], stopwords="en", show_progress=False, return_ids=False)[0]
+        words = self._bm25s.tokenize([question], stopwords="en", stemmer=self._stemmer, show_progress=False,
+                                     return_ids=False)[0]
         return np.asarray(self._model.get_scores(words), dtype=float)
 
 
@@ -85,19 +95,24 @@ def lexical_order(scores: np.ndarray) -> np.ndarray:
     return order[scores[order] > 0]
 
 
-def fuse(rankings: Sequence[np.ndarray], n: int, k: int = RRF_K) -> np.ndarray:
+def fuse(rankings: Sequence[np.ndarray], n: int, k: int = RRF_K, weights: Sequence[float] | None = None) -> np.ndarray:
     """Reciprocal rank fusion of rankings of ``n`` items into one ranking of all ``n``.
 
     Args:
         rankings: Each an int array of item indices, best first (it may hold only some items).
         n: The number of items.
         k: The fusion constant; >= 1.
+        weights: One per ranking (default 1 each).
 
     Returns:
         int array of shape ``(n,)``: :func:`docchunk.index.fusion.reciprocal_rank_fusion`'s
         order, then the items of no ranking, in order.
     """
-    fused = [int(i) for i, _ in reciprocal_rank_fusion([order.tolist() for order in rankings], k)]
+    return _with_rest([i for i, _ in reciprocal_rank_fusion([order.tolist() for order in rankings], k, weights)], n)
+
+
+def _with_rest(fused: list[int], n: int) -> np.ndarray:
+    """``fused`` then the items of ``range(n)`` it lacks, in order: int array of shape ``(n,)``."""
     rest = np.setdiff1d(np.arange(n), fused, assume_unique=True)
     return np.concatenate([np.array(fused, dtype=np.int64), rest]).astype(np.int64)
 
@@ -114,7 +129,8 @@ def rank_chunks(ranker: str, question: np.ndarray, vectors: np.ndarray, lexical:
     Returns:
         int array of shape ``(n,)``. ``lexical`` ranks the chunks with a matching word by
         BM25, then the others in order; ``hybrid`` fuses the dense ranking with the
-        ranking of the matching chunks (:func:`fuse`), as the index's hybrid search does.
+        ranking of the matching chunks (:func:`docchunk.index.fusion.hybrid_fusion`), as
+        the index's hybrid search does.
     """
     if ranker == "dense":
         return rank(question, vectors)
@@ -123,7 +139,7 @@ def rank_chunks(ranker: str, question: np.ndarray, vectors: np.ndarray, lexical:
     if ranker == "lexical":
         rest = np.setdiff1d(np.arange(len(lexical)), words, assume_unique=True)
         return np.concatenate([words, rest]).astype(np.int64)
-    return fuse([rank(question, vectors), words], len(lexical))
+    return _with_rest([i for i, _ in hybrid_fusion(rank(question, vectors).tolist(), words.tolist())], len(lexical))
 
 
 def content_first(order: np.ndarray, marked: np.ndarray) -> np.ndarray:

@@ -129,7 +129,7 @@ def evaluate(eval_set: EvalSet, config: ChunkingConfig, embed: Callable[[list[st
             comparison); None builds ``config``'s chunker. ``config`` still supplies
             the context settings.
         ranker: ``dense`` (cosine similarity), ``lexical`` (BM25 over the embedded
-            texts) or ``hybrid`` (their reciprocal rank fusion); see
+            texts) or ``hybrid`` (their weighted reciprocal rank fusion); see
             :mod:`docchunk.evaluation.rankers`.
 
     Returns:

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 __all__ = ["DEFAULT_MODE", "Searcher"]
 
 DEFAULT_MODE = "hybrid"
-"""The default ranking: BM25 and the vectors, fused by reciprocal rank (see :data:`~docchunk.index.store.RRF_K`)."""
+"""The default ranking: BM25 and the vectors, fused (:func:`~docchunk.index.fusion.hybrid_fusion`)."""
 
 
 class Searcher:
@@ -76,7 +76,7 @@ class Searcher:
         Args:
             query: The question.
             k: How many hits; >= 1.
-            mode: ``hybrid`` (default: BM25 and vectors fused by reciprocal rank),
+            mode: ``hybrid`` (default: BM25 and vectors fused by weighted reciprocal rank),
                 ``dense`` (cosine similarity of the vectors) or ``lexical`` (BM25 over
                 the full-text index; loads no model).
             roles: Rank only chunks of these ``meta.role`` s; the default, content,

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 from docchunk._extras import require
 from docchunk.errors import ConfigError
-from docchunk.index.fusion import RRF_K, reciprocal_rank_fusion
+from docchunk.index.fusion import CANDIDATES, RRF_K, hybrid_fusion
 
 if TYPE_CHECKING:
     import numpy as np
@@ -94,9 +94,10 @@ class SearchHit:
     Attributes:
         score: Higher is closer. ``dense``: the cosine similarity of the query's and
             the chunk's vectors, in [-1, 1]; ``lexical``: the chunk's BM25 score
-            (>= 0); ``hybrid``: the reciprocal rank fusion score of the two rankings,
-            ``sum 1 / (RRF_K + rank)`` over the rankings that hold the chunk (rank
-            1-based), at most ``2 / 61``.
+            (>= 0); ``hybrid``: the weighted reciprocal rank fusion score of the two
+            rankings, ``1 / (60 + dense rank) + 1.5 / (60 + lexical rank)`` over the
+            rankings that hold the chunk (rank 1-based;
+            :func:`docchunk.index.fusion.hybrid_fusion`), at most ``2.5 / 61``.
         row: The chunk's table row without ``vector`` (see :func:`row_schema`).
     """
 
@@ -256,9 +257,9 @@ class IndexStore:
             vector: The query's embedding (``dense``, ``hybrid``); None for ``lexical``.
             k: How many rows; >= 1.
             mode: ``dense`` (cosine distance of the vectors), ``lexical`` (BM25 over the
-                full-text index of :data:`FTS_COLUMN`) or ``hybrid`` (the top ``k`` of
-                each, fused by reciprocal rank with ``k = RRF_K``, as LanceDB's hybrid
-                query with its ``RRFReranker`` does).
+                full-text index of :data:`FTS_COLUMN`) or ``hybrid`` (the top
+                ``max(k, CANDIDATES)`` of each, fused by weighted reciprocal rank:
+                :func:`docchunk.index.fusion.hybrid_fusion`).
             text: The query's text (``lexical``, ``hybrid``).
             roles: Rank only the rows of these ``role`` s (default: content, leaving out
                 the boilerplate the rules of :mod:`docchunk.roles` marked); None: all rows.
@@ -287,10 +288,12 @@ class IndexStore:
         if roles is not None and "role" in names:
             where = f"role IN ({', '.join(_sql_string(r) for r in roles)})"
 
+        limit = k if mode != "hybrid" else max(k, CANDIDATES)
+
         def ranked(query: Any, score: str) -> list[tuple[Row, float]]:
             if where is not None:
                 query = query.where(where, prefilter=True)
-            found = query.select([*columns, score]).limit(k).to_list()
+            found = query.select([*columns, score]).limit(limit).to_list()
             return [(row, float(row.pop(score))) for row in found]
 
         def dense() -> list[tuple[Row, float]]:
@@ -305,5 +308,5 @@ class IndexStore:
             return [SearchHit(score=score, row=row) for row, score in lexical()]
         by_vector, by_words = dense(), lexical()
         rows = {row["id"]: row for row, _ in by_words + by_vector}
-        ranks = [[row["id"] for row, _ in by_vector], [row["id"] for row, _ in by_words]]
-        return [SearchHit(score=score, row=rows[i]) for i, score in reciprocal_rank_fusion(ranks, RRF_K)[:k]]
+        fused = hybrid_fusion([row["id"] for row, _ in by_vector], [row["id"] for row, _ in by_words])
+        return [SearchHit(score=score, row=rows[i]) for i, score in fused[:k]]
