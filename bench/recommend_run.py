@@ -157,6 +157,8 @@ def main() -> int:
                 line = {"set": set_name, "label": name, "family": family, "size": size, "ctx": ctx,
                         "headings": headings, "table": tab, **summarise(rows, groups),
                         "chunks": sum(c["count"] for c in report.chunks.values()),
+                        "mean_tokens": round(sum(c["count"] * c["mean_tokens"] for c in report.chunks.values())
+                                             / max(1, sum(c["count"] for c in report.chunks.values())), 1),
                         "seconds": round(time.time() - started, 1),
                         "per_question": {f: [round(r[f], 2) for r in rows] for f in PAIRED}}  # fmt: skip
                 with args.out.open("a", encoding="utf-8") as handle:

@@ -3,7 +3,7 @@
     python bench/retrieval_peers.py ../shared/eval/chroma-general [--peer semchunk --peer langchain] [--size 200]
 
 Each peer chunks at ``--size`` cl100k tokens (200 by default) without overlap; its chunks become
-exact spans of the corpus (semchunk's offsets; LangChain's ``add_start_index`` and LlamaIndex's
+exact spans of the corpus (semchunk's and chonkie's offsets; LangChain's ``add_start_index`` and LlamaIndex's
 ``start_char_idx``/``end_char_idx``, both checked against the text by ``evaluate``) and are
 scored by :func:`docchunk.evaluation.evaluate` with all-MiniLM-L6-v2 and the shared embedding
 cache, exactly as ``docchunk eval`` scores docchunk's chunkers. A peer that is not installed is
@@ -82,7 +82,21 @@ class LlamaIndexSentence:
         return [Chunk(text=n.text, start_index=n.start_char_idx, end_index=n.end_char_idx) for n in nodes]
 
 
-PEERS: dict[str, Any] = {"semchunk": Semchunk, "langchain": LangChainRecursive, "llama-index": LlamaIndexSentence}
+class ChonkieRecursive:
+    """chonkie's ``RecursiveChunker`` (default rules) at ``size`` cl100k tokens (its offsets)."""
+
+    def __init__(self, size: int = SIZE) -> None:
+        import chonkie
+
+        self.name = f"chonkie recursive {size}"
+        self.chunker = chonkie.RecursiveChunker(tokenizer=_cl100k(), chunk_size=size)
+
+    def chunk(self, text: str) -> list[Chunk]:
+        return [Chunk(text=c.text, start_index=c.start_index, end_index=c.end_index) for c in self.chunker.chunk(text)]
+
+
+PEERS: dict[str, Any] = {"semchunk": Semchunk, "chonkie": ChonkieRecursive, "langchain": LangChainRecursive,
+                         "llama-index": LlamaIndexSentence}  # fmt: skip
 
 
 def main() -> int:

@@ -3,6 +3,7 @@
 Usage:
     python bench/text_run.py [--corpus ../shared/corpus/docling] [--mixed ../shared/eval/chroma-general/corpora]
                              [--mb 1 10] [--repeats 5] [--modes character tiktoken hf token fast]
+                             [--peers chonkie semchunk langchain semantic-text-splitter]
 
 The input is mixed text: the Markdown export of the corpus documents and the texts of
 the ``--mixed`` folder (chat logs, financial filings, PubMed abstracts, a speech,
@@ -196,12 +197,12 @@ def check_ours(mode: str, text: str, chunks: list, count: Callable[[str], int], 
         sys.exit(f"{mode}: docchunk has {wrong} chunks with a wrong token_count; refusing to report")
 
 
-def run_mode(mode: str, text: str, repeats: int) -> None:
-    """Time docchunk and the peers of ``mode`` on ``text``; print one row each."""
+def run_mode(mode: str, text: str, repeats: int, only: list[str] | None = None) -> None:
+    """Time docchunk and the peers of ``mode`` on ``text`` (only those whose name starts with one of ``only``)."""
     mb = len(text.encode()) / 1e6
     tok, count, size, native = mode_setup(mode)
     makers = {"docchunk": ours(mode, size, tok)}
-    makers.update(peers(mode, size, native))
+    makers.update({k: v for k, v in peers(mode, size, native).items() if only is None or k.startswith(tuple(only))})
     results = timed_together(makers, text, repeats)
     t_ours, chunks = results.pop("docchunk")
     check_ours(mode, text, chunks, count, size)
@@ -226,6 +227,8 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--modes", nargs="+", default=["character", "tiktoken", "hf", "token", "fast"],
                         choices=["character", "tiktoken", "hf", "token", "fast"])  # fmt: skip
+    parser.add_argument("--peers", nargs="+", default=None,
+                        help="only these peers (by name prefix: chonkie, semchunk, langchain, semantic-text-splitter)")
     args = parser.parse_args()
     for mb in args.mb:
         text = build_text(args.corpus, args.mixed, mb)
@@ -233,7 +236,7 @@ def main() -> None:
         print(f"{'mode':<10} {'chunker':<24} {'seconds':>8} {'MB/s':>7} {'chunks':>7} {'over limit':>10} "
               f"{'peer/ours':>10}")  # fmt: skip
         for mode in args.modes:
-            run_mode(mode, text, args.repeats)
+            run_mode(mode, text, args.repeats, args.peers)
 
 
 if __name__ == "__main__":

@@ -61,6 +61,19 @@ def _hypothesis_profiles() -> None:
 _hypothesis_profiles()
 
 
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Before the first Hypothesis test: the same examples whatever ran before in this process.
+
+    See :func:`tests.helpers.properties.preload_local_constants` (read once, on the first
+    property test, so that a run without one does not pay for it). Hypothesis's pytest plugin
+    marks each ``@given`` test ``hypothesis``; a test that runs Hypothesis inside carries the mark by hand.
+    """
+    if item.get_closest_marker("hypothesis") is not None:
+        from tests.helpers.properties import preload_local_constants
+
+        preload_local_constants()
+
+
 @pytest.fixture(autouse=True)
 def _shared_documents_unchanged():
     """Fails the test (in its teardown) that changed a document shared through ``tests.helpers.load``."""

@@ -6,7 +6,7 @@ import re
 from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import docchunk
@@ -33,15 +33,28 @@ def _tokenizer(name: str):
     return docchunk.get_tokenizer(spec)
 
 
+def two_title_tables():
+    """Two one-cell tables of the same text "the" (found by the order-dependent runs, issue 45): the
+    first is a title that heads the second, its text in the second's ``captions``, not its text."""
+    from docling_core.types.doc import DoclingDocument, TableCell, TableData
+
+    doc = DoclingDocument(name="generated")
+    for _ in range(2):
+        cell = TableCell(text="the", start_row_offset_idx=0, end_row_offset_idx=1, start_col_offset_idx=0,
+                         end_col_offset_idx=1, column_header=True)  # fmt: skip
+        doc.add_table(data=TableData(num_rows=1, num_cols=1, table_cells=[cell]))
+    return doc
+
+
 def is_subsequence(needle: str, haystack: str) -> bool:
     it = iter(haystack)
     return all(ch in it for ch in needle)
 
 
-@pytest.mark.xfail(strict=False, reason='issue 45 (open): after the merge of 4 December the generated documents still find faults that depend on what ran before in the same worker (text lost, a whitespace-only chunk in page/line/hybrid); pinned, not yet fixed')  # noqa: E501
 @pytest.mark.parametrize("name", list(TOKENIZERS))
 @settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(doc=documents(), size_index=st.integers(0, 2), merge_peers=st.booleans(), emit=st.booleans())
+@example(doc=two_title_tables(), size_index=0, merge_peers=False, emit=False)
 def test_hybrid_invariants(name, doc, size_index, merge_peers, emit):
     tok = _tokenizer(name)
     max_tokens = TOKENIZERS[name][1][size_index]
@@ -64,10 +77,11 @@ def test_hybrid_invariants(name, doc, size_index, merge_peers, emit):
             assert chunk.text, "empty chunk"
 
     # no content dropped: every non-space character of the structural chunks, in order
-    # (tables come row by row, or split between cells: then as a multiset)
+    # (tables come row by row, or split between cells: then as a multiset); a chunk's
+    # captions count, before its text: a title table's text heads the table after it there
     hierarchical = docchunk.HierarchicalChunker(tokenizer=tok, always_emit_headings=emit)
     structure = "".join(_WS.sub("", c.text) for c in hierarchical.chunk(doc))
-    output = "".join(_WS.sub("", c.text) for c in chunks)
+    output = "".join(_WS.sub("", t) for c in chunks for t in [*(c.meta.captions or []), c.text])
     if doc.tables:
         # a table row split between its triplets drops the ". " that joined them (a separator, not text)
         assert not Counter(structure.replace(".", "")) - Counter(output.replace(".", ""))

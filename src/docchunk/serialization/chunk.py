@@ -27,7 +27,7 @@ __all__ = [
 
 
 _OWN_FIELDS = ["token_count", "page_numbers", "oversized", "context_prefix", "context_suffix", "expanded", "table_rows",
-               "table_cols", "spans", "page_boxes", "headings_dropped", "role"]
+               "table_cols", "spans", "page_boxes", "headings_dropped", "table_context_dropped", "role"]
 
 
 class ItemSpan(BaseModel):
@@ -100,6 +100,15 @@ class DocMeta(_DLDocMeta):
             holds the rest of the path, maybe nothing): a table row kept whole under a
             path costing more than half the budget, or a path larger than the budget
             on its own. None when ``headings`` is the whole path.
+        table_context_dropped: Default mode of :class:`docchunk.HybridChunker`, for a
+            chunk of a split table's rows: what of the table's context the chunk lacks
+            because it did not fit ``max_tokens`` beside a row, in this order:
+            ``"caption"`` (the caption and description, then a chunk of their own before
+            the table), ``"headers"`` (the Markdown header lines, a chunk of their own;
+            a user's Markdown table serializer's header, when larger than the budget),
+            ``"notes"`` (the table-wide notes, a period or units over every column, that
+            open each later piece of a records or triplets table). None when the chunk
+            carries all of them (or the table has none).
         role: What the chunk is when a boilerplate rule of :mod:`docchunk.roles` marks
             it: ``"navigation"``, ``"contents"``, ``"links"``, ``"furniture"`` or
             ``"concepts"``; None for content. Set after chunking, never by a chunker.
@@ -117,6 +126,7 @@ class DocMeta(_DLDocMeta):
     spans: list[ItemSpan] | None = None
     page_boxes: list[PageBox] | None = None
     headings_dropped: list[str] | None = None
+    table_context_dropped: list[str] | None = None
     role: str | None = None
 
     excluded_embed: ClassVar[list[str]] = [*_DLDocMeta.excluded_embed, *_OWN_FIELDS]

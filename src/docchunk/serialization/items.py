@@ -52,6 +52,8 @@ from docling_core.types.doc.document import (
     KeyValueItem,
     NodeItem,
     PictureItem,
+    SectionHeaderItem,
+    TitleItem,
 )
 from docling_core.types.doc.labels import GraphLinkLabel
 
@@ -269,11 +271,23 @@ def orig_only_formula(item: object) -> TypeGuard[FormulaItem]:
     return isinstance(item, FormulaItem) and not item.text and bool((item.orig or "").strip())
 
 
+def markup_only(item: object) -> TypeGuard[CodeItem | TitleItem | SectionHeaderItem]:
+    """Whether ``item`` is a heading, or a code block without children, of blank text (docling-core: its markup alone).
+
+    A heading's children are parts of their own (docling-core writes the heading's line alone).
+    """
+    if isinstance(item, (TitleItem, SectionHeaderItem)):
+        return not item.text.strip()
+    return isinstance(item, CodeItem) and not item.text.strip() and not item.children
+
+
 class FaithfulChunkingSerializer(ChunkingSerializer):
     """The default mode's document serializer: :class:`ChunkingSerializer` without placeholders or furniture.
 
     - A formula is its LaTeX ``text`` (``$$...$$``, as docling-core writes it), else
       its ``orig`` as plain text, else nothing (docling-core: ``<!-- formula-not-decoded -->``).
+    - A heading, or a code block without children, whose text is blank writes
+      nothing: no bare fences, no bare ``# `` (docling-core writes the markup alone).
     - A code block written with emphasis (a bold ``<pre>`` of an HTML page) is the
       fenced block alone: docling-core writes the marks around the fence lines, so
       neither is a fence line and the code reads as open Markdown.
@@ -303,7 +317,12 @@ class FaithfulChunkingSerializer(ChunkingSerializer):
         return ser
 
     def serialize(self, *, item: NodeItem | None = None, **kwargs: Any) -> SerializationResult:
-        """``ChunkingSerializer.serialize``, with an ``orig``-only formula as its ``orig``."""
+        """``ChunkingSerializer.serialize``; an ``orig``-only formula as its ``orig``; :func:`markup_only`: nothing."""
+        if markup_only(item):  # its markup alone would be a chunk of bare fences or a bare "# " (issue 45)
+            visited = kwargs.get("visited")
+            if visited is not None:
+                visited.add(item.self_ref)
+            return create_ser_result()
         if orig_only_formula(item):
             visited = kwargs.get("visited")
             if visited is not None:

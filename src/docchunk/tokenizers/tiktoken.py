@@ -49,6 +49,7 @@ def _unassigned(char: str) -> bool:
 
 _CONTINUATION = bytes(range(0x80, 0xC0))  # the bytes that continue a UTF-8 character
 _CHAR_TABLES: dict[tuple[str, int], tuple[list[int], list[int]]] = {}  # by encoding: see _char_tables
+_CHAR_ARRAYS: dict[tuple[str, int, str], tuple[Any, Any]] = {}  # the same as numpy arrays
 
 
 def _token_bytes(enc: Any) -> Iterator[tuple[bytes, int]]:
@@ -94,6 +95,32 @@ class _LazyPositions(TokenPositions):
         if inside[tokens[a]] or (b < self.n and inside[tokens[b]]):
             return None
         return min(b, self.n) - a
+
+
+class _ArrayPositions(TokenPositions):
+    """Token offsets summed at once with numpy (see :meth:`TiktokenTokenizer.token_positions`)."""
+
+    def __init__(self, offsets: Any, inside: Any):
+        super().__init__(offsets)  # a numpy array: read one offset at a time, never converted whole
+        self._inside = inside  # per token: 1 when it starts inside a character
+
+    def at(self, k: int) -> int:
+        return int(self._offsets[k])
+
+    def between(self, a: int, b: int) -> int | None:
+        """``b - a`` when neither token starts inside a character; else None."""
+        if self._inside[a] or (b < self.n and self._inside[b]):
+            return None
+        return min(b, self.n) - a
+
+
+def _numpy() -> Any:
+    """The numpy module when it is installed (it is not a dependency), else None."""
+    try:
+        import numpy
+    except ImportError:  # pragma: no cover - numpy comes with most installs
+        return None
+    return numpy
 
 
 class TiktokenTokenizer(Tokenizer):
@@ -154,12 +181,38 @@ class TiktokenTokenizer(Tokenizer):
         return [max(0, o) for o in offsets] if min(offsets) < 0 else offsets
 
     def token_positions(self, text: str) -> TokenPositions:
-        """The offsets of :meth:`token_offsets`, computed only for the tokens asked for (after one ``encode``)."""
+        """The offsets of :meth:`token_offsets`, after one ``encode``.
+
+        With numpy installed, the tokens come as an array (``Encoding.encode_to_numpy``,
+        no Python int per token) and the offsets are summed from the per-token tables
+        at once; else they are summed lazily, only up to the tokens asked for.
+        """
+        np = _numpy()
+        if np is not None and isinstance(text, str):
+            try:
+                tokens = self._enc.encode_to_numpy(text, disallowed_special=())  # = encode_ordinary
+            except UnicodeEncodeError:  # lone surrogates: encode_ordinary repairs them
+                tokens = None
+            if tokens is not None:
+                chars, inside = self._char_arrays(np)
+                per_token = chars[tokens]
+                shifts = inside[tokens]
+                offsets = np.cumsum(per_token) - per_token - shifts
+                return _ArrayPositions(np.maximum(offsets, 0), shifts)
         try:
             tokens = self._enc.encode_ordinary(text)
         except TypeError as exc:
             raise not_text_error(self.name, [text]) or exc from exc
         return _LazyPositions(tokens, *self._char_tables())
+
+    def _char_arrays(self, np: Any) -> tuple[Any, Any]:
+        """:meth:`_char_tables` as numpy arrays (int64 characters, int8 flags), built once per encoding."""
+        key = (self._enc.name, self._enc.n_vocab, "numpy")
+        arrays = _CHAR_ARRAYS.get(key)
+        if arrays is None:
+            chars, inside = self._char_tables()
+            arrays = _CHAR_ARRAYS[key] = (np.asarray(chars, dtype=np.int64), np.asarray(inside, dtype=np.int8))
+        return arrays
 
     def _char_tables(self) -> tuple[list[int], list[int]]:
         """Two tables by token id, built once per encoding.

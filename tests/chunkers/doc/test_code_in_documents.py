@@ -300,3 +300,29 @@ def test_strategy_can_be_assigned_after_construction():
     assert any(is_code(c) for c in chunker.chunk(doc))
     with pytest.raises(docchunk.ConfigError, match="code_chunking_strategy"):
         chunker.code_chunking_strategy = "python"
+
+
+@pytest.mark.parametrize("kind", ["code", "title", "section_header"])
+@pytest.mark.parametrize("in_list", [False, True])
+def test_blank_code_block_or_heading_gives_no_bare_markup(kind, in_list):
+    """Regression (issue 45): an empty code block was written as two bare fences, an empty heading as
+    ``# ``; in a chunk of their own, or lines of markup among a list item's text. They write nothing."""
+    from docling_core.types.doc import DocItemLabel, DoclingDocument
+
+    doc = DoclingDocument(name="blank")
+    parent = doc.add_list_item("item", parent=doc.add_list_group()) if in_list else None
+    doc.add_text(label=DocItemLabel.TEXT, text="before", parent=parent)
+    if kind == "code":
+        doc.add_code("", parent=parent)
+    elif kind == "title":
+        doc.add_title("", parent=parent)
+    else:
+        doc.add_heading(" ", level=2, parent=parent)
+    doc.add_text(label=DocItemLabel.TEXT, text="after", parent=parent)
+    chunkers = [docchunk.HybridChunker(tokenizer="word", max_tokens=64), docchunk.HierarchicalChunker(),
+                docchunk.PageChunker(tokenizer="word", max_tokens=64),
+                docchunk.LineBasedTokenChunker(tokenizer="word", max_tokens=64)]  # fmt: skip
+    for chunker in chunkers:
+        lines = [line.strip() for c in chunker.chunk(doc) for line in c.text.splitlines()]
+        assert [line for line in lines if line] == (["- item"] if in_list else []) + ["before", "after"], (
+            type(chunker).__name__, lines)  # fmt: skip

@@ -50,6 +50,34 @@ def test_item_without_provenance_is_kept_on_the_previous_page():
     assert [c.meta.page_numbers for c in ours] == [[1], [2]]
 
 
+@pytest.mark.parametrize("max_tokens", [None, 15])
+def test_whitespace_note_gives_no_whitespace_chunk(max_tokens):
+    """Regression (issue 45, found by the order-dependent fuzz runs): a note of one space in the
+    furniture layer (body text of the default mode) was a part of its page: a chunk ``' '`` of its
+    own when the page was split, else a page chunk opening with a space and a blank line."""
+    from docling_core.types.doc import ContentLayer, DocItemLabel
+
+    doc = _two_pages("blank-note")
+    doc.add_text(label=DocItemLabel.FOOTNOTE, text=" ", content_layer=ContentLayer.FURNITURE, prov=prov(1))
+    doc.add_text(label=DocItemLabel.TEXT, text="first page text", prov=prov(1))  # 15 characters
+    doc.add_text(label=DocItemLabel.TEXT, text="second page", prov=prov(2))
+    chunks = list(PageChunker(tokenizer="character", max_tokens=max_tokens).chunk(doc))
+    assert [c.text for c in chunks] == ["first page text", "second page"]
+
+
+def test_heading_child_without_provenance_is_kept():
+    """Regression (issue 45, fuzz counterexample lost_control_character_page): a text without provenance
+    under a heading of page 1 (a part of its own) was marked placed with its heading, and lost."""
+    from docling_core.types.doc import DocItemLabel
+
+    doc = _two_pages("heading-child")
+    heading = doc.add_heading("Scope", level=1, prov=prov(1))
+    doc.add_text(label=DocItemLabel.TEXT, text="unpaged child", parent=heading)
+    doc.add_text(label=DocItemLabel.TEXT, text="second page text", prov=prov(2))
+    chunks = list(PageChunker(tokenizer="word", max_tokens=None).chunk(doc))
+    assert [c.text for c in chunks] == ["## Scope\n\nunpaged child", "second page text"]
+
+
 def _two_pages(name: str):
     from docling_core.types.doc import DoclingDocument, Size
 

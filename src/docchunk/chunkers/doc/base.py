@@ -176,6 +176,7 @@ class DocumentChunker(BaseChunker):
             spans=spans_of(completed(piece, doc, caption_items), texts),
             page_boxes=page_boxes_of(piece.items, doc),
             headings_dropped=piece.headings_dropped,
+            table_context_dropped=list(piece.table_context_dropped) if piece.table_context_dropped else None,
         )
         chunk = DocChunk(text=piece.text, meta=meta)
         chunk._budget = self._budget()

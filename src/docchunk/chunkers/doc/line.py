@@ -10,7 +10,6 @@ from docling_core.types.doc import DoclingDocument
 
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
 from docchunk.chunkers.doc.compat.table_lines import split_lines
-from docchunk.chunkers.doc.mode import COMPAT
 from docchunk.errors import ConfigError
 from docchunk.serialization.chunk import DocChunk, DocMeta, page_numbers_of
 from docchunk.tokenizers import Sizer
@@ -28,13 +27,14 @@ _PART_SEP = "\n\n"  # docling-core's Markdown serializer joins the document's pa
 class LineBasedTokenChunker(DocumentChunker):
     r"""Chunks a document's serialized text into token-bounded runs of whole lines.
 
-    The document is serialized (docling-core's chunking serializer by default) and
-    cut into lines; lines are packed greedily into chunks of at most ``max_tokens``
-    tokens of ``tokenizer``, each chunk starting with ``prefix`` (for example a
-    table header). A line is cut only when it does not fit in a fresh chunk on its
-    own: at the last space that fits, else anywhere. The prefix counts against the
-    budget. Algorithm and decisions follow docling-core's
-    ``LineBasedTokenChunker`` (same chunk texts for the same tokenizer and budget).
+    The document is serialized (the mode's serializer: docchunk's default one, or
+    docling-core's chunking serializer with ``docling_compat=True``) and cut into
+    lines; lines are packed greedily into chunks of at most ``max_tokens`` tokens of
+    ``tokenizer``, each chunk starting with ``prefix`` (for example a table header).
+    A line is cut only when it does not fit in a fresh chunk on its own: at the last
+    space that fits, else anywhere. The prefix counts against the budget. Algorithm
+    and decisions follow docling-core's ``LineBasedTokenChunker`` (with
+    ``docling_compat=True``, the same chunk texts for the same tokenizer and budget).
 
     Invariants: ``meta.token_count`` is the tokens of the chunk text;
     ``token_count <= max_tokens`` unless one character alone is larger (then
@@ -42,8 +42,10 @@ class LineBasedTokenChunker(DocumentChunker):
     prefixes give back the serialized text; no chunk is empty or only the prefix.
 
     Differences of the default mode from ``docling_compat=True`` (``docs/compat.md``):
-    each chunk's ``doc_items`` are the elements its lines come from (docling-core
-    puts every element of the document in every chunk), and ``page_numbers`` follow.
+    the text is the default serializer's, which keeps what docling-core's loses (a rich
+    table cell in the corner, footnotes in the furniture layer; tables as records); each
+    chunk's ``doc_items`` are the elements its lines come from (docling-core puts every
+    element of the document in every chunk), and ``page_numbers`` follow.
 
     Args:
         tokenizer: Any spec :func:`docchunk.get_tokenizer` accepts; default all-MiniLM-L6-v2.
@@ -100,8 +102,11 @@ class LineBasedTokenChunker(DocumentChunker):
     def chunk(self, dl_doc: DoclingDocument, **kwargs: Any) -> Iterator[DocChunk]:
         """Yield the chunks of ``dl_doc`` in order (see the class invariants)."""
         check_document(dl_doc)
-        # both modes chunk docling-core's text (the same chunk texts); the default differs in doc_items only
-        ser = COMPAT.serializer(self.serializer_provider, dl_doc, "records", False)
+        ser = self.mode.serializer(self.serializer_provider, dl_doc, "records", self.include_furniture)
+        # default mode: a document with text that gives no chunk raises a DocumentError saying why
+        yield from self.mode.results(self._chunks(dl_doc, ser), dl_doc, self, ser)
+
+    def _chunks(self, dl_doc: DoclingDocument, ser: BaseDocSerializer) -> Iterator[DocChunk]:
         res = ser.serialize()
         if not res.text:
             return

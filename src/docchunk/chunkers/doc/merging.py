@@ -271,6 +271,7 @@ def join_pieces(run: HybridRun, a: Piece, b: Piece) -> Piece:
         table_rows=rows,
         table_cols=joined_cols(a, b) if rows is not None else None,
         headings_dropped=a.headings_dropped or b.headings_dropped,
+        table_context_dropped=a.table_context_dropped or b.table_context_dropped,
     )
 
 

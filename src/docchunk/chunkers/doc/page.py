@@ -216,12 +216,14 @@ def page_parts(doc: DoclingDocument, serializer: BaseDocSerializer) -> dict[int,
 
 
 def _written(res: SerializationResult) -> bool:
-    """Whether ``res`` writes an item's text: some text, from some item.
+    """Whether ``res`` writes an item's text: some text that is not only whitespace, from some item.
 
     An item with empty text may still be written as markup alone (``[](url)`` for an
     empty text with a hyperlink); such a part has no item and is no part of a page.
+    Nor is a part of whitespace only (a note of one space): alone after a split it was a
+    blank chunk, else a page opening with it (issue 45).
     """
-    return bool(res.text) and bool(res.spans)
+    return bool(res.text.strip()) and bool(res.spans)
 
 
 def _unpaged(doc: DoclingDocument, items: list[DocItem]) -> list[NodeItem]:
@@ -256,11 +258,13 @@ def _place_within(
     holders = [(page_no, i) for page_no, parts in pages.items() for i, p in enumerate(parts)
                if refs & {it.self_ref for it in p.items}]  # fmt: skip
     seen.update(refs)
-    seen.update(it.self_ref for it in missing)
     if len(holders) == 1:
         page_no, i = holders[0]
         pages[page_no][i] = _Part(text=whole.text, items=whole.items, order=pages[page_no][i].order)
+        # a missing item that ``whole`` does not write (a heading's child: a part of its own) is
+        # placed by that part, after it (issue 45: it was marked seen here, and lost)
         return
+    seen.update(it.self_ref for it in missing)
     for item in missing:  # distinct items: the subtrees of distinct elements, then those elements
         res = serializer.serialize(item=item)
         if not _written(res):

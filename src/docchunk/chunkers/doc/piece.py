@@ -68,6 +68,9 @@ class Piece:
     # default mode: the outer headings of the path left out of ``headings`` because they did not
     # fit with the text (``DocMeta.headings_dropped``); None when the path is whole
     headings_dropped: list[str] | None = None
+    # default mode: what a piece of a split table lacks of its table's context because it did not
+    # fit the budget beside the rows: "caption", "headers", "notes" (``DocMeta.table_context_dropped``)
+    table_context_dropped: tuple[str, ...] | None = None
     # a code item for the code chunking strategy: None, or the final chunks (compat mode),
     # or [] until the chunker chunks the code with its budget (default mode)
     code_chunks: list[CodeChunk] | None = None

@@ -44,6 +44,7 @@ from docchunk.chunkers.doc.piece import Piece, pages_of
 from docchunk.chunkers.doc.provenance import align
 from docchunk.chunkers.doc.tables.balance import balance_tables
 from docchunk.chunkers.doc.tables.pieces import by_rows, split_table, table_of
+from docchunk.chunkers.doc.tables.user_lines import split_user_table
 from docchunk.serialization.inline import one_inline_run
 
 if TYPE_CHECKING:
@@ -169,11 +170,16 @@ def split_table_piece(run: HybridRun, piece: Piece) -> list[Piece]:
     """Pieces of one walked piece: a table's whole rows, each with ``table_rows`` set (default mode).
 
     A table is chunked by rows (:func:`docchunk.chunkers.doc.tables.pieces.split_table`)
-    when the serializer writes tables by rows (the default); any other piece, and
-    tables of a user's own serializer, are split at element boundaries (``run.split_by_items``).
+    when the serializer writes tables by rows (the default); a table of a user's own
+    Markdown table serializer by whole lines under its header (:func:`split_user_table`);
+    any other piece at element boundaries (``run.split_by_items``).
     """
     table = _row_table(run, piece)
     if table is None:
+        own = table_of(piece)  # a table of the user's serializer: Markdown lines split by rows, if it writes them
+        by_lines = split_user_table(run, piece, own) if own is not None else None
+        if by_lines is not None:
+            return by_lines
         listed = split_list_piece(run, piece)
         if listed is not None:
             return listed

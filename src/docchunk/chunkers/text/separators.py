@@ -3,8 +3,8 @@
 Each preset is a list of literal strings (never regexes), plus two named rules that no
 literal string can express: :data:`SENTENCE` (sentence ends) and :data:`SETEXT_HEADING`
 (Markdown headings underlined with ``===`` or ``---``). The prose presets (the default,
-``markdown``, ``html``, ``latex``) end with the paragraph, line, sentence, word, character
-tail :data:`DEFAULT_SEPARATORS`; the code presets end with LangChain's tail
+``markdown``, ``html``, ``latex``) end with the paragraph, line, sentence, word (space, then
+tab), character tail :data:`DEFAULT_SEPARATORS`; the code presets end with LangChain's tail
 :data:`LANGCHAIN_SEPARATORS` (no sentence level) and follow LangChain's
 ``RecursiveCharacterTextSplitter.get_separators_for_language`` and chunk-clj. The
 ``langchain`` preset is LangChain's default list itself.
@@ -32,8 +32,9 @@ RULES = (SENTENCE, SETEXT_HEADING)
 
 LANGCHAIN_SEPARATORS = ["\n\n", "\n", " ", ""]
 """LangChain's default separators: paragraph, line, word, character (the ``langchain`` preset)."""
-DEFAULT_SEPARATORS = ["\n\n", "\n", SENTENCE, " ", ""]
-"""The default: paragraph, line, sentence, word, character."""
+DEFAULT_SEPARATORS = ["\n\n", "\n", SENTENCE, " ", "\t", ""]
+"""The default: paragraph, line, sentence, word (a space, then a tab: text whose words are
+tab-separated is cut between them, not inside one, as semchunk does), character."""
 
 _HEADINGS = ["\n# ", "\n## ", "\n### ", "\n#### ", "\n##### ", "\n###### "]
 _PROSE = ("markdown", "html", "latex")  # presets that end with the sentence level

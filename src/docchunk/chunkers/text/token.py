@@ -10,8 +10,7 @@ from docchunk.types.chunk import make_chunks
 
 __all__ = ["TokenChunker", "token_windows"]
 
-_REACH = 16  # tokens back from an unclean window end to look for a clean one (see token_windows)
-
+_REACH = 16  # tokens from an unclean window end or start to look for a clean one (see token_windows)
 
 
 def token_windows(
@@ -24,8 +23,8 @@ def token_windows(
     character). A window whose both ends are ends of the text or clean boundaries
     (:meth:`Tokenizer.clean_boundary`: counts add up across them) holds exactly the
     tokens that start in it, so its count comes from the one tokenization of the text;
-    with a clean start but not a clean end, from that tokenization up to a clean token
-    start at most 16 tokens before the end, plus the rest counted alone; any other
+    an unclean end (or start) is counted alone from (or up to) a clean token start at
+    most 16 tokens away, the tokens between from the one tokenization; any other
     window is counted again. A window over ``chunk_size`` is shrunk until it fits. A single
     character larger than ``chunk_size`` is emitted alone, oversized. Offsets are
     shifted by ``base``.
@@ -42,25 +41,43 @@ def token_windows(
         return len(text) if index >= n else (0 if index == 0 else positions.at(index))
 
     clean_boundary, size = tokenizer.clean_boundary, len(text)
+    pairs: dict[tuple[str, str], bool] = {}  # clean_boundary by the two characters, memoized
 
     def clean(position: int) -> bool:
-        return position in (0, size) or clean_boundary(text[position - 1], text[position])
+        if position in (0, size):
+            return True
+        pair = (text[position - 1], text[position])
+        flag = pairs.get(pair)
+        if flag is None:
+            flag = pairs[pair] = bool(clean_boundary(*pair))
+        return flag
+
+    def clean_token(first: int, stop: int, step: int) -> int | None:
+        """The first token index from ``first`` towards ``stop`` (excluded) that starts at a clean position."""
+        for k in range(first, stop, step):
+            if clean(char_at(k)):
+                return k
+        return None
 
     def counted(a: int, b: int) -> int:
-        """Tokens of the window from token ``a`` to before token ``b``: from the offsets between clean ends."""
+        """Tokens of the window from token ``a`` to before token ``b``.
+
+        Counts add up across clean positions, and between two clean token starts the
+        text's one tokenization holds exactly the tokens of that span alone. So the
+        window is: the characters up to the first clean token start (at most 16 tokens
+        in, counted alone), the tokens from there to the last clean token start (at
+        most 16 tokens before the end; from the offsets), and the rest (counted alone).
+        """
         start, end = char_at(a), char_at(b)
-        if clean(start):
-            if clean(end):
-                known = positions.between(a, b)
+        first = a if clean(start) else clean_token(a + 1, min(b, a + _REACH), 1)
+        if first is not None:
+            last = b if clean(end) else clean_token(b - 1, max(first, b - _REACH) - 1, -1)
+            if last is not None:
+                known = positions.between(first, last)
                 if known is not None:
-                    return known
-            else:  # the tokens up to a clean token start near the end, plus the rest counted alone
-                for k in range(b - 1, max(a, b - _REACH), -1):
-                    if clean(char_at(k)):
-                        head = positions.between(a, k)
-                        if head is not None:
-                            return head + tokenizer.count_tokens(text[char_at(k) : end])
-                        break
+                    head = tokenizer.count_tokens(text[start : char_at(first)]) if first > a else 0
+                    tail = tokenizer.count_tokens(text[char_at(last) : end]) if last < b else 0
+                    return head + known + tail
         return tokenizer.count_tokens(text[start:end])
 
     out: list[Chunk] = []

@@ -139,6 +139,9 @@ class TablePiece:
             :attr:`TableRow.lead_cols`, which every piece of the row repeats. An
             entry split by text lists its columns in each of its fragments. None
             for a piece of whole rows.
+        dropped: What of the table's context the piece lacks because it did not fit
+            beside a row: ``"headers"`` (the Markdown head, then a piece of its own),
+            ``"notes"`` (the table-wide notes of a later piece). Empty when it carries all.
     """
 
     text: str
@@ -146,6 +149,7 @@ class TablePiece:
     tokens: int
     oversized: bool = False
     cols: tuple[tuple[int, int, int], ...] | None = None
+    dropped: tuple[str, ...] = ()
 
 
 def col_ranges(row: int, cols: Iterable[int]) -> tuple[tuple[int, int, int], ...]:

@@ -14,7 +14,7 @@ from docling_core.transforms.serializer.markdown import MARKDOWN_SEPARATOR_ROW_R
 
 from docchunk.tokenizers import Sizer
 
-__all__ = ["split_lines", "split_table_by_columns"]
+__all__ = ["markdown_row", "parse_cells", "split_lines", "split_table_by_columns"]
 
 def _split_by_limit(text: str, limit: int, sizer: Sizer, prefix: str = "") -> tuple[str, str]:
     """Split ``text`` into ``(head, tail)`` with ``count(prefix + head) <= limit``.
@@ -175,7 +175,7 @@ def split_lines(
     return chunks
 
 
-def _parse_cells(row: str) -> list[str]:
+def parse_cells(row: str) -> list[str]:
     """Cells of a Markdown table row; ``|`` escaped by an odd number of backslashes is kept."""
     line = row.strip()
     if not line:
@@ -201,7 +201,8 @@ def _parse_cells(row: str) -> list[str]:
     return cells
 
 
-def _row(cells: list[str], lo: int, hi: int) -> str:
+def markdown_row(cells: list[str], lo: int, hi: int) -> str:
+    """The Markdown table line of ``cells[lo:hi]``: ``| a | b |`` and a line end."""
     return "| " + " | ".join(cells[lo:hi]) + " |\n"
 
 
@@ -227,9 +228,9 @@ def split_table_by_columns(
         cells beyond the shortest row: the caller then splits by lines instead.
     """
     header_rows = [
-        _parse_cells(line) for line in header_lines if not MARKDOWN_SEPARATOR_ROW_RE.match(line.rstrip("\n"))
+        parse_cells(line) for line in header_lines if not MARKDOWN_SEPARATOR_ROW_RE.match(line.rstrip("\n"))
     ]
-    body_rows = [_parse_cells(line) for line in body_lines if line.strip()]
+    body_rows = [parse_cells(line) for line in body_lines if line.strip()]
     n_cols = min((len(r) for r in header_rows + body_rows), default=0)
     if n_cols == 0:
         return ["".join(body_lines)]
@@ -239,18 +240,18 @@ def split_table_by_columns(
     count = sizer.count
 
     def header(lo: int, hi: int, first: bool) -> str:
-        rows = [_row(h, lo, hi) for h in header_rows]
-        return (preamble if first and preamble else "") + "".join(rows) + _row(["-"] * (hi - lo), 0, hi - lo)
+        rows = [markdown_row(h, lo, hi) for h in header_rows]
+        return (preamble if first and preamble else "") + "".join(rows) + markdown_row(["-"] * (hi - lo), 0, hi - lo)
 
     def subtable_parts(lo: int, hi: int, first: bool) -> list[str]:
-        return [header(lo, hi, first), *(_row(b, lo, hi) for b in body_rows)]
+        return [header(lo, hi, first), *(markdown_row(b, lo, hi) for b in body_rows)]
 
     def rows_fit(lo: int, hi: int, first: bool) -> bool:
         hdr = header(lo, hi, first)
         hdr_n = count(hdr)
         if hdr_n >= max_tokens:
             return False
-        return all(sizer.joined(hdr, hdr_n, _row(b, lo, hi)) <= max_tokens for b in body_rows)
+        return all(sizer.joined(hdr, hdr_n, markdown_row(b, lo, hi)) <= max_tokens for b in body_rows)
 
     def widest(col: int, fits: Callable[[int], bool]) -> int | None:
         lo, hi, best = col + 1, n_cols, None
@@ -272,7 +273,7 @@ def split_table_by_columns(
             end = widest(col, lambda m: rows_fit(col, m, first)) or col + 1  # noqa: B023 (called at once)
             sub_header = header(col, end, first)
             parts = split_lines(
-                [_row(b, col, end) for b in body_rows], max_tokens, sizer, sub_header, omit_prefix
+                [markdown_row(b, col, end) for b in body_rows], max_tokens, sizer, sub_header, omit_prefix
             )
             if preamble and first:
                 parts = parts[:1] + [p[len(preamble) :] if p.startswith(sub_header) else p for p in parts[1:]]

@@ -5,6 +5,8 @@
 - :mod:`.pack`: packing rows into pieces within the budget, and splitting a row larger
   than the budget between its entries (each piece keeps the row label).
 - :mod:`.balance`: evening out the last two pieces of a table split by rows.
+- :mod:`.user_lines`: a table of a user's own Markdown table serializer, split by whole
+  lines under its header (never by columns, as docling-core does: docling-core#535).
 
 The rows' text is written in :mod:`docchunk.serialization.tables`; docling-core's own
 line and column splitting (compat mode, the line chunker) is in

@@ -158,24 +158,26 @@ def table_pieces(rows: TableRows, available: int, sizer: Sizer) -> list[TablePie
     groups, notes = _pack(texts, joins, room), rows.notes
     caps = [room] * len(groups)  # each group's budget
     later = room - sizer.count(notes + ROW_SEP) if notes else 0
+    notes_left = False  # the later pieces lack the notes, which leave too little room
     if notes and len(groups) > 1 and later >= max(1, available // 4):  # the later pieces open with the notes
         groups = groups[:1] + _pack(texts, joins, later, begin=groups[0][0][-1] + 1)
         caps = [room] + [later] * (len(groups) - 1)
     else:
-        notes = ""
+        notes_left, notes = bool(notes) and len(groups) > 1, ""
     pieces: list[TablePiece] = []
     covered = rows.start
     for g, (group, size) in enumerate(groups):
         first = full[group[0]]
         opening = head or (notes if g else "")
+        dropped = ("headers",) * bool(lead_pieces) + ("notes",) * (notes_left and g > 0)
         if size > caps[g]:  # one row, too large: split between its entries
             for text, tokens, oversized, cols in _split_row(first, available, sizer, opening):
-                pieces.append(TablePiece(text, (covered, first.index + 1), tokens, oversized, cols))
+                pieces.append(TablePiece(text, (covered, first.index + 1), tokens, oversized, cols, dropped))
         else:
             text = ROW_SEP.join(texts[i] for i in group)
             if opening:
                 text, size = opening + ROW_SEP + text, sizer.count(opening + ROW_SEP + text)
-            pieces.append(TablePiece(text, (covered, full[group[-1]].index + 1), size))
+            pieces.append(TablePiece(text, (covered, full[group[-1]].index + 1), size, dropped=dropped))
         covered = full[group[-1]].index + 1
     if lead_pieces:
         end = pieces[0].rows[1]

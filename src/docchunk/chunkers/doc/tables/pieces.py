@@ -189,7 +189,7 @@ def split_table(run: HybridRun, piece: Piece, table: TableItem) -> list[Piece]:
         return run.split_text(replace(base, text=caption, captions=None)) if caption else []
     fitted = _fit(run, base, rows) if not _caption_cuts_rows(run, base, rows) else None
     if fitted is not None:
-        return _whole_rows(run, base, rows, fitted)
+        return [_sheet_name_once(p) for p in _whole_rows(run, base, rows, fitted)]
     lead: list[Piece] = []
     if caption:
         caption_items = [it for it in piece.items if it is not table]
@@ -199,7 +199,27 @@ def split_table(run: HybridRun, piece: Piece, table: TableItem) -> list[Piece]:
     if fitted is None:  # the headings alone exceed the budget (meta.headings_dropped says so)
         bare = replace(base, headings=None, plain_only=True, headings_dropped=base.headings)
         fitted = _fit(run, bare, rows) or []
-    return lead + _whole_rows(run, base, rows, fitted)
+    if lead:  # the caption is a piece of its own: the rows' pieces lack it
+        fitted = [replace(p, table_context_dropped=("caption", *(p.table_context_dropped or ()))) for p in fitted]
+    return lead + [_sheet_name_once(p) for p in _whole_rows(run, base, rows, fitted)]
+
+
+def _sheet_name_once(piece: Piece) -> Piece:
+    """``piece`` without the sheet name that ends its heading path when its rows open with that name.
+
+    A spreadsheet's sheet name heads its tables (the heading path's first entries, without
+    heading items); a sheet named after the row its piece opens with (the name the
+    record's whole label, before ``: `` or its corner's `` (``) (``Raster in emf`` over the
+    record ``Raster in emf (Name): Objective = ...``, ``xlsx__xlsx_emf``) would be written
+    twice in ``contextualize()``: it is written once, in the text, as a content heading is
+    (:func:`~docchunk.chunkers.doc.heading_walk.heading_once`).
+    """
+    headings = piece.headings or []
+    if not headings or piece.heading_items or not piece.text.startswith(headings[-1]):
+        return piece
+    if not piece.text[len(headings[-1]) :].startswith((": ", " (")):  # the name is not the whole label
+        return piece
+    return replace(piece, headings=headings[:-1] or None)
 
 
 def _whole_rows(run: HybridRun, base: Piece, rows: TableRows, pieces: list[Piece]) -> list[Piece]:
@@ -290,7 +310,13 @@ def _fit(run: HybridRun, base: Piece, rows: TableRows) -> list[Piece] | None:
     available = run.max - overhead
     while available >= 1:
         parts = table_pieces(rows, available, run.sizer)
-        out = [replace(base, text=p.text, text_tokens=p.tokens, table_rows=p.rows, table_cols=p.cols) for p in parts]
+        out = [
+            replace(
+                base, text=p.text, text_tokens=p.tokens, table_rows=p.rows, table_cols=p.cols,
+                table_context_dropped=p.dropped or None,
+            )
+            for p in parts
+        ]  # fmt: skip
         overflow = max(
             (run.ctx_count(o) - run.max for o, p in zip(out, parts, strict=True) if not p.oversized), default=0
         )
