@@ -135,3 +135,18 @@ def test_index_of_another_model_is_refused_before_loading_it(tmp_path, capsys):
 def test_index_with_a_model_that_cannot_load_is_one_line(tmp_path, capsys):
     code, _, err = run(capsys, "index", str(DOCS[1]), "--db", str(tmp_path / "db"), "--embed", str(tmp_path / "none"))
     assert code == 2 and "load the sentence-transformers model" in err and len(err.splitlines()) == 1
+
+
+def test_index_of_text_only_names_what_index_can_do_and_leaves_no_folder(tmp_path, capsys):
+    """Regression (a new user's report): indexing a folder of plain text hinted at
+    ``--chunker recursive``, which ``index`` refuses, and the failed run left an empty
+    folder that ``search`` then called no index."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("The warranty lasts two years.\n", encoding="utf-8")
+    db = tmp_path / "db"
+    code, _, err = run(capsys, "index", str(folder), "--db", str(db))
+    assert "the index takes documents only" in err and "--chunker recursive, token" not in err
+    assert not db.exists() and "no index written" in err
+    code, _, err = run(capsys, "index", str(folder / "notes.txt"), "--db", str(db))
+    assert code == 1 and not db.exists() and "no index written" in err

@@ -72,12 +72,23 @@ def collect_inputs(paths: tuple[Path, ...], is_text: bool) -> tuple[list[Input],
     return inputs, empty, skipped
 
 
-def skip_reason(path: Path) -> str:
-    """Why a file in a folder was skipped: a text file (read by the text chunkers only), or an unknown format."""
+def skip_reason(path: Path, text_chunkers: bool = True) -> str:
+    """Why a file in a folder was skipped: a text file (read by the text chunkers only), or an unknown format.
+
+    Args:
+        path: The skipped file.
+        text_chunkers: Whether the command can take a text chunker (``chunk`` can, ``index``
+            cannot), so that the hint names only what the user can run.
+    """
     from docchunk.batch.text import TEXT_SUFFIXES
 
     if path.suffix.lower() in TEXT_SUFFIXES:
-        return "plain text, read only by a text chunker: --chunker recursive, token, sentence ..."
+        if text_chunkers:
+            return "plain text, read only by a text chunker: --chunker recursive, token, sentence ..."
+        return (
+            "plain text: the index takes documents only (save it as Markdown, .md, to index it; "
+            "docchunk chunk --chunker recursive chunks it as text)"
+        )
     return f"{path.suffix or 'no suffix'}: not a format docchunk reads"
 
 

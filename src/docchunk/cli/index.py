@@ -5,7 +5,9 @@ Thin: parses arguments, calls :mod:`docchunk.index`, prints progress and results
 
 from __future__ import annotations
 
+import functools
 import json
+import shutil
 import sys
 import textwrap
 from pathlib import Path
@@ -63,6 +65,7 @@ def index_command(
     settings = ChunkSettings.from_params(options)  # --chunker, --tokenizer, --max-tokens, --no-merge-peers
     check_settings(settings)
     chunker_obj = make_doc_chunker(settings, debug)
+    existed = db.exists()
     try:
         check_model(IndexStore(db), model)  # lancedb installed, the same model: before the model loads
         indexer = Indexer(db, _embedder(model, embed_device, embed_cache), describe_chunker(chunker_obj))
@@ -75,7 +78,7 @@ def index_command(
         taken, left = folder_files(path) if path.is_dir() else ([path], [])
         files += taken
         skipped += left
-    report_skipped(skipped, skip_reason)
+    report_skipped(skipped, functools.partial(skip_reason, text_chunkers=False))
     todo, _ = indexer.plan(files)
     show = progress if progress is not None else len(todo) >= PROGRESS_MIN_FILES and stderr_is_terminal()
     work: Any = chunk_files(chunker_obj, todo, raise_errors=debug)
@@ -90,9 +93,13 @@ def index_command(
             indexer.fail(str(path), problem)
             _error(problem)
     report = indexer.finish()
+    held = f"{db} holds {report.total} chunks"
+    if report.total == 0 and not existed:  # a run that indexes nothing leaves no folder that looks like an index
+        shutil.rmtree(db, ignore_errors=True)
+        held = f"no index written at {db}"
     click.echo(
         f"docchunk: indexed {len(report.indexed)} file(s) ({report.chunks} chunks), skipped {len(report.skipped)} "
-        f"unchanged, {len(report.failed)} failed; {db} holds {report.total} chunks",
+        f"unchanged, {len(report.failed)} failed; {held}",
         err=True,
     )
     if report.failed:

@@ -124,8 +124,7 @@ class HybridRun:
         self.tok = tokenizer
         self.serializer = serializer
         self.doc = doc
-        self.caption_part = CaptionParts(doc)
-        """``"caption"`` for a floating item's caption, ``"inside"`` for a part of one's inline text, else None."""
+        self._caption_parts: CaptionParts | None = None  # made when a hook first asks (never in compat)
         self.sizer = Sizer(self.tok, cache_limit=_CACHE_LIMIT)
         self._item_texts: dict[str, str] = {}
         self._delim_tokens: int | None = None
@@ -196,6 +195,12 @@ class HybridRun:
                 text = self.hooks.item_text(item, self.serializer.serialize(item=item).text or "", self.caption_part)
             self._item_texts[ref] = text
         return text
+
+    def caption_part(self, item: NodeItem) -> CaptionPart:
+        """``"caption"`` for a floating item's caption, ``"inside"`` for a part of one's inline text, else None."""
+        if self._caption_parts is None:
+            self._caption_parts = CaptionParts(self.doc)
+        return self._caption_parts(item)
 
     def split_by_items(self, piece: Piece) -> list[Piece]:
         """Windows of whole elements that fit ``max_tokens`` (docling-core's ``_split_by_doc_items``)."""
