@@ -86,6 +86,11 @@ def _heading_key(text: str) -> str:
     return " ".join(_NUMBERING.sub("", text.strip()).casefold().split())
 
 
+def _words(item: Any) -> int:
+    """The number of whitespace-separated words of an item's text (0 for an item without text)."""
+    return len(str(getattr(item, "text", "") or "").split())
+
+
 def _list_items(chunk: Any) -> list[Any] | None:
     """The chunk's list items, or None unless they are a list chunk.
 
@@ -98,8 +103,7 @@ def _list_items(chunk: Any) -> list[Any] | None:
     listed = [it for it in items if _label(it) == "list_item"]
     if len(listed) < MIN_ENTRIES or len(listed) < LIST_SHARE * len(items):
         return None
-    other = sum(len(str(getattr(it, "text", "") or "").split()) for it in items
-                if _label(it) != "list_item" and _label(it) not in _HEADING_LABELS)  # fmt: skip
+    other = sum(_words(it) for it in items if _label(it) != "list_item" and _label(it) not in _HEADING_LABELS)
     return listed if other <= LINK_WORDS else None
 
 
@@ -122,15 +126,13 @@ def _is_links(chunk: Any) -> bool:
     listed = _list_items(chunk)
     if listed is None:
         return False
-    short = sum(bool(getattr(it, "hyperlink", None)) and len(getattr(it, "text", "").split()) <= LINK_WORDS
-                for it in listed)  # fmt: skip
+    short = sum(bool(getattr(it, "hyperlink", None)) and _words(it) <= LINK_WORDS for it in listed)
     return short >= LIST_SHARE * len(listed)
 
 
 def _has_prose(chunk: Any) -> bool:
     """Whether the chunk holds a paragraph of at least ``PROSE_WORDS`` words."""
-    return any(_label(it) in _PROSE_LABELS and len(str(getattr(it, "text", "") or "").split()) >= PROSE_WORDS
-               for it in chunk.meta.doc_items)  # fmt: skip
+    return any(_label(it) in _PROSE_LABELS and _words(it) >= PROSE_WORDS for it in chunk.meta.doc_items)
 
 
 def _is_concepts(chunk: Any) -> bool:

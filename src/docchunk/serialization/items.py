@@ -318,15 +318,13 @@ class FaithfulChunkingSerializer(ChunkingSerializer):
 
     def serialize(self, *, item: NodeItem | None = None, **kwargs: Any) -> SerializationResult:
         """``ChunkingSerializer.serialize``; an ``orig``-only formula as its ``orig``; :func:`markup_only`: nothing."""
-        if markup_only(item):  # its markup alone would be a chunk of bare fences or a bare "# " (issue 45)
+        if markup_only(item) or orig_only_formula(item):
             visited = kwargs.get("visited")
             if visited is not None:
                 visited.add(item.self_ref)
+        if markup_only(item):  # its markup alone would be a chunk of bare fences or a bare "# " (issue 45)
             return create_ser_result()
         if orig_only_formula(item):
-            visited = kwargs.get("visited")
-            if visited is not None:
-                visited.add(item.self_ref)
             if item.self_ref in self.get_excluded_refs() or item.content_layer not in self.params.layers:
                 return create_ser_result()
             text = self.post_process(text=item.orig.strip(), formatting=item.formatting, hyperlink=item.hyperlink)
