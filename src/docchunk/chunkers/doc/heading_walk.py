@@ -9,6 +9,9 @@ with these differences, each of which keeps text that docling-core drops:
   is the headings, with the path of the headings above them: a heading is never
   the parent of a heading of its own or a higher level (``2 The Customer pays ...``
   directly followed by ``3 Termination`` is its sibling, not its parent).
+- A heading written inside another element (a title in a list item, which the list
+  serializer writes with the item) is text of that element, written there once; it
+  does not open a section (docling-core also puts it in the heading path of what follows).
 - A heading that reads as content (:func:`is_content_heading`: a numbered clause,
   a sentence, or a long heading) is also text: before the first content of its
   section, a piece of the same headings whose text is the heading (merged with
@@ -150,7 +153,8 @@ def structured_walk(
         if item.self_ref in excluded or (doc_ser is not None and doc_ser._skip_in_walk(node=item, root=None)):
             continue
         if isinstance(item, (TitleItem, SectionHeaderItem)):
-            yield from _open_heading(scope, item, always_emit_headings, doc)
+            if item.self_ref not in visited:  # (one written inside a list item is text of its list)
+                yield from _open_heading(scope, item, always_emit_headings, doc)
             continue
         if isinstance(item, TextItem) and item.label in _SATELLITES:
             satellites.append(item)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from docling_core.transforms.serializer.base import BaseDocSerializer
-from docling_core.types.doc import DocItem, DoclingDocument, NodeItem, SectionHeaderItem, TableItem, TitleItem
+from docling_core.types.doc import DocItem, DoclingDocument, NodeItem, TableItem
 
 from docchunk.chunkers.doc.captions import CaptionPart, CaptionParts
 from docchunk.chunkers.doc.compat.table_lines import split_lines, split_table_by_columns
@@ -61,7 +61,9 @@ class RunHooks:
             read for its tokenizer, cached counts and cached splitters).
         item_text: ``(item, text, caption_part)`` -> the text an element counts with when a
             piece is split at element boundaries (``text`` is the serializer's;
-            ``caption_part`` tells a caption and a part of one's inline text).
+            ``caption_part`` tells a caption and a part of one's inline text; docling-core's
+            counts a heading as nothing, the default as it is written: a heading among a
+            piece's elements is written inside another element, a list item).
         one_element: ``(items, caption_part)`` -> whether a walked piece of these items is
             one element (not split at element boundaries).
         writers: ``(items, texts, captions)`` -> the texts the items of a piece split at
@@ -194,10 +196,7 @@ class HybridRun:
         ref = item.self_ref
         text = self._item_texts.get(ref)
         if text is None:
-            if isinstance(item, (TitleItem, SectionHeaderItem)):
-                text = ""
-            else:
-                text = self.hooks.item_text(item, self.serializer.serialize(item=item).text or "", self.caption_part)
+            text = self.hooks.item_text(item, self.serializer.serialize(item=item).text or "", self.caption_part)
             self._item_texts[ref] = text
         return text
 
@@ -224,7 +223,9 @@ class HybridRun:
         n = len(items)
         if n <= 1 or piece.from_headings or self.hooks.one_element(items, self.caption_part):
             return [replace(piece, captions=None)]
-        texts, writers = self.hooks.writers(items, [self.item_text(it) for it in items], self.captions)
+        # a heading-only piece (``always_emit_headings``) has no text: its items are its path
+        texts = [""] * n if piece.heading_only else [self.item_text(it) for it in items]
+        texts, writers = self.hooks.writers(items, texts, self.captions)
         counts = self.count_many(texts)
 
         def window(lo: int, hi: int) -> Piece:

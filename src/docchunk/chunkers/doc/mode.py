@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import Literal, Protocol, TypeVar
 
 from docling_core.transforms.serializer.base import BaseDocSerializer, BaseSerializerProvider
-from docling_core.types.doc import DocItem, DoclingDocument, NodeItem
+from docling_core.types.doc import DocItem, DoclingDocument, NodeItem, SectionHeaderItem, TitleItem
 
 from docchunk.chunkers.doc.captions import CaptionPart, CaptionParts
 from docchunk.chunkers.doc.compat.semsplit import semchunk_split
@@ -151,7 +151,8 @@ def _semchunk_segments(run: SegmentRun, text: str, available: int) -> list[tuple
 
 
 def _as_serialized(item: NodeItem, text: str, caption_part: Callable[[NodeItem], CaptionPart]) -> str:
-    return text
+    """docling-core's: the serializer's text, a heading's none (``_split_by_doc_items``)."""
+    return "" if isinstance(item, (TitleItem, SectionHeaderItem)) else text
 
 
 def _each_its_own(items: list[DocItem], texts: list[str], captions: CaptionParts) -> tuple[list[str], list[int]]:
