@@ -97,7 +97,7 @@ def _sibling(table: TableItem, doc: Any, step: int) -> Any:
 
 
 def _is_title(table: Any, doc: Any) -> bool:
-    """Whether ``table`` is a one-cell title table without a caption (:func:`~docchunk.serialization.tables.rules.is_title_table`).
+    """Whether ``table`` is a one-cell title table without a caption (:func:`.rules.is_title_table`).
 
     Only the title rule runs: the table's full kind would read every rich cell's text.
     """
