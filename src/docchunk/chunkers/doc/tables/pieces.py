@@ -25,6 +25,7 @@ from docchunk.serialization.tables import (
     table_description,
     table_rows,
 )
+from docchunk.serialization.tables.rules import is_title_table
 
 if TYPE_CHECKING:
     from docling_core.transforms.serializer.base import BaseDocSerializer
@@ -96,7 +97,14 @@ def _sibling(table: TableItem, doc: Any, step: int) -> Any:
 
 
 def _is_title(table: Any, doc: Any) -> bool:
-    return isinstance(table, TableItem) and not table.captions and read_table(table, doc).kind == "title"
+    """Whether ``table`` is a one-cell title table without a caption (:func:`.rules.is_title_table`).
+
+    Only the title rule runs: the table's full kind would read every rich cell's text.
+    """
+    if not isinstance(table, TableItem) or table.captions:
+        return False
+    model = read_table(table, doc)
+    return bool(model.grid) and is_title_table(model.grid, model.text_of)
 
 
 def title_before(table: TableItem, doc: Any) -> TableItem | None:
