@@ -46,9 +46,7 @@ BLOCKS = {
 @pytest.mark.parametrize("extra", sorted(BLOCKS))
 def test_block_beside_nested_items_keeps_the_list_nested(extra):
     chunks = list(docchunk.HybridChunker().chunk(checklist(extra)))
-    expected = (
-        f"- Top item A\n    - Sub item A.1\n{BLOCKS[extra]}    - Sub item A.2\n- Top item B\n    - Sub item B.1"
-    )
+    expected = f"- Top item A\n    - Sub item A.1\n{BLOCKS[extra]}    - Sub item A.2\n- Top item B\n    - Sub item B.1"
     assert [c.text for c in chunks] == [expected]
 
 
