@@ -28,11 +28,9 @@ def test_lost_texts_reads_a_row_cut_inside_an_entry():
     """readline's table: the pieces of a row cut inside its "Notes" entry repeat "label: Notes = " (the first, of
     another entry, does not hold it); the inline run cut between them is there, and lost without its piece."""
     item = _item("will do this action. In many terminals, for example")
-    pieces = [
-        _chunk("`Ctrl` + `-` (Keybindings): Action = Undo", rows=(17, 18), table=True),
-        _chunk("`Ctrl` + `-` (Keybindings): Notes = Any keystroke will do this action.", rows=(17, 18), table=True),
-        _chunk("`Ctrl` + `-` (Keybindings): Notes = In many terminals, for example `xterm`.", rows=(17, 18), table=True),
-    ]
+    label = "`Ctrl` + `-` (Keybindings): "
+    texts = ["Action = Undo", "Notes = Any keystroke will do this action.", "Notes = In many terminals, for example."]
+    pieces = [_chunk(label + text, rows=(17, 18), table=True) for text in texts]
     assert lost_texts(None, pieces, [item]) == []
     assert lost_texts(None, pieces[:2], [item]) == [item.text]
 
