@@ -23,7 +23,7 @@ from docchunk.chunkers.text.base import TextChunker, absorb_whitespace_chunks, c
 from docchunk.chunkers.text.fence_edges import no_fence_first
 from docchunk.chunkers.text.recursive_pack import pack
 from docchunk.chunkers.text.recursive_split import Call, split
-from docchunk.chunkers.text.separators import DEFAULT_SEPARATORS, SETEXT_HEADING, separators_for
+from docchunk.chunkers.text.separators import DEFAULT_SEPARATORS, FENCED_CODE, SETEXT_HEADING, separators_for
 from docchunk.errors import ConfigError
 from docchunk.markup.fences import keep_fences_closed
 from docchunk.tokenizers import Sizer, TokenizerSpec
@@ -111,7 +111,9 @@ class RecursiveChunker(TextChunker):
         self.language = language
         self._additive = self.tokenizer.joins_additively("")
         # Markdown code fences among the separators: keep a closing fence with its block
-        self._fences = any(sep.strip("\n").startswith(("```", "~~~")) for sep in self.separators)
+        self._fences = FENCED_CODE in self.separators or any(
+            sep.strip("\n").startswith(("```", "~~~")) for sep in self.separators
+        )
         # Markdown rules among the separators: fenced code is opaque to them
         self._markdown = self._fences or SETEXT_HEADING in self.separators
 

@@ -21,6 +21,7 @@ from docchunk.chunkers.text.recursive_levels import (
     Scan,
     before_space,
     break_pieces,
+    fence_hits,
     literal_hits,
     piece_bounds,
     pieces_of,
@@ -30,8 +31,8 @@ from docchunk.chunkers.text.recursive_levels import (
     split_once,
 )  # fmt: skip
 from docchunk.chunkers.text.sentences import sentence_end_after, sentence_end_before
-from docchunk.chunkers.text.separators import LANGCHAIN_SEPARATORS, RULES, SENTENCE, SETEXT_HEADING
-from docchunk.markup.fences import fence_lines, in_blocks
+from docchunk.chunkers.text.separators import FENCED_CODE, LANGCHAIN_SEPARATORS, RULES, SENTENCE, SETEXT_HEADING
+from docchunk.markup.fences import fence_lines, fenced_blocks, in_blocks
 from docchunk.markup.setext import SetextHeading, setext_headings
 from docchunk.tokenizers import Sizer
 from docchunk.tokenizers.spans import JoinFixes
@@ -70,6 +71,7 @@ class Call:
         opaque = [i for i, sep in enumerate(seps) if sep not in LANGCHAIN_SEPARATORS] if self.interiors else []
         self.special = sorted({i for i, sep in enumerate(seps) if sep in RULES} | set(opaque))
         self.setext: list[SetextHeading] | None = None
+        self.blocks: list[tuple[int, int]] | None = None  # fenced code blocks (FENCED_CODE)
         # character mode, separators kept at the start of pieces: groups by search (group_by_search)
         self.scan = self.spans.by_length and self.keep == "start" and not self.overlap and not self.breaks
 
@@ -102,7 +104,7 @@ class Call:
 
         Literal separators split as in :func:`split_once` (in text with ``"\r"``, every
         kind of line break matches ``"\n"``); a named rule (:data:`SENTENCE`,
-        :data:`SETEXT_HEADING`) cuts where it finds its boundaries; a Markdown separator
+        :data:`SETEXT_HEADING`, :data:`FENCED_CODE`) cuts where it finds its boundaries; a Markdown separator
         never cuts inside fenced code.
         """
         index = level
@@ -149,6 +151,10 @@ class Call:
         sep, text = self.separators[level], self.text
         if sep == SENTENCE:
             return sentence_hits(text, lo, hi, self.keep)
+        if sep == FENCED_CODE:
+            if self.blocks is None:
+                self.blocks = fenced_blocks(text) if "```" in text or "~~~" in text else []
+            return fence_hits(self.blocks, lo, hi)
         if sep == SETEXT_HEADING:
             if self.setext is None:
                 self.setext = setext_headings(text)

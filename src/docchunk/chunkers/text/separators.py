@@ -1,8 +1,9 @@
 """Separator presets for :class:`docchunk.RecursiveChunker`, coarsest first.
 
 Each preset is a list of literal strings (never regexes), plus two named rules that no
-literal string can express: :data:`SENTENCE` (sentence ends) and :data:`SETEXT_HEADING`
-(Markdown headings underlined with ``===`` or ``---``). The prose presets (the default,
+literal string can express: :data:`SENTENCE` (sentence ends), :data:`SETEXT_HEADING`
+(Markdown headings underlined with ``===`` or ``---``) and :data:`FENCED_CODE` (the edges of
+Markdown fenced code blocks). The prose presets (the default,
 ``markdown``, ``html``, ``latex``) end with the paragraph, line, sentence, word (space, then
 tab), character tail :data:`DEFAULT_SEPARATORS`; the code presets end with LangChain's tail
 :data:`LANGCHAIN_SEPARATORS` (no sentence level) and follow LangChain's
@@ -15,7 +16,8 @@ from __future__ import annotations
 from docchunk.errors import ConfigError
 
 __all__ = [
-    "DEFAULT_SEPARATORS", "LANGCHAIN_SEPARATORS", "LANGUAGES", "RULES", "SENTENCE", "SETEXT_HEADING", "separators_for",
+    "DEFAULT_SEPARATORS", "FENCED_CODE", "LANGCHAIN_SEPARATORS", "LANGUAGES", "RULES", "SENTENCE", "SETEXT_HEADING",
+    "separators_for",
 ]  # fmt: skip
 
 SENTENCE = "\x00sentence"
@@ -27,7 +29,15 @@ named rule, not a literal string (``"\x00"`` never occurs in text)."""
 SETEXT_HEADING = "\x00setext"
 """The Setext heading level of the ``markdown`` preset: cuts at the line break before each
 paragraph underlined with ``===`` or ``---`` (:func:`docchunk.markup.setext.setext_headings`)."""
-RULES = (SENTENCE, SETEXT_HEADING)
+FENCED_CODE = "\x00fence"
+"""The fenced code level of the ``markdown`` preset: cuts at the start of each fenced code
+block's opening fence line (````` ``` ````` or ``~~~``, also indented in a list item;
+CommonMark pairing, :func:`docchunk.markup.fences.fenced_blocks`) and at the end of its
+closing fence line, so that a block is one piece: a block that fits stays whole, and only a block that
+does not fit is cut, between its own lines (no Markdown separator of the preset cuts inside
+it). It replaces LangChain's literal ``"```\n"``, which cuts at every fence line and inside
+a longer fence (````` ```` `````)."""
+RULES = (SENTENCE, SETEXT_HEADING, FENCED_CODE)
 """The named rules a separator list may hold besides literal strings."""
 
 LANGCHAIN_SEPARATORS = ["\n\n", "\n", " ", ""]
@@ -41,7 +51,7 @@ _PROSE = ("markdown", "html", "latex")  # presets that end with the sentence lev
 
 _PRESETS: dict[str, list[str]] = {
     "langchain": [],
-    "markdown": [*_HEADINGS[:2], SETEXT_HEADING, *_HEADINGS[2:], "```\n", "~~~\n", "\n\n***\n\n", "\n\n---\n\n",
+    "markdown": [*_HEADINGS[:2], SETEXT_HEADING, *_HEADINGS[2:], FENCED_CODE, "\n\n***\n\n", "\n\n---\n\n",
                  "\n\n___\n\n"],
     "python": ["\nclass ", "\ndef ", "\nasync def ", "\n    def ", "\n    async def ", "\n\tdef "],
     "clojure": [
