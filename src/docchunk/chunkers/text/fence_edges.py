@@ -8,6 +8,7 @@ phase gives such a fence the end of the block before it instead.
 
 from __future__ import annotations
 
+from docchunk.chunkers.text.sentences import line_start
 from docchunk.markup.fences import closing_fences
 from docchunk.tokenizers import Tokenizer
 from docchunk.types import Chunk
@@ -43,7 +44,7 @@ def no_fence_first(text: str, chunks: list[Chunk], tokenizer: Tokenizer, limit: 
     for chunk in chunks[1:]:
         prev = out[-1]
         lead = chunk.start_index + len(chunk.text) - len(chunk.text.lstrip())
-        fence_end = ends.get(_line_start(text, lead))  # an indented fence's line starts before it
+        fence_end = ends.get(line_start(text, lead))  # an indented fence's line starts before it
         if fence_end is None or not _touch(text, prev, chunk) or fence_end > chunk.end_index:
             out.append(chunk)
             continue
@@ -75,11 +76,6 @@ def _give_fence_a_line(text: str, prev: Chunk, fence_end: int, tokenizer: Tokeni
 def _touch(text: str, before: Chunk, after: Chunk) -> bool:
     """Whether ``after`` follows ``before`` with at most whitespace between (dropped with ``keep_separator=False``)."""
     return before.end_index <= after.start_index and not text[before.end_index : after.start_index].strip()
-
-
-def _line_start(text: str, position: int) -> int:
-    r"""The start of the line that holds ``text[position]`` (after a ``\n``, ``\r\n`` or ``\r``)."""
-    return max(text.rfind("\n", 0, position), text.rfind("\r", 0, position)) + 1
 
 
 def _span(text: str, start: int, end: int, tokenizer: Tokenizer, limit: int) -> Chunk:

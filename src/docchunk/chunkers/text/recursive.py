@@ -46,8 +46,10 @@ class RecursiveChunker(TextChunker):
             by default); >= 1.
         chunk_overlap: Trailing context of each chunk repeated at the start of the
             next, in the same units, taken at piece boundaries; 0 <= overlap < chunk_size.
-        separators: Literal separator strings, coarsest first; default
-            ``["\n\n", "\n", " ", ""]`` (``""`` splits into characters).
+        separators: Literal separator strings and named rules, coarsest first; default
+            :data:`~docchunk.chunkers.text.separators.DEFAULT_SEPARATORS`: paragraphs,
+            line breaks that are not hard wraps (``LINE``), sentence ends (``SENTENCE``),
+            spaces, tabs, characters (``""`` splits into characters).
         keep_separator: ``"start"`` attaches a separator to the piece after it (so
             Markdown ``##`` and ``def`` stay with their content), ``"end"`` to the
             piece before it, ``False`` drops separators that fall on a chunk boundary.

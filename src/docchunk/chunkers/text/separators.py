@@ -1,7 +1,8 @@
 """Separator presets for :class:`docchunk.RecursiveChunker`, coarsest first.
 
 Each preset is a list of literal strings (never regexes), plus two named rules that no
-literal string can express: :data:`SENTENCE` (sentence ends), :data:`SETEXT_HEADING`
+literal string can express: :data:`LINE` (line breaks that are not hard wraps),
+:data:`SENTENCE` (sentence ends), :data:`SETEXT_HEADING`
 (Markdown headings underlined with ``===`` or ``---``) and :data:`FENCED_CODE` (the edges of
 Markdown fenced code blocks). The prose presets (the default,
 ``markdown``, ``html``, ``latex``) end with the paragraph, line, sentence, word (space, then
@@ -16,8 +17,8 @@ from __future__ import annotations
 from docchunk.errors import ConfigError
 
 __all__ = [
-    "DEFAULT_SEPARATORS", "FENCED_CODE", "LANGCHAIN_SEPARATORS", "LANGUAGES", "RULES", "SENTENCE", "SETEXT_HEADING",
-    "separators_for",
+    "DEFAULT_SEPARATORS", "FENCED_CODE", "LANGCHAIN_SEPARATORS", "LANGUAGES", "LINE", "RULES", "SENTENCE",
+    "SETEXT_HEADING", "separators_for",
 ]  # fmt: skip
 
 SENTENCE = "\x00sentence"
@@ -37,13 +38,19 @@ closing fence line, so that a block is one piece: a block that fits stays whole,
 does not fit is cut, between its own lines (no Markdown separator of the preset cuts inside
 it). It replaces LangChain's literal ``"```\n"``, which cuts at every fence line and inside
 a longer fence (````` ```` `````)."""
-RULES = (SENTENCE, SETEXT_HEADING, FENCED_CODE)
+LINE = "\x00line"
+"""The line level: cuts at each line break that ends a line, not at a hard wrap inside a
+sentence (:func:`~docchunk.chunkers.text.sentences.line_ends`, the rule of
+:func:`~docchunk.chunkers.text.sentences.sentence_spans`: a new block, a chat turn, a
+short line, narrow lines or verse end a line); a wrapped paragraph is cut at its
+sentence ends by the next level. Inside fenced code every line break cuts."""
+RULES = (SENTENCE, SETEXT_HEADING, FENCED_CODE, LINE)
 """The named rules a separator list may hold besides literal strings."""
 
 LANGCHAIN_SEPARATORS = ["\n\n", "\n", " ", ""]
 """LangChain's default separators: paragraph, line, word, character (the ``langchain`` preset)."""
-DEFAULT_SEPARATORS = ["\n\n", "\n", SENTENCE, " ", "\t", ""]
-"""The default: paragraph, line, sentence, word (a space, then a tab: text whose words are
+DEFAULT_SEPARATORS = ["\n\n", LINE, SENTENCE, " ", "\t", ""]
+"""The default: paragraph, line (not at a hard wrap), sentence, word (a space, then a tab: text whose words are
 tab-separated is cut between them, not inside one, as semchunk does), character."""
 
 _HEADINGS = ["\n# ", "\n## ", "\n### ", "\n#### ", "\n##### ", "\n###### "]
