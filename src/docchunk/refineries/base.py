@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from typing import TypeVar
 
-from docchunk.errors import ConfigError
+from docchunk.errors import ConfigTypeError
 from docchunk.refineries.runs import source_runs
 from docchunk.types.chunk import ChunkLike, TextChunkLike
 from docchunk.types.config import StrictConfig
@@ -67,14 +67,15 @@ def check_chunk_list(refinery: str, chunks: list[C]) -> list[C]:
     """``chunks`` when it is a list (or tuple) of chunks, each with a ``str`` ``text``.
 
     Raises:
-        ConfigError: A ``str`` (one text, not chunks), anything that is not a list, or an
-            item without a ``text`` str (a list of ``str``): chunk the text first.
+        ConfigTypeError: (a ``ConfigError`` and a ``TypeError``) A ``str`` (one text, not
+            chunks), anything that is not a list, or an item without a ``text`` str (a list
+            of ``str``): chunk the text first.
     """
     listed = isinstance(chunks, (list, tuple))
     bad = next((c for c in chunks if isinstance(c, str) or not isinstance(getattr(c, "text", None), str)),
                None) if listed else chunks  # fmt: skip
     if bad is not None or not listed:
-        raise ConfigError(f"{refinery} refines chunks (docchunk.Chunk from a text chunker, or document chunks), "
+        raise ConfigTypeError(f"{refinery} refines chunks (docchunk.Chunk from a text chunker, or document chunks), "
                           f"got {type(bad).__name__}: {bad!r:.80}; chunk the text first, e.g. "
                           f"{refinery}()(RecursiveChunker()(text))")  # fmt: skip
     return chunks

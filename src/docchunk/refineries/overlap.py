@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, Literal, cast
 
-from docchunk.errors import ConfigError
+from docchunk.errors import ConfigError, ConfigTypeError
 from docchunk.refineries.base import C, Refinery
 from docchunk.refineries.boundaries import check_stops, edge_start, open_fence_after, stop_context
 from docchunk.refineries.rules import RecursiveRules, split_units
@@ -115,7 +115,7 @@ class OverlapRefinery(Refinery):
     ):
         self.tokenizer: Tokenizer = get_tokenizer(tokenizer)
         if isinstance(context_size, bool) or not isinstance(context_size, (int, float)):
-            raise ConfigError(f"context_size must be an int >= 1 or a float in (0, 1], got {context_size!r}")
+            raise ConfigTypeError(f"context_size must be an int >= 1 or a float in (0, 1], got {context_size!r}")
         if isinstance(context_size, int) and context_size < 1:
             raise ConfigError(f"context_size as an int is a number of tokens and must be >= 1, got {context_size!r}")
         if isinstance(context_size, float) and not 0.0 < context_size <= 1.0:
@@ -326,7 +326,7 @@ def _check_chunks(chunks: list[Any]) -> bool:
     text = [isinstance(c, Chunk) for c in chunks]
     for chunk, is_text in zip(chunks, text, strict=True):
         if not is_text and (getattr(chunk, "meta", None) is None or not isinstance(getattr(chunk, "text", None), str)):
-            raise ConfigError(
+            raise ConfigTypeError(
                 f"OverlapRefinery refines chunks: docchunk.Chunk from a text chunker, or document chunks "
                 f"(text and meta) from a document chunker; got {type(chunk).__name__}: {chunk!r:.80}"
             )

@@ -68,8 +68,8 @@ class RecursiveChunker(TextChunker):
     paragraphs of Windows text) and no chunk ends between ``"\r"`` and ``"\n"``
     (``""`` keeps a ``"\r\n"`` whole); chunks are in order and, apart from overlap and
     (with ``keep_separator=False``) separators at chunk boundaries, cover the whole
-    text; a whitespace-only chunk appears only when the input is whitespace or when
-    joining it to either neighbour would exceed ``chunk_size``.
+    text; no chunk is only whitespace unless the input is: whitespace joins a
+    neighbour, over ``chunk_size`` if need be (then flagged ``oversized``).
     Text that fits comes back whole as one chunk; ``""`` gives no chunk. With
     ``keep_separator=False``, text that does not fit and consists only of separators
     (e.g. 200 spaces at ``chunk_size=1``) gives no chunk: every piece is a dropped

@@ -361,10 +361,18 @@ def sentence_end_before(text: str, lo: int, hi: int) -> int:
         while k > lo and text[k - 1] in _MARKS:
             k -= 1
         match = _CANDIDATE.match(text, k)
-        if match is not None and _ending(text, match, lo) and min(match.end(), hi) > lo:
+        # the end's marks and closing quotes or brackets must all lie in the span ("dawn.|\"" is no end)
+        if match is not None and _marks_end(match) <= hi and _ending(text, match, lo) and min(match.end(), hi) > lo:
             return min(match.end(), hi)
         hi = k
     return -1
+
+
+def _marks_end(match: re.Match[str]) -> int:
+    """Where a candidate's marks and closers end, before the whitespace after them."""
+    if match.lastgroup == "ws":
+        return match.end("end")
+    return match.start() + len(match.group().rstrip())
 
 
 def sentence_ends(text: str, lo: int, hi: int) -> list[int]:
