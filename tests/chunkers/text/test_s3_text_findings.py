@@ -5,7 +5,9 @@
 - ``WindowChunker`` gives no whitespace-only window (15);
 - a ``---`` under lazy continuation lines of a list item, quote or HTML block is no
   Setext heading (16);
-- a wrong type raises an error that is a ``ConfigError`` and a ``TypeError`` (17).
+- a wrong type raises an error that is a ``ConfigError`` and a ``TypeError`` (17);
+- sentence rules: the pronoun ``I``, a month or ``Ed`` before a capital end a sentence;
+  lower-case ``fig. 3``, ``vol. 2``, ``no. 7`` and ``paused... then`` do not (13).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import pytest
 
 import docchunk
 from docchunk import HeadingContextRefinery, OverlapRefinery, RecursiveChunker, TokenChunker, WindowChunker
+from docchunk.chunkers.text.sentences import sentence_spans
 from docchunk.errors import ConfigError
 from docchunk.markup.setext import setext_headings
 
@@ -87,3 +90,22 @@ def test_a_wrong_type_is_a_type_error_and_a_config_error(call):
     with pytest.raises(TypeError) as info:
         call()
     assert isinstance(info.value, ConfigError)
+
+
+@pytest.mark.parametrize(
+    ("text", "cut"),
+    [
+        ("So do I. We all agreed on that.", "So do I. "),
+        ("Nobody saw it but I. The others slept.", "Nobody saw it but I. "),
+        ("I met Ed. He was tired.", "I met Ed. "),
+        ("The parcel went to Jan. She signed for it.", "The parcel went to Jan. "),
+        ("See fig. 3 for the set-up.", None),
+        ("The proof is in vol. 2 of the notes.", None),
+        ("It is item no. 7 on the list.", None),
+        ("She paused... then she laughed.", None),
+        ("Written by J. R. R. Tolkien in Jan. 1937. It sold well.", "Written by J. R. R. Tolkien in Jan. 1937. "),
+    ],
+)
+def test_sentence_rules_of_the_s3_tester(text, cut):
+    spans = [text[a:b] for a, b in sentence_spans(text)]
+    assert spans == ([cut, text[len(cut) :]] if cut else [text])

@@ -64,6 +64,12 @@ _TITLES = frozenset(
     "Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec "
     "Inc Ltd Co Corp Bros Dept Univ Assn Ave Blvd Rd S Bd Hg".split()
 )
+# reference words, also in lower case before a number ("fig. 3", "vol. 2", "no. 7")
+_REFERENCES = frozenset(
+    "No Nos Nr Fig Figs Tab Tbl Eq Eqs Sec Secs Ch Chap Vol Vols Art Abs Ref Refs Ed Eds Ex".split()
+)
+# titles that are also names (months, "Ed"): an abbreviation only before a number or a lower-case word
+_NAMES = frozenset("Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec Ed".split())
 # ... or in any case (lower-cased before the lookup)
 _ABBREVIATIONS = frozenset(
     "e.g i.e etc vs cf al approx ca resp viz esp incl excl min max pp ff et seq "
@@ -109,8 +115,15 @@ def _is_abbreviation(text: str, stop: int, sentence_start: int = 0, after: int |
     word_start = stop - len(word)
     if word.lower() in _ENDING_ABBREVIATIONS:
         return not (after is not None and after < len(text) and text[after].isupper())
+    following = text[after] if after is not None and after < len(text) else ""
+    if word in _NAMES and not (following.isdigit() or following.islower()):
+        return False  # a month or a name that ends its sentence: "to Jan. She", "met Ed. He" ("Jan. 5" stays)
     if word in _TITLES or word.lower() in _ABBREVIATIONS:
         return True
+    if following.isdigit() and word.capitalize() in _REFERENCES:  # "fig. 3", "vol. 2", "no. 7"
+        return True
+    if word == "I" and _word_before(text, word_start)[:1].islower():
+        return False  # the pronoun: "so do I. We"
     if len(word) == 1 and word.isupper():  # an initial: "J. R. R. Tolkien"
         return True
     if "." in word and all(len(part) <= 2 and part.isalpha() for part in word.split(".")):
@@ -120,6 +133,12 @@ def _is_abbreviation(text: str, stop: int, sentence_start: int = 0, after: int |
             return True
         return not text[line_start(text, word_start) : word_start].strip()
     return False
+
+
+def _word_before(text: str, start: int) -> str:
+    """The word that ends before ``text[start]`` (after whitespace), "" at the text's start."""
+    head = text[max(0, start - 40) : start].rstrip()
+    return head.rsplit(None, 1)[-1] if head.strip() else ""
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
@@ -179,6 +198,8 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
         if kind == "nl":
             if wraps.is_wrap(match.start(), match.end()):
                 continue
+        elif kind == "ws" and _trails_off(text, match):
+            continue
         elif kind == "ws" and match.group("end") == ".":
             breaks = list(_BREAKS.finditer(text, match.start("ws"), match.end()))
             if len(breaks) <= 1 and _is_abbreviation(text, match.start(), start, match.end()):
@@ -336,8 +357,17 @@ def line_ends(text: str, lo: int, hi: int, wraps: LineWraps | None = None,
     return out
 
 
+def _trails_off(text: str, match: re.Match[str]) -> bool:
+    """Whether an ellipsis (``...``, ``…``) runs on into a lower-case word: ``She paused... then``."""
+    marks = match.group("end")
+    nxt = match.end()
+    return (marks == "…" or marks.startswith("...")) and nxt < len(text) and text[nxt].islower()
+
+
 def _ending(text: str, match: re.Match[str], sentence_start: int) -> bool:
     """Whether a punctuation candidate of :data:`_CANDIDATE` ends a sentence (not ``Dr.``, ``e.g.`` ...)."""
+    if match.lastgroup == "ws" and _trails_off(text, match):
+        return False
     if match.lastgroup != "ws" or match.group("end") != ".":
         return match.lastgroup != "nl"
     if len(_BREAKS.findall(match.group("ws"))) > 1:  # a blank line
