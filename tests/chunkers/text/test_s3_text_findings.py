@@ -109,3 +109,15 @@ def test_a_wrong_type_is_a_type_error_and_a_config_error(call):
 def test_sentence_rules_of_the_s3_tester(text, cut):
     spans = [text[a:b] for a, b in sentence_spans(text)]
     assert spans == ([cut, text[len(cut) :]] if cut else [text])
+
+
+@pytest.mark.parametrize("space", ["\xa0", "\u3000", "\u202f"])
+@pytest.mark.parametrize(("tok", "size"), [("character", 20), ("cl100k", 5)])
+def test_words_joined_by_no_break_spaces_are_not_cut_inside(space, tok, size, cl100k):
+    """s3 finding 14: '12\\xa0eu' / 'ros' before; semchunk cuts between the words."""
+    text = space.join("Le prix est de 12 euros par personne et par nuit pour tout le groupe".split())
+    tokenizer = docchunk.get_tokenizer(cl100k if tok == "cl100k" else tok)
+    chunks = RecursiveChunker(chunk_size=size, tokenizer=tokenizer)(text)
+    assert "".join(c.text for c in chunks) == text
+    words = set(text.split(space))
+    assert all(set(c.text.strip(space).split(space)) <= words for c in chunks)

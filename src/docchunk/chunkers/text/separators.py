@@ -49,9 +49,10 @@ RULES = (SENTENCE, SETEXT_HEADING, FENCED_CODE, LINE)
 
 LANGCHAIN_SEPARATORS = ["\n\n", "\n", " ", ""]
 """LangChain's default separators: paragraph, line, word, character (the ``langchain`` preset)."""
-DEFAULT_SEPARATORS = ["\n\n", LINE, SENTENCE, " ", "\t", ""]
-"""The default: paragraph, line (not at a hard wrap), sentence, word (a space, then a tab: text whose words are
-tab-separated is cut between them, not inside one, as semchunk does), character."""
+DEFAULT_SEPARATORS = ["\n\n", LINE, SENTENCE, " ", "\t", "\u3000", "\xa0", "\u202f", ""]
+"""The default: paragraph, line (not at a hard wrap), sentence, word (a space, then a tab, an
+ideographic space, a no-break space and a narrow no-break space: text whose words are
+separated so is cut between them, not inside one, as semchunk does), character."""
 
 _HEADINGS = ["\n# ", "\n## ", "\n### ", "\n#### ", "\n##### ", "\n###### "]
 _PROSE = ("markdown", "html", "latex")  # presets that end with the sentence level
