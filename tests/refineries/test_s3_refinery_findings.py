@@ -103,3 +103,12 @@ def test_a_chunk_that_starts_with_its_heading_gets_its_parents(cut_before):
 def test_heading_refinery_refuses_what_is_not_chunks(bad):
     with pytest.raises(ConfigError, match="refines chunks"):
         HeadingContextRefinery()(bad)
+
+
+def test_an_empty_atx_line_stops_no_context():
+    """'#' alone is no heading to HeadingContextRefinery, nor to the heading stop."""
+    text = "First part of the text.\n#\nSecond part of it."
+    cut = text.index("#")
+    out = OverlapRefinery(context_size=10, merge=False, stop_at=("heading",))(_two(text, cut))
+    assert out[0].context_suffix == text[cut : cut + 10]
+    assert HeadingContextRefinery()(_two(text, cut))[1].context_prefix is None

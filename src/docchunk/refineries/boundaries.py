@@ -132,7 +132,8 @@ def _boundaries(text: str, stops: tuple[str, ...], lead: str = "") -> list[int]:
     if "heading" in stops:
         for s, e in lines:
             line = text[s:e].rstrip("\r\n")
-            if _MARKDOWN.fullmatch(line) or _MEDIAWIKI.fullmatch(line):
+            atx = _MARKDOWN.fullmatch(line)  # an empty one ("#") is no heading, as to HeadingContextRefinery
+            if (atx and (atx.group(2) or "").strip()) or _MEDIAWIKI.fullmatch(line):
                 cuts.append(s)
         cuts += [h.start for h in setext_headings(text) if not in_blocks(blocks, h.start)]
     if "table" in stops:
