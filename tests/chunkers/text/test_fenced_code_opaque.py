@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import pytest
 
-import docchunk
 from docchunk import RecursiveChunker
 from docchunk.markup.fences import closing_fences, fenced_blocks
 
@@ -41,15 +40,6 @@ CLOSING = {
 }
 
 
-@pytest.fixture(scope="module")
-def tokenizers(minilm_dir, cl100k):
-    return {
-        "character": docchunk.get_tokenizer("character"),
-        "cl100k": docchunk.get_tokenizer(cl100k),
-        "minilm": docchunk.get_tokenizer(f"hf:{minilm_dir}"),
-    }
-
-
 def _exact(text, chunks, tokenizer, tiles=True):
     if tiles:
         assert "".join(c.text for c in chunks) == text
@@ -60,8 +50,8 @@ def _exact(text, chunks, tokenizer, tiles=True):
 
 @pytest.mark.parametrize("name", FITTING)
 @pytest.mark.parametrize("tok", ["character", "cl100k", "minilm"])
-def test_a_fenced_block_that_fits_stays_whole(tokenizers, tok, name):
-    text, tokenizer = FITTING[name], tokenizers[tok]
+def test_a_fenced_block_that_fits_stays_whole(text_tokenizers, tok, name):
+    text, tokenizer = FITTING[name], text_tokenizers[tok]
     ((a, b),) = fenced_blocks(text)
     for size in range(tokenizer.count_tokens(text[a:b]), tokenizer.count_tokens(text)):
         chunks = RecursiveChunker(chunk_size=size, language="markdown", tokenizer=tokenizer)(text)
@@ -79,8 +69,8 @@ def _starts_on_closing_fence(text, chunk, closing):
 @pytest.mark.parametrize("tok", ["character", "cl100k", "minilm"])
 @pytest.mark.parametrize("keep", ["start", "end", False])
 @pytest.mark.parametrize("language", ["markdown", None])
-def test_a_closing_fence_never_starts_a_chunk(tokenizers, tok, name, keep, language):
-    text, tokenizer = CLOSING[name], tokenizers[tok]
+def test_a_closing_fence_never_starts_a_chunk(text_tokenizers, tok, name, keep, language):
+    text, tokenizer = CLOSING[name], text_tokenizers[tok]
     closing = dict(closing_fences(text))
     # the budget holds the closing fence line and the line before it
     need = max(tokenizer.count_tokens(text[text.rfind("\n", 0, s - 1) + 1 : e]) for s, e in closing.items())

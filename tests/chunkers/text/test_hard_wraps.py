@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import pytest
 
-import docchunk
 from docchunk import RecursiveChunker, SentenceChunker
 from docchunk.chunkers.text.sentences import sentence_spans
 
@@ -107,21 +106,12 @@ def test_chat_turns_stay_lines(name):
     assert _sentences(text) == text.splitlines(keepends=True)
 
 
-@pytest.fixture(scope="module")
-def tokenizers(minilm_dir, cl100k):
-    return {
-        "character": docchunk.get_tokenizer("character"),
-        "cl100k": docchunk.get_tokenizer(cl100k),
-        "minilm": docchunk.get_tokenizer(f"hf:{minilm_dir}"),
-    }
-
-
 @pytest.mark.parametrize(("tok", "size"), [("character", 150), ("cl100k", 37), ("minilm", 37)])
 @pytest.mark.parametrize("language", [None, "markdown"])
-def test_recursive_cuts_a_wrapped_paragraph_at_sentence_ends(tokenizers, tok, size, language):
+def test_recursive_cuts_a_wrapped_paragraph_at_sentence_ends(text_tokenizers, tok, size, language):
     """Every sentence fits: no chunk ends at a wrap ('...sold. A' / '...prices are' before)."""
     text = ("# Bakeries\n\n" if language else "") + BAKERIES
-    tokenizer = tokenizers[tok]
+    tokenizer = text_tokenizers[tok]
     chunks = RecursiveChunker(chunk_size=size, tokenizer=tokenizer, language=language)(text)
     assert "".join(c.text for c in chunks) == text
     assert all(c.token_count == tokenizer.count_tokens(c.text) <= size for c in chunks)
