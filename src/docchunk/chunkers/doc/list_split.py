@@ -230,7 +230,8 @@ def split_list_piece(run: HybridRun, piece: Piece) -> list[Piece] | None:
             kept = [it for it in piece.items if lo <= owner[it.self_ref] < hi]
             texts = _indented(lines, lo, hi, indent)
             return Piece(text="\n".join(texts), items=kept, headings=headings, origin=piece.origin,
-                         heading_items=piece.heading_items, text_tokens=_joined_count(run, texts))  # fmt: skip
+                         heading_items=piece.heading_items, text_tokens=_joined_count(run, texts),
+                         item_path=min(len(lines[lo].parents), len(headings or ())))  # fmt: skip
 
         fit = _last_fitting(run, window, lines, i + 1, end, indent)
         if fit < end:
