@@ -81,3 +81,28 @@ def test_list_with_an_item_that_writes_no_line_is_split_nested(minilm_dir):
         for line in c.text.split("\n"):
             if "child of" in line:
                 assert line.startswith("    - ") or c.text.startswith(line)  # a sub-item is indented under its parent
+
+
+DEEP = """# Lists
+
+- Level 0 item 0: Quality audit control quarter audit audit warranty audit.
+  - Level 1 item 0.0: Report customer audit quarter report market report revenue supplier gamma.
+    1. Level 2 item 0.0.1: Period service shipment gamma shipment delta period tax quality delivery period service \
+service shipment region market control quarter annual alpha.
+       - Level 3 item 0.0.1.a: Beta tax audit period report region service product shipment quality growth invoice \
+revenue annual region product tax tax alpha product market region period product shipment.
+"""
+
+
+def test_windows_of_a_deep_list_keep_the_section_heading_that_fits(minilm_dir):
+    """Tester's finding 10: at 64 tokens the windows dropped "Lists" (one token) with 14 to 28 tokens to spare."""
+    doc = docchunk.load_document(DEEP, format="md")
+    chunker = docchunk.HybridChunker(tokenizer=docchunk.get_tokenizer(f"hf:{minilm_dir}", max_tokens=64), max_tokens=64)
+    chunks = list(chunker.chunk(doc))
+    assert len(chunks) >= 4
+    parents = [it.text for it in doc.texts if it.label == "list_item"][:3]
+    for chunk in chunks:
+        assert chunk.meta.headings[0] == "Lists", chunk.meta.headings
+        deepest = max((parents.index(h) for h in chunk.meta.headings if h in parents), default=-1)
+        missing = [p for p in parents[: max(deepest, 0)] if p not in chunk.meta.headings]
+        assert missing == [p for p in chunk.meta.headings_dropped or [] if p in parents]  # named when left out

@@ -238,9 +238,50 @@ def split_list_piece(run: HybridRun, piece: Piece) -> list[Piece] | None:
             # cut before the shallowest item of the window (the last one of that depth)
             best = max(range(i + 1, fit + 1), key=lambda k: (-lines[k].depth, k)) if fit > i + 1 else fit
             fit = best
-        out.append(window(fit))
+        out.append(_widened(run, window(fit), piece, lines[i]))
         i = fit
     return out
+
+
+def _widened(run: HybridRun, window: Piece, piece: Piece, first: _Line) -> Piece:
+    """``window`` with the entries of its full path that :func:`_window_path` left out put back while it fits.
+
+    :func:`_window_path` keeps the innermost entries within half of ``max_tokens`` before
+    the window's text is known; the window often leaves room for more (a section heading
+    of one token). The left-out entries are tried outermost first, each kept when the
+    window still fits ``max_tokens`` (a window of one item over the budget: while the path
+    stays within half of it, as :func:`_window_path` allows); those still left out are named in
+    ``headings_dropped`` (tester's finding 10 of issue 45: the section heading was dropped
+    with 14 to 28 tokens to spare, and ``headings_dropped`` stayed None).
+    """
+    sections = list(piece.headings or [])
+    full = [*sections, *(parent_text(p, run.doc) for p in first.parents)]
+    have = list(window.headings or [])
+    if not first.parents or have == full:
+        return window
+    shortened = bool(have) and have[-1].endswith(" …") and have[-1] not in full
+    inner = len(have) - shortened  # the entries kept whole: the last ones of the path
+    kept_whole = full[len(full) - inner :] if inner else []
+    candidates = full[: len(full) - inner - shortened]
+    whole_fits = run.ctx_count(window) <= run.max
+    chosen: list[str] = []
+    for entry in candidates:
+        path = [*chosen, entry, *have]
+        if whole_fits:
+            fits = run.ctx_count(replace(window, headings=path)) <= run.max
+        else:  # a window of one item over the budget, split at sentence ends next: the path within half of it
+            fits = run.headings_cost(path) <= run.max // 2
+        if fits:
+            chosen.append(entry)
+    dropped = [e for e in candidates if e not in chosen] + ([full[len(full) - inner - 1]] if shortened else [])
+    headings = [*chosen, *have] or None
+    parents_kept = sum(1 for e in chosen if full.index(e) >= len(sections)) + len(kept_whole) + shortened
+    return replace(
+        window,
+        headings=headings,
+        item_path=min(parents_kept, len(first.parents)),
+        headings_dropped=[*(piece.headings_dropped or []), *dropped] or None,
+    )
 
 
 def _window_path(run: HybridRun, piece: Piece, first: _Line) -> list[str] | None:
