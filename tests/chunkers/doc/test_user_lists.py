@@ -106,3 +106,16 @@ def test_windows_of_a_deep_list_keep_the_section_heading_that_fits(minilm_dir):
         deepest = max((parents.index(h) for h in chunk.meta.headings if h in parents), default=-1)
         missing = [p for p in parents[: max(deepest, 0)] if p not in chunk.meta.headings]
         assert missing == [p for p in chunk.meta.headings_dropped or [] if p in parents]  # named when left out
+
+
+@pytest.mark.parametrize("run", ["with **bold** word", "with image ![alt](img.png)"])
+def test_list_item_of_an_inline_run_holding_a_table_stays_one_item(run):
+    """Tester's finding 14: the marker was alone, the run broken over lines (``**`` left), the table outside."""
+    md = f"# Steps\n\n1. First\n2. Second step {run}\n\n   | a | b |\n   |---|---|\n   | 1 | 2 |\n\n3. Third\n"
+    chunks = list(docchunk.HybridChunker().chunk(docchunk.load_document(md, format="md")))
+    assert len(chunks) == 1
+    lines = chunks[0].text.split("\n")
+    assert lines[0] == "1. First"
+    assert lines[1].startswith("2. Second step with ") and "**" not in lines[1]
+    assert lines[2].startswith("    ") and "b = 2" in lines[2]  # the table's record, indented under its item
+    assert lines[3:] == ["3. Third"]

@@ -157,14 +157,15 @@ def _inline_of(item: Any, doc: DoclingDocument) -> InlineGroup | None:
     """The inline run that is a list item's text: its only child (see :func:`inline_group_of`), or its first.
 
     An item without text of its own whose first child is an inline group and whose
-    other children are nested lists reads as that run, then the nested items.
+    other children are nested lists or blocks (a table, a picture, code) reads as that
+    run, then the nested items and blocks.
     """
     group = inline_group_of(item, doc)
     if group is not None or not isinstance(item, ListItem) or item.text or not item.children:
         return group
     first = item.children[0].resolve(doc)
     rest = [ref.resolve(doc) for ref in item.children[1:]]
-    if isinstance(first, InlineGroup) and all(isinstance(sub, ListGroup) for sub in rest):
+    if isinstance(first, InlineGroup) and not any(isinstance(sub, InlineGroup) for sub in rest):
         return first
     return None
 
