@@ -110,3 +110,18 @@ def test_two_pieces_of_one_code_block_merge_as_one_block(cl100k):
         fences = [line for line in chunk.text.split("\n") if line.startswith("```")]
         assert len(fences) in (0, 2), chunk.text  # at most one block per chunk, opened and closed once
     assert span_faults(doc, chunks) == []
+
+
+def test_heading_written_by_an_earlier_merge_is_not_written_again(minilm):
+    """The pieces after a section merged first (its heading written as their first line), then with the piece
+    before, which ends under that heading: the heading was written a second time (tester's docx_headings)."""
+    doc = _html(
+        "<h1>Odd heading levels</h1><h4>Level four first</h4><p>Text under level four.</p>"
+        "<h2>Level one after</h2><h6>Level nine directly</h6><h3>Level two without text</h3><h4>Level three</h4>"
+        f"<p>{'Control audit shipment gamma audit product invoice beta growth region region customer. ' * 3}</p>"
+        "<h3>Level two again</h3><h2>Last heading with nothing after it</h2>"
+    )
+    chunker = _chunker(minilm, 256)
+    chunks = list(chunker.chunk(doc))
+    assert _repeated_lines(chunker, chunks) == []
+    assert lost_texts(doc, chunks) == []

@@ -316,7 +316,8 @@ def join_pieces(run: HybridRun, a: Piece, b: Piece) -> Piece:
     """
     ha, hb = a.headings or [], b.headings or []
     common = _common(ha, hb)
-    in_effect = max(common, _common(a.end_headings or ha, hb))
+    lead = b.lead_headings or []
+    in_effect = max(common, _common(a.end_headings or ha, [*hb, *lead]))
     # b's caption stays in captions only when no text of a would stand between it and b's whole rows (issue 46):
     # else it is written in the text, directly before them (a piece of a split row keeps it in captions)
     own_a = bool(a.captions) or (bool(a.text) and b.table_cols is None)  # b's caption then goes in the text
@@ -328,6 +329,11 @@ def join_pieces(run: HybridRun, a: Piece, b: Piece) -> Piece:
         moved = tuple((pos - cut_b, ref, start, n) for pos, ref, start, n in texts[1][1])
         texts = [(a.text[:cut_a], texts[0][1]), (b.text[cut_b:], moved)]
     parts: list[tuple[str, Any]] = []
+    written = lead[: max(in_effect - len(hb), 0)]  # b's first lines, headings already in effect at a's end
+    prefix = "\n".join(written) + "\n" if written else ""
+    if prefix and texts[1][0].startswith(prefix) and all(pos >= len(prefix) for pos, *_ in texts[1][1]):
+        moved = tuple((pos - len(prefix), ref, start, n) for pos, ref, start, n in texts[1][1])
+        texts[1] = (texts[1][0][len(prefix) :], moved)
     extras = (_not_starting(a.text, ha[common:]), _not_starting(b.text, _not_ending(a.text, hb[in_effect:])))
     for part, extra, own_text in zip((a, b), extras, texts, strict=True):
         own = [] if captions is not None or not part.captions else list(part.captions)
@@ -348,6 +354,7 @@ def join_pieces(run: HybridRun, a: Piece, b: Piece) -> Piece:
         table_context_dropped=a.table_context_dropped or b.table_context_dropped,
         item_path=a.item_path if common == len(ha) else b.item_path if common == len(hb) else 0,
         end_headings=None if (b.end_headings or hb) == ha[:common] else list(b.end_headings or hb),
+        lead_headings=[*ha[common:], *(a.lead_headings or [])] or None if extras[0] == ha[common:] else None,
     )
 
 

@@ -80,6 +80,9 @@ class Piece:
     # default mode: the heading path in effect at the end of ``text`` when a merge wrote headings into
     # it (the last part's path); None when it is ``headings``
     end_headings: list[str] | None = None
+    # default mode: the headings a merge wrote as the first lines of ``text`` (the path below
+    # ``headings`` at its start); None when it starts with its own text
+    lead_headings: list[str] | None = None
     # (text, anchors): where items' texts are in ``text`` (see chunkers/doc/provenance.py); stale
     # (and aligned again from the items) once ``text`` is not the text they were made for
     anchors: tuple[str, tuple[Anchor, ...]] | None = None
