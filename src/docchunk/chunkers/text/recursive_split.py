@@ -21,6 +21,7 @@ from docchunk.chunkers.text.recursive_levels import (
     Scan,
     before_space,
     break_pieces,
+    fence_hits,
     literal_hits,
     piece_bounds,
     pieces_of,
@@ -29,9 +30,9 @@ from docchunk.chunkers.text.recursive_levels import (
     split_breaks,
     split_once,
 )  # fmt: skip
-from docchunk.chunkers.text.sentences import sentence_end_after, sentence_end_before
-from docchunk.chunkers.text.separators import LANGCHAIN_SEPARATORS, RULES, SENTENCE, SETEXT_HEADING
-from docchunk.markup.fences import fence_lines, in_blocks
+from docchunk.chunkers.text.sentences import LineWraps, line_ends, sentence_end_after, sentence_end_before
+from docchunk.chunkers.text.separators import FENCED_CODE, LANGCHAIN_SEPARATORS, LINE, RULES, SENTENCE, SETEXT_HEADING
+from docchunk.markup.fences import fence_lines, fenced_blocks, in_blocks
 from docchunk.markup.setext import SetextHeading, setext_headings
 from docchunk.tokenizers import Sizer
 from docchunk.tokenizers.spans import JoinFixes
@@ -70,6 +71,8 @@ class Call:
         opaque = [i for i, sep in enumerate(seps) if sep not in LANGCHAIN_SEPARATORS] if self.interiors else []
         self.special = sorted({i for i, sep in enumerate(seps) if sep in RULES} | set(opaque))
         self.setext: list[SetextHeading] | None = None
+        self.blocks: list[tuple[int, int]] | None = None  # fenced code blocks (FENCED_CODE)
+        self.wraps: LineWraps | None = None  # the hard wraps of the text's paragraphs (LINE)
         # character mode, separators kept at the start of pieces: groups by search (group_by_search)
         self.scan = self.spans.by_length and self.keep == "start" and not self.overlap and not self.breaks
 
@@ -102,8 +105,8 @@ class Call:
 
         Literal separators split as in :func:`split_once` (in text with ``"\r"``, every
         kind of line break matches ``"\n"``); a named rule (:data:`SENTENCE`,
-        :data:`SETEXT_HEADING`) cuts where it finds its boundaries; a Markdown separator
-        never cuts inside fenced code.
+        :data:`SETEXT_HEADING`, :data:`FENCED_CODE`, :data:`LINE`) cuts where it finds its
+        boundaries; a Markdown separator never cuts inside fenced code.
         """
         index = level
         for special in self.special:
@@ -115,6 +118,8 @@ class Call:
                     return cut
             if self.scan and self.separators[special] == SENTENCE and _MARK.search(self.text, lo, hi):
                 return Scan(SENTENCE, special + 1)
+            if self.scan and self.separators[special] == LINE and self.text.find("\n", lo + 1, hi) != -1:
+                return Scan(LINE, special + 1)
             hits = self.special_hits(special, lo, hi)
             if hits is None:  # a Markdown separator with no occurrence in fenced code
                 cut = self.literal(lo, hi, special, special + 1)
@@ -149,6 +154,14 @@ class Call:
         sep, text = self.separators[level], self.text
         if sep == SENTENCE:
             return sentence_hits(text, lo, hi, self.keep)
+        if sep == LINE:
+            if self.wraps is None:
+                self.wraps = LineWraps(text)
+            return line_ends(text, lo, hi, self.wraps, self.interiors)
+        if sep == FENCED_CODE:
+            if self.blocks is None:
+                self.blocks = fenced_blocks(text) if "```" in text or "~~~" in text else []
+            return fence_hits(self.blocks, lo, hi)
         if sep == SETEXT_HEADING:
             if self.setext is None:
                 self.setext = setext_headings(text)
@@ -208,13 +221,17 @@ class Call:
         occurrence within reach runs to the next occurrence and is split at ``next_level``.
         """
         text, size, width, start = self.text, self.size, len(sep), lo
-        sentences = sep == SENTENCE
+        sentences, lines = sep == SENTENCE, sep == LINE
+        if lines and self.wraps is None:
+            self.wraps = LineWraps(text)
         while start < hi:
             if hi - start <= size:
                 self.groups.append((start, hi, hi - start, False))
                 return
             if sentences:
                 p = before_space(text, start, sentence_end_before(text, start, start + size))
+            elif lines and self.wraps is not None:
+                p = self.wraps.end_before(start, start + size, self.interiors)
             else:
                 p = text.rfind(sep, start + 1, start + size + width)
             if p > start:
@@ -223,6 +240,8 @@ class Call:
                 continue
             if sentences:
                 end = before_space(text, start, sentence_end_after(text, start, hi))
+            elif lines and self.wraps is not None:
+                end = self.wraps.end_after(start, hi, self.interiors)
             else:
                 q = text.find(sep, start + 1, hi)
                 end = hi if q == -1 else q
