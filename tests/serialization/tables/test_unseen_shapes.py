@@ -114,3 +114,46 @@ def test_an_html_bold_title_row_over_th_cells_gives_records_that_name_the_column
     assert rows.rows[0].text == "Service 0 (Service): Fee = 0; Due = monthly; Schedule A: Fees payable"
     assert all("**" not in row.text for row in rows.rows)
     assert rows.notes == "Schedule A: Fees payable"
+
+
+# -- finding 4: a layout table whose content cell holds headings and paragraphs -------------------
+
+
+def test_a_rich_cells_paragraphs_are_lines_without_heading_marks():
+    from docchunk.serialization.tables.model import cell_paragraphs
+
+    raw = "## News item 0\n\nThe club met on day 0.\n\n### Minutes\nRead   them."
+    assert cell_paragraphs(raw) == ["News item 0", "The club met on day 0.", "Minutes", "Read them."]
+
+
+def test_a_web_page_laid_out_as_a_table_is_written_as_paragraphs_in_reading_order(minilm_dir):
+    """The tester's HTML page: a title row, a navigation cell beside a content cell of ``<h2>`` and ``<p>``, a footer.
+
+    The content cell was one line with ``## `` in the middle of it, on the same line as
+    the navigation cell.
+    """
+    pytest.importorskip("docling", reason="converting HTML needs docling (the convert extra)")
+    import docchunk
+
+    nav = " | ".join(f"<a href='/p{k}'>Section page {k}</a>" for k in range(8))
+    news = "".join(f"<h2>News item {k}</h2><p>The club met on day {k} and discussed the garden.</p>" for k in range(3))
+    html = (
+        "<html><body><table><tr><td colspan='2'><h1>Welcome to the Village Club</h1></td></tr>"
+        f"<tr><td>{nav}</td><td>{news}</td></tr><tr><td colspan='2'>Copyright 1999 Village Club.</td></tr>"
+        "</table></body></html>"
+    )
+    doc = docchunk.load_document(html, format="html")
+    met = "The club met on day {} and discussed the garden."
+    news_lines = [line for k in range(3) for line in (f"News item {k}", met.format(k))]
+    nav_line = " | ".join(f"Section page {k}" for k in range(8))
+    assert table_rows(doc.tables[0], doc).text.split("\n") == [
+        "Welcome to the Village Club",
+        nav_line,
+        *news_lines,
+        "Copyright 1999 Village Club.",
+    ]
+    for max_tokens in (64, 256):
+        chunker = docchunk.HybridChunker(tokenizer=docchunk.get_tokenizer(f"hf:{minilm_dir}"), max_tokens=max_tokens)
+        lines = [line for c in chunker.chunk(doc) for line in chunker.contextualize(c).split("\n")]
+        assert "## " not in "\n".join(lines)
+        assert all(lines.count(line) == 1 for line in [nav_line, *news_lines]), lines

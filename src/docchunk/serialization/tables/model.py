@@ -8,6 +8,7 @@ The writers (:mod:`.records`, :mod:`.triplets`, :mod:`.markdown`) read only the 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
     from docling_core.transforms.serializer.base import BaseDocSerializer
     from docling_core.types.doc import DoclingDocument, TableItem
 
-__all__ = ["TableModel", "joined", "read_table", "text_cols", "value_cells"]
+__all__ = ["TableModel", "cell_paragraphs", "joined", "read_table", "text_cols", "value_cells"]
 
 
 @dataclass
@@ -48,6 +49,9 @@ class TableModel:
         title: The text of a title row over the whole table (:func:`~.rules.title_row`),
             or None; with a title, row 1 is a header row (``start`` at least 2) and the
             title is the first table-wide note (:attr:`wide`).
+        paragraphs_of: A cell's text as its paragraphs, each on one line, Markdown
+            heading marks dropped (a rich cell's headings and paragraphs, for a layout
+            table's text); ``[text_of(cell)]`` or ``[]`` for a plain cell.
     """
 
     grid: list[list[Any]]
@@ -55,6 +59,7 @@ class TableModel:
     start: int
     label_cols: int
     title: str | None = None
+    paragraphs_of: Callable[[Any], list[str]] | None = None
 
     @property
     def n_rows(self) -> int:
@@ -119,6 +124,7 @@ def read_table(
     """
     grid = read_grid(item.data)
     texts: dict[int, str] = {}
+    raws: dict[int, str] = {}
 
     def text_of(cell: Any) -> str:
         key = id(cell)
@@ -130,8 +136,13 @@ def read_table(
                 if not keep_links:
                     root = cell.ref.resolve(doc)
                     raw = without_marks(without_urls(raw, root, doc, serializer), root, doc)
+            raws[key] = raw
             texts[key] = clean(raw)
         return texts[key]
+
+    def paragraphs_of(cell: Any) -> list[str]:
+        text_of(cell)
+        return cell_paragraphs(raws[id(cell)])
 
     n_rows = len(grid)
     start = min(header_row_count(item.data, grid), n_rows) if grid else 0
@@ -139,7 +150,26 @@ def read_table(
     if title is not None:
         start = max(start, 2)
     label_cols = label_column_count(grid, start, len(grid[0])) if grid else 0
-    return TableModel(grid, text_of, start, label_cols, title)
+    return TableModel(grid, text_of, start, label_cols, title, paragraphs_of)
+
+
+_HEADING_MARK = re.compile(r"^#{1,6}\s+")
+
+
+def cell_paragraphs(raw: str) -> list[str]:
+    """A cell's text as its paragraphs (its lines), each on one line, without Markdown heading marks.
+
+    A rich cell's content is written by the document serializer as Markdown: a heading
+    ``## News item 0`` and its paragraph on lines of their own. Written on one line, the
+    marks stood in the middle of a line (a tester's web page laid out as one table,
+    issue 46 finding 4); each line is a paragraph here, a heading without its ``#``.
+    """
+    out = []
+    for line in raw.split("\n"):
+        text = clean(_HEADING_MARK.sub("", line.strip()))
+        if text:
+            out.append(text)
+    return out
 
 
 def joined(cells: Sequence[Any], text_of: Callable[[Any], str]) -> str:
