@@ -11,8 +11,8 @@ default ``HybridChunker`` and counts:
 
 - errors: documents whose chunking raised (the first message of each is printed);
 - lost: text items that reach no chunk (body items, and the footnotes and endnotes
-  docling puts in the furniture layer; whitespace ignored; a text is found in the
-  chunks' texts, headings or captions, as ``bench/quality.py`` looks for it);
+  docling puts in the furniture layer), read as the tests read them
+  (``tests.helpers.checks.lost_texts``, :func:`lost`);
 - twice: chunks whose ``contextualize()`` holds one of its headings twice, in the
   heading path and as a line of the text (:func:`heading_twice`);
 - fences: chunks whose text holds an odd number of Markdown fence lines
@@ -46,22 +46,23 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 warnings.simplefilter("ignore")
 sys.path.insert(0, str(Path(__file__).parent))
 
-from quality import norm  # noqa: E402  (bench/ on the path first)
-from structure_kept import documents, flattened  # noqa: E402
+from structure_kept import documents, flattened  # noqa: E402  (bench/ on the path first)
+
+sys.path.insert(0, str(Path(__file__).parents[1]))  # the repository: the tests' reader of lost texts
+from tests.helpers.checks import lost_texts  # noqa: E402
 
 FENCE = re.compile(r"^[ \t]*(```|~~~)", re.M)
-FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]*$", re.M)
 LOW = 64
 
 
-def must_reach(doc: Any) -> list[str]:
-    """Texts that must reach a chunk: body text items and the notes of the furniture layer."""
+def must_reach(doc: Any) -> list[Any]:
+    """Text items that must reach a chunk: body text items and the notes of the furniture layer."""
     from docling_core.types.doc import TextItem
     from docling_core.types.doc.document import ContentLayer
 
     layers = {ContentLayer.BODY, ContentLayer.FURNITURE}
     return [
-        item.text
+        item
         for item, _ in doc.iterate_items(included_content_layers=layers)
         if isinstance(item, TextItem)
         and item.text.strip()
@@ -70,17 +71,15 @@ def must_reach(doc: Any) -> list[str]:
     ]
 
 
-def unfenced(text: str) -> str:
-    """``text`` without its fence lines: a split code block is closed and reopened in each chunk."""
-    return FENCE_LINE.sub("", text)
-
-
 def lost(doc: Any, chunks: list[Any]) -> int:
-    texts = norm("".join(unfenced(c.text) for c in chunks))
-    context = {norm(h) for c in chunks for h in (c.meta.headings or []) + (c.meta.__dict__.get("captions") or [])}
-    headings = {it.text for it in doc.texts if it.label in ("title", "section_header")}
-    body = norm("".join(line for c in chunks for line in unfenced(c.text).split("\n") if line not in headings))
-    return sum(1 for t in map(norm, must_reach(doc)) if t and t not in texts and t not in context and t not in body)
+    """How many of :func:`must_reach`'s texts reach no chunk, read by the tests' ``lost_texts``.
+
+    One reader for the tests and this bench: a split code block's fence lines are markup,
+    the pieces of a table row cut between entries are read without the label each repeats,
+    a heading written as a line between two parts of a paragraph (a merge across it) is
+    skipped, and a text found in the chunks' headings or captions reaches them.
+    """
+    return len(lost_texts(doc, chunks, must_reach(doc)))
 
 
 def _line(text: str) -> str:

@@ -14,8 +14,9 @@ from dataclasses import replace
 from itertools import groupby
 from typing import TYPE_CHECKING, Any
 
-from docling_core.types.doc import TableItem
+from docling_core.types.doc import DocItemLabel, TableItem, TextItem
 
+from docchunk.chunkers.doc.lead_in import is_trailing_note
 from docchunk.chunkers.doc.piece import Piece, pages_of
 from docchunk.chunkers.doc.provenance import anchors_of, join_anchors
 from docchunk.chunkers.doc.tables.pieces import joined_cols
@@ -84,13 +85,31 @@ def lead_in_of_next(pieces: list[Piece], i: int) -> bool:
     """Whether ``pieces[i]`` is a text piece directly before a table piece of the same headings (that table's lead-in).
 
     The paragraph that directly precedes a table in reading order introduces it, so it
-    goes with that table, never to the end of the piece of the table before it.
+    goes with that table, never to the end of the piece of the table before it. Not
+    so when its last paragraph reads as the earlier table's trailing note
+    (:func:`~docchunk.chunkers.doc.lead_in.is_trailing_note`, ``Source: survey A.``),
+    nor when the next table's piece already opens with its own lead-in (a paragraph
+    moved in by ``attach_lead_ins``): then the piece ends the earlier table's part, as
+    in docling-core (issue 46 finding 13).
     """
     piece = pieces[i]
-    if piece.table_rows is not None or i + 1 >= len(pieces):
+    if piece.table_rows is not None or i + 1 >= len(pieces) or not piece.items:
         return False
     nxt = pieces[i + 1]
-    return nxt.table_rows is not None and nxt.headings == piece.headings
+    if nxt.table_rows is None or nxt.headings != piece.headings or _opens_with_lead_in(nxt):
+        return False
+    last = piece.items[-1]
+    return not (isinstance(last, TextItem) and is_trailing_note(last.text))
+
+
+def _opens_with_lead_in(table_piece: Piece) -> bool:
+    """Whether a table piece holds a paragraph before its table (a lead-in moved in by ``attach_lead_ins``)."""
+    for item in table_piece.items:
+        if isinstance(item, TableItem):
+            return False
+        if isinstance(item, TextItem) and item.label in (DocItemLabel.TEXT, DocItemLabel.PARAGRAPH):
+            return True
+    return False
 
 
 def _joined_if_fits(run: HybridRun, a: Piece, b: Piece, text_piece: Piece) -> Piece | None:

@@ -25,6 +25,7 @@ __all__ = [
     "UNITS_NOTE",
     "TableKind",
     "header_row_count",
+    "is_flagged_header_row",
     "is_layout_table",
     "is_section_row",
     "is_title_table",
@@ -91,7 +92,9 @@ def restarted_header_rows(
     second block's values got the first block's years. Such a row comes after a row of
     values, has text in two or more value columns, every one a year or a text of the
     header rows, and a row of values follows it; the rows below it read their columns'
-    headers from it.
+    headers from it. A body row the converter flags as a header row
+    (:func:`is_flagged_header_row`) starts a new block whatever its texts, when a body
+    row stands before it and one after it.
 
     Returns:
         The grid indices of such rows, in order.
@@ -103,6 +106,10 @@ def restarted_header_rows(
     out: list[int] = []
     after_values = False
     for r in range(start, len(grid)):
+        if r > start and r + 1 < len(grid) and is_flagged_header_row(grid[r], label_cols, text_of):
+            out.append(r)
+            after_values = False
+            continue
         if values_at[r]:
             after_values = True
             continue
@@ -112,6 +119,22 @@ def restarted_header_rows(
             out.append(r)
             after_values = False
     return out
+
+
+def is_flagged_header_row(row: list[Any], label_cols: int, text_of: Callable[[Any], str]) -> bool:
+    """Rule: a body row whose every cell with text is flagged ``column_header`` restarts the header.
+
+    docling flags the ``<th>`` cells of an HTML table (and a DOCX table's repeated
+    header row) ``column_header`` wherever they stand; docling-core counts as header
+    rows only the leading ones, so a flagged row mid-table (a roll-forward's second
+    block: ``<th></th><th>Restructuring</th><th>Other</th>`` under ``Warranty |
+    Legal``, a tester's HTML, issue 46 finding 1) was read as data. It needs text in
+    a value column; a merged cell counts once.
+    """
+    cells = list({id(cell): cell for cell in row}.values())
+    texted = [cell for cell in cells if text_of(cell)]
+    in_values = any(cell.end_col_offset_idx > label_cols for cell in texted)
+    return in_values and all(cell.column_header for cell in texted)
 
 
 def label_column_count(grid: list[list[Any]], start: int, n_cols: int) -> int:
