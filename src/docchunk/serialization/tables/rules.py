@@ -36,6 +36,7 @@ __all__ = [
     "spanning_text",
     "table_kind",
     "table_wide_headers",
+    "title_row",
 ]
 
 TableKind = Literal["data", "layout", "title"]
@@ -135,6 +136,46 @@ def is_flagged_header_row(row: list[Any], label_cols: int, text_of: Callable[[An
     texted = [cell for cell in cells if text_of(cell)]
     in_values = any(cell.end_col_offset_idx > label_cols for cell in texted)
     return in_values and all(cell.column_header for cell in texted)
+
+
+def title_row(grid: list[list[Any]], start: int, text_of: Callable[[Any], str]) -> str | None:
+    """Rule: a first row that is one cell over every column, above a row naming the columns, is the table's title.
+
+    A form's or schedule's title merged across the table's top (``Schedule A: Fees
+    payable`` over ``Service | Fee | Due``; a tester's HTML with ``<td colspan=3>``
+    above a ``<th>`` row, and a DOCX and a PPTX with a merged first row, which docling
+    flags as the only header row; issue 46 finding 2). Read as a header it headed
+    every column (``Schedule A: ... = 200 EUR``) and as a section row it prefixed
+    every label; the row below it, not flagged or flagged alone, was data. The title
+    is the text of such a row (two words or more: ``Action`` merged over two columns
+    heads them, ``html_rich_table_cells``) when the table has two or more columns, the
+    row is one row high, and the row below it is flagged ``column_header`` or, under a
+    flagged title, names two or more columns (short texts, no value, no sentence
+    end), with a body row after it. The caller reads row 1 as the header and the title as a
+    table-wide note.
+
+    Returns:
+        The title's text, or None.
+    """
+    if len(grid) < 3 or len(grid[0]) < 2:
+        return None
+    top = grid[0][0]
+    if any(cell is not top for cell in grid[0]) or top.end_row_offset_idx != 1 or not (title := text_of(top)):
+        return None
+    below = list({id(cell): cell for cell in grid[1]}.values())
+    texts = [t for cell in below if (t := text_of(cell))]
+    if not texts or any(cell.end_row_offset_idx > 2 for cell in below):
+        return None
+    if len(title.split()) < 2:  # one word over the columns (``Action`` over two) is a header, not a title
+        return None
+    flagged = all(cell.column_header for cell in below if text_of(cell))
+    names = start >= 1 and len(texts) >= 2 and all(_names_a_column(t) for t in texts)
+    return title if flagged or names else None
+
+
+def _names_a_column(text: str) -> bool:
+    """Whether a cell's text reads as a column's name: no value, at most six words, no sentence end."""
+    return not is_value(text) and len(text.split()) <= 6 and not text.rstrip().endswith(".")
 
 
 def label_column_count(grid: list[list[Any]], start: int, n_cols: int) -> int:
