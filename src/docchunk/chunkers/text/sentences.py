@@ -9,7 +9,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-__all__ = ["sentence_end_after", "sentence_end_before", "sentence_ends", "sentence_spans"]
+__all__ = [
+    "sentence_cut_after", "sentence_cut_before", "sentence_end_after", "sentence_end_before", "sentence_ends",
+    "sentence_spans",
+]  # fmt: skip
 
 _CLOSERS = "\"'”’»)]}」』）】》〕〉"
 # Candidate sentence ends, in one pass over the text:
@@ -284,4 +287,61 @@ def sentence_end_after(text: str, lo: int, hi: int) -> int:
     for match in _candidates(text, lo, hi):
         if _ending(text, match, lo) and match.end() > lo:
             return min(match.end(), hi)
+    return hi
+
+
+def sentence_cut_before(text: str, start: int, limit: int, hi: int) -> int:
+    """The last sentence cut in ``text[start:hi]`` that is at most ``limit``; -1 when there is none.
+
+    A cut lies between a sentence's punctuation (with closing quotes or brackets) and
+    the whitespace after it, at an end of :func:`sentence_ends` that is not the span's
+    end: the cuts of :class:`docchunk.RecursiveChunker`'s sentence level. Exactly the
+    cut that scanning the whole span from ``start`` would find, but read
+    from ``limit`` backwards: the cost follows the distance from the cut to ``limit``.
+    Only for spans without CJK full stops, where every cut is that of a Western end
+    (``start`` itself a cut or the start of the span). A candidate whose verdict
+    depends on where its sentence starts (a section number, ``"4.2."``) is decided
+    by scanning forwards from ``start``.
+    """
+    h = limit
+    while h > start:
+        last = _LAST_MARK.match(text, start, h)
+        if last is None:
+            return -1
+        k = last.end() - 1
+        while k > start and text[k - 1] in _MARKS:
+            k -= 1
+        match = _CANDIDATE.match(text, k)
+        if match is not None and match.lastgroup == "ws":
+            cut = match.start("ws")
+            if start < cut <= limit and match.end() < hi:
+                ending = _ending(text, match, start)
+                if ending != _ending(text, match, k):  # depends on the sentence's start: scan from it
+                    return _cut_forward(text, start, limit, hi)
+                if ending:
+                    return cut
+        h = k
+    return -1
+
+
+def _cut_forward(text: str, start: int, limit: int, hi: int) -> int:
+    """:func:`sentence_cut_before`, scanning forwards from ``start`` as :func:`sentence_ends` does."""
+    found, sentence_start = -1, start
+    for match in _candidates(text, start, limit):
+        if _ending(text, match, sentence_start):
+            sentence_start = min(match.end(), hi)
+            cut = match.start("ws") if match.lastgroup == "ws" else sentence_start
+            if start < cut <= limit and match.end() < hi:
+                found = cut
+    return found
+
+
+def sentence_cut_after(text: str, start: int, hi: int) -> int:
+    """The first cut of :func:`sentence_cut_before`'s kind in ``text[start:hi]`` after ``start``; ``hi`` when none.
+
+    Scanned forwards from ``start``, as :func:`sentence_ends` does.
+    """
+    for match in _candidates(text, start, hi):
+        if _ending(text, match, start):
+            return match.start("ws") if match.lastgroup == "ws" and match.end() < hi else hi
     return hi
