@@ -267,8 +267,11 @@ class Call:
         if _WESTERN_END.search(text, lo, hi) is None:
             return False
         span = self.span(lo, hi)
-        if span.isascii():  # the odd whitespace of ASCII, found by str.find (no CJK marks in ASCII)
-            return not any(c in span for c in _ODD_ASCII_SPACE)
+        if span.isascii():  # the odd whitespace of ASCII after the leading line breaks (a separator kept at the start)
+            skip = 0
+            while skip < len(span) and span[skip] in "\r\n":
+                skip += 1
+            return all(span.find(c, skip) == -1 for c in _ODD_ASCII_SPACE)
         return _ODD_END.search(span) is None
 
     def span(self, lo: int, hi: int) -> str:
