@@ -103,11 +103,14 @@ def test_scan_is_taken_and_matches_on_long_prose(cl100k_tok, monkeypatch):
         return original(self, lo, hi, next_level)
 
     monkeypatch.setattr(recursive_split.Call, "group_sentences", spy)
-    for size in (8, 32, 100):
-        taken.clear()
-        scanned = _chunks(text, size, cl100k_tok, True, monkeypatch)
-        assert taken, "the sentence level did not group by search"
-        assert scanned == _chunks(text, size, cl100k_tok, False, monkeypatch)
+    ascii_line = " ".join(p for p in PIECES if p.isascii()) * 4
+    ascii_text = "\n\n".join([ascii_line, "Short one.", ascii_line + "\n" + ascii_line])  # lines after "\n\n" and "\n"
+    for case in (text, ascii_text):
+        for size in (8, 32, 100):
+            taken.clear()
+            scanned = _chunks(case, size, cl100k_tok, True, monkeypatch)
+            assert len(taken) >= 2, "the sentence level did not group by search"
+            assert scanned == _chunks(case, size, cl100k_tok, False, monkeypatch)
 
 
 def test_odd_whitespace_and_cjk_keep_the_counting_path(cl100k_tok, monkeypatch):
