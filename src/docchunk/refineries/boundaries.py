@@ -78,7 +78,10 @@ def stop_context(near: str, context: str, suffix: bool, stops: tuple[str, ...], 
         The part of ``context`` next to ``near`` before any boundary: a blank line (also one
         that straddles the junction), a heading line (with ``suffix`` the context stops
         before it; before the chunk it starts there, as the heading opens the chunk's
-        section), or a change between table rows (lines with ``|``) and other lines.
+        section), or a change between table rows (lines with ``|``) and other lines. A
+        boundary that ``near`` opens with, after nothing but whitespace (the line break a
+        separator kept at a chunk's start), is at the junction: no context precedes a
+        chunk that starts a section or a table.
     """
     if not stops or not context:
         return context
@@ -90,8 +93,8 @@ def stop_context(near: str, context: str, suffix: bool, stops: tuple[str, ...], 
     if suffix:
         ahead = [c for c in cuts if c >= offset]
         kept = context[: min(ahead) - offset] if ahead else context
-    else:
-        behind = [c for c in cuts if c <= offset]
+    else:  # a boundary after only whitespace of the chunk is at the junction: a chunk that opens with "\n## x"
+        behind = [c for c in cuts if c <= offset or not joined[offset:c].strip()]
         kept = context[max(behind) :] if behind else context
     return kept if kept.strip() else ""  # a blank line across the junction leaves only line breaks
 
