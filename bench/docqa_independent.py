@@ -3,6 +3,11 @@
 Usage:
     docchunk eval-docs ../shared/eval/doc-qa --limit 40 --json /tmp/shipped.json [OPTIONS]
     python bench/docqa_independent.py ../shared/eval/doc-qa --limit 40 --shipped /tmp/shipped.json [--docling-compat]
+    python bench/docqa_independent.py ../shared/eval/doc-qa --half check --shipped /tmp/check.json
+
+``--half tune|check`` keeps the documents of one half by the rule of ``docs/quality.md``
+("Tuning and checking halves": the first byte of the SHA-256 of the UTF-8 ``doc_id`` is
+even for the tuning half, odd for the checking half), written here again.
 
 Issue 28 asks that the shipped evaluator's figures agree with those of an independent
 one run on the same chunks. This script shares nothing with ``docchunk.evaluation``:
@@ -41,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import hashlib
 import json
 import sys
 from collections.abc import Callable
@@ -51,15 +57,23 @@ import numpy as np
 KS = (1, 3, 5)
 
 
-def load(root: Path, limit: int | None, offset: int, genres: list[str] | None = None,
+def in_half(doc_id: str, half: str) -> bool:
+    """Whether ``doc_id`` is in ``half`` (``all``, ``tune``: first SHA-256 byte even, ``check``: odd)."""
+    if half == "all":
+        return True
+    odd = hashlib.sha256(doc_id.encode("utf-8")).digest()[0] % 2 == 1
+    return odd == (half == "check")
+
+
+def load(root: Path, limit: int | None, offset: int, genres: list[str] | None = None, half: str = "all",
          ) -> dict[str, tuple[dict[str, dict], list[dict]]]:  # fmt: skip
-    """``genre -> (doc_id -> DoclingDocument JSON, questions)``, documents ``offset:offset+limit`` in file order."""
+    """``genre -> (doc_id -> DoclingDocument JSON, questions)``, documents ``offset:offset+limit`` of ``half``."""
     out = {}
     for folder in sorted(p for p in root.iterdir() if (p / "docs.jsonl.gz").is_file()):
         if genres and folder.name not in genres:
             continue
         with gzip.open(folder / "docs.jsonl.gz", "rt", encoding="utf-8") as fh:
-            rows = [json.loads(line) for line in fh if line.strip()]
+            rows = [r for r in (json.loads(line) for line in fh if line.strip()) if in_half(r["doc_id"], half)]
         end = None if limit is None else offset + limit
         docs = {r["doc_id"]: r["doc"] for r in rows[offset:end]}
         with open(folder / "questions.jsonl", encoding="utf-8") as fh:
@@ -208,6 +222,7 @@ def main() -> int:
     ap.add_argument("--max-tokens", type=int, default=256)
     ap.add_argument("--docling-compat", action="store_true")
     ap.add_argument("--genre", action="append", help="only this genre (repeatable)")
+    ap.add_argument("--half", choices=("all", "tune", "check"), default="all", help="one half of doc-qa (see above)")
     ap.add_argument("--shipped", type=Path, help="the --json of `docchunk eval-docs` on the same options")
     ap.add_argument("--tolerance", type=float, default=0.5, help="points of recall allowed between the two")
     args = ap.parse_args()
@@ -215,7 +230,8 @@ def main() -> int:
     import docchunk
 
     chunker = docchunk.HybridChunker(max_tokens=args.max_tokens, docling_compat=args.docling_compat)
-    rows, chunk_counts, problems = evaluate(load(args.data, args.limit, args.offset, args.genre), chunker, Embedder())
+    rows, chunk_counts, problems = evaluate(load(args.data, args.limit, args.offset, args.genre, args.half), chunker,
+                                          Embedder())  # fmt: skip
 
     names = [f"{s}@{k}" for s in ("doc", "all") for k in KS]
     genres = sorted({r["genre"] for r in rows.values()})

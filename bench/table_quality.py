@@ -1,7 +1,14 @@
 """Table chunk quality: debris chunks and cut rows, docling-compatible mode against the default.
 
 Usage:
-    python bench/table_quality.py [--corpus ../shared/corpus/docling] [--half]
+    python bench/table_quality.py [--corpus ../shared/corpus/docling] [--half | --targets]
+
+With ``--targets`` it prints issue 46's structural targets for the default mode, per
+configuration: rows cut (``--half``'s measure, records), later pieces of split tables
+without their table's notes line (the table-wide headers: ``December 31,``; a piece
+whose ``meta.table_context_dropped`` names ``notes`` is counted apart, as flagged),
+and the documents with tables whose default output is over 1.3 times compat's tokens
+(sum of ``meta.token_count``), with the worst ratio.
 
 With ``--half`` it measures, per mode (compat, the default mode's ``triplets`` and
 ``records`` table formats), issue 24's figure instead: rows *cut* among the rows
@@ -165,12 +172,81 @@ def main_half(paths: list[Path]) -> None:
             print(f"{name:<10}{max_tokens:>5}  {mode:<9}{n:>7}{share:>7}{small:>7}{cut:>6}")
 
 
+def notes_missing(doc, chunks, chunker) -> tuple[int, int, int]:
+    """(later pieces of split tables with notes, of them without the notes line, of those flagged)."""
+    from docling_core.types.doc import TableItem
+
+    from docchunk.serialization.selection import serializer_for
+    from docchunk.serialization.tables import table_rows
+
+    serializer = serializer_for(chunker.serializer_provider, doc)
+    later = missing = flagged = 0
+    for table in doc.tables:
+        notes = table_rows(table, doc, serializer).notes
+        pieces = [
+            c
+            for c in chunks
+            if c.meta.table_rows is not None
+            and any(isinstance(it, TableItem) and it.self_ref == table.self_ref for it in c.meta.doc_items)
+        ]
+        if not notes or len(pieces) < 2:
+            continue
+        for chunk in pieces[1:]:
+            later += 1
+            if notes not in chunker.contextualize(chunk):
+                missing += 1
+                flagged += "notes" in (chunk.meta.table_context_dropped or ())
+    return later, missing, flagged
+
+
+def main_targets(paths: list[Path]) -> None:
+    from docling_core.types.doc import DoclingDocument
+
+    from docchunk import HybridChunker
+
+    docs = []
+    for p in paths:
+        try:
+            docs.append((p.name, DoclingDocument.load_from_json(p)))
+        except Exception:  # not a DoclingDocument (a golden chunk file ...)
+            continue
+    print(f"{len(docs)} documents, {sum(len(d.tables) for _, d in docs)} tables")
+    print("| tokenizer | max_tokens | rows within half | cut | later pieces with notes | without (flagged) "
+          "| documents with tables over 1.3x compat | worst |")  # fmt: skip
+    print("|---|---:|---:|---:|---:|---:|---:|---|")
+    for spec, max_tokens in CONFIGS:
+        default = HybridChunker(tokenizer=spec, max_tokens=max_tokens)
+        compat = HybridChunker(tokenizer=spec, max_tokens=max_tokens, docling_compat=True)
+        small = cut = later = missing = flagged = 0
+        ratios = []
+        for name, doc in docs:
+            chunks = list(default.chunk(doc))
+            a, b = half_rows(doc, chunks, default, "records")
+            c, d, e = notes_missing(doc, chunks, default)
+            small, cut, later, missing, flagged = small + a, cut + b, later + c, missing + d, flagged + e
+            if not doc.tables:
+                continue
+            ours = sum(ch.meta.token_count for ch in chunks)
+            theirs = sum(ch.meta.token_count for ch in compat.chunk(doc))
+            if theirs:
+                ratios.append((ours / theirs, name))
+        over = sum(r > 1.3 for r, _ in ratios)
+        worst = max(ratios, default=(0.0, "-"))
+        label = "cl100k" if spec else "MiniLM"
+        print(f"| {label} | {max_tokens} | {small} | {cut} | {later} | {missing} ({flagged}) | {over} "
+              f"| {worst[0]:.2f} `{worst[1]}` |", flush=True)  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus" / "docling")
     parser.add_argument("--half", action="store_true", help="issue 24's measure (see above)")
+    parser.add_argument("--targets", action="store_true", help="issue 46's structural targets (see above)")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT / "src"))
+    if args.targets:
+        main_targets(sorted(args.corpus.rglob("*.json")))
+        return
     if args.half:
         main_half(sorted(args.corpus.rglob("*.json")))
         return

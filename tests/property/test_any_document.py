@@ -169,12 +169,9 @@ COUNTEREXAMPLES = [
     # an empty title (and an empty code block) inside a list item wrote bare markup ("# ", fences):
     # the list was no longer one line per item, and split by items lost a picture's caption
     ("title_in_list_item.json", "hybrid", "minilm", 16),
-    pytest.param(
-        "split_caption_under_empty_title.json", "hybrid", "cl100k", 16,
-        marks=pytest.mark.xfail(strict=True, reason=(
-            "a picture's caption of control characters split between two chunks under an empty title: "
-            "neither piece has a span of it (the spans do not tile it)")),
-    ),
+    # a picture's caption split apart from its picture at element boundaries: the caption's window
+    # held no text of it, the picture's no span of it (a caption now goes in its writer's window)
+    ("split_caption_under_empty_title.json", "hybrid", "cl100k", 16),
     # a table inside a list item (Markdown), with a rich cell holding a list: at 16 tokens the table
     # is cut in the nested item's text '\x88 Ê', the next piece repeating the header (the check reads it)
     ("lost_text_cl100k_16.json", "hybrid", "cl100k", 16),
@@ -197,14 +194,10 @@ COUNTEREXAMPLES = [
     # a picture's chunk (writing its captions) expanded to the picture's page, where the page filter
     # left out a caption of another page: the expansion must hold the captions of the chunk's items
     ("random_page_expanded_lost.json", "page-expanded", "minilm", 16),
-    *(
-        pytest.param(file, kind, name, max_tokens, marks=pytest.mark.xfail(strict=True, reason=(
-            f"found by a random run: a text is lost ({what})")))
-        for file, kind, name, max_tokens, what in [
-            ("random_tree_expanded_lost.json", "tree-expanded", "minilm", 16,
-             "the hybrid chunker already loses the captions of a picture inside a list item, at any budget"),
-        ]
-    ),
+    # a picture written only as its captions inside a list item, the list split at element boundaries:
+    # the picture is not among the piece's items, and its captions counted as nothing (they now count
+    # with their own text, as the walk writes a caption its item left out)
+    ("random_tree_expanded_lost.json", "tree-expanded", "minilm", 16),
 ]  # fmt: skip
 
 

@@ -25,7 +25,7 @@ from docling_core.types.doc import (
 
 import docchunk
 from tests.chunkers.doc.item_docs import graph
-from tests.helpers import lost_texts
+from tests.helpers import lost_texts, span_faults
 
 
 def _list(n: int = 13) -> tuple[DoclingDocument, list[Any]]:
@@ -126,6 +126,19 @@ def heading_in_group() -> DoclingDocument:
     return doc
 
 
+CAPTION = "A mandarin duck on a pond"
+
+
+def title_and_picture_in_item(title: str = "Mandarin duck") -> DoclingDocument:
+    """A list item holding a title and a captioned picture, then a paragraph after the list."""
+    doc, items = _list(4)
+    doc.add_title(title, parent=items[1])
+    picture = doc.add_picture(parent=items[1])
+    picture.captions.append(doc.add_text(DocItemLabel.CAPTION, CAPTION, parent=picture).get_ref())
+    doc.add_text(DocItemLabel.TEXT, "Ducks are water birds of the family Anatidae.")
+    return doc
+
+
 DOCUMENTS: dict[str, Callable[[], DoclingDocument]] = {
     f.__name__: f
     for f in (
@@ -136,6 +149,7 @@ DOCUMENTS: dict[str, Callable[[], DoclingDocument]] = {
         formula_in_item,
         list_in_table_cell,
         heading_in_group,
+        title_and_picture_in_item,
     )
 }
 
@@ -176,3 +190,48 @@ def test_regression_html_list_with_an_image_in_an_item_is_chunked():
         chunks = list(docchunk.HybridChunker(max_tokens=max_tokens).chunk(doc))
         assert not lost_texts(doc, chunks)
         assert all(c.meta.token_count <= max_tokens or c.meta.oversized for c in chunks)
+
+
+@pytest.mark.parametrize(
+    "title",
+    ["Mandarin duck", "The mandarin duck is a perching duck of East Asia, now seen in parks of Europe."],
+    ids=["title", "content-title"],
+)
+def test_regression_title_and_picture_in_a_list_item_written_once(title):
+    """A non-empty title inside a list item that also holds a captioned picture (issue 45).
+
+    The hybrid chunker lost the picture's caption when it split the list (the picture,
+    written only as its caption, is not among the list's items, and the caption counted as
+    nothing); the hierarchical chunker wrote the title twice: in the list's text, and again
+    as the heading path of the paragraph after the list (or, for a title that reads as
+    content, as a chunk of its own). The title is text of its list item, written once.
+    """
+    doc = title_and_picture_in_item(title)
+    chunkers = [docchunk.HierarchicalChunker(), *(docchunk.HybridChunker(max_tokens=n) for n in (16, 64, 256))]
+    for chunker in chunkers:
+        chunks = list(chunker.chunk(doc))
+        assert not lost_texts(doc, chunks)
+        assert span_faults(doc, chunks) == []
+        if getattr(chunker, "max_tokens", 64) >= 64:  # (at 16 tokens the title is cut)
+            embedded = [chunker.contextualize(c) for c in chunks]
+            assert sum(e.count(title) for e in embedded) == 1, embedded
+            assert sum(e.count(CAPTION) for e in embedded) == 1, embedded
+
+
+@pytest.mark.parametrize("kind", ["hierarchical", "hybrid"])
+def test_title_and_picture_in_a_list_item_compat_is_docling_cores(kind, minilm_dir, transformers_minilm):
+    """``docling_compat=True`` still writes docling-core's chunks of that document (the title in the path)."""
+    from docling_core.transforms.chunker.hierarchical_chunker import HierarchicalChunker
+    from docling_core.transforms.chunker.hybrid_chunker import HybridChunker
+    from docling_core.transforms.chunker.tokenizer.huggingface import HuggingFaceTokenizer
+
+    doc = title_and_picture_in_item()
+    tok = docchunk.get_tokenizer(f"hf:{minilm_dir}")
+    for n in (16, 64, 256):
+        if kind == "hierarchical":
+            ours, theirs = docchunk.HierarchicalChunker(tokenizer=tok, docling_compat=True), HierarchicalChunker()
+        else:
+            ours = docchunk.HybridChunker(tokenizer=tok, max_tokens=n, docling_compat=True)
+            theirs = HybridChunker(tokenizer=HuggingFaceTokenizer(tokenizer=transformers_minilm, max_tokens=n))
+        got = [(c.text, c.meta.headings) for c in ours.chunk(doc)]
+        assert got == [(c.text, c.meta.headings) for c in theirs.chunk(doc)]

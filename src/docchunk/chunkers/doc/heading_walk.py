@@ -9,6 +9,9 @@ with these differences, each of which keeps text that docling-core drops:
   is the headings, with the path of the headings above them: a heading is never
   the parent of a heading of its own or a higher level (``2 The Customer pays ...``
   directly followed by ``3 Termination`` is its sibling, not its parent).
+- A heading written inside another element (a title in a list item, which the list
+  serializer writes with the item) is text of that element, written there once; it
+  does not open a section (docling-core also puts it in the heading path of what follows).
 - A heading that reads as content (:func:`is_content_heading`: a numbered clause,
   a sentence, or a long heading) is also text: before the first content of its
   section, a piece of the same headings whose text is the heading (merged with
@@ -47,7 +50,7 @@ from docling_core.types.doc.document import (
     TitleItem,
 )
 
-from docchunk.chunkers.doc.captions import CaptionPart
+from docchunk.chunkers.doc.captions import CaptionPart, CaptionParts
 from docchunk.chunkers.doc.piece import Piece
 from docchunk.serialization.inline import inline_group_of, plain_inline_text
 from docchunk.serialization.tables import table_rows
@@ -57,6 +60,7 @@ __all__ = [
     "is_content_heading",
     "only_captions",
     "structured_walk",
+    "with_their_writers",
     "without_caption_parts",
     "without_debris",
 ]
@@ -149,7 +153,8 @@ def structured_walk(
         if item.self_ref in excluded or (doc_ser is not None and doc_ser._skip_in_walk(node=item, root=None)):
             continue
         if isinstance(item, (TitleItem, SectionHeaderItem)):
-            yield from _open_heading(scope, item, always_emit_headings, doc)
+            if item.self_ref not in visited:  # (one written inside a list item is text of its list)
+                yield from _open_heading(scope, item, always_emit_headings, doc)
             continue
         if isinstance(item, TextItem) and item.label in _SATELLITES:
             satellites.append(item)
@@ -376,6 +381,39 @@ def without_caption_parts(item: NodeItem, text: str, caption_part: Callable[[Nod
     its caption's text. Any other item's text is kept :func:`without_debris`.
     """
     return "" if caption_part(item) == "inside" else without_debris(item, text)
+
+
+def with_their_writers(items: list[DocItem], texts: list[str], captions: CaptionParts) -> tuple[list[str], list[int]]:
+    """The default mode's element texts and writers (``RunHooks.writers``): a caption goes with its item.
+
+    A caption's serialized text is empty: the floating item it captions (a picture, a
+    table, a code block) writes it. When that item is among ``items``, the caption is in
+    the window of that item (never alone in a window, where its text would be nowhere and
+    its spans lost); when it is not (a picture written only as its captions, inside a list
+    item), the caption is an element of its own text, as the walk writes a caption its
+    item left out (issue 45: split lists lost such captions).
+
+    Args:
+        items: A piece's items, in order.
+        texts: The text each item counts with (the serializer's, filtered by :func:`without_caption_parts`).
+        captions: The document's captions and their owners.
+
+    Returns:
+        The texts (an orphan caption's own text in place of its empty one), and for
+        each item the index of the item whose window holds it.
+    """
+    at = {it.self_ref: k for k, it in enumerate(items)}
+    texts = list(texts)
+    writers = list(range(len(items)))
+    for k, item in enumerate(items):
+        owner = captions.owner(item)
+        if owner is None or texts[k]:
+            continue
+        if owner in at:
+            writers[k] = at[owner]
+        elif isinstance(item, TextItem):
+            texts[k] = item.text
+    return texts, writers
 
 
 def only_captions(items: list[DocItem], caption_part: Callable[[NodeItem], CaptionPart]) -> bool:

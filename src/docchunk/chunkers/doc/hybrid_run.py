@@ -6,7 +6,7 @@ boundaries (:meth:`HybridRun.split_by_items`), split inside the text
 (:meth:`HybridRun.split_text`), merge undersized peers (:meth:`HybridRun.merge`).
 Where the modes differ inside these phases it calls the plain functions its mode
 hands it, :class:`RunHooks` (the segmenter of oversized text, the item-text filter,
-the one-element rule); it imports no mode and never reads ``docling_compat``. The
+the one-element rule, the writers of elements); it imports no mode and never reads ``docling_compat``. The
 default mode's own passes, in :mod:`docchunk.chunkers.doc.structure`, take a
 ``HybridRun`` too: the run is the lower layer, the modes and their passes sit above it.
 """
@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from docling_core.transforms.serializer.base import BaseDocSerializer
-from docling_core.types.doc import DocItem, DoclingDocument, NodeItem, SectionHeaderItem, TableItem, TitleItem
+from docling_core.types.doc import DocItem, DoclingDocument, NodeItem, TableItem
 
 from docchunk.chunkers.doc.captions import CaptionPart, CaptionParts
 from docchunk.chunkers.doc.compat.table_lines import split_lines, split_table_by_columns
@@ -61,14 +61,21 @@ class RunHooks:
             read for its tokenizer, cached counts and cached splitters).
         item_text: ``(item, text, caption_part)`` -> the text an element counts with when a
             piece is split at element boundaries (``text`` is the serializer's;
-            ``caption_part`` tells a caption and a part of one's inline text).
+            ``caption_part`` tells a caption and a part of one's inline text; docling-core's
+            counts a heading as nothing, the default as it is written: a heading among a
+            piece's elements is written inside another element, a list item).
         one_element: ``(items, caption_part)`` -> whether a walked piece of these items is
             one element (not split at element boundaries).
+        writers: ``(items, texts, captions)`` -> the texts the items of a piece split at
+            element boundaries count with (``texts``: each one's :meth:`HybridRun.item_text`),
+            and for each item the index of the item whose window holds it (a caption goes
+            with the item that writes it; an item with itself).
     """
 
     segment: Callable[[SegmentRun, str, int], list[tuple[int, int]]]
     item_text: Callable[[NodeItem, str, Callable[[NodeItem], CaptionPart]], str]
     one_element: Callable[[list[DocItem], Callable[[NodeItem], CaptionPart]], bool]
+    writers: Callable[[list[DocItem], list[str], CaptionParts], tuple[list[str], list[int]]]
 
 
 @dataclass(frozen=True)
@@ -189,26 +196,36 @@ class HybridRun:
         ref = item.self_ref
         text = self._item_texts.get(ref)
         if text is None:
-            if isinstance(item, (TitleItem, SectionHeaderItem)):
-                text = ""
-            else:
-                text = self.hooks.item_text(item, self.serializer.serialize(item=item).text or "", self.caption_part)
+            text = self.hooks.item_text(item, self.serializer.serialize(item=item).text or "", self.caption_part)
             self._item_texts[ref] = text
         return text
 
-    def caption_part(self, item: NodeItem) -> CaptionPart:
-        """``"caption"`` for a floating item's caption, ``"inside"`` for a part of one's inline text, else None."""
+    @property
+    def captions(self) -> CaptionParts:
+        """The captions of the document and their owners (read when first asked: never in compat)."""
         if self._caption_parts is None:
             self._caption_parts = CaptionParts(self.doc)
-        return self._caption_parts(item)
+        return self._caption_parts
+
+    def caption_part(self, item: NodeItem) -> CaptionPart:
+        """``"caption"`` for a floating item's caption, ``"inside"`` for a part of one's inline text, else None."""
+        return self.captions(item)
 
     def split_by_items(self, piece: Piece) -> list[Piece]:
-        """Windows of whole elements that fit ``max_tokens`` (docling-core's ``_split_by_doc_items``)."""
+        """Windows of whole elements that fit ``max_tokens`` (docling-core's ``_split_by_doc_items``).
+
+        A window's text is the texts of a run of the piece's items; its items are those
+        whose writer (``RunHooks.writers``: the item itself, or for a caption in the
+        default mode the item that writes it) is in that run. A window left without items
+        (captions written in another window) is dropped: its text is empty.
+        """
         items = piece.items
         n = len(items)
         if n <= 1 or piece.from_headings or self.hooks.one_element(items, self.caption_part):
             return [replace(piece, captions=None)]
-        texts = [self.item_text(it) for it in items]
+        # a heading-only piece (``always_emit_headings``) has no text: its items are its path
+        texts = [""] * n if piece.heading_only else [self.item_text(it) for it in items]
+        texts, writers = self.hooks.writers(items, texts, self.captions)
         counts = self.count_many(texts)
 
         def window(lo: int, hi: int) -> Piece:
@@ -218,11 +235,12 @@ class HybridRun:
             else:
                 tokens = self.sizer.join_count([texts[i] for i in kept], [counts[i] for i in kept], self.delim)
             text = self.delim.join([texts[i] for i in kept])
-            anchors = align(text, items[lo : hi + 1])  # an item may write another's text (a table its caption)
+            held = [it for it, w in zip(items, writers, strict=True) if lo <= w <= hi]
+            anchors = align(text, held)  # an item may write another's text (a table its caption)
             return Piece(
                 text=text,
                 anchors=(text, anchors),
-                items=items[lo : hi + 1],
+                items=held,
                 headings=piece.headings,
                 origin=piece.origin,
                 text_tokens=tokens,
@@ -245,16 +263,12 @@ class HybridRun:
                         break
                     running = exact - overhead
                 hi += 1
-            if hi == lo:
-                out.append(window(lo, lo))
-                lo += 1
-                continue
-            end = hi
+            end = max(hi, lo + 1)
             while end - 1 > lo and fits_exact(lo, end - 1) > self.max:
                 end -= 1
             out.append(window(lo, end - 1))
             lo = end
-        return out
+        return [w for w in out if w.items]
 
     # -- heading paths -----------------------------------------------------------
     def heading_texts(self, headings: list[str]) -> list[str]:

@@ -19,6 +19,14 @@ takes a shorter path (the outer headings dropped first; the rows after it keep
 the whole path); when the table's first row is split between entries (larger than
 the budget), the entries of its first piece are split again to a budget that
 leaves the sentence room. Only when none of these fits does the table go without it.
+
+A paragraph that stands between two tables (the piece of a table, then the
+paragraph alone, then another table, all under the same headings) is the later
+table's lead-in whatever its words ("Costs.", "Open incidents at quarter end."):
+the whole paragraph moves into that table's first piece in the same ways (no
+sentence of it becomes a caption unless it reads as a lead-in). Issue 46 found
+such paragraphs at the end of the *previous* table's chunk, in a DOCX with a short
+sentence before each of its tables (``tests/data/lead_ins.docx``).
 """
 
 from __future__ import annotations
@@ -98,10 +106,11 @@ def attach_lead_ins(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
             j = i + 1  # the pieces of one split row share its range
             while j < len(pieces) and pieces[j].table_rows == piece.table_rows and _same(pieces[j].items, piece.items):
                 j += 1
-            moved = _with_lead_in(run, previous, piece)
+            between = _between_tables(out)
+            moved = _with_lead_in(run, previous, piece, between=between)
             used = 1
             if moved is None and j > i + 1:
-                moved, used = _with_lead_in(run, previous, piece, row_pieces=pieces[i:j]), j - i
+                moved, used = _with_lead_in(run, previous, piece, row_pieces=pieces[i:j], between=between), j - i
             if moved is not None:
                 rest, table_pieces = moved
                 out[-1:] = [rest] if rest is not None else []
@@ -116,6 +125,14 @@ def attach_lead_ins(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
         out.append(piece)
         i += 1
     return out
+
+
+def _between_tables(out: list[Piece]) -> bool:
+    """Whether ``out[-1]`` is one paragraph directly after a table's piece of the same headings."""
+    if len(out) < 2:
+        return False
+    before, paragraph = out[-2], out[-1]
+    return before.table_rows is not None and len(paragraph.items) == 1 and before.headings == paragraph.headings
 
 
 def _rows_continued(run: HybridRun, rows: Piece, after: Piece) -> Piece | None:
@@ -147,14 +164,16 @@ def _same(a: list[Any], b: list[Any]) -> bool:
 
 
 def _with_lead_in(
-    run: HybridRun, before: Piece, table_piece: Piece, row_pieces: list[Piece] | None = None
+    run: HybridRun, before: Piece, table_piece: Piece, row_pieces: list[Piece] | None = None, between: bool = False
 ) -> tuple[Piece | None, list[Piece]] | None:
     """(what stays of ``before``, the table piece(s) with the lead-in), or None when there is no lead-in to move.
 
     ``row_pieces``: the pieces of the table's first row, split between entries
     (``table_piece`` the first of them); given, the lead-in sentence goes as context
     of that row split again to a budget that leaves it room (the pieces returned
-    replace them all).
+    replace them all). ``between``: ``before`` is one paragraph directly after
+    another table's piece, so it is this table's lead-in whatever its words (only
+    the whole paragraph moves, see the module docstring).
     """
     if before.heading_only or before.from_headings or before.code_chunks is not None or not before.items:
         return None
@@ -167,12 +186,12 @@ def _with_lead_in(
         return None
     lead = run.item_text(last)
     sentence = lead_in_sentence(lead)
-    if sentence is None:
+    if sentence is None and not between:
         return None
     if row_pieces is not None:
-        return _split_row_again(run, before, row_pieces, sentence)
+        return _split_row_again(run, before, row_pieces, sentence) if sentence is not None else None
     whole = _whole_lead_in(run, before, table_piece, lead)
-    if whole is not None:
+    if whole is not None or sentence is None:
         return whole
     # the paragraph goes nowhere whole: its lead-in sentence is the context of the table's first piece,
     # under the whole heading path, else under a shorter one (the outer headings dropped first)

@@ -36,14 +36,20 @@ from dataclasses import dataclass
 from typing import Literal, Protocol, TypeVar
 
 from docling_core.transforms.serializer.base import BaseDocSerializer, BaseSerializerProvider
-from docling_core.types.doc import DocItem, DoclingDocument, NodeItem
+from docling_core.types.doc import DocItem, DoclingDocument, NodeItem, SectionHeaderItem, TitleItem
 
-from docchunk.chunkers.doc.captions import CaptionPart
+from docchunk.chunkers.doc.captions import CaptionPart, CaptionParts
 from docchunk.chunkers.doc.compat.semsplit import semchunk_split
 from docchunk.chunkers.doc.compat.walk import walk
 from docchunk.chunkers.doc.empty import explained
 from docchunk.chunkers.doc.fragments import SegmentRun, sentence_ranges
-from docchunk.chunkers.doc.heading_walk import heading_once, only_captions, structured_walk, without_caption_parts
+from docchunk.chunkers.doc.heading_walk import (
+    heading_once,
+    only_captions,
+    structured_walk,
+    with_their_writers,
+    without_caption_parts,
+)
 from docchunk.chunkers.doc.hybrid_run import HybridRun, RunHooks
 from docchunk.chunkers.doc.piece import CodeStrategy, Piece
 from docchunk.chunkers.doc.structure import structured_pieces
@@ -98,7 +104,7 @@ class Mode:
             element (the hierarchical chunker's pieces).
         hybrid_pieces: ``(run, doc)`` -> the hybrid chunker's final pieces.
         run_hooks: What the run both modes share asks its mode (the segmenter of oversized
-            text, the item-text filter, the one-element rule), as plain functions.
+            text, the item-text filter, the one-element rule, the writers of elements), as plain functions.
         results: ``(chunks, doc, chunker, serializer)`` -> the chunks a ``chunk()`` call yields.
     """
 
@@ -145,7 +151,12 @@ def _semchunk_segments(run: SegmentRun, text: str, available: int) -> list[tuple
 
 
 def _as_serialized(item: NodeItem, text: str, caption_part: Callable[[NodeItem], CaptionPart]) -> str:
-    return text
+    """docling-core's: the serializer's text, a heading's none (``_split_by_doc_items``)."""
+    return "" if isinstance(item, (TitleItem, SectionHeaderItem)) else text
+
+
+def _each_its_own(items: list[DocItem], texts: list[str], captions: CaptionParts) -> tuple[list[str], list[int]]:
+    return texts, list(range(len(items)))
 
 
 def _never(items: list[DocItem], caption_part: Callable[[NodeItem], CaptionPart]) -> bool:
@@ -191,7 +202,7 @@ COMPAT = Mode(
     serializer=_compat_serializer,
     walk=_compat_walk,
     hybrid_pieces=_compat_hybrid_pieces,
-    run_hooks=RunHooks(segment=_semchunk_segments, item_text=_as_serialized, one_element=_never),
+    run_hooks=RunHooks(segment=_semchunk_segments, item_text=_as_serialized, one_element=_never, writers=_each_its_own),
     results=_as_they_are,
 )
 """``docling_compat=True``: docling-core's chunks, exactly."""
@@ -206,7 +217,9 @@ STRUCTURED = Mode(
     serializer=_structured_serializer,
     walk=_structured_walk,
     hybrid_pieces=structured_pieces,
-    run_hooks=RunHooks(segment=sentence_ranges, item_text=without_caption_parts, one_element=only_captions),
+    run_hooks=RunHooks(
+        segment=sentence_ranges, item_text=without_caption_parts, one_element=only_captions, writers=with_their_writers
+    ),
     results=_explained,
 )
 """``docling_compat=False`` (the default): structure-faithful chunks (``docs/compat.md``)."""

@@ -172,23 +172,23 @@ def without_urls(text: str, root: Any, doc: Any, serializer: Any) -> str:
     A link item under ``root`` (the cell's content) is written by ``serializer`` as
     ``[text](url)``; the URL, often longer than the row it sits in, stays on the item
     (``hyperlink``) and out of the plain-text forms, as in the default mode's inline
-    runs. Each link's written form is replaced once, in document order, by the same
-    text written without its hyperlink.
+    runs. Each link's written form is found once, in document order, by its end
+    ``](url)`` and the ``[`` before it, and replaced by what stands between them: the
+    item's text with its own marks (``**bold**``; an inline code item's backticks,
+    which the code serializer adds inside the link, ``[`normalize()`](url)``: issue
+    46 found these URLs cutting 26 rows of Node.js' Markdown tables at MiniLM 64).
+    ``serializer`` is unused (kept for the callers).
     """
-    post_process = getattr(serializer, "post_process", None)
-    if post_process is None:
-        return text
     pos = 0
     for item, _ in doc.iterate_items(root=root, with_groups=False, traverse_pictures=True):
         link = getattr(item, "hyperlink", None)
         if link is None or not getattr(item, "text", ""):
             continue
-        formatting = getattr(item, "formatting", None)
-        written = post_process(text=item.text, formatting=formatting, hyperlink=link)
-        at = text.find(written, pos)  # the serializer's own output, rewritten; no offsets are recovered
-        if at < 0:
+        tail = f"]({link})"
+        end = text.find(tail, pos)  # the serializer's own output, rewritten; no offsets are recovered
+        at = text.rfind("[", pos, end) if end >= 0 else -1
+        if at < 0 or item.text not in text[at + 1 : end]:
             continue
-        plain = post_process(text=item.text, formatting=formatting)
-        text = text[:at] + plain + text[at + len(written) :]
-        pos = at + len(plain)
+        text = text[:at] + text[at + 1 : end] + text[end + len(tail) :]
+        pos = end - 1
     return text

@@ -25,6 +25,7 @@ from docchunk.serialization.tables import (
     table_description,
     table_rows,
 )
+from docchunk.serialization.tables.rules import is_title_table
 
 if TYPE_CHECKING:
     from docling_core.transforms.serializer.base import BaseDocSerializer
@@ -96,7 +97,14 @@ def _sibling(table: TableItem, doc: Any, step: int) -> Any:
 
 
 def _is_title(table: Any, doc: Any) -> bool:
-    return isinstance(table, TableItem) and not table.captions and read_table(table, doc).kind == "title"
+    """Whether ``table`` is a one-cell title table without a caption (:func:`.rules.is_title_table`).
+
+    Only the title rule runs: the table's full kind would read every rich cell's text.
+    """
+    if not isinstance(table, TableItem) or table.captions:
+        return False
+    model = read_table(table, doc)
+    return bool(model.grid) and is_title_table(model.grid, model.text_of)
 
 
 def title_before(table: TableItem, doc: Any) -> TableItem | None:
@@ -187,6 +195,9 @@ def split_table(run: HybridRun, piece: Piece, table: TableItem) -> list[Piece]:
     base = replace(piece, text="", captions=[caption] if caption else None, text_tokens=None)
     if not rows.text:
         return run.split_text(replace(base, text=caption, captions=None)) if caption else []
+    whole = _whole_under_shorter_path(run, base, rows)
+    if whole is not None:
+        return [_sheet_name_once(whole)]
     fitted = _fit(run, base, rows) if not _caption_cuts_rows(run, base, rows) else None
     if fitted is not None:
         return [_sheet_name_once(p) for p in _whole_rows(run, base, rows, fitted)]
@@ -202,6 +213,29 @@ def split_table(run: HybridRun, piece: Piece, table: TableItem) -> list[Piece]:
     if lead:  # the caption is a piece of its own: the rows' pieces lack it
         fitted = [replace(p, table_context_dropped=("caption", *(p.table_context_dropped or ()))) for p in fitted]
     return lead + [_sheet_name_once(p) for p in _whole_rows(run, base, rows, fitted)]
+
+
+def _whole_under_shorter_path(run: HybridRun, base: Piece, rows: TableRows) -> Piece | None:
+    """The whole table as one piece under a shorter heading path when it is a few tokens over the budget; else None.
+
+    A table whose rows, captions and whole heading path exceed ``run.max`` by at most
+    an eighth of it (:func:`_near_budget`) would be split in two, each piece repeating
+    the path and the captions, for a handful of tokens (``xlsx_05_table_with_title``
+    at MiniLM 64: one token over, two pieces of 45 and 28 tokens against compat's one
+    of 50). It is one piece instead under the innermost headings that leave it room
+    (the outer ones dropped first, named in ``headings_dropped``), as a row split only
+    because of its path is (:func:`_whole_rows`). The captions stay: they name the table.
+    """
+    headings = base.headings or []
+    whole = replace(base, text=rows.text, text_tokens=None, table_rows=(rows.start, rows.end))
+    if not headings or run.ctx_count(whole) <= run.max or not _near_budget(run, whole):
+        return None
+    return _shorter_path(run, whole, rows.text, headings)
+
+
+def _near_budget(run: HybridRun, piece: Piece) -> bool:
+    """Whether ``piece`` (contextualized) is at most an eighth of ``run.max`` over it: a few tokens."""
+    return run.ctx_count(piece) <= run.max + run.max // 8
 
 
 def _sheet_name_once(piece: Piece) -> Piece:
@@ -231,15 +265,17 @@ def _whole_rows(run: HybridRun, base: Piece, rows: TableRows, pieces: list[Piece
     innermost headings that leave it room (the outer ones dropped first, all of them
     if need be, and named in ``headings_dropped``). A path within half the budget is
     kept and the row cut between entries (issue 45: the row keeps its heading path
-    when the path fits). Its text and ``table_rows`` are
+    when the path fits), unless the cut falls inside a value a few tokens over
+    (:func:`_value_cut_near_budget`). Its text and ``table_rows`` are
     those of the pieces it replaces (the row's pieces share one range): in Markdown the
     header lines, which each of them repeated, and the row; it holds the whole row, so no
     ``table_cols``. A Markdown header piece of its own (it shares the first row's range
     but lists no columns) is no part of a split row and stays.
     """
     headings = list(pieces[0].headings or ()) if pieces else []
-    if not headings or run.headings_cost(headings) <= run.max // 2:
-        return pieces  # a path that fits (half the budget, as fit_headings) stays; the row is cut instead
+    if not headings:
+        return pieces
+    expensive = run.headings_cost(headings) > run.max // 2  # else the path stays (a row a few tokens over aside)
     texts = {row.index: row.text for row in rows.rows if row.cells}
     out: list[Piece] = []
     i = 0
@@ -256,10 +292,25 @@ def _whole_rows(run: HybridRun, base: Piece, rows: TableRows, pieces: list[Piece
         # the whole row, after the Markdown header lines (or the table-wide notes) each of its pieces repeated
         opening = next((o for o in (rows.head, rows.notes) if o and first.text.startswith(o + ROW_SEP)), "")
         text = (opening + ROW_SEP + own[0] if opening else own[0]) if own else ""
-        whole = _shorter_path(run, first, text, headings) if split and len(own) == 1 else None
+        whole = None
+        if split and len(own) == 1 and (expensive or _value_cut_near_budget(run, pieces[i : j + 1], text)):
+            whole = _shorter_path(run, first, text, headings)
         out.extend([whole] if whole is not None else pieces[i : j + 1])
         i = j + 1
     return out
+
+
+def _value_cut_near_budget(run: HybridRun, row_pieces: list[Piece], text: str) -> bool:
+    """Whether a row's pieces cut one of its values by text, and the whole row is a few tokens over with its path.
+
+    Two pieces listing the same columns hold parts of one value: the value is cut
+    mid-text and the row's label written again before its end, for the few tokens
+    (:func:`_near_budget`) the heading path adds (``docx_rich_cells`` at MiniLM 64: a
+    long list as the label of a long formatted value, 58 + 43 tokens for a row of 63
+    without the path). Such a row is better whole under a shorter path.
+    """
+    cols = [p.table_cols for p in row_pieces]
+    return len(set(cols)) < len(cols) and _near_budget(run, replace(row_pieces[0], text=text, text_tokens=None))
 
 
 def _shorter_path(run: HybridRun, piece: Piece, text: str, headings: list[str]) -> Piece | None:

@@ -1,0 +1,68 @@
+"""Regression: a table's lead-in went to the end of the previous table's chunk (issue 46).
+
+``tests/data/lead_ins.docx`` (written by ``tests/data/lead_ins_docx.py``, converted with
+docling) has a short sentence before each of its five tables. ``merge_peers`` let each
+table piece take the text piece after it as its notes, so "Costs.", "Open incidents at
+quarter end." and "Notes." ended the chunk of the table *before* the one they introduce.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from docling_core.types.doc import DocItemLabel, DoclingDocument, TableItem, TextItem
+
+import docchunk
+from tests.helpers import make_table
+
+DOCX = Path(__file__).parents[2] / "data" / "lead_ins.docx"
+
+
+@pytest.fixture(scope="module")
+def lead_ins_doc() -> DoclingDocument:
+    pytest.importorskip("docling", reason="converting a DOCX needs docling (the convert extra)")
+    return docchunk.load_document(DOCX)
+
+
+def _lead_ins(doc: DoclingDocument) -> list[tuple[TextItem, TableItem]]:
+    """(the paragraph directly before each table in reading order, the table)."""
+    items = [it for it, _ in doc.iterate_items()]
+    return [(items[k - 1], it) for k, it in enumerate(items) if isinstance(it, TableItem)]
+
+
+@pytest.mark.parametrize(("tokenizer", "max_tokens"), [("minilm", 64), ("minilm", 256), ("cl100k", 128)])
+@pytest.mark.parametrize(("merge_peers", "min_tokens"), [(True, None), (True, 32), (False, 32)])
+def test_each_lead_in_opens_the_first_chunk_of_its_own_table(
+    lead_ins_doc, tokenizer, max_tokens, merge_peers, min_tokens, minilm_dir, cl100k
+):
+    tok = docchunk.get_tokenizer(f"hf:{minilm_dir}" if tokenizer == "minilm" else cl100k)
+    chunker = docchunk.HybridChunker(tokenizer=tok, max_tokens=max_tokens, merge_peers=merge_peers,
+                                     min_tokens=min_tokens)  # fmt: skip
+    chunks = list(chunker.chunk(lead_ins_doc))
+    pairs = _lead_ins(lead_ins_doc)
+    assert len(pairs) == 5 and all(isinstance(lead, TextItem) for lead, _ in pairs)
+    for lead, table in pairs:
+        first = next(c for c in chunks if any(it is table or it.self_ref == table.self_ref for it in c.meta.doc_items))
+        assert lead.text + "\n" in first.text, (lead.text, [c.text for c in chunks])
+        holders = [c for c in chunks if lead.text in c.text.split("\n")]
+        assert holders == [first]  # once, and with its own table
+    for chunk in chunks:  # no chunk ends with the lead-in of a table it does not hold
+        last = chunk.text.split("\n")[-1]
+        assert all(last != lead.text for lead, _ in pairs), [c.text for c in chunks]
+    assert all(c.meta.token_count <= max_tokens for c in chunks)
+
+
+def test_a_small_lead_in_that_fits_with_no_row_of_its_table_stays_apart_under_min_tokens(minilm_dir):
+    """``min_tokens`` merged a lead-in its own table had no room for into the previous table's piece."""
+    doc = DoclingDocument(name="t")
+    doc.add_heading("Costs")
+    doc, _ = make_table([["Cost", "2025"], ["Staff", "400"], ["Rent", "120"]], doc=doc)
+    lead = "Energy is bought from the regional grid at a tariff fixed for three years."
+    doc.add_text(DocItemLabel.TEXT, lead)
+    wide = " ".join(f"site {k} uses grid power" for k in range(9))  # each row fits 64 tokens, not with the lead-in
+    doc, _ = make_table([["Item", "Detail"], ["Energy", wide], ["Water", wide]], doc=doc)
+    tok = docchunk.get_tokenizer(f"hf:{minilm_dir}")
+    chunks = list(docchunk.HybridChunker(tokenizer=tok, max_tokens=64, min_tokens=32).chunk(doc))
+    assert [c.text for c in chunks][:2] == ["Staff (Cost): 2025 = 400\nRent (Cost): 2025 = 120", lead]
+    assert all(c.meta.token_count <= 64 for c in chunks)

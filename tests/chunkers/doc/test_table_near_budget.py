@@ -1,0 +1,84 @@
+"""Regression: a table or a row a few tokens over the budget was split, its context written twice (issue 46).
+
+Issue 46 holds the default mode's tokens to 1.3 times compat's per document at
+MiniLM 64. Two documents of the shared corpus were over: ``xlsx_05_table_with_title``
+(1.46: the whole table one token over with its sheet name, so two pieces, each with
+the sheet name and the title) and ``docx_rich_cells`` (1.31: a row's long value cut
+mid-text for the few tokens of the heading path, its long label written twice). Each
+is now one piece under a shorter heading path, the dropped headings in
+``meta.headings_dropped``; no row or cell is lost.
+"""
+
+from __future__ import annotations
+
+import pytest
+from docling_core.types.doc import DoclingDocument
+
+import docchunk
+from docchunk.serialization.chunk import join_context
+from docchunk.serialization.tables import table_rows
+from tests.helpers import CORPUS, CORPUS_REASON, check_tables, make_table
+
+PATH = "Duck observations at the lake"
+TITLE = "Number of freshwater ducks per year"
+
+
+def _ducks() -> DoclingDocument:
+    doc = DoclingDocument(name="ducks")
+    doc.add_heading(PATH)
+    counts = (120, 135, 150, 170, 160, 180)
+    grid = [["Year", "Freshwater ducks"]] + [[str(y), str(n)] for y, n in zip(range(2019, 2025), counts, strict=True)]
+    doc, _ = make_table(grid, doc=doc, caption=TITLE)
+    return doc
+
+
+def test_a_table_a_few_tokens_over_with_its_path_is_one_piece_under_a_shorter_path(minilm_dir):
+    doc = _ducks()
+    chunker = docchunk.HybridChunker(tokenizer=docchunk.get_tokenizer(f"hf:{minilm_dir}"), max_tokens=64)
+    rows = table_rows(doc.tables[0], doc).text
+    count = chunker.token_counter.count_tokens
+    assert 64 < count(join_context([PATH], [TITLE], rows, "\n")) <= 64 + 64 // 8  # why: a few tokens over
+    (chunk,) = list(chunker.chunk(doc))
+    assert (chunk.text, chunk.meta.captions, chunk.meta.headings) == (rows, [TITLE], None)
+    assert chunk.meta.headings_dropped == [PATH]
+    check_tables(chunker, doc, [chunk])
+
+
+def test_a_table_far_over_the_budget_keeps_its_path_in_every_piece(minilm_dir):
+    doc = _ducks()
+    chunker = docchunk.HybridChunker(tokenizer=docchunk.get_tokenizer(f"hf:{minilm_dir}"), max_tokens=48)
+    chunks = list(chunker.chunk(doc))
+    assert len(chunks) > 1 and all(c.meta.headings == [PATH] and c.meta.captions == [TITLE] for c in chunks)
+    check_tables(chunker, doc, chunks)
+
+
+def test_a_row_whose_value_was_cut_for_its_path_is_one_piece_under_a_shorter_path(minilm_dir):
+    doc = DoclingDocument(name="rich")
+    doc.add_heading("Table with rich cells")
+    label = "First paragraph. Second paragraph. A numbered list: 1. Number one 2. Number two 3. Number three"
+    value = ("This is simple text with bold, strikethrough and italic formatting, with x squared and water "
+             "in the last two lines of the cell, in bold")  # fmt: skip
+    doc, table = make_table([["Column A", "Column B"], [label, value]], doc=doc)
+    chunker = docchunk.HybridChunker(tokenizer=docchunk.get_tokenizer(f"hf:{minilm_dir}"), max_tokens=64)
+    row = table_rows(table, doc).text
+    assert 64 < chunker.token_counter.count_tokens(join_context(["Table with rich cells"], None, row, "\n")) <= 72
+    (chunk,) = list(chunker.chunk(doc))
+    assert (chunk.text, chunk.meta.headings, chunk.meta.table_cols) == (row, None, None)
+    assert chunk.meta.headings_dropped == ["Table with rich cells"]
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason=CORPUS_REASON)
+@pytest.mark.parametrize("name", ["xlsx__xlsx_05_table_with_title.xlsx.json", "docx__docx_rich_cells.docx.json"])
+@pytest.mark.parametrize(("tokenizer", "max_tokens"), [("minilm", 64), ("minilm", 256), ("cl100k", 128)])
+def test_corpus_documents_once_over_stay_within_1_3_times_compat_tokens(name, tokenizer, max_tokens, minilm_dir,
+                                                                          cl100k):  # fmt: skip
+    doc = docchunk.load_document(CORPUS / "docling" / name)
+    tok = docchunk.get_tokenizer(f"hf:{minilm_dir}" if tokenizer == "minilm" else cl100k)
+    totals = {}
+    for compat in (False, True):
+        chunker = docchunk.HybridChunker(tokenizer=tok, max_tokens=max_tokens, docling_compat=compat)
+        chunks = list(chunker.chunk(doc))
+        totals[compat] = sum(c.meta.token_count for c in chunks)
+        if not compat:
+            check_tables(chunker, doc, chunks)
+    assert totals[False] <= 1.3 * totals[True], totals
