@@ -120,3 +120,20 @@ def test_odd_whitespace_and_cjk_keep_the_counting_path(cl100k_tok, monkeypatch):
     for text in ["One two three.\u00a0Four five six. " * 30, "今天很好。我们走吧！ Then more. " * 30]:
         chunks = docchunk.RecursiveChunker(12, tokenizer=cl100k_tok)(text)
         assert not taken and "".join(c.text for c in chunks) == text
+
+
+def test_make_chunks_builds_what_validation_builds():
+    """make_chunks skips pydantic's validation (its spans are the chunker's own ints): the chunks must not differ."""
+    from docchunk.types.chunk import Chunk, make_chunks
+
+    text = "Short one. Then a longer sentence follows it."
+    built = make_chunks(text, [(0, 10, 3, False), (10, len(text), 9, True)])
+    validated = [Chunk(text=text[:10], start_index=0, end_index=10, token_count=3),
+                 Chunk(text=text[10:], start_index=10, end_index=len(text), token_count=9, oversized=True)]  # fmt: skip
+    for a, b in zip(built, validated, strict=True):
+        assert a == b and repr(a) == repr(b) and a.model_dump_json() == b.model_dump_json()
+        assert a.model_dump(exclude_unset=True) == b.model_dump(exclude_unset=True)
+        assert a.__pydantic_private__ == b.__pydantic_private__
+    built[0].context_prefix = "x"  # assignment and private state behave as on a validated chunk
+    built[0]._body = (0, 10)
+    assert built[0].model_copy()._body == (0, 10) and validated[0].context_prefix is None
