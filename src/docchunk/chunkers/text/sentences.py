@@ -254,18 +254,27 @@ def sentence_end_before(text: str, lo: int, hi: int) -> int:
     so the cost follows the distance to it, not the length of the span: the sentence
     level of :class:`docchunk.RecursiveChunker` in character mode.
     """
+    for _, match in _candidates_before(text, lo, hi):
+        if match is not None and _ending(text, match, lo) and min(match.end(), hi) > lo:
+            return min(match.end(), hi)
+    return -1
+
+
+def _candidates_before(text: str, lo: int, hi: int) -> Iterator[tuple[int, re.Match[str] | None]]:
+    """Each run of sentence marks in ``text[lo:hi]`` from the right: its start and its match of :data:`_CANDIDATE`.
+
+    The match is None where the run is no candidate (``3.14``); a candidate's whitespace
+    never reaches the next run, so its end lies before it.
+    """
     while hi > lo:
         last = _LAST_MARK.match(text, lo, hi)
         if last is None:
-            return -1
+            return
         k = last.end() - 1
         while k > lo and text[k - 1] in _MARKS:
             k -= 1
-        match = _CANDIDATE.match(text, k)
-        if match is not None and _ending(text, match, lo) and min(match.end(), hi) > lo:
-            return min(match.end(), hi)
+        yield k, _CANDIDATE.match(text, k)
         hi = k
-    return -1
 
 
 def sentence_ends(text: str, lo: int, hi: int) -> list[int]:
@@ -303,15 +312,7 @@ def sentence_cut_before(text: str, start: int, limit: int, hi: int) -> int:
     depends on where its sentence starts (a section number, ``"4.2."``) is decided
     by scanning forwards from ``start``.
     """
-    h = limit
-    while h > start:
-        last = _LAST_MARK.match(text, start, h)
-        if last is None:
-            return -1
-        k = last.end() - 1
-        while k > start and text[k - 1] in _MARKS:
-            k -= 1
-        match = _CANDIDATE.match(text, k)
+    for k, match in _candidates_before(text, start, limit):
         if match is not None and match.lastgroup == "ws":
             cut = match.start("ws")
             if start < cut <= limit and match.end() < hi:
@@ -320,7 +321,6 @@ def sentence_cut_before(text: str, start: int, limit: int, hi: int) -> int:
                     return _cut_forward(text, start, limit, hi)
                 if ending:
                     return cut
-        h = k
     return -1
 
 
