@@ -245,12 +245,17 @@ def documents(paths: list[Path]) -> list[Any] | None:
     return docs
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def parse_documents(argv: list[str] | None, description: str) -> tuple[argparse.Namespace, list[Any] | None]:
+    """The arguments of a structure bench (``PATH ...``, ``--modes``) and the documents they name."""
+    parser = argparse.ArgumentParser(description=description.splitlines()[0])
     parser.add_argument("paths", nargs="*", type=Path)
     parser.add_argument("--modes", default="default,compat")
     args = parser.parse_args(argv)
-    docs = documents(args.paths)
+    return args, documents(args.paths)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args, docs = parse_documents(argv, __doc__)
     if docs is None:
         return 1
     print("| tokenizer | max_tokens | mode | chunks | flattened | sibling paths | split runs | lead-ins apart |")

@@ -21,7 +21,6 @@ where that paragraph lands (issue 46):
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import warnings
@@ -32,7 +31,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 warnings.simplefilter("ignore")
 sys.path.insert(0, str(Path(__file__).parent))
 
-from structure_kept import documents  # noqa: E402  (bench/ on the path first)
+from structure_kept import parse_documents  # noqa: E402  (bench/ on the path first)
 from user_docs import tokenizer  # noqa: E402
 
 CONFIGS = [("minilm", 64), ("minilm", 256), ("cl100k", 128)]
@@ -82,11 +81,7 @@ def measure(doc: Any, chunks: list[Any], out: dict[str, int]) -> None:
 def main(argv: list[str] | None = None) -> int:
     import docchunk
 
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("paths", nargs="*", type=Path)
-    parser.add_argument("--modes", default="default,compat")
-    args = parser.parse_args(argv)
-    docs = documents(args.paths)
+    args, docs = parse_documents(argv, __doc__)
     if docs is None:
         return 1
     print("| tokenizer | max_tokens | mode | " + " | ".join(FIELDS) + " |")

@@ -105,3 +105,23 @@ def test_added_metadata_is_excluded_from_contextualize():
     assert docchunk.contextualize(chunk) == DLHierarchical().contextualize(chunk) == "Intro\nBody text."
     exported = chunk.meta.export_json_dict()
     assert exported["token_count"] == 4 and "oversized" not in exported
+
+
+def test_title_inside_a_list_item_is_text_of_its_list(cl100k_pair):
+    doc = DoclingDocument(name="ducks")
+    doc.add_heading(text="Ducks", level=1)
+    group = doc.add_list_group()
+    first = doc.add_list_item("Item 1", parent=group)
+    doc.add_list_item("Item 2", parent=group)
+    doc.add_title("Mandarin duck", parent=first)
+    picture = doc.add_picture(parent=first)
+    picture.captions.append(doc.add_text(DocItemLabel.CAPTION, "A mandarin duck on a pond", parent=picture).get_ref())
+    doc.add_text(DocItemLabel.TEXT, "Ducks are water birds.")
+    theirs, ours = cl100k_pair(256)
+    expected = [("- Item 1\n- Item 2", ["Ducks"]), ("Ducks are water birds.", ["Mandarin duck"])]
+    assert [(c.text, c.meta.headings) for c in theirs.chunk(doc)] == expected
+    assert [(c.text, c.meta.headings) for c in ours.chunk(doc)] == expected
+    default = docchunk.HybridChunker(tokenizer=ours.tokenizer, max_tokens=256)
+    assert [(c.text, c.meta.headings) for c in default.chunk(doc)] == [
+        ("- Item 1\n    # Mandarin duck\n    A mandarin duck on a pond\n- Item 2\nDucks are water birds.", ["Ducks"])
+    ]

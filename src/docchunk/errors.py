@@ -10,6 +10,7 @@ from __future__ import annotations
 __all__ = [
     "BatchSetupError",
     "ConfigError",
+    "ConfigTypeError",
     "DocchunkError",
     "DocumentError",
     "EngineStartError",
@@ -25,6 +26,14 @@ class DocchunkError(Exception):
 
 class ConfigError(DocchunkError, ValueError):
     """A parameter of a chunker, tokenizer or command has an invalid value."""
+
+
+class ConfigTypeError(ConfigError, TypeError):
+    """A parameter or input has the wrong type (``chunk_size="512"``, ``chunker(None)``, ``chunker(b"...")``).
+
+    A :class:`ConfigError`, so ``except ValueError`` keeps working, and a ``TypeError``, the
+    built-in a caller expects for a wrong type.
+    """
 
 
 class DocumentError(DocchunkError, ValueError):

@@ -371,6 +371,36 @@ def test_options_that_do_not_apply_are_refused_by_one_rule(capsys, tmp_path, arg
     assert message in err, err
 
 
+@pytest.mark.parametrize("chunker", ["line", "page"])
+def test_every_document_chunker_takes_include_furniture_and_docling_compat(capsys, chunker):
+    """Regression (issue 45): ``--chunker line --include-furniture`` was refused (the line chunker takes
+    ``include_furniture`` since it chunks the default serializer's text), and so was ``--docling-compat``
+    with ``--chunker line`` and ``page``; each chunks as the API does with the same settings."""
+    path = DATA / "notes" / "docx__notes.docx.json"  # a page header and footer in the furniture layer
+    doc = docchunk.load_document(path)
+    cls = docchunk.LineBasedTokenChunker if chunker == "line" else docchunk.PageChunker
+    budget = {"max_tokens": 20} if chunker == "line" else {}  # (the word tokenizer has no limit of its own)
+    for flags, settings in (
+        ([], {}),
+        (["--include-furniture"], {"include_furniture": True}),
+        (["--docling-compat"], {"docling_compat": True}),
+    ):
+        options = [f"--{k.replace('_', '-')}={v}" for k, v in budget.items()]
+        code, out, err = run(capsys, "chunk", str(path), "--chunker", chunker, "--tokenizer", "word", *options, *flags)
+        assert code == 0, err
+        expected = list(cls(tokenizer="word", **budget, **settings).chunk(doc))
+        assert [r["text"] for r in rows(out)] == [c.text for c in expected]
+        header = any("Coastal field notes" in r["text"] for r in rows(out))
+        assert header == bool(flags == ["--include-furniture"]), (flags, out)
+
+
+def test_page_chunker_max_tokens_with_docling_compat_is_refused(capsys):
+    """docling-core's PageChunker keeps each page whole: ``--max-tokens`` would be ignored, so it is refused."""
+    code, out, err = run(capsys, "chunk", str(DOC), "--chunker", "page", "--docling-compat", "--max-tokens", "64")
+    assert code == 2 and out == ""
+    assert "--max-tokens splits pages in the default mode" in err and "keeps each page whole" in err
+
+
 _PROBE = """
 import json, sys
 from docchunk.cli.main import main

@@ -19,12 +19,14 @@ def squash(text: str) -> str:
     return _WS.sub("", text)
 
 
-def lost_texts(doc: Any, chunks: list[Any]) -> list[str]:
+def lost_texts(doc: Any, chunks: list[Any], items: list[Any] | None = None) -> list[str]:
     """Texts of body text items (headings, captions, footnotes included) that reach no chunk.
 
     A text reaches a chunk when, without whitespace, it is part of the chunks' texts
     (in order, joined; the pieces of a split table row also read without the label they
     repeat, :func:`_without_row_labels`) or equals one of a chunk's headings or captions.
+    ``items``: the text items that must reach a chunk, when not the body's
+    (``bench/user_docs.py`` adds the notes of the furniture layer; the one reader of both).
     """
     from docling_core.types.doc import TextItem
 
@@ -35,10 +37,14 @@ def lost_texts(doc: Any, chunks: list[Any]) -> list[str]:
         return _FENCE_LINE.sub("", c.text) if any(_is_code(it) for it in getattr(c.meta, "doc_items", ())) else c.text
 
     context = {squash(h) for c in chunks for h in [*(c.meta.headings or []), *(c.meta.__dict__.get("captions") or [])]}
-    items = [item for item, _ in doc.iterate_items() if isinstance(item, TextItem) and item.text.strip()]
+    if items is None:
+        items = [item for item, _ in doc.iterate_items() if isinstance(item, TextItem)]
+    items = [item for item in items if item.text.strip()]
     # a chunk merged across a heading boundary (min_tokens) has that heading as a line of its text,
-    # which may sit between two parts of a split paragraph
+    # which may sit between two parts of a split paragraph; so has one merged across a nested
+    # list's path (its parent items' texts, in the headings of the chunks of that list)
     headings = {it.text for it in items if it.label in ("title", "section_header")}
+    headings |= {h for c in chunks for h in c.meta.headings or []}
     found = {squash("".join(_without_row_labels(chunks)))}
     for read in (fenced, lambda c: c.text):
         found.add(squash("".join(read(c) for c in chunks)))
@@ -78,10 +84,24 @@ def _without_row_labels(chunks: list[Any]) -> list[str]:
         # each piece without what it shares with the first, or, when it is all of one of them
         # (pieces of one long word), without what every piece shares
         shared = min(_prefix_length(first, text) for text in rest)
+        previous = first
         for text in rest:
             cut = _prefix_length(first, text)
-            out.append(text[shared if cut in (len(first), len(text)) else cut :])
+            cut = shared if cut in (len(first), len(text)) else cut
+            # a piece inside an entry repeats the entry's key after the row's label ("label: Notes = "),
+            # which the first piece (of another entry) does not hold: the labels it shares with the piece before
+            out.append(text[max(cut, _label_end(text, _prefix_length(previous, text))) :])
+            previous = text
     return out
+
+
+_LABEL_ENDS = (" = ", ": ")
+
+
+def _label_end(text: str, limit: int) -> int:
+    """Where the last label of ``text[:limit]`` ends (after its last ``" = "`` or ``": "``); 0 without one."""
+    found = [text.rfind(end, 0, limit) + len(end) for end in _LABEL_ENDS if text.rfind(end, 0, limit) >= 0]
+    return max(found, default=0)
 
 
 def _prefix_length(a: str, b: str) -> int:
@@ -200,7 +220,8 @@ def check_tables(chunker: Any, doc: Any, chunks: list[Any]) -> None:
                 <= max_tokens
             )
             if row.cells and fits:
-                assert row.text in lines, f"row cut although it fits: {row.text!r}"
+                whole = row.text in lines or ("\n" in row.text and any(row.text in c.text for c in holders))
+                assert whole, f"row cut although it fits: {row.text!r}"  # a layout row: one paragraph a line
         held = "".join("".join(chunker.contextualize(c).split()) for c in holders)
         for cell in table.data.table_cells:  # whole, or split by text over consecutive chunks
             if isinstance(cell, RichTableCell):  # its text is its content's serialization, not ``cell.text``

@@ -149,6 +149,8 @@ def test_inserting_fenced_code_changes_no_context_outside_it(blocks, fence, data
             assert (heading, table) == old[start]
         elif start >= at + len(inserted):
             assert (heading, table) == old[start - len(inserted)]
-        else:  # inside the fenced block: the headings in force where it starts, and no table
-            assert heading == old[at][0]
+        else:  # inside the fenced block: the headings in force where it starts (those of a
+            # line of prose there: a chunk that starts with a heading gets its parents), and no table
+            in_force = {s: h for s, h, _ in _refined(before[:at] + "x\n" + before[at:])}[at]
+            assert heading == in_force
             assert table is None

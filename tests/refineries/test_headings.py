@@ -104,11 +104,14 @@ def test_path_is_the_one_of_the_chunk_start_for_any_cut(cuts):
     whole = HeadingContextRefinery().headings(WIKITEXT)
     for c in HeadingContextRefinery()(chunks):
         assert WIKITEXT[c.start_index : c.end_index] == c.text
-        above = [h for h in whole if h[0] < c.start_index]
-        if not above:
-            assert c.context_prefix is None
-        else:
-            assert c.context_prefix.splitlines()[-1] == above[-1][2]  # the nearest heading is last
+        path: dict[int, str] = {}
+        for _, level, title in (h for h in whole if h[0] < c.start_index):
+            path = {**{lv: t for lv, t in path.items() if lv < level}, level: title}
+        lead = len(c.text) - len(c.text.lstrip())
+        own = [h for h in whole if c.start_index <= h[0] <= c.start_index + lead < c.end_index]
+        if own:  # a chunk that starts with a heading gets its parents (s3 tester, finding 9)
+            path = {lv: t for lv, t in path.items() if lv < own[0][1]}
+        assert c.context_prefix == ("".join(f"{path[lv]}\n" for lv in sorted(path)) or None)
 
 
 # -- CR and CRLF line breaks, empty headings ---------------------------------------------------

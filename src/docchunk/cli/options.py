@@ -109,7 +109,7 @@ min_tokens_option = click.option(
 docling_compat_option = click.option(
     "--docling-compat",
     is_flag=True,
-    help=f"Reproduce docling-core {DOCLING_CORE_VERSION}'s chunks exactly (hybrid, hierarchical).",
+    help=f"Reproduce docling-core {DOCLING_CORE_VERSION}'s chunks exactly (every document chunker).",
 )
 code_chunking_option = click.option(
     "--code-chunking", is_flag=True,
@@ -120,7 +120,7 @@ code_chunking_option = click.option(
 
 include_furniture_option = click.option(
     "--include-furniture", is_flag=True,
-    help="Also chunk page headers and footers, which are left out by default (hybrid, hierarchical, page).",
+    help="Also chunk page headers and footers, which are left out by default (every document chunker).",
 )  # fmt: skip
 
 
@@ -269,13 +269,14 @@ def _build_doc_chunker(
     if kind == "hierarchical":
         return HierarchicalChunker(tokenizer=tokenizer, **structure)
     if kind == "page":
-        page_settings = _pick(structure, "table_format", "include_furniture")
+        page_settings = _pick(structure, "table_format", "include_furniture", "docling_compat")
         return PageChunker(tokenizer=tokenizer, max_tokens=max_tokens, **page_settings)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ModelLimitWarning)
         chunker: DocumentChunker
         if kind == "line":
-            chunker = LineBasedTokenChunker(tokenizer=tokenizer, max_tokens=max_tokens)  # no table_format (APPLIES)
+            line_settings = _pick(structure, "include_furniture", "docling_compat")  # no table_format (APPLIES)
+            chunker = LineBasedTokenChunker(tokenizer=tokenizer, max_tokens=max_tokens, **line_settings)
         elif kind == "hybrid":
             chunker = HybridChunker(tokenizer=tokenizer, max_tokens=max_tokens, merge_peers=merge_peers, **structure)
         else:  # any other chunker of KINDS: the tokenizer, and the options APPLIES gives it

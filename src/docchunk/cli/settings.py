@@ -46,8 +46,8 @@ APPLIES: dict[str, tuple[str, ...]] = {
     "no_merge_peers": ("hybrid",),
     "no_merge_across_pages": ("hybrid",),
     "min_tokens": ("hybrid",),
-    "docling_compat": ("hybrid", "hierarchical"),
-    "include_furniture": ("hybrid", "hierarchical", "page"),
+    "docling_compat": DOC_KINDS,
+    "include_furniture": DOC_KINDS,
     "code_chunking": ("hybrid", "hierarchical"),
     "table_format": ("hybrid", "hierarchical", "page"),
     "expand": DOC_KINDS,
@@ -206,6 +206,10 @@ def check_settings(s: ChunkSettings) -> None:
     if s.docling_compat and s.table_format != "records":
         raise click.UsageError(f"--table-format {s.table_format} is a default-mode option, so it does not go with "
                                f"--docling-compat (docling-core {DOCLING_CORE_VERSION} writes its own tables); "
+                               "leave out one of them")  # fmt: skip
+    if s.docling_compat and s.chunker == "page" and s.max_tokens is not None:
+        raise click.UsageError(f"--max-tokens splits pages in the default mode; docling-core "
+                               f"{DOCLING_CORE_VERSION}'s PageChunker (--docling-compat) keeps each page whole; "
                                "leave out one of them")  # fmt: skip
     if s.embed_device is not None and s.embed is None:
         raise click.UsageError(f"--embed-device {s.embed_device} is the device of --embed; give --embed MODEL too, "

@@ -24,6 +24,9 @@ _NOT_PARAGRAPH = re.compile(
     r"[ \t]*\Z| {0,3}(?:#{1,6}(?:[ \t]|\Z)|[-+*][ \t]|\d{1,9}[.)][ \t]|>|```|~~~|<|(?:[-*_][ \t]*){3,}\Z)"
     r"|(?: {4}|\t)|.*\|"
 )
+# lines whose paragraph the lines right below them continue (lazily, CommonMark 5.1, 5.2, 4.6), so
+# that an underline below those lines is a thematic break or text, never a Setext heading
+_CONTAINER = re.compile(r" {0,3}(?:[-+*][ \t]|\d{1,9}[.)][ \t]|>|<)")
 _LINE = re.compile(r"([^\r\n]*)(?:\r\n|\r|\n|\Z)")
 
 
@@ -46,7 +49,11 @@ def setext_headings(text: str) -> list[SetextHeading]:
     A heading is one or more consecutive paragraph lines (not blank, not a list item,
     quote, ATX heading, fence, table row or indented code) followed by an underline of
     ``=`` or ``-`` (up to three spaces of indent); none of its lines lies inside a
-    fenced code block. ``---`` after a blank line is a thematic break, not a heading.
+    fenced code block, and they do not continue a list item, a quote or an HTML block
+    (lazy continuation lines: ``- item\n  more\n---`` has no heading, as in CommonMark).
+    ``---`` after a blank line is a thematic break, not a heading. As in CommonMark, YAML
+    front matter (``---\ntitle: x\n---``) reads as a Setext heading: its lines are a
+    paragraph over ``---``.
 
     Example:
         >>> [(h.level, h.title) for h in setext_headings("Fruit\n=====\n\nApples\n---\nRed.\n")]
@@ -66,8 +73,8 @@ def setext_headings(text: str) -> list[SetextHeading]:
             if _UNDERLINE.fullmatch(text, *lines[first - 1]) and first - 1 < k:
                 break
             first -= 1
-        if first == k:
-            continue
+        if first == k or (first > 0 and _CONTAINER.match(text, lines[first - 1][0], lines[first - 1][1])):
+            continue  # no paragraph, or lazy lines of a list item, quote or HTML block: "---" is a rule
         if blocks is None:
             blocks = fenced_blocks(text)
         start = lines[first][0]

@@ -5,11 +5,12 @@ from __future__ import annotations
 import copy
 from typing import TypeVar
 
+from docchunk.errors import ConfigTypeError
 from docchunk.refineries.runs import source_runs
 from docchunk.types.chunk import ChunkLike, TextChunkLike
 from docchunk.types.config import StrictConfig
 
-__all__ = ["C", "Refinery", "SourceRunRefinery"]
+__all__ = ["C", "Refinery", "SourceRunRefinery", "check_chunk_list"]
 
 C = TypeVar("C", bound=ChunkLike)
 """The kind of chunk a refinery is given, and gives back."""
@@ -52,7 +53,7 @@ class SourceRunRefinery(Refinery):
 
     def refine(self, chunks: list[C]) -> list[C]:
         """Refine each source run of ``chunks`` (see the subclass); returns the refined list."""
-        out = self._working(chunks)
+        out = self._working(check_chunk_list(type(self).__name__, chunks))
         for run_start, run, members in source_runs(out):
             self.refine_run(run_start, run, members)
         return out
@@ -60,3 +61,21 @@ class SourceRunRefinery(Refinery):
     def refine_run(self, run_start: int, run: str, members: list[TextChunkLike]) -> None:  # pragma: no cover - abstract
         """Add context to ``members``, the chunks of the run ``run`` that starts at offset ``run_start``."""
         raise NotImplementedError
+
+
+def check_chunk_list(refinery: str, chunks: list[C]) -> list[C]:
+    """``chunks`` when it is a list (or tuple) of chunks, each with a ``str`` ``text``.
+
+    Raises:
+        ConfigTypeError: (a ``ConfigError`` and a ``TypeError``) A ``str`` (one text, not
+            chunks), anything that is not a list, or an item without a ``text`` str (a list
+            of ``str``): chunk the text first.
+    """
+    listed = isinstance(chunks, (list, tuple))
+    bad = next((c for c in chunks if isinstance(c, str) or not isinstance(getattr(c, "text", None), str)),
+               None) if listed else chunks  # fmt: skip
+    if bad is not None or not listed:
+        raise ConfigTypeError(f"{refinery} refines chunks (docchunk.Chunk from a text chunker, or document chunks), "
+                          f"got {type(bad).__name__}: {bad!r:.80}; chunk the text first, e.g. "
+                          f"{refinery}()(RecursiveChunker()(text))")  # fmt: skip
+    return chunks

@@ -14,7 +14,7 @@ from docchunk.markup.fences import fence_lines, fenced_blocks, in_blocks
 from docchunk.markup.setext import setext_headings
 from docchunk.refineries.headings import _MARKDOWN, _MEDIAWIKI
 
-__all__ = ["EDGE", "STOPS", "STOP_PRESETS", "check_stops", "open_fence_after", "stop_context"]
+__all__ = ["EDGE", "STOPS", "STOP_PRESETS", "check_stops", "edge_start", "open_fence_after", "stop_context"]
 
 STOPS = ("blank_line", "heading", "table")
 """The boundaries context can stop at."""
@@ -71,8 +71,9 @@ def stop_context(near: str, context: str, suffix: bool, stops: tuple[str, ...], 
         suffix: Whether the context follows ``near`` (else it precedes it).
         stops: Names from :data:`STOPS`.
         lead: The opening fence line (:func:`open_fence_after`) open where the two
-            texts begin, at ``near[-400:]`` (``suffix``) or ``context``: lines inside a
-            fenced code block are no headings or table rows.
+            texts begin, at ``near[edge_start(near):]`` (``suffix``; about the last 400
+            characters, from a line start) or ``context``: lines inside a fenced code
+            block are no headings or table rows.
 
     Returns:
         The part of ``context`` next to ``near`` before any boundary: a blank line (also one
@@ -86,7 +87,8 @@ def stop_context(near: str, context: str, suffix: bool, stops: tuple[str, ...], 
     if not stops or not context:
         return context
     if suffix:
-        joined, offset = near[-EDGE:] + context, len(near[-EDGE:])
+        window = near[edge_start(near) :]
+        joined, offset = window + context, len(window)
     else:
         joined, offset = context + near[:EDGE], len(context)
     cuts = _boundaries(joined, stops, lead)
@@ -97,6 +99,18 @@ def stop_context(near: str, context: str, suffix: bool, stops: tuple[str, ...], 
         behind = [c for c in cuts if c <= offset or not joined[offset:c].strip()]
         kept = context[max(behind) :] if behind else context
     return kept if kept.strip() else ""  # a blank line across the junction leaves only line breaks
+
+
+def edge_start(near: str) -> int:
+    """Where :func:`stop_context` starts reading a chunk before the context that follows it.
+
+    The start of the line that holds ``near[-EDGE:]``'s first character, so that the window
+    never starts inside a fence line (a ```` ``` ```` cut to ```` `` ```` opens no block).
+    """
+    if len(near) <= EDGE:
+        return 0
+    at = len(near) - EDGE
+    return max(near.rfind("\n", 0, at), near.rfind("\r", 0, at)) + 1
 
 
 def _boundaries(text: str, stops: tuple[str, ...], lead: str = "") -> list[int]:
@@ -119,7 +133,8 @@ def _boundaries(text: str, stops: tuple[str, ...], lead: str = "") -> list[int]:
     if "heading" in stops:
         for s, e in lines:
             line = text[s:e].rstrip("\r\n")
-            if _MARKDOWN.fullmatch(line) or _MEDIAWIKI.fullmatch(line):
+            atx = _MARKDOWN.fullmatch(line)  # an empty one ("#") is no heading, as to HeadingContextRefinery
+            if (atx and (atx.group(2) or "").strip()) or _MEDIAWIKI.fullmatch(line):
                 cuts.append(s)
         cuts += [h.start for h in setext_headings(text) if not in_blocks(blocks, h.start)]
     if "table" in stops:

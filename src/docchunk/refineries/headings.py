@@ -7,8 +7,8 @@ import re
 from docchunk.errors import ConfigError
 from docchunk.markup.fences import fenced_blocks, in_blocks
 from docchunk.markup.setext import setext_headings
-from docchunk.refineries.base import SourceRunRefinery
-from docchunk.refineries.runs import lone_cr_as_lf
+from docchunk.refineries.base import C, SourceRunRefinery, check_chunk_list
+from docchunk.refineries.runs import lone_cr_as_lf, source_runs
 from docchunk.types.chunk import TextChunkLike
 
 __all__ = ["HeadingContextRefinery"]
@@ -19,6 +19,11 @@ SYNTAXES = ("markdown", "mediawiki")
 _MARKDOWN = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))??(?:[ \t]+#+)?[ \t]*\r?$", re.MULTILINE)
 # MediaWiki headings: '== Title ==' (level = number of '='), also as tokenized in WikiText-103: ' = = Title = = '
 _MEDIAWIKI = re.compile(r"^[ \t]*((?:=[ \t]*){1,6})([^=\n]*?[^=\s][^=\n]*?)[ \t]*((?:=[ \t]*){1,6})\r?$", re.MULTILINE)
+
+
+def _opened(path: dict[int, str], level: int, title: str) -> dict[int, str]:
+    """``path`` after a heading of ``level``: it closes the headings of its level and deeper."""
+    return {**{lv: t for lv, t in path.items() if lv < level}, level: title}
 
 
 class HeadingContextRefinery(SourceRunRefinery):
@@ -42,7 +47,14 @@ class HeadingContextRefinery(SourceRunRefinery):
     or ``\\r``, and a heading with an empty title counts as none. Headings are found in the text
     the chunks cover, rebuilt from their offsets: the chunks must come in source
     order with offsets (as docchunk's text chunkers give them); a chunk without
-    offsets is left alone, and a gap starts a new path. Lines inside a fenced
+    offsets is left alone. A gap between chunks (separators dropped with
+    ``keep_separator=False``) carries the path on, though a heading in the gap is
+    not seen (the ``markdown`` preset drops a ``"\n## "`` it cuts at: use
+    ``keep_separator="start"`` for heading paths); offsets that start again (the
+    chunks of another text) start a new path. A chunk that starts with a heading
+    (after whitespace) gets that heading's parents: its own title is in its text.
+    The path is read where the chunk's own text starts, after context an
+    :class:`~docchunk.OverlapRefinery` merged in. Lines inside a fenced
     code block (CommonMark: from a fence of three or more backticks or tildes to
     a fence of the same character at least as long, or to the end of the text
     when unclosed) are never headings, so a ``# comment`` in code is skipped.
@@ -79,21 +91,55 @@ class HeadingContextRefinery(SourceRunRefinery):
         self.syntax = syntax
         self.inplace = inplace
 
+    def refine(self, chunks: list[C]) -> list[C]:
+        """Add the heading path to each text chunk (see the class docstring); returns the refined list.
+
+        Raises:
+            ConfigError: ``chunks`` is not a list of chunks (a ``str``, a list of ``str``).
+        """
+        out = self._working(check_chunk_list(type(self).__name__, chunks))
+        path: dict[int, str] = {}
+        end = -1
+        for run_start, run, members in source_runs(out):
+            # a gap (a separator dropped with keep_separator=False) carries the path on; offsets
+            # that start again (another text) start a new one
+            path = self._refine_run(run_start, run, members, path if run_start >= end >= 0 else {})
+            end = run_start + len(run)
+        return out
+
     def refine_run(self, run_start: int, run: str, members: list[TextChunkLike]) -> None:
         """Add the heading path to each chunk of one source run (see the class docstring)."""
+        self._refine_run(run_start, run, members, {})
+
+    def _refine_run(self, run_start: int, run: str, members: list[TextChunkLike],
+                    path: dict[int, str]) -> dict[int, str]:  # fmt: skip
+        """Add the heading path, from ``path`` in force at the run's start, to each chunk; the path at the end.
+
+        A chunk's path is read where its own text starts (after context an
+        :class:`~docchunk.OverlapRefinery` merged in) at its first non-space
+        character: a heading there is the chunk's own, so it gets the heading's
+        parents (``Fruit``, not the previous sibling ``Fruit / Apples``).
+        """
         found = self.headings(run)
-        path: dict[int, str] = {}
         i = 0
         for chunk in members:
-            position = chunk.start_index - run_start
+            body = getattr(chunk, "_body", None)
+            start = body[0] if isinstance(body, tuple) else chunk.start_index
+            own = chunk.text[start - chunk.start_index :]
+            position = start - run_start
             while i < len(found) and found[i][0] < position:
-                _, level, title = found[i]
-                path = {lv: t for lv, t in path.items() if lv < level}
-                path[level] = title
+                path = _opened(path, found[i][1], found[i][2])
                 i += 1
-            if path:
-                titles = "\n".join(path[lv] for lv in sorted(path))
+            shown = path
+            lead = len(own) - len(own.lstrip())
+            if lead < len(own) and i < len(found) and found[i][0] <= position + lead:  # its own heading first
+                shown = {lv: t for lv, t in path.items() if lv < found[i][1]}
+            if shown:
+                titles = "\n".join(shown[lv] for lv in sorted(shown))
                 chunk.context_prefix = titles + "\n" + (chunk.context_prefix or "")
+        for _, level, title in found[i:]:
+            path = _opened(path, level, title)
+        return path
 
     def headings(self, text: str) -> list[tuple[int, int, str]]:
         r"""The headings of ``text``: ``(start offset in characters, level 1-6, title)``, in order.

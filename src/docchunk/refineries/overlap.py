@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, Literal, cast
 
-from docchunk.errors import ConfigError
+from docchunk.errors import ConfigError, ConfigTypeError
 from docchunk.refineries.base import C, Refinery
-from docchunk.refineries.boundaries import EDGE, check_stops, open_fence_after, stop_context
+from docchunk.refineries.boundaries import check_stops, edge_start, open_fence_after, stop_context
 from docchunk.refineries.rules import RecursiveRules, split_units
 from docchunk.tokenizers import Tokenizer, TokenizerSpec, get_tokenizer
 from docchunk.types import Chunk
@@ -36,8 +36,10 @@ class OverlapRefinery(Refinery):
         mode: ``"token"`` takes the first (or last) ``context_size`` tokens of the
             neighbour, cut on character boundaries (needs a tokenizer with offsets);
             ``"recursive"`` takes the longest run of whole units from the neighbour's
-            edge that fits, trying the levels of ``rules`` from first to last, and
-            falls back to ``"token"`` when no single unit fits.
+            edge that fits, trying the levels of ``rules`` from first to last (a run of
+            whitespace alone, such as the blank line a chunk starts with, is no
+            context: the next level is tried), and falls back to ``"token"`` when no
+            single unit fits.
         method: ``"suffix"`` adds the start of the next chunk to each chunk (the
             last chunk gets none); ``"prefix"`` adds the end of the previous chunk
             (the first gets none).
@@ -115,7 +117,7 @@ class OverlapRefinery(Refinery):
     ):
         self.tokenizer: Tokenizer = get_tokenizer(tokenizer)
         if isinstance(context_size, bool) or not isinstance(context_size, (int, float)):
-            raise ConfigError(f"context_size must be an int >= 1 or a float in (0, 1], got {context_size!r}")
+            raise ConfigTypeError(f"context_size must be an int >= 1 or a float in (0, 1], got {context_size!r}")
         if isinstance(context_size, int) and context_size < 1:
             raise ConfigError(f"context_size as an int is a number of tokens and must be >= 1, got {context_size!r}")
         if isinstance(context_size, float) and not 0.0 < context_size <= 1.0:
@@ -166,7 +168,7 @@ class OverlapRefinery(Refinery):
             pairs = [(i, i + 1) for i in range(len(out) - 1)]
         else:
             pairs = [(i, i - 1) for i in range(1, len(out))]
-        leads = _fence_leads(bodies) if {"heading", "table"} & set(self.stop_at) else None
+        leads = _fence_leads(bodies, [_body_span(c) for c in out]) if {"heading", "table"} & set(self.stop_at) else None
         for target, neighbour in pairs:
             context = self._context(bodies[neighbour], size)
             if self.stop_at:
@@ -203,7 +205,10 @@ class OverlapRefinery(Refinery):
         return text[starts[-size] :]  # the last `size` tokens of the previous chunk
 
     def _by_units(self, text: str, size: int) -> str:
-        """Longest run of whole units from the neighbour's edge that fits, first level that has one."""
+        """Longest run of whole units from the neighbour's edge that fits, first level that has one.
+
+        A run of whitespace only (a paragraph separator) does not count: the next level is tried.
+        """
         for level in self.rules.levels:
             units = split_units(text, level)
             if self.method == "prefix":
@@ -214,7 +219,7 @@ class OverlapRefinery(Refinery):
                 if self.tokenizer.count_tokens("".join(candidate)) > size:
                     break
                 taken = candidate
-            if taken:
+            if "".join(taken).strip():  # whitespace alone (the "\n\n" a chunk starts with) is no context
                 return "".join(taken)
         return ""
 
@@ -326,7 +331,7 @@ def _check_chunks(chunks: list[Any]) -> bool:
     text = [isinstance(c, Chunk) for c in chunks]
     for chunk, is_text in zip(chunks, text, strict=True):
         if not is_text and (getattr(chunk, "meta", None) is None or not isinstance(getattr(chunk, "text", None), str)):
-            raise ConfigError(
+            raise ConfigTypeError(
                 f"OverlapRefinery refines chunks: docchunk.Chunk from a text chunker, or document chunks "
                 f"(text and meta) from a document chunker; got {type(chunk).__name__}: {chunk!r:.80}"
             )
@@ -351,22 +356,31 @@ def _body_span(chunk: Any) -> tuple[int, int] | None:
     return (chunk.start_index, chunk.end_index) if isinstance(chunk, Chunk) else None
 
 
-def _fence_leads(bodies: list[str]) -> list[str]:
-    """The opening fence line open at the start of each chunk's text, the chunks read in order."""
-    leads, lead = [], ""
-    for body in bodies:
+def _fence_leads(bodies: list[str], spans: list[tuple[int, int] | None]) -> list[str]:
+    """The opening fence line open at the start of each chunk's text, the chunks read in order.
+
+    A chunk that starts inside the one before (overlapping chunks, ``spans`` their offsets)
+    gets the fence open at its start, read from the one before up to there, not after it
+    (an overlap repeats a fence line, which would close the block again).
+    """
+    leads: list[str] = []
+    lead = ""
+    for k, body in enumerate(bodies):
+        before, here = (spans[k - 1], spans[k]) if k else (None, None)
+        if before is not None and here is not None and before[0] <= here[0] < before[1]:
+            lead = open_fence_after(leads[-1], bodies[k - 1][: here[0] - before[0]])
         leads.append(lead)
         lead = open_fence_after(lead, body)
     return leads
 
 
 def _lead(leads: list[str] | None, bodies: list[str], target: int, neighbour: int, context: str, method: str) -> str:
-    """The fence open where :func:`stop_context`'s window begins: ``near[-EDGE:]`` or the context."""
+    """The fence open where :func:`stop_context`'s window begins: ``near[edge_start(near):]`` or the context."""
     if leads is None:
         return ""
     if method == "suffix":
         body = bodies[target]
-        return open_fence_after(leads[target], body[:-EDGE]) if len(body) > EDGE else leads[target]
+        return open_fence_after(leads[target], body[: edge_start(body)])
     body = bodies[neighbour]
     return open_fence_after(leads[neighbour], body[: len(body) - len(context)])
 

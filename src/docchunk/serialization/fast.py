@@ -150,9 +150,17 @@ def _decorated(item: Any) -> bool:
 
 
 def _post_process(ser: Any, item: Any, text: str) -> str:
-    """docling-core's formatting and hyperlink of ``text`` (``**bold**``, ``[text](url)`` ...), by its own method."""
+    """docling-core's formatting and hyperlink of ``text`` (``**bold**``, ``[text](url)`` ...), by its own method.
+
+    A paragraph of blank text is written as nothing by a serializer that declares
+    ``writes_no_bare_markup`` (the default mode's, whose ``serialize`` writes nothing for
+    it either, :func:`~docchunk.serialization.items.markup_only`: docling-core writes the
+    marks alone, ``**``).
+    """
     if not _decorated(item):
         return text
+    if type(item) is TextItem and not text.strip() and getattr(ser, "writes_no_bare_markup", False):
+        return ""
     return ser.post_process(text=text, escape_html=True, escape_underscores=True, formatting=item.formatting,
                             hyperlink=item.hyperlink)  # fmt: skip
 

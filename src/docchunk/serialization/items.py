@@ -53,6 +53,7 @@ from docling_core.types.doc.document import (
     NodeItem,
     PictureItem,
     SectionHeaderItem,
+    TextItem,
     TitleItem,
 )
 from docling_core.types.doc.labels import GraphLinkLabel
@@ -271,14 +272,16 @@ def orig_only_formula(item: object) -> TypeGuard[FormulaItem]:
     return isinstance(item, FormulaItem) and not item.text and bool((item.orig or "").strip())
 
 
-def markup_only(item: object) -> TypeGuard[CodeItem | TitleItem | SectionHeaderItem]:
-    """Whether ``item`` is a heading, or a code block without children, of blank text (docling-core: its markup alone).
+def markup_only(item: object) -> TypeGuard[CodeItem | TitleItem | SectionHeaderItem | TextItem]:
+    """Whether ``item`` is a heading, or a code block or paragraph without children, of blank text.
 
-    A heading's children are parts of their own (docling-core writes the heading's line alone).
+    docling-core writes its markup alone (``# ``, bare fences, a blank text's formatting
+    marks ``**`` or link). A heading's children are parts of their own (docling-core
+    writes the heading's line alone).
     """
     if isinstance(item, (TitleItem, SectionHeaderItem)):
         return not item.text.strip()
-    return isinstance(item, CodeItem) and not item.text.strip() and not item.children
+    return (isinstance(item, CodeItem) or type(item) is TextItem) and not item.text.strip() and not item.children
 
 
 class FaithfulChunkingSerializer(ChunkingSerializer):
@@ -286,8 +289,9 @@ class FaithfulChunkingSerializer(ChunkingSerializer):
 
     - A formula is its LaTeX ``text`` (``$$...$$``, as docling-core writes it), else
       its ``orig`` as plain text, else nothing (docling-core: ``<!-- formula-not-decoded -->``).
-    - A heading, or a code block without children, whose text is blank writes
-      nothing: no bare fences, no bare ``# `` (docling-core writes the markup alone).
+    - A heading, or a code block or paragraph without children, whose text is blank
+      writes nothing: no bare fences, no bare ``# ``, no formatting marks ``**`` of a
+      blank italic text (docling-core writes the markup alone).
     - A code block written with emphasis (a bold ``<pre>`` of an HTML page) is the
       fenced block alone: docling-core writes the marks around the fence lines, so
       neither is a fence line and the code reads as open Markdown.
@@ -305,6 +309,9 @@ class FaithfulChunkingSerializer(ChunkingSerializer):
 
     writes_formula_orig: ClassVar[bool] = True
     """Read by :mod:`docchunk.serialization.fast`: it writes an ``orig``-only formula as :meth:`serialize` does."""
+
+    writes_no_bare_markup: ClassVar[bool] = True
+    """Read by :mod:`docchunk.serialization.fast`: a blank text is written without formatting marks or link."""
 
     @classmethod
     def for_document(cls, doc: DoclingDocument, **fields: Any) -> ChunkingSerializer:

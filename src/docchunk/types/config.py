@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from docchunk.errors import ConfigError, DocchunkError
+from docchunk.errors import ConfigError, ConfigTypeError, DocchunkError
 
 __all__ = ["StrictConfig", "check_size", "config_error", "unknown_name_error"]
 
@@ -36,9 +36,13 @@ def check_size(name: str, value: object, minimum: int, error: type[ValueError] =
         ``value`` unchanged.
 
     Raises:
-        ConfigError: ``value`` is not an int (a bool is not) or is below ``minimum``.
+        ConfigError: ``value`` is below ``minimum``; :class:`~docchunk.errors.ConfigTypeError`
+            (also a ``TypeError``) when it is not an int (a bool is not).
     """
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+    if isinstance(value, bool) or not isinstance(value, int):
+        kind = ConfigTypeError if error is ConfigError else error  # a wrong type is also a TypeError
+        raise kind(f"{name} must be an int >= {minimum}, got {value!r} ({type(value).__name__})")
+    if value < minimum:
         raise error(f"{name} must be an int >= {minimum}, got {value!r}")
     return value
 

@@ -17,7 +17,7 @@ from docling_core.types.doc import DoclingDocument
 import docchunk
 from docchunk.serialization.chunk import join_context
 from docchunk.serialization.tables import table_rows
-from tests.helpers import CORPUS, CORPUS_REASON, check_tables, make_table
+from tests.helpers import CORPUS, CORPUS_REASON, DATA, check_tables, make_table
 
 PATH = "Duck observations at the lake"
 TITLE = "Number of freshwater ducks per year"
@@ -82,3 +82,16 @@ def test_corpus_documents_once_over_stay_within_1_3_times_compat_tokens(name, to
         if not compat:
             check_tables(chunker, doc, chunks)
     assert totals[False] <= 1.3 * totals[True], totals
+
+
+def test_a_table_that_took_its_lead_in_keeps_its_pieces_and_path(minilm_dir):
+    """The whole-table rule first ran before the lead-ins: word_sample's table, one piece under a shorter path,
+    no longer shared its paragraph's headings, so its lead-in stayed behind (``bench/structure_kept.py``:
+    lead-ins apart 0 -> 3 at MiniLM 64). The rule now runs after the lead-ins are attached."""
+    doc = docchunk.load_document(DATA / "docx__word_sample.docx.json")
+    lead = "Here are some interesting things a respectful duck could eat:"
+    chunker = docchunk.HybridChunker(tokenizer=docchunk.get_tokenizer(f"hf:{minilm_dir}"), max_tokens=64)
+    chunks = list(chunker.chunk(doc))
+    first = next(c for c in chunks if c.meta.table_rows is not None)
+    assert lead in chunker.contextualize(first), [chunker.contextualize(c) for c in chunks]
+    check_tables(chunker, doc, chunks)

@@ -36,7 +36,7 @@ def test_links_in_rich_cells_are_written_as_their_text_in_records(intl_doc):
     rows = [row.text for row in table_rows(intl_doc.tables[0], intl_doc).rows if row.cells]
     assert rows == [
         "`String.prototype.normalize()` (Feature): `none` = none (function is no-op); `full-icu` = full",
-        "**Intl** (Feature): `none` = none (object does not exist); `full-icu` = full",
+        "Intl (Feature): `none` = none (object does not exist); `full-icu` = full",  # no bold marks (finding 2)
     ]
 
 

@@ -44,6 +44,7 @@ from docling_core.types.doc.document import (
     ListItem,
     NodeItem,
     PictureItem,
+    PictureTabularChartData,
     SectionHeaderItem,
     TableItem,
     TextItem,
@@ -197,8 +198,9 @@ def without_debris(item: NodeItem, text: str, items: Sequence[NodeItem] | None =
     r"""``text`` of ``item`` without the lines that hold no text (default mode).
 
     Those are the separator rows of a chart's data table (``|---|---|``) in a
-    picture, and the markers of empty list items (``- ``), or of items whose text
-    starts with a line break of ``str.splitlines`` (``"- \f..."``). In a list only
+    picture that has chart data (in one without, a caption's line ``|`` is text), and
+    the markers of empty list items (``- ``), or of items whose text starts with a
+    line break of ``str.splitlines`` (``"- \f..."``). In a list only
     the bare marker goes, and only as many as ``items`` (the list items serialized
     into ``text``; ``[item]`` when None) have empty first lines: an item whose own
     text is marks (``- :``), or has a line ``-`` or ``- `` after a break, is text. A
@@ -207,8 +209,8 @@ def without_debris(item: NodeItem, text: str, items: Sequence[NodeItem] | None =
     item's own line ``- `` comes before a bare marker, that line goes instead of the
     marker: the text kept is the same.
     """
-    if not isinstance(item, (PictureItem, ListGroup, ListItem)):
-        return text
+    if not isinstance(item, (PictureItem, ListGroup, ListItem)) or (isinstance(item, PictureItem) and not _chart(item)):
+        return text  # (a picture without chart data writes its captions and children: every line is text)
     bare: int | None = None  # how many bare markers may go (None: any number of debris lines)
     debris = _DEBRIS
     if not isinstance(item, PictureItem):
@@ -230,6 +232,14 @@ def without_debris(item: NodeItem, text: str, items: Sequence[NodeItem] | None =
             continue
         out += [parts[k - 1], parts[k]] if out else [parts[k]]
     return "".join(out)
+
+
+def _chart(picture: PictureItem) -> bool:
+    """Whether ``picture`` has chart data, which its serializer writes as a Markdown table."""
+    meta = picture.meta
+    return getattr(meta, "tabular_chart", None) is not None or any(
+        isinstance(a, PictureTabularChartData) for a in picture.__dict__.get("annotations") or ()
+    )  # (the deprecated field read without its warning)
 
 
 def _open_heading(scope: _Scope, item: _Heading, always_emit: bool, doc: DoclingDocument) -> Iterator[Piece]:

@@ -26,7 +26,11 @@ table's lead-in whatever its words ("Costs.", "Open incidents at quarter end."):
 the whole paragraph moves into that table's first piece in the same ways (no
 sentence of it becomes a caption unless it reads as a lead-in). Issue 46 found
 such paragraphs at the end of the *previous* table's chunk, in a DOCX with a short
-sentence before each of its tables (``tests/data/lead_ins.docx``).
+sentence before each of its tables (``tests/data/lead_ins.docx``). A paragraph that
+reads as the earlier table's trailing note (:func:`is_trailing_note`: ``Source: ...``,
+``Note: ...``, a footnote, a sentence that starts lower-case or refers back) is not
+the later table's lead-in: it stays with its own table, as docling-core keeps it; so
+does any paragraph before the later table's moved lead-in.
 """
 
 from __future__ import annotations
@@ -47,7 +51,7 @@ from docchunk.serialization.tables import ROW_SEP, TableRow, TableRows
 if TYPE_CHECKING:
     from docchunk.chunkers.doc.hybrid_run import HybridRun
 
-__all__ = ["attach_lead_ins", "is_lead_in", "lead_in_sentence"]
+__all__ = ["attach_lead_ins", "is_lead_in", "is_trailing_note", "lead_in_sentence"]
 
 _NAMES_TABLE = re.compile(
     r"^\s*(?:table|tab\.)\s*[\dIVX]+|\b(?:following|below|next)\s+tables?\b|\btables?\s+(?:below|that follows)\b",
@@ -59,6 +63,39 @@ def is_lead_in(text: str) -> bool:
     """Whether a paragraph reads as the lead-in of a table: it ends with ``:`` or names a table."""
     stripped = text.strip()
     return bool(stripped) and (stripped.endswith(":") or _NAMES_TABLE.search(stripped) is not None)
+
+
+_NOTE_START = re.compile(
+    r"^\s*(?:(?:sources?|notes?|n\.\s?b\.|nb|footnotes?|remarks?)\s*[:.\-\u2013\u2014)]\s*\S"  # Source: survey A.
+    r"|(?:note|notes)\s+(?:that|to)\b"  # Note that amounts are rounded.
+    r"|[*\u2020\u2021\u00a7\u00b9\u00b2\u00b3\u2070-\u2079]"  # * Unaudited.  † Restated.  ¹ In euros.
+    r"|[\[(]\d{1,2}[\])]\s)",  # (1) Restated.  [2] Estimate.
+    re.IGNORECASE,
+)
+_REFERS_BACK = re.compile(
+    r"\b(?:above|preceding|foregoing|previous\s+tables?)\b|^\s*(?:these|those)\s+(?:figures|amounts|numbers|values|data|results)\b",
+    re.IGNORECASE,
+)
+
+
+def is_trailing_note(text: str) -> bool:
+    """Whether a paragraph after a table reads as that table's trailing note, not the next table's lead-in.
+
+    A note starts with ``Source:``, ``Sources -``, ``Note:``, ``Notes.`` followed by
+    its text, ``Note that``, a footnote mark (``*``, ``†``, ``¹``, ``(1)``), or a
+    lower-case letter (it goes on from the table), or it refers back (``above``,
+    ``preceding``, ``These figures ...``), and it does not read as a lead-in
+    (:func:`is_lead_in`: ending with ``:`` or naming a following table wins). A
+    one-word label such as ``Notes.`` alone is no note: it titles what follows.
+    Seen in a generated DOCX of two survey tables each followed by ``Source: survey
+    A, 2026.`` (issue 46 finding 13: the note went to the next table's chunk).
+    """
+    stripped = text.strip()
+    if not stripped or is_lead_in(stripped):
+        return False
+    if stripped[0].islower() or _NOTE_START.match(stripped) is not None:
+        return True
+    return _REFERS_BACK.search(stripped) is not None
 
 
 _SENTENCE_END = re.compile(r"[.!?][\"'\u201d\u2019)\]]*\s+(?=[\"'\u201c\u2018(\[]*[A-Z0-9])")
@@ -186,7 +223,7 @@ def _with_lead_in(
         return None
     lead = run.item_text(last)
     sentence = lead_in_sentence(lead)
-    if sentence is None and not between:
+    if sentence is None and (not between or is_trailing_note(lead)):
         return None
     if row_pieces is not None:
         return _split_row_again(run, before, row_pieces, sentence) if sentence is not None else None

@@ -9,13 +9,15 @@ joins two pieces for both.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import replace
 from itertools import groupby
 from typing import TYPE_CHECKING, Any
 
-from docling_core.types.doc import TableItem
+from docling_core.types.doc import CodeItem, DocItemLabel, TableItem, TextItem
 
+from docchunk.chunkers.doc.lead_in import is_trailing_note
 from docchunk.chunkers.doc.piece import Piece, pages_of
 from docchunk.chunkers.doc.provenance import anchors_of, join_anchors
 from docchunk.chunkers.doc.tables.pieces import joined_cols
@@ -84,13 +86,31 @@ def lead_in_of_next(pieces: list[Piece], i: int) -> bool:
     """Whether ``pieces[i]`` is a text piece directly before a table piece of the same headings (that table's lead-in).
 
     The paragraph that directly precedes a table in reading order introduces it, so it
-    goes with that table, never to the end of the piece of the table before it.
+    goes with that table, never to the end of the piece of the table before it. Not
+    so when its last paragraph reads as the earlier table's trailing note
+    (:func:`~docchunk.chunkers.doc.lead_in.is_trailing_note`, ``Source: survey A.``),
+    nor when the next table's piece already opens with its own lead-in (a paragraph
+    moved in by ``attach_lead_ins``): then the piece ends the earlier table's part, as
+    in docling-core (issue 46 finding 13).
     """
     piece = pieces[i]
-    if piece.table_rows is not None or i + 1 >= len(pieces):
+    if piece.table_rows is not None or i + 1 >= len(pieces) or not piece.items:
         return False
     nxt = pieces[i + 1]
-    return nxt.table_rows is not None and nxt.headings == piece.headings
+    if nxt.table_rows is None or nxt.headings != piece.headings or _opens_with_lead_in(nxt):
+        return False
+    last = piece.items[-1]
+    return not (isinstance(last, TextItem) and is_trailing_note(last.text))
+
+
+def _opens_with_lead_in(table_piece: Piece) -> bool:
+    """Whether a table piece holds a paragraph before its table (a lead-in moved in by ``attach_lead_ins``)."""
+    for item in table_piece.items:
+        if isinstance(item, TableItem):
+            return False
+        if isinstance(item, TextItem) and item.label in (DocItemLabel.TEXT, DocItemLabel.PARAGRAPH):
+            return True
+    return False
 
 
 def _joined_if_fits(run: HybridRun, a: Piece, b: Piece, text_piece: Piece) -> Piece | None:
@@ -138,7 +158,8 @@ def merge_small(run: HybridRun, pieces: list[Piece], low: int) -> list[Piece]:
 
     A piece that fits with no neighbour (each merge would exceed ``max_tokens``) takes
     text from one instead (:func:`_rebalance`): the two are joined and cut again at a
-    sentence end into two pieces of at least ``low`` tokens each. Issue 45 measured the
+    sentence end into two pieces of at least ``low`` tokens each; when no such cut
+    exists, the piece and two neighbours into three (or two). Issue 45 measured the
     share of chunks under ``min_tokens=64`` at cl100k 128 on the corpus and converted
     documents (docs/quality.md): most of those left were such pieces.
     """
@@ -167,25 +188,29 @@ def merge_small(run: HybridRun, pieces: list[Piece], low: int) -> list[Piece]:
 
 
 def _rebalance(run: HybridRun, ps: list[Piece], sizes: list[int], i: int, low: int) -> None:
-    """Cut ``ps[i]`` (under ``low`` tokens) and a neighbour again into two pieces of ``low`` to ``max`` tokens.
+    """Cut ``ps[i]`` (under ``low`` tokens) and its neighbours again into pieces of ``low`` to ``max`` tokens.
 
     Only text pieces of the same headings (and pages, with ``merge_across_pages=False``)
-    are cut again; tables, code and heading-only pieces stay as they are. The neighbour
-    before is tried first, then the one after. The joined text is cut by the mode's
+    are cut again; tables, code and heading-only pieces stay as they are. First with one
+    neighbour (the one before, then the one after): the joined text is cut by the mode's
     text split with a budget between half of it and what leaves ``low`` tokens to the
-    second part; a cut is taken when it gives exactly two pieces within
-    ``[low, max_tokens]``. Each piece keeps the items its text holds. ``ps`` and
-    ``sizes`` change in place (the same length); nothing changes when no cut fits.
+    second part, and a cut is taken when it gives exactly two pieces within
+    ``[low, max_tokens]``. When neither gives one (the sentence ends of two pieces allow no
+    such cut: a closing sentence after a full paragraph), the same with the piece and two
+    neighbours, cut into three pieces, or two, each within ``[low, max_tokens]``. Each
+    piece keeps the items its text holds. ``ps`` and ``sizes`` change in place; nothing
+    changes when no cut fits.
     """
-    for j in (i - 1, i + 1):
-        if not 0 <= j < len(ps) or not _may_rebalance(run, ps[i], ps[j]):
+    for lo, hi in ((i - 1, i), (i, i + 1), (i - 2, i), (i - 1, i + 1), (i, i + 2)):
+        if lo < 0 or hi >= len(ps) or not all(_may_rebalance(run, ps[k], ps[k + 1]) for k in range(lo, hi)):
             continue
-        lo = min(i, j)
-        merged = join_pieces(run, ps[lo], ps[lo + 1])
-        parts = _balanced_parts(run, merged, low)
+        merged = ps[lo]
+        for k in range(lo + 1, hi + 1):
+            merged = join_pieces(run, merged, ps[k])
+        parts = _balanced_parts(run, merged, low, hi - lo + 1)
         if parts is not None:
-            ps[lo : lo + 2] = [_own_items(p) for p in parts]
-            sizes[lo : lo + 2] = [run.ctx_count(p) for p in ps[lo : lo + 2]]
+            ps[lo : hi + 1] = [_own_items(p) for p in parts]
+            sizes[lo : hi + 1] = [run.ctx_count(p) for p in parts]
             return
 
 
@@ -194,17 +219,29 @@ def _may_rebalance(run: HybridRun, a: Piece, b: Piece) -> bool:
     return plain and a.headings == b.headings and (run.settings.merge_across_pages or pages_of(a) == pages_of(b))
 
 
-def _balanced_parts(run: HybridRun, merged: Piece, low: int) -> list[Piece] | None:
-    """Two parts of ``merged``, each of ``low`` to ``max`` tokens, cut at a sentence end; else None."""
+_SPREAD = 6
+"""Budgets tried between a third of three pieces' text and a whole piece's room, to cut them again."""
+
+
+def _balanced_parts(run: HybridRun, merged: Piece, low: int, pieces: int = 2) -> list[Piece] | None:
+    """``merged`` (``pieces`` pieces joined) cut at sentence ends into parts of ``low`` to ``max`` tokens, or None.
+
+    Two pieces give two parts; three give three, or two.
+    """
     text_tokens = run.text_count(merged)
     overhead = run.ctx_count(merged) - text_tokens
     room = run.max - overhead  # what the text of one part may hold
-    half = (text_tokens + 1) // 2
-    for available in sorted({half, (half + room) // 2, text_tokens - (low - overhead)}):
-        if not half <= available <= room:
+    share = -(-text_tokens // pieces)
+    if pieces == 2:
+        budgets = {share, (share + room) // 2, text_tokens - (low - overhead)}
+    else:
+        budgets = {share + (room - share) * k // _SPREAD for k in range(_SPREAD + 1)}
+    for available in sorted(budgets):
+        if not share <= available <= room:
             continue
         parts = run.split_text_at(merged, available)
-        if len(parts) == 2 and all(low <= run.ctx_count(p) <= run.max for p in parts):
+        fits = 2 <= len(parts) <= pieces and all(low <= run.ctx_count(p) <= run.max for p in parts)
+        if fits and len(parts) >= pieces - 1:
             return parts
     return None
 
@@ -252,7 +289,7 @@ def _best_neighbour(run: HybridRun, ps: list[Piece], i: int, whole: set[str | No
 
 
 def _may_join(run: HybridRun, a: Piece, b: Piece, whole: set[str | None]) -> bool:
-    if b.heading_only:
+    if b.heading_only or _nesting_apart(a, b):
         return False
     if a.table_rows is not None and b.table_rows is not None and _table_ref(a) != _table_ref(b):
         # rows of two tables only when both are whole (the merged piece has no table_rows)
@@ -265,20 +302,59 @@ def _table_ref(piece: Piece) -> str | None:
     return next((it.self_ref for it in piece.items if isinstance(it, TableItem)), None)
 
 
-def join_pieces(run: HybridRun, a: Piece, b: Piece) -> Piece:
-    """``a`` then ``b`` as one piece; headings not shared go into the text."""
+def _common(a: list[str], b: list[str]) -> int:
+    """The length of the longest common prefix of two heading paths."""
+    k = 0
+    while k < min(len(a), len(b)) and a[k] == b[k]:
+        k += 1
+    return k
+
+
+def _nesting_apart(a: Piece, b: Piece) -> bool:
+    """Whether joining ``a`` and ``b`` would write a list window's parent items into the text (``item_path``).
+
+    Windows of a nested list are written relative to their first item, under their
+    parent items in ``headings``; joined with a piece of another path, their lines would
+    lose their nesting and the parent path (perhaps shortened to its first words and
+    ``…``) would become text (tester's findings 6 and 8 of issue 45).
+    """
     ha, hb = a.headings or [], b.headings or []
-    common = 0
-    while common < min(len(ha), len(hb)) and ha[common] == hb[common]:
-        common += 1
+    common = _common(ha, hb)
+    return any(p.item_path and common < len(h) for h, p in ((ha, a), (hb, b)))
+
+
+def join_pieces(run: HybridRun, a: Piece, b: Piece) -> Piece:
+    """``a`` then ``b`` as one piece; headings not shared go into the text, each once.
+
+    The headings of ``b`` that the text already has in effect at the end of ``a``
+    (``end_headings``: written there by an earlier join) are not written again, nor
+    the ones a text of ``b`` starts with (a heading that reads as content is the first
+    line of its section's text) or that ``a`` ends with.
+    """
+    ha, hb = a.headings or [], b.headings or []
+    common = _common(ha, hb)
+    lead = b.lead_headings or []
+    in_effect = max(common, _common(a.end_headings or ha, [*hb, *lead]))
     # b's caption stays in captions only when no text of a would stand between it and b's whole rows (issue 46):
     # else it is written in the text, directly before them (a piece of a split row keeps it in captions)
     own_a = bool(a.captions) or (bool(a.text) and b.table_cols is None)  # b's caption then goes in the text
     captions = a.captions if a.captions == b.captions or not b.captions else None if own_a else b.captions
+    texts = [(a.text, anchors_of(a)), (b.text, anchors_of(b))]
+    seam = _code_seam(a, b) if common == len(ha) == len(hb) and not a.captions and not b.captions else None
+    if seam is not None:  # two pieces of one fenced code block: one block again, without the fences between
+        cut_a, cut_b = seam
+        moved = tuple((pos - cut_b, ref, start, n) for pos, ref, start, n in texts[1][1])
+        texts = [(a.text[:cut_a], texts[0][1]), (b.text[cut_b:], moved)]
     parts: list[tuple[str, Any]] = []
-    for part, extra in ((a, ha[common:]), (b, _not_ending(a.text, hb[common:]))):
+    written = lead[: max(in_effect - len(hb), 0)]  # b's first lines, headings already in effect at a's end
+    prefix = "\n".join(written) + "\n" if written else ""
+    if prefix and texts[1][0].startswith(prefix) and all(pos >= len(prefix) for pos, *_ in texts[1][1]):
+        moved = tuple((pos - len(prefix), ref, start, n) for pos, ref, start, n in texts[1][1])
+        texts[1] = (texts[1][0][len(prefix) :], moved)
+    extras = (_not_starting(a.text, ha[common:]), _not_starting(b.text, _not_ending(a.text, hb[in_effect:])))
+    for part, extra, own_text in zip((a, b), extras, texts, strict=True):
         own = [] if captions is not None or not part.captions else list(part.captions)
-        parts += [(t, ()) for t in (*extra, *own)] + [(part.text, anchors_of(part))]
+        parts += [(t, ()) for t in (*extra, *own)] + [own_text]
     parts = [(t, anchors) for t, anchors in parts if t]
     rows = _joined_rows(a, b)
     text = run.delim.join(t for t, _ in parts)
@@ -293,7 +369,43 @@ def join_pieces(run: HybridRun, a: Piece, b: Piece) -> Piece:
         table_cols=joined_cols(a, b) if rows is not None else None,
         headings_dropped=a.headings_dropped or b.headings_dropped,
         table_context_dropped=a.table_context_dropped or b.table_context_dropped,
+        item_path=a.item_path if common == len(ha) else b.item_path if common == len(hb) else 0,
+        end_headings=None if (b.end_headings or hb) == ha[:common] else list(b.end_headings or hb),
+        lead_headings=[*ha[common:], *(a.lead_headings or [])] or None if extras[0] == ha[common:] else None,
     )
+
+
+_CLOSING_TAIL = re.compile(r"\n(`{3,}|~{3,})\Z")
+_OPENING_HEAD = re.compile(r"(`{3,}|~{3,})[^\n]*\n")
+
+
+def _code_seam(a: Piece, b: Piece) -> tuple[int, int] | None:
+    """Where ``a``'s closing fence starts and ``b``'s opening fence line ends, when they are pieces of one block.
+
+    A split code block closes its fence at the end of each piece and reopens it at the
+    start of the next (:func:`~docchunk.markup.fences.reopened_fences`); that markup is in
+    no anchor. Joined again, the two pieces are one block: the markup between them goes
+    (tester's finding 7 of issue 45: ```` ``` ```` closed and reopened mid-chunk, and the
+    code's span did not slice). None when ``a`` and ``b`` do not meet so.
+    """
+    tail, head = _CLOSING_TAIL.search(a.text), _OPENING_HEAD.match(b.text)
+    if tail is None or head is None or tail.group(1) != head.group(1):
+        return None
+    left, right = anchors_of(a), anchors_of(b)
+    if not left or not right or left[-1][1] != right[0][1]:
+        return None
+    if any(pos + n > tail.start() for pos, _, _, n in left) or any(pos < head.end() for pos, _, _, _ in right):
+        return None
+    code = next((it for it in b.items if it.self_ref == right[0][1]), None)
+    return (tail.start(), head.end()) if isinstance(code, CodeItem) else None
+
+
+def _not_starting(text: str, headings: list[str]) -> list[str]:
+    """``headings`` without the trailing ones that ``text`` already starts with (one per line)."""
+    for k in range(len(headings)):
+        if text.startswith("\n".join(headings[k:])) and text[len("\n".join(headings[k:])) :][:1] in ("", "\n"):
+            return headings[:k]
+    return headings
 
 
 def _not_ending(text: str, headings: list[str]) -> list[str]:

@@ -15,7 +15,9 @@ between code items), one named pass each:
 4. split at element boundaries, tables by rows, lists by items (nesting kept):
    :func:`split_elements`;
 5. split text at sentence ends: :func:`split_texts`;
-6. lead-ins into their tables: :func:`~docchunk.chunkers.doc.lead_in.attach_lead_ins`;
+6. lead-ins into their tables: :func:`~docchunk.chunkers.doc.lead_in.attach_lead_ins`, then
+   a table split only for a few tokens of its path made whole:
+   :func:`~docchunk.chunkers.doc.tables.rejoin.rejoin_near_budget`;
 7. even out a table's last two pieces: :func:`~docchunk.chunkers.doc.tables.balance.balance_tables`;
 8. merge peers (per page), between and with tables:
    :func:`~docchunk.chunkers.doc.merging.merge_between_tables`,
@@ -44,6 +46,7 @@ from docchunk.chunkers.doc.piece import Piece, pages_of
 from docchunk.chunkers.doc.provenance import align
 from docchunk.chunkers.doc.tables.balance import balance_tables
 from docchunk.chunkers.doc.tables.pieces import by_rows, split_table, table_of
+from docchunk.chunkers.doc.tables.rejoin import rejoin_near_budget
 from docchunk.chunkers.doc.tables.user_lines import split_user_table
 from docchunk.serialization.inline import one_inline_run
 
@@ -87,7 +90,7 @@ def _text_phases(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
         pieces = [s for p in pieces for s in split_at_pages(run, p)]
     pieces = split_elements(run, pieces)
     pieces = split_texts(run, pieces)
-    pieces = attach_lead_ins(run, pieces)
+    pieces = rejoin_near_budget(run, attach_lead_ins(run, pieces))
     if settings.balance_tables:
         pieces = balance_tables(run, pieces)
     if settings.merge_peers:

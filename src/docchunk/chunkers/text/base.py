@@ -6,7 +6,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from docchunk.errors import ConfigError
+from docchunk.errors import ConfigError, ConfigTypeError
 from docchunk.tokenizers import Tokenizer, TokenizerSpec, get_tokenizer
 from docchunk.types import Chunk
 from docchunk.types.config import StrictConfig, check_size
@@ -140,7 +140,7 @@ class TextChunker(StrictConfig, ABC):
                         "which returns one list of chunks per text")  # fmt: skip
             else:
                 hint = ": pass one str (or call chunker.chunk_batch(texts) for several)"
-            raise ConfigError(f"text must be a str, got {type(text).__name__}{hint}")
+            raise ConfigTypeError(f"text must be a str, got {type(text).__name__}{hint}")
         return text
 
     def __repr__(self) -> str:

@@ -8,6 +8,7 @@ phase gives such a fence the end of the block before it instead.
 
 from __future__ import annotations
 
+from docchunk.chunkers.text.sentences import line_start
 from docchunk.markup.fences import closing_fences
 from docchunk.tokenizers import Tokenizer
 from docchunk.types import Chunk
@@ -18,7 +19,8 @@ __all__ = ["no_fence_first"]
 def no_fence_first(text: str, chunks: list[Chunk], tokenizer: Tokenizer, limit: int) -> list[Chunk]:
     r"""Chunks of which none starts (after whitespace) with a closing code fence.
 
-    For each chunk that touches the one before and starts with a closing fence line
+    For each chunk that touches the one before (or follows it after a dropped
+    whitespace separator, which then goes with the fence) and starts with a closing fence line
     (only whitespace before it), the fence line is given the longest end of the chunk
     before that fits ``limit`` with it (cut after whitespace when it can, else after
     any character, leaving more than whitespace before it), as a chunk of its own;
@@ -41,11 +43,15 @@ def no_fence_first(text: str, chunks: list[Chunk], tokenizer: Tokenizer, limit: 
     out: list[Chunk] = [chunks[0]]
     for chunk in chunks[1:]:
         prev = out[-1]
-        lead = len(chunk.text) - len(chunk.text.lstrip())
-        fence_end = ends.get(chunk.start_index + lead)
-        if fence_end is None or prev.end_index != chunk.start_index or fence_end > chunk.end_index:
+        lead = chunk.start_index + len(chunk.text) - len(chunk.text.lstrip())
+        fence_end = ends.get(line_start(text, lead))  # an indented fence's line starts before it
+        if fence_end is None or not _touch(text, prev, chunk) or fence_end > chunk.end_index:
             out.append(chunk)
             continue
+        while not prev.text.strip() and len(out) > 1 and _touch(text, out[-2], prev):
+            # whitespace only: it joins the line before
+            prev = _span(text, out[-2].start_index, prev.end_index, tokenizer, limit)
+            out[-2:] = [prev]
         out[-1:] = _give_fence_a_line(text, prev, fence_end, tokenizer, limit)
         if fence_end < chunk.end_index:
             out.append(_span(text, fence_end, chunk.end_index, tokenizer, limit))
@@ -65,6 +71,11 @@ def _give_fence_a_line(text: str, prev: Chunk, fence_end: int, tokenizer: Tokeni
     if cut is None:
         return [_span(text, start, fence_end, tokenizer, limit)]
     return [_span(text, start, cut, tokenizer, limit), _span(text, cut, fence_end, tokenizer, limit)]
+
+
+def _touch(text: str, before: Chunk, after: Chunk) -> bool:
+    """Whether ``after`` follows ``before`` with at most whitespace between (dropped with ``keep_separator=False``)."""
+    return before.end_index <= after.start_index and not text[before.end_index : after.start_index].strip()
 
 
 def _span(text: str, start: int, end: int, tokenizer: Tokenizer, limit: int) -> Chunk:

@@ -23,7 +23,7 @@ from docchunk.chunkers.text.base import TextChunker, absorb_whitespace_chunks, c
 from docchunk.chunkers.text.fence_edges import no_fence_first
 from docchunk.chunkers.text.recursive_pack import pack
 from docchunk.chunkers.text.recursive_split import Call, split
-from docchunk.chunkers.text.separators import DEFAULT_SEPARATORS, SETEXT_HEADING, separators_for
+from docchunk.chunkers.text.separators import DEFAULT_SEPARATORS, FENCED_CODE, SETEXT_HEADING, separators_for
 from docchunk.errors import ConfigError
 from docchunk.markup.fences import keep_fences_closed
 from docchunk.tokenizers import Sizer, TokenizerSpec
@@ -46,8 +46,10 @@ class RecursiveChunker(TextChunker):
             by default); >= 1.
         chunk_overlap: Trailing context of each chunk repeated at the start of the
             next, in the same units, taken at piece boundaries; 0 <= overlap < chunk_size.
-        separators: Literal separator strings, coarsest first; default
-            ``["\n\n", "\n", " ", ""]`` (``""`` splits into characters).
+        separators: Literal separator strings and named rules, coarsest first; default
+            :data:`~docchunk.chunkers.text.separators.DEFAULT_SEPARATORS`: paragraphs,
+            line breaks that are not hard wraps (``LINE``), sentence ends (``SENTENCE``),
+            spaces, tabs, characters (``""`` splits into characters).
         keep_separator: ``"start"`` attaches a separator to the piece after it (so
             Markdown ``##`` and ``def`` stay with their content), ``"end"`` to the
             piece before it, ``False`` drops separators that fall on a chunk boundary.
@@ -66,8 +68,8 @@ class RecursiveChunker(TextChunker):
     paragraphs of Windows text) and no chunk ends between ``"\r"`` and ``"\n"``
     (``""`` keeps a ``"\r\n"`` whole); chunks are in order and, apart from overlap and
     (with ``keep_separator=False``) separators at chunk boundaries, cover the whole
-    text; a whitespace-only chunk appears only when the input is whitespace or when
-    joining it to either neighbour would exceed ``chunk_size``.
+    text; no chunk is only whitespace unless the input is: whitespace joins a
+    neighbour, over ``chunk_size`` if need be (then flagged ``oversized``).
     Text that fits comes back whole as one chunk; ``""`` gives no chunk. With
     ``keep_separator=False``, text that does not fit and consists only of separators
     (e.g. 200 spaces at ``chunk_size=1``) gives no chunk: every piece is a dropped
@@ -111,7 +113,9 @@ class RecursiveChunker(TextChunker):
         self.language = language
         self._additive = self.tokenizer.joins_additively("")
         # Markdown code fences among the separators: keep a closing fence with its block
-        self._fences = any(sep.strip("\n").startswith(("```", "~~~")) for sep in self.separators)
+        self._fences = FENCED_CODE in self.separators or any(
+            sep.strip("\n").startswith(("```", "~~~")) for sep in self.separators
+        )
         # Markdown rules among the separators: fenced code is opaque to them
         self._markdown = self._fences or SETEXT_HEADING in self.separators
 

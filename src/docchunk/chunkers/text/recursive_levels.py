@@ -16,8 +16,8 @@ from docchunk.chunkers.text.sentences import sentence_ends
 from docchunk.markup.setext import SetextHeading
 
 __all__ = [
-    "Cut", "Pieces", "Scan", "before_space", "break_pieces", "literal_hits", "piece_bounds", "pieces_of",
-    "sentence_hits", "setext_hits", "split_breaks", "split_once",
+    "Cut", "Pieces", "Scan", "before_space", "break_pieces", "fence_hits", "literal_hits", "piece_bounds",
+    "pieces_of", "sentence_hits", "setext_hits", "split_breaks", "split_once",
 ]  # fmt: skip
 
 Cut = tuple[list[str], str, int]
@@ -134,6 +134,18 @@ def setext_hits(headings: list[SetextHeading], text: str, lo: int, hi: int) -> l
             if b > lo:
                 out.append((b, h.start))
     return out
+
+
+def fence_hits(blocks: list[tuple[int, int]], lo: int, hi: int) -> list[tuple[int, int]]:
+    """The cuts at the edges of each fenced code block inside ``text[lo:hi]``, zero-width, as ``(cut, cut)``.
+
+    ``blocks`` are :func:`~docchunk.markup.fences.fenced_blocks`: from the start of an
+    opening fence line (its indentation included) to the end of its closing fence line
+    (before its line break). So a block is a piece of its own, exactly as long as the
+    block, whatever ``keep_separator`` says: the line breaks around it go with the
+    prose next to it, and nothing is dropped.
+    """
+    return [(cut, cut) for a, b in blocks if b > lo and a < hi for cut in (a, b) if lo < cut < hi]
 
 
 def break_pieces(lo: int, hi: int, hits: list[tuple[int, int]],

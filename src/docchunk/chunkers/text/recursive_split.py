@@ -21,6 +21,7 @@ from docchunk.chunkers.text.recursive_levels import (
     Scan,
     before_space,
     break_pieces,
+    fence_hits,
     literal_hits,
     piece_bounds,
     pieces_of,
@@ -30,13 +31,15 @@ from docchunk.chunkers.text.recursive_levels import (
     split_once,
 )  # fmt: skip
 from docchunk.chunkers.text.sentences import (
+    LineWraps,
+    line_ends,
     sentence_cut_after,
     sentence_cut_before,
     sentence_end_after,
     sentence_end_before,
 )  # fmt: skip
-from docchunk.chunkers.text.separators import LANGCHAIN_SEPARATORS, RULES, SENTENCE, SETEXT_HEADING
-from docchunk.markup.fences import fence_lines, in_blocks
+from docchunk.chunkers.text.separators import FENCED_CODE, LANGCHAIN_SEPARATORS, LINE, RULES, SENTENCE, SETEXT_HEADING
+from docchunk.markup.fences import fence_lines, fenced_blocks, in_blocks
 from docchunk.markup.setext import SetextHeading, setext_headings
 from docchunk.tokenizers import Sizer
 from docchunk.tokenizers.base import TokenPositions
@@ -52,7 +55,7 @@ _CLOSERS = "\"'”’»)]}」』）】》〕〉"  # what may follow a sentence's
 _MARK_CHARS = ".!?…" + _CLOSERS  # the characters before a Western sentence cut
 _WESTERN_END = re.compile(rf"[.!?…][{re.escape(_CLOSERS)}]*\s")  # a possible Western sentence end
 # a sentence cut that may not be clean: before whitespace other than a space or a tab, or a CJK full stop
-_ODD_END = re.compile(rf"[.!?…][{re.escape(_CLOSERS)}]*[^\S \t]|[。！？｡]")
+_ODD_END = re.compile(rf"[.!?…][{re.escape(_CLOSERS)}]*[^\S \t]|[。！？｡\r\n]")  # and any line break (a wrap)
 _ODD_ASCII_SPACE = "\n\r\x0b\x0c\x1c\x1d\x1e\x1f"  # the ASCII whitespace other than a space and a tab
 Group = tuple[int, int, int, bool]
 """``(start, end, tokens, oversized)``: a span of the text and its exact size."""
@@ -83,6 +86,8 @@ class Call:
         opaque = [i for i, sep in enumerate(seps) if sep not in LANGCHAIN_SEPARATORS] if self.interiors else []
         self.special = sorted({i for i, sep in enumerate(seps) if sep in RULES} | set(opaque))
         self.setext: list[SetextHeading] | None = None
+        self.blocks: list[tuple[int, int]] | None = None  # fenced code blocks (FENCED_CODE)
+        self.wraps: LineWraps | None = None  # the hard wraps of the text's paragraphs (LINE)
         # character mode, separators kept at the start of pieces: groups by search (group_by_search)
         self.scan = self.spans.by_length and self.keep == "start" and not self.overlap and not self.breaks
         # token mode, the same: the sentence level groups by search in the span's token offsets
@@ -127,8 +132,8 @@ class Call:
 
         Literal separators split as in :func:`split_once` (in text with ``"\r"``, every
         kind of line break matches ``"\n"``); a named rule (:data:`SENTENCE`,
-        :data:`SETEXT_HEADING`) cuts where it finds its boundaries; a Markdown separator
-        never cuts inside fenced code.
+        :data:`SETEXT_HEADING`, :data:`FENCED_CODE`, :data:`LINE`) cuts where it finds its
+        boundaries; a Markdown separator never cuts inside fenced code.
         """
         index = level
         for special in self.special:
@@ -142,6 +147,8 @@ class Call:
                 return Scan(SENTENCE, special + 1)
             if self.token_scan and self.separators[special] == SENTENCE and self.scans_sentences(lo, hi):
                 return Scan(SENTENCE, special + 1)
+            if self.scan and self.separators[special] == LINE and self.text.find("\n", lo + 1, hi) != -1:
+                return Scan(LINE, special + 1)
             hits = self.special_hits(special, lo, hi)
             if hits is None:  # a Markdown separator with no occurrence in fenced code
                 cut = self.literal(lo, hi, special, special + 1)
@@ -176,6 +183,14 @@ class Call:
         sep, text = self.separators[level], self.text
         if sep == SENTENCE:
             return sentence_hits(text, lo, hi, self.keep)
+        if sep == LINE:
+            if self.wraps is None:
+                self.wraps = LineWraps(text)
+            return line_ends(text, lo, hi, self.wraps, self.interiors)
+        if sep == FENCED_CODE:
+            if self.blocks is None:
+                self.blocks = fenced_blocks(text) if "```" in text or "~~~" in text else []
+            return fence_hits(self.blocks, lo, hi)
         if sep == SETEXT_HEADING:
             if self.setext is None:
                 self.setext = setext_headings(text)
@@ -235,13 +250,17 @@ class Call:
         occurrence within reach runs to the next occurrence and is split at ``next_level``.
         """
         text, size, width, start = self.text, self.size, len(sep), lo
-        sentences = sep == SENTENCE
+        sentences, lines = sep == SENTENCE, sep == LINE
+        if lines and self.wraps is None:
+            self.wraps = LineWraps(text)
         while start < hi:
             if hi - start <= size:
                 self.groups.append((start, hi, hi - start, False))
                 return
             if sentences:
                 p = before_space(text, start, sentence_end_before(text, start, start + size))
+            elif lines and self.wraps is not None:
+                p = self.wraps.end_before(start, start + size, self.interiors)
             else:
                 p = text.rfind(sep, start + 1, start + size + width)
             if p > start:
@@ -250,6 +269,8 @@ class Call:
                 continue
             if sentences:
                 end = before_space(text, start, sentence_end_after(text, start, hi))
+            elif lines and self.wraps is not None:
+                end = self.wraps.end_after(start, hi, self.interiors)
             else:
                 q = text.find(sep, start + 1, hi)
                 end = hi if q == -1 else q
@@ -267,12 +288,12 @@ class Call:
         if _WESTERN_END.search(text, lo, hi) is None:
             return False
         span = self.span(lo, hi)
-        if span.isascii():  # the odd whitespace of ASCII after the leading line breaks (a separator kept at the start)
-            skip = 0
-            while skip < len(span) and span[skip] in "\r\n":
-                skip += 1
+        skip = 0  # the leading line breaks: a separator kept at the start
+        while skip < len(span) and span[skip] in "\r\n":
+            skip += 1
+        if span.isascii():  # the odd whitespace of ASCII, found by str.find (no CJK marks in ASCII)
             return all(span.find(c, skip) == -1 for c in _ODD_ASCII_SPACE)
-        return _ODD_END.search(span) is None
+        return _ODD_END.search(span, skip) is None
 
     def span(self, lo: int, hi: int) -> str:
         """``text[lo:hi]``, sliced once for the sentence level's checks and its tokenization."""

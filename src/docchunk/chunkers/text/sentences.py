@@ -8,9 +8,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import pairwise
+from typing import NamedTuple
+
+from docchunk.markup.fences import in_blocks
 
 __all__ = [
-    "sentence_cut_after", "sentence_cut_before", "sentence_end_after", "sentence_end_before", "sentence_ends",
+    "LineWraps", "line_ends", "line_start", "sentence_cut_after", "sentence_cut_before", "sentence_end_after",
+    "sentence_end_before", "sentence_ends",
     "sentence_spans",
 ]  # fmt: skip
 
@@ -29,13 +34,24 @@ _CANDIDATE = re.compile(
 _LAST_MARK = re.compile(r"[\s\S]*[。！？｡.!?…]")  # greedy: up to the last sentence mark, found from the end
 _MARKS = "。！？｡.!?…"
 _FIRST = re.compile(r"[。！？｡.!?…\r\n]")  # the characters a candidate starts with
-# the start of a line that opens a new block: list item, heading, quote, table row, fence, chat turn
+# the start of a line that opens a new block: a tab (code, math), list item, heading, quote, table row, fence,
+# Setext underline
 _BLOCK_START = re.compile(
-    r"[ \t]*(?:[-+*•‣◦][ \t]|\d{1,9}[.)][ \t]|#{1,6}(?:[ \t]|$)|>|\||```|~~~"
-    r"|[\w.@-]{1,30}:[ \t]|[A-Z][\w.'-]*(?: [A-Z][\w.'-]*){1,2}:[ \t]|<[^>\s]{1,30}>|\[?\d{1,2}:\d{2})"
+    r"\t|[ \t]*(?:[-+*•‣◦][ \t]|(\d{1,9})[.)][ \t]|#{1,6}(?:[ \t]|$)|>|\||```|~~~|(?:=+|-{2,})[ \t]*$)"
 )
+# the start of a chat turn: "Ana:", "Ana Lopez:", "<ana>", "ana>", "[10:02]", "10:02", "12/01/2024, 10:02 - Ana:"
+_TURN = re.compile(
+    r"[ \t]*(?:[\w.@-]{1,30}:[ \t]|[A-Z][\w.'-]*(?: [A-Z][\w.'-]*){1,2}:[ \t]|<[^>\s]{1,30}>|[\w.@-]{1,30}>[ \t]"
+    r"|\[?\d{1,4}[./-]\d{1,2}[./-]\d{2,4},?[ \t]+\d{1,2}:\d{2}|\[?\d{1,2}:\d{2})"
+)
+_QUOTE = re.compile(r"[ \t]{0,3}(?:>[ \t]?)+")  # a quote's markers: "> ", ">> "
 _MIN_WRAP_WIDTH = 40  # characters: a paragraph whose lines are all shorter was not wrapped by a program
+_MAX_WRAP_WIDTH = 200  # characters: a paragraph with a longer line was not wrapped at a width (one paragraph a line)
+_SLACK = 8  # a line counts as full when within width // _SLACK of the widest (proportional fonts, justified PDF)
+_LINE_END_MARK = re.compile(r"[,;:.!?…—–]['\"”’»)\]]*\Z")  # a line of verse often ends with punctuation
 _LINE_OF = re.compile(r"[^\r\n]*")
+_BREAKS = re.compile(r"\r\n|\r|\n")
+_BLANK_LINE = re.compile(r"(?:\r\n|\r|\n)[^\S\r\n]*(?:\r\n|\r|\n|\Z)")  # a line break, then a blank line
 _FIRST_WORD = re.compile(r"[ \t]*(\S*)")
 # the word before a period, read backwards from it: letters, digits and inner periods ("e.g", "U.S", "5.3")
 _WORD_BEFORE_REVERSED = re.compile(r"[^\W_]([^\W_]|[.'’-])*")
@@ -50,6 +66,12 @@ _TITLES = frozenset(
     "Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec "
     "Inc Ltd Co Corp Bros Dept Univ Assn Ave Blvd Rd S Bd Hg".split()
 )
+# reference words, also in lower case before a number ("fig. 3", "vol. 2", "no. 7")
+_REFERENCES = frozenset(
+    "No Nos Nr Fig Figs Tab Tbl Eq Eqs Sec Secs Ch Chap Vol Vols Art Abs Ref Refs Ed Eds Ex".split()
+)
+# titles that are also names (months, "Ed"): an abbreviation only before a number or a lower-case word
+_NAMES = frozenset("Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec Ed".split())
 # ... or in any case (lower-cased before the lookup)
 _ABBREVIATIONS = frozenset(
     "e.g i.e etc vs cf al approx ca resp viz esp incl excl min max pp ff et seq "
@@ -74,7 +96,7 @@ def _candidates(text: str, lo: int = 0, hi: int | None = None) -> Iterator[re.Ma
                 yield match
 
 
-def _line_start(text: str, pos: int) -> int:
+def line_start(text: str, pos: int) -> int:
     r"""The start of the line holding ``text[pos]`` (lines end at ``"\n"``, ``"\r\n"`` or ``"\r"``)."""
     lf = text.rfind("\n", 0, pos)
     return max(lf, text.rfind("\r", lf + 1, pos)) + 1
@@ -95,18 +117,30 @@ def _is_abbreviation(text: str, stop: int, sentence_start: int = 0, after: int |
     word_start = stop - len(word)
     if word.lower() in _ENDING_ABBREVIATIONS:
         return not (after is not None and after < len(text) and text[after].isupper())
+    following = text[after] if after is not None and after < len(text) else ""
+    if word in _NAMES and not (following.isdigit() or following.islower()):
+        return False  # a month or a name that ends its sentence: "to Jan. She", "met Ed. He" ("Jan. 5" stays)
     if word in _TITLES or word.lower() in _ABBREVIATIONS:
         return True
+    if following.isdigit() and word.capitalize() in _REFERENCES:  # "fig. 3", "vol. 2", "no. 7"
+        return True
+    if word == "I" and _word_before(text, word_start)[:1].islower():
+        return False  # the pronoun: "so do I. We"
     if len(word) == 1 and word.isupper():  # an initial: "J. R. R. Tolkien"
         return True
     if "." in word and all(len(part) <= 2 and part.isalpha() for part in word.split(".")):
         return True  # "U.S", "e.g", "z.B", "i.e" in any case
-    if _SECTION_NUMBER.match(word):  # a section number at the start of its sentence or line: "4.2. Results"
+    if _SECTION_NUMBER.match(word) and (len(word) <= 3 or "." in word):  # "4.2. Results", not a year: "1884. The"
         if not text[sentence_start:word_start].strip():
             return True
-        line_start = _line_start(text, word_start)
-        return not text[line_start:word_start].strip()
+        return not text[line_start(text, word_start) : word_start].strip()
     return False
+
+
+def _word_before(text: str, start: int) -> str:
+    """The word that ends before ``text[start]`` (after whitespace), "" at the text's start."""
+    head = text[max(0, start - 40) : start].rstrip()
+    return head.rsplit(None, 1)[-1] if head.strip() else ""
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
@@ -131,16 +165,22 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
       ``"\r\n"`` is never cut);
     * at a single line break only where the line is meant to end, not where text was
       hard-wrapped (a PDF's, an email's or a Markdown source's wrapped lines): when the
-      next line starts a new block (a list item ``-``, ``*``, ``+``, ``•``, ``1.``, ``1)``;
-      a heading ``#``; a quote ``>``; a table row ``|``; a fence; a chat turn ``Name:``,
-      ``<nick>`` or ``[12:01]``) or is blank, or when the line is short: the next line's
-      first word would have fitted on it within the width of the paragraph's longest
-      line, which a wrapping program would have done; or when every line of the
-      paragraph is under 40 characters (lists, addresses, verse: no program wraps
-      that narrow); or when every line of the paragraph (three or more) begins with a
-      capital letter, as the lines of verse do.
-      So a poem's lines stay lines, while a paragraph wrapped at a fixed width reads as
-      running text.
+      next line starts a new block (a list item ``-``, ``*``, ``+``, ``•``, ``1.``,
+      ``1)``, a number other than 1 only inside a list; a heading ``#``; a quote ``>``,
+      read past when both lines are quoted; a table row ``|``; a fence; a Setext
+      underline; a tab-indented line) or is blank; when the paragraph is a chat log (its
+      first line starts a turn: ``Name:``, ``<nick>``, ``nick>``, ``[12:01]``,
+      ``12/01/2024, 10:02 - Name:``) and the next line starts a turn; when the line is
+      short: the next line's first word would have fitted on it within the width of the
+      paragraph's longest line less an eighth (proportional fonts); when every line of
+      the paragraph is under 40 characters (lists, addresses, verse: no program wraps
+      that narrow) or one is over 200 (one paragraph a line: no program wraps that
+      wide); or when every line of the paragraph (three or more) begins with a capital
+      letter, as the lines of verse do, unless every line is full and few end
+      with punctuation (German prose). A period at a wrap ends no sentence after an
+      abbreviation (``Dr.\nSmith``). So a poem's lines stay lines, while a paragraph
+      wrapped at a fixed width reads as running text (docs/sentence.md says what the
+      rule cannot tell apart: long lower-case verse).
 
     Args:
         text: Any string.
@@ -155,16 +195,19 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
         ['Dr. Lee came at 5 p.m. today. ', '今天很好。', '我们走吧！']
     """
     spans, start = [], 0
-    wraps = _Wraps(text)
+    wraps = LineWraps(text)
     for match in _candidates(text):
         kind = match.lastgroup
         if kind == "nl":
             if wraps.is_wrap(match.start(), match.end()):
                 continue
+        elif kind == "ws" and _trails_off(text, match):
+            continue
         elif kind == "ws" and match.group("end") == ".":
-            ws = match.group("ws")
-            if "\n" not in ws and "\r" not in ws and _is_abbreviation(text, match.start(), start, match.end()):
-                continue
+            breaks = list(_BREAKS.finditer(text, match.start("ws"), match.end()))
+            if len(breaks) <= 1 and _is_abbreviation(text, match.start(), start, match.end()):
+                if not breaks or wraps.is_wrap(*breaks[0].span()):  # "Dr.\nSmith": a wrap after an abbreviation
+                    continue
         if match.end() > start:
             spans.append((start, match.end()))
             start = match.end()
@@ -173,16 +216,26 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-class _Wraps:
+class _Paragraph(NamedTuple):
+    """What :class:`LineWraps` reads from a paragraph (a run of non-blank lines) once."""
+
+    start: int
+    end: int
+    width: int  # its widest line, stripped
+    verse: bool  # three or more lines, each begins with a capital, and not wrapped at a width
+    turns: bool  # its first line starts a chat turn: a line that starts one is a new turn
+    listed: bool  # its first line is a list item: a numbered line is a new item, whatever its number
+
+
+class LineWraps:
     """Tells a hard wrap (a line break inside a sentence) from a line that is meant to end.
 
-    The rule is :func:`sentence_spans`'s; the width and capitals of each paragraph are
-    computed once.
+    The rule is :func:`sentence_spans`'s; each paragraph is read once.
     """
 
     def __init__(self, text: str):
         self.text = text
-        self.last: tuple[int, int, int, bool] | None = None  # the last paragraph: start, end, longest line, verse
+        self.last: _Paragraph | None = None
 
     def is_wrap(self, a: int, b: int) -> bool:
         """Whether the run of line breaks ``text[a:b]`` is a wrap inside a sentence."""
@@ -191,59 +244,138 @@ class _Wraps:
             return False
         nxt = _LINE_OF.match(text, b)
         assert nxt is not None
-        if not nxt.group().strip() or b >= len(text) or _BLOCK_START.match(nxt.group()):
+        first = line_start(text, a)
+        line, after = text[first:a], nxt.group()
+        if not after.strip() or b >= len(text) or not line.strip():
             return False
-        line_start = _line_start(text, a)
-        if not text[line_start:a].strip():
+        quote = _QUOTE.match(after)
+        if quote is not None:  # a quote's lines continue it: read what follows the same markers
+            if not line.startswith(after[: quote.end()].rstrip()):
+                return False
+            after = after[quote.end() :]
+        block = _BLOCK_START.match(after)
+        if block is not None and (block.group(1) is None or block.group(1) == "1"):
+            return False  # (a numbered item other than 1 interrupts no paragraph: "came in\n1884. The")
+        if not _full(line, after, len(after.strip())):  # short even next to the line after it
             return False
-        width, verse = self.paragraph(line_start)
-        if verse or width < _MIN_WRAP_WIDTH:
+        para = self.paragraph(first)
+        if block is not None and para.listed:
             return False
-        word = _FIRST_WORD.match(nxt.group())
-        assert word is not None
-        return len(text[line_start:a].rstrip()) + 1 + len(word.group(1)) > width
+        if para.turns and _TURN.match(after):
+            return False
+        if para.verse or not _MIN_WRAP_WIDTH <= para.width <= _MAX_WRAP_WIDTH:
+            return False
+        return _full(line, after, para.width)
 
-    def paragraph(self, line_start: int) -> tuple[int, bool]:
-        """The longest line of the paragraph around ``line_start`` and whether it reads as verse.
+    def end_before(self, lo: int, hi: int, keep: list[tuple[int, int]]) -> int:
+        r"""The last ``"\n"`` in ``text[lo + 1:hi + 1]`` that ends a line (as :func:`line_ends`); -1 when none."""
+        text = self.text
+        at = text.rfind("\n", lo + 1, hi + 1)
+        while at != -1 and not ((keep and in_blocks(keep, at)) or not self.is_wrap(at, at + 1)):
+            at = text.rfind("\n", lo + 1, at)
+        return at
+
+    def end_after(self, lo: int, hi: int, keep: list[tuple[int, int]]) -> int:
+        r"""The first ``"\n"`` in ``text[lo + 1:hi]`` that ends a line (as :func:`line_ends`); ``hi`` when none."""
+        text = self.text
+        at = text.find("\n", lo + 1, hi)
+        while at != -1 and not ((keep and in_blocks(keep, at)) or not self.is_wrap(at, at + 1)):
+            at = text.find("\n", at + 1, hi)
+        return hi if at == -1 else at
+
+    def paragraph(self, first: int) -> _Paragraph:
+        """The paragraph around the line that starts at ``first``.
 
         Breaks come in text order, so the paragraph of the last call is kept: each
         paragraph is read once, from the line of its first single break to its end.
         """
         last = self.last
-        if last is not None and last[0] <= line_start < last[1]:
-            return last[2], last[3]
-        text, start = self.text, line_start
+        if last is not None and last.start <= first < last.end:
+            return last
+        text, start = self.text, first
         while start > 0:  # back to the paragraph's first line (in order, only before its first break)
-            prev = _line_start(text, start - 1)
+            prev = line_start(text, start - 1)
             if start - 1 > 0 and text[start - 2 : start] == "\r\n":
-                prev = _line_start(text, start - 2)
+                prev = line_start(text, start - 2)
             if not text[prev:start].strip():
                 break
             start = prev
-        lines, end = [], start
-        for m in _LINE_OF.finditer(text, start):
-            if m.start() > start and text[m.start() - 1] not in "\r\n":
-                continue  # the empty match right after a line
-            if m.start() > start and text[m.start() - 1] == "\r" and text[m.start() : m.start() + 1] == "\n":
-                continue  # between "\r" and "\n"
-            if not m.group().strip():
-                break
-            lines.append(m.group().strip())
-            end = m.end()
-            if m.end() >= len(text):
-                break
+        blank = _BLANK_LINE.search(text, start)  # the paragraph ends at the next blank line
+        end = blank.start() if blank is not None else len(text)
+        lines = [line.strip() for line in _BREAKS.split(text[start:end])]
         width = max(len(line) for line in lines)
-        verse = len(lines) >= 3 and all(line[0].isupper() for line in lines)
-        self.last = (start, end + 1, width, verse)
-        return width, verse
+        verse = len(lines) >= 3 and all(line[0].isupper() for line in lines) and _not_wrapped(lines, width)
+        self.last = _Paragraph(start, end + 1, width, verse, bool(_TURN.match(lines[0])),
+                               bool(_BLOCK_START.match(lines[0])))  # fmt: skip
+        return self.last
+
+
+def _full(line: str, after: str, width: int) -> bool:
+    """Whether ``line`` is full: the first word of the line ``after`` it would not have fitted on it.
+
+    Within ``width // _SLACK`` characters of the paragraph's widest line (``width``):
+    a program that wraps at a width leaves no such room, but the characters per line of
+    a proportional font vary with the letters.
+    """
+    word = _FIRST_WORD.match(after)
+    assert word is not None
+    return len(line.rstrip()) + 1 + len(word.group(1)) > width - width // _SLACK
+
+
+def _not_wrapped(lines: list[str], width: int) -> bool:
+    """Whether capitalized lines read as verse: a line is not full, or most lines end with punctuation.
+
+    Prose whose lines all begin with a capital (German nouns) and are wrapped at a width
+    has full lines that seldom end with punctuation.
+    """
+    if any(not _full(a, b, width) for a, b in pairwise(lines)):
+        return True
+    return 2 * sum(bool(_LINE_END_MARK.search(line)) for line in lines[:-1]) >= len(lines) - 1
+
+
+def line_ends(text: str, lo: int, hi: int, wraps: LineWraps | None = None,
+              keep: list[tuple[int, int]] | None = None) -> list[tuple[int, int]]:  # fmt: skip
+    r"""``(start, end)`` of each line break in ``text[lo:hi]`` that ends a line, not a hard wrap.
+
+    A line break is ``"\n"``, ``"\r\n"`` or ``"\r"``; each break of a blank line ends
+    one; a single break ends one by :func:`sentence_spans`'s rule (a new block, a chat
+    turn, a short line, narrow lines, verse), else it is a wrap inside running text.
+    The line level of :class:`docchunk.RecursiveChunker`.
+
+    Args:
+        text: The text.
+        lo: Start of the span, a character offset.
+        hi: End of the span.
+        wraps: A :class:`LineWraps` of ``text`` to reuse (it keeps the last paragraph read).
+        keep: Sorted ``(start, end)`` spans whose breaks all end lines (fenced code).
+    """
+    if text.find("\n", lo, hi) == -1 and text.find("\r", lo, hi) == -1:
+        return []
+    wraps = wraps or LineWraps(text)
+    out = []
+    for m in _BREAKS.finditer(text, lo, hi):
+        a, b = m.span()
+        if (keep and in_blocks(keep, a)) or not wraps.is_wrap(a, b):
+            out.append((a, b))
+    return out
+
+
+def _trails_off(text: str, match: re.Match[str]) -> bool:
+    """Whether an ellipsis (``...``, ``…``) runs on into a lower-case word: ``She paused... then``."""
+    marks = match.group("end")
+    nxt = match.end()
+    return (marks == "…" or marks.startswith("...")) and nxt < len(text) and text[nxt].islower()
 
 
 def _ending(text: str, match: re.Match[str], sentence_start: int) -> bool:
     """Whether a punctuation candidate of :data:`_CANDIDATE` ends a sentence (not ``Dr.``, ``e.g.`` ...)."""
+    if match.lastgroup == "ws" and _trails_off(text, match):
+        return False
     if match.lastgroup != "ws" or match.group("end") != ".":
         return match.lastgroup != "nl"
-    ws = match.group("ws")
-    return "\n" in ws or "\r" in ws or not _is_abbreviation(text, match.start(), sentence_start, match.end())
+    if len(_BREAKS.findall(match.group("ws"))) > 1:  # a blank line
+        return True
+    return not _is_abbreviation(text, match.start(), sentence_start, match.end())
 
 
 def sentence_end_before(text: str, lo: int, hi: int) -> int:
@@ -255,7 +387,8 @@ def sentence_end_before(text: str, lo: int, hi: int) -> int:
     level of :class:`docchunk.RecursiveChunker` in character mode.
     """
     for _, match in _candidates_before(text, lo, hi):
-        if match is not None and _ending(text, match, lo) and min(match.end(), hi) > lo:
+        # the end's marks and closing quotes or brackets must all lie in the span ("dawn.|\"" is no end)
+        if match is not None and _marks_end(match) <= hi and _ending(text, match, lo) and min(match.end(), hi) > lo:
             return min(match.end(), hi)
     return -1
 
@@ -275,6 +408,13 @@ def _candidates_before(text: str, lo: int, hi: int) -> Iterator[tuple[int, re.Ma
             k -= 1
         yield k, _CANDIDATE.match(text, k)
         hi = k
+
+
+def _marks_end(match: re.Match[str]) -> int:
+    """Where a candidate's marks and closers end, before the whitespace after them."""
+    if match.lastgroup == "ws":
+        return match.end("end")
+    return match.start() + len(match.group().rstrip())
 
 
 def sentence_ends(text: str, lo: int, hi: int) -> list[int]:

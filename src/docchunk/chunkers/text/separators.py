@@ -1,8 +1,10 @@
 """Separator presets for :class:`docchunk.RecursiveChunker`, coarsest first.
 
 Each preset is a list of literal strings (never regexes), plus two named rules that no
-literal string can express: :data:`SENTENCE` (sentence ends) and :data:`SETEXT_HEADING`
-(Markdown headings underlined with ``===`` or ``---``). The prose presets (the default,
+literal string can express: :data:`LINE` (line breaks that are not hard wraps),
+:data:`SENTENCE` (sentence ends), :data:`SETEXT_HEADING`
+(Markdown headings underlined with ``===`` or ``---``) and :data:`FENCED_CODE` (the edges of
+Markdown fenced code blocks). The prose presets (the default,
 ``markdown``, ``html``, ``latex``) end with the paragraph, line, sentence, word (space, then
 tab), character tail :data:`DEFAULT_SEPARATORS`; the code presets end with LangChain's tail
 :data:`LANGCHAIN_SEPARATORS` (no sentence level) and follow LangChain's
@@ -15,7 +17,8 @@ from __future__ import annotations
 from docchunk.errors import ConfigError
 
 __all__ = [
-    "DEFAULT_SEPARATORS", "LANGCHAIN_SEPARATORS", "LANGUAGES", "RULES", "SENTENCE", "SETEXT_HEADING", "separators_for",
+    "DEFAULT_SEPARATORS", "FENCED_CODE", "LANGCHAIN_SEPARATORS", "LANGUAGES", "LINE", "RULES", "SENTENCE",
+    "SETEXT_HEADING", "separators_for",
 ]  # fmt: skip
 
 SENTENCE = "\x00sentence"
@@ -27,21 +30,36 @@ named rule, not a literal string (``"\x00"`` never occurs in text)."""
 SETEXT_HEADING = "\x00setext"
 """The Setext heading level of the ``markdown`` preset: cuts at the line break before each
 paragraph underlined with ``===`` or ``---`` (:func:`docchunk.markup.setext.setext_headings`)."""
-RULES = (SENTENCE, SETEXT_HEADING)
+FENCED_CODE = "\x00fence"
+"""The fenced code level of the ``markdown`` preset: cuts at the start of each fenced code
+block's opening fence line (````` ``` ````` or ``~~~``, also indented in a list item;
+CommonMark pairing, :func:`docchunk.markup.fences.fenced_blocks`) and at the end of its
+closing fence line, so that a block is one piece: a block that fits stays whole, and only a block that
+does not fit is cut, between its own lines (no Markdown separator of the preset cuts inside
+it). It replaces LangChain's literal ``"```\n"``, which cuts at every fence line and inside
+a longer fence (````` ```` `````)."""
+LINE = "\x00line"
+"""The line level: cuts at each line break that ends a line, not at a hard wrap inside a
+sentence (:func:`~docchunk.chunkers.text.sentences.line_ends`, the rule of
+:func:`~docchunk.chunkers.text.sentences.sentence_spans`: a new block, a chat turn, a
+short line, narrow lines or verse end a line); a wrapped paragraph is cut at its
+sentence ends by the next level. Inside fenced code every line break cuts."""
+RULES = (SENTENCE, SETEXT_HEADING, FENCED_CODE, LINE)
 """The named rules a separator list may hold besides literal strings."""
 
 LANGCHAIN_SEPARATORS = ["\n\n", "\n", " ", ""]
 """LangChain's default separators: paragraph, line, word, character (the ``langchain`` preset)."""
-DEFAULT_SEPARATORS = ["\n\n", "\n", SENTENCE, " ", "\t", ""]
-"""The default: paragraph, line, sentence, word (a space, then a tab: text whose words are
-tab-separated is cut between them, not inside one, as semchunk does), character."""
+DEFAULT_SEPARATORS = ["\n\n", LINE, SENTENCE, " ", "\t", "\u3000", "\xa0", "\u202f", ""]
+"""The default: paragraph, line (not at a hard wrap), sentence, word (a space, then a tab, an
+ideographic space, a no-break space and a narrow no-break space: text whose words are
+separated so is cut between them, not inside one, as semchunk does), character."""
 
 _HEADINGS = ["\n# ", "\n## ", "\n### ", "\n#### ", "\n##### ", "\n###### "]
 _PROSE = ("markdown", "html", "latex")  # presets that end with the sentence level
 
 _PRESETS: dict[str, list[str]] = {
     "langchain": [],
-    "markdown": [*_HEADINGS[:2], SETEXT_HEADING, *_HEADINGS[2:], "```\n", "~~~\n", "\n\n***\n\n", "\n\n---\n\n",
+    "markdown": [*_HEADINGS[:2], SETEXT_HEADING, *_HEADINGS[2:], FENCED_CODE, "\n\n***\n\n", "\n\n---\n\n",
                  "\n\n___\n\n"],
     "python": ["\nclass ", "\ndef ", "\nasync def ", "\n    def ", "\n    async def ", "\n\tdef "],
     "clojure": [

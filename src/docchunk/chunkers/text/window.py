@@ -41,7 +41,10 @@ class WindowChunker(TextChunker):
     (tokens of the chunk's own text) is at most ``chunk_size``: where a window's text
     counts more on its own, its context is trimmed, then its main segment shortened;
     only a main segment of one unit (one word; with ``unit="token"``, one character
-    position) larger than ``chunk_size`` stays, with ``oversized=True``.
+    position) larger than ``chunk_size`` stays, with ``oversized=True``. No chunk is
+    only whitespace: such a window joins the one before (the first joins the next),
+    main segment and all, even over ``chunk_size`` (then ``oversized``), so that main
+    segment holds more than ``offset`` units by whitespace alone.
 
     Raises:
         ConfigError: ``offset < 1``, ``overlap < 0`` or an unknown unit.
@@ -111,8 +114,37 @@ class WindowChunker(TextChunker):
             chunk, last = self._window(text, at, cum, first, last)
             out.append(chunk)
             if last >= n:
-                return out
+                return self._no_blank_windows(text, out)
             first = last
+
+    def _no_blank_windows(self, text: str, windows: list[WindowChunk]) -> list[WindowChunk]:
+        """The windows, each one whose text is only whitespace joined to the one before (the first: after).
+
+        Its main segment extends its neighbour's, so the main segments still tile the
+        text; the joined window is recounted, and flagged ``oversized`` when over
+        ``chunk_size`` (by whitespace alone). A text of whitespace only stays one window.
+        """
+        if len(windows) < 2 or not any(w.text.isspace() for w in windows):
+            return windows
+        out: list[WindowChunk] = []
+        carried: WindowChunk | None = None  # a blank first window, waiting for the next
+        for w in windows:
+            if carried is not None:
+                w, carried = self._joined(text, carried, w), None
+            if not w.text.isspace():
+                out.append(w)
+            elif out:
+                out[-1] = self._joined(text, out[-1], w)
+            else:
+                carried = w
+        return out if carried is None else [carried]
+
+    def _joined(self, text: str, a: WindowChunk, b: WindowChunk) -> WindowChunk:
+        """One window over ``a`` and ``b`` (consecutive): main segments joined, spans united."""
+        s, e = min(a.start_index, b.start_index), max(a.end_index, b.end_index)
+        n = self.tokenizer.count_tokens(text[s:e])
+        return WindowChunk(text=text[s:e], start_index=s, end_index=e, token_count=n, oversized=n > self.chunk_size,
+                           main_start_index=a.main_start_index, main_end_index=b.main_end_index)  # fmt: skip
 
     def _window(self, text: str, at: Any, cum: list[int], first: int, last: int) -> tuple[WindowChunk, int]:
         """The window of main units ``first..last-1`` with context, within ``chunk_size`` tokens when it can be.

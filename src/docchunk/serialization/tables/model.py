@@ -8,12 +8,13 @@ The writers (:mod:`.records`, :mod:`.triplets`, :mod:`.markdown`) read only the 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from docchunk.serialization.tables.grid import read_grid
+from docchunk.serialization.tables.grid import EmptyCell, read_grid
 from docchunk.serialization.tables.rows import clean
 from docchunk.serialization.tables.rules import (
     TableKind,
@@ -22,13 +23,14 @@ from docchunk.serialization.tables.rules import (
     restarted_header_rows,
     table_kind,
     table_wide_headers,
+    title_row,
 )
 
 if TYPE_CHECKING:
     from docling_core.transforms.serializer.base import BaseDocSerializer
     from docling_core.types.doc import DoclingDocument, TableItem
 
-__all__ = ["TableModel", "joined", "read_table", "text_cols", "value_cells"]
+__all__ = ["TableModel", "cell_paragraphs", "joined", "read_table", "text_cols", "value_cells"]
 
 
 @dataclass
@@ -44,12 +46,20 @@ class TableModel:
             at most ``n_rows``; the body rows are ``start .. n_rows - 1``.
         label_cols: The number of leading row-label columns
             (:func:`~.rules.label_column_count`), 0 for a one-column table.
+        title: The text of a title row over the whole table (:func:`~.rules.title_row`),
+            or None; with a title, row 1 is a header row (``start`` at least 2) and the
+            title is the first table-wide note (:attr:`wide`).
+        paragraphs_of: A cell's text as its paragraphs, each on one line, Markdown
+            heading marks dropped (a rich cell's headings and paragraphs, for a layout
+            table's text); ``[text_of(cell)]`` or ``[]`` for a plain cell.
     """
 
     grid: list[list[Any]]
     text_of: Callable[[Any], str]
     start: int
     label_cols: int
+    title: str | None = None
+    paragraphs_of: Callable[[Any], list[str]] | None = None
 
     @property
     def n_rows(self) -> int:
@@ -80,9 +90,14 @@ class TableModel:
     def wide(self) -> tuple[list[list[Any]], list[str]]:
         """``(grid, notes)``: the grid without its table-wide header rows, and their texts.
 
-        See :func:`~.rules.table_wide_headers`; read when a writer first asks.
+        See :func:`~.rules.table_wide_headers`; a title row (:attr:`title`) is
+        emptied too and its text is the first note. Read when a writer first asks.
         """
-        return table_wide_headers(self.grid, self.start, self.label_cols, self.text_of)
+        grid = self.grid
+        if self.title is not None:
+            grid = [[EmptyCell(0, j) for j in range(self.n_cols)], *grid[1:]]
+        grid, notes = table_wide_headers(grid, self.start, self.label_cols, self.text_of)
+        return grid, [self.title, *notes] if self.title is not None else notes
 
 
 def read_table(
@@ -109,6 +124,7 @@ def read_table(
     """
     grid = read_grid(item.data)
     texts: dict[int, str] = {}
+    raws: dict[int, str] = {}
 
     def text_of(cell: Any) -> str:
         key = id(cell)
@@ -118,14 +134,42 @@ def read_table(
                 seen = set() if visited is None else visited
                 raw = cell._get_text(doc=doc, doc_serializer=serializer, visited=seen)
                 if not keep_links:
-                    raw = without_urls(raw, cell.ref.resolve(doc), doc, serializer)
+                    root = cell.ref.resolve(doc)
+                    raw = without_marks(without_urls(raw, root, doc, serializer), root, doc)
+            raws[key] = raw
             texts[key] = clean(raw)
         return texts[key]
 
+    def paragraphs_of(cell: Any) -> list[str]:
+        text_of(cell)
+        return cell_paragraphs(raws[id(cell)])
+
     n_rows = len(grid)
     start = min(header_row_count(item.data, grid), n_rows) if grid else 0
+    title = title_row(grid, start, text_of)
+    if title is not None:
+        start = max(start, 2)
     label_cols = label_column_count(grid, start, len(grid[0])) if grid else 0
-    return TableModel(grid, text_of, start, label_cols)
+    return TableModel(grid, text_of, start, label_cols, title, paragraphs_of)
+
+
+_HEADING_MARK = re.compile(r"^#{1,6}\s+")
+
+
+def cell_paragraphs(raw: str) -> list[str]:
+    """A cell's text as its paragraphs (its lines), each on one line, without Markdown heading marks.
+
+    A rich cell's content is written by the document serializer as Markdown: a heading
+    ``## News item 0`` and its paragraph on lines of their own. Written on one line, the
+    marks stood in the middle of a line (a tester's web page laid out as one table,
+    issue 46 finding 4); each line is a paragraph here, a heading without its ``#``.
+    """
+    out = []
+    for line in raw.split("\n"):
+        text = clean(_HEADING_MARK.sub("", line.strip()))
+        if text:
+            out.append(text)
+    return out
 
 
 def joined(cells: Sequence[Any], text_of: Callable[[Any], str]) -> str:
@@ -164,6 +208,37 @@ def value_cells(
         span = range(max(cell.start_col_offset_idx, label_cols), min(cell.end_col_offset_idx, len(row)))
         used.update(span)
         yield value, span
+
+
+_MARKS = (("bold", "**"), ("italic", "*"), ("strikethrough", "~~"))
+
+
+def without_marks(text: str, root: Any, doc: Any) -> str:
+    """A rich cell's ``text`` without the Markdown marks of its bold, italic and struck-through items.
+
+    The document serializer writes a bold item of a rich cell as ``**text**``; records
+    and triplets are plain text, so the marks go (a tester's HTML title cell
+    ``<b>Schedule A: Fees payable</b>`` read ``**Schedule A: Fees payable**`` in every
+    record, issue 46 finding 2). Each formatted item's marked text is found once, in
+    document order, and replaced by its text; literal asterisks of other text stay.
+    """
+    pos = 0
+    for item, _ in doc.iterate_items(root=root, with_groups=False, traverse_pictures=True):
+        formatting, own = getattr(item, "formatting", None), getattr(item, "text", "")
+        if formatting is None or not own:
+            continue
+        marked = own
+        for name, mark in _MARKS:
+            if getattr(formatting, name, False):
+                marked = f"{mark}{marked}{mark}"
+        if marked == own:
+            continue
+        at = text.find(marked, pos)  # the serializer's own output, rewritten; no offsets are recovered
+        if at < 0:
+            continue
+        text = text[:at] + own + text[at + len(marked) :]
+        pos = at + len(own)
+    return text
 
 
 def without_urls(text: str, root: Any, doc: Any, serializer: Any) -> str:

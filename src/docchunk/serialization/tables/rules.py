@@ -25,6 +25,7 @@ __all__ = [
     "UNITS_NOTE",
     "TableKind",
     "header_row_count",
+    "is_flagged_header_row",
     "is_layout_table",
     "is_section_row",
     "is_title_table",
@@ -35,6 +36,7 @@ __all__ = [
     "spanning_text",
     "table_kind",
     "table_wide_headers",
+    "title_row",
 ]
 
 TableKind = Literal["data", "layout", "title"]
@@ -91,7 +93,9 @@ def restarted_header_rows(
     second block's values got the first block's years. Such a row comes after a row of
     values, has text in two or more value columns, every one a year or a text of the
     header rows, and a row of values follows it; the rows below it read their columns'
-    headers from it.
+    headers from it. A body row the converter flags as a header row
+    (:func:`is_flagged_header_row`) starts a new block whatever its texts, when a body
+    row stands before it and one after it.
 
     Returns:
         The grid indices of such rows, in order.
@@ -103,6 +107,10 @@ def restarted_header_rows(
     out: list[int] = []
     after_values = False
     for r in range(start, len(grid)):
+        if r > start and r + 1 < len(grid) and is_flagged_header_row(grid[r], label_cols, text_of):
+            out.append(r)
+            after_values = False
+            continue
         if values_at[r]:
             after_values = True
             continue
@@ -112,6 +120,62 @@ def restarted_header_rows(
             out.append(r)
             after_values = False
     return out
+
+
+def is_flagged_header_row(row: list[Any], label_cols: int, text_of: Callable[[Any], str]) -> bool:
+    """Rule: a body row whose every cell with text is flagged ``column_header`` restarts the header.
+
+    docling flags the ``<th>`` cells of an HTML table (and a DOCX table's repeated
+    header row) ``column_header`` wherever they stand; docling-core counts as header
+    rows only the leading ones, so a flagged row mid-table (a roll-forward's second
+    block: ``<th></th><th>Restructuring</th><th>Other</th>`` under ``Warranty |
+    Legal``, a tester's HTML, issue 46 finding 1) was read as data. It needs text in
+    a value column; a merged cell counts once.
+    """
+    cells = list({id(cell): cell for cell in row}.values())
+    texted = [cell for cell in cells if text_of(cell)]
+    in_values = any(cell.end_col_offset_idx > label_cols for cell in texted)
+    return in_values and all(cell.column_header for cell in texted)
+
+
+def title_row(grid: list[list[Any]], start: int, text_of: Callable[[Any], str]) -> str | None:
+    """Rule: a first row that is one cell over every column, above a row naming the columns, is the table's title.
+
+    A form's or schedule's title merged across the table's top (``Schedule A: Fees
+    payable`` over ``Service | Fee | Due``; a tester's HTML with ``<td colspan=3>``
+    above a ``<th>`` row, and a DOCX and a PPTX with a merged first row, which docling
+    flags as the only header row; issue 46 finding 2). Read as a header it headed
+    every column (``Schedule A: ... = 200 EUR``) and as a section row it prefixed
+    every label; the row below it, not flagged or flagged alone, was data. The title
+    is the text of such a row (two words or more: ``Action`` merged over two columns
+    heads them, ``html_rich_table_cells``) when the table has two or more columns, the
+    row is one row high, and the row below it is flagged ``column_header`` or, under a
+    flagged title, names two or more columns (short texts, no value, no sentence
+    end), with a body row after it. The caller reads row 1 as the header and the title as a
+    table-wide note.
+
+    Returns:
+        The title's text, or None.
+    """
+    if len(grid) < 3 or len(grid[0]) < 2:
+        return None
+    top = grid[0][0]
+    if any(cell is not top for cell in grid[0]) or top.end_row_offset_idx != 1 or not (title := text_of(top)):
+        return None
+    below = list({id(cell): cell for cell in grid[1]}.values())
+    texts = [t for cell in below if (t := text_of(cell))]
+    if not texts or any(cell.end_row_offset_idx > 2 for cell in below):
+        return None
+    if len(title.split()) < 2:  # one word over the columns (``Action`` over two) is a header, not a title
+        return None
+    flagged = all(cell.column_header for cell in below if text_of(cell))
+    names = start >= 1 and len(texts) >= 2 and all(_names_a_column(t) for t in texts)
+    return title if flagged or names else None
+
+
+def _names_a_column(text: str) -> bool:
+    """Whether a cell's text reads as a column's name: no value, at most six words, no sentence end."""
+    return not is_value(text) and len(text.split()) <= 6 and not text.rstrip().endswith(".")
 
 
 def label_column_count(grid: list[list[Any]], start: int, n_cols: int) -> int:

@@ -7,7 +7,15 @@ from typing import TYPE_CHECKING, Any
 from docchunk.serialization.tables.markdown import write_markdown
 from docchunk.serialization.tables.model import read_table
 from docchunk.serialization.tables.records import write_records
-from docchunk.serialization.tables.rows import CELL_SEP, TableFormat, TableRow, TableRows, check_table_format, readable
+from docchunk.serialization.tables.rows import (
+    CELL_SEP,
+    ROW_SEP,
+    TableFormat,
+    TableRow,
+    TableRows,
+    check_table_format,
+    readable,
+)
 from docchunk.serialization.tables.triplets import write_triplets
 
 if TYPE_CHECKING:
@@ -16,7 +24,9 @@ if TYPE_CHECKING:
     from docling_core.transforms.serializer.base import BaseDocSerializer
     from docling_core.types.doc import DoclingDocument, TableItem
 
-__all__ = ["plain_rows", "table_rows"]
+    from docchunk.serialization.tables.model import TableModel
+
+__all__ = ["layout_rows", "plain_rows", "table_rows"]
 
 
 def table_rows(
@@ -74,12 +84,14 @@ def table_rows(
     A table that is all header (no body rows) gives, in every form, one row per
     grid row with the texts of the cells that start on it, joined by ``". "``. A
     layout table (:func:`~docchunk.serialization.tables.rules.is_layout_table`: cells
-    used as page layout) is text, in every form: one row per grid row with the texts
-    of the cells first met on it, joined by a space, each cell once (``start`` 0).
+    used as page layout) is text, in every form: one row per grid row with the
+    paragraphs of the cells first met on it, each on a line of its own, each cell
+    once (:func:`layout_rows`, ``start`` 0).
 
     Invariants: every cell text (whitespace runs collapsed to one space; a section
-    label without its trailing ``:``) appears in some row's text or the head,
-    header cells included; no row text contains a line break; in records no entry
+    label without its trailing ``:``; a layout cell's heading marks dropped) appears
+    in some row's text or the head, header cells included; no row text contains a
+    line break, except a layout table's (one paragraph per line); in records no entry
     is empty and no ``=`` lacks a header or a value; no bare value is made only of
     ``|``, ``-``, ``:`` and spaces (such a value is quoted), except in Markdown.
 
@@ -109,7 +121,7 @@ def table_rows(
     if model.all_header:  # all header: each row's own cells, as text
         return TableRows(rows=plain_rows(model.grid, model.text_of), start=0, end=model.n_rows)
     if model.kind == "layout":  # page layout, not values: its cells as text, in reading order, each once
-        return TableRows(rows=plain_rows(model.grid, model.text_of, sep=" "), start=0, end=model.n_rows)
+        return TableRows(rows=layout_rows(model), start=0, end=model.n_rows)
     if table_format == "markdown":
         return write_markdown(model)
     if table_format == "records":
@@ -120,8 +132,7 @@ def table_rows(
 def plain_rows(grid: list[list[Any]], text_of: Callable[[Any], str], sep: str = CELL_SEP) -> list[TableRow]:
     """Each grid row as the texts of the cells first met on it, joined by ``sep``: a merged cell once.
 
-    The rows of a header-only table (``". "``) and of a layout table (``" "``: a bullet
-    and its paragraph, a navigation cell written once, not as the label of every row).
+    The rows of a header-only table (``". "``); a layout table's are :func:`layout_rows`.
     """
     seen: set[int] = set()
     rows = []
@@ -136,3 +147,48 @@ def plain_rows(grid: list[list[Any]], text_of: Callable[[Any], str], sep: str = 
         cells = tuple(("", readable(t)) for t in at)
         rows.append(TableRow(r, cells, sep=sep, cols=tuple(tuple(js) for js in at.values())))
     return rows
+
+
+def layout_rows(model: TableModel) -> list[TableRow]:
+    r"""The rows of a layout table as text: each cell once, where first met, its paragraphs on lines of their own.
+
+    A cell of prose (a navigation bar, a page's content cell holding headings and
+    paragraphs) is one or more paragraphs, each on a line of its own (a heading as a
+    line without its ``#`` marks, :func:`~.model.cell_paragraphs`); a short mark
+    without a word (``●``, ``(1)``) opens the line of the cell after it, as a bullet
+    beside its paragraph. One row per grid row; its entries are the lines (``sep``
+    ``"\n"``), so a row too large for a piece is split between paragraphs. A tester's
+    web page laid out as one table (issue 46 finding 4) had ``## `` marks in the middle
+    of a line and its navigation and content cells on one line.
+    """
+    assert model.paragraphs_of is not None
+    seen: set[int] = set()
+    rows = []
+    for r, row in enumerate(model.grid):
+        entries: list[tuple[str, str]] = []
+        cols: list[tuple[int, ...]] = []
+        mark: tuple[str, tuple[int, ...]] | None = None  # a bullet waiting for the cell after it
+        for j, cell in enumerate(row):
+            if id(cell) in seen:
+                continue
+            seen.add(id(cell))
+            at = tuple(k for k in range(j, len(row)) if row[k] is cell)
+            lines = model.paragraphs_of(cell)
+            if len(lines) == 1 and _is_mark(lines[0]):
+                mark = (lines[0], at) if mark is None else (f"{mark[0]} {lines[0]}", mark[1] + at)
+                continue
+            for n, line in enumerate(lines):
+                if n == 0 and mark is not None:
+                    line, at, mark = f"{mark[0]} {line}", mark[1] + at, None
+                entries.append(("", readable(line)))
+                cols.append(at)
+        if mark is not None:
+            entries.append(("", readable(mark[0])))
+            cols.append(mark[1])
+        rows.append(TableRow(r, tuple(entries), sep=ROW_SEP, cols=tuple(cols)))
+    return rows
+
+
+def _is_mark(text: str) -> bool:
+    """Whether a cell's text is a mark beside a paragraph (``●``, ``-``, ``(1)``, ``a.``), not a paragraph."""
+    return len(text) <= 4 and sum(ch.isalpha() for ch in text) <= 1

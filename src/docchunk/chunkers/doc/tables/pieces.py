@@ -36,6 +36,9 @@ __all__ = [
     "by_rows",
     "heads_next_table",
     "joined_cols",
+    "near_budget",
+    "sheet_name_once",
+    "shorter_path",
     "split_table",
     "table_of",
     "table_rows_of",
@@ -195,12 +198,9 @@ def split_table(run: HybridRun, piece: Piece, table: TableItem) -> list[Piece]:
     base = replace(piece, text="", captions=[caption] if caption else None, text_tokens=None)
     if not rows.text:
         return run.split_text(replace(base, text=caption, captions=None)) if caption else []
-    whole = _whole_under_shorter_path(run, base, rows)
-    if whole is not None:
-        return [_sheet_name_once(whole)]
     fitted = _fit(run, base, rows) if not _caption_cuts_rows(run, base, rows) else None
     if fitted is not None:
-        return [_sheet_name_once(p) for p in _whole_rows(run, base, rows, fitted)]
+        return [sheet_name_once(p) for p in _whole_rows(run, base, rows, fitted)]
     lead: list[Piece] = []
     if caption:
         caption_items = [it for it in piece.items if it is not table]
@@ -212,33 +212,15 @@ def split_table(run: HybridRun, piece: Piece, table: TableItem) -> list[Piece]:
         fitted = _fit(run, bare, rows) or []
     if lead:  # the caption is a piece of its own: the rows' pieces lack it
         fitted = [replace(p, table_context_dropped=("caption", *(p.table_context_dropped or ()))) for p in fitted]
-    return lead + [_sheet_name_once(p) for p in _whole_rows(run, base, rows, fitted)]
+    return lead + [sheet_name_once(p) for p in _whole_rows(run, base, rows, fitted)]
 
 
-def _whole_under_shorter_path(run: HybridRun, base: Piece, rows: TableRows) -> Piece | None:
-    """The whole table as one piece under a shorter heading path when it is a few tokens over the budget; else None.
-
-    A table whose rows, captions and whole heading path exceed ``run.max`` by at most
-    an eighth of it (:func:`_near_budget`) would be split in two, each piece repeating
-    the path and the captions, for a handful of tokens (``xlsx_05_table_with_title``
-    at MiniLM 64: one token over, two pieces of 45 and 28 tokens against compat's one
-    of 50). It is one piece instead under the innermost headings that leave it room
-    (the outer ones dropped first, named in ``headings_dropped``), as a row split only
-    because of its path is (:func:`_whole_rows`). The captions stay: they name the table.
-    """
-    headings = base.headings or []
-    whole = replace(base, text=rows.text, text_tokens=None, table_rows=(rows.start, rows.end))
-    if not headings or run.ctx_count(whole) <= run.max or not _near_budget(run, whole):
-        return None
-    return _shorter_path(run, whole, rows.text, headings)
-
-
-def _near_budget(run: HybridRun, piece: Piece) -> bool:
+def near_budget(run: HybridRun, piece: Piece) -> bool:
     """Whether ``piece`` (contextualized) is at most an eighth of ``run.max`` over it: a few tokens."""
     return run.ctx_count(piece) <= run.max + run.max // 8
 
 
-def _sheet_name_once(piece: Piece) -> Piece:
+def sheet_name_once(piece: Piece) -> Piece:
     """``piece`` without the sheet name that ends its heading path when its rows open with that name.
 
     A spreadsheet's sheet name heads its tables (the heading path's first entries, without
@@ -294,7 +276,7 @@ def _whole_rows(run: HybridRun, base: Piece, rows: TableRows, pieces: list[Piece
         text = (opening + ROW_SEP + own[0] if opening else own[0]) if own else ""
         whole = None
         if split and len(own) == 1 and (expensive or _value_cut_near_budget(run, pieces[i : j + 1], text)):
-            whole = _shorter_path(run, first, text, headings)
+            whole = shorter_path(run, first, text, headings)
         out.extend([whole] if whole is not None else pieces[i : j + 1])
         i = j + 1
     return out
@@ -305,15 +287,15 @@ def _value_cut_near_budget(run: HybridRun, row_pieces: list[Piece], text: str) -
 
     Two pieces listing the same columns hold parts of one value: the value is cut
     mid-text and the row's label written again before its end, for the few tokens
-    (:func:`_near_budget`) the heading path adds (``docx_rich_cells`` at MiniLM 64: a
+    (:func:`near_budget`) the heading path adds (``docx_rich_cells`` at MiniLM 64: a
     long list as the label of a long formatted value, 58 + 43 tokens for a row of 63
     without the path). Such a row is better whole under a shorter path.
     """
     cols = [p.table_cols for p in row_pieces]
-    return len(set(cols)) < len(cols) and _near_budget(run, replace(row_pieces[0], text=text, text_tokens=None))
+    return len(set(cols)) < len(cols) and near_budget(run, replace(row_pieces[0], text=text, text_tokens=None))
 
 
-def _shorter_path(run: HybridRun, piece: Piece, text: str, headings: list[str]) -> Piece | None:
+def shorter_path(run: HybridRun, piece: Piece, text: str, headings: list[str]) -> Piece | None:
     """``piece`` holding ``text`` under the longest suffix of ``headings`` with which it fits ``run.max``, or None."""
     for k in range(1, len(headings) + 1):
         short = replace(under_path(piece, headings[k:]), text=text, text_tokens=run.sizer.count(text), table_cols=None)
