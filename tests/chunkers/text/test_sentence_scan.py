@@ -133,3 +133,17 @@ def test_make_chunks_builds_what_validation_builds():
     built[0].context_prefix = "x"  # assignment and private state behave as on a validated chunk
     built[0]._body = (0, 10)
     assert built[0].model_copy()._body == (0, 10) and validated[0].context_prefix is None
+
+
+def test_a_long_line_is_tokenized_once(cl100k_tok, monkeypatch):
+    """A line over the budget (4 to 8 characters a token of it) in a paragraph over it was counted, then tokenized again."""
+    line = " ".join(p for p in PIECES if p.isascii())[:200]
+    text = "\n\n".join(["Intro.", "\n".join([line, "A short line.", line.replace("The cat", "A dog")]), "End."])
+    encoded: list[int] = []
+    enc = cl100k_tok.backend
+    for name in ("encode_ordinary", "encode_to_numpy"):
+        real = getattr(enc, name)
+        monkeypatch.setattr(enc, name, lambda t, *a, _real=real, **k: encoded.append(len(t)) or _real(t, *a, **k))
+    chunks = docchunk.RecursiveChunker(32, tokenizer=cl100k_tok)(text)
+    assert "".join(c.text for c in chunks) == text
+    assert sum(encoded) < 1.7 * len(text), (sum(encoded), len(text))  # 691 of 427 characters; 1,091 before

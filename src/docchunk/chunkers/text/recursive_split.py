@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from itertools import accumulate, pairwise
 from typing import TYPE_CHECKING
 
-from docchunk.chunkers.text.pieces import PieceSizer, drop_empty_end
+from docchunk.chunkers.text.pieces import WHOLE_CHARS_PER_TOKEN, PieceSizer, drop_empty_end
 from docchunk.chunkers.text.recursive_levels import (
     Cut,
     Pieces,
@@ -395,12 +395,13 @@ class Call:
         """
         cut = self.split_once(lo, hi, level)
         if isinstance(cut, Pieces) and len(cut.spans) > 1 and _contiguous(cut.spans, lo, hi):  # sentences
-            total = self.pieces_size(lo, hi, cut.spans)
+            total = self.pieces_size(lo, hi, cut.spans, cut.next_level)
             if total > self.size:
                 self.measured_cuts[(lo, level)] = cut
             return total
         if isinstance(cut, Scan) and not self.spans.by_length:  # sentences found later in the span's token offsets
             positions = self.spans.sizer.tokenizer.token_positions(self.span(lo, hi))
+            self.spans.sizer.remember(self.span(lo, hi), positions.n)  # exact: group_pieces counts it again
             if positions.n > self.size:
                 self.measured_cuts[(lo, level)] = cut
                 self.positions[lo] = positions
@@ -418,12 +419,19 @@ class Call:
             self.measured_cuts[(lo, level)] = cut
         return total
 
-    def pieces_size(self, lo: int, hi: int, pieces: list[tuple[int, int]]) -> int:
+    def pieces_size(self, lo: int, hi: int, pieces: list[tuple[int, int]], level: int | None = None) -> int:
         """The size of ``text[lo:hi]`` from the counts of the contiguous ``pieces`` tiling it and their joins.
 
         Exact when within ``chunk_size``; above it when a piece alone is (its count may
-        then stop at ``chunk_size + 1``).
+        then stop at ``chunk_size + 1``). In token mode with the sentence scan, a long
+        piece is first measured at ``level`` (:meth:`measure`): a line the scan will cut is
+        then tokenized once, not counted whole and tokenized again for its sentences.
         """
+        if level is not None and self.token_scan:
+            longest = WHOLE_CHARS_PER_TOKEN * self.size
+            for s, e in pieces:
+                if e - s > longest and (s, level) not in self.measured_cuts:
+                    self.measure(s, e, level)
         counts = self.spans.counts(pieces, self.size)
         total = sum(counts)
         if max(counts) > self.size:
