@@ -136,7 +136,7 @@ def test_make_chunks_builds_what_validation_builds():
 
 
 def test_a_long_line_is_tokenized_once(cl100k_tok, monkeypatch):
-    """A line over the budget (4 to 8 characters a token of it) in a paragraph over it was counted, then tokenized again."""
+    """A line over the budget (4 to 8 characters a token) in a paragraph over it was counted, then tokenized again."""
     line = " ".join(p for p in PIECES if p.isascii())[:200]
     text = "\n\n".join(["Intro.", "\n".join([line, "A short line.", line.replace("The cat", "A dog")]), "End."])
     encoded: list[int] = []
