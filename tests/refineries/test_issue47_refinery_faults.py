@@ -77,3 +77,21 @@ def test_setext_underline_after_a_blank_line_is_a_thematic_break():
     text = "Intro.\n\n---\n\nBody text."
     out = HeadingContextRefinery(inplace=False)(split_at(text, text.index("Body")))
     assert out[1].context_prefix is None
+
+
+@pytest.mark.parametrize("opening", ["## Results", "= Results =", "| a | b |\n| 1 | 2 |"])
+def test_no_prefix_before_a_chunk_that_opens_with_a_heading_or_table_after_a_line_break(opening):
+    """RecursiveChunker keeps the separator at the chunk's start ("\n## Results"): the heading is still at the junction.
+
+    Before the fix a chunk that opened with the heading itself got no prefix context, the
+    same chunk opening with the kept line break got the end of the previous section.
+    """
+    text = f"The old section ends here.\n{opening}\nThe new section starts."
+    cut = text.index(opening)
+    for junction in (cut - 1, cut):  # the line break at the start of the chunk, or at the end of the one before
+        chunks = split_at(text, junction)
+        out = OverlapRefinery(context_size=100, method="prefix", merge=False, inplace=False, stop_at="documents")(
+            chunks)  # fmt: skip
+        assert out[1].context_prefix is None, (junction, out[1].context_prefix)
+        suffix = OverlapRefinery(context_size=100, merge=False, inplace=False, stop_at="documents")(chunks)
+        assert suffix[0].context_suffix is None

@@ -65,6 +65,15 @@ class TokenPositions:
         end = self.n if b >= self.n else bisect_left(offsets, offsets[b])
         return end - bisect_left(offsets, offsets[a])
 
+    def before(self, offset: int) -> int:
+        """The number of tokens whose offset is below ``offset`` (a ``str`` index into the text).
+
+        For ``offset`` a clean boundary of the text (:meth:`Tokenizer.clean_boundary`) and a
+        tokenizer whose offsets count spans (:attr:`Tokenizer.positions_count_spans`),
+        ``before(e) - before(s)`` is the count of ``text[s:e]``.
+        """
+        return bisect_left(self._offsets, offset)
+
 
 class Tokenizer(ABC):
     """Counts tokens of text; the unit of every token-based size in docchunk.
@@ -113,6 +122,15 @@ class Tokenizer(ABC):
     """Whether :meth:`token_offsets` of a text also count its spans: for ``s`` and ``e``
     that are each the text's end or a clean boundary (:meth:`clean_boundary`),
     ``count_tokens(text[s:e])`` is the number of offsets in ``[s, e)``."""
+
+    @property
+    def positions_count_spans(self) -> bool:
+        """Whether :meth:`token_positions` count spans as :attr:`offsets_count_spans` says.
+
+        Default: :attr:`offsets_count_spans`. A backend may say yes here without
+        having other chunkers keep the offsets of long texts.
+        """
+        return self.offsets_count_spans
 
     def token_offsets_batch(self, texts: Sequence[str]) -> list[list[int]]:
         """Return ``[token_offsets(t) for t in texts]``; backends may batch natively."""

@@ -96,20 +96,37 @@ class _LazyPositions(TokenPositions):
             return None
         return min(b, self.n) - a
 
+    def before(self, offset: int) -> int:
+        """The number of tokens whose offset is below ``offset``: by bisection on :meth:`at`."""
+        lo, hi = 0, self.n
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self.at(mid) < offset:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo
+
 
 class _ArrayPositions(TokenPositions):
     """Token offsets summed at once with numpy (see :meth:`TiktokenTokenizer.token_positions`)."""
 
     def __init__(self, offsets: Any, inside: Any):
         super().__init__(offsets)  # a numpy array: read one offset at a time, never converted whole
-        self._inside = inside  # per token: 1 when it starts inside a character
+        self._array = offsets
+        self._inside = inside  # per token: 1 when it starts inside a character (None: no token does)
 
     def at(self, k: int) -> int:
         return int(self._offsets[k])
 
+    def before(self, offset: int) -> int:
+        """The number of tokens whose offset is below ``offset`` (``numpy.searchsorted``)."""
+        return int(self._array.searchsorted(offset))
+
     def between(self, a: int, b: int) -> int | None:
         """``b - a`` when neither token starts inside a character; else None."""
-        if self._inside[a] or (b < self.n and self._inside[b]):
+        inside = self._inside
+        if inside is not None and (inside[a] or (b < self.n and inside[b])):
             return None
         return min(b, self.n) - a
 
@@ -147,6 +164,16 @@ class TiktokenTokenizer(Tokenizer):
     def backend(self) -> Any:
         """The underlying ``tiktoken.Encoding``."""
         return self._enc
+
+    @property
+    def positions_count_spans(self) -> bool:
+        """True for OpenAI's encodings: no pre-token spans a clean boundary (:meth:`clean_boundary`).
+
+        So the tokens of a text that start between two clean positions are exactly the
+        tokens of that span encoded alone (a token that starts inside a multi-byte
+        character has the character's offset, which lies in the span too).
+        """
+        return self._known
 
     def count_tokens(self, text: str) -> int:
         """The number of tokens in ``text`` (see :class:`docchunk.Tokenizer`)."""
@@ -196,9 +223,11 @@ class TiktokenTokenizer(Tokenizer):
             if tokens is not None:
                 chars, inside = self._char_arrays(np)
                 per_token = chars[tokens]
+                offsets = per_token.cumsum() - per_token
+                if text.isascii():  # every token starts a character
+                    return _ArrayPositions(offsets, None)
                 shifts = inside[tokens]
-                offsets = np.cumsum(per_token) - per_token - shifts
-                return _ArrayPositions(np.maximum(offsets, 0), shifts)
+                return _ArrayPositions(np.maximum(offsets - shifts, 0), shifts)
         try:
             tokens = self._enc.encode_ordinary(text)
         except TypeError as exc:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 if TYPE_CHECKING:
     from docling_core.transforms.chunker.base import BaseChunk  # type-only: no docling-core chunker package at run time
@@ -130,21 +130,28 @@ class WindowChunk(Chunk):
     main_end_index: int = 0
 
 
-_CHUNK_LIST: TypeAdapter[list[Chunk]] | None = None
+_SET = frozenset({"text", "start_index", "end_index", "token_count"})
+_SET_OVERSIZED = _SET | {"oversized"}
 
 
 def make_chunks(text: str, spans: Iterable[tuple[int, int, int, bool]]) -> list[Chunk]:
     """Chunks of ``text`` from ``(start, end, token_count, oversized)`` spans.
 
-    Validated as one list by pydantic (faster than one model at a time).
+    The spans come from a chunker (ints and a bool; the text a ``str``), so the chunks
+    are built as ``Chunk.model_construct`` builds them, without validation, but without
+    its per-call overhead: the same ``__dict__``, fields set, extra and private state
+    as ``Chunk(text=..., start_index=..., end_index=..., token_count=...)`` (and
+    ``oversized=True`` when it is), about twice as fast as validating them as a list.
     """
-    global _CHUNK_LIST
-    if _CHUNK_LIST is None:
-        _CHUNK_LIST = TypeAdapter(list[Chunk])
-    # ``oversized`` is passed only when True: pydantic validates a dict without the
-    # default-valued key about twice as fast
-    return _CHUNK_LIST.validate_python(
-        [{"text": text[s:e], "start_index": s, "end_index": e, "token_count": n, "oversized": True} if flag
-         else {"text": text[s:e], "start_index": s, "end_index": e, "token_count": n}
-         for s, e, n, flag in spans]
-    )  # fmt: skip
+    new, setattr_ = Chunk.__new__, object.__setattr__
+    out: list[Chunk] = []
+    for s, e, n, flag in spans:
+        chunk = new(Chunk)
+        setattr_(chunk, "__dict__", {"text": text[s:e], "start_index": s, "end_index": e, "token_count": n,
+                                     "context_prefix": None, "context_suffix": None, "oversized": flag,
+                                     "embedding": None})  # fmt: skip
+        setattr_(chunk, "__pydantic_fields_set__", set(_SET_OVERSIZED if flag else _SET))
+        setattr_(chunk, "__pydantic_extra__", None)
+        setattr_(chunk, "__pydantic_private__", {"_body": None})
+        out.append(chunk)
+    return out

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from itertools import accumulate, pairwise
 from typing import TYPE_CHECKING
 
-from docchunk.chunkers.text.pieces import PieceSizer, drop_empty_end
+from docchunk.chunkers.text.pieces import WHOLE_CHARS_PER_TOKEN, PieceSizer, drop_empty_end
 from docchunk.chunkers.text.recursive_levels import (
     Cut,
     Pieces,
@@ -30,11 +30,19 @@ from docchunk.chunkers.text.recursive_levels import (
     split_breaks,
     split_once,
 )  # fmt: skip
-from docchunk.chunkers.text.sentences import LineWraps, line_ends, sentence_end_after, sentence_end_before
+from docchunk.chunkers.text.sentences import (
+    LineWraps,
+    line_ends,
+    sentence_cut_after,
+    sentence_cut_before,
+    sentence_end_after,
+    sentence_end_before,
+)  # fmt: skip
 from docchunk.chunkers.text.separators import FENCED_CODE, LANGCHAIN_SEPARATORS, LINE, RULES, SENTENCE, SETEXT_HEADING
 from docchunk.markup.fences import fence_lines, fenced_blocks, in_blocks
 from docchunk.markup.setext import SetextHeading, setext_headings
 from docchunk.tokenizers import Sizer
+from docchunk.tokenizers.base import TokenPositions
 from docchunk.tokenizers.spans import JoinFixes
 
 if TYPE_CHECKING:
@@ -43,6 +51,12 @@ if TYPE_CHECKING:
 __all__ = ["Call", "Group", "adds_up", "split"]
 
 _MARK = re.compile(r"[。！？｡.!?…]")  # a sentence mark: the sentence level may cut the span
+_CLOSERS = "\"'”’»)]}」』）】》〕〉"  # what may follow a sentence's punctuation (sentences.py's closers)
+_MARK_CHARS = ".!?…" + _CLOSERS  # the characters before a Western sentence cut
+_WESTERN_END = re.compile(rf"[.!?…][{re.escape(_CLOSERS)}]*\s")  # a possible Western sentence end
+# a sentence cut that may not be clean: before whitespace other than a space or a tab, or a CJK full stop
+_ODD_END = re.compile(rf"[.!?…][{re.escape(_CLOSERS)}]*[^\S \t]|[。！？｡\r\n]")  # and any line break (a wrap)
+_ODD_ASCII_SPACE = "\n\r\x0b\x0c\x1c\x1d\x1e\x1f"  # the ASCII whitespace other than a space and a tab
 Group = tuple[int, int, int, bool]
 """``(start, end, tokens, oversized)``: a span of the text and its exact size."""
 
@@ -61,7 +75,8 @@ class Call:
         self.breaks = "\r" in text  # line breaks may be "\r\n" or "\r": separators match them all
         self.groups: list[Group] = []
         self.repeats: dict[tuple[int, int], list[Group]] = {}  # by piece id and level: relative groups
-        self.measured_cuts: dict[tuple[int, int], Cut | Pieces] = {}  # splits made while measuring, by start and level
+        # splits made while measuring, by start and level
+        self.measured_cuts: dict[tuple[int, int], Cut | Pieces | Scan] = {}
         # levels that are not literal separators: named rules, and Markdown separators that
         # fenced code hides (a "# comment" in a code block is no heading)
         seps = self.separators
@@ -75,6 +90,15 @@ class Call:
         self.wraps: LineWraps | None = None  # the hard wraps of the text's paragraphs (LINE)
         # character mode, separators kept at the start of pieces: groups by search (group_by_search)
         self.scan = self.spans.by_length and self.keep == "start" and not self.overlap and not self.breaks
+        # token mode, the same: the sentence level groups by search in the span's token offsets
+        # (group_sentences), where every sentence cut before a space or a tab is clean
+        tokenizer = sizer.tokenizer
+        self.token_scan = (
+            not self.spans.by_length and self.keep == "start" and not self.overlap and not self.breaks
+            and tokenizer.positions_count_spans and all(sizer.clean(a, b) for a in _MARK_CHARS for b in " \t")
+        )  # fmt: skip
+        self.positions: dict[int, TokenPositions] = {}  # token offsets of measured spans, by start
+        self._span: tuple[int, int, str] = (0, 0, "")  # the last span sliced for the sentence level
 
     # -- phase 1: split ------------------------------------------------------------------
     def visit(self, lo: int, hi: int, level: int) -> None:
@@ -87,7 +111,10 @@ class Call:
             self.group_pieces(cut.spans, cut.next_level)
             return
         if isinstance(cut, Scan):
-            self.group_by_search(lo, hi, cut.sep, cut.next_level)
+            if self.spans.by_length:
+                self.group_by_search(lo, hi, cut.sep, cut.next_level)
+            else:
+                self.group_sentences(lo, hi, cut.next_level)
             return
         parts, sep, next_level = cut
         lengths = [len(p) for p in parts]
@@ -117,6 +144,8 @@ class Call:
                 if cut is not None:
                     return cut
             if self.scan and self.separators[special] == SENTENCE and _MARK.search(self.text, lo, hi):
+                return Scan(SENTENCE, special + 1)
+            if self.token_scan and self.separators[special] == SENTENCE and self.scans_sentences(lo, hi):
                 return Scan(SENTENCE, special + 1)
             if self.scan and self.separators[special] == LINE and self.text.find("\n", lo + 1, hi) != -1:
                 return Scan(LINE, special + 1)
@@ -248,6 +277,59 @@ class Call:
             self.visit(start, end, next_level)
             start = end
 
+    def scans_sentences(self, lo: int, hi: int) -> bool:
+        """Whether the sentence level of ``text[lo:hi]`` groups by search (:meth:`group_sentences`).
+
+        When the span may end a Western sentence and every such cut is before a space
+        or a tab (clean: counts add up across it); else its sentences are split and
+        counted one by one.
+        """
+        text = self.text
+        if _WESTERN_END.search(text, lo, hi) is None:
+            return False
+        span = self.span(lo, hi)
+        skip = 0  # the leading line breaks: a separator kept at the start
+        while skip < len(span) and span[skip] in "\r\n":
+            skip += 1
+        if span.isascii():  # the odd whitespace of ASCII, found by str.find (no CJK marks in ASCII)
+            return all(span.find(c, skip) == -1 for c in _ODD_ASCII_SPACE)
+        return _ODD_END.search(span, skip) is None
+
+    def span(self, lo: int, hi: int) -> str:
+        """``text[lo:hi]``, sliced once for the sentence level's checks and its tokenization."""
+        last = self._span
+        if last[0] != lo or last[1] != hi:
+            last = self._span = (lo, hi, self.text[lo:hi])
+        return last[2]
+
+    def group_sentences(self, lo: int, hi: int, next_level: int) -> None:
+        """Token mode, the sentence level: greedy groups of sentences found in the span's token offsets.
+
+        The span is tokenized once (or its offsets come from :meth:`measure`). Each
+        group runs from its start to the last sentence cut at most ``chunk_size``
+        tokens on, found from there backwards (:func:`sentence_cut_before`); its size
+        is the number of token offsets between. The same groups as splitting the span
+        into sentences, counting each and adding them while they fit, since every cut
+        is clean (:meth:`scans_sentences`); a sentence that alone does not fit is
+        split at ``next_level``.
+        """
+        text, size = self.text, self.size
+        positions = self.positions.pop(lo, None) or self.spans.sizer.tokenizer.token_positions(self.span(lo, hi))
+        n, start, k = positions.n, lo, 0
+        while n - k > size:
+            cut = sentence_cut_before(text, start, lo + positions.at(k + size), hi)
+            if cut > start:
+                kc = positions.before(cut - lo)
+                self.groups.append((start, cut, kc - k, False))
+                start, k = cut, kc
+                continue
+            end = sentence_cut_after(text, start, hi)
+            self.visit(start, end, next_level)
+            if end >= hi:
+                return
+            start, k = end, positions.before(end - lo)
+        self.groups.append((start, hi, n - k, False))
+
     def group_by_length(self, bounds: list[int], next_level: int) -> None:
         """Character mode, contiguous pieces: greedy groups found by binary search on offsets."""
         size, last, i = self.size, len(bounds) - 1, 0
@@ -313,10 +395,17 @@ class Call:
         """
         cut = self.split_once(lo, hi, level)
         if isinstance(cut, Pieces) and len(cut.spans) > 1 and _contiguous(cut.spans, lo, hi):  # sentences
-            total = self.pieces_size(lo, hi, cut.spans)
+            total = self.pieces_size(lo, hi, cut.spans, cut.next_level)
             if total > self.size:
                 self.measured_cuts[(lo, level)] = cut
             return total
+        if isinstance(cut, Scan) and not self.spans.by_length:  # sentences found later in the span's token offsets
+            positions = self.spans.sizer.tokenizer.token_positions(self.span(lo, hi))
+            self.spans.sizer.remember(self.span(lo, hi), positions.n)  # exact: group_pieces counts it again
+            if positions.n > self.size:
+                self.measured_cuts[(lo, level)] = cut
+                self.positions[lo] = positions
+            return positions.n
         if cut is None or isinstance(cut, (Pieces, Scan)) or not cut[1]:  # indivisible, characters, breaks: whole
             return self.spans.count(lo, hi)
         parts, sep, next_level = cut
@@ -330,12 +419,19 @@ class Call:
             self.measured_cuts[(lo, level)] = cut
         return total
 
-    def pieces_size(self, lo: int, hi: int, pieces: list[tuple[int, int]]) -> int:
+    def pieces_size(self, lo: int, hi: int, pieces: list[tuple[int, int]], level: int | None = None) -> int:
         """The size of ``text[lo:hi]`` from the counts of the contiguous ``pieces`` tiling it and their joins.
 
         Exact when within ``chunk_size``; above it when a piece alone is (its count may
-        then stop at ``chunk_size + 1``).
+        then stop at ``chunk_size + 1``). In token mode with the sentence scan, a long
+        piece is first measured at ``level`` (:meth:`measure`): a line the scan will cut is
+        then tokenized once, not counted whole and tokenized again for its sentences.
         """
+        if level is not None and self.token_scan:
+            longest = WHOLE_CHARS_PER_TOKEN * self.size
+            for s, e in pieces:
+                if e - s > longest and (s, level) not in self.measured_cuts:
+                    self.measure(s, e, level)
         counts = self.spans.counts(pieces, self.size)
         total = sum(counts)
         if max(counts) > self.size:

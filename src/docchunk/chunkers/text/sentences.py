@@ -14,7 +14,8 @@ from typing import NamedTuple
 from docchunk.markup.fences import in_blocks
 
 __all__ = [
-    "LineWraps", "line_ends", "line_start", "sentence_end_after", "sentence_end_before", "sentence_ends",
+    "LineWraps", "line_ends", "line_start", "sentence_cut_after", "sentence_cut_before", "sentence_end_after",
+    "sentence_end_before", "sentence_ends",
     "sentence_spans",
 ]  # fmt: skip
 
@@ -385,19 +386,28 @@ def sentence_end_before(text: str, lo: int, hi: int) -> int:
     so the cost follows the distance to it, not the length of the span: the sentence
     level of :class:`docchunk.RecursiveChunker` in character mode.
     """
-    while hi > lo:
-        last = _LAST_MARK.match(text, lo, hi)
-        if last is None:
-            return -1
-        k = last.end() - 1
-        while k > lo and text[k - 1] in _MARKS:
-            k -= 1
-        match = _CANDIDATE.match(text, k)
+    for _, match in _candidates_before(text, lo, hi):
         # the end's marks and closing quotes or brackets must all lie in the span ("dawn.|\"" is no end)
         if match is not None and _marks_end(match) <= hi and _ending(text, match, lo) and min(match.end(), hi) > lo:
             return min(match.end(), hi)
-        hi = k
     return -1
+
+
+def _candidates_before(text: str, lo: int, hi: int) -> Iterator[tuple[int, re.Match[str] | None]]:
+    """Each run of sentence marks in ``text[lo:hi]`` from the right: its start and its match of :data:`_CANDIDATE`.
+
+    The match is None where the run is no candidate (``3.14``); a candidate's whitespace
+    never reaches the next run, so its end lies before it.
+    """
+    while hi > lo:
+        last = _LAST_MARK.match(text, lo, hi)
+        if last is None:
+            return
+        k = last.end() - 1
+        while k > lo and text[k - 1] in _MARKS:
+            k -= 1
+        yield k, _CANDIDATE.match(text, k)
+        hi = k
 
 
 def _marks_end(match: re.Match[str]) -> int:
@@ -426,4 +436,52 @@ def sentence_end_after(text: str, lo: int, hi: int) -> int:
     for match in _candidates(text, lo, hi):
         if _ending(text, match, lo) and match.end() > lo:
             return min(match.end(), hi)
+    return hi
+
+
+def sentence_cut_before(text: str, start: int, limit: int, hi: int) -> int:
+    """The last sentence cut in ``text[start:hi]`` that is at most ``limit``; -1 when there is none.
+
+    A cut lies between a sentence's punctuation (with closing quotes or brackets) and
+    the whitespace after it, at an end of :func:`sentence_ends` that is not the span's
+    end: the cuts of :class:`docchunk.RecursiveChunker`'s sentence level. Exactly the
+    cut that scanning the whole span from ``start`` would find, but read
+    from ``limit`` backwards: the cost follows the distance from the cut to ``limit``.
+    Only for spans without CJK full stops, where every cut is that of a Western end
+    (``start`` itself a cut or the start of the span). A candidate whose verdict
+    depends on where its sentence starts (a section number, ``"4.2."``) is decided
+    by scanning forwards from ``start``.
+    """
+    for k, match in _candidates_before(text, start, limit):
+        if match is not None and match.lastgroup == "ws":
+            cut = match.start("ws")
+            if start < cut <= limit and match.end() < hi:
+                ending = _ending(text, match, start)
+                if ending != _ending(text, match, k):  # depends on the sentence's start: scan from it
+                    return _cut_forward(text, start, limit, hi)
+                if ending:
+                    return cut
+    return -1
+
+
+def _cut_forward(text: str, start: int, limit: int, hi: int) -> int:
+    """:func:`sentence_cut_before`, scanning forwards from ``start`` as :func:`sentence_ends` does."""
+    found, sentence_start = -1, start
+    for match in _candidates(text, start, limit):
+        if _ending(text, match, sentence_start):
+            sentence_start = min(match.end(), hi)
+            cut = match.start("ws") if match.lastgroup == "ws" else sentence_start
+            if start < cut <= limit and match.end() < hi:
+                found = cut
+    return found
+
+
+def sentence_cut_after(text: str, start: int, hi: int) -> int:
+    """The first cut of :func:`sentence_cut_before`'s kind in ``text[start:hi]`` after ``start``; ``hi`` when none.
+
+    Scanned forwards from ``start``, as :func:`sentence_ends` does.
+    """
+    for match in _candidates(text, start, hi):
+        if _ending(text, match, start):
+            return match.start("ws") if match.lastgroup == "ws" and match.end() < hi else hi
     return hi
