@@ -112,3 +112,18 @@ def test_an_empty_atx_line_stops_no_context():
     out = OverlapRefinery(context_size=10, merge=False, stop_at=("heading",))(_two(text, cut))
     assert out[0].context_suffix == text[cut : cut + 10]
     assert HeadingContextRefinery()(_two(text, cut))[1].context_prefix is None
+
+
+@pytest.mark.parametrize("method", ["suffix", "prefix"])
+def test_recursive_mode_gives_more_than_the_blank_line_at_paragraph_junctions(method):
+    """s3 finding 18: mode="recursive" took the '\\n\\n' a chunk starts with as a whole unit, and stopped."""
+    text = (
+        "Bees collect nectar from many flowers each day.\n\n"
+        "The hive stores honey in wax cells for winter.\n\n"
+        "Beekeepers harvest the surplus in late summer."
+    )
+    chunks = RecursiveChunker(chunk_size=60)(text)
+    out = OverlapRefinery(mode="recursive", method=method, merge=False)(chunks)
+    contexts = [c.context_suffix if method == "suffix" else c.context_prefix for c in out]
+    contexts = contexts[:-1] if method == "suffix" else contexts[1:]
+    assert all(c and c.strip() for c in contexts), contexts

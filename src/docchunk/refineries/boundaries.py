@@ -80,8 +80,9 @@ def stop_context(near: str, context: str, suffix: bool, stops: tuple[str, ...], 
         that straddles the junction), a heading line (with ``suffix`` the context stops
         before it; before the chunk it starts there, as the heading opens the chunk's
         section), or a change between table rows (lines with ``|``) and other lines. A
-        boundary after nothing but whitespace of ``near`` (a chunk that starts with a
-        line break before its heading or table) counts as at the junction: no context.
+        boundary that ``near`` opens with, after nothing but whitespace (the line break a
+        separator kept at a chunk's start), is at the junction: no context precedes a
+        chunk that starts a section or a table.
     """
     if not stops or not context:
         return context
@@ -94,7 +95,7 @@ def stop_context(near: str, context: str, suffix: bool, stops: tuple[str, ...], 
     if suffix:
         ahead = [c for c in cuts if c >= offset]
         kept = context[: min(ahead) - offset] if ahead else context
-    else:  # a boundary after only whitespace of the chunk ("\n# Doc two") is at the junction
+    else:  # a boundary after only whitespace of the chunk is at the junction: a chunk that opens with "\n## x"
         behind = [c for c in cuts if c <= offset or not joined[offset:c].strip()]
         kept = context[max(behind) :] if behind else context
     return kept if kept.strip() else ""  # a blank line across the junction leaves only line breaks

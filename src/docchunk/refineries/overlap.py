@@ -36,8 +36,10 @@ class OverlapRefinery(Refinery):
         mode: ``"token"`` takes the first (or last) ``context_size`` tokens of the
             neighbour, cut on character boundaries (needs a tokenizer with offsets);
             ``"recursive"`` takes the longest run of whole units from the neighbour's
-            edge that fits, trying the levels of ``rules`` from first to last, and
-            falls back to ``"token"`` when no single unit fits.
+            edge that fits, trying the levels of ``rules`` from first to last (a run of
+            whitespace alone, such as the blank line a chunk starts with, is no
+            context: the next level is tried), and falls back to ``"token"`` when no
+            single unit fits.
         method: ``"suffix"`` adds the start of the next chunk to each chunk (the
             last chunk gets none); ``"prefix"`` adds the end of the previous chunk
             (the first gets none).
@@ -203,7 +205,10 @@ class OverlapRefinery(Refinery):
         return text[starts[-size] :]  # the last `size` tokens of the previous chunk
 
     def _by_units(self, text: str, size: int) -> str:
-        """Longest run of whole units from the neighbour's edge that fits, first level that has one."""
+        """Longest run of whole units from the neighbour's edge that fits, first level that has one.
+
+        A run of whitespace only (a paragraph separator) does not count: the next level is tried.
+        """
         for level in self.rules.levels:
             units = split_units(text, level)
             if self.method == "prefix":
@@ -214,7 +219,7 @@ class OverlapRefinery(Refinery):
                 if self.tokenizer.count_tokens("".join(candidate)) > size:
                     break
                 taken = candidate
-            if taken:
+            if "".join(taken).strip():  # whitespace alone (the "\n\n" a chunk starts with) is no context
                 return "".join(taken)
         return ""
 

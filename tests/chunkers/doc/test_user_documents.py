@@ -15,7 +15,7 @@ from docling_core.types.doc.document import Formatting
 
 import docchunk
 from docchunk.markup.fences import reopened_fences
-from tests.helpers import DATA, collapse, lost_texts, squash
+from tests.helpers import DATA, collapse, lost_texts, span_faults, squash
 
 NOTES = DATA / "notes"
 # tests/data/notes/make_notes_docx.py wrote the DOCX files, docling 2.143 converted them
@@ -190,6 +190,28 @@ def test_min_tokens_takes_text_from_a_full_neighbour(cl100k):
             assert collapse(doc.texts[int(span.ref.rsplit("/", 1)[1])].text[span.start : span.end]) in collapse(
                 chunk.text
             )
+
+
+def test_min_tokens_cuts_a_closing_sentence_and_two_neighbours_again():
+    """A short closing paragraph after two full ones, whose sentence ends give no two-piece cut.
+
+    Issue 45's "other" chunks under ``min_tokens`` (a closing sentence after a full paragraph):
+    the two pieces could be cut only at 4 | 9 or 11 | 2 words, so the short one stayed. The
+    piece and two neighbours are cut again into three pieces of 6 to 12 words (word tokens).
+    """
+
+    def para(*sentences: int, word: str) -> str:
+        return " ".join(" ".join(f"{word}{i}" for i in range(n - 1)) + " end." for n in sentences)
+
+    doc = DoclingDocument(name="closing")
+    for text in (para(6, 4, word="a"), para(4, 7, word="b"), para(2, word="c")):
+        doc.add_text(DocItemLabel.TEXT, text)
+    plain = docchunk.HybridChunker(tokenizer="word", max_tokens=12)
+    assert [c.meta.token_count for c in plain.chunk(doc)] == [10, 11, 2]
+    chunks = list(docchunk.HybridChunker(tokenizer="word", max_tokens=12, min_tokens=6).chunk(doc))
+    assert [c.meta.token_count for c in chunks] == [6, 8, 9]
+    assert all(c.text.endswith("end.") for c in chunks)  # cut at sentence ends
+    assert not lost_texts(doc, chunks) and span_faults(doc, chunks) == []
 
 
 def scope_list(parent_words: int) -> DoclingDocument:

@@ -126,3 +126,12 @@ def test_line_level_still_cuts_lines_that_end():
     assert chunks == ["Shopping:\n- flour from the mill on the hill", "\n- sugar\n- eggs from the farm down the road\n"]
     chat = CHATS["Telegram"]
     assert [c.text for c in RecursiveChunker(chunk_size=80)(chat)] == [chat[:72], chat[72:]]
+
+
+def test_long_lines_are_paragraphs_not_wraps():
+    """A text of one paragraph a line (lines over 200 characters) is cut at its line breaks."""
+    first = "The committee met on Tuesday to review the budget for the coming year and agreed on a cut " * 3
+    second = "Members who objected were asked to write to the chair before the next meeting in March " * 3
+    text = first.strip() + "\n" + second.strip()
+    assert [text[a:b] for a, b in sentence_spans(text)] == [first.strip() + "\n", second.strip()]
+    assert [c.text for c in RecursiveChunker(chunk_size=300)(text)] == [first.strip(), "\n" + second.strip()]

@@ -157,7 +157,8 @@ def merge_small(run: HybridRun, pieces: list[Piece], low: int) -> list[Piece]:
 
     A piece that fits with no neighbour (each merge would exceed ``max_tokens``) takes
     text from one instead (:func:`_rebalance`): the two are joined and cut again at a
-    sentence end into two pieces of at least ``low`` tokens each. Issue 45 measured the
+    sentence end into two pieces of at least ``low`` tokens each; when no such cut
+    exists, the piece and two neighbours into three (or two). Issue 45 measured the
     share of chunks under ``min_tokens=64`` at cl100k 128 on the corpus and converted
     documents (docs/quality.md): most of those left were such pieces.
     """
@@ -186,25 +187,29 @@ def merge_small(run: HybridRun, pieces: list[Piece], low: int) -> list[Piece]:
 
 
 def _rebalance(run: HybridRun, ps: list[Piece], sizes: list[int], i: int, low: int) -> None:
-    """Cut ``ps[i]`` (under ``low`` tokens) and a neighbour again into two pieces of ``low`` to ``max`` tokens.
+    """Cut ``ps[i]`` (under ``low`` tokens) and its neighbours again into pieces of ``low`` to ``max`` tokens.
 
     Only text pieces of the same headings (and pages, with ``merge_across_pages=False``)
-    are cut again; tables, code and heading-only pieces stay as they are. The neighbour
-    before is tried first, then the one after. The joined text is cut by the mode's
+    are cut again; tables, code and heading-only pieces stay as they are. First with one
+    neighbour (the one before, then the one after): the joined text is cut by the mode's
     text split with a budget between half of it and what leaves ``low`` tokens to the
-    second part; a cut is taken when it gives exactly two pieces within
-    ``[low, max_tokens]``. Each piece keeps the items its text holds. ``ps`` and
-    ``sizes`` change in place (the same length); nothing changes when no cut fits.
+    second part, and a cut is taken when it gives exactly two pieces within
+    ``[low, max_tokens]``. When neither gives one (the sentence ends of two pieces allow no
+    such cut: a closing sentence after a full paragraph), the same with the piece and two
+    neighbours, cut into three pieces, or two, each within ``[low, max_tokens]``. Each
+    piece keeps the items its text holds. ``ps`` and ``sizes`` change in place; nothing
+    changes when no cut fits.
     """
-    for j in (i - 1, i + 1):
-        if not 0 <= j < len(ps) or not _may_rebalance(run, ps[i], ps[j]):
+    for lo, hi in ((i - 1, i), (i, i + 1), (i - 2, i), (i - 1, i + 1), (i, i + 2)):
+        if lo < 0 or hi >= len(ps) or not all(_may_rebalance(run, ps[k], ps[k + 1]) for k in range(lo, hi)):
             continue
-        lo = min(i, j)
-        merged = join_pieces(run, ps[lo], ps[lo + 1])
-        parts = _balanced_parts(run, merged, low)
+        merged = ps[lo]
+        for k in range(lo + 1, hi + 1):
+            merged = join_pieces(run, merged, ps[k])
+        parts = _balanced_parts(run, merged, low, hi - lo + 1)
         if parts is not None:
-            ps[lo : lo + 2] = [_own_items(p) for p in parts]
-            sizes[lo : lo + 2] = [run.ctx_count(p) for p in ps[lo : lo + 2]]
+            ps[lo : hi + 1] = [_own_items(p) for p in parts]
+            sizes[lo : hi + 1] = [run.ctx_count(p) for p in parts]
             return
 
 
@@ -213,17 +218,29 @@ def _may_rebalance(run: HybridRun, a: Piece, b: Piece) -> bool:
     return plain and a.headings == b.headings and (run.settings.merge_across_pages or pages_of(a) == pages_of(b))
 
 
-def _balanced_parts(run: HybridRun, merged: Piece, low: int) -> list[Piece] | None:
-    """Two parts of ``merged``, each of ``low`` to ``max`` tokens, cut at a sentence end; else None."""
+_SPREAD = 6
+"""Budgets tried between a third of three pieces' text and a whole piece's room, to cut them again."""
+
+
+def _balanced_parts(run: HybridRun, merged: Piece, low: int, pieces: int = 2) -> list[Piece] | None:
+    """``merged`` (``pieces`` pieces joined) cut at sentence ends into parts of ``low`` to ``max`` tokens, or None.
+
+    Two pieces give two parts; three give three, or two.
+    """
     text_tokens = run.text_count(merged)
     overhead = run.ctx_count(merged) - text_tokens
     room = run.max - overhead  # what the text of one part may hold
-    half = (text_tokens + 1) // 2
-    for available in sorted({half, (half + room) // 2, text_tokens - (low - overhead)}):
-        if not half <= available <= room:
+    share = -(-text_tokens // pieces)
+    if pieces == 2:
+        budgets = {share, (share + room) // 2, text_tokens - (low - overhead)}
+    else:
+        budgets = {share + (room - share) * k // _SPREAD for k in range(_SPREAD + 1)}
+    for available in sorted(budgets):
+        if not share <= available <= room:
             continue
         parts = run.split_text_at(merged, available)
-        if len(parts) == 2 and all(low <= run.ctx_count(p) <= run.max for p in parts):
+        fits = 2 <= len(parts) <= pieces and all(low <= run.ctx_count(p) <= run.max for p in parts)
+        if fits and len(parts) >= pieces - 1:
             return parts
     return None
 

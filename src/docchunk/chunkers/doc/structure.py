@@ -17,7 +17,7 @@ between code items), one named pass each:
 5. split text at sentence ends: :func:`split_texts`;
 6. lead-ins into their tables: :func:`~docchunk.chunkers.doc.lead_in.attach_lead_ins`, then
    a table split only for a few tokens of its path made whole:
-   :func:`~docchunk.chunkers.doc.tables.pieces.rejoin_near_budget`;
+   :func:`~docchunk.chunkers.doc.tables.rejoin.rejoin_near_budget`;
 7. even out a table's last two pieces: :func:`~docchunk.chunkers.doc.tables.balance.balance_tables`;
 8. merge peers (per page), between and with tables:
    :func:`~docchunk.chunkers.doc.merging.merge_between_tables`,
@@ -45,7 +45,8 @@ from docchunk.chunkers.doc.merging import merge_between_tables, merge_small, mer
 from docchunk.chunkers.doc.piece import Piece, pages_of
 from docchunk.chunkers.doc.provenance import align
 from docchunk.chunkers.doc.tables.balance import balance_tables
-from docchunk.chunkers.doc.tables.pieces import by_rows, rejoin_near_budget, split_table, table_of
+from docchunk.chunkers.doc.tables.pieces import by_rows, split_table, table_of
+from docchunk.chunkers.doc.tables.rejoin import rejoin_near_budget
 from docchunk.chunkers.doc.tables.user_lines import split_user_table
 from docchunk.serialization.inline import one_inline_run
 

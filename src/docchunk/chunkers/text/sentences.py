@@ -45,6 +45,7 @@ _TURN = re.compile(
 )
 _QUOTE = re.compile(r"[ \t]{0,3}(?:>[ \t]?)+")  # a quote's markers: "> ", ">> "
 _MIN_WRAP_WIDTH = 40  # characters: a paragraph whose lines are all shorter was not wrapped by a program
+_MAX_WRAP_WIDTH = 200  # characters: a paragraph with a longer line was not wrapped at a width (one paragraph a line)
 _SLACK = 8  # a line counts as full when within width // _SLACK of the widest (proportional fonts, justified PDF)
 _LINE_END_MARK = re.compile(r"[,;:.!?…—–]['\"”’»)\]]*\Z")  # a line of verse often ends with punctuation
 _LINE_OF = re.compile(r"[^\r\n]*")
@@ -172,8 +173,9 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
       short: the next line's first word would have fitted on it within the width of the
       paragraph's longest line less an eighth (proportional fonts); when every line of
       the paragraph is under 40 characters (lists, addresses, verse: no program wraps
-      that narrow); or when every line of the paragraph (three or more) begins with a
-      capital letter, as the lines of verse do, unless every line is full and few end
+      that narrow) or one is over 200 (one paragraph a line: no program wraps that
+      wide); or when every line of the paragraph (three or more) begins with a capital
+      letter, as the lines of verse do, unless every line is full and few end
       with punctuation (German prose). A period at a wrap ends no sentence after an
       abbreviation (``Dr.\nSmith``). So a poem's lines stay lines, while a paragraph
       wrapped at a fixed width reads as running text (docs/sentence.md says what the
@@ -260,7 +262,7 @@ class LineWraps:
             return False
         if para.turns and _TURN.match(after):
             return False
-        if para.verse or para.width < _MIN_WRAP_WIDTH:
+        if para.verse or not _MIN_WRAP_WIDTH <= para.width <= _MAX_WRAP_WIDTH:
             return False
         return _full(line, after, para.width)
 

@@ -36,7 +36,9 @@ __all__ = [
     "by_rows",
     "heads_next_table",
     "joined_cols",
-    "rejoin_near_budget",
+    "near_budget",
+    "sheet_name_once",
+    "shorter_path",
     "split_table",
     "table_of",
     "table_rows_of",
@@ -198,7 +200,7 @@ def split_table(run: HybridRun, piece: Piece, table: TableItem) -> list[Piece]:
         return run.split_text(replace(base, text=caption, captions=None)) if caption else []
     fitted = _fit(run, base, rows) if not _caption_cuts_rows(run, base, rows) else None
     if fitted is not None:
-        return [_sheet_name_once(p) for p in _whole_rows(run, base, rows, fitted)]
+        return [sheet_name_once(p) for p in _whole_rows(run, base, rows, fitted)]
     lead: list[Piece] = []
     if caption:
         caption_items = [it for it in piece.items if it is not table]
@@ -210,68 +212,15 @@ def split_table(run: HybridRun, piece: Piece, table: TableItem) -> list[Piece]:
         fitted = _fit(run, bare, rows) or []
     if lead:  # the caption is a piece of its own: the rows' pieces lack it
         fitted = [replace(p, table_context_dropped=("caption", *(p.table_context_dropped or ()))) for p in fitted]
-    return lead + [_sheet_name_once(p) for p in _whole_rows(run, base, rows, fitted)]
+    return lead + [sheet_name_once(p) for p in _whole_rows(run, base, rows, fitted)]
 
 
-def rejoin_near_budget(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
-    """``pieces`` with each table split only for a few tokens of its heading path made one piece again.
-
-    A table whose rows, captions and whole heading path exceed ``run.max`` by at most
-    an eighth of it (:func:`_near_budget`) is split in two, each piece repeating the
-    path and the captions, for a handful of tokens (``xlsx_05_table_with_title`` at
-    MiniLM 64: one token over, two pieces of 45 and 28 tokens against compat's one of
-    50). Its pieces are one piece instead under the innermost headings that leave it
-    room (the outer ones dropped first, named in ``headings_dropped``), as a row split
-    only because of its path is (:func:`_whole_rows`); the captions stay, they name the
-    table. Runs after the lead-ins are attached: a table whose first piece took its
-    lead-in paragraph keeps its pieces and its path (issue 46).
-
-    Returns:
-        The pieces in document order; only whole-row pieces that hold all of one table's
-        rows, under the same headings and captions, with no other item, are joined.
-    """
-    out: list[Piece] = []
-    i = 0
-    while i < len(pieces):
-        j = i + 1
-        while j < len(pieces) and _same_table_pieces(pieces[i], pieces[j]):
-            j += 1
-        group = pieces[i:j]
-        whole = _rejoined(run, group) if len(group) > 1 else None
-        out.extend([whole] if whole is not None else group)
-        i = j
-    return out
-
-
-def _same_table_pieces(a: Piece, b: Piece) -> bool:
-    """Whether ``b`` goes on with ``a``'s table: whole rows, the same items, headings and captions."""
-    if a.table_rows is None or b.table_rows is None or a.table_cols is not None or b.table_cols is not None:
-        return False
-    same_items = len(a.items) == len(b.items) and all(x is y for x, y in zip(a.items, b.items, strict=True))
-    return same_items and a.headings == b.headings and a.captions == b.captions and a.table_rows[1] == b.table_rows[0]
-
-
-def _rejoined(run: HybridRun, group: list[Piece]) -> Piece | None:
-    """The pieces of one whole table in ``group`` as one piece under a shorter path, or None (see above)."""
-    rows = table_rows_of(run, group[0])
-    first, last = group[0].table_rows, group[-1].table_rows
-    headings = group[0].headings or []
-    if rows is None or first is None or last is None or (first[0], last[1]) != (rows.start, rows.end) or not headings:
-        return None
-    whole = replace(group[0], text=rows.text, text_tokens=None, table_rows=(rows.start, rows.end),
-                    table_context_dropped=None)  # fmt: skip
-    if run.ctx_count(whole) <= run.max or not _near_budget(run, whole):
-        return None
-    short = _shorter_path(run, whole, rows.text, headings)
-    return _sheet_name_once(short) if short is not None else None
-
-
-def _near_budget(run: HybridRun, piece: Piece) -> bool:
+def near_budget(run: HybridRun, piece: Piece) -> bool:
     """Whether ``piece`` (contextualized) is at most an eighth of ``run.max`` over it: a few tokens."""
     return run.ctx_count(piece) <= run.max + run.max // 8
 
 
-def _sheet_name_once(piece: Piece) -> Piece:
+def sheet_name_once(piece: Piece) -> Piece:
     """``piece`` without the sheet name that ends its heading path when its rows open with that name.
 
     A spreadsheet's sheet name heads its tables (the heading path's first entries, without
@@ -327,7 +276,7 @@ def _whole_rows(run: HybridRun, base: Piece, rows: TableRows, pieces: list[Piece
         text = (opening + ROW_SEP + own[0] if opening else own[0]) if own else ""
         whole = None
         if split and len(own) == 1 and (expensive or _value_cut_near_budget(run, pieces[i : j + 1], text)):
-            whole = _shorter_path(run, first, text, headings)
+            whole = shorter_path(run, first, text, headings)
         out.extend([whole] if whole is not None else pieces[i : j + 1])
         i = j + 1
     return out
@@ -338,15 +287,15 @@ def _value_cut_near_budget(run: HybridRun, row_pieces: list[Piece], text: str) -
 
     Two pieces listing the same columns hold parts of one value: the value is cut
     mid-text and the row's label written again before its end, for the few tokens
-    (:func:`_near_budget`) the heading path adds (``docx_rich_cells`` at MiniLM 64: a
+    (:func:`near_budget`) the heading path adds (``docx_rich_cells`` at MiniLM 64: a
     long list as the label of a long formatted value, 58 + 43 tokens for a row of 63
     without the path). Such a row is better whole under a shorter path.
     """
     cols = [p.table_cols for p in row_pieces]
-    return len(set(cols)) < len(cols) and _near_budget(run, replace(row_pieces[0], text=text, text_tokens=None))
+    return len(set(cols)) < len(cols) and near_budget(run, replace(row_pieces[0], text=text, text_tokens=None))
 
 
-def _shorter_path(run: HybridRun, piece: Piece, text: str, headings: list[str]) -> Piece | None:
+def shorter_path(run: HybridRun, piece: Piece, text: str, headings: list[str]) -> Piece | None:
     """``piece`` holding ``text`` under the longest suffix of ``headings`` with which it fits ``run.max``, or None."""
     for k in range(1, len(headings) + 1):
         short = replace(under_path(piece, headings[k:]), text=text, text_tokens=run.sizer.count(text), table_cols=None)
