@@ -203,22 +203,20 @@ def leads_apart(doc: Any, chunks: list[Any], contexts: list[str]) -> int:
 
     from docchunk.chunkers.doc.lead_in import is_trailing_note
 
-    def holding(table: Any) -> list[str]:
-        return [ctx for c, ctx in zip(chunks, contexts, strict=True) if any(it is table for it in c.meta.doc_items)]
-
     count = 0
     previous = None
     for item, _ in doc.iterate_items():
         if isinstance(item, TableItem) and isinstance(previous, TextItem) and is_lead_in(previous.text):
             lead = lead_sentence(previous.text)
-            mine = holding(item)
+            mine = [ctx for c, ctx in zip(chunks, contexts, strict=True) if any(it is item for it in c.meta.doc_items)]
             if mine and not any(lead in ctx for ctx in mine):
                 count += 1
         if isinstance(item, TextItem) and isinstance(previous, TableItem) and is_trailing_note(item.text):
-            mine = holding(previous)
-            others = [ctx for c, ctx in zip(chunks, contexts, strict=True)
-                      if any(isinstance(it, TableItem) and it is not previous for it in c.meta.doc_items)]  # fmt: skip
-            if mine and not any(item.text in ctx for ctx in mine) and any(item.text in ctx for ctx in others):
+            # by item, not text: the notes of a report's tables often read the same (``Source: accounts.``)
+            held = [c.meta.doc_items for c in chunks if any(it is item for it in c.meta.doc_items)]
+            own = any(any(it is previous for it in items) for items in held)
+            other = any(isinstance(it, TableItem) and it is not previous for items in held for it in items)
+            if other and not own:
                 count += 1
         if isinstance(item, (TableItem, TextItem)):
             previous = item
