@@ -14,7 +14,8 @@ default ``HybridChunker`` and counts:
   docling puts in the furniture layer), read as the tests read them
   (``tests.helpers.checks.lost_texts``, :func:`lost`);
 - twice: chunks whose ``contextualize()`` holds one of its headings twice, in the
-  heading path and as a line of the text (:func:`heading_twice`);
+  heading path and as a line of the text (:func:`heading_twice`), or a heading of the
+  document on more lines than it may be (:func:`heading_lines_twice`);
 - fences: chunks whose text holds an odd number of Markdown fence lines
   (````` ``` ````` or ``~~~``), that is an open or a lone closing fence;
 - flattened: nested lists written flat (``bench/structure_kept.py``'s count);
@@ -27,6 +28,9 @@ default ``HybridChunker`` and counts:
   other. The first three are the allowed exceptions. Also, with ``min_tokens=64``, the
   texts lost and the chunks over ``max_tokens`` without the ``oversized`` flag (both must
   be 0). ``--show-small`` prints each chunk under 64 tokens that is not an exception.
+
+- with ``min_tokens=64`` (at every budget): twice, open fences and flattened again, on
+  the merged chunks (:func:`structure_under_min`).
 
 ``docs/quality.md`` ("Issue 45: documents a user brings") has the figures. Run it with
 ``PYTHONPATH=src`` (another tree's ``src`` for "before").
@@ -102,6 +106,50 @@ def heading_twice(chunk: Any, context: str) -> bool:
     return any(lines.count(h) > path.count(h) + others.count(h) for h in set(path) if h)
 
 
+def heading_lines_twice(doc: Any, chunk: Any, context: str) -> bool:
+    """Whether a heading of the document is a line of ``contextualize()`` more often than it may be.
+
+    :func:`heading_twice` reads only the chunk's ``meta.headings``; a merge (``min_tokens``)
+    writes headings into the text, and a heading that reads as content is its section's
+    first line (tester's finding 5 of issue 45: one heading on 2 to 5 lines). A heading
+    line may occur as often as the document has headings of that text plus the chunk's
+    other items of that text.
+    """
+    from collections import Counter
+
+    from docling_core.types.doc.document import SectionHeaderItem, TitleItem
+
+    headings = Counter(_line(it.text) for it in doc.texts if isinstance(it, (TitleItem, SectionHeaderItem)))
+    lines = Counter(_line(line) for line in context.split("\n"))
+    others = Counter(_line(it.text) for it in chunk.meta.doc_items
+                     if not isinstance(it, (TitleItem, SectionHeaderItem)) and hasattr(it, "text"))  # fmt: skip
+    return any(lines[h] > n + others[h] for h, n in headings.items() if h)
+
+
+def structure_under_min(docs: list[Any], tok: Any, max_tokens: int) -> dict[str, int]:
+    """With ``min_tokens=64``: chunks with a heading line twice, open fences, and nested lists written flat.
+
+    The merges of ``min_tokens`` join pieces of different paths (tester's findings 5 to 8
+    of issue 45 were seen only with it), so the structure checks run on its chunks too.
+    """
+    import docchunk
+
+    chunker = docchunk.HybridChunker(tokenizer=tok, max_tokens=max_tokens, min_tokens=min(LOW, max_tokens))
+    out = dict.fromkeys(("min twice", "min fences", "min flattened"), 0)
+    for doc in docs:
+        try:
+            chunks = list(chunker.chunk(doc))
+        except Exception:  # counted by measure()
+            continue
+        contexts = [chunker.contextualize(c) for c in chunks]
+        out["min twice"] += sum(
+            heading_twice(c, ctx) or heading_lines_twice(doc, c, ctx) for c, ctx in zip(chunks, contexts, strict=True)
+        )
+        out["min fences"] += sum(open_fences(c.text) for c in chunks)
+        out["min flattened"] += flattened(doc, chunks, contexts)
+    return out
+
+
 def open_fences(text: str) -> bool:
     return len(FENCE.findall(text)) % 2 == 1
 
@@ -134,11 +182,14 @@ def measure(
         contexts = [chunker.contextualize(c) for c in chunks]
         out["chunks"] += len(chunks)
         out["lost"] += lost(doc, chunks)
-        out["twice"] += sum(heading_twice(c, ctx) for c, ctx in zip(chunks, contexts, strict=True))
+        out["twice"] += sum(
+            heading_twice(c, ctx) or heading_lines_twice(doc, c, ctx) for c, ctx in zip(chunks, contexts, strict=True)
+        )
         out["fences"] += sum(open_fences(c.text) for c in chunks)
         out["flattened"] += flattened(doc, chunks, contexts)
     if max_tokens > LOW:
         out.update(under_min(docs, tok, max_tokens, split_pages, show))
+    out.update(structure_under_min(docs, tok, max_tokens))
     return out
 
 
@@ -228,10 +279,12 @@ def main(argv: list[str] | None = None) -> int:
     print("| tokenizer | max_tokens | chunks | errors | lost | twice | fences | flattened | under 64 (min_tokens=64) |")
     print("|---|---|---|---|---|---|---|---|---|")
     small: list[tuple[str, dict[str, Any]]] = []
+    structures: list[tuple[str, dict[str, Any]]] = []
     for config in args.configs.split(","):
         kind, size = config.split(":")
         r = measure(docs, kind, int(size), args.split_pages, args.show_small)
         name = "MiniLM" if kind == "minilm" else "cl100k"
+        structures.append((f"{name} {size}", r))
         low = "- (min_tokens=64 means nothing at 64 tokens)"
         if "under" in r:
             raw, after = shares(r)
@@ -239,6 +292,9 @@ def main(argv: list[str] | None = None) -> int:
             small.append((f"{name} {size}", r))
         print(f"| {name} | {size} | {r['chunks']} | {r['errors']} | {r['lost']} | "
               f"{r['twice']} | {r['fences']} | {r['flattened']} | {low} |", flush=True)  # fmt: skip
+    print("\nWith min_tokens=64 (at most max_tokens): chunks with a heading twice | open fences | lists flattened:")
+    for name, r in structures:
+        print(f"- {name}: {r['min twice']} | {r['min fences']} | {r['min flattened']}")
     if small:
         print(f"\nChunks under 64 tokens with min_tokens=64 (merge_across_pages={not args.split_pages}), by reason:\n")
         print(f"| config | chunks | under 64 | {' | '.join(REASONS)} | after exceptions |")

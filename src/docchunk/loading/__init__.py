@@ -64,6 +64,10 @@ def load_document(
         return _from_path(Path(source), fmt)
     if isinstance(source, (str, bytes, bytearray)):
         data = bytes(source) if not isinstance(source, str) else source.encode("utf-8")
+        if isinstance(source, str) and fmt in ("html", "htm") and not source.startswith("\ufeff"):
+            # a str is already Unicode: the byte order mark tells docling's HTML parser (which guesses the
+            # encoding of bytes without a <meta charset>) that it is UTF-8 (tester's finding 18 of issue 45)
+            data = b"\xef\xbb\xbf" + data
         if fmt in (None, "json"):
             return _from_json_bytes(data, "<json>")
         return convert_bytes(data, fmt, "<text>")

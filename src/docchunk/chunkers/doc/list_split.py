@@ -16,11 +16,14 @@ keeps that text when it fits ``max_tokens``; otherwise it cuts it between items:
 An item's text that is larger than the budget on its own is one window, which the
 chunker then splits at sentence ends (with the same headings). A block of one line
 inside a list item (a paragraph; a picture without text writes nothing) is a line
-of its own, indented under its item; docling-core's serializer writes the nested
+of its own, indented under its item; a block of several lines (a table's rows, a
+fenced code block) has each line indented so. A block beside the items of a list
+(where docling's DOCX and Markdown converters put a nested item's picture, table or
+code) is written at the items' depth. docling-core's serializer writes the nested
 list of such an item flat, and the lines are written again with their nesting. A
-list the walk did not write as one line per item or block (a list item holding a
-table or a block of several lines, a page break inside the list) is split at
-element boundaries as before.
+list the walk did not write as one line per item or block (a group other than a
+list inside an item, a page break inside the list) is split at element boundaries
+as before.
 """
 
 from __future__ import annotations
@@ -35,7 +38,6 @@ from docling_core.types.doc.document import (
     InlineGroup,
     ListGroup,
     ListItem,
-    TableItem,
     TextItem,
 )
 
@@ -81,7 +83,7 @@ def list_lines(run: HybridRun, piece: Piece) -> list[_Line] | None:
     if not _collect(run, top, 0, [], lines):
         return None
     indent = _indent(run)
-    written = "\n".join(" " * (indent * ln.depth) + ln.text for ln in lines if ln.text)
+    written = "\n".join(_indent_lines(ln.text, indent * ln.depth) for ln in lines if ln.text)
     if written != piece.text and _unindented(written) != _unindented(piece.text):
         return None  # the serializer wrote other lines than one per item (its indentation aside)
     return [_plain(run, ln) for ln in lines if ln.text]
@@ -107,7 +109,11 @@ def _collect(run: HybridRun, group: ListGroup, depth: int, parents: list[ListIte
                 return False
             continue
         if not isinstance(child, ListItem):
-            return False
+            # a block beside the items (docling's DOCX and Markdown converters put a picture,
+            # a table or a code block of a nested item in its list): at the items' depth
+            if not _block_line(run, child, depth, parents, out):
+                return False
+            continue
         inline = _inline_of(child, doc)
         text = run.item_text(child)
         if inline is not None and inline_group_of(child, doc) is None:
@@ -131,19 +137,19 @@ def _collect(run: HybridRun, group: ListGroup, depth: int, parents: list[ListIte
 
 
 def _block_line(run: HybridRun, block: Any, depth: int, parents: list[ListItem], out: list[_Line]) -> bool:
-    """Append the line of a block inside a list item (a paragraph, a picture), under that item; False if none can be.
+    """Append the lines of a block inside a list item (a paragraph, a picture, a table, code); False if none can be.
 
     A block that writes no text (a picture without caption) has an empty line, left
-    out of the text; one that writes one line of text is a line of its own, indented
-    under its item (a Markdown continuation); a table, a group, or a block of several
-    lines is not (the list is then split at element boundaries).
+    out of the text; one that writes text is a line of its own, indented under its
+    item (a Markdown continuation); a block of several lines (a table's rows, a fenced
+    code block) has each of its lines indented so (:func:`_indent_lines`). A group
+    (other than a nested list) is not a block: the list is then split at element
+    boundaries.
     """
-    if isinstance(block, (TableItem, GroupItem)) or not isinstance(block, DocItem):
+    if isinstance(block, GroupItem) or not isinstance(block, DocItem):
         return False
-    text = run.item_text(block)
-    if "\n" in text.strip():
-        return False
-    out.append(_Line(block, depth, text.strip(), parents))
+    text = run.item_text(block).strip("\n")
+    out.append(_Line(block, depth, text if "\n" in text else text.strip(), parents))
     return True
 
 
@@ -151,14 +157,15 @@ def _inline_of(item: Any, doc: DoclingDocument) -> InlineGroup | None:
     """The inline run that is a list item's text: its only child (see :func:`inline_group_of`), or its first.
 
     An item without text of its own whose first child is an inline group and whose
-    other children are nested lists reads as that run, then the nested items.
+    other children are nested lists or blocks (a table, a picture, code) reads as that
+    run, then the nested items and blocks.
     """
     group = inline_group_of(item, doc)
     if group is not None or not isinstance(item, ListItem) or item.text or not item.children:
         return group
     first = item.children[0].resolve(doc)
     rest = [ref.resolve(doc) for ref in item.children[1:]]
-    if isinstance(first, InlineGroup) and all(isinstance(sub, ListGroup) for sub in rest):
+    if isinstance(first, InlineGroup) and not any(isinstance(sub, InlineGroup) for sub in rest):
         return first
     return None
 
@@ -224,16 +231,58 @@ def split_list_piece(run: HybridRun, piece: Piece) -> list[Piece] | None:
             kept = [it for it in piece.items if lo <= owner[it.self_ref] < hi]
             texts = _indented(lines, lo, hi, indent)
             return Piece(text="\n".join(texts), items=kept, headings=headings, origin=piece.origin,
-                         heading_items=piece.heading_items, text_tokens=_joined_count(run, texts))  # fmt: skip
+                         heading_items=piece.heading_items, text_tokens=_joined_count(run, texts),
+                         item_path=min(len(lines[lo].parents), len(headings or ())))  # fmt: skip
 
         fit = _last_fitting(run, window, lines, i + 1, end, indent)
         if fit < end:
             # cut before the shallowest item of the window (the last one of that depth)
             best = max(range(i + 1, fit + 1), key=lambda k: (-lines[k].depth, k)) if fit > i + 1 else fit
             fit = best
-        out.append(window(fit))
+        out.append(_widened(run, window(fit), piece, lines[i]))
         i = fit
     return out
+
+
+def _widened(run: HybridRun, window: Piece, piece: Piece, first: _Line) -> Piece:
+    """``window`` with the entries of its full path that :func:`_window_path` left out put back while it fits.
+
+    :func:`_window_path` keeps the innermost entries within half of ``max_tokens`` before
+    the window's text is known; the window often leaves room for more (a section heading
+    of one token). The left-out entries are tried outermost first, each kept when the
+    window still fits ``max_tokens`` (a window of one item over the budget: while the path
+    stays within half of it, as :func:`_window_path` allows); those still left out are named in
+    ``headings_dropped`` (tester's finding 10 of issue 45: the section heading was dropped
+    with 14 to 28 tokens to spare, and ``headings_dropped`` stayed None).
+    """
+    sections = list(piece.headings or [])
+    full = [*sections, *(parent_text(p, run.doc) for p in first.parents)]
+    have = list(window.headings or [])
+    if not first.parents or have == full:
+        return window
+    shortened = bool(have) and have[-1].endswith(" …") and have[-1] not in full
+    inner = len(have) - shortened  # the entries kept whole: the last ones of the path
+    kept_whole = full[len(full) - inner :] if inner else []
+    candidates = full[: len(full) - inner - shortened]
+    whole_fits = run.ctx_count(window) <= run.max
+    chosen: list[str] = []
+    for entry in candidates:
+        path = [*chosen, entry, *have]
+        if whole_fits:
+            fits = run.ctx_count(replace(window, headings=path)) <= run.max
+        else:  # a window of one item over the budget, split at sentence ends next: the path within half of it
+            fits = run.headings_cost(path) <= run.max // 2
+        if fits:
+            chosen.append(entry)
+    dropped = [e for e in candidates if e not in chosen] + ([full[len(full) - inner - 1]] if shortened else [])
+    headings = [*chosen, *have] or None
+    parents_kept = sum(1 for e in chosen if full.index(e) >= len(sections)) + len(kept_whole) + shortened
+    return replace(
+        window,
+        headings=headings,
+        item_path=min(parents_kept, len(first.parents)),
+        headings_dropped=[*(piece.headings_dropped or []), *dropped] or None,
+    )
 
 
 def _window_path(run: HybridRun, piece: Piece, first: _Line) -> list[str] | None:
@@ -281,7 +330,7 @@ def _last_fitting(run: HybridRun, window: Any, lines: list[_Line], lo: int, hi: 
     """
     first = lo - 1
     base = lines[first].depth
-    texts = [" " * (indent * (ln.depth - base)) + ln.text for ln in lines[first:hi]]
+    texts = [_indent_lines(ln.text, indent * (ln.depth - base)) for ln in lines[first:hi]]
     counts = run.count_many(texts)
     overhead = run.ctx_count(window(lo)) - counts[0]
     running = counts[0]
@@ -313,7 +362,15 @@ def _indent(run: HybridRun) -> int:
 def _indented(lines: list[_Line], lo: int, hi: int, indent: int) -> list[str]:
     """The lines ``lo:hi``, each indented by its depth below the shallowest of them."""
     base = min(ln.depth for ln in lines[lo:hi])
-    return [" " * (indent * (ln.depth - base)) + ln.text for ln in lines[lo:hi]]
+    return [_indent_lines(ln.text, indent * (ln.depth - base)) for ln in lines[lo:hi]]
+
+
+def _indent_lines(text: str, spaces: int) -> str:
+    """``text`` with each of its non-blank lines indented by ``spaces`` (a block's lines under its list item)."""
+    if "\n" not in text:
+        return " " * spaces + text
+    pad = " " * spaces
+    return "\n".join(pad + line if line.strip() else line for line in text.split("\n"))
 
 
 def _owners(items: list[Any], lines: list[_Line], doc: DoclingDocument) -> dict[str, int] | None:
@@ -328,11 +385,16 @@ def _owners(items: list[Any], lines: list[_Line], doc: DoclingDocument) -> dict[
         for ref in getattr(ln.item, "captions", None) or ():
             index.setdefault(ref.cref, k)
     out: dict[str, int] = {}
+    last = 0
     for it in items:
         node: Any = it
         while node is not None and node.self_ref not in index:
             node = node.parent.resolve(doc) if node.parent is not None else None
         if node is None:
-            return None
-        out[it.self_ref] = index[node.self_ref]
+            if (getattr(it, "text", None) or "").strip():
+                return None
+            # an item that writes no line (a list item of zero-width spaces only): kept with the line before it
+            out[it.self_ref] = last
+            continue
+        last = out[it.self_ref] = index[node.self_ref]
     return out

@@ -9,12 +9,13 @@ joins two pieces for both.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import replace
 from itertools import groupby
 from typing import TYPE_CHECKING, Any
 
-from docling_core.types.doc import DocItemLabel, TableItem, TextItem
+from docling_core.types.doc import CodeItem, DocItemLabel, TableItem, TextItem
 
 from docchunk.chunkers.doc.lead_in import is_trailing_note
 from docchunk.chunkers.doc.piece import Piece, pages_of
@@ -288,7 +289,7 @@ def _best_neighbour(run: HybridRun, ps: list[Piece], i: int, whole: set[str | No
 
 
 def _may_join(run: HybridRun, a: Piece, b: Piece, whole: set[str | None]) -> bool:
-    if b.heading_only:
+    if b.heading_only or _nesting_apart(a, b):
         return False
     if a.table_rows is not None and b.table_rows is not None and _table_ref(a) != _table_ref(b):
         # rows of two tables only when both are whole (the merged piece has no table_rows)
@@ -301,20 +302,59 @@ def _table_ref(piece: Piece) -> str | None:
     return next((it.self_ref for it in piece.items if isinstance(it, TableItem)), None)
 
 
-def join_pieces(run: HybridRun, a: Piece, b: Piece) -> Piece:
-    """``a`` then ``b`` as one piece; headings not shared go into the text."""
+def _common(a: list[str], b: list[str]) -> int:
+    """The length of the longest common prefix of two heading paths."""
+    k = 0
+    while k < min(len(a), len(b)) and a[k] == b[k]:
+        k += 1
+    return k
+
+
+def _nesting_apart(a: Piece, b: Piece) -> bool:
+    """Whether joining ``a`` and ``b`` would write a list window's parent items into the text (``item_path``).
+
+    Windows of a nested list are written relative to their first item, under their
+    parent items in ``headings``; joined with a piece of another path, their lines would
+    lose their nesting and the parent path (perhaps shortened to its first words and
+    ``…``) would become text (tester's findings 6 and 8 of issue 45).
+    """
     ha, hb = a.headings or [], b.headings or []
-    common = 0
-    while common < min(len(ha), len(hb)) and ha[common] == hb[common]:
-        common += 1
+    common = _common(ha, hb)
+    return any(p.item_path and common < len(h) for h, p in ((ha, a), (hb, b)))
+
+
+def join_pieces(run: HybridRun, a: Piece, b: Piece) -> Piece:
+    """``a`` then ``b`` as one piece; headings not shared go into the text, each once.
+
+    The headings of ``b`` that the text already has in effect at the end of ``a``
+    (``end_headings``: written there by an earlier join) are not written again, nor
+    the ones a text of ``b`` starts with (a heading that reads as content is the first
+    line of its section's text) or that ``a`` ends with.
+    """
+    ha, hb = a.headings or [], b.headings or []
+    common = _common(ha, hb)
+    lead = b.lead_headings or []
+    in_effect = max(common, _common(a.end_headings or ha, [*hb, *lead]))
     # b's caption stays in captions only when no text of a would stand between it and b's whole rows (issue 46):
     # else it is written in the text, directly before them (a piece of a split row keeps it in captions)
     own_a = bool(a.captions) or (bool(a.text) and b.table_cols is None)  # b's caption then goes in the text
     captions = a.captions if a.captions == b.captions or not b.captions else None if own_a else b.captions
+    texts = [(a.text, anchors_of(a)), (b.text, anchors_of(b))]
+    seam = _code_seam(a, b) if common == len(ha) == len(hb) and not a.captions and not b.captions else None
+    if seam is not None:  # two pieces of one fenced code block: one block again, without the fences between
+        cut_a, cut_b = seam
+        moved = tuple((pos - cut_b, ref, start, n) for pos, ref, start, n in texts[1][1])
+        texts = [(a.text[:cut_a], texts[0][1]), (b.text[cut_b:], moved)]
     parts: list[tuple[str, Any]] = []
-    for part, extra in ((a, ha[common:]), (b, _not_ending(a.text, hb[common:]))):
+    written = lead[: max(in_effect - len(hb), 0)]  # b's first lines, headings already in effect at a's end
+    prefix = "\n".join(written) + "\n" if written else ""
+    if prefix and texts[1][0].startswith(prefix) and all(pos >= len(prefix) for pos, *_ in texts[1][1]):
+        moved = tuple((pos - len(prefix), ref, start, n) for pos, ref, start, n in texts[1][1])
+        texts[1] = (texts[1][0][len(prefix) :], moved)
+    extras = (_not_starting(a.text, ha[common:]), _not_starting(b.text, _not_ending(a.text, hb[in_effect:])))
+    for part, extra, own_text in zip((a, b), extras, texts, strict=True):
         own = [] if captions is not None or not part.captions else list(part.captions)
-        parts += [(t, ()) for t in (*extra, *own)] + [(part.text, anchors_of(part))]
+        parts += [(t, ()) for t in (*extra, *own)] + [own_text]
     parts = [(t, anchors) for t, anchors in parts if t]
     rows = _joined_rows(a, b)
     text = run.delim.join(t for t, _ in parts)
@@ -329,7 +369,43 @@ def join_pieces(run: HybridRun, a: Piece, b: Piece) -> Piece:
         table_cols=joined_cols(a, b) if rows is not None else None,
         headings_dropped=a.headings_dropped or b.headings_dropped,
         table_context_dropped=a.table_context_dropped or b.table_context_dropped,
+        item_path=a.item_path if common == len(ha) else b.item_path if common == len(hb) else 0,
+        end_headings=None if (b.end_headings or hb) == ha[:common] else list(b.end_headings or hb),
+        lead_headings=[*ha[common:], *(a.lead_headings or [])] or None if extras[0] == ha[common:] else None,
     )
+
+
+_CLOSING_TAIL = re.compile(r"\n(`{3,}|~{3,})\Z")
+_OPENING_HEAD = re.compile(r"(`{3,}|~{3,})[^\n]*\n")
+
+
+def _code_seam(a: Piece, b: Piece) -> tuple[int, int] | None:
+    """Where ``a``'s closing fence starts and ``b``'s opening fence line ends, when they are pieces of one block.
+
+    A split code block closes its fence at the end of each piece and reopens it at the
+    start of the next (:func:`~docchunk.markup.fences.reopened_fences`); that markup is in
+    no anchor. Joined again, the two pieces are one block: the markup between them goes
+    (tester's finding 7 of issue 45: ```` ``` ```` closed and reopened mid-chunk, and the
+    code's span did not slice). None when ``a`` and ``b`` do not meet so.
+    """
+    tail, head = _CLOSING_TAIL.search(a.text), _OPENING_HEAD.match(b.text)
+    if tail is None or head is None or tail.group(1) != head.group(1):
+        return None
+    left, right = anchors_of(a), anchors_of(b)
+    if not left or not right or left[-1][1] != right[0][1]:
+        return None
+    if any(pos + n > tail.start() for pos, _, _, n in left) or any(pos < head.end() for pos, _, _, _ in right):
+        return None
+    code = next((it for it in b.items if it.self_ref == right[0][1]), None)
+    return (tail.start(), head.end()) if isinstance(code, CodeItem) else None
+
+
+def _not_starting(text: str, headings: list[str]) -> list[str]:
+    """``headings`` without the trailing ones that ``text`` already starts with (one per line)."""
+    for k in range(len(headings)):
+        if text.startswith("\n".join(headings[k:])) and text[len("\n".join(headings[k:])) :][:1] in ("", "\n"):
+            return headings[:k]
+    return headings
 
 
 def _not_ending(text: str, headings: list[str]) -> list[str]:

@@ -74,6 +74,15 @@ class Piece:
     # a code item for the code chunking strategy: None, or the final chunks (compat mode),
     # or [] until the chunker chunks the code with its budget (default mode)
     code_chunks: list[CodeChunk] | None = None
+    # default mode: how many entries at the end of ``headings`` are the parent items of a list window
+    # (list_split): context of its nesting, never written into a text by a merge
+    item_path: int = 0
+    # default mode: the heading path in effect at the end of ``text`` when a merge wrote headings into
+    # it (the last part's path); None when it is ``headings``
+    end_headings: list[str] | None = None
+    # default mode: the headings a merge wrote as the first lines of ``text`` (the path below
+    # ``headings`` at its start); None when it starts with its own text
+    lead_headings: list[str] | None = None
     # (text, anchors): where items' texts are in ``text`` (see chunkers/doc/provenance.py); stale
     # (and aligned again from the items) once ``text`` is not the text they were made for
     anchors: tuple[str, tuple[Anchor, ...]] | None = None
