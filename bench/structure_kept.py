@@ -108,18 +108,24 @@ def flattened(doc: Any, chunks: list[Any], contexts: list[str]) -> int:
 
 
 def sibling_paths(doc: Any, chunks: list[Any]) -> int:
-    """Chunks whose heading path holds a heading followed by one of the same or a higher level."""
-    levels: dict[str, int] = {}
+    """Chunks whose heading path holds a heading followed by one of the same or a higher level.
+
+    Two headings may share a text at different levels (``Summary`` under two parts, once
+    at level 2, once at 3): a step counts only when no level of the later heading's text
+    is deeper than some level of the earlier one's (it counted such paths, a tester
+    found, issue 46).
+    """
+    levels: dict[str, set[int]] = {}
     for it in doc.texts:
         label = str(getattr(it, "label", ""))
         if label.endswith("title"):
-            levels.setdefault(it.text, 0)
+            levels.setdefault(it.text, set()).add(0)
         elif label.endswith("section_header"):
-            levels.setdefault(it.text, getattr(it, "level", 1))
+            levels.setdefault(it.text, set()).add(getattr(it, "level", 1))
     count = 0
     for chunk in chunks:
         path = [levels.get(h) for h in chunk.meta.headings or []]
-        if any(a is not None and b is not None and b <= a for a, b in pairwise(path)):
+        if any(a and b and max(b) <= min(a) for a, b in pairwise(path)):
             count += 1
     return count
 
@@ -186,8 +192,16 @@ def lead_sentence(text: str) -> str:
 
 
 def leads_apart(doc: Any, chunks: list[Any], contexts: list[str]) -> int:
-    """Tables whose lead-in sentence (:func:`lead_sentence`) is in no ``contextualize()`` of a chunk of the table."""
+    """Tables whose lead-in sentence (:func:`lead_sentence`) is in no ``contextualize()`` of a chunk of the table.
+
+    Also counted: a table's trailing note (the paragraph directly after it that reads as
+    a note, ``Source: survey A.``; docchunk's ``is_trailing_note``) that is in a chunk of
+    another table and in none of its own (issue 46 finding 13: it opened the next
+    table's chunk).
+    """
     from docling_core.types.doc import TableItem, TextItem
+
+    from docchunk.chunkers.doc.lead_in import is_trailing_note
 
     count = 0
     previous = None
@@ -196,6 +210,13 @@ def leads_apart(doc: Any, chunks: list[Any], contexts: list[str]) -> int:
             lead = lead_sentence(previous.text)
             mine = [ctx for c, ctx in zip(chunks, contexts, strict=True) if any(it is item for it in c.meta.doc_items)]
             if mine and not any(lead in ctx for ctx in mine):
+                count += 1
+        if isinstance(item, TextItem) and isinstance(previous, TableItem) and is_trailing_note(item.text):
+            # by item, not text: the notes of a report's tables often read the same (``Source: accounts.``)
+            held = [c.meta.doc_items for c in chunks if any(it is item for it in c.meta.doc_items)]
+            own = any(any(it is previous for it in items) for items in held)
+            other = any(isinstance(it, TableItem) and it is not previous for items in held for it in items)
+            if other and not own:
                 count += 1
         if isinstance(item, (TableItem, TextItem)):
             previous = item

@@ -50,3 +50,41 @@ def test_split_runs_finds_fragments_in_order():
     assert bench._in_order("Area is A= r2.\n- Next item.", ["Area is", "A= r2", "."]) == (0, 13)
     assert bench._in_order("Area is\nA= r2.", ["Area is", "A= r2"]) == (0, 8)
     assert bench._in_order("A b", ["b", "A"]) is None
+
+
+def test_sibling_paths_reads_a_heading_text_at_each_of_its_levels():
+    """Headings sharing a text at two levels (``Summary`` at 1, then at 2 under ``Part one``) made a path count."""
+    from docling_core.types.doc import DocItemLabel, DoclingDocument
+
+    import docchunk
+
+    bench = _bench()
+    doc = DoclingDocument(name="summaries")
+    doc.add_heading("Summary", level=1)  # first met at level 1
+    doc.add_text(DocItemLabel.TEXT, "An early summary of the year.")
+    doc.add_heading("Part one", level=1)
+    doc.add_heading("Summary", level=2)
+    doc.add_text(DocItemLabel.TEXT, "The summary of part one.")
+    chunks = list(docchunk.HybridChunker(max_tokens=64, merge_peers=False).chunk(doc))
+    assert any(c.meta.headings == ["Part one", "Summary"] for c in chunks)
+    assert bench.sibling_paths(doc, chunks) == 0
+
+
+def test_leads_apart_counts_a_trailing_note_in_the_next_tables_chunk():
+    """A table's ``Source:`` note that opens the next table's chunk counts (issue 46 finding 13)."""
+    from docling_core.transforms.chunker.hierarchical_chunker import DocChunk, DocMeta
+    from docling_core.types.doc import DocItemLabel, DoclingDocument
+
+    from tests.helpers import make_table
+
+    bench = _bench()
+    doc = DoclingDocument(name="surveys")
+    doc, first = make_table([["Question", "Answer"], ["Q1", "yes"]], doc=doc)
+    note = doc.add_text(DocItemLabel.TEXT, "Source: survey A, 2026.")
+    doc, second = make_table([["Question", "Answer"], ["Q1", "no"]], doc=doc)
+    right = [DocChunk(text="Q1: yes\nSource: survey A, 2026.", meta=DocMeta(doc_items=[first, note])),
+             DocChunk(text="Q1: no", meta=DocMeta(doc_items=[second]))]  # fmt: skip
+    wrong = [DocChunk(text="Q1: yes", meta=DocMeta(doc_items=[first])),
+             DocChunk(text="Source: survey A, 2026.\nQ1: no", meta=DocMeta(doc_items=[note, second]))]  # fmt: skip
+    assert bench.leads_apart(doc, right, [c.text for c in right]) == 0
+    assert bench.leads_apart(doc, wrong, [c.text for c in wrong]) == 1

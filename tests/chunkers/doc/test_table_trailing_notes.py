@@ -67,3 +67,44 @@ def test_trailing_note_rule():
     assert not is_trailing_note("Open incidents at quarter end.")
     assert not is_trailing_note("Table 2 lists the answers of survey B.")
     assert not is_trailing_note("Note: the following table lists the sites:")  # a lead-in wins
+
+
+# -- findings 11 and 12: a lead-in with a caption, a bold Caption-style lead-in ------------------
+
+
+@pytest.mark.parametrize(("tokenizer", "max_tokens"), [("minilm", 64), ("minilm", 256), ("cl100k", 128)])
+def test_the_caption_stands_directly_before_its_rows_after_the_lead_in(tokenizer, max_tokens, minilm_dir, cl100k):
+    """A tester's HTML: lead-in, ``<caption>``, rows came out caption, lead-in, rows (finding 11)."""
+    doc = DoclingDocument(name="revenue")
+    doc.add_heading("Financial statements", level=1)
+    lead = "The following table presents revenue:"
+    doc.add_text(DocItemLabel.TEXT, lead)
+    grid = [["Segment", "2026"], *[[f"Segment {k}", str(k * 11)] for k in range(4)]]
+    doc, _ = make_table(grid, doc=doc, caption="Table 1. Revenue by segment")
+    tok = docchunk.get_tokenizer(f"hf:{minilm_dir}" if tokenizer == "minilm" else cl100k)
+    chunker = docchunk.HybridChunker(tokenizer=tok, max_tokens=max_tokens)
+    chunks = list(chunker.chunk(doc))
+    lines = chunker.contextualize(chunks[0]).split("\n")
+    assert lines == ["Financial statements", lead, "Table 1. Revenue by segment", "Segment 0 (Segment): 2026 = 0",
+                     *[f"Segment {k} (Segment): 2026 = {k * 11}" for k in range(1, 4)]], lines  # fmt: skip
+    assert all(c.meta.token_count <= max_tokens for c in chunks)
+
+
+@pytest.mark.parametrize("max_tokens", [64, 256])
+def test_a_bold_caption_style_lead_in_after_a_paragraph_goes_with_its_table(max_tokens, minilm_dir):
+    """Word's "Caption" style is bold: ``**Table 1: ...**`` did not read as naming a table (finding 12)."""
+    from docling_core.types.doc import Formatting
+
+    doc = DoclingDocument(name="experiments")
+    doc.add_heading("Results", level=1)
+    doc.add_text(DocItemLabel.TEXT, "Audit warranty alpha control gamma tax report annual gamma product report gamma.")
+    for k in (1, 2):
+        doc.add_text(DocItemLabel.TEXT, f"Table {k}: Results of experiment {k}", formatting=Formatting(bold=True))
+        grid = [["Sample", "Mass", "Volume"], *[[f"S{k}{i}", str(i * 3), str(i * 7)] for i in range(1, 4)]]
+        doc, _ = make_table(grid, doc=doc)
+    chunker = docchunk.HybridChunker(tokenizer=docchunk.get_tokenizer(f"hf:{minilm_dir}"), max_tokens=max_tokens)
+    chunks = list(chunker.chunk(doc))
+    for k, table in enumerate(doc.tables, start=1):
+        first = next(c for c in chunks if any(it.self_ref == table.self_ref for it in c.meta.doc_items))
+        assert f"**Table {k}: Results of experiment {k}**" in first.text.split("\n"), [c.text for c in chunks]
+    assert all(c.meta.token_count <= max_tokens for c in chunks)

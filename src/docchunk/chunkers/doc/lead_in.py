@@ -59,9 +59,19 @@ _NAMES_TABLE = re.compile(
 )
 
 
+def _plain(text: str) -> str:
+    """``text`` stripped of spaces and of the Markdown emphasis marks around it (``**Table 1: ...**``).
+
+    Word's "Caption" style is bold: docling converts such a lead-in as a bold text item,
+    written ``**Table 1: Results of experiment 1**``, which did not start with ``Table``
+    (a tester's DOCX, issue 46 finding 12).
+    """
+    return text.strip().strip("*_~").strip()
+
+
 def is_lead_in(text: str) -> bool:
-    """Whether a paragraph reads as the lead-in of a table: it ends with ``:`` or names a table."""
-    stripped = text.strip()
+    """Whether a paragraph reads as the lead-in of a table: it ends with ``:`` or names a table (emphasis aside)."""
+    stripped = _plain(text)
     return bool(stripped) and (stripped.endswith(":") or _NAMES_TABLE.search(stripped) is not None)
 
 
@@ -90,10 +100,10 @@ def is_trailing_note(text: str) -> bool:
     Seen in a generated DOCX of two survey tables each followed by ``Source: survey
     A, 2026.`` (issue 46 finding 13: the note went to the next table's chunk).
     """
-    stripped = text.strip()
+    stripped = _plain(text)
     if not stripped or is_lead_in(stripped):
         return False
-    if stripped[0].islower() or _NOTE_START.match(stripped) is not None:
+    if stripped[0].islower() or _NOTE_START.match(text.strip()) is not None:  # a footnote's ``*`` kept
         return True
     return _REFERS_BACK.search(stripped) is not None
 
@@ -111,7 +121,7 @@ def lead_in_sentence(text: str) -> str | None:
     ``!`` or ``?`` followed by spaces and a capital or a digit. A paragraph of one
     sentence is its own lead-in sentence.
     """
-    stripped = text.strip()
+    stripped = _plain(text)
     if not is_lead_in(stripped):
         return None
     cuts = [m.end() for m in _SENTENCE_END.finditer(stripped)]
@@ -305,7 +315,8 @@ def _whole_lead_in(
     else:
         return None
     items = [before.items[-1], *table_piece.items]
-    in_text = replace(table_piece, text=lead + run.delim + table_piece.text, items=items, text_tokens=None)
+    text = _lead_then_caption(run, table_piece, lead, table_piece.text)
+    in_text = replace(table_piece, text=text, items=items, captions=None, text_tokens=None)
     if run.ctx_count(in_text) <= run.max:
         return rest, [in_text]
     cut = _fewer_rows_after(run, table_piece, lead, items)
@@ -325,10 +336,28 @@ def _fewer_rows_after(run: HybridRun, table_piece: Piece, lead: str, items: list
         run,
         table_piece,
         lambda body, rows: replace(
-            table_piece, text=lead + run.delim + body, items=items, table_rows=rows, text_tokens=None
+            table_piece,
+            text=_lead_then_caption(run, table_piece, lead, body),
+            items=items,
+            table_rows=rows,
+            captions=None,
+            text_tokens=None,
         ),
         lambda body, rows: replace(table_piece, text=body, table_rows=rows, text_tokens=None),
     )
+
+
+def _lead_then_caption(run: HybridRun, table_piece: Piece, lead: str, body: str) -> str:
+    """The text of a table's first piece with its lead-in paragraph: the lead-in, the caption, then the rows ``body``.
+
+    A caption stands directly before its own table's rows (issue 46, docling-core PR
+    #31): with the lead-in in the text, a caption left in ``captions`` would come
+    before the lead-in in ``contextualize()`` (a tester's HTML: ``Table 1. Revenue by
+    segment``, then ``The following table presents revenue:``, then the rows; finding
+    11), so it is written in the text after the lead-in, as :func:`join_pieces` writes
+    a caption that text would stand before, and the piece's ``captions`` are None.
+    """
+    return run.delim.join([lead, *(table_piece.captions or []), body])
 
 
 def _fewer_rows(run: HybridRun, piece: Piece) -> list[Piece] | None:
