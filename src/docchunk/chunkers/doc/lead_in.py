@@ -51,12 +51,17 @@ from docchunk.serialization.tables import ROW_SEP, TableRow, TableRows
 if TYPE_CHECKING:
     from docchunk.chunkers.doc.hybrid_run import HybridRun
 
-__all__ = ["attach_lead_ins", "is_lead_in", "is_trailing_note", "lead_in_sentence"]
+__all__ = ["attach_lead_ins", "is_lead_in", "is_paragraph", "is_trailing_note", "lead_in_sentence"]
 
 _NAMES_TABLE = re.compile(
     r"^\s*(?:table|tab\.)\s*[\dIVX]+|\b(?:following|below|next)\s+tables?\b|\btables?\s+(?:below|that follows)\b",
     re.IGNORECASE,
 )
+
+
+def is_paragraph(item: Any) -> bool:
+    """Whether ``item`` is a paragraph (a ``TextItem`` labelled text or paragraph): what may lead in a table."""
+    return isinstance(item, TextItem) and item.label in (DocItemLabel.TEXT, DocItemLabel.PARAGRAPH)
 
 
 def _plain(text: str) -> str:
@@ -227,7 +232,7 @@ def _with_lead_in(
     if before.headings != table_piece.headings:
         return None
     last = before.items[-1]
-    if not isinstance(last, TextItem) or last.label not in (DocItemLabel.TEXT, DocItemLabel.PARAGRAPH):
+    if not is_paragraph(last):
         return None
     if any(isinstance(it, TableItem) for it in before.items):
         return None

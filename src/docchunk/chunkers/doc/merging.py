@@ -15,9 +15,9 @@ from dataclasses import replace
 from itertools import groupby
 from typing import TYPE_CHECKING, Any
 
-from docling_core.types.doc import CodeItem, DocItemLabel, TableItem, TextItem
+from docling_core.types.doc import CodeItem, TableItem, TextItem
 
-from docchunk.chunkers.doc.lead_in import is_trailing_note
+from docchunk.chunkers.doc.lead_in import is_paragraph, is_trailing_note
 from docchunk.chunkers.doc.piece import Piece, pages_of
 from docchunk.chunkers.doc.provenance import anchors_of, join_anchors
 from docchunk.chunkers.doc.tables.pieces import joined_cols
@@ -108,7 +108,7 @@ def _opens_with_lead_in(table_piece: Piece) -> bool:
     for item in table_piece.items:
         if isinstance(item, TableItem):
             return False
-        if isinstance(item, TextItem) and item.label in (DocItemLabel.TEXT, DocItemLabel.PARAGRAPH):
+        if is_paragraph(item):
             return True
     return False
 
