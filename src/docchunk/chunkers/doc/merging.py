@@ -343,14 +343,12 @@ def join_pieces(run: HybridRun, a: Piece, b: Piece) -> Piece:
     seam = _code_seam(a, b) if common == len(ha) == len(hb) and not a.captions and not b.captions else None
     if seam is not None:  # two pieces of one fenced code block: one block again, without the fences between
         cut_a, cut_b = seam
-        moved = tuple((pos - cut_b, ref, start, n) for pos, ref, start, n in texts[1][1])
-        texts = [(a.text[:cut_a], texts[0][1]), (b.text[cut_b:], moved)]
+        texts = [(a.text[:cut_a], texts[0][1]), (b.text[cut_b:], _shifted(texts[1][1], cut_b))]
     parts: list[tuple[str, Any]] = []
     written = lead[: max(in_effect - len(hb), 0)]  # b's first lines, headings already in effect at a's end
     prefix = "\n".join(written) + "\n" if written else ""
     if prefix and texts[1][0].startswith(prefix) and all(pos >= len(prefix) for pos, *_ in texts[1][1]):
-        moved = tuple((pos - len(prefix), ref, start, n) for pos, ref, start, n in texts[1][1])
-        texts[1] = (texts[1][0][len(prefix) :], moved)
+        texts[1] = (texts[1][0][len(prefix) :], _shifted(texts[1][1], len(prefix)))
     extras = (_not_starting(a.text, ha[common:]), _not_starting(b.text, _not_ending(a.text, hb[in_effect:])))
     for part, extra, own_text in zip((a, b), extras, texts, strict=True):
         own = [] if captions is not None or not part.captions else list(part.captions)
@@ -373,6 +371,11 @@ def join_pieces(run: HybridRun, a: Piece, b: Piece) -> Piece:
         end_headings=None if (b.end_headings or hb) == ha[:common] else list(b.end_headings or hb),
         lead_headings=[*ha[common:], *(a.lead_headings or [])] or None if extras[0] == ha[common:] else None,
     )
+
+
+def _shifted(anchors: Any, cut: int) -> tuple[Any, ...]:
+    """Text anchors ``(pos, ref, start, n)`` of a text whose first ``cut`` characters are dropped."""
+    return tuple((pos - cut, ref, start, n) for pos, ref, start, n in anchors)
 
 
 _CLOSING_TAIL = re.compile(r"\n(`{3,}|~{3,})\Z")
