@@ -125,3 +125,63 @@ def test_heading_written_by_an_earlier_merge_is_not_written_again(minilm):
     chunks = list(chunker.chunk(doc))
     assert _repeated_lines(chunker, chunks) == []
     assert lost_texts(doc, chunks) == []
+
+
+def _lines_over_headings(doc, chunker, chunks) -> list[str]:
+    """Heading texts on more lines of a chunk's ``contextualize()`` than ``doc`` has headings of that text."""
+    from docling_core.types.doc import SectionHeaderItem, TitleItem
+
+    headings = Counter(it.text for it in doc.texts if isinstance(it, (TitleItem, SectionHeaderItem)))
+    out = []
+    for chunk in chunks:
+        lines = Counter(chunker.contextualize(chunk).split("\n"))
+        out += [h for h, n in headings.items() if lines[h] > n]
+    return out
+
+
+def test_content_headings_carrying_the_path_below_them_are_written_once(minilm):
+    """The tester's ``html_deep_headings``: a title, five sub-headings that read as content, then a paragraph.
+
+    The walk writes the six headings as the section's first lines, in a piece whose path is
+    theirs; merged (``min_tokens``) with the section of two "Same" headings after it, the five
+    under the title were written again before them (each heading twice in one text).
+    """
+    from docling_core.types.doc import DocItemLabel, DoclingDocument
+
+    words = "Delivery warranty region tax service invoice growth quarter market alpha audit beta".split()
+    doc = DoclingDocument(name="deep")
+    doc.add_title(f"Heading level 1 {' '.join(words[:6])}.")
+    for level in range(1, 6):
+        doc.add_heading(f"Heading level {level + 1} {' '.join(words[level : level + 6])}.", level=level)
+    doc.add_text(DocItemLabel.TEXT, " ".join(words * 3) + ".")
+    doc.add_heading("Same", level=1)
+    doc.add_heading("Same", level=2)
+    doc.add_text(DocItemLabel.TEXT, "Text under same same.")
+    chunker = _chunker(minilm, 256)
+    chunks = list(chunker.chunk(doc))
+    assert _lines_over_headings(doc, chunker, chunks) == []
+    assert not lost_texts(doc, chunks) and span_faults(doc, chunks) == []
+
+
+def test_content_headings_a_text_ends_with_are_not_written_again_by_a_later_merge(cl100k):
+    """The tester's ``md_long_heading``: two "Overview" headings end a piece's text, and the next opens with them.
+
+    A merge (``min_tokens``) of the piece under the two headings with the one after wrote the
+    headings as its first lines; merged again with the piece before, whose text already ends
+    with them, "Overview" was on four lines of one text.
+    """
+    from docling_core.types.doc import DocItemLabel, DoclingDocument
+
+    words = "Region warranty report region quality service delta gamma invoice report quarter customer".split()
+    doc = DoclingDocument(name="long heading")
+    doc.add_title(" ".join(words * 6) + ".")
+    doc.add_text(DocItemLabel.TEXT, "Body text under a very long heading.")
+    doc.add_heading("Overview", level=1)
+    doc.add_heading("Overview", level=2)
+    doc.add_text(DocItemLabel.TEXT, "Nested same-name.")
+    doc.add_heading("Short", level=1)
+    doc.add_text(DocItemLabel.TEXT, "Short section text.")
+    chunker = docchunk.HybridChunker(tokenizer=cl100k, max_tokens=128, min_tokens=64)
+    chunks = list(chunker.chunk(doc))
+    assert _lines_over_headings(doc, chunker, chunks) == []
+    assert not lost_texts(doc, chunks) and span_faults(doc, chunks) == []
