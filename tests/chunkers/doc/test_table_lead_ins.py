@@ -66,3 +66,29 @@ def test_a_small_lead_in_that_fits_with_no_row_of_its_table_stays_apart_under_mi
     chunks = list(docchunk.HybridChunker(tokenizer=tok, max_tokens=64, min_tokens=32).chunk(doc))
     assert [c.text for c in chunks][:2] == ["Staff (Cost): 2025 = 400\nRent (Cost): 2025 = 120", lead]
     assert all(c.meta.token_count <= 64 for c in chunks)
+
+
+def inline_lead_in_doc() -> DoclingDocument:
+    """A Node.js API page's lead-in: one sentence of fragments (text, inline code, ``:``) before a table."""
+    doc = DoclingDocument(name="dns")
+    doc.add_heading("dnsPromises.resolve(hostname[, rrtype])", level=2)
+    group = doc.add_inline_group()
+    doc.add_text(label=DocItemLabel.TEXT, text="The type of the results varies based on", parent=group)
+    doc.add_code(text="rrtype", parent=group)
+    doc.add_text(label=DocItemLabel.TEXT, text=":", parent=group)
+    make_table([["rrtype", "Result type"]] + [[f"'T{i}'", "{Object}"] for i in range(12)], doc=doc)
+    return doc
+
+
+@pytest.mark.parametrize("max_tokens", [64, 256])
+def test_a_lead_in_of_inline_fragments_goes_whole_not_as_its_last_colon(max_tokens, minilm_dir):
+    """The lead-in was read as the paragraph's last fragment, ``:``: written as the table's caption
+    (a ``:`` line before the rows at 256 tokens, ``captions == [":"]`` at 64). It is the whole sentence."""
+    chunker = docchunk.HybridChunker(tokenizer=docchunk.get_tokenizer(f"hf:{minilm_dir}"), max_tokens=max_tokens)
+    chunks = list(chunker.chunk(inline_lead_in_doc()))
+    sentence = "The type of the results varies based on rrtype:"
+    first = next(c for c in chunks if any(isinstance(it, TableItem) for it in c.meta.doc_items))
+    assert sentence in chunker.contextualize(first)
+    for chunk in chunks:
+        assert ":" not in chunk.text.split("\n")
+        assert ":" not in (chunk.meta.__dict__.get("captions") or [])

@@ -28,12 +28,14 @@ PIECES = [
     "1. First", "2. Second", "U.S. policy changed.", "a", "Revenue grew by 12.5% in the year.",
     "naïve café visitors left.", "emoji😀 ended.", "Section 7. Then more.",
 ]  # fmt: skip
+# CJK full stops, also next to Western marks
+CJK_PIECES = ["今天很好。", "真的？！", "「好。」", "Mixed.。", "。.", "」？."]
 GAPS = [" ", " ", " ", "  ", "\t", " \t "]
 
 
 @st.composite
-def sentence_text(draw) -> str:
-    parts = draw(st.lists(st.sampled_from(PIECES), min_size=1, max_size=40))
+def sentence_text(draw, cjk: bool = False) -> str:
+    parts = draw(st.lists(st.sampled_from(PIECES + CJK_PIECES if cjk else PIECES), min_size=1, max_size=40))
     out = [parts[0]]
     for p in parts[1:]:
         out += [draw(st.sampled_from(GAPS)), p]
@@ -45,8 +47,10 @@ def _cuts(text: str) -> list[int]:
 
 
 @settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(text=sentence_text(), data=st.data())
+@given(text=sentence_text(cjk=True), data=st.data())
 @example(text="Alpha beta. 4.2. Results were good. 5. Next", data=None)
+@example(text="」？. 」. x", data=None)  # a run of Western and CJK marks: each of its candidates counts
+@example(text="今天很好。 Then. 真的？！x", data=None)  # a CJK end's cut is before the whitespace after it
 def test_backward_search_finds_the_forward_cut(text, data):
     cuts = _cuts(text)
     starts = [0, *cuts]

@@ -41,11 +41,12 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from docling_core.types.doc import DocItemLabel, TableItem
-from docling_core.types.doc.document import TextItem
+from docling_core.types.doc.document import InlineGroup, ListItem, TextItem
 
 from docchunk.chunkers.doc.piece import Piece
 from docchunk.chunkers.doc.tables.pack import table_pieces
 from docchunk.chunkers.doc.tables.pieces import table_rows_of, under_path
+from docchunk.serialization.inline import plain_inline_text
 from docchunk.serialization.tables import ROW_SEP, TableRow, TableRows
 
 if TYPE_CHECKING:
@@ -236,13 +237,13 @@ def _with_lead_in(
         return None
     if any(isinstance(it, TableItem) for it in before.items):
         return None
-    lead = run.item_text(last)
+    size, lead = _last_paragraph(run, before)
     sentence = lead_in_sentence(lead)
     if sentence is None and (not between or is_trailing_note(lead)):
         return None
     if row_pieces is not None:
         return _split_row_again(run, before, row_pieces, sentence) if sentence is not None else None
-    whole = _whole_lead_in(run, before, table_piece, lead)
+    whole = _whole_lead_in(run, before, table_piece, lead, size)
     if whole is not None or sentence is None:
         return whole
     # the paragraph goes nowhere whole: its lead-in sentence is the context of the table's first piece,
@@ -309,17 +310,49 @@ def _split_row_again(
     return None
 
 
+def _last_paragraph(run: HybridRun, before: Piece) -> tuple[int, str]:
+    """(how many of ``before``'s last items are its last paragraph, that paragraph's text).
+
+    A paragraph is one text item, or an inline group (the fragments of one sentence:
+    text, inline code, bold ...) that is not a list item's text: its fragments are the
+    piece's last items, its text the one line :func:`plain_inline_text` writes. Read as
+    its last fragment, the lead-in of a Node.js API page (``... varies based on
+    `rrtype`:``) was ``:``, written as the table's caption (issue 46).
+    """
+    doc = run.doc
+    group = _inline_paragraph(before.items[-1], doc)
+    if group is None:
+        return 1, run.item_text(before.items[-1])
+    size = 0
+    while size < len(before.items) and _inline_paragraph(before.items[-1 - size], doc) is group:
+        size += 1
+    return size, plain_inline_text(group, doc)
+
+
+def _inline_paragraph(item: Any, doc: Any) -> InlineGroup | None:
+    """The outermost inline group ``item`` is a fragment of, when that group is a paragraph (not a list item's text)."""
+    group = None
+    node = item.parent.resolve(doc) if item.parent is not None else None
+    while isinstance(node, InlineGroup):
+        group = node
+        node = node.parent.resolve(doc) if node.parent is not None else None
+    return None if group is None or isinstance(node, ListItem) else group
+
+
 def _whole_lead_in(
-    run: HybridRun, before: Piece, table_piece: Piece, lead: str
+    run: HybridRun, before: Piece, table_piece: Piece, lead: str, size: int = 1
 ) -> tuple[Piece | None, list[Piece]] | None:
-    """The whole lead-in paragraph ``lead`` moved into the table's first piece, or None when it cannot go."""
-    if before.text == lead:
+    """The whole lead-in paragraph ``lead`` (``before``'s last ``size`` items) moved into the table's first piece.
+
+    None when it cannot go.
+    """
+    if before.text == lead and size == len(before.items):
         rest = None
-    elif before.text.endswith(run.delim + lead) and len(before.items) > 1:
-        rest = replace(before, text=before.text[: -len(run.delim + lead)], items=before.items[:-1], text_tokens=None)
+    elif before.text.endswith(run.delim + lead) and len(before.items) > size:
+        rest = replace(before, text=before.text[: -len(run.delim + lead)], items=before.items[:-size], text_tokens=None)
     else:
         return None
-    items = [before.items[-1], *table_piece.items]
+    items = [*before.items[-size:], *table_piece.items]
     text = _lead_then_caption(run, table_piece, lead, table_piece.text)
     in_text = replace(table_piece, text=text, items=items, captions=None, text_tokens=None)
     if run.ctx_count(in_text) <= run.max:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import accumulate, pairwise
 from typing import TYPE_CHECKING
 
@@ -19,7 +20,6 @@ from docchunk.chunkers.text.recursive_levels import (
     Cut,
     Pieces,
     Scan,
-    before_space,
     break_pieces,
     fence_hits,
     literal_hits,
@@ -35,8 +35,6 @@ from docchunk.chunkers.text.sentences import (
     line_ends,
     sentence_cut_after,
     sentence_cut_before,
-    sentence_end_after,
-    sentence_end_before,
 )  # fmt: skip
 from docchunk.chunkers.text.separators import FENCED_CODE, LANGCHAIN_SEPARATORS, LINE, RULES, SENTENCE, SETEXT_HEADING
 from docchunk.markup.fences import fence_lines, fenced_blocks, in_blocks
@@ -160,10 +158,12 @@ class Call:
         return self.literal(lo, hi, index, None)
 
     def literal(self, lo: int, hi: int, level: int, stop: int | None) -> Cut | Pieces | Scan | None:
-        """The split at the literal separators of levels ``level`` to ``stop - 1``.
+        r"""The split at the literal separators of levels ``level`` to ``stop - 1``.
 
         In character mode with separators kept at the start of pieces, a :class:`Scan`:
-        the groups are then found by searching the text, not by splitting it.
+        the groups are then found by searching the text, not by splitting it. Not for a
+        separator that can overlap itself (``"\n\n"`` in ``"\n\n\n"``): a search from the
+        right finds occurrences that the split, from the left, does not cut at.
         """
         if self.scan:
             text = self.text
@@ -172,6 +172,8 @@ class Call:
                 if not sep:
                     return split_once(self.separators, text, lo, hi, index, index + 1)
                 if text.find(sep, lo, hi) != -1:
+                    if _overlaps_itself(sep):
+                        return split_once(self.separators, text, lo, hi, index, index + 1)
                     return Scan(sep, index + 1)
             return None
         if self.breaks:
@@ -258,7 +260,7 @@ class Call:
                 self.groups.append((start, hi, hi - start, False))
                 return
             if sentences:
-                p = before_space(text, start, sentence_end_before(text, start, start + size))
+                p = sentence_cut_before(text, start, start + size, hi)
             elif lines and self.wraps is not None:
                 p = self.wraps.end_before(start, start + size, self.interiors)
             else:
@@ -268,7 +270,7 @@ class Call:
                 start = p
                 continue
             if sentences:
-                end = before_space(text, start, sentence_end_after(text, start, hi))
+                end = sentence_cut_after(text, start, hi)
             elif lines and self.wraps is not None:
                 end = self.wraps.end_after(start, hi, self.interiors)
             else:
@@ -499,6 +501,12 @@ def adds_up(call: Call, spans: Sequence[tuple[int, ...]], run: Sequence[int]) ->
             return False
     return True
 
+
+
+@lru_cache(maxsize=256)
+def _overlaps_itself(sep: str) -> bool:
+    """Whether two occurrences of ``sep`` can overlap: a proper prefix of it is also a suffix."""
+    return any(sep[:k] == sep[-k:] for k in range(1, len(sep)))
 
 
 def _interiors(lines: list[tuple[int, int, bool]], n: int) -> list[tuple[int, int, bool]]:

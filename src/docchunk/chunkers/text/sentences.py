@@ -14,8 +14,7 @@ from typing import NamedTuple
 from docchunk.markup.fences import in_blocks
 
 __all__ = [
-    "LineWraps", "line_ends", "line_start", "sentence_cut_after", "sentence_cut_before", "sentence_end_after",
-    "sentence_end_before", "sentence_ends",
+    "LineWraps", "line_ends", "line_start", "sentence_cut_after", "sentence_cut_before", "sentence_ends",
     "sentence_spans",
 ]  # fmt: skip
 
@@ -378,26 +377,13 @@ def _ending(text: str, match: re.Match[str], sentence_start: int) -> bool:
     return not _is_abbreviation(text, match.start(), sentence_start, match.end())
 
 
-def sentence_end_before(text: str, lo: int, hi: int) -> int:
-    """The last sentence end in ``text[lo:hi]``, as an offset in ``(lo, hi]``; -1 when there is none.
+def _candidates_before(text: str, lo: int, hi: int) -> Iterator[re.Match[str]]:
+    """The candidates of :data:`_CANDIDATE` whose marks start in ``text[lo:hi]``, from the right.
 
-    A sentence end follows :func:`sentence_spans`'s punctuation rules (line breaks are
-    not looked at), with the whitespace after it up to ``hi``. Found from the right,
-    so the cost follows the distance to it, not the length of the span: the sentence
-    level of :class:`docchunk.RecursiveChunker` in character mode.
-    """
-    for _, match in _candidates_before(text, lo, hi):
-        # the end's marks and closing quotes or brackets must all lie in the span ("dawn.|\"" is no end)
-        if match is not None and _marks_end(match) <= hi and _ending(text, match, lo) and min(match.end(), hi) > lo:
-            return min(match.end(), hi)
-    return -1
-
-
-def _candidates_before(text: str, lo: int, hi: int) -> Iterator[tuple[int, re.Match[str] | None]]:
-    """Each run of sentence marks in ``text[lo:hi]`` from the right: its start and its match of :data:`_CANDIDATE`.
-
-    The match is None where the run is no candidate (``3.14``); a candidate's whitespace
-    never reaches the next run, so its end lies before it.
+    Exactly those a forward scan of ``text[lo:]`` (:func:`_candidates`) finds there: each
+    run of sentence marks is scanned forwards on its own, so a run that mixes Western and
+    CJK marks (``".。"``, ``"。."``) gives each of its candidates. A candidate never
+    reaches the next run (its tail is closers and whitespace), so the runs are independent.
     """
     while hi > lo:
         last = _LAST_MARK.match(text, lo, hi)
@@ -406,7 +392,12 @@ def _candidates_before(text: str, lo: int, hi: int) -> Iterator[tuple[int, re.Ma
         k = last.end() - 1
         while k > lo and text[k - 1] in _MARKS:
             k -= 1
-        yield k, _CANDIDATE.match(text, k)
+        if last.end() - k == 1:  # one mark: one try
+            match = _CANDIDATE.match(text, k)
+            if match is not None:
+                yield match
+        else:
+            yield from reversed(list(_candidates(text, k, last.end())))
         hi = k
 
 
@@ -431,36 +422,28 @@ def sentence_ends(text: str, lo: int, hi: int) -> list[int]:
     return out
 
 
-def sentence_end_after(text: str, lo: int, hi: int) -> int:
-    """The first sentence end in ``text[lo:hi]`` after ``lo`` (as :func:`sentence_end_before`); ``hi`` when none."""
-    for match in _candidates(text, lo, hi):
-        if _ending(text, match, lo) and match.end() > lo:
-            return min(match.end(), hi)
-    return hi
-
-
 def sentence_cut_before(text: str, start: int, limit: int, hi: int) -> int:
     """The last sentence cut in ``text[start:hi]`` that is at most ``limit``; -1 when there is none.
 
     A cut lies between a sentence's punctuation (with closing quotes or brackets) and
     the whitespace after it, at an end of :func:`sentence_ends` that is not the span's
-    end: the cuts of :class:`docchunk.RecursiveChunker`'s sentence level. Exactly the
-    cut that scanning the whole span from ``start`` would find, but read
-    from ``limit`` backwards: the cost follows the distance from the cut to ``limit``.
-    Only for spans without CJK full stops, where every cut is that of a Western end
-    (``start`` itself a cut or the start of the span). A candidate whose verdict
-    depends on where its sentence starts (a section number, ``"4.2."``) is decided
-    by scanning forwards from ``start``.
+    end (its candidate ends before ``hi``): the cuts of
+    :class:`docchunk.RecursiveChunker`'s sentence level with ``keep_separator="start"``
+    (:func:`~docchunk.chunkers.text.recursive_levels.sentence_hits`). Exactly the cut
+    that scanning the whole span from ``start`` would find, but read from ``limit``
+    backwards: the cost follows the distance from the cut to ``limit``. ``start`` is
+    the start of the span or a cut. A candidate whose verdict depends on where its
+    sentence starts (a section number, ``"4.2."``) is decided by scanning forwards
+    from ``start``.
     """
-    for k, match in _candidates_before(text, start, limit):
-        if match is not None and match.lastgroup == "ws":
-            cut = match.start("ws")
-            if start < cut <= limit and match.end() < hi:
-                ending = _ending(text, match, start)
-                if ending != _ending(text, match, k):  # depends on the sentence's start: scan from it
-                    return _cut_forward(text, start, limit, hi)
-                if ending:
-                    return cut
+    for match in _candidates_before(text, start, limit):
+        cut = _marks_end(match)
+        if start < cut <= limit and match.end() < hi:
+            ending = _ending(text, match, start)
+            if ending != _ending(text, match, match.start()):  # depends on the sentence's start: scan from it
+                return _cut_forward(text, start, limit, hi)
+            if ending:
+                return cut
     return -1
 
 
@@ -470,7 +453,7 @@ def _cut_forward(text: str, start: int, limit: int, hi: int) -> int:
     for match in _candidates(text, start, limit):
         if _ending(text, match, sentence_start):
             sentence_start = min(match.end(), hi)
-            cut = match.start("ws") if match.lastgroup == "ws" else sentence_start
+            cut = _marks_end(match)
             if start < cut <= limit and match.end() < hi:
                 found = cut
     return found
@@ -483,5 +466,5 @@ def sentence_cut_after(text: str, start: int, hi: int) -> int:
     """
     for match in _candidates(text, start, hi):
         if _ending(text, match, start):
-            return match.start("ws") if match.lastgroup == "ws" and match.end() < hi else hi
+            return _marks_end(match) if match.end() < hi else hi
     return hi
