@@ -127,3 +127,26 @@ def test_a_lead_in_before_a_caption_style_title_line_goes_with_its_table(
             assert first.text.startswith(lead), first.text
         assert [c for c in chunks if lead in c.text] == [first]
     assert all(c.meta.token_count <= max_tokens for c in chunks)
+
+
+def test_a_lead_in_before_a_row_split_by_columns_is_written_once(minilm_dir):
+    """Finding 1 (issue 46): a wide table's first row, split between its entries, took the lead-in sentence as the
+    first piece's caption while the paragraph stayed apart; ``merge_peers`` then joined the paragraph to that piece,
+    and ``contextualize()`` held ``Key figures (USD millions unless stated):`` twice. Now it is written once, in the
+    text, directly before the row (a tester's 15-column HTML table)."""
+    lead = "Key figures (USD millions unless stated):"
+    doc = DoclingDocument(name="wide")
+    doc.add_title("Ten-quarter summary")
+    doc.add_text(DocItemLabel.TEXT, lead)
+    years = [f"FY{y}" if q == 0 else None for y in (2023, 2024, 2025) for q in range(4)]  # over Q1-Q4 each
+    grid = [["Metric", *years, "CAGR", "Notes"], ["Metric", *[f"Q{q}" for q in range(1, 5)] * 3, "CAGR", "Notes"]]
+    grid += [[m, *(str(100 + 37 * k % 900) for k in range(12)), "10%", "restated"] for m in ("Revenue", "Gross profit")]
+    make_table(grid, doc=doc, header_rows=2, spans=[(0, c, 1, 4) for c in (1, 5, 9)])
+    chunker = docchunk.HybridChunker(tokenizer=docchunk.get_tokenizer(f"hf:{minilm_dir}"), max_tokens=64)
+    chunks = list(chunker.chunk(doc))
+    contexts = [chunker.contextualize(c) for c in chunks]
+    assert contexts[0].count(lead) == 1 and all(x.count(lead) <= 1 for x in contexts), contexts
+    first = next(c for c in chunks if c.meta.table_rows is not None)
+    assert first.meta.table_cols is not None  # the row is split by columns, the case of the finding
+    assert first.text.startswith(lead + "\nRevenue (Metric):"), first.text
+    assert all(c.meta.token_count <= 64 for c in chunks)

@@ -307,7 +307,9 @@ def _with_lead_in(
     if sentence is None and (not between or is_trailing_note(lead)):
         return None
     if row_pieces is not None:
-        return _split_row_again(run, before, row_pieces, sentence) if sentence is not None else None
+        if sentence is None:
+            return None
+        return _sentence_in_text(run, before, _split_row_again(run, before, row_pieces, sentence), lead, size)
     whole = _whole_lead_in(run, before, table_piece, lead, size)
     if whole is not None or sentence is None:
         return whole
@@ -412,6 +414,29 @@ def _inline_paragraph(item: Any, doc: Any) -> InlineGroup | None:
         group = node
         node = node.parent.resolve(doc) if node.parent is not None else None
     return None if group is None or isinstance(node, ListItem) else group
+
+
+def _sentence_in_text(
+    run: HybridRun, before: Piece, moved: tuple[Piece | None, list[Piece]] | None, lead: str, size: int
+) -> tuple[Piece | None, list[Piece]] | None:
+    """``moved`` with the lead-in in its first piece's text when the sentence made context is all of ``before``.
+
+    :func:`_split_row_again` makes the lead-in sentence the first caption of a split
+    row's first piece and leaves the paragraph where it is; when the paragraph is that
+    sentence and all of ``before``, ``merge_peers`` then joined the two, and the sentence
+    was written twice in one embedded text (a tester's 15-column HTML table, issue 46
+    finding 1). The paragraph is content: it goes into that piece's text instead (with
+    its item), as a whole lead-in does, when the piece still fits.
+    """
+    if moved is None or before.text != lead or size != len(before.items):
+        return moved
+    _, (first, *rest) = moved
+    if not first.captions or first.captions[0] != _plain(lead):
+        return moved
+    own = replace(first, captions=first.captions[1:] or None)
+    text = _lead_then_caption(run, own, lead, first.text)
+    in_text = replace(own, text=text, items=[*before.items, *first.items], captions=None, text_tokens=None)
+    return (None, [in_text, *rest]) if run.ctx_count(in_text) <= run.max else moved
 
 
 def _whole_lead_in(
