@@ -6,6 +6,7 @@ part of a record is and why is in :func:`~docchunk.serialization.tables.table_ro
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -94,8 +95,9 @@ def write_records(model: TableModel) -> TableRows:
             rows[k] = TableRow(rows[k].index, (), sep=RECORD_SEP)
         pending = []
         label = LEVEL_SEP.join([*sections, *labels])
-        if corner and labels:
-            label = f"{label} {corner.strip()}" if corner_note else f"{label} ({corner})"
+        if corner and labels and not _says_no_more(corner, labels):
+            if corner_note or not _names_corner(label, corner):
+                label = f"{label} {corner.strip()}" if corner_note else f"{label} ({corner})"
             carried = carried or first_block
         if not entries:
             rows.append(TableRow(r, (("", readable(label)),), sep=RECORD_SEP, cols=(label_at,)))
@@ -114,6 +116,33 @@ def write_records(model: TableModel) -> TableRows:
             kept = rows[first]
             rows[first] = replace(kept, cells=kept.cells + extra, cols=kept.cols + ((),) * len(extra))
     return TableRows(rows=rows, start=start, end=n_rows, notes=notes_line(wide))
+
+
+GENERIC_CORNERS = frozenset({"key", "keys"})
+"""Label-column headers that say only what a record's form says: the label is its row's key."""
+
+
+def _says_no_more(corner: str, labels: list[str]) -> bool:
+    """Whether the corner (the label column's header) says no more than the record's form ``label: ...``.
+
+    ``host (Key): Value = db.internal``: a label column headed ``Key`` holds the
+    keys of the rows, which is what a record's label is; the corner is
+    then written once, on the first row, not on every label (a tester's one-table
+    HTML page, ``Key | Value``: 1.36x compat's tokens, issue 46's ceiling 1.3x).
+    A label that is a bare number keeps it (``255 (Qty)``: the header is its meaning).
+    """
+    return corner.lower() in GENERIC_CORNERS and not any(label.replace(",", "").replace(".", "").isdigit()
+                                                         for label in labels)  # fmt: skip
+
+
+def _names_corner(label: str, corner: str) -> bool:
+    """Whether ``label`` holds the corner's text as a word of its own: ``SKU-0005`` under ``SKU``.
+
+    The corner after such a label (``SKU-0005 (SKU)``) repeats it on every row (a
+    tester's XLSX inventory, 36 of its 135 tokens over compat's at MiniLM 256, issue
+    46's ceiling); the label then carries the corner.
+    """
+    return re.search(rf"(?<!\w){re.escape(corner)}(?!\w)", label, re.IGNORECASE) is not None
 
 
 def _top_and_rest(grid: list[list[Any]], start: int, text_of: Callable[[Any], str], j: int) -> tuple[str, str] | None:
