@@ -74,7 +74,8 @@ def merge_with_tables(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
     i = 0
     while i < len(out):
         if out[i].table_rows is not None:
-            if i > 0 and (merged := _joined_if_fits(run, out[i - 1], out[i], out[i - 1])) is not None:
+            before = i > 0 and not (_opens_with_lead_in(out[i]) and _after_table(out, i - 1))
+            if before and (merged := _joined_if_fits(run, out[i - 1], out[i], out[i - 1])) is not None:
                 out[i - 1 : i + 1] = [merged]
                 i -= 1
             after = i + 1 < len(out) and not lead_in_of_next(out, i + 1)
@@ -103,6 +104,16 @@ def lead_in_of_next(pieces: list[Piece], i: int) -> bool:
         return False
     last = piece.items[-1]
     return not (isinstance(last, TextItem) and is_trailing_note(last.text))
+
+
+def _after_table(pieces: list[Piece], i: int) -> bool:
+    """Whether the text piece ``pieces[i]`` directly follows a table piece of the same headings.
+
+    Such text is what the earlier table leaves (``Values are the mean of five
+    specimens.``): when the next table's piece opens with its own lead-in, the text
+    never joins it, where it would stand before that lead-in (issue 46 finding 22).
+    """
+    return i > 0 and pieces[i - 1].table_rows is not None and pieces[i - 1].headings == pieces[i].headings
 
 
 def _opens_with_lead_in(table_piece: Piece) -> bool:
