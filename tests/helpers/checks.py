@@ -213,11 +213,13 @@ def check_tables(chunker: Any, doc: Any, chunks: list[Any]) -> None:
             holders = [c for c in table_chunks(chunks, table) if _tables_in(c) > 1]
             assert len(holders) == 1, f"no chunk holds {table.self_ref}"
         lines = {line for c in holders for line in c.text.split("\n")}
-        meta = holders[0].meta
         for row in rows.rows:
-            fits = (
-                tok.count_tokens(join_context(meta.headings, captions(holders[0]), row.text, chunker.delim))
-                <= max_tokens
+            # the row's context is that of the pieces holding it: a first piece merged with
+            # the paragraph before it writes the caption in its text, not in meta.captions
+            own = [c for c in holders if c.meta.table_rows and c.meta.table_rows[0] <= row.index < c.meta.table_rows[1]]
+            fits = all(
+                tok.count_tokens(join_context(c.meta.headings, captions(c), row.text, chunker.delim)) <= max_tokens
+                for c in own or holders[:1]
             )
             if row.cells and fits:
                 whole = row.text in lines or ("\n" in row.text and any(row.text in c.text for c in holders))

@@ -16,6 +16,7 @@ from collections import Counter
 import pytest
 
 import docchunk
+from tests.helpers import CORPUS, CORPUS_REASON, load
 from tests.helpers.checks import lost_texts, span_faults
 
 
@@ -125,3 +126,117 @@ def test_heading_written_by_an_earlier_merge_is_not_written_again(minilm):
     chunks = list(chunker.chunk(doc))
     assert _repeated_lines(chunker, chunks) == []
     assert lost_texts(doc, chunks) == []
+
+
+def _lines_over_headings(doc, chunker, chunks) -> list[str]:
+    """Heading texts on more lines of a chunk's ``contextualize()`` than ``doc`` has headings of that text."""
+    from docling_core.types.doc import SectionHeaderItem, TitleItem
+
+    headings = Counter(it.text for it in doc.texts if isinstance(it, (TitleItem, SectionHeaderItem)))
+    out = []
+    for chunk in chunks:
+        lines = Counter(chunker.contextualize(chunk).split("\n"))
+        out += [h for h, n in headings.items() if lines[h] > n]
+    return out
+
+
+def test_content_headings_carrying_the_path_below_them_are_written_once(minilm):
+    """The tester's ``html_deep_headings``: a title, five sub-headings that read as content, then a paragraph.
+
+    The walk writes the six headings as the section's first lines, in a piece whose path is
+    theirs; merged (``min_tokens``) with the section of two "Same" headings after it, the five
+    under the title were written again before them (each heading twice in one text).
+    """
+    from docling_core.types.doc import DocItemLabel, DoclingDocument
+
+    words = "Delivery warranty region tax service invoice growth quarter market alpha audit beta".split()
+    doc = DoclingDocument(name="deep")
+    doc.add_title(f"Heading level 1 {' '.join(words[:6])}.")
+    for level in range(1, 6):
+        doc.add_heading(f"Heading level {level + 1} {' '.join(words[level : level + 6])}.", level=level)
+    doc.add_text(DocItemLabel.TEXT, " ".join(words * 3) + ".")
+    doc.add_heading("Same", level=1)
+    doc.add_heading("Same", level=2)
+    doc.add_text(DocItemLabel.TEXT, "Text under same same.")
+    chunker = _chunker(minilm, 256)
+    chunks = list(chunker.chunk(doc))
+    assert _lines_over_headings(doc, chunker, chunks) == []
+    assert not lost_texts(doc, chunks) and span_faults(doc, chunks) == []
+
+
+def test_content_headings_a_text_ends_with_are_not_written_again_by_a_later_merge(cl100k):
+    """The tester's ``md_long_heading``: two "Overview" headings end a piece's text, and the next opens with them.
+
+    A merge (``min_tokens``) of the piece under the two headings with the one after wrote the
+    headings as its first lines; merged again with the piece before, whose text already ends
+    with them, "Overview" was on four lines of one text.
+    """
+    from docling_core.types.doc import DocItemLabel, DoclingDocument
+
+    words = "Region warranty report region quality service delta gamma invoice report quarter customer".split()
+    doc = DoclingDocument(name="long heading")
+    doc.add_title(" ".join(words * 6) + ".")
+    doc.add_text(DocItemLabel.TEXT, "Body text under a very long heading.")
+    doc.add_heading("Overview", level=1)
+    doc.add_heading("Overview", level=2)
+    doc.add_text(DocItemLabel.TEXT, "Nested same-name.")
+    doc.add_heading("Short", level=1)
+    doc.add_text(DocItemLabel.TEXT, "Short section text.")
+    chunker = docchunk.HybridChunker(tokenizer=cl100k, max_tokens=128, min_tokens=64)
+    chunks = list(chunker.chunk(doc))
+    assert _lines_over_headings(doc, chunker, chunks) == []
+    assert not lost_texts(doc, chunks) and span_faults(doc, chunks) == []
+
+
+def test_empty_sections_under_a_heading_are_written_under_it_once(minilm):
+    """docling-core's test document of headings only: "Section 1.1" was written under the path
+    "Section 1", then "Section 1" again as text before "Section 1.2"; merged (``min_tokens``),
+    one text held "Section 1" twice, and out of order."""
+    from docling_core.types.doc import DoclingDocument
+
+    doc = DoclingDocument(name="sections")
+    for text, level in (("Section 1", 1), ("Section 1.1", 2), ("Section 1.2", 2), ("Section 2", 1), ("Section 2.1", 2)):
+        doc.add_heading(text, level=level)
+    chunker = _chunker(minilm, 256)
+    chunks = list(chunker.chunk(doc))
+    assert _lines_over_headings(doc, chunker, chunks) == []
+    assert "\n".join(chunker.contextualize(c) for c in chunks).split("\n") == [
+        "Section 1", "Section 1.1", "Section 1.2", "Section 2", "Section 2.1"
+    ]  # fmt: skip
+    plain = docchunk.HybridChunker(tokenizer=docchunk.get_tokenizer(minilm, max_tokens=256), max_tokens=256)
+    first = next(iter(plain.chunk(doc)))  # without min_tokens: the two empty sections under their heading
+    assert (first.meta.headings, first.text) == (["Section 1"], "Section 1.1\nSection 1.2")
+
+
+def test_a_path_written_as_text_is_not_written_again_after_a_merge(cl100k):
+    """docling-core's ``wiki``: a heading path over half the budget is written as text (``IBM``, ``Corporate
+    affairs``, a long heading), under no path; merged after a piece of ``IBM``'s ``History``, whose
+    path the merge writes first, ``IBM`` was on two lines of one text."""
+    from docling_core.types.doc import DocItemLabel, DoclingDocument
+
+    doc = DoclingDocument(name="wiki")
+    doc.add_title("IBM")
+    doc.add_heading("History", level=1)
+    doc.add_heading("1960-1980s", level=2)
+    doc.add_text(DocItemLabel.TEXT, "In 1961, IBM developed the SABRE reservation system for American Airlines.")
+    doc.add_heading("Corporate affairs", level=1)
+    doc.add_heading("Business trends " + "too long " * 30, level=2)
+    doc.add_text(DocItemLabel.TEXT, "These are the trends.")
+    chunker = docchunk.HybridChunker(tokenizer=cl100k, max_tokens=128, min_tokens=64)
+    chunks = list(chunker.chunk(doc))
+    assert _lines_over_headings(doc, chunker, chunks) == []
+    assert not lost_texts(doc, chunks) and span_faults(doc, chunks) == []
+
+
+def test_a_path_shortened_for_the_budget_shares_its_headings_with_the_next_one(minilm):
+    """``elife-56337`` at MiniLM 64: a piece whose long title left its path (``headings_dropped``)
+    merged (``min_tokens``) with one under the whole path; the paths shared nothing at their root,
+    so "Results" was written for each: twice in one text."""
+    path = CORPUS / "docling" / "jats__elife-56337.nxml.json"
+    if not path.exists():
+        pytest.skip(CORPUS_REASON)
+    doc = load(path)
+    chunker = _chunker(minilm, 64)
+    chunks = list(chunker.chunk(doc))
+    assert _lines_over_headings(doc, chunker, chunks) == []
+    assert not lost_texts(doc, chunks)

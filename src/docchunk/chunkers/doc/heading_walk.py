@@ -60,6 +60,7 @@ __all__ = [
     "heading_once",
     "is_content_heading",
     "only_captions",
+    "path_in_text",
     "structured_walk",
     "with_their_writers",
     "without_caption_parts",
@@ -256,6 +257,8 @@ def _open_heading(scope: _Scope, item: _Heading, always_emit: bool, doc: Docling
         kept = [scope.by_level[k] for k in keys if k not in unused]
         texts = [it for k in unused for it in scope.by_level[k].items()]
         yield from _text_piece(texts, scope.path(kept), doc, from_headings=True, heading_items=scope.path_items(kept))
+        for entry in kept:  # now the path of a piece: not written again as text (issue 45, a heading twice)
+            entry.used = True
     for k in removed:
         del scope.by_level[k]
     scope.by_level[level] = _Entry(item)
@@ -297,23 +300,40 @@ def heading_once(piece: Piece) -> Piece:
     of the rest of its section. Postcondition: no heading item of ``piece.items`` is in
     the returned piece's ``headings``/``heading_items``.
     """
-    if piece.heading_only or not piece.headings:  # (a heading-only piece's items are its path)
+    written = path_in_text(piece)
+    if not written:
         return piece
-    in_text = [it for it in piece.items if isinstance(it, (TitleItem, SectionHeaderItem))]
-    if not in_text:
-        return piece
-    headings, path_items = list(piece.headings), list(piece.heading_items or [])
-    for item in in_text:
-        refs = [h.self_ref for h in path_items]
+    headings = [h for k, h in enumerate(piece.headings or ()) if k not in written]
+    path_items = piece.heading_items or []
+    offset = len(piece.headings or ()) - len(path_items)  # (sheet names come first, without items)
+    items = [it for k, it in enumerate(path_items) if offset + k not in written]
+    return replace(piece, headings=headings or None, heading_items=items or None)
+
+
+def path_in_text(piece: Piece) -> set[int]:
+    """The positions in ``piece.headings`` of the headings whose items ``piece`` holds: written in its text.
+
+    A heading item of the path among the piece's items is its position; one of a path
+    without its items (a merged path) is the last heading of its text not yet taken.
+    Empty for a heading-only piece, whose items are its path.
+    """
+    headings = piece.headings or []
+    if piece.heading_only or not headings:
+        return set()
+    path_items = piece.heading_items or []
+    offset = len(headings) - len(path_items)
+    refs = [h.self_ref for h in path_items]
+    out: set[int] = set()
+    for item in piece.items:
+        if not isinstance(item, (TitleItem, SectionHeaderItem)):
+            continue
         if item.self_ref in refs:
-            k = refs.index(item.self_ref)
-            del headings[len(headings) - len(path_items) + k]  # (sheet names come first, without items)
-            del path_items[k]
-        elif item.text in headings:  # a path without its items: the last heading of that text
-            del headings[len(headings) - 1 - headings[::-1].index(item.text)]
-    if headings == piece.headings:
-        return piece
-    return replace(piece, headings=headings or None, heading_items=path_items or None)
+            out.add(offset + refs.index(item.self_ref))
+            continue
+        free = [k for k, h in enumerate(headings) if h == item.text and k not in out]
+        if free:
+            out.add(free[-1])
+    return out
 
 
 def _content_headings(scope: _Scope, doc: DoclingDocument) -> Iterator[Piece]:

@@ -15,11 +15,13 @@ from dataclasses import replace
 from itertools import groupby
 from typing import TYPE_CHECKING, Any
 
-from docling_core.types.doc import CodeItem, TableItem, TextItem
+from docling_core.types.doc import CodeItem, SectionHeaderItem, TableItem, TextItem, TitleItem
 
+from docchunk.chunkers.doc.heading_walk import path_in_text
 from docchunk.chunkers.doc.lead_in import is_paragraph, is_trailing_note
 from docchunk.chunkers.doc.piece import Piece, pages_of
 from docchunk.chunkers.doc.provenance import anchors_of, join_anchors
+from docchunk.chunkers.doc.table_recut import recut_table, whole_rows_of
 from docchunk.chunkers.doc.tables.pieces import joined_cols
 
 if TYPE_CHECKING:
@@ -72,7 +74,8 @@ def merge_with_tables(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
     i = 0
     while i < len(out):
         if out[i].table_rows is not None:
-            if i > 0 and (merged := _joined_if_fits(run, out[i - 1], out[i], out[i - 1])) is not None:
+            before = i > 0 and not (_opens_with_lead_in(out[i]) and _after_table(out, i - 1))
+            if before and (merged := _joined_if_fits(run, out[i - 1], out[i], out[i - 1])) is not None:
                 out[i - 1 : i + 1] = [merged]
                 i -= 1
             after = i + 1 < len(out) and not lead_in_of_next(out, i + 1)
@@ -101,6 +104,16 @@ def lead_in_of_next(pieces: list[Piece], i: int) -> bool:
         return False
     last = piece.items[-1]
     return not (isinstance(last, TextItem) and is_trailing_note(last.text))
+
+
+def _after_table(pieces: list[Piece], i: int) -> bool:
+    """Whether the text piece ``pieces[i]`` directly follows a table piece of the same headings.
+
+    Such text is what the earlier table leaves (``Values are the mean of five
+    specimens.``): when the next table's piece opens with its own lead-in, the text
+    never joins it, where it would stand before that lead-in (issue 46 finding 22).
+    """
+    return i > 0 and pieces[i - 1].table_rows is not None and pieces[i - 1].headings == pieces[i].headings
 
 
 def _opens_with_lead_in(table_piece: Piece) -> bool:
@@ -174,7 +187,9 @@ def merge_small(run: HybridRun, pieces: list[Piece], low: int) -> list[Piece]:
             continue
         best = _best_neighbour(run, ps, i, whole)
         if best is None:
-            _rebalance(run, ps, sizes, i, low)
+            if not _rebalance(run, ps, sizes, i, low) and _recut_near_table(run, ps, sizes, i, low):
+                tables = Counter(_table_ref(p) for p in ps if p.table_rows is not None)
+                whole = {ref for ref, n in tables.items() if n == 1}
             i += 1
             continue
         j, merged, size = best
@@ -187,7 +202,7 @@ def merge_small(run: HybridRun, pieces: list[Piece], low: int) -> list[Piece]:
     return ps
 
 
-def _rebalance(run: HybridRun, ps: list[Piece], sizes: list[int], i: int, low: int) -> None:
+def _rebalance(run: HybridRun, ps: list[Piece], sizes: list[int], i: int, low: int) -> bool:
     """Cut ``ps[i]`` (under ``low`` tokens) and its neighbours again into pieces of ``low`` to ``max`` tokens.
 
     Only text pieces of the same headings (and pages, with ``merge_across_pages=False``)
@@ -199,7 +214,7 @@ def _rebalance(run: HybridRun, ps: list[Piece], sizes: list[int], i: int, low: i
     such cut: a closing sentence after a full paragraph), the same with the piece and two
     neighbours, cut into three pieces, or two, each within ``[low, max_tokens]``. Each
     piece keeps the items its text holds. ``ps`` and ``sizes`` change in place; nothing
-    changes when no cut fits.
+    changes when no cut fits (then it returns False).
     """
     for lo, hi in ((i - 1, i), (i, i + 1), (i - 2, i), (i - 1, i + 1), (i, i + 2)):
         if lo < 0 or hi >= len(ps) or not all(_may_rebalance(run, ps[k], ps[k + 1]) for k in range(lo, hi)):
@@ -211,7 +226,67 @@ def _rebalance(run: HybridRun, ps: list[Piece], sizes: list[int], i: int, low: i
         if parts is not None:
             ps[lo : hi + 1] = [_own_items(p) for p in parts]
             sizes[lo : hi + 1] = [run.ctx_count(p) for p in parts]
-            return
+            return True
+    return False
+
+
+_RECUT_REACH = 2
+"""Pieces of a table each side that :func:`_recut_near_table` cuts again first (then all the table's pieces)."""
+
+
+def _recut_near_table(run: HybridRun, ps: list[Piece], sizes: list[int], i: int, low: int) -> bool:
+    """Cut the table pieces at or beside ``ps[i]`` (under ``low``) again so that no piece is under ``low``.
+
+    The integrator's decision for issue 45: table pieces may be cut again to take a small
+    neighbour. When ``ps[i]`` is a piece of whole rows of a split table, its table's
+    pieces around it are packed again (:func:`~docchunk.chunkers.doc.table_recut.recut_table`).
+    When it is text that may join a table piece beside it (:func:`_may_join_table`; a lead-in
+    of the next table never joins the table before, a trailing note never the table after),
+    it is joined to that piece and the table's pieces are packed again with it. ``ps`` and
+    ``sizes`` change in place; returns whether they did.
+    """
+    tries: list[tuple[int, int, Piece | None]] = []  # (first, last) of the pieces replaced, the joined piece
+    if whole_rows_of(ps[i]) is not None:
+        for reach in (1, _RECUT_REACH, len(ps)):  # its neighbours first, then two pieces each side, then all
+            lo, hi = _table_run(ps, i, i - reach, i + reach)
+            if hi > lo and (lo, hi, None) not in tries:
+                tries.append((lo, hi, None))
+    for j in (i - 1, i + 1):
+        if not 0 <= j < len(ps) or whole_rows_of(ps[j]) is None or not _may_join_table(run, ps[j], ps[i]):
+            continue
+        last = ps[i].items[-1]
+        trailing = isinstance(last, TextItem) and is_trailing_note(last.text)
+        if (j < i and lead_in_of_next(ps, i)) or (j > i and trailing):
+            continue
+        both = join_pieces(run, ps[i], ps[j]) if j > i else join_pieces(run, ps[j], ps[i])
+        for reach in (_RECUT_REACH, len(ps)):  # two more pieces of the table, then all
+            lo, hi = _table_run(ps, j, j - reach * (j < i), j + reach * (j > i))
+            if (min(lo, i), max(hi, i), both) not in tries:
+                tries.append((min(lo, i), max(hi, i), both))
+    for lo, hi, joined in tries:
+        window = list(ps[lo : hi + 1])
+        if joined is not None:  # the small piece and its table piece, one piece
+            k = 0 if lo == i else len(window) - 2
+            window[k : k + 2] = [joined]
+        table_piece = ps[i + 1] if joined is not None and lo == i else ps[lo]
+        later = next((p.captions for p in ps[lo + 1 : hi + 1] if whole_rows_of(p) is not None), table_piece.captions)
+        cut = recut_table(run, window, low, later)
+        if cut is not None:
+            ps[lo : hi + 1] = cut
+            sizes[lo : hi + 1] = [run.ctx_count(p) for p in cut]
+            return True
+    return False
+
+
+def _table_run(ps: list[Piece], i: int, first: int, last: int) -> tuple[int, int]:
+    """The range of pieces of whole rows of ``ps[i]``'s table around ``i``, within ``first`` to ``last``."""
+    table = whole_rows_of(ps[i])
+    lo = hi = i
+    while lo - 1 >= max(first, 0) and whole_rows_of(ps[lo - 1]) is table:
+        lo -= 1
+    while hi + 1 <= min(last, len(ps) - 1) and whole_rows_of(ps[hi + 1]) is table:
+        hi += 1
+    return lo, hi
 
 
 def _may_rebalance(run: HybridRun, a: Piece, b: Piece) -> bool:
@@ -334,7 +409,7 @@ def join_pieces(run: HybridRun, a: Piece, b: Piece) -> Piece:
     ha, hb = a.headings or [], b.headings or []
     common = _common(ha, hb)
     lead = b.lead_headings or []
-    in_effect = max(common, _common(a.end_headings or ha, [*hb, *lead]))
+    in_effect = max(common, _common(a.end_headings or ha, [*hb, *lead]), _under_dropped(a, hb))
     # b's caption stays in captions only when no text of a would stand between it and b's whole rows (issue 46):
     # else it is written in the text, directly before them (a piece of a split row keeps it in captions)
     own_a = bool(a.captions) or (bool(a.text) and b.table_cols is None)  # b's caption then goes in the text
@@ -345,11 +420,20 @@ def join_pieces(run: HybridRun, a: Piece, b: Piece) -> Piece:
         cut_a, cut_b = seam
         texts = [(a.text[:cut_a], texts[0][1]), (b.text[cut_b:], _shifted(texts[1][1], cut_b))]
     parts: list[tuple[str, Any]] = []
-    written = lead[: max(in_effect - len(hb), 0)]  # b's first lines, headings already in effect at a's end
+    # b's first lines, headings already in effect at a's end: by its path, or the lines a's text ends with
+    ending = len(lead) - len(_not_ending(a.text, lead)) if common == len(hb) else 0
+    written = lead[: max(in_effect - len(hb), ending, 0)]
     prefix = "\n".join(written) + "\n" if written else ""
     if prefix and texts[1][0].startswith(prefix) and all(pos >= len(prefix) for pos, *_ in texts[1][1]):
         texts[1] = (texts[1][0][len(prefix) :], _shifted(texts[1][1], len(prefix)))
-    extras = (_not_starting(a.text, ha[common:]), _not_starting(b.text, _not_ending(a.text, hb[in_effect:])))
+    elif not prefix and (cut := _path_lines_in_effect(a, b, common)):
+        kept = tuple(anchor for anchor in texts[1][1] if anchor[0] >= cut)
+        texts[1] = (texts[1][0][cut:], _shifted(kept, cut))
+    # a heading whose item the part holds is written in its text (a content heading): not again
+    in_a, in_b = path_in_text(a), path_in_text(b)
+    unwritten_a = [h for k, h in enumerate(ha) if k >= common and k not in in_a]
+    unwritten_b = [h for k, h in enumerate(hb) if k >= in_effect and k not in in_b]
+    extras = (_not_starting(a.text, unwritten_a), _not_starting(b.text, _not_ending(a.text, unwritten_b)))
     for part, extra, own_text in zip((a, b), extras, texts, strict=True):
         own = [] if captions is not None or not part.captions else list(part.captions)
         parts += [(t, ()) for t in (*extra, *own)] + [own_text]
@@ -369,8 +453,51 @@ def join_pieces(run: HybridRun, a: Piece, b: Piece) -> Piece:
         table_context_dropped=a.table_context_dropped or b.table_context_dropped,
         item_path=a.item_path if common == len(ha) else b.item_path if common == len(hb) else 0,
         end_headings=None if (b.end_headings or hb) == ha[:common] else list(b.end_headings or hb),
-        lead_headings=[*ha[common:], *(a.lead_headings or [])] or None if extras[0] == ha[common:] else None,
+        lead_headings=_lead_headings(text, [*ha[common:], *(a.lead_headings or [])]),
     )
+
+
+def _under_dropped(a: Piece, hb: list[str]) -> int:
+    """How many of ``hb`` (``b``'s path) ``a``'s path holds, counting the outer headings ``a`` dropped.
+
+    A path shortened for the budget (``headings_dropped``: a long title left out) shares
+    nothing with the whole path of the next piece at its root, though it is the same path
+    below it; joined, each heading below the title was written twice (``elife-56337`` at
+    MiniLM 64, ``min_tokens=64``: ``Results`` on two lines of one text).
+    """
+    dropped = a.headings_dropped or []
+    if not dropped or hb[: len(dropped)] != dropped:
+        return 0
+    return len(dropped) + _common(a.end_headings or a.headings or [], hb[len(dropped) :])
+
+
+def _path_lines_in_effect(a: Piece, b: Piece, common: int) -> int:
+    """How many characters of ``b``'s text are its own heading lines that ``a``'s path already holds at its end.
+
+    A path too long for the budget is written as text, one heading a line
+    (:func:`~docchunk.chunkers.doc.heading_paths.fit_headings`: ``IBM``, ``Corporate affairs``, a
+    long heading), under no path; joined after a piece of ``IBM``'s ``History``, whose path
+    the join writes before it, ``IBM`` would be written twice (``wiki`` of docling-core's
+    tests, ``min_tokens=64``). Those first lines of ``b`` that continue ``a``'s path as
+    ``b``'s own path does are dropped with their anchors: the join writes them once, from
+    ``a``'s side. 0 when none.
+    """
+    hb = b.headings or []
+    path = a.end_headings or a.headings or []
+    if not b.from_headings or common != len(hb) or path[: len(hb)] != hb:
+        return 0
+    lines = b.text.split("\n")
+    own = {it.text for it in b.items if isinstance(it, (TitleItem, SectionHeaderItem))}
+    k = 0
+    while k < len(lines) - 1 and len(hb) + k < len(path) and lines[k] == path[len(hb) + k] and lines[k] in own:
+        k += 1
+    return len("\n".join(lines[:k])) + 1 if k else 0
+
+
+def _lead_headings(text: str, path: list[str]) -> list[str] | None:
+    """``path`` when ``text`` opens with it, one heading a line (a merge wrote them there); else None."""
+    lines = "\n".join(path)
+    return path if path and text.startswith(lines) and text[len(lines) : len(lines) + 1] in ("", "\n") else None
 
 
 def _shifted(anchors: Any, cut: int) -> tuple[Any, ...]:

@@ -15,12 +15,13 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from docchunk.serialization.tables.grid import EmptyCell, read_grid
-from docchunk.serialization.tables.rows import clean
+from docchunk.serialization.tables.rows import TableRow, clean, readable
 from docchunk.serialization.tables.rules import (
     TableKind,
     header_row_count,
     label_column_count,
     restarted_header_rows,
+    sub_header_row,
     table_kind,
     table_wide_headers,
     title_row,
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
     from docling_core.transforms.serializer.base import BaseDocSerializer
     from docling_core.types.doc import DoclingDocument, TableItem
 
-__all__ = ["TableModel", "cell_paragraphs", "joined", "read_table", "text_cols", "value_cells"]
+__all__ = ["TableModel", "cell_paragraphs", "header_row", "joined", "read_table", "text_cols", "value_cells"]
 
 
 @dataclass
@@ -42,8 +43,9 @@ class TableModel:
             ``n_cols`` cells, a merged cell the same object over its span.
         text_of: A cell's text on one line (whitespace runs as one space; a rich
             cell's content as the document serializer writes it), read once per cell.
-        start: The number of column-header rows (:func:`~.rules.header_row_count`),
-            at most ``n_rows``; the body rows are ``start .. n_rows - 1``.
+        start: The number of column-header rows (:func:`~.rules.header_row_count`,
+            one more for a sub-header row, :func:`~.rules.sub_header_row`), at most
+            ``n_rows``; the body rows are ``start .. n_rows - 1``.
         label_cols: The number of leading row-label columns
             (:func:`~.rules.label_column_count`), 0 for a one-column table.
         title: The text of a title row over the whole table (:func:`~.rules.title_row`),
@@ -149,6 +151,8 @@ def read_table(
     title = title_row(grid, start, text_of)
     if title is not None:
         start = max(start, 2)
+    if sub_header_row(grid, start, text_of):
+        start += 1
     label_cols = label_column_count(grid, start, len(grid[0])) if grid else 0
     return TableModel(grid, text_of, start, label_cols, title, paragraphs_of)
 
@@ -184,6 +188,20 @@ def joined(cells: Sequence[Any], text_of: Callable[[Any], str]) -> str:
     return " ".join(texts)
 
 
+def header_row(r: int, row: list[Any], text_of: Callable[[Any], str], sep: str) -> TableRow:
+    """A body row that restarts the header (:attr:`TableModel.restarts`), as a row of its own.
+
+    Its distinct texts in column order, joined by ``sep`` (``Accumulated depreciation;
+    Land and buildings; Total``); the columns of each text are its entry's ``cols``.
+    """
+    at: dict[str, list[int]] = {}
+    for j, cell in enumerate(row):
+        if text := text_of(cell):
+            at.setdefault(text, []).append(j)
+    cells = tuple(("", readable(t)) for t in at)
+    return TableRow(r, cells, sep=sep, cols=tuple(tuple(js) for js in at.values()))
+
+
 def text_cols(row: list[Any], cols: range, text_of: Callable[[Any], str]) -> tuple[int, ...]:
     """The columns of ``cols`` whose cell (in ``row``) has text."""
     return tuple(j for j in cols if text_of(row[j]))
@@ -214,22 +232,26 @@ _MARKS = (("bold", "**"), ("italic", "*"), ("strikethrough", "~~"))
 
 
 def without_marks(text: str, root: Any, doc: Any) -> str:
-    """A rich cell's ``text`` without the Markdown marks of its bold, italic and struck-through items.
+    """A rich cell's ``text`` without the Markdown marks of its bold, italic, struck-through and inline code items.
 
     The document serializer writes a bold item of a rich cell as ``**text**``; records
     and triplets are plain text, so the marks go (a tester's HTML title cell
     ``<b>Schedule A: Fees payable</b>`` read ``**Schedule A: Fees payable**`` in every
-    record, issue 46 finding 2). Each formatted item's marked text is found once, in
-    document order, and replaced by its text; literal asterisks of other text stay.
+    record, issue 46 finding 2). So do the backticks of an inline code item, as in the
+    default mode's inline runs (:func:`~docchunk.serialization.inline.plain_inline_text`):
+    one MiniLM token each, they put 12 rows of Node.js' ``api/dns.md`` (``'A'`` and
+    ``dnsPromises.resolve4()`` in backticks: ten a row) over 64 tokens under a three-level path.
+    Each formatted item's marked text is found once, in document order, and replaced by
+    its text; literal asterisks and backticks of other text stay.
     """
     pos = 0
     for item, _ in doc.iterate_items(root=root, with_groups=False, traverse_pictures=True):
         formatting, own = getattr(item, "formatting", None), getattr(item, "text", "")
-        if formatting is None or not own:
+        if not own:
             continue
-        marked = own
+        marked = f"`{own}`" if getattr(item, "label", None) == "code" and "\n" not in own else own
         for name, mark in _MARKS:
-            if getattr(formatting, name, False):
+            if formatting is not None and getattr(formatting, name, False):
                 marked = f"{mark}{marked}{mark}"
         if marked == own:
             continue

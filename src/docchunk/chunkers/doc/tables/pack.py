@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import partial
 
@@ -262,7 +262,7 @@ def _split_cell(prefix: str, value: str, available: int, sizer: Sizer, label: in
     count = sizer.count
     budget = available - count(prefix) if prefix else 0
     while budget > 0 and value.strip():
-        spans = _value_spans(value, budget, sizer)
+        spans = _even_spans(partial(_value_spans, sizer=sizer), value, budget, sizer)
         texts = [prefix + value[s:e] for s, e in spans]
         sizes = sizer.count_batch(texts)
         overflow = max(sizes) - available
@@ -270,7 +270,7 @@ def _split_cell(prefix: str, value: str, available: int, sizer: Sizer, label: in
             return [(t, n, False) for t, n in zip(texts, sizes, strict=True)]
         budget -= overflow
     text = readable(prefix + value)
-    spans, _ = semchunk_split(text, available, sizer)
+    spans = _even_spans(lambda t, b: semchunk_split(t, b, sizer)[0], text, available, sizer)
     lone = partial(is_debris, text)
     if text == prefix + value:  # not quoted: the label and the value are where prefix and value put them
         equals = len(prefix.rstrip()) - 1 if prefix.rstrip().endswith("=") else len(text)
@@ -288,6 +288,30 @@ def _split_cell(prefix: str, value: str, available: int, sizer: Sizer, label: in
         n = count(text[s:e])
         out.append((text[s:e], n, n > available))
     return out
+
+
+def _even_spans(
+    split: Callable[[str, int], list[tuple[int, int]]], text: str, budget: int, sizer: Sizer
+) -> list[tuple[int, int]]:
+    """``split(text, budget)`` into as few spans as at ``budget``, with the largest as small as possible.
+
+    Greedy spans fill each fragment and leave the rest, often a sentence, to the last
+    (a value of 140 tokens at 115 gives 115 + 25, a fragment ``min_tokens`` cannot merge:
+    issue 45, ``html_long_cells`` at cl100k 128); the smallest budget under which the
+    text needs no more spans (found by bisection, as :func:`_balanced` does for a row's
+    entries) gives fragments of even size.
+    """
+    spans = split(text, budget)
+    if len(spans) < 2:
+        return spans
+    low, high = max(1, sizer.count(text) // len(spans)), budget
+    while low < high:
+        mid = (low + high) // 2
+        if len(split(text, mid)) <= len(spans):
+            high = mid
+        else:
+            low = mid + 1
+    return split(text, high) if high < budget else spans
 
 
 def _value_spans(value: str, budget: int, sizer: Sizer) -> list[tuple[int, int]]:

@@ -1,0 +1,105 @@
+"""Issue 45: ``min_tokens`` next to tables. Table pieces are cut evenly, and cut again to take a small neighbour.
+
+The tester's documents (``/work/notes/s3/tdocs``) left 3.9% (MiniLM 256) and 6.3% (cl100k 128)
+of chunks under ``min_tokens=64`` next to a table: the last fragment of a long cell, a table's
+lone last row, a sentence or a trailing note beside a full table piece. Each test builds the
+shape through docling-core's API and fails on the code before its fix.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from docling_core.types.doc import DocItemLabel, DoclingDocument
+
+import docchunk
+from docchunk.chunkers.doc.tables.pack import table_pieces
+from docchunk.serialization.tables import table_rows
+from docchunk.tokenizers import Sizer
+from tests.helpers import lost_texts, make_table, span_faults
+
+WORDS = "Alpha delta beta audit service quarter customer service tax supplier gamma revenue market warranty".split()
+
+
+def long_value(sentences: int) -> str:
+    """A cell value of ``sentences`` sentences of 14 to 18 words."""
+    out = []
+    for i in range(sentences):
+        k = (i * 3) % len(WORDS)
+        out.append(" ".join(WORDS[k:] + WORDS[:k][:4]).capitalize() + ".")
+    return " ".join(out)
+
+
+def test_a_long_cell_is_cut_into_fragments_of_even_size():
+    """A value larger than the budget was cut greedily: 89 + 47 MiniLM tokens at 100, 54 + 59 + 31 at 60.
+
+    The last fragment (one or two sentences) was a chunk ``min_tokens`` could not merge
+    (``html_long_cells``, ``xlsx_report`` of the tester's set: 115 + 25 at cl100k 128). The
+    fragments are as many as before, of even size.
+    """
+    tok = docchunk.get_tokenizer()
+    doc, table = make_table([["Clause", "Text"], ["Clause 0", long_value(9)]])
+    for available, greedy in ((100, 2), (60, 3)):
+        pieces = table_pieces(table_rows(table, doc), available, Sizer(tok))
+        sizes = [p.tokens for p in pieces]
+        assert len(pieces) == greedy, sizes
+        assert all(p.text.startswith("Clause 0 (Clause): Text = ") for p in pieces)
+        assert max(sizes) <= available and max(sizes) - min(sizes) <= 12, sizes  # one sentence is about 17 tokens
+
+
+def notes_table(
+    rows: int,
+    lead: str | None = None,
+    before: str | None = None,
+    after: str | None = None,
+    label: str = "Line 0 of note 2 / Line {} of note 2 (in EUR thousand)",
+):
+    """A section with an optional paragraph, a lead-in, a table of ``rows`` amounts and a trailing note."""
+    doc = DoclingDocument(name="notes")
+    doc.add_heading("Annual report: notes to the accounts", level=1)
+    doc.add_heading("Note 2: Provisions", level=2)
+    for text in (before, lead):
+        if text:
+            doc.add_text(DocItemLabel.TEXT, text)
+    grid = [["Line", "2026", "2025"]]
+    grid += [[label.format(k), f"{(k * 2749) % 9000:,}", f"({(k * 1571) % 9000:,})"]
+             for k in range(1, rows + 1)]  # fmt: skip
+    make_table(grid, doc=doc)
+    if after:
+        doc.add_text(DocItemLabel.TEXT, after)
+    return doc
+
+
+def table_chunks(doc: DoclingDocument, tokenizer, max_tokens: int, low: int | None):
+    chunker = docchunk.HybridChunker(tokenizer=tokenizer, max_tokens=max_tokens, min_tokens=low)
+    return list(chunker.chunk(doc))
+
+
+def assert_table_pieces_whole(doc: DoclingDocument, chunks: list) -> None:
+    """Every chunk within budget, the table's rows in order and whole, nothing lost, spans slicing."""
+    ranges = [c.meta.table_rows for c in chunks if c.meta.table_rows is not None]
+    assert ranges and ranges[0][0] == 1 and all(a[1] == b[0] for a, b in itertools.pairwise(ranges)), ranges
+    assert all(c.meta.table_cols is None for c in chunks)  # no row cut
+    assert not lost_texts(doc, chunks) and span_faults(doc, chunks) == []
+
+
+@pytest.mark.parametrize("rows", [3, 5, 7, 9])
+def test_a_lone_row_left_by_a_lead_in_is_packed_again(cl100k, rows):
+    """``docx_tables_many``: the lead-in moved into the table's first piece pushed a row out, alone (53 tokens).
+
+    The rows had been packed 3 + 2 + 1 before the lead-in came (127, 91, 53 tokens with the path at
+    cl100k 128); with it, ``lead + 2 | 1 | 2 | 1``. Here (rows of 38 tokens) the last piece, a row
+    and the trailing note, is 61 tokens. With ``min_tokens=64`` the pieces are packed again,
+    whole rows, so that none is under 64: the lead-in with one row.
+    """
+    doc = notes_table(rows, lead="The amounts for note 2 are as follows:", after="Source: management accounts.")
+    before = table_chunks(doc, cl100k, 128, None)
+    assert min(c.meta.token_count for c in before) < 64  # the shape this test is about
+    chunks = table_chunks(doc, cl100k, 128, 64)
+    assert [c.meta.token_count for c in chunks if c.meta.token_count < 64] == []
+    assert all(c.meta.token_count <= 128 for c in chunks)
+    lead = "The amounts for note 2 are as follows:\nLine 0 of note 2 / Line 1 "
+    assert chunks[0].text.startswith(lead)  # the lead-in first, before its table's first row
+    assert chunks[-1].text.endswith("\nSource: management accounts.")  # the trailing note after its table's rows
+    assert_table_pieces_whole(doc, chunks)
