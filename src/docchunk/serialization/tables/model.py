@@ -15,12 +15,13 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from docchunk.serialization.tables.grid import EmptyCell, read_grid
-from docchunk.serialization.tables.rows import clean
+from docchunk.serialization.tables.rows import TableRow, clean, readable
 from docchunk.serialization.tables.rules import (
     TableKind,
     header_row_count,
     label_column_count,
     restarted_header_rows,
+    sub_header_row,
     table_kind,
     table_wide_headers,
     title_row,
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
     from docling_core.transforms.serializer.base import BaseDocSerializer
     from docling_core.types.doc import DoclingDocument, TableItem
 
-__all__ = ["TableModel", "cell_paragraphs", "joined", "read_table", "text_cols", "value_cells"]
+__all__ = ["TableModel", "cell_paragraphs", "header_row", "joined", "read_table", "text_cols", "value_cells"]
 
 
 @dataclass
@@ -42,8 +43,9 @@ class TableModel:
             ``n_cols`` cells, a merged cell the same object over its span.
         text_of: A cell's text on one line (whitespace runs as one space; a rich
             cell's content as the document serializer writes it), read once per cell.
-        start: The number of column-header rows (:func:`~.rules.header_row_count`),
-            at most ``n_rows``; the body rows are ``start .. n_rows - 1``.
+        start: The number of column-header rows (:func:`~.rules.header_row_count`,
+            one more for a sub-header row, :func:`~.rules.sub_header_row`), at most
+            ``n_rows``; the body rows are ``start .. n_rows - 1``.
         label_cols: The number of leading row-label columns
             (:func:`~.rules.label_column_count`), 0 for a one-column table.
         title: The text of a title row over the whole table (:func:`~.rules.title_row`),
@@ -149,6 +151,8 @@ def read_table(
     title = title_row(grid, start, text_of)
     if title is not None:
         start = max(start, 2)
+    if sub_header_row(grid, start, text_of):
+        start += 1
     label_cols = label_column_count(grid, start, len(grid[0])) if grid else 0
     return TableModel(grid, text_of, start, label_cols, title, paragraphs_of)
 
@@ -182,6 +186,20 @@ def joined(cells: Sequence[Any], text_of: Callable[[Any], str]) -> str:
             if text := text_of(cell):
                 texts[text] = None
     return " ".join(texts)
+
+
+def header_row(r: int, row: list[Any], text_of: Callable[[Any], str], sep: str) -> TableRow:
+    """A body row that restarts the header (:attr:`TableModel.restarts`), as a row of its own.
+
+    Its distinct texts in column order, joined by ``sep`` (``Accumulated depreciation;
+    Land and buildings; Total``); the columns of each text are its entry's ``cols``.
+    """
+    at: dict[str, list[int]] = {}
+    for j, cell in enumerate(row):
+        if text := text_of(cell):
+            at.setdefault(text, []).append(j)
+    cells = tuple(("", readable(t)) for t in at)
+    return TableRow(r, cells, sep=sep, cols=tuple(tuple(js) for js in at.values()))
 
 
 def text_cols(row: list[Any], cols: range, text_of: Callable[[Any], str]) -> tuple[int, ...]:

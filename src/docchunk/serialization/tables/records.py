@@ -10,9 +10,9 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from docchunk.serialization.tables.model import TableModel, text_cols, value_cells
+from docchunk.serialization.tables.model import TableModel, header_row, text_cols, value_cells
 from docchunk.serialization.tables.rows import LEVEL_SEP, RECORD_SEP, TableRow, TableRows, notes_line, readable
-from docchunk.serialization.tables.rules import UNITS_NOTE, is_section_row, spanning_text
+from docchunk.serialization.tables.rules import UNITS_NOTE, block_headers, is_section_row, spanning_text
 
 __all__ = ["write_records"]
 
@@ -38,19 +38,22 @@ def write_records(model: TableModel) -> TableRows:
     corner_note = UNITS_NOTE.match(corner) is not None
     headers = [_header_levels(grid, start, text_of, range(j, j + 1)) for j in range(n_cols)]
     levels = [_top_and_rest(grid, start, text_of, j) for j in range(n_cols)]
+    first_corner, first_headers = corner, headers  # the first block's, for the headers no value carries
     used: set[int] = set()
     sections: list[str] = []
     after_section = False
     rows: list[TableRow] = []
     pending: list[int] = []  # positions in rows of section rows not yet followed by a data row
-    carried = False  # whether a row's label carries the corner
+    carried = False  # whether a row's label carries the first block's corner
+    first_block = True  # no header block has restarted yet
     restarts = set(model.restarts)
     for r in range(start, n_rows):
         row = grid[r]
         if r in restarts:  # a header block restarts: the rows below read their headers from this row
-            headers[label_cols:] = [text_of(cell) for cell in row[label_cols:]]
-            levels = [None] * n_cols
-            rows.append(_header_row(r, row, text_of))
+            corner, headers = block_headers(row, label_cols, text_of, corner)
+            corner_note = UNITS_NOTE.match(corner) is not None
+            levels, first_block = [None] * n_cols, False
+            rows.append(header_row(r, row, text_of, RECORD_SEP))
             continue
         if (spanning := spanning_text(row, text_of)) is not None:  # one text in every cell: a row of its own, once
             rows.append(TableRow(r, (("", readable(spanning)),), sep=RECORD_SEP, cols=(tuple(range(len(row))),)))
@@ -93,15 +96,15 @@ def write_records(model: TableModel) -> TableRows:
         label = LEVEL_SEP.join([*sections, *labels])
         if corner and labels:
             label = f"{label} {corner.strip()}" if corner_note else f"{label} ({corner})"
-            carried = True
+            carried = carried or first_block
         if not entries:
             rows.append(TableRow(r, (("", readable(label)),), sep=RECORD_SEP, cols=(label_at,)))
         else:
             lead = (f"{label} " if label.endswith(":") else f"{label}: ") if label else ""  # no "::"
             rows.append(TableRow(r, tuple(entries), lead, RECORD_SEP, cols=tuple(spans), lead_cols=label_at))
-    unused = [*wide, *(h for k, h in enumerate(headers) if k >= label_cols and h and k not in used)]
-    if corner and not carried:  # no labelled data row carries the corner (a section's lead does not)
-        unused.insert(0, corner)
+    unused = [*wide, *(h for k, h in enumerate(first_headers) if k >= label_cols and h and k not in used)]
+    if first_corner and not carried:  # no labelled data row carries the corner (a section's lead does not)
+        unused.insert(0, first_corner)
     if unused:
         first = next((i for i, row in enumerate(rows) if row.cells), None)
         extra = tuple(("", readable(h)) for h in dict.fromkeys(unused))
@@ -111,16 +114,6 @@ def write_records(model: TableModel) -> TableRows:
             kept = rows[first]
             rows[first] = replace(kept, cells=kept.cells + extra, cols=kept.cols + ((),) * len(extra))
     return TableRows(rows=rows, start=start, end=n_rows, notes=notes_line(wide))
-
-
-def _header_row(r: int, row: list[Any], text_of: Callable[[Any], str]) -> TableRow:
-    """A body row that restarts the header, as a row of its own: its distinct texts, ``; ``-separated."""
-    at: dict[str, list[int]] = {}
-    for j, cell in enumerate(row):
-        if text := text_of(cell):
-            at.setdefault(text, []).append(j)
-    cells = tuple(("", readable(t)) for t in at)
-    return TableRow(r, cells, sep=RECORD_SEP, cols=tuple(tuple(js) for js in at.values()))
 
 
 def _top_and_rest(grid: list[list[Any]], start: int, text_of: Callable[[Any], str], j: int) -> tuple[str, str] | None:

@@ -10,9 +10,9 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from docchunk.serialization.tables.model import TableModel, joined, text_cols, value_cells
-from docchunk.serialization.tables.rows import TableRow, TableRows, notes_line, readable
-from docchunk.serialization.tables.rules import spanning_text
+from docchunk.serialization.tables.model import TableModel, header_row, joined, text_cols, value_cells
+from docchunk.serialization.tables.rows import CELL_SEP, TableRow, TableRows, notes_line, readable
+from docchunk.serialization.tables.rules import block_headers, spanning_text
 
 __all__ = ["write_triplets"]
 
@@ -22,20 +22,31 @@ def write_triplets(model: TableModel) -> TableRows:
 
     The header rows are read as records read them: a table-wide header (``model.wide``)
     is no column's header; it is written once on the first row and opens every later
-    piece of a split table (``notes``).
+    piece of a split table (``notes``). A body row that restarts the header
+    (``model.restarts``) is a row of its own, and the rows below it read their headers
+    and the corner from it (:func:`~.rules.block_headers`).
     """
     start, label_cols, text_of = model.start, model.label_cols, model.text_of
     n_rows, n_cols = model.n_rows, model.n_cols
     grid, notes = model.wide  # the table-wide headers read as records read them: no column's header
     headers = [joined([grid[r][j] for r in range(start)], text_of) for j in range(n_cols)]
     corner = joined([grid[r][j] for r in range(start) for j in range(label_cols)], text_of)
+    first_headers, first_corner = headers, corner  # the first block's, for the headers no value carries
     used: set[int] = set()
-    rows = [_row_cells(r, grid[r], headers, label_cols, corner, text_of, used) for r in range(start, n_rows)]
+    rows: list[TableRow] = []
+    restarts = set(model.restarts)
+    for r in range(start, n_rows):
+        if r in restarts:  # a header block restarts: the rows below read their headers from this row
+            corner, headers = block_headers(grid[r], label_cols, text_of, corner)
+            rows.append(header_row(r, grid[r], text_of, CELL_SEP))
+        else:
+            rows.append(_row_cells(r, grid[r], headers, label_cols, corner, text_of, used))
     if rows:
         first = rows[0]
         spanning = spanning_text(grid[first.index], text_of) is not None  # its text labels no header
         label = "" if spanning else joined(grid[first.index][:label_cols], text_of)
-        extra = [*_unused_headers(label, headers, label_cols, corner, used), *(("", readable(n)) for n in notes)]
+        unused = _unused_headers(label, first_headers, label_cols, first_corner, used)
+        extra = [*unused, *(("", readable(n)) for n in notes)]
         rows[0] = replace(first, cells=first.cells + tuple(extra), cols=first.cols + ((),) * len(extra))
     return TableRows(rows=rows, start=start, end=n_rows, notes=notes_line(notes))
 
