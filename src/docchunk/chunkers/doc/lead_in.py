@@ -241,7 +241,12 @@ def _with_empty_tables(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
     for piece in pieces:
         last = piece.items[-1] if piece.items else None
         table = after.get(last.self_ref) if last is not None and piece.table_rows is None else None
-        if table is not None and piece.code_chunks is None and lead_in_sentence(run.item_text(last)) is not None:
+        if (
+            table is not None
+            and last is not None
+            and piece.code_chunks is None
+            and lead_in_sentence(run.item_text(last))
+        ):
             piece = replace(piece, items=[*piece.items, table])
         out.append(piece)
     return out

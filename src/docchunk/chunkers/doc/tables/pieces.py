@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from docling_core.types.doc import TableItem
 
+from docchunk.chunkers.doc.layout_cells import by_rows
 from docchunk.chunkers.doc.piece import Piece
 from docchunk.chunkers.doc.tables.pack import table_pieces
 from docchunk.serialization.tables import (
@@ -48,15 +49,10 @@ __all__ = [
 ]
 
 
-def by_rows(serializer: BaseDocSerializer) -> bool:
-    """Whether ``serializer`` writes tables by rows (the default mode's); a user's own serializer is kept as it is."""
-    return isinstance(getattr(serializer, "table_serializer", None), RowTableSerializer)
-
-
 def table_of(piece: Piece) -> TableItem | None:
     """The table a walked piece holds: one ``TableItem``, the other items its captions (and their parts); else None."""
     tables = [it for it in piece.items if isinstance(it, TableItem)]
-    if len(tables) != 1 or piece.from_headings or piece.heading_only:
+    if len(tables) != 1 or piece.from_headings or piece.heading_only or piece.layout_cell:
         return None
     table = tables[0]
     captions = {ref.cref for ref in table.captions}
