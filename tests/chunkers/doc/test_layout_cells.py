@@ -12,9 +12,6 @@ walked as content, where they stand.
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 from docling_core.types.doc import (
     DocItemLabel,
@@ -28,6 +25,7 @@ from docling_core.types.doc import (
 
 import docchunk
 from docchunk.serialization.tables import read_table
+from tests.test_bench_structure_kept import _bench
 
 BODY = "We advise owner-managed businesses on corporation tax, VAT and payroll, and we file returns on time."
 CAPTION = "Riverside Chess Club"
@@ -96,7 +94,7 @@ def test_a_nested_list_in_a_layout_cell_keeps_its_nesting(page, tokenizer, max_t
     at = lines.index("- Services")
     assert lines[at + 1 : at + 3] == ["    - Audit", "    - Tax"], holder.text
     assert {"Services", "Audit", "Tax"} <= {getattr(it, "text", None) for it in holder.meta.doc_items}
-    bench = _structure_bench()
+    bench = _bench()
     assert bench.flattened(page, chunks, [c.text for c in chunks]) == 0
 
 
@@ -121,12 +119,3 @@ def test_a_picture_caption_in_a_layout_cell_is_written_once(page, tokenizer, max
     footer = next(c for c in chunks if FOOTER in c.text)  # the plain cell, as a paragraph naming its table
     assert footer.text.endswith(FOOTER) and page.tables[0] in footer.meta.doc_items
     assert sum(x.count(FOOTER) for x in contexts) == 1
-
-
-def _structure_bench():
-    path = Path(__file__).resolve().parents[3] / "bench" / "structure_kept.py"
-    spec = importlib.util.spec_from_file_location("structure_kept", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
