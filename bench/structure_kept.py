@@ -23,7 +23,10 @@ at 128) it chunks every document with ``HybridChunker`` and counts (issue 24):
   ``.``, ``!`` or ``?`` before a capital or a digit; see :func:`lead_sentence`): what
   issue 24 asks to go with the table is that sentence; a long paragraph stays where
   it is and its lead-in sentence is the context of the table's first piece. (Until
-  2 December 2026 the count asked for the whole paragraph.)
+  2 December 2026 the count asked for the whole paragraph.) When that paragraph is the
+  table's title line (``Table 2: Hardness by alloy``, Word's "Caption" style) and the one
+  before it is a lead-in or ends pointing ahead (``The results are given below.``), the
+  chunks of the table must hold both (since 4 December 2026; issue 46 finding 22).
 
 Prints one row per configuration and mode; ``docs/quality.md`` ("Structure kept")
 has the figures. Run it with ``PYTHONPATH=src`` (another tree's ``src`` for "before").
@@ -171,9 +174,19 @@ def split_runs(doc: Any, chunks: list[Any]) -> int:
 
 
 def is_lead_in(text: str) -> bool:
-    t = text.strip()
+    t = text.strip().strip("*_")
     low = t.lower()
     return t.endswith(":") or low.startswith(("table ", "tab. ")) or any(w in low for w in LEAD_WORDS)
+
+
+def is_title_line(text: str) -> bool:
+    """A table's caption-style title line (``Table 2: Hardness by alloy``, bold or not): Word's "Caption" style."""
+    return re.match(r"(?:table|tab\.)\s*[\dIVX]+\b", text.strip().strip("*_"), re.IGNORECASE) is not None
+
+
+def points_ahead(text: str) -> bool:
+    """A sentence that ends pointing at what follows: ``The hardness results are given below.``, ``... as follows.``."""
+    return re.search(r"\b(?:below|as follows|the following)\W*$", text.strip(), re.IGNORECASE) is not None
 
 
 _SENTENCE_END = re.compile(r"[.!?][\"'\u201d\u2019)\]]*\s+(?=[\"'\u201c\u2018(\[]*[A-Z0-9])")
@@ -204,12 +217,15 @@ def leads_apart(doc: Any, chunks: list[Any], contexts: list[str]) -> int:
     from docchunk.chunkers.doc.lead_in import is_trailing_note
 
     count = 0
-    previous = None
+    previous = earlier = None
     for item, _ in doc.iterate_items():
         if isinstance(item, TableItem) and isinstance(previous, TextItem) and is_lead_in(previous.text):
-            lead = lead_sentence(previous.text)
+            leads = [lead_sentence(previous.text)]
+            if is_title_line(previous.text) and isinstance(earlier, TextItem):
+                if is_lead_in(earlier.text) or points_ahead(earlier.text):  # a sentence, then the title line
+                    leads.append(lead_sentence(earlier.text))
             mine = [ctx for c, ctx in zip(chunks, contexts, strict=True) if any(it is item for it in c.meta.doc_items)]
-            if mine and not any(lead in ctx for ctx in mine):
+            if mine and not all(any(lead in ctx for ctx in mine) for lead in leads):
                 count += 1
         if isinstance(item, TextItem) and isinstance(previous, TableItem) and is_trailing_note(item.text):
             # by item, not text: the notes of a report's tables often read the same (``Source: accounts.``)
@@ -219,7 +235,7 @@ def leads_apart(doc: Any, chunks: list[Any], contexts: list[str]) -> int:
             if other and not own:
                 count += 1
         if isinstance(item, (TableItem, TextItem)):
-            previous = item
+            previous, earlier = item, previous
     return count
 
 

@@ -7,8 +7,11 @@ With ``--targets`` it prints issue 46's structural targets for the default mode,
 configuration: rows cut (``--half``'s measure, records), later pieces of split tables
 without their table's notes line (the table-wide headers: ``December 31,``; a piece
 whose ``meta.table_context_dropped`` names ``notes`` is counted apart, as flagged),
-and the documents with tables whose default output is over 1.3 times compat's tokens
-(sum of ``meta.token_count``), with the worst ratio.
+and the documents whose default output is over 1.3 times compat's tokens on the same
+content (:func:`token_ratio`), with the worst ratio.
+
+With ``--ratios`` it prints that ratio for every document of the corpus, per
+configuration, the documents over 1.3 marked ``OVER``.
 
 With ``--half`` it measures, per mode (compat, the default mode's ``triplets`` and
 ``records`` table formats), issue 24's figure instead: rows *cut* among the rows
@@ -199,10 +202,27 @@ def notes_missing(doc, chunks, chunker) -> tuple[int, int, int]:
     return later, missing, flagged
 
 
-def main_targets(paths: list[Path]) -> None:
-    from docling_core.types.doc import DoclingDocument
+def token_ratio(doc, default_chunks, compat_chunks, tokenizer) -> tuple[float, int, int, int]:
+    """(ratio, default tokens, compat tokens, tokens of the texts compat loses) of one document.
 
-    from docchunk import HybridChunker
+    Measured on the same content (issue 46's ceiling, for every document): the default's
+    tokens (sum of ``meta.token_count``) over compat's plus the tokens of the texts compat
+    loses (each counted alone), read by the tests' ``lost_texts`` over ``user_docs.must_reach``'s
+    texts (body texts and the furniture's footnotes: DOCX footnotes compat drops).
+    """
+    sys.path[:0] = [str(ROOT / "bench"), str(ROOT)]
+    from tests.helpers.checks import lost_texts
+    from user_docs import must_reach
+
+    ours = sum(c.meta.token_count for c in default_chunks)
+    theirs = sum(c.meta.token_count for c in compat_chunks)
+    lost = sum(tokenizer.count_tokens(t) for t in lost_texts(doc, compat_chunks, must_reach(doc)))
+    return ours / max(1, theirs + lost), ours, theirs, lost
+
+
+def load_docs(paths: list[Path]) -> list:
+    """(name, document) of each path that holds a DoclingDocument (a golden chunk file is skipped)."""
+    from docling_core.types.doc import DoclingDocument
 
     docs = []
     for p in paths:
@@ -210,9 +230,34 @@ def main_targets(paths: list[Path]) -> None:
             docs.append((p.name, DoclingDocument.load_from_json(p)))
         except Exception:  # not a DoclingDocument (a golden chunk file ...)
             continue
+    return docs
+
+
+def main_ratios(paths: list[Path]) -> None:
+    """Each document's :func:`token_ratio`, per configuration."""
+    from docchunk import HybridChunker
+
+    docs = load_docs(paths)
+    print("| tokenizer | max_tokens | document | default | compat | compat loses | ratio |")
+    print("|---|---:|---|---:|---:|---:|---:|")
+    for spec, max_tokens in CONFIGS:
+        default = HybridChunker(tokenizer=spec, max_tokens=max_tokens)
+        compat = HybridChunker(tokenizer=spec, max_tokens=max_tokens, docling_compat=True)
+        label = "cl100k" if spec else "MiniLM"
+        for name, doc in docs:
+            r, ours, theirs, lost = token_ratio(doc, list(default.chunk(doc)), list(compat.chunk(doc)),
+                                                default.token_counter)  # fmt: skip
+            over = " OVER" if r > 1.3 else ""
+            print(f"| {label} | {max_tokens} | {name} | {ours} | {theirs} | {lost} | {r:.2f}{over} |", flush=True)
+
+
+def main_targets(paths: list[Path]) -> None:
+    from docchunk import HybridChunker
+
+    docs = load_docs(paths)
     print(f"{len(docs)} documents, {sum(len(d.tables) for _, d in docs)} tables")
     print("| tokenizer | max_tokens | rows within half | cut | later pieces with notes | without (flagged) "
-          "| documents with tables over 1.3x compat | worst |")  # fmt: skip
+          "| documents over 1.3x compat (same content) | worst |")  # fmt: skip
     print("|---|---:|---:|---:|---:|---:|---:|---|")
     for spec, max_tokens in CONFIGS:
         default = HybridChunker(tokenizer=spec, max_tokens=max_tokens)
@@ -224,12 +269,8 @@ def main_targets(paths: list[Path]) -> None:
             a, b = half_rows(doc, chunks, default, "records")
             c, d, e = notes_missing(doc, chunks, default)
             small, cut, later, missing, flagged = small + a, cut + b, later + c, missing + d, flagged + e
-            if not doc.tables:
-                continue
-            ours = sum(ch.meta.token_count for ch in chunks)
-            theirs = sum(ch.meta.token_count for ch in compat.chunk(doc))
-            if theirs:
-                ratios.append((ours / theirs, name))
+            ratio = token_ratio(doc, chunks, list(compat.chunk(doc)), default.token_counter)[0]
+            ratios.append((ratio, name))
         over = sum(r > 1.3 for r, _ in ratios)
         worst = max(ratios, default=(0.0, "-"))
         label = "cl100k" if spec else "MiniLM"
@@ -242,8 +283,12 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus" / "docling")
     parser.add_argument("--half", action="store_true", help="issue 24's measure (see above)")
     parser.add_argument("--targets", action="store_true", help="issue 46's structural targets (see above)")
+    parser.add_argument("--ratios", action="store_true", help="each document's tokens against compat's (see above)")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT / "src"))
+    if args.ratios:
+        main_ratios(sorted(args.corpus.rglob("*.json")))
+        return
     if args.targets:
         main_targets(sorted(args.corpus.rglob("*.json")))
         return

@@ -90,12 +90,15 @@ def _line(text: str) -> str:
     return " ".join(text.lstrip("#").split())
 
 
-def heading_twice(chunk: Any, context: str) -> bool:
+def heading_twice(chunk: Any, context: str, doc: Any = None) -> bool:
     """Whether one of the chunk's headings is written twice in its embedded text.
 
     That is, on more lines of ``contextualize()`` than the path holds it (a document may
-    have two headings of one text, one inside the other) plus the chunk's items other
-    than headings whose text it is (a paragraph ``[`` under a heading ``[``).
+    have two headings of one text, one inside the other), or than ``doc`` has headings of
+    that text when it has more (the title ``Building Node.js`` in the path and a subsection
+    ``Building Node.js`` that a ``min_tokens`` merge wrote as a line: Node.js' BUILDING.md),
+    plus the chunk's items other than headings whose text it is (a paragraph ``[`` under a
+    heading ``[``).
     """
     from docling_core.types.doc.document import SectionHeaderItem, TitleItem
 
@@ -103,7 +106,17 @@ def heading_twice(chunk: Any, context: str) -> bool:
     path = [_line(h) for h in chunk.meta.headings or []]
     others = [_line(it.text) for it in chunk.meta.doc_items
               if not isinstance(it, (TitleItem, SectionHeaderItem)) and hasattr(it, "text")]  # fmt: skip
-    return any(lines.count(h) > path.count(h) + others.count(h) for h in set(path) if h)
+    in_doc = _doc_headings(doc) if doc is not None else {}
+    return any(lines.count(h) > max(path.count(h), in_doc.get(h, 0)) + others.count(h) for h in set(path) if h)
+
+
+def _doc_headings(doc: Any) -> dict[str, int]:
+    """How many headings (title and section headers) of each text ``doc`` has."""
+    from collections import Counter
+
+    from docling_core.types.doc.document import SectionHeaderItem, TitleItem
+
+    return Counter(_line(it.text) for it in doc.texts if isinstance(it, (TitleItem, SectionHeaderItem)))
 
 
 def heading_lines_twice(doc: Any, chunk: Any, context: str) -> bool:
@@ -119,11 +132,16 @@ def heading_lines_twice(doc: Any, chunk: Any, context: str) -> bool:
 
     from docling_core.types.doc.document import SectionHeaderItem, TitleItem
 
-    headings = Counter(_line(it.text) for it in doc.texts if isinstance(it, (TitleItem, SectionHeaderItem)))
+    headings = _doc_headings(doc)
     lines = Counter(_line(line) for line in context.split("\n"))
     others = Counter(_line(it.text) for it in chunk.meta.doc_items
                      if not isinstance(it, (TitleItem, SectionHeaderItem)) and hasattr(it, "text"))  # fmt: skip
     return any(lines[h] > n + others[h] for h, n in headings.items() if h)
+
+
+def twice(doc: Any, chunk: Any, context: str) -> bool:
+    """Whether a heading is written twice in ``chunk``'s embedded text (either check)."""
+    return heading_twice(chunk, context, doc) or heading_lines_twice(doc, chunk, context)
 
 
 def structure_under_min(docs: list[Any], tok: Any, max_tokens: int) -> dict[str, int]:
@@ -142,9 +160,7 @@ def structure_under_min(docs: list[Any], tok: Any, max_tokens: int) -> dict[str,
         except Exception:  # counted by measure()
             continue
         contexts = [chunker.contextualize(c) for c in chunks]
-        out["min twice"] += sum(
-            heading_twice(c, ctx) or heading_lines_twice(doc, c, ctx) for c, ctx in zip(chunks, contexts, strict=True)
-        )
+        out["min twice"] += sum(twice(doc, c, ctx) for c, ctx in zip(chunks, contexts, strict=True))
         out["min fences"] += sum(open_fences(c.text) for c in chunks)
         out["min flattened"] += flattened(doc, chunks, contexts)
     return out
@@ -182,9 +198,7 @@ def measure(
         contexts = [chunker.contextualize(c) for c in chunks]
         out["chunks"] += len(chunks)
         out["lost"] += lost(doc, chunks)
-        out["twice"] += sum(
-            heading_twice(c, ctx) or heading_lines_twice(doc, c, ctx) for c, ctx in zip(chunks, contexts, strict=True)
-        )
+        out["twice"] += sum(twice(doc, c, ctx) for c, ctx in zip(chunks, contexts, strict=True))
         out["fences"] += sum(open_fences(c.text) for c in chunks)
         out["flattened"] += flattened(doc, chunks, contexts)
     if max_tokens > LOW:

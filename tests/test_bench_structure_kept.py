@@ -88,3 +88,19 @@ def test_leads_apart_counts_a_trailing_note_in_the_next_tables_chunk():
              DocChunk(text="Source: survey A, 2026.\nQ1: no", meta=DocMeta(doc_items=[note, second]))]  # fmt: skip
     assert bench.leads_apart(doc, right, [c.text for c in right]) == 0
     assert bench.leads_apart(doc, wrong, [c.text for c in wrong]) == 1
+
+
+def test_leads_apart_counts_a_lead_in_sentence_before_a_caption_style_title_line():
+    """Finding 22 (issue 46): the count read the title line (``**Table 2: ...**``) as the lead-in and missed the
+    sentence before it (``The hardness results are given below.``) ending the previous table's chunk."""
+    import docchunk
+    from tests.chunkers.doc.test_table_lead_ins import _lab_report
+
+    bench = _bench()
+    doc = _lab_report()
+    apart = docchunk.HierarchicalChunker()  # one chunk per element: each sentence and title line apart from its table
+    chunks = list(apart.chunk(doc))
+    assert bench.leads_apart(doc, chunks, [apart.contextualize(c) for c in chunks]) == 2
+    together = docchunk.HybridChunker()
+    chunks = list(together.chunk(doc))
+    assert bench.leads_apart(doc, chunks, [together.contextualize(c) for c in chunks]) == 0

@@ -71,3 +71,24 @@ def test_why_small_names_the_reason_of_each_small_chunk():
         paged[1].meta.doc_items = [SimpleNamespace(label="text", prov=[SimpleNamespace(page_no=2)])]
         assert why(paged, 1, split_pages=True) == "page boundary"
         assert why(paged, 1) == "other"  # merge_across_pages: a page forbids no merge
+
+
+def test_heading_twice_allows_a_subsection_of_the_title_s_text_and_finds_a_real_repeat():
+    """Node.js' BUILDING.md: the title "Building Node.js" heads the path, and a ``min_tokens`` merge wrote its
+    subsection "Building Node.js" (a third heading of that text) as a line: two headings, each once.
+    The same lines in a document with one such heading are a heading written twice."""
+    from docling_core.types.doc import DoclingDocument
+
+    doc = DoclingDocument(name="building")
+    doc.add_title("Building Node.js")
+    doc.add_heading("Unix and macOS", level=1)
+    doc.add_heading("Building Node.js", level=2)
+    chunk = _chunk("Building Node.js\nTo build Node.js:", ["Building Node.js", "Unix and macOS"])
+    context = "Building Node.js\nUnix and macOS\nBuilding Node.js\nTo build Node.js:"
+    with bench_script("user_docs") as bench:
+        assert not bench.twice(doc, chunk, context)
+        assert bench.heading_twice(chunk, context)  # without the document: over what the path holds
+        once = DoclingDocument(name="once")
+        once.add_title("Building Node.js")
+        once.add_heading("Unix and macOS", level=1)
+        assert bench.twice(once, chunk, context)

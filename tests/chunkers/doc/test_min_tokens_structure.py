@@ -16,6 +16,7 @@ from collections import Counter
 import pytest
 
 import docchunk
+from tests.helpers import CORPUS, CORPUS_REASON, load
 from tests.helpers.checks import lost_texts, span_faults
 
 
@@ -185,3 +186,57 @@ def test_content_headings_a_text_ends_with_are_not_written_again_by_a_later_merg
     chunks = list(chunker.chunk(doc))
     assert _lines_over_headings(doc, chunker, chunks) == []
     assert not lost_texts(doc, chunks) and span_faults(doc, chunks) == []
+
+
+def test_empty_sections_under_a_heading_are_written_under_it_once(minilm):
+    """docling-core's test document of headings only: "Section 1.1" was written under the path
+    "Section 1", then "Section 1" again as text before "Section 1.2"; merged (``min_tokens``),
+    one text held "Section 1" twice, and out of order."""
+    from docling_core.types.doc import DoclingDocument
+
+    doc = DoclingDocument(name="sections")
+    for text, level in (("Section 1", 1), ("Section 1.1", 2), ("Section 1.2", 2), ("Section 2", 1), ("Section 2.1", 2)):
+        doc.add_heading(text, level=level)
+    chunker = _chunker(minilm, 256)
+    chunks = list(chunker.chunk(doc))
+    assert _lines_over_headings(doc, chunker, chunks) == []
+    assert "\n".join(chunker.contextualize(c) for c in chunks).split("\n") == [
+        "Section 1", "Section 1.1", "Section 1.2", "Section 2", "Section 2.1"
+    ]  # fmt: skip
+    plain = docchunk.HybridChunker(tokenizer=docchunk.get_tokenizer(minilm, max_tokens=256), max_tokens=256)
+    first = next(iter(plain.chunk(doc)))  # without min_tokens: the two empty sections under their heading
+    assert (first.meta.headings, first.text) == (["Section 1"], "Section 1.1\nSection 1.2")
+
+
+def test_a_path_written_as_text_is_not_written_again_after_a_merge(cl100k):
+    """docling-core's ``wiki``: a heading path over half the budget is written as text (``IBM``, ``Corporate
+    affairs``, a long heading), under no path; merged after a piece of ``IBM``'s ``History``, whose
+    path the merge writes first, ``IBM`` was on two lines of one text."""
+    from docling_core.types.doc import DocItemLabel, DoclingDocument
+
+    doc = DoclingDocument(name="wiki")
+    doc.add_title("IBM")
+    doc.add_heading("History", level=1)
+    doc.add_heading("1960-1980s", level=2)
+    doc.add_text(DocItemLabel.TEXT, "In 1961, IBM developed the SABRE reservation system for American Airlines.")
+    doc.add_heading("Corporate affairs", level=1)
+    doc.add_heading("Business trends " + "too long " * 30, level=2)
+    doc.add_text(DocItemLabel.TEXT, "These are the trends.")
+    chunker = docchunk.HybridChunker(tokenizer=cl100k, max_tokens=128, min_tokens=64)
+    chunks = list(chunker.chunk(doc))
+    assert _lines_over_headings(doc, chunker, chunks) == []
+    assert not lost_texts(doc, chunks) and span_faults(doc, chunks) == []
+
+
+def test_a_path_shortened_for_the_budget_shares_its_headings_with_the_next_one(minilm):
+    """``elife-56337`` at MiniLM 64: a piece whose long title left its path (``headings_dropped``)
+    merged (``min_tokens``) with one under the whole path; the paths shared nothing at their root,
+    so "Results" was written for each: twice in one text."""
+    path = CORPUS / "docling" / "jats__elife-56337.nxml.json"
+    if not path.exists():
+        pytest.skip(CORPUS_REASON)
+    doc = load(path)
+    chunker = _chunker(minilm, 64)
+    chunks = list(chunker.chunk(doc))
+    assert _lines_over_headings(doc, chunker, chunks) == []
+    assert not lost_texts(doc, chunks)

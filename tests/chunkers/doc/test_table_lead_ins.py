@@ -66,3 +66,87 @@ def test_a_small_lead_in_that_fits_with_no_row_of_its_table_stays_apart_under_mi
     chunks = list(docchunk.HybridChunker(tokenizer=tok, max_tokens=64, min_tokens=32).chunk(doc))
     assert [c.text for c in chunks][:2] == ["Staff (Cost): 2025 = 400\nRent (Cost): 2025 = 120", lead]
     assert all(c.meta.token_count <= 64 for c in chunks)
+
+
+def inline_lead_in_doc() -> DoclingDocument:
+    """A Node.js API page's lead-in: one sentence of fragments (text, inline code, ``:``) before a table."""
+    doc = DoclingDocument(name="dns")
+    doc.add_heading("dnsPromises.resolve(hostname[, rrtype])", level=2)
+    group = doc.add_inline_group()
+    doc.add_text(label=DocItemLabel.TEXT, text="The type of the results varies based on", parent=group)
+    doc.add_code(text="rrtype", parent=group)
+    doc.add_text(label=DocItemLabel.TEXT, text=":", parent=group)
+    make_table([["rrtype", "Result type"]] + [[f"'T{i}'", "{Object}"] for i in range(12)], doc=doc)
+    return doc
+
+
+@pytest.mark.parametrize("max_tokens", [64, 256])
+def test_a_lead_in_of_inline_fragments_goes_whole_not_as_its_last_colon(max_tokens, minilm_dir):
+    """The lead-in was read as the paragraph's last fragment, ``:``: written as the table's caption
+    (a ``:`` line before the rows at 256 tokens, ``captions == [":"]`` at 64). It is the whole sentence."""
+    chunker = docchunk.HybridChunker(tokenizer=docchunk.get_tokenizer(f"hf:{minilm_dir}"), max_tokens=max_tokens)
+    chunks = list(chunker.chunk(inline_lead_in_doc()))
+    sentence = "The type of the results varies based on rrtype:"
+    first = next(c for c in chunks if any(isinstance(it, TableItem) for it in c.meta.doc_items))
+    assert sentence in chunker.contextualize(first)
+    for chunk in chunks:
+        assert ":" not in chunk.text.split("\n")
+        assert ":" not in (chunk.meta.__dict__.get("captions") or [])
+
+
+def _lab_report() -> DoclingDocument:
+    """A DOCX lab report's shape: a sentence, a Word "Caption"-style title line (bold), the table, a note; twice."""
+    doc = DoclingDocument(name="lab")
+    doc.add_heading("Laboratory report", level=1)
+    for k, what in ((1, "tensile strength"), (2, "hardness")):
+        doc.add_text(DocItemLabel.TEXT, f"The {what} results are given below.")
+        doc.add_text(DocItemLabel.TEXT, f"**Table {k}: {what.capitalize()} by alloy**")
+        grid = [["Alloy", "Mean", "Std. dev."], *[[f"AA{k}0{i}", str(400 + 37 * i), str(10 + i)] for i in range(6)]]
+        make_table(grid, doc=doc)
+        doc.add_text(DocItemLabel.TEXT, "Values are the mean of five specimens.")
+    return doc
+
+
+@pytest.mark.parametrize(("tokenizer", "max_tokens"), [("minilm", 64), ("minilm", 256), ("cl100k", 128)])
+@pytest.mark.parametrize("min_tokens", [None, 64])
+def test_a_lead_in_before_a_caption_style_title_line_goes_with_its_table(
+    tokenizer, max_tokens, min_tokens, minilm_dir, cl100k
+):
+    """Finding 22 (issue 46): only the title line went into the table's piece; the sentence before it ended the
+    previous table's chunk (``... Values are the mean of five specimens.`` / ``The hardness results are given
+    below.``). The sentence, then the title line, then the table's first rows."""
+    tok = docchunk.get_tokenizer(f"hf:{minilm_dir}" if tokenizer == "minilm" else cl100k)
+    chunker = docchunk.HybridChunker(tokenizer=tok, max_tokens=max_tokens, min_tokens=min_tokens)
+    doc = _lab_report()
+    chunks = list(chunker.chunk(doc))
+    leads = [t.text for t in doc.texts if t.text.endswith("given below.")]
+    for k, (table, lead) in enumerate(zip(doc.tables, leads, strict=True), 1):
+        first = next(c for c in chunks if any(it is table for it in c.meta.doc_items))
+        assert f"{lead}\n**Table {k}:" in first.text and "(Alloy)" in first.text, first.text
+        if min_tokens is None:  # the earlier table's note stays out of it (min_tokens may join it to either side)
+            assert first.text.startswith(lead), first.text
+        assert [c for c in chunks if lead in c.text] == [first]
+    assert all(c.meta.token_count <= max_tokens for c in chunks)
+
+
+def test_a_lead_in_before_a_row_split_by_columns_is_written_once(minilm_dir):
+    """Finding 1 (issue 46): a wide table's first row, split between its entries, took the lead-in sentence as the
+    first piece's caption while the paragraph stayed apart; ``merge_peers`` then joined the paragraph to that piece,
+    and ``contextualize()`` held ``Key figures (USD millions unless stated):`` twice. Now it is written once, in the
+    text, directly before the row (a tester's 15-column HTML table)."""
+    lead = "Key figures (USD millions unless stated):"
+    doc = DoclingDocument(name="wide")
+    doc.add_title("Ten-quarter summary")
+    doc.add_text(DocItemLabel.TEXT, lead)
+    years = [f"FY{y}" if q == 0 else None for y in (2023, 2024, 2025) for q in range(4)]  # over Q1-Q4 each
+    grid = [["Metric", *years, "CAGR", "Notes"], ["Metric", *[f"Q{q}" for q in range(1, 5)] * 3, "CAGR", "Notes"]]
+    grid += [[m, *(str(100 + 37 * k % 900) for k in range(12)), "10%", "restated"] for m in ("Revenue", "Gross profit")]
+    make_table(grid, doc=doc, header_rows=2, spans=[(0, c, 1, 4) for c in (1, 5, 9)])
+    chunker = docchunk.HybridChunker(tokenizer=docchunk.get_tokenizer(f"hf:{minilm_dir}"), max_tokens=64)
+    chunks = list(chunker.chunk(doc))
+    contexts = [chunker.contextualize(c) for c in chunks]
+    assert contexts[0].count(lead) == 1 and all(x.count(lead) <= 1 for x in contexts), contexts
+    first = next(c for c in chunks if c.meta.table_rows is not None)
+    assert first.meta.table_cols is not None  # the row is split by columns, the case of the finding
+    assert first.text.startswith(lead + "\nRevenue (Metric):"), first.text
+    assert all(c.meta.token_count <= 64 for c in chunks)

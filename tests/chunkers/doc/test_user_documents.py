@@ -256,3 +256,28 @@ def test_compat_mode_names_no_dropped_headings(minilm_dir):
     assert compat and all("headings_dropped" not in c.export_json_dict()["meta"] for c in compat)
     default = list(_hybrid(minilm_dir, 16).chunk(doc))
     assert any(c.meta.headings_dropped for c in default)
+
+
+@pytest.mark.parametrize("max_tokens", [32, 64])
+def test_split_code_block_keeps_each_piece_s_first_line_indented(minilm_dir, max_tokens):
+    """The tester's finding 16 of issue 45: a code block cut inside a function lost the indentation of each
+    later piece's first line (``return state + 3`` for ``    return state + 3``), and that
+    whitespace was in no chunk. Each piece's code is now the code's own text, whitespace
+    included, and its span slices exactly that text.
+    """
+    doc = DoclingDocument(name="code")
+    doc.add_heading("Steps", level=1)
+    doc.add_code(CODE)
+    chunks = list(_hybrid(minilm_dir, max_tokens).chunk(doc))
+    code_text = doc.texts[1].text
+    starts = 0
+    for chunk in chunks:
+        (span,) = chunk.meta.spans
+        own = code_text[span.start : span.end]
+        assert "\n" + own.rstrip() + "\n" in "\n" + chunk.text + "\n", (own, chunk.text)  # whole lines, as written
+        first = chunk.text.split("\n")[1]  # the line after the (re)opened fence
+        line_start = code_text.rfind("\n", 0, span.start) + 1
+        line_end = code_text.find("\n", line_start)
+        assert first == code_text[line_start : line_end if line_end >= 0 else len(code_text)]  # the document's line
+        starts += first.startswith("    ")
+    assert starts > 0  # some piece starts inside a function: the case this test is about

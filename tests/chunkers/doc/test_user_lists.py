@@ -99,12 +99,16 @@ def test_windows_of_a_deep_list_keep_the_section_heading_that_fits(minilm_dir):
     doc = docchunk.load_document(DEEP, format="md")
     chunker = docchunk.HybridChunker(tokenizer=docchunk.get_tokenizer(f"hf:{minilm_dir}", max_tokens=64), max_tokens=64)
     chunks = list(chunker.chunk(doc))
-    assert len(chunks) >= 4
+    assert len(chunks) >= 3  # the first window holds item 0 with its first sub-item (issue 46)
+
+    def named(p: str) -> bool:  # a parent long for the budget is named by its first clause or words, then " …"
+        return any(h == p or (h.endswith(" …") and p.startswith(h[:-2])) for h in chunk.meta.headings)
+
     parents = [it.text for it in doc.texts if it.label == "list_item"][:3]
     for chunk in chunks:
         assert chunk.meta.headings[0] == "Lists", chunk.meta.headings
-        deepest = max((parents.index(h) for h in chunk.meta.headings if h in parents), default=-1)
-        missing = [p for p in parents[: max(deepest, 0)] if p not in chunk.meta.headings]
+        deepest = max((k for k, p in enumerate(parents) if named(p)), default=-1)
+        missing = [p for p in parents[: max(deepest, 0)] if not named(p)]
         assert missing == [p for p in chunk.meta.headings_dropped or [] if p in parents]  # named when left out
 
 

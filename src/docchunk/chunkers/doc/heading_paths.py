@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
-from docling_core.types.doc import DocItem, TextItem
+from docling_core.types.doc import DocItem, TableItem, TextItem
 
 from docchunk.chunkers.doc.piece import Piece
 
@@ -48,19 +48,44 @@ def fit_headings(run: HybridRun, pieces: Iterable[Piece]) -> list[Piece]:
             out.append(piece)
             continue
         keys = _heading_keys(piece)
-        new = next((i for i, key in enumerate(keys) if key not in emitted), len(keys))
-        if new < len(headings):  # the headings not yet emitted as text, once
-            emitted.update(keys)
-            emitted.update((text, None) for text, _ in keys)
-            items = _items_of(piece, new)
-            out.append(Piece(text="\n".join(h for h in headings[new:] if h) or headings[-1], items=list(items),
-                             headings=run.fitting_headings(headings[:new], limit), origin=piece.origin,
-                             from_headings=True))  # fmt: skip
+        fitting = _kept_path(run, piece, limit)
+        stop = len(headings) - len(fitting)  # the headings the piece keeps in its path are not written as text
+        todo = [i for i in range(stop) if keys[i] not in emitted]
+        if todo:  # the headings left out of the path and not yet emitted as text, once
+            emitted.update(keys[:stop])
+            emitted.update((text, None) for text, _ in keys[:stop])
+            out.append(Piece(text="\n".join(headings[i] for i in todo if headings[i]) or headings[todo[-1]],
+                             items=_items_of(piece, todo), headings=run.fitting_headings(headings[: todo[0]], limit),
+                             origin=piece.origin, from_headings=True))  # fmt: skip
         if (kept := _without_emitted(piece, emitted)) is not None:  # a content heading's piece: its path went out
-            fitting = run.fitting_headings(headings, limit) or []
-            dropped = list(headings[: len(headings) - len(fitting)]) or None
-            out.append(replace(kept, headings=fitting or None, headings_dropped=dropped))
+            if kept.from_headings:  # headings written as text: not emitted again for a later path
+                emitted.update((heading_text(it), it.self_ref) for it in kept.items)
+            out.append(replace(kept, headings=fitting or None, headings_dropped=list(headings[:stop]) or None))
     return out
+
+
+def _kept_path(run: HybridRun, piece: Piece, limit: int) -> list[str]:
+    """The headings ``piece`` keeps: the innermost within ``limit`` tokens, or fewer when it then fits whole.
+
+    A piece (not a table: its rows are written later, :mod:`~docchunk.chunkers.doc.tables.rejoin`
+    does the same for them) that the innermost headings within ``limit`` put at most an
+    eighth of ``max_tokens`` over the budget would be split in two, each part repeating
+    the path, for a few tokens; it keeps instead the longest innermost part of that path
+    with which it fits, at least one heading (the outer ones are emitted as text with the
+    rest). A deep HTML page (six headings of nine tokens over a 44-token paragraph, MiniLM
+    64) was 1.50 times compat's tokens (issue 46, tester's finding 17).
+    """
+    headings = piece.headings or []
+    fitting = run.fitting_headings(headings, limit) or []
+    if len(fitting) < 2 or any(isinstance(it, TableItem) for it in piece.items):
+        return fitting
+    total = run.ctx_count(replace(piece, headings=fitting))
+    if total <= run.max or total > run.max + run.max // 8:
+        return fitting
+    for k in range(1, len(fitting)):
+        if run.ctx_count(replace(piece, headings=fitting[k:])) <= run.max:
+            return fitting[k:]
+    return fitting
 
 
 def _without_emitted(piece: Piece, emitted: set[tuple[str, str | None]]) -> Piece | None:
@@ -98,8 +123,8 @@ def _heading_keys(piece: Piece) -> tuple[tuple[str, str | None], ...]:
     )
 
 
-def _items_of(piece: Piece, start: int) -> list[Any]:
-    """The heading items of ``piece.headings[start:]`` that have text (sheet names, which have none, come first).
+def _items_of(piece: Piece, indices: list[int]) -> list[Any]:
+    """The heading items with text of ``piece.headings[i]`` for ``i`` in ``indices`` (sheet names come first).
 
     These are the items of the piece :func:`fit_headings` emits for those headings,
     whose text is their texts, one per line: :func:`split_at_pages` then cuts it
@@ -108,7 +133,7 @@ def _items_of(piece: Piece, start: int) -> list[Any]:
     """
     items = piece.heading_items or (piece.items if piece.heading_only else [])
     sheets = len(piece.headings or []) - len(items)
-    own = items[max(0, start - sheets) :]
+    own = [items[i - sheets] for i in indices if i >= sheets]
     return [it for it in own if heading_text(it)] or own or piece.items[:1]
 
 

@@ -257,6 +257,8 @@ def _open_heading(scope: _Scope, item: _Heading, always_emit: bool, doc: Docling
         kept = [scope.by_level[k] for k in keys if k not in unused]
         texts = [it for k in unused for it in scope.by_level[k].items()]
         yield from _text_piece(texts, scope.path(kept), doc, from_headings=True, heading_items=scope.path_items(kept))
+        for entry in kept:  # now the path of a piece: not written again as text (issue 45, a heading twice)
+            entry.used = True
     for k in removed:
         del scope.by_level[k]
     scope.by_level[level] = _Entry(item)

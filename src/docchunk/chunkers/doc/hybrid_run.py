@@ -347,6 +347,8 @@ class HybridRun:
                 continue
             a, b = s
             before, a, after = reopened_fences(piece.text, a, b) if close_fences else ("", a, "")
+            if before:  # a part that starts inside a code block keeps its first line's indentation
+                a = _indented_line_start(piece.text, a)
             text = before + piece.text[a:b] + after
             kept = tuple((pos + len(before), ref, start, n) for pos, ref, start, n in slice_anchors(anchors, a, b))
             out.append(replace(piece, text=text, text_tokens=None, anchors=(text, kept)))
@@ -446,3 +448,16 @@ class HybridRun:
             out.append(first if fit == lo else candidate(lo, fit))
             lo = fit + 1
         return out
+
+
+def _indented_line_start(text: str, start: int) -> int:
+    """Where the line of ``text[start]`` starts, when only spaces and tabs are before ``start`` on it; else ``start``.
+
+    The segmenter strips each part's leading whitespace; a part of a code block must keep
+    its first line's indentation (``    return x`` is not ``return x``: the tester's finding 16
+    of issue 45), so the part and its span start at the line's start.
+    """
+    at = start
+    while at > 0 and text[at - 1] in " \t":
+        at -= 1
+    return at if at < start and (at == 0 or text[at - 1] == "\n") else start

@@ -31,6 +31,12 @@ reads as the earlier table's trailing note (:func:`is_trailing_note`: ``Source: 
 ``Note: ...``, a footnote, a sentence that starts lower-case or refers back) is not
 the later table's lead-in: it stays with its own table, as docling-core keeps it; so
 does any paragraph before the later table's moved lead-in.
+
+A table's title line written as a paragraph (Word's "Caption" style, ``Table 2:
+Hardness by alloy``) after a sentence that introduces the table (a lead-in, or one
+that ends pointing ahead: ``The hardness results are given below.``) makes one lead-in
+with that sentence: both move (issue 46 finding 22, a tester's DOCX lab report, where
+the sentence ended the previous table's chunk).
 """
 
 from __future__ import annotations
@@ -41,11 +47,12 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from docling_core.types.doc import DocItemLabel, TableItem
-from docling_core.types.doc.document import TextItem
+from docling_core.types.doc.document import InlineGroup, ListItem, TextItem
 
 from docchunk.chunkers.doc.piece import Piece
 from docchunk.chunkers.doc.tables.pack import table_pieces
 from docchunk.chunkers.doc.tables.pieces import table_rows_of, under_path
+from docchunk.serialization.inline import plain_inline_text
 from docchunk.serialization.tables import ROW_SEP, TableRow, TableRows
 
 if TYPE_CHECKING:
@@ -78,6 +85,28 @@ def is_lead_in(text: str) -> bool:
     """Whether a paragraph reads as the lead-in of a table: it ends with ``:`` or names a table (emphasis aside)."""
     stripped = _plain(text)
     return bool(stripped) and (stripped.endswith(":") or _NAMES_TABLE.search(stripped) is not None)
+
+
+_TITLE_LINE = re.compile(r"^\s*(?:table|tab\.)\s*[\dIVX]+\b", re.IGNORECASE)
+_POINTS_AHEAD = re.compile(r"\b(?:below|as follows|the following)\W*$", re.IGNORECASE)
+
+
+def is_table_title(text: str) -> bool:
+    """Whether a paragraph is a table's caption-style title line (``Table 2: Hardness by alloy``, emphasis aside).
+
+    Word's "Caption" style, converted by docling as a text item (bold), not as the table's caption.
+    """
+    return _TITLE_LINE.match(_plain(text)) is not None
+
+
+def _introduces(text: str) -> bool:
+    """Whether a paragraph before a table's title line introduces the table: a lead-in, or it ends pointing ahead.
+
+    ``The hardness results are given below.`` / ``Table 2: Hardness by alloy`` / the
+    table (a tester's DOCX lab report, issue 46 finding 22): the sentence ends with
+    ``below``, ``as follows``, ``the following`` (a full stop or ``:`` aside).
+    """
+    return is_lead_in(text) or _POINTS_AHEAD.search(_plain(text)) is not None
 
 
 _NOTE_START = re.compile(
@@ -124,9 +153,12 @@ def lead_in_sentence(text: str) -> str | None:
     presents the reconciliation:``); else its last sentence that names a table
     (``Table 3 shows ...``, ``... in the table below.``); sentences end at ``.``,
     ``!`` or ``?`` followed by spaces and a capital or a digit. A paragraph of one
-    sentence is its own lead-in sentence.
+    sentence is its own lead-in sentence. A lead-in of a sentence, then the table's title
+    line on a line of its own (:func:`is_table_title`), has the title line as its sentence.
     """
     stripped = _plain(text)
+    if "\n" in stripped and is_table_title(stripped.rpartition("\n")[2]):  # a sentence, then the title line
+        return _plain(stripped.rpartition("\n")[2])
     if not is_lead_in(stripped):
         return None
     cuts = [m.end() for m in _SENTENCE_END.finditer(stripped)]
@@ -155,6 +187,10 @@ def attach_lead_ins(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
         piece = pieces[i]
         previous = out[-1] if out else None
         if piece.table_rows is not None and previous is not None and previous.table_rows is None:
+            apart = _title_with_its_lead_in(run, out)
+            if apart is not None:  # tried as one lead-in; put back as they were when it does not move
+                out[-2:] = [_joined(run, *apart)]
+                previous = out[-1]
             j = i + 1  # the pieces of one split row share its range
             while j < len(pieces) and pieces[j].table_rows == piece.table_rows and _same(pieces[j].items, piece.items):
                 j += 1
@@ -174,9 +210,39 @@ def attach_lead_ins(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
                         out[-1] = joined
                         i += 1
                 continue
+            if apart is not None:
+                out[-1:] = list(apart)
         out.append(piece)
         i += 1
     return out
+
+
+def _title_with_its_lead_in(run: HybridRun, out: list[Piece]) -> tuple[Piece, Piece] | None:
+    """``out``'s last two pieces when they are a paragraph that introduces a table, then the table's title line.
+
+    ``The hardness results are given below.`` / ``Table 2: Hardness by alloy`` / the
+    table: only the title line moved into the table's piece, so the sentence ended the
+    previous table's chunk (a tester's DOCX lab report, issue 46 finding 22). The two,
+    each a piece of one paragraph under the same headings, are the table's lead-in.
+    """
+    if len(out) < 2:
+        return None
+    lead, title = out[-2], out[-1]
+    for piece in (lead, title):
+        if piece.table_rows is not None or piece.heading_only or piece.from_headings or piece.code_chunks is not None:
+            return None
+        if not piece.items or not is_paragraph(piece.items[-1]) or piece.captions:
+            return None
+    if lead.headings != title.headings or len(title.items) != 1 or not is_table_title(run.item_text(title.items[0])):
+        return None
+    size, text = _paragraph_at_end(run, lead.items)
+    return (lead, title) if size == len(lead.items) and lead.text == text and _introduces(text) else None
+
+
+def _joined(run: HybridRun, lead: Piece, title: Piece) -> Piece:
+    """The pieces of a lead-in paragraph and a table's title line as one piece (see :func:`_title_with_its_lead_in`)."""
+    return replace(title, text=lead.text + run.delim + title.text, items=[*lead.items, *title.items],
+                   text_tokens=None, anchors=None)  # fmt: skip
 
 
 def _between_tables(out: list[Piece]) -> bool:
@@ -236,13 +302,15 @@ def _with_lead_in(
         return None
     if any(isinstance(it, TableItem) for it in before.items):
         return None
-    lead = run.item_text(last)
+    size, lead = _last_paragraph(run, before)
     sentence = lead_in_sentence(lead)
     if sentence is None and (not between or is_trailing_note(lead)):
         return None
     if row_pieces is not None:
-        return _split_row_again(run, before, row_pieces, sentence) if sentence is not None else None
-    whole = _whole_lead_in(run, before, table_piece, lead)
+        if sentence is None:
+            return None
+        return _sentence_in_text(run, before, _split_row_again(run, before, row_pieces, sentence), lead, size)
+    whole = _whole_lead_in(run, before, table_piece, lead, size)
     if whole is not None or sentence is None:
         return whole
     # the paragraph goes nowhere whole: its lead-in sentence is the context of the table's first piece,
@@ -309,17 +377,82 @@ def _split_row_again(
     return None
 
 
-def _whole_lead_in(
-    run: HybridRun, before: Piece, table_piece: Piece, lead: str
+def _last_paragraph(run: HybridRun, before: Piece) -> tuple[int, str]:
+    """(how many of ``before``'s last items are its last paragraph, that paragraph's text).
+
+    A paragraph is one text item, or an inline group (the fragments of one sentence:
+    text, inline code, bold ...) that is not a list item's text: its fragments are the
+    piece's last items, its text the one line :func:`plain_inline_text` writes. Read as
+    its last fragment, the lead-in of a Node.js API page (``... varies based on
+    `rrtype`:``) was ``:``, written as the table's caption (issue 46).
+    """
+    size, text = _paragraph_at_end(run, before.items)
+    if size < len(before.items) and is_table_title(text) and is_paragraph(before.items[-1 - size]):
+        more, lead = _paragraph_at_end(run, before.items[:-size])
+        if _introduces(lead):  # a lead-in sentence, then the table's title line: one lead-in (finding 22)
+            return size + more, lead + run.delim + text
+    return size, text
+
+
+def _paragraph_at_end(run: HybridRun, items: list[Any]) -> tuple[int, str]:
+    """(how many of ``items``' last items are one paragraph, its text): a text item, or an inline group's fragments."""
+    doc = run.doc
+    group = _inline_paragraph(items[-1], doc)
+    if group is None:
+        return 1, run.item_text(items[-1])
+    size = 0
+    while size < len(items) and _inline_paragraph(items[-1 - size], doc) is group:
+        size += 1
+    return size, plain_inline_text(group, doc)
+
+
+def _inline_paragraph(item: Any, doc: Any) -> InlineGroup | None:
+    """The outermost inline group ``item`` is a fragment of, when that group is a paragraph (not a list item's text)."""
+    group = None
+    node = item.parent.resolve(doc) if item.parent is not None else None
+    while isinstance(node, InlineGroup):
+        group = node
+        node = node.parent.resolve(doc) if node.parent is not None else None
+    return None if group is None or isinstance(node, ListItem) else group
+
+
+def _sentence_in_text(
+    run: HybridRun, before: Piece, moved: tuple[Piece | None, list[Piece]] | None, lead: str, size: int
 ) -> tuple[Piece | None, list[Piece]] | None:
-    """The whole lead-in paragraph ``lead`` moved into the table's first piece, or None when it cannot go."""
-    if before.text == lead:
+    """``moved`` with the lead-in in its first piece's text when the sentence made context is all of ``before``.
+
+    :func:`_split_row_again` makes the lead-in sentence the first caption of a split
+    row's first piece and leaves the paragraph where it is; when the paragraph is that
+    sentence and all of ``before``, ``merge_peers`` then joined the two, and the sentence
+    was written twice in one embedded text (a tester's 15-column HTML table, issue 46
+    finding 1). The paragraph is content: it goes into that piece's text instead (with
+    its item), as a whole lead-in does, when the piece still fits.
+    """
+    if moved is None or before.text != lead or size != len(before.items):
+        return moved
+    _, (first, *rest) = moved
+    if not first.captions or first.captions[0] != _plain(lead):
+        return moved
+    own = replace(first, captions=first.captions[1:] or None)
+    text = _lead_then_caption(run, own, lead, first.text)
+    in_text = replace(own, text=text, items=[*before.items, *first.items], captions=None, text_tokens=None)
+    return (None, [in_text, *rest]) if run.ctx_count(in_text) <= run.max else moved
+
+
+def _whole_lead_in(
+    run: HybridRun, before: Piece, table_piece: Piece, lead: str, size: int = 1
+) -> tuple[Piece | None, list[Piece]] | None:
+    """The whole lead-in paragraph ``lead`` (``before``'s last ``size`` items) moved into the table's first piece.
+
+    None when it cannot go.
+    """
+    if before.text == lead and size == len(before.items):
         rest = None
-    elif before.text.endswith(run.delim + lead) and len(before.items) > 1:
-        rest = replace(before, text=before.text[: -len(run.delim + lead)], items=before.items[:-1], text_tokens=None)
+    elif before.text.endswith(run.delim + lead) and len(before.items) > size:
+        rest = replace(before, text=before.text[: -len(run.delim + lead)], items=before.items[:-size], text_tokens=None)
     else:
         return None
-    items = [before.items[-1], *table_piece.items]
+    items = [*before.items[-size:], *table_piece.items]
     text = _lead_then_caption(run, table_piece, lead, table_piece.text)
     in_text = replace(table_piece, text=text, items=items, captions=None, text_tokens=None)
     if run.ctx_count(in_text) <= run.max:

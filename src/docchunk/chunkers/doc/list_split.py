@@ -7,10 +7,12 @@ keeps that text when it fits ``max_tokens``; otherwise it cuts it between items:
 
 - a window never ends where a shallower cut is possible within the budget: lists
   are cut between top-level items first, then between the items of the next level;
+  but a window never holds a parent item alone when its first sub-item fits with it;
 - a window that starts inside a nested item stays inside its parent item, and
-  carries the texts of its parent items (outermost first) after the section
-  headings in ``headings``: a sub-item never starts a chunk without its parent
-  (``contextualize()`` shows the path);
+  carries its parent items (outermost first) after the section headings in
+  ``headings``, each named by its text, or by its first clause or words when the
+  text is long for the budget (:class:`_ParentNames`): a sub-item never starts a
+  chunk without its parent (``contextualize()`` shows the path);
 - inside a window, the nesting is written relative to its first item.
 
 An item's text that is larger than the budget on its own is one window, which the
@@ -218,6 +220,7 @@ def split_list_piece(run: HybridRun, piece: Piece) -> list[Piece] | None:
     if owner is None:
         return None
     out: list[Piece] = []
+    parent_names = _ParentNames()
     n = len(lines)
     i = 0
     while i < n:
@@ -225,7 +228,8 @@ def split_list_piece(run: HybridRun, piece: Piece) -> list[Piece] | None:
         end = i + 1  # the window may not leave the parent item of its first line
         while end < n and (depth == 0 or lines[end].depth >= depth):
             end += 1
-        headings = _window_path(run, piece, lines[i])
+        names = [parent_names.get(run, p, k == len(lines[i].parents) - 1) for k, p in enumerate(lines[i].parents)]
+        headings = _window_path(run, piece, lines[i], names)
 
         def window(hi: int, lo: int = i, headings: list[str] | None = headings) -> Piece:
             kept = [it for it in piece.items if lo <= owner[it.self_ref] < hi]
@@ -236,15 +240,18 @@ def split_list_piece(run: HybridRun, piece: Piece) -> list[Piece] | None:
 
         fit = _last_fitting(run, window, lines, i + 1, end, indent)
         if fit < end:
-            # cut before the shallowest item of the window (the last one of that depth)
+            # cut before the shallowest item of the window (the last one of that depth), but
+            # never right after a parent item whose first sub-item fits with it (a parent alone,
+            # then its sub-item under the parent's name: more chunks, each repeating the path)
             best = max(range(i + 1, fit + 1), key=lambda k: (-lines[k].depth, k)) if fit > i + 1 else fit
-            fit = best
-        out.append(_widened(run, window(fit), piece, lines[i]))
+            if not (best == i + 1 and lines[best].depth > depth):
+                fit = best
+        out.append(_widened(run, window(fit), piece, lines[i], names))
         i = fit
     return out
 
 
-def _widened(run: HybridRun, window: Piece, piece: Piece, first: _Line) -> Piece:
+def _widened(run: HybridRun, window: Piece, piece: Piece, first: _Line, names: list[str]) -> Piece:
     """``window`` with the entries of its full path that :func:`_window_path` left out put back while it fits.
 
     :func:`_window_path` keeps the innermost entries within half of ``max_tokens`` before
@@ -256,7 +263,7 @@ def _widened(run: HybridRun, window: Piece, piece: Piece, first: _Line) -> Piece
     with 14 to 28 tokens to spare, and ``headings_dropped`` stayed None).
     """
     sections = list(piece.headings or [])
-    full = [*sections, *(parent_text(p, run.doc) for p in first.parents)]
+    full = [*sections, *names]
     have = list(window.headings or [])
     if not first.parents or have == full:
         return window
@@ -285,7 +292,7 @@ def _widened(run: HybridRun, window: Piece, piece: Piece, first: _Line) -> Piece
     )
 
 
-def _window_path(run: HybridRun, piece: Piece, first: _Line) -> list[str] | None:
+def _window_path(run: HybridRun, piece: Piece, first: _Line, names: list[str]) -> list[str] | None:
     """The headings of a window that starts with ``first``: the section headings, then its parent items' texts.
 
     At a small budget the whole path may not fit with any text (the chunker would then
@@ -295,13 +302,58 @@ def _window_path(run: HybridRun, piece: Piece, first: _Line) -> list[str] | None
     ``contextualize()``; a parent item too long for that is named by its first words
     (:func:`_shortened`).
     """
-    path = [*(piece.headings or []), *(parent_text(p, run.doc) for p in first.parents)]
+    path = [*(piece.headings or []), *names]
     if not path:
         return None
     if not first.parents:
         return path  # the section's path, as fit_headings left it
     limit = run.max // 2
     return run.fitting_headings(path, limit) or _shortened(run, path[-1], limit)
+
+
+INNER_SHARE = 8
+"""The innermost parent item of a window is named in its path within ``max_tokens // INNER_SHARE`` tokens."""
+OUTER_SHARE = 16
+"""Each outer parent item of a window is named in its path within ``max_tokens // OUTER_SHARE`` tokens."""
+_FIRST_CLAUSE = re.compile(r"(.+?[:;.])\s")
+"""A list item's first clause: its text up to the first ``:``, ``;`` or ``.`` before a space (``Step 2:``)."""
+
+
+class _ParentNames:
+    """The names of parent items in the windows' paths, each worked out once per list piece.
+
+    Every window of a nested item repeats its parents in ``meta.headings``; a parent's
+    whole text, repeated so, made the default output 1.9 times compat's tokens on a
+    Markdown list of long items four levels deep at MiniLM 64 (issue 46, tester's
+    finding 17). A parent is named by its whole text when that fits its share of the
+    budget (``max_tokens // INNER_SHARE`` tokens for the innermost parent, which the
+    window's items continue, ``max_tokens // OUTER_SHARE`` for the outer ones);
+    otherwise by its first clause then `` …`` (``Step 2: …``) when that fits, else by
+    its first words that fit then `` …`` (:func:`_shortened`). The parent's whole text
+    is in the chunk that holds its own line.
+    """
+
+    def __init__(self) -> None:
+        self._names: dict[tuple[str, bool], str] = {}
+
+    def get(self, run: HybridRun, parent: ListItem, innermost: bool) -> str:
+        key = (parent.self_ref, innermost)
+        name = self._names.get(key)
+        if name is None:
+            limit = run.max // (INNER_SHARE if innermost else OUTER_SHARE)
+            name = self._names[key] = _parent_name(run, parent_text(parent, run.doc), limit)
+        return name
+
+
+def _parent_name(run: HybridRun, text: str, limit: int) -> str:
+    """``text`` (a parent item's) within ``limit`` tokens of the path: whole, its first clause, or its first words."""
+    if run.headings_cost([text]) <= limit:
+        return text
+    clause = _FIRST_CLAUSE.match(text)
+    if clause is not None and run.headings_cost([clause.group(1) + " …"]) <= limit:
+        return clause.group(1) + " …"
+    short = _shortened(run, text, limit)
+    return short[0] if short else text  # not one word fits: whole, and the path rules below drop it
 
 
 def _shortened(run: HybridRun, text: str, limit: int) -> list[str] | None:

@@ -15,7 +15,7 @@ from dataclasses import replace
 from itertools import groupby
 from typing import TYPE_CHECKING, Any
 
-from docling_core.types.doc import CodeItem, TableItem, TextItem
+from docling_core.types.doc import CodeItem, SectionHeaderItem, TableItem, TextItem, TitleItem
 
 from docchunk.chunkers.doc.heading_walk import path_in_text
 from docchunk.chunkers.doc.lead_in import is_paragraph, is_trailing_note
@@ -74,7 +74,8 @@ def merge_with_tables(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
     i = 0
     while i < len(out):
         if out[i].table_rows is not None:
-            if i > 0 and (merged := _joined_if_fits(run, out[i - 1], out[i], out[i - 1])) is not None:
+            before = i > 0 and not (_opens_with_lead_in(out[i]) and _after_table(out, i - 1))
+            if before and (merged := _joined_if_fits(run, out[i - 1], out[i], out[i - 1])) is not None:
                 out[i - 1 : i + 1] = [merged]
                 i -= 1
             after = i + 1 < len(out) and not lead_in_of_next(out, i + 1)
@@ -103,6 +104,16 @@ def lead_in_of_next(pieces: list[Piece], i: int) -> bool:
         return False
     last = piece.items[-1]
     return not (isinstance(last, TextItem) and is_trailing_note(last.text))
+
+
+def _after_table(pieces: list[Piece], i: int) -> bool:
+    """Whether the text piece ``pieces[i]`` directly follows a table piece of the same headings.
+
+    Such text is what the earlier table leaves (``Values are the mean of five
+    specimens.``): when the next table's piece opens with its own lead-in, the text
+    never joins it, where it would stand before that lead-in (issue 46 finding 22).
+    """
+    return i > 0 and pieces[i - 1].table_rows is not None and pieces[i - 1].headings == pieces[i].headings
 
 
 def _opens_with_lead_in(table_piece: Piece) -> bool:
@@ -398,7 +409,7 @@ def join_pieces(run: HybridRun, a: Piece, b: Piece) -> Piece:
     ha, hb = a.headings or [], b.headings or []
     common = _common(ha, hb)
     lead = b.lead_headings or []
-    in_effect = max(common, _common(a.end_headings or ha, [*hb, *lead]))
+    in_effect = max(common, _common(a.end_headings or ha, [*hb, *lead]), _under_dropped(a, hb))
     # b's caption stays in captions only when no text of a would stand between it and b's whole rows (issue 46):
     # else it is written in the text, directly before them (a piece of a split row keeps it in captions)
     own_a = bool(a.captions) or (bool(a.text) and b.table_cols is None)  # b's caption then goes in the text
@@ -415,6 +426,9 @@ def join_pieces(run: HybridRun, a: Piece, b: Piece) -> Piece:
     prefix = "\n".join(written) + "\n" if written else ""
     if prefix and texts[1][0].startswith(prefix) and all(pos >= len(prefix) for pos, *_ in texts[1][1]):
         texts[1] = (texts[1][0][len(prefix) :], _shifted(texts[1][1], len(prefix)))
+    elif not prefix and (cut := _path_lines_in_effect(a, b, common)):
+        kept = tuple(anchor for anchor in texts[1][1] if anchor[0] >= cut)
+        texts[1] = (texts[1][0][cut:], _shifted(kept, cut))
     # a heading whose item the part holds is written in its text (a content heading): not again
     in_a, in_b = path_in_text(a), path_in_text(b)
     unwritten_a = [h for k, h in enumerate(ha) if k >= common and k not in in_a]
@@ -441,6 +455,43 @@ def join_pieces(run: HybridRun, a: Piece, b: Piece) -> Piece:
         end_headings=None if (b.end_headings or hb) == ha[:common] else list(b.end_headings or hb),
         lead_headings=_lead_headings(text, [*ha[common:], *(a.lead_headings or [])]),
     )
+
+
+def _under_dropped(a: Piece, hb: list[str]) -> int:
+    """How many of ``hb`` (``b``'s path) ``a``'s path holds, counting the outer headings ``a`` dropped.
+
+    A path shortened for the budget (``headings_dropped``: a long title left out) shares
+    nothing with the whole path of the next piece at its root, though it is the same path
+    below it; joined, each heading below the title was written twice (``elife-56337`` at
+    MiniLM 64, ``min_tokens=64``: ``Results`` on two lines of one text).
+    """
+    dropped = a.headings_dropped or []
+    if not dropped or hb[: len(dropped)] != dropped:
+        return 0
+    return len(dropped) + _common(a.end_headings or a.headings or [], hb[len(dropped) :])
+
+
+def _path_lines_in_effect(a: Piece, b: Piece, common: int) -> int:
+    """How many characters of ``b``'s text are its own heading lines that ``a``'s path already holds at its end.
+
+    A path too long for the budget is written as text, one heading a line
+    (:func:`~docchunk.chunkers.doc.heading_paths.fit_headings`: ``IBM``, ``Corporate affairs``, a
+    long heading), under no path; joined after a piece of ``IBM``'s ``History``, whose path
+    the join writes before it, ``IBM`` would be written twice (``wiki`` of docling-core's
+    tests, ``min_tokens=64``). Those first lines of ``b`` that continue ``a``'s path as
+    ``b``'s own path does are dropped with their anchors: the join writes them once, from
+    ``a``'s side. 0 when none.
+    """
+    hb = b.headings or []
+    path = a.end_headings or a.headings or []
+    if not b.from_headings or common != len(hb) or path[: len(hb)] != hb:
+        return 0
+    lines = b.text.split("\n")
+    own = {it.text for it in b.items if isinstance(it, (TitleItem, SectionHeaderItem))}
+    k = 0
+    while k < len(lines) - 1 and len(hb) + k < len(path) and lines[k] == path[len(hb) + k] and lines[k] in own:
+        k += 1
+    return len("\n".join(lines[:k])) + 1 if k else 0
 
 
 def _lead_headings(text: str, path: list[str]) -> list[str] | None:

@@ -232,22 +232,26 @@ _MARKS = (("bold", "**"), ("italic", "*"), ("strikethrough", "~~"))
 
 
 def without_marks(text: str, root: Any, doc: Any) -> str:
-    """A rich cell's ``text`` without the Markdown marks of its bold, italic and struck-through items.
+    """A rich cell's ``text`` without the Markdown marks of its bold, italic, struck-through and inline code items.
 
     The document serializer writes a bold item of a rich cell as ``**text**``; records
     and triplets are plain text, so the marks go (a tester's HTML title cell
     ``<b>Schedule A: Fees payable</b>`` read ``**Schedule A: Fees payable**`` in every
-    record, issue 46 finding 2). Each formatted item's marked text is found once, in
-    document order, and replaced by its text; literal asterisks of other text stay.
+    record, issue 46 finding 2). So do the backticks of an inline code item, as in the
+    default mode's inline runs (:func:`~docchunk.serialization.inline.plain_inline_text`):
+    one MiniLM token each, they put 12 rows of Node.js' ``api/dns.md`` (``'A'`` and
+    ``dnsPromises.resolve4()`` in backticks: ten a row) over 64 tokens under a three-level path.
+    Each formatted item's marked text is found once, in document order, and replaced by
+    its text; literal asterisks and backticks of other text stay.
     """
     pos = 0
     for item, _ in doc.iterate_items(root=root, with_groups=False, traverse_pictures=True):
         formatting, own = getattr(item, "formatting", None), getattr(item, "text", "")
-        if formatting is None or not own:
+        if not own:
             continue
-        marked = own
+        marked = f"`{own}`" if getattr(item, "label", None) == "code" and "\n" not in own else own
         for name, mark in _MARKS:
-            if getattr(formatting, name, False):
+            if formatting is not None and getattr(formatting, name, False):
                 marked = f"{mark}{marked}{mark}"
         if marked == own:
             continue
