@@ -10,7 +10,8 @@ import pytest
 
 import docchunk
 from docchunk.serialization.tables import read_table, table_rows
-from docchunk.serialization.tables.rules import block_headers, is_key_value_table, is_title_block, sub_header_row
+from docchunk.serialization.tables.blocks import block_headers, restart_block
+from docchunk.serialization.tables.rules import is_key_value_table, is_title_block, sub_header_row
 from tests.helpers import make_table
 
 MINILM = docchunk.get_tokenizer()
@@ -39,9 +40,10 @@ def test_a_restarted_block_reads_its_label_header_from_its_own_restart_row():
     doc, table = make_table(ROLL_FORWARD)
     model = read_table(table, doc)
     assert model.restarts == [3, 6]
-    assert block_headers(model.grid[3], model.label_cols, model.text_of, "Cost") == (
+    assert model.blocks == {3: range(3, 4), 6: range(6, 7)}
+    assert block_headers([model.grid[3]], model.label_cols, model.text_of, "Cost") == (
         "Accumulated depreciation",
-        ["", "Land and buildings", "Plant and machinery"],
+        [[], ["Land and buildings"], ["Plant and machinery"]],
     )
     assert [row.text for row in table_rows(table, doc).rows] == [
         "At 1 January 2025 (Cost): Land and buildings = 25,093; Plant and machinery = 96,030",
@@ -71,7 +73,7 @@ def test_a_restart_row_with_an_empty_label_cell_keeps_only_a_units_corner():
         grid = [[corner, "2019", "2018"], ["Balance", "$10", "$8"], ["", "2018", "2017"], ["Balance", "$8", "$7"]]
         doc, table = make_table(grid)
         model = read_table(table, doc)
-        row_of[corner] = block_headers(model.grid[2], model.label_cols, model.text_of, corner)[0]
+        row_of[corner] = block_headers([model.grid[2]], model.label_cols, model.text_of, corner)[0]
     assert row_of == {"(in millions)": "(in millions)", "Cost": ""}
 
 
@@ -204,3 +206,56 @@ def test_every_piece_of_a_long_value_names_its_key():
     bio = [c.text for c in chunker.chunk(doc) if "very long description" in c.text]
     assert len(bio) > 1
     assert all(text.startswith("Bio: This cell") for text in bio), bio
+
+
+def test_a_year_in_a_restart_rows_label_cell_is_no_labels_header():
+    """A TAT-QA table (doc-qa fin) whose converter shifted the restarted years left: ``2017 | 2019 | 2018``.
+
+    Read as the labels' header, it made ``Supplier A (2017): 2019 = 30%`` of every record below.
+    """
+    grid = [
+        ["", "2019", "2018", "2017"],
+        ["Supplier A", "31%", "33%", "34%"],
+        ["2017", "2019", "2018", ""],
+        ["Supplier A", "30%", "40%", "33%"],
+    ]
+    doc, table = make_table(grid)
+    model = read_table(table, doc)
+    assert model.restarts == [2]
+    assert block_headers([model.grid[2]], model.label_cols, model.text_of, "")[0] == ""
+    assert table_rows(table, doc).rows[-1].text == "Supplier A: 2019 = 30%; 2018 = 40%; 33%"
+
+
+def test_a_restarted_block_of_three_rows_heads_the_rows_below_it():
+    """A TAT-QA quarterly table (doc-qa fin ``tatqa-073a0021``): the second fiscal year restarts with three rows.
+
+    ``Fiscal 2018`` over ``First | ... | Fourth`` over ``Quarter | ... | Total``; only
+    the middle row read as the restart, the others were data (``Fourth / Quarter =
+    Fiscal 2018``) and the values below lost ``Quarter`` and ``Total``.
+    """
+    head = [
+        ["", "", "", "Fiscal {}", ""],
+        ["", "First", "Second", "Third", ""],
+        ["", "Quarter", "Quarter", "Quarter", "Total"],
+    ]
+    grid = [[c.format(2019) for c in row] for row in head] + [
+        ["Revenues", "$ 94,888", "$ 96,037", "$ 88,495", "$363,800"]
+    ]
+    grid += [[c.format(2018) for c in row] for row in head] + [
+        ["Revenues", "$88,081", "$89,767", "$93,669", "$365,912"]
+    ]
+    doc, table = make_table(grid, header_rows=3)
+    model = read_table(table, doc)
+    assert model.restarts == [5]
+    assert model.blocks == {4: range(4, 7)}
+    assert restart_block(model.grid, 5, model.start, model.label_cols, model.text_of) == range(4, 7)
+    records = [row.text for row in table_rows(table, doc).rows]
+    assert (
+        records[-1] == "Revenues: First / Quarter = $88,081; Second / Quarter = $89,767; Third / Quarter = $93,669; "
+        "Total = $365,912"
+    )
+    triplets = [row.text for row in table_rows(table, doc, table_format="triplets").rows]
+    assert triplets[-1].startswith("Revenues, First Quarter = $88,081.") and triplets[-1].endswith(
+        "Revenues, Total = $365,912"
+    )
+    assert "Fiscal 2018" in records[1:4] and all("Fiscal 2018" not in text for text in records[4:])
