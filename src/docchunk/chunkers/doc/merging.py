@@ -142,6 +142,8 @@ def _may_join_table(run: HybridRun, table_piece: Piece, other: Piece) -> bool:
     """Whether the text piece ``other`` may join the table piece ``table_piece`` (see :func:`merge_with_tables`)."""
     if other.table_rows is not None or other.heading_only or other.code_chunks is not None or not other.items:
         return False
+    if any(isinstance(it, TableItem) for it in other.items):  # an empty table's lead-in (attach_lead_ins)
+        return False
     if other.headings != table_piece.headings:
         return False
     return run.settings.merge_across_pages or pages_of(other) == pages_of(table_piece)
