@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from docchunk.serialization.tables.blocks import restart_block, restarted_header_rows
 from docchunk.serialization.tables.grid import EmptyCell, read_grid
 from docchunk.serialization.tables.rows import TableRow, clean, readable
 from docchunk.serialization.tables.rules import (
     TableKind,
     header_row_count,
     label_column_count,
-    restarted_header_rows,
     sub_header_row,
     table_kind,
     table_wide_headers,
@@ -95,8 +95,14 @@ class TableModel:
 
     @cached_property
     def restarts(self) -> list[int]:
-        """Body rows that start a new header block (:func:`~.rules.restarted_header_rows`), read when first asked."""
+        """Body rows that start a new header block (:func:`~.blocks.restarted_header_rows`), read when first asked."""
         return restarted_header_rows(self.grid, self.start, self.label_cols, self.text_of)
+
+    @cached_property
+    def blocks(self) -> dict[int, range]:
+        """Each restarted header block (:func:`~.blocks.restart_block`) by its first grid row, read when first asked."""
+        found = (restart_block(self.grid, r, self.start, self.label_cols, self.text_of) for r in self.restarts)
+        return {block.start: block for block in found}
 
     @cached_property
     def wide(self) -> tuple[list[list[Any]], list[str]]:
