@@ -92,3 +92,18 @@ def test_heading_twice_allows_a_subsection_of_the_title_s_text_and_finds_a_real_
         once.add_title("Building Node.js")
         once.add_heading("Unix and macOS", level=1)
         assert bench.twice(once, chunk, context)
+
+
+def test_cell_lists_flattened_counts_a_nested_list_in_a_table_cell_written_flat(minilm_dir):
+    """Tester's finding 23: ``flattened`` read ``meta.doc_items``, which for a table chunk hold only the table."""
+    from tests.serialization.tables.test_cell_lists import requirements
+
+    doc = requirements()
+    flat = "REQ-1 (ID): Features = - Install - Install on Linux - Install on Windows - Uninstall; Status = Done"
+    chunker = docchunk.HybridChunker(tokenizer=f"hf:{minilm_dir}", max_tokens=256)
+    chunks = list(chunker.chunk(doc))
+    with bench_script("user_docs") as bench:
+        assert bench.cell_lists_flattened(doc, [_chunk(flat)], [flat]) == 0  # no table item: nothing to read
+        flat_chunk = SimpleNamespace(text=flat, meta=SimpleNamespace(doc_items=[doc.tables[0]]))
+        assert bench.cell_lists_flattened(doc, [flat_chunk], [flat]) == 1
+        assert bench.cell_lists_flattened(doc, chunks, [chunker.contextualize(c) for c in chunks]) == 0
