@@ -31,6 +31,7 @@ from docchunk.chunkers.text.recursive_levels import (
     split_once,
 )  # fmt: skip
 from docchunk.chunkers.text.sentences import (
+    FULL_STOPS,
     LineWraps,
     line_ends,
     sentence_cut_after,
@@ -48,12 +49,12 @@ if TYPE_CHECKING:
 
 __all__ = ["Call", "Group", "adds_up", "joined_size", "split"]
 
-_MARK = re.compile(r"[。！？｡.!?…]")  # a sentence mark: the sentence level may cut the span
+_MARK = re.compile(rf"[{FULL_STOPS}.!?…]")  # a sentence mark: the sentence level may cut the span
 _CLOSERS = "\"'”’»)]}」』）】》〕〉"  # what may follow a sentence's punctuation (sentences.py's closers)
 _MARK_CHARS = ".!?…" + _CLOSERS  # the characters before a Western sentence cut
 _WESTERN_END = re.compile(rf"[.!?…][{re.escape(_CLOSERS)}]*\s")  # a possible Western sentence end
-# a sentence cut that may not be clean: before whitespace other than a space or a tab, or a CJK full stop
-_ODD_END = re.compile(rf"[.!?…][{re.escape(_CLOSERS)}]*[^\S \t]|[。！？｡\r\n]")  # and any line break (a wrap)
+# a sentence cut that may not be clean: before whitespace other than a space or a tab, or a FULL_STOPS mark
+_ODD_END = re.compile(rf"[.!?…][{re.escape(_CLOSERS)}]*[^\S \t]|[{FULL_STOPS}\r\n]")  # and any line break (a wrap)
 _ODD_ASCII_SPACE = "\n\r\x0b\x0c\x1c\x1d\x1e\x1f"  # the ASCII whitespace other than a space and a tab
 Group = tuple[int, int, int, bool]
 """``(start, end, tokens, oversized)``: a span of the text and its exact size."""

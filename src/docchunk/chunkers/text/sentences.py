@@ -14,25 +14,31 @@ from typing import NamedTuple
 from docchunk.markup.fences import in_blocks
 
 __all__ = [
-    "LineWraps", "line_ends", "line_start", "sentence_cut_after", "sentence_cut_before", "sentence_ends",
+    "FULL_STOPS", "LineWraps", "line_ends", "line_start", "sentence_cut_after", "sentence_cut_before", "sentence_ends",
     "sentence_spans",
 ]  # fmt: skip
 
 _CLOSERS = "\"'”’»)]}」』）】》〕〉"
+# Full stops that end a sentence with or without whitespace after them, as they mark nothing
+# else (all have Unicode's Sentence_Terminal property): CJK's 。！？ and the half-width ｡, the
+# Devanagari danda । and double danda ॥ (Hindi, Marathi, Nepali, Sanskrit), the Arabic full
+# stop (U+06D4, Urdu) and question mark ؟, the Armenian full stop (U+0589), the Ethiopic
+# ። and ፧ (Amharic, Tigrinya), the Myanmar ။ and the Khmer ។.
+FULL_STOPS = "。！？｡।॥\u06d4؟\u0589።፧။។"
+_MARKS = FULL_STOPS + ".!?…"
 # Candidate sentence ends, in one pass over the text:
-#  - "cjk": CJK full stops (。！？ and the half-width ｡), then closing quotes or brackets,
-#    then any whitespace: CJK text puts no space between sentences;
+#  - "cjk": a full stop of FULL_STOPS, then closing quotes or brackets, then any whitespace:
+#    CJK text puts no space between sentences, and these marks end nothing but a sentence;
 #  - "end": Western terminators (. ! ? … and runs of them), closing quotes or brackets,
 #    then the whitespace that must follow (a period inside "3.14" or "e.g" is no end);
 #  - "nl": a run of line breaks ("\n", "\r\n" or "\r").
 _CANDIDATE = re.compile(
-    rf"(?P<cjk>[。！？｡]+[{re.escape(_CLOSERS)}]*\s*)"
+    rf"(?P<cjk>[{FULL_STOPS}]+[{re.escape(_CLOSERS)}]*\s*)"
     rf"|(?P<end>[.!?…]+[{re.escape(_CLOSERS)}]*)(?P<ws>\s+)"
     r"|(?P<nl>[\r\n]+)"
 )
-_MARK = re.compile(r"[。！？｡.!?…]")  # a sentence mark
-_MARKS = "。！？｡.!?…"
-_FIRST = re.compile(r"[。！？｡.!?…\r\n]")  # the characters a candidate starts with
+_MARK = re.compile(rf"[{_MARKS}]")  # a sentence mark
+_FIRST = re.compile(rf"[{_MARKS}\r\n]")  # the characters a candidate starts with
 # the start of a line that opens a new block: a tab (code, math), list item, heading, quote, table row, fence,
 # Setext underline
 _BLOCK_START = re.compile(
@@ -149,7 +155,10 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     and :class:`SDPMChunker`. A sentence ends:
 
     * after ``。``, ``！``, ``？`` (and ``｡``), with or without whitespace after them,
-      as CJK text puts none between sentences;
+      as CJK text puts none between sentences; likewise after the full stops of other
+      scripts, which mark nothing else: ``।`` and ``॥`` (Devanagari), the Arabic full
+      stop U+06D4 and ``؟`` (Arabic script), the Armenian full stop U+0589, ``።``
+      and ``፧`` (Ethiopic), ``။`` (Myanmar) and ``។`` (Khmer);
     * after ``.``, ``!``, ``?``, ``…`` (or a run of them, such as ``?!``) and any
       closing quotes or brackets, when whitespace follows, except after a period
       that ends a title or abbreviation (``Dr.``, ``Mr.``, ``Prof.``, ``e.g.``,
