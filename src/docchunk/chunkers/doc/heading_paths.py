@@ -50,10 +50,13 @@ def fit_headings(run: HybridRun, pieces: Iterable[Piece]) -> list[Piece]:
         keys = _heading_keys(piece)
         fitting = _kept_path(run, piece, limit)
         stop = len(headings) - len(fitting)  # the headings the piece keeps in its path are not written as text
-        todo = [i for i in range(stop) if keys[i] not in emitted]
-        if todo:  # the headings left out of the path and not yet emitted as text, once
-            emitted.update(keys[:stop])
-            emitted.update((text, None) for text, _ in keys[:stop])
+        # except a table's: its rows may still give up the path they keep for a row to stay whole
+        # (chunkers/doc/tables), and a heading of no chunk's text or path would be lost
+        emit = len(headings) if any(isinstance(it, TableItem) for it in piece.items) else stop
+        todo = [i for i in range(emit) if keys[i] not in emitted]
+        if todo:  # the headings left out of the path (all of a table's) and not yet emitted as text, once
+            emitted.update(keys[:emit])
+            emitted.update((text, None) for text, _ in keys[:emit])
             out.append(Piece(text="\n".join(headings[i] for i in todo if headings[i]) or headings[todo[-1]],
                              items=_items_of(piece, todo), headings=run.fitting_headings(headings[: todo[0]], limit),
                              origin=piece.origin, from_headings=True))  # fmt: skip

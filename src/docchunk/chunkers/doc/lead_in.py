@@ -181,6 +181,7 @@ def attach_lead_ins(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
     Returns:
         The pieces; no text is dropped (a lead-in moves, whole, into the next piece).
     """
+    pieces = _with_empty_tables(run, pieces)
     out: list[Piece] = []
     i = 0
     while i < len(pieces):
@@ -215,6 +216,45 @@ def attach_lead_ins(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
         out.append(piece)
         i += 1
     return out
+
+
+def _with_empty_tables(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
+    """``pieces`` with each table that writes nothing (no cell text, no caption) among the items of its lead-in's piece.
+
+    Such a table gives no piece, so its lead-in (``All empty:``) introduced nothing:
+    ``merge_peers`` joined it to the end of the previous table's chunk, where it read as
+    that table's note (a tester's HTML page of odd tables, issue 46 finding 16). The
+    lead-in's piece (a text piece ending with a paragraph that reads as a lead-in,
+    directly before the table in reading order) holds the table's item: the chunk of
+    that table, which no other table's piece joins (:mod:`~docchunk.chunkers.doc.merging`).
+    """
+    empty = {t.self_ref for t in run.doc.tables if _writes_nothing(t)}
+    if not empty:
+        return pieces
+    after: dict[str, TableItem] = {}  # a paragraph's ref -> the empty table directly after it in reading order
+    previous = None
+    for item, _ in run.doc.iterate_items():
+        if isinstance(item, TableItem) and item.self_ref in empty and previous is not None:
+            after[previous] = item
+        previous = item.self_ref if is_paragraph(item) else None
+    out = []
+    for piece in pieces:
+        last = piece.items[-1] if piece.items else None
+        table = after.get(last.self_ref) if last is not None and piece.table_rows is None else None
+        if (
+            table is not None
+            and last is not None
+            and piece.code_chunks is None
+            and lead_in_sentence(run.item_text(last))
+        ):
+            piece = replace(piece, items=[*piece.items, table])
+        out.append(piece)
+    return out
+
+
+def _writes_nothing(table: TableItem) -> bool:
+    """Whether a table has no cell text and no caption (it gives no piece of its own)."""
+    return not table.captions and not any(cell.text.strip() for cell in table.data.table_cells)
 
 
 def _title_with_its_lead_in(run: HybridRun, out: list[Piece]) -> tuple[Piece, Piece] | None:

@@ -84,7 +84,11 @@ class TableRow:
 
     @property
     def text(self) -> str:
-        """The row's entry: ``lead``, its entries joined by ``sep``, ``tail``; one line, "" for an empty row."""
+        """The row's entry: ``lead``, its entries joined by ``sep``, ``tail``; "" for an empty row.
+
+        One line, except a layout table's row (a paragraph a line) and a record or
+        triplet whose cell holds a nested list (an item a line).
+        """
         if not self.cells:
             return ""
         return self.lead + self.sep.join(prefix + value for prefix, value in self.cells) + self.tail

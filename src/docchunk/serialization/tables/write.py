@@ -90,9 +90,12 @@ def table_rows(
     once (:func:`layout_rows`, ``start`` 0).
 
     Invariants: every cell text (whitespace runs collapsed to one space; a section
-    label without its trailing ``:``; a layout cell's heading marks dropped) appears
+    label without its trailing ``:``; a layout cell's heading marks dropped; a cell's
+    nested list one item a line, each line's own whitespace runs collapsed) appears
     in some row's text or the head, header cells included; no row text contains a
-    line break, except a layout table's (one paragraph per line); in records no entry
+    line break, except a layout table's (one paragraph per line) and, in records and
+    triplets, a cell holding a nested list (one item per line, sub-items indented:
+    :func:`~docchunk.serialization.tables.model.indented_lines`); in records no entry
     is empty and no ``=`` lacks a header or a value; no bare value is made only of
     ``|``, ``-``, ``:`` and spaces (such a value is quoted), except in Markdown.
 
