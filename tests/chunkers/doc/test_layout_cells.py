@@ -25,6 +25,7 @@ from docling_core.types.doc import (
 
 import docchunk
 from docchunk.serialization.tables import read_table
+from tests.helpers import lost_texts, span_faults
 from tests.test_bench_structure_kept import _bench
 
 BODY = "We advise owner-managed businesses on corporation tax, VAT and payroll, and we file returns on time."
@@ -96,6 +97,7 @@ def test_a_nested_list_in_a_layout_cell_keeps_its_nesting(page, tokenizer, max_t
     assert {"Services", "Audit", "Tax"} <= {getattr(it, "text", None) for it in holder.meta.doc_items}
     bench = _bench()
     assert bench.flattened(page, chunks, [c.text for c in chunks]) == 0
+    assert not lost_texts(page, chunks) and not span_faults(page, chunks)
 
 
 @pytest.mark.parametrize(("tokenizer", "max_tokens"), CONFIGS)

@@ -20,6 +20,8 @@ from typing import Any
 from docchunk.serialization.tables.grid import EmptyCell
 from docchunk.serialization.tables.kinds import (
     PROSE_WORDS,
+    TITLE_ROWS,
+    TITLE_WORDS,
     TableKind,
     is_key_value_table,
     is_layout_table,
@@ -31,6 +33,8 @@ from docchunk.serialization.tables.kinds import (
 
 __all__ = [
     "PROSE_WORDS",
+    "TITLE_ROWS",
+    "TITLE_WORDS",
     "UNITS_NOTE",
     "TableKind",
     "header_row_count",

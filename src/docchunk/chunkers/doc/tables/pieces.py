@@ -27,7 +27,7 @@ from docchunk.serialization.tables import (
     table_rows,
 )
 from docchunk.serialization.tables.grid import read_grid
-from docchunk.serialization.tables.rules import is_title_table, title_shaped
+from docchunk.serialization.tables.rules import TITLE_ROWS, is_title_table
 
 if TYPE_CHECKING:
     from docling_core.transforms.serializer.base import BaseDocSerializer
@@ -100,13 +100,15 @@ def _is_title(table: Any, doc: Any) -> bool:
     """Whether ``table`` is a one-cell title table without a caption (:func:`.rules.is_title_table`).
 
     Only the title rule runs: the table's full kind would read every rich cell's text.
-    The table is read into a model only when its grid has a title's shape: reading a rich cell
-    here (no document serializer) makes docling-core build one, which validates the
-    whole document, for each rich cell of each table next to another table.
+    The table is read into a model only when its grid is at most :data:`.rules.TITLE_ROWS`
+    cells (a title cell, or a title block of one cell a row): reading a rich cell here (no
+    document serializer) makes docling-core build one, which validates the whole
+    document, for each rich cell of each table next to another table.
     """
     if not isinstance(table, TableItem) or table.captions:
         return False
-    if not title_shaped(read_grid(table.data)):  # one cell, or a title block's rows (2 to 3, each one cell)
+    grid = read_grid(table.data)
+    if len({id(cell) for row in grid for cell in row}) > TITLE_ROWS:
         return False
     model = read_table(table, doc)
     return is_title_table(model.grid, model.text_of)
