@@ -47,6 +47,17 @@ def test_lost_texts_reads_a_parent_path_merged_between_two_parts_of_a_text():
     assert lost_texts(None, chunks[1:], [item]) == [item.text]
 
 
+def test_lost_texts_reads_each_caption_of_a_table_with_two():
+    """The round-2 tester's html_figure_tfoot: a table's ``<caption>`` and its figure's ``<figcaption>`` are one
+    ``meta.captions`` entry (docling-core's serialize_captions joins them), and each caption was counted lost."""
+    items = [_item("Table 2: Satisfaction by age group"), _item("Figure 3: the same data as a table.")]
+    chunk = _chunk("18-34 (Age): Satisfied = 71%", table=True)
+    chunk.meta.captions = ["Table 2: Satisfaction by age group Figure 3: the same data as a table."]
+    assert lost_texts(None, [chunk], items) == []
+    chunk.meta.captions = ["Table 2: Satisfaction by age group"]
+    assert lost_texts(None, [chunk], items) == [items[1].text]
+
+
 def test_user_docs_counts_lost_texts_with_the_tests_reader_and_reports_a_real_loss():
     doc = load(DATA / "docling_core__2_inp_dl_doc.json")
     chunks = list(docchunk.HybridChunker(max_tokens=64).chunk(doc))

@@ -24,7 +24,8 @@ def lost_texts(doc: Any, chunks: list[Any], items: list[Any] | None = None) -> l
 
     A text reaches a chunk when, without whitespace, it is part of the chunks' texts
     (in order, joined; the pieces of a split table row also read without the label they
-    repeat, :func:`_without_row_labels`) or equals one of a chunk's headings or captions.
+    repeat, :func:`_without_row_labels`), equals one of a chunk's headings or captions, or
+    is part of a chunk's captions entry (a table's two captions are one entry).
     ``items``: the text items that must reach a chunk, when not the body's
     (``bench/user_docs.py`` adds the notes of the furniture layer; the one reader of both).
     """
@@ -37,6 +38,8 @@ def lost_texts(doc: Any, chunks: list[Any], items: list[Any] | None = None) -> l
         return _FENCE_LINE.sub("", c.text) if any(_is_code(it) for it in getattr(c.meta, "doc_items", ())) else c.text
 
     context = {squash(h) for c in chunks for h in [*(c.meta.headings or []), *(c.meta.__dict__.get("captions") or [])]}
+    # a table's captions are one entry, as docling-core's serialize_captions writes them (joined by a space)
+    captions = {squash(h) for c in chunks for h in c.meta.__dict__.get("captions") or []}
     if items is None:
         items = [item for item, _ in doc.iterate_items() if isinstance(item, TextItem)]
     items = [item for item in items if item.text.strip()]
@@ -53,7 +56,7 @@ def lost_texts(doc: Any, chunks: list[Any], items: list[Any] | None = None) -> l
     for item in items:
         own = {squash(_FENCE_LINE.sub("", item.text)), squash(item.text)} if not _is_code(item) else set()
         texts = own or {squash(_FENCE_LINE.sub("", item.text))}
-        if not any(t in context or any(t in f for f in found) for t in texts):
+        if not any(t in context or any(t in f for f in (*found, *captions)) for t in texts):
             lost.append(item.text)
     return lost
 

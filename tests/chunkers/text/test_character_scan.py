@@ -29,7 +29,7 @@ import docchunk
 # decimals, section numbers, runs of line breaks, Markdown headings, fences, Setext
 ATOMS = [
     "ab", "Cd", ". ", "Dr. ", "e.g. ", "3.14", "... ", "?! ", '." ', ".) ", "。", "？", ".", "」", " ", "\n",
-    "\n\n", "\t", "word ", "# H\n", "```\n", "Title\n===\n", "~~~\n", "4.2. ", "\n\n***\n\n", "$$",
+    "\n\n", "\t", "word ", "# H\n", "```\n", "Title\n===\n", "~~~\n", "4.2. ", "\n\n***\n\n", "$$", "।",
 ]  # fmt: skip
 
 

@@ -231,31 +231,40 @@ def test_a_restarted_block_of_three_rows_heads_the_rows_below_it():
 
     ``Fiscal 2018`` over ``First | ... | Fourth`` over ``Quarter | ... | Total``; only
     the middle row read as the restart, the others were data (``Fourth / Quarter =
-    Fiscal 2018``) and the values below lost ``Quarter`` and ``Total``.
+    Fiscal 2018``) and the values below lost ``Quarter``, ``Total`` and their year. Each
+    block's year heads its values (the pieces' one notes line would give a later block
+    the first block's year).
     """
     head = [
         ["", "", "", "Fiscal {}", ""],
         ["", "First", "Second", "Third", ""],
         ["", "Quarter", "Quarter", "Quarter", "Total"],
     ]
-    grid = [[c.format(2019) for c in row] for row in head] + [
-        ["Revenues", "$ 94,888", "$ 96,037", "$ 88,495", "$363,800"]
-    ]
-    grid += [[c.format(2018) for c in row] for row in head] + [
-        ["Revenues", "$88,081", "$89,767", "$93,669", "$365,912"]
-    ]
+    grid = [[c.format(2019) for c in row] for row in head]
+    grid += [["Revenues", "$94,888", "$96,037", "$88,495", "$363,800"]]
+    grid += [[c.format(2018) for c in row] for row in head]
+    grid += [["Revenues", "$88,081", "$89,767", "$93,669", "$365,912"]]
     doc, table = make_table(grid, header_rows=3)
     model = read_table(table, doc)
     assert model.restarts == [5]
     assert model.blocks == {4: range(4, 7)}
     assert restart_block(model.grid, 5, model.start, model.label_cols, model.text_of) == range(4, 7)
-    records = [row.text for row in table_rows(table, doc).rows]
-    assert (
-        records[-1] == "Revenues: First / Quarter = $88,081; Second / Quarter = $89,767; Third / Quarter = $93,669; "
+    rows = table_rows(table, doc)
+    records = [row.text for row in rows.rows]
+    assert records[-1] == (
+        "Revenues: Fiscal 2018: First / Quarter = $88,081, Second / Quarter = $89,767, Third / Quarter = $93,669, "
         "Total = $365,912"
     )
+    assert records[0].startswith("Revenues: Fiscal 2019: First / Quarter = $94,888")  # the first block's too
+    assert records[1:4] == ["Fiscal 2018", "First; Second; Third", "Quarter; Total"]
+    assert rows.notes == ""  # no one note holds for every block
     triplets = [row.text for row in table_rows(table, doc, table_format="triplets").rows]
-    assert triplets[-1].startswith("Revenues, First Quarter = $88,081.") and triplets[-1].endswith(
-        "Revenues, Total = $365,912"
-    )
-    assert "Fiscal 2018" in records[1:4] and all("Fiscal 2018" not in text for text in records[4:])
+    assert triplets[-1].startswith("Revenues, Fiscal 2018 First Quarter = $88,081.")
+    assert triplets[-1].endswith("Revenues, Fiscal 2018 Total = $365,912")
+
+
+def test_a_top_header_ending_with_a_comma_goes_on_in_the_levels_below_it():
+    """``Year Ended December 31,`` merged over ``2019 | 2018`` (doc-qa fin): ``31, 2019 = 70%``, not ``31,: 2019``."""
+    grid = [["", "Year Ended December 31,", None], ["", "2019", "2018"], ["OEM", "70%", "65%"]]
+    doc, table = make_table(grid, header_rows=2, spans=[(0, 1, 1, 2)])
+    assert table_rows(table, doc).rows[0].text == "OEM: Year Ended December 31, 2019 = 70%, 2018 = 65%"

@@ -321,7 +321,8 @@ class LineWraps:
             start = prev
         blank = _BLANK_LINE.search(text, start)  # the paragraph ends at the next blank line
         end = blank.start() if blank is not None else len(text)
-        lines = [line.strip() for line in _BREAKS.split(text[start:end])]
+        body = text[start:end]
+        lines = [line.strip() for line in (_BREAKS.split(body) if "\r" in body else body.split("\n"))]
         width = max(len(line) for line in lines)
         verse = len(lines) >= 3 and all(line[0].isupper() for line in lines) and _not_wrapped(lines, width)
         self.last = _Paragraph(start, end + 1, width, verse, bool(_TURN.match(lines[0])),

@@ -24,7 +24,7 @@ from docchunk.serialization.tables.rules import (
     value_texts,
 )
 
-__all__ = ["block_headers", "is_flagged_header_row", "restart_block", "restarted_header_rows"]
+__all__ = ["block_headers", "block_levels", "is_flagged_header_row", "restart_block", "restarted_header_rows"]
 
 
 def restarted_header_rows(
@@ -128,8 +128,8 @@ def block_headers(
     The block's rows (:func:`restart_block`) give the rows below them the texts of
     their label cells as the corner (the header of their labels) and each value column's
     texts, top-down, as that column's header levels; a header over the whole block
-    (:func:`~.rules.table_wide_headers`: ``Fiscal 2018`` over the quarters) is no
-    column's. A block without label text (``| 2018 | 2017`` in doc-qa's fin
+    (:func:`~.rules.table_wide_headers`: ``Fiscal 2018`` over the quarters) heads each
+    of its value columns (:func:`block_levels`). A block without label text (``| 2018 | 2017`` in doc-qa's fin
     roll-forwards), or with a year or a value there (``2017 | 2019 | 2018``: a TAT-QA
     table whose converter shifted the years one column left), keeps ``corner`` only when
     it is a note of units (``(in millions)``, table-wide), else the labels have no header.
@@ -150,7 +150,23 @@ def block_headers(
         labels = []
     own = LEVEL_SEP.join(labels)
     kept = own or (corner if UNITS_NOTE.match(corner) else "")
-    heads, _ = table_wide_headers(rows, len(rows), label_cols, text_of)
-    n_cols = len(rows[0])
-    levels = [list(dict.fromkeys(t for row in heads if (t := text_of(row[j])))) for j in range(label_cols, n_cols)]
-    return kept, [[] for _ in range(label_cols)] + levels
+    heads, notes = table_wide_headers(rows, len(rows), label_cols, text_of)
+    levels = [list(dict.fromkeys(t for row in heads if (t := text_of(row[j])))) for j in range(len(rows[0]))]
+    levels[:label_cols] = [[] for _ in range(label_cols)]  # the labels' header is the corner
+    return kept, block_levels(levels, notes, label_cols)
+
+
+def block_levels(levels: list[list[str]], notes: list[str], label_cols: int) -> list[list[str]]:
+    """Rule: in a table of several header blocks, a header over a whole block heads each of its value columns.
+
+    ``Year Ended December 31, 2019`` over ``Activision | Blizzard | King | Total``, then
+    the same block again for 2018 and 2017 (doc-qa fin, TAT-QA ``tatqa-37473c27``). In a
+    table of one block such a header is a table-wide note, written once and opening
+    every later piece (:func:`~.rules.table_wide_headers`); with several blocks the
+    pieces' one notes line would give a later block the first block's year, and the
+    rows of a block written after its header line without it read as undated. Each
+    value column's levels (``levels``, one list per grid column, top-down) start with
+    the block's ``notes`` instead: ``Segment operating income: Year Ended December 31,
+    2018: Activision = $1,011, Blizzard = $685, ...``.
+    """
+    return [[*notes, *texts] if j >= label_cols else texts for j, texts in enumerate(levels)]

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from docchunk.serialization.tables.blocks import block_headers
+from docchunk.serialization.tables.blocks import block_headers, block_levels
 from docchunk.serialization.tables.model import TableModel, header_row, text_cols, value_cells
 from docchunk.serialization.tables.rows import LEVEL_SEP, RECORD_SEP, TableRow, TableRows, notes_line, readable
 from docchunk.serialization.tables.rules import UNITS_NOTE, is_section_row, spanning_text
@@ -30,7 +30,9 @@ def write_records(model: TableModel) -> TableRows:
     Reads the model's header grid without its table-wide headers (``model.wide``): those
     are written once, on the first row with text, as is a header over a column without
     any value; they are also the rows' ``notes`` (:func:`notes_line`), which open every
-    later piece of a split table.
+    later piece of a split table. In a table whose header restarts (``model.blocks``),
+    a header over a whole block heads each of its value columns instead
+    (:func:`~.blocks.block_levels`), the first block's too.
     """
     start, label_cols, text_of = model.start, model.label_cols, model.text_of
     n_rows, n_cols = model.n_rows, model.n_cols
@@ -38,8 +40,11 @@ def write_records(model: TableModel) -> TableRows:
     corner = _header_levels(grid, start, text_of, range(label_cols))
     # a note of units over the labels (``(in millions)``) follows each label as it is: ``Goodwill (in millions)``
     corner_note = UNITS_NOTE.match(corner) is not None
-    headers = [_header_levels(grid, start, text_of, range(j, j + 1)) for j in range(n_cols)]
-    levels = [_top_and_rest(_column_levels(grid, start, text_of, j)) for j in range(n_cols)]
+    column_levels = [_column_levels(grid, start, text_of, j) for j in range(n_cols)]
+    if model.blocks and wide:  # several header blocks: the first block's note heads its columns, as each block's
+        column_levels, wide = block_levels(column_levels, wide, label_cols), []
+    headers = [LEVEL_SEP.join(texts) for texts in column_levels]
+    levels = [_top_and_rest(texts) for texts in column_levels]
     first_corner, first_headers = corner, headers  # the first block's, for the headers no value carries
     used: set[int] = set()
     sections: list[str] = []
@@ -197,7 +202,9 @@ def _shared_top_once(
     fraction of the tokens when the top level is long (``triple inter-annotator mAP
     @ 0.5-0.95 (%): All = 83-85, Fin = n/a, ...``). ``tops[i]`` is ``(top, rest)`` of
     entry ``i``'s header, or None when it has one level (such an entry stays as it is).
-    ``cols`` (the grid columns of each entry) are joined alike.
+    ``cols`` (the grid columns of each entry) are joined alike. A top level ending with
+    a comma goes on in the levels below it (``Year Ended February 28, 2019 = 31%, 2018
+    = 33%``), without a colon.
     """
     out: list[tuple[str, str]] = []
     out_cols: list[tuple[int, ...]] = []
@@ -213,7 +220,8 @@ def _shared_top_once(
         else:
             rests = [t[1] for t in tops[i : j + 1] if t is not None]  # every one is set (the loop above)
             values = [value for _, value in entries[i : j + 1]]
-            out.append((f"{top[0]}: ", ", ".join(f"{r} = {v}" for r, v in zip(rests, values, strict=True))))
+            lead = f"{top[0]} " if top[0].endswith(",") else f"{top[0]}: "  # ``December 31,`` goes on below it
+            out.append((lead, ", ".join(f"{r} = {v}" for r, v in zip(rests, values, strict=True))))
             out_cols.append(tuple(k for at in cols[i : j + 1] for k in at))
         i = j + 1
     return out, out_cols

@@ -7,21 +7,34 @@ never the rules' inputs. Each rule's docstring names the table shape it was writ
 for and where such tables were seen (``tests/serialization/tables/test_rules.py``
 rebuilds each shape).
 
-Rules of the kind of a table (:func:`table_kind`): a *data* table (rows of values under
-column headers), a *layout* table (cells used as page layout: prose, navigation, a
-bullet beside its paragraph) and a one-cell *title* (a caption converted as a table).
+The rules of a table's kind (data, layout, title) are in :mod:`.kinds`, those of header
+blocks that restart mid-table in :mod:`.blocks`; this module re-exports the kinds' names.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any
 
 from docchunk.serialization.tables.grid import EmptyCell
+from docchunk.serialization.tables.kinds import (
+    PROSE_WORDS,
+    TITLE_ROWS,
+    TITLE_WORDS,
+    TableKind,
+    is_key_value_table,
+    is_layout_table,
+    is_title_block,
+    is_title_table,
+    table_kind,
+    title_shaped,
+)
 
 __all__ = [
     "PROSE_WORDS",
+    "TITLE_ROWS",
+    "TITLE_WORDS",
     "UNITS_NOTE",
     "TableKind",
     "header_row_count",
@@ -40,18 +53,9 @@ __all__ = [
     "table_kind",
     "table_wide_headers",
     "title_row",
+    "title_shaped",
     "value_texts",
 ]
-
-TableKind = Literal["data", "layout", "title"]
-"""What a table is: rows of values (``"data"``), page layout (``"layout"``), a one-cell title (``"title"``)."""
-
-PROSE_WORDS = 20
-"""A cell of at least this many words holds prose (a paragraph), not a value or a label."""
-TITLE_WORDS = 20
-"""A one-cell table of at most this many words is a title, not a paragraph boxed as a table."""
-TITLE_ROWS = 3
-"""A title block (:func:`is_title_block`) has at most this many rows: a title, a subtitle, a note of units."""
 
 
 def header_row_count(data: Any, grid: list[list[Any]]) -> int:
@@ -293,106 +297,3 @@ def qualifies_all(text: str) -> bool:
     period (``Year ended 31 December``, ``As at 31 March``).
     """
     return _QUALIFIER.search(text.strip()) is not None or UNITS_NOTE.match(text) is not None
-
-
-def distinct_cells(grid: list[list[Any]], text_of: Callable[[Any], str]) -> list[Any]:
-    """The distinct cells of ``grid`` with text, in reading order (a merged cell once, where it starts)."""
-    seen: dict[int, Any] = {}
-    for row in grid:
-        for cell in row:
-            if id(cell) not in seen and text_of(cell):
-                seen[id(cell)] = cell
-    return list(seen.values())
-
-
-def is_title_table(grid: list[list[Any]], text_of: Callable[[Any], str]) -> bool:
-    """Rule: a table of one cell (one position, or one cell merged over all) with short text is a title.
-
-    A spreadsheet's title row (``Number of freshwater ducks per year`` above the data,
-    docling#2396; ``xlsx__xlsx_05_table_with_title.xlsx.json``) or a PDF table model's
-    lone number (``2203.01017v2``: a one-cell table ``1``) converted as its own table. At
-    most :data:`TITLE_WORDS` words and a letter in it; longer, it is a boxed paragraph.
-    A title block of merged rows is one too (:func:`is_title_block`).
-    """
-    if len({id(cell) for row in grid for cell in row}) != 1:  # one cell, not one text among empty cells
-        return is_title_block(grid, text_of)
-    text = text_of(grid[0][0])
-    return len(text.split()) <= TITLE_WORDS and any(ch.isalpha() for ch in text)
-
-
-def is_title_block(grid: list[list[Any]], text_of: Callable[[Any], str]) -> bool:
-    """Rule: two or three rows, each one cell merged over every column, of short text in all, are a title block.
-
-    A spreadsheet's title and units rows above its table, each merged across the sheet
-    (``Quarterly KPI report — Northern division`` over ``All figures in thousands of
-    GBP``; a tester's XLSX ``xlsx_merged_title_notes``, issue 46 finding 11), which
-    docling converts as a table of their own. Read as a header over one body row, it
-    was written reversed (``All figures ...; Quarterly KPI report ...``) in a chunk of
-    its own. As a title it heads the table after it, its lines in reading order: the
-    title, then the note that holds for the whole table. Two columns or more (a
-    one-column table's rows are each one cell too), every row's cell one row high and
-    with text, :data:`TITLE_WORDS` words at most in all, a letter in the first.
-    """
-    if not 2 <= len(grid) <= TITLE_ROWS or len(grid[0]) < 2:
-        return False
-    firsts = [row[0] for row in grid]
-    one_cell_rows = all(cell is first for row, first in zip(grid, firsts, strict=True) for cell in row)
-    if not one_cell_rows or any(cell.end_row_offset_idx - cell.start_row_offset_idx != 1 for cell in firsts):
-        return False
-    texts = [text_of(cell) for cell in firsts]
-    words = sum(len(text.split()) for text in texts)
-    return all(texts) and words <= TITLE_WORDS and any(ch.isalpha() for ch in texts[0])
-
-
-def is_layout_table(grid: list[list[Any]], start: int, text_of: Callable[[Any], str]) -> bool:
-    """Rule: a table without column-header rows whose cells are page layout, not values.
-
-    Prose cells (:data:`PROSE_WORDS` words or more) make it layout when
-
-    - one spans two or more body rows: a navigation or sidebar cell beside the page's
-      content (an old web page laid out as one table: a 491-character navigation cell
-      beside every row), or
-    - they hold at least half the text of a table of at most five rows: a bullet or a
-      footnote mark in one cell and its paragraph in the next (the XBRL filing
-      ``xbrl__mlac-20251231.xml.json``: ``●`` | risk paragraph; ``(1)`` | footnote), a
-      page's two text columns side by side.
-
-    A table with flagged column headers (``Name | Bio`` over a long value; a header cell
-    of prose over its column) or flagged row headers (:func:`is_key_value_table`), or a
-    data table with a long notes column and many rows (Wikipedia tables of doc-qa),
-    stays a data table: each row is still one record.
-    """
-    if start > 0 or is_key_value_table(grid, text_of):
-        return False
-    cells = distinct_cells(grid, text_of)
-    prose = [cell for cell in cells if len(text_of(cell).split()) >= PROSE_WORDS]
-    if not prose:
-        return False
-    if any(cell.end_row_offset_idx - cell.start_row_offset_idx >= 2 for cell in prose):
-        return True
-    prose_chars = sum(len(text_of(cell)) for cell in prose)
-    return len(grid) <= 5 and 2 * prose_chars >= sum(len(text_of(cell)) for cell in cells)
-
-
-def is_key_value_table(grid: list[list[Any]], text_of: Callable[[Any], str]) -> bool:
-    """Rule: a table whose every row with text opens with a flagged row header is keys and values: data.
-
-    An HTML profile table, ``<th scope=row>`` keys beside their values (``Name | Jane
-    Roe``, ``Role | Editor``, ``Bio |`` a long paragraph; a tester's ``html_odd_tables``,
-    issue 46 finding 20). docling flags the keys ``row_header``: the converter read
-    them as the labels of their rows. The layout rule (few rows, mostly prose) took the
-    long value for page layout and wrote the key ``Bio`` on a line of its own, apart
-    from the paragraph it names; as data, every piece of the value opens with ``Bio:``.
-    Needs two columns or more and a row with text.
-    """
-    if not grid or len(grid[0]) < 2:
-        return False
-    rows = [row for row in grid if any(text_of(cell) for cell in row)]
-    return bool(rows) and all(row[0].row_header and text_of(row[0]) for row in rows)
-
-
-def table_kind(grid: list[list[Any]], start: int, text_of: Callable[[Any], str]) -> TableKind:
-    """The kind of a table: :func:`is_title_table`, else :func:`is_layout_table`, else ``"data"``."""
-    if is_title_table(grid, text_of):
-        return "title"
-    return "layout" if is_layout_table(grid, start, text_of) else "data"

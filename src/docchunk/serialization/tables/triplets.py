@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from docchunk.serialization.tables.blocks import block_headers
+from docchunk.serialization.tables.blocks import block_headers, block_levels
 from docchunk.serialization.tables.model import TableModel, header_row, joined, text_cols, value_cells
 from docchunk.serialization.tables.rows import CELL_SEP, TableRow, TableRows, notes_line, readable
 from docchunk.serialization.tables.rules import spanning_text
@@ -31,6 +31,9 @@ def write_triplets(model: TableModel) -> TableRows:
     n_rows, n_cols = model.n_rows, model.n_cols
     grid, notes = model.wide  # the table-wide headers read as records read them: no column's header
     headers = [joined([grid[r][j] for r in range(start)], text_of) for j in range(n_cols)]
+    if model.blocks and notes:  # several header blocks: the first block's note heads its columns, as each block's
+        heads = block_levels([[h] if h else [] for h in headers], notes, label_cols)
+        headers, notes = [" ".join(texts) for texts in heads], []
     corner = joined([grid[r][j] for r in range(start) for j in range(label_cols)], text_of)
     first_headers, first_corner = headers, corner  # the first block's, for the headers no value carries
     used: set[int] = set()
