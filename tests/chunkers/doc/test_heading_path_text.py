@@ -27,7 +27,8 @@ PARAGRAPH = (
     "quarter invoice report audit delivery tax control invoice growth."
 )
 ADDRESS = (
-    "1 Road Runner Way, Desert City, Gamma delta report quality revenue delivery market audit quality beta product gamma."
+    "1 Road Runner Way, Desert City, Gamma delta report quality revenue delivery market audit quality "
+    "beta product gamma."
 )
 
 
