@@ -18,7 +18,8 @@ default ``HybridChunker`` and counts:
   document on more lines than it may be (:func:`heading_lines_twice`);
 - fences: chunks whose text holds an odd number of Markdown fence lines
   (````` ``` ````` or ``~~~``), that is an open or a lone closing fence;
-- flattened: nested lists written flat (``bench/structure_kept.py``'s count);
+- flattened: nested lists written flat (``bench/structure_kept.py``'s count), plus those
+  in table cells (:func:`cell_lists_flattened`);
 - under min: with ``min_tokens=64`` (where ``max_tokens`` is over 64; at 64 tokens
   ``min_tokens=64`` means nothing, nearly every chunk is under it), the share of chunks
   whose ``contextualize()`` is under 64 tokens, raw and without the exceptions the issue
@@ -162,8 +163,44 @@ def structure_under_min(docs: list[Any], tok: Any, max_tokens: int) -> dict[str,
         contexts = [chunker.contextualize(c) for c in chunks]
         out["min twice"] += sum(twice(doc, c, ctx) for c, ctx in zip(chunks, contexts, strict=True))
         out["min fences"] += sum(open_fences(c.text) for c in chunks)
-        out["min flattened"] += flattened(doc, chunks, contexts)
+        out["min flattened"] += flattened(doc, chunks, contexts) + cell_lists_flattened(doc, chunks, contexts)
     return out
+
+
+def _marker_indent(text: str, needle: str) -> int | None:
+    """The whitespace before the list marker of the first ``- needle`` (``1. needle``) in ``text``, or None.
+
+    Counted from the line's start when the marker opens a line, else the run of spaces
+    before it on the line (a Markdown table line keeps a cell's indentation as spaces).
+    """
+    at = re.search(r"([ \t]*)(?:[-*+\u2022]|\d+[.)])[ \t]+" + re.escape(needle) + r"(?![^\s;.|])", text)
+    return None if at is None else len(at.group(1))
+
+
+def cell_lists_flattened(doc: Any, chunks: list[Any], contexts: list[str]) -> int:
+    """Nested lists inside table cells written flat: a sub-item no deeper than its parent item.
+
+    ``flattened`` reads ``meta.doc_items``; a table chunk lists only the ``TableItem``,
+    not the list items of its rich cells (tester's finding 23, issue 45). Here each
+    nested list item under a table a chunk holds, with its parent item, is found after
+    its list marker in ``contextualize()``: when the whitespace before its marker is no
+    longer than before its parent's, the nesting is lost. Counted once per top list.
+    """
+    from structure_kept import _parent_item, _top_list
+
+    bad: set[str] = set()
+    for chunk, context in zip(chunks, contexts, strict=True):
+        for table in (it for it in chunk.meta.doc_items if type(it).__name__ == "TableItem"):
+            for it, _ in doc.iterate_items(root=table, with_groups=True):
+                if type(it).__name__ != "ListItem" or not it.text.strip():
+                    continue
+                parent = _parent_item(it, doc)
+                if parent is None or not parent.text.strip():
+                    continue
+                mine, theirs = _marker_indent(context, it.text.strip()), _marker_indent(context, parent.text.strip())
+                if mine is not None and theirs is not None and mine <= theirs:
+                    bad.add(_top_list(it, doc).self_ref)
+    return len(bad)
 
 
 def open_fences(text: str) -> bool:
@@ -200,7 +237,7 @@ def measure(
         out["lost"] += lost(doc, chunks)
         out["twice"] += sum(twice(doc, c, ctx) for c, ctx in zip(chunks, contexts, strict=True))
         out["fences"] += sum(open_fences(c.text) for c in chunks)
-        out["flattened"] += flattened(doc, chunks, contexts)
+        out["flattened"] += flattened(doc, chunks, contexts) + cell_lists_flattened(doc, chunks, contexts)
     if max_tokens > LOW:
         out.update(under_min(docs, tok, max_tokens, split_pages, show))
     out.update(structure_under_min(docs, tok, max_tokens))

@@ -26,21 +26,8 @@ __all__ = [
 ]  # fmt: skip
 
 
-_OWN_FIELDS = [
-    "token_count",
-    "page_numbers",
-    "oversized",
-    "context_prefix",
-    "context_suffix",
-    "expanded",
-    "table_rows",
-    "table_cols",
-    "spans",
-    "page_boxes",
-    "headings_dropped",
-    "table_context_dropped",
-    "role",
-]
+_OWN_FIELDS = ["token_count", "page_numbers", "oversized", "context_prefix", "context_suffix", "expanded", "table_rows",
+               "table_cols", "spans", "page_boxes", "headings_dropped", "table_context_dropped", "role"]
 
 
 class ItemSpan(BaseModel):

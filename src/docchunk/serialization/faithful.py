@@ -26,7 +26,6 @@ _PICTURES = PictureTextSerializer()
 _KEY_VALUES = KeyValueLinesSerializer()
 _FALLBACK = FaithfulFallbackSerializer()
 
-
 def faithful_serializer(
     doc: DoclingDocument, table_format: TableFormat = "records", *, include_furniture: bool = False
 ) -> ChunkingSerializer:

@@ -60,6 +60,8 @@ class Sizer:
         by_length: True when a token is a character (counts are ``len``).
         local: True when the tokenizer has clean positions at all (it calls the
             boundary after a word, ``"a" | " "``, clean); otherwise joins are measured.
+        clean_pairs: ``(left, right) -> bool``, :meth:`clean` as a mapping (filled on
+            first lookup), for loops over many characters.
 
     Example:
         >>> from docchunk.tokenizers import Sizer, get_tokenizer
@@ -76,7 +78,7 @@ class Sizer:
         self._offsets: dict[str, Sequence[int]] = {}  # token offsets of long texts (count_batch_keeping_offsets)
         self.cache_limit = cache_limit
         self.by_length = isinstance(tokenizer, CharacterTokenizer)
-        self._clean_pairs = _CleanPairs(tokenizer)
+        self.clean_pairs: dict[tuple[str, str], bool] = _CleanPairs(tokenizer)
         self.local = self.clean("a", " ")
 
     # -- counts ------------------------------------------------------------------------
@@ -210,7 +212,7 @@ class Sizer:
 
     def clean(self, left: str, right: str) -> bool:
         """The tokenizer's :meth:`~Tokenizer.clean_boundary` for two characters, memoized."""
-        return self._clean_pairs[(left, right)]
+        return self.clean_pairs[(left, right)]
 
     # -- joins -------------------------------------------------------------------------
     def joined(self, a: str, a_tokens: int, b: str) -> int:

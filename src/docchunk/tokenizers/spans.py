@@ -52,6 +52,7 @@ class SpanSizer:
         self.clean = sizer.clean
         self._deltas: dict[str, Fix] = {}  # memoized corrections, by the characters around the join
         self._no_window: set[str] = set()  # joins with no clean position within reach
+        self._known: dict[tuple[int, int], int] = {}  # exact counts of spans, by offsets (remember)
 
     # -- counts ------------------------------------------------------------------------
     def count(self, start: int, end: int) -> int:
@@ -62,10 +63,21 @@ class SpanSizer:
         """
         if self.by_length:
             return end - start
+        known = self._known.get((start, end)) if self._known else None
+        if known is not None:
+            return known
         offsets = self.sizer.offsets_of(self.text)
         if offsets is not None and self._clean_at(start) and self._clean_at(end):
             return bisect_left(offsets, end) - bisect_left(offsets, start)
         return self.sizer.count(self.text[start:end])
+
+    def remember(self, start: int, end: int, tokens: int) -> None:
+        """Keep ``tokens`` as the count of ``text[start:end]``; it must be exact.
+
+        Looked up by offsets (no slice of the text, no hash of it) by :meth:`count`,
+        :meth:`size_or_over` and :meth:`counts`.
+        """
+        self._known[(start, end)] = tokens
 
     def exact_counts(self, spans: list[tuple[int, int]]) -> list[int]:
         """Exact counts of many spans: from kept offsets where both ends are clean, the rest in one native batch.
@@ -78,10 +90,13 @@ class SpanSizer:
         """The count of a span, or ``limit + 1`` when a prefix shows it is over ``limit``.
 
         The prefix ends at a clean position (:meth:`Sizer.probe_cut`), so that its count
-        is part of the whole's.
+        is part of the whole's; a span whose count is known (:meth:`remember`) is not probed.
         """
         if self.by_length:
             return end - start
+        known = self._known.get((start, end)) if self._known else None
+        if known is not None:
+            return known
         if end - start > limit * PROBE_CHARS_PER_TOKEN:
             cut = self.sizer.probe_cut(self.text, start, end, limit)
             if cut is not None and self.count(start, cut) > limit:
@@ -92,6 +107,10 @@ class SpanSizer:
         """:meth:`size_or_over` of many spans: the short ones counted in one native batch."""
         if self.by_length:
             return [e - s for s, e in spans]
+        if self._known and any(span in self._known for span in spans):  # known ones, then the rest
+            rest = [span for span in spans if span not in self._known]
+            found = iter(self.counts(rest, limit) if rest else [])
+            return [self._known[span] if span in self._known else next(found) for span in spans]
         probe = limit * PROBE_CHARS_PER_TOKEN
         if all(e - s <= probe for s, e in spans):
             return self.exact_counts(spans)
@@ -194,17 +213,17 @@ class SpanSizer:
 
     def clean_before(self, b: int, floor: int) -> int:
         """The nearest clean position ``p < b``, or ``floor`` when there is none after it."""
-        text, clean = self.text, self.clean
+        text, pairs = self.text, self.sizer.clean_pairs
         p = b - 1
-        while p > floor and not clean(text[p - 1], text[p]):
+        while p > floor and not pairs[text[p - 1], text[p]]:
             p -= 1
         return max(p, floor)
 
     def clean_after(self, b: int, ceil: int) -> int:
         """The nearest clean position ``q > b``, or ``ceil`` when there is none before it."""
-        text, clean = self.text, self.clean
+        text, pairs = self.text, self.sizer.clean_pairs
         q = b + 1
-        while q < ceil and not clean(text[q - 1], text[q]):
+        while q < ceil and not pairs[text[q - 1], text[q]]:
             q += 1
         return min(q, ceil)
 

@@ -140,6 +140,14 @@ def _lines_over_headings(doc, chunker, chunks) -> list[str]:
     return out
 
 
+def _headings_once(doc, chunker) -> list:
+    """``chunker``'s chunks of ``doc``: each heading on as many lines as ``doc`` has, nothing lost, spans slice."""
+    chunks = list(chunker.chunk(doc))
+    assert _lines_over_headings(doc, chunker, chunks) == []
+    assert not lost_texts(doc, chunks) and span_faults(doc, chunks) == []
+    return chunks
+
+
 def test_content_headings_carrying_the_path_below_them_are_written_once(minilm):
     """The tester's ``html_deep_headings``: a title, five sub-headings that read as content, then a paragraph.
 
@@ -159,9 +167,7 @@ def test_content_headings_carrying_the_path_below_them_are_written_once(minilm):
     doc.add_heading("Same", level=2)
     doc.add_text(DocItemLabel.TEXT, "Text under same same.")
     chunker = _chunker(minilm, 256)
-    chunks = list(chunker.chunk(doc))
-    assert _lines_over_headings(doc, chunker, chunks) == []
-    assert not lost_texts(doc, chunks) and span_faults(doc, chunks) == []
+    _headings_once(doc, chunker)
 
 
 def test_content_headings_a_text_ends_with_are_not_written_again_by_a_later_merge(cl100k):
@@ -183,9 +189,7 @@ def test_content_headings_a_text_ends_with_are_not_written_again_by_a_later_merg
     doc.add_heading("Short", level=1)
     doc.add_text(DocItemLabel.TEXT, "Short section text.")
     chunker = docchunk.HybridChunker(tokenizer=cl100k, max_tokens=128, min_tokens=64)
-    chunks = list(chunker.chunk(doc))
-    assert _lines_over_headings(doc, chunker, chunks) == []
-    assert not lost_texts(doc, chunks) and span_faults(doc, chunks) == []
+    _headings_once(doc, chunker)
 
 
 def test_empty_sections_under_a_heading_are_written_under_it_once(minilm):
@@ -223,9 +227,7 @@ def test_a_path_written_as_text_is_not_written_again_after_a_merge(cl100k):
     doc.add_heading("Business trends " + "too long " * 30, level=2)
     doc.add_text(DocItemLabel.TEXT, "These are the trends.")
     chunker = docchunk.HybridChunker(tokenizer=cl100k, max_tokens=128, min_tokens=64)
-    chunks = list(chunker.chunk(doc))
-    assert _lines_over_headings(doc, chunker, chunks) == []
-    assert not lost_texts(doc, chunks) and span_faults(doc, chunks) == []
+    _headings_once(doc, chunker)
 
 
 def test_a_path_shortened_for_the_budget_shares_its_headings_with_the_next_one(minilm):

@@ -103,3 +103,27 @@ def test_a_lone_row_left_by_a_lead_in_is_packed_again(cl100k, rows):
     assert chunks[0].text.startswith(lead)  # the lead-in first, before its table's first row
     assert chunks[-1].text.endswith("\nSource: management accounts.")  # the trailing note after its table's rows
     assert_table_pieces_whole(doc, chunks)
+
+
+def test_a_caption_stays_directly_before_its_rows_when_a_merge_writes_their_heading(cl100k):
+    """Second tester's finding 12: the last piece of a captioned table merged (``min_tokens``) with the next
+    section; the merge wrote the table's section heading into the text, after the caption the piece kept
+    in ``captions``: caption, heading, rows. The caption now goes in the text after the heading."""
+    doc = DoclingDocument(name="budget")
+    doc.add_heading("Council approves 2026 budget", level=1)
+    doc.add_heading("Where the money goes", level=2)
+    grid = [["Service", "2025", "2026", "Change"]]
+    grid += [[f"Service {k}", f"{k * 3121:,}", f"{k * 4192:,}", f"{k % 7}%"] for k in range(1, 12)]
+    make_table(grid, doc=doc, caption="Table 1. Budget by service (£k)")
+    doc.add_heading("Next steps", level=2)
+    doc.add_text(DocItemLabel.TEXT, "The budget goes to a final vote in March.")
+    chunker = docchunk.HybridChunker(tokenizer=cl100k, max_tokens=128, min_tokens=64)
+    chunks = list(chunker.chunk(doc))
+    merged = [c for c in chunks if "Next steps" in chunker.contextualize(c) and c.meta.table_rows is not None]
+    assert merged  # the shape this test is about: a table piece merged with the next section
+    for chunk in chunks:
+        lines = chunker.contextualize(chunk).split("\n")
+        for k, line in enumerate(lines):
+            if line == "Table 1. Budget by service (£k)":
+                assert " = " in lines[k + 1], lines  # a record of its table right after it
+    assert not lost_texts(doc, chunks)

@@ -150,3 +150,24 @@ def test_a_lead_in_before_a_row_split_by_columns_is_written_once(minilm_dir):
     assert first.meta.table_cols is not None  # the row is split by columns, the case of the finding
     assert first.text.startswith(lead + "\nRevenue (Metric):"), first.text
     assert all(c.meta.token_count <= 64 for c in chunks)
+
+
+@pytest.mark.parametrize(("tokenizer", "max_tokens"), [("minilm", 64), ("minilm", 256), ("cl100k", 128)])
+def test_the_lead_in_of_an_empty_table_does_not_end_the_previous_tables_chunk(
+    tokenizer, max_tokens, minilm_dir, cl100k
+):
+    """Finding 16 (issue 46): a table with no cell text gives no piece, so its lead-in ``All empty:`` joined the
+    previous table's chunk as if it were that table's note. It is the chunk of the empty table (holding its item)."""
+    doc = DoclingDocument(name="odd")
+    doc.add_title("Odd tables")
+    doc.add_text(DocItemLabel.TEXT, "Header only:")
+    make_table([["A", "B", "C"]], doc=doc)
+    doc.add_text(DocItemLabel.TEXT, "All empty:")
+    make_table([["", ""], ["", ""]], doc=doc)
+    doc.add_text(DocItemLabel.TEXT, "One row, no header:")
+    make_table([["alpha", "beta", "gamma"]], doc=doc, header_rows=0)
+    tok = docchunk.get_tokenizer(f"hf:{minilm_dir}" if tokenizer == "minilm" else cl100k)
+    chunks = list(docchunk.HybridChunker(tokenizer=tok, max_tokens=max_tokens).chunk(doc))
+    holder = next(c for c in chunks if "All empty:" in c.text.split("\n"))
+    assert [t.self_ref for t in holder.meta.doc_items if isinstance(t, TableItem)] == [doc.tables[1].self_ref]
+    assert holder.text.startswith("All empty:")

@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from docchunk.serialization.tables import read_table
+from docchunk.serialization.tables.blocks import restarted_header_rows
 from docchunk.serialization.tables.rules import (
     is_layout_table,
     is_section_row,
     is_title_table,
     is_value,
     qualifies_all,
-    restarted_header_rows,
     spanning_text,
     table_kind,
     table_wide_headers,

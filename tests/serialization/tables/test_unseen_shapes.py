@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from docchunk.serialization.tables import read_table, table_rows
-from docchunk.serialization.tables.rules import restarted_header_rows
+from docchunk.serialization.tables.blocks import restarted_header_rows
 from tests.helpers import make_table
 
 
@@ -38,7 +38,7 @@ def test_a_flagged_header_row_mid_table_restarts_the_header():
     Its names are texts no header row above holds, so the unflagged rule read the row
     as data and the second block's values got the first block's headers.
     """
-    from docchunk.serialization.tables.rules import is_flagged_header_row
+    from docchunk.serialization.tables.blocks import is_flagged_header_row
 
     doc, table = make_table(ROLL_FORWARD)
     _flag_rows(table, {3})

@@ -27,7 +27,7 @@ with these differences, each of which keeps text that docling-core drops:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from docling_core.transforms.serializer.base import BaseDocSerializer
@@ -52,6 +52,7 @@ from docling_core.types.doc.document import (
 )
 
 from docchunk.chunkers.doc.captions import CaptionPart, CaptionParts
+from docchunk.chunkers.doc.layout_cells import LayoutCell, in_reading_order
 from docchunk.chunkers.doc.piece import Piece
 from docchunk.serialization.inline import inline_group_of, plain_inline_text
 from docchunk.serialization.tables import table_rows
@@ -99,7 +100,7 @@ class _Scope:
         self.by_level: dict[int, _Entry] = {}
         self.sheets: list[tuple[int, str]] = []  # (depth of the sheet group, name)
 
-    def enter(self, item: NodeItem, depth: int) -> None:
+    def enter(self, item: NodeItem | LayoutCell, depth: int) -> None:
         while self.sheets and depth <= self.sheets[-1][0]:
             self.sheets.pop()
         if isinstance(item, GroupItem) and item.label == GroupLabel.SHEET and item.name:
@@ -146,12 +147,22 @@ def structured_walk(
     visited: set[str] = set()
     doc_ser = serializer if isinstance(serializer, DocSerializer) else None
     excluded = serializer.get_excluded_refs()
-    for item, depth in doc.iterate_items(
-        with_groups=True,
-        traverse_pictures=doc_ser.params.traverse_pictures if doc_ser is not None else False,
-        included_content_layers=doc_ser.params.layers if doc_ser is not None else None,
-    ):
+    traverse = doc_ser.params.traverse_pictures if doc_ser is not None else False
+    layers = doc_ser.params.layers if doc_ser is not None else None
+
+    def under(root: NodeItem | None = None) -> Iterable[tuple[NodeItem, int]]:
+        return doc.iterate_items(
+            root=root, with_groups=True, traverse_pictures=traverse, included_content_layers=layers
+        )
+
+    for item, depth in in_reading_order(doc, under(), serializer, under):
         scope.enter(item, depth)
+        if isinstance(item, LayoutCell):  # a layout table's plain cell: a paragraph naming its table
+            yield from _content_headings(scope, doc)
+            scope.use()
+            yield Piece(text=item.text, items=[item.table], headings=scope.path(), origin=doc.origin,
+                        heading_items=scope.path_items(), layout_cell=True)  # fmt: skip
+            continue
         if item.self_ref in excluded or (doc_ser is not None and doc_ser._skip_in_walk(node=item, root=None)):
             continue
         if isinstance(item, (TitleItem, SectionHeaderItem)):

@@ -41,14 +41,22 @@ the sentence ended the previous table's chunk).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from docling_core.types.doc import DocItemLabel, TableItem
-from docling_core.types.doc.document import InlineGroup, ListItem, TextItem
+from docling_core.types.doc import TableItem
+from docling_core.types.doc.document import InlineGroup, ListItem
 
+from docchunk.chunkers.doc.lead_in_rules import (
+    introduces,
+    is_lead_in,
+    is_paragraph,
+    is_table_title,
+    is_trailing_note,
+    lead_in_sentence,
+    plain,
+)
 from docchunk.chunkers.doc.piece import Piece
 from docchunk.chunkers.doc.tables.pack import table_pieces
 from docchunk.chunkers.doc.tables.pieces import table_rows_of, under_path
@@ -59,116 +67,6 @@ if TYPE_CHECKING:
     from docchunk.chunkers.doc.hybrid_run import HybridRun
 
 __all__ = ["attach_lead_ins", "is_lead_in", "is_paragraph", "is_trailing_note", "lead_in_sentence"]
-
-_NAMES_TABLE = re.compile(
-    r"^\s*(?:table|tab\.)\s*[\dIVX]+|\b(?:following|below|next)\s+tables?\b|\btables?\s+(?:below|that follows)\b",
-    re.IGNORECASE,
-)
-
-
-def is_paragraph(item: Any) -> bool:
-    """Whether ``item`` is a paragraph (a ``TextItem`` labelled text or paragraph): what may lead in a table."""
-    return isinstance(item, TextItem) and item.label in (DocItemLabel.TEXT, DocItemLabel.PARAGRAPH)
-
-
-def _plain(text: str) -> str:
-    """``text`` stripped of spaces and of the Markdown emphasis marks around it (``**Table 1: ...**``).
-
-    Word's "Caption" style is bold: docling converts such a lead-in as a bold text item,
-    written ``**Table 1: Results of experiment 1**``, which did not start with ``Table``
-    (a tester's DOCX, issue 46 finding 12).
-    """
-    return text.strip().strip("*_~").strip()
-
-
-def is_lead_in(text: str) -> bool:
-    """Whether a paragraph reads as the lead-in of a table: it ends with ``:`` or names a table (emphasis aside)."""
-    stripped = _plain(text)
-    return bool(stripped) and (stripped.endswith(":") or _NAMES_TABLE.search(stripped) is not None)
-
-
-_TITLE_LINE = re.compile(r"^\s*(?:table|tab\.)\s*[\dIVX]+\b", re.IGNORECASE)
-_POINTS_AHEAD = re.compile(r"\b(?:below|as follows|the following)\W*$", re.IGNORECASE)
-
-
-def is_table_title(text: str) -> bool:
-    """Whether a paragraph is a table's caption-style title line (``Table 2: Hardness by alloy``, emphasis aside).
-
-    Word's "Caption" style, converted by docling as a text item (bold), not as the table's caption.
-    """
-    return _TITLE_LINE.match(_plain(text)) is not None
-
-
-def _introduces(text: str) -> bool:
-    """Whether a paragraph before a table's title line introduces the table: a lead-in, or it ends pointing ahead.
-
-    ``The hardness results are given below.`` / ``Table 2: Hardness by alloy`` / the
-    table (a tester's DOCX lab report, issue 46 finding 22): the sentence ends with
-    ``below``, ``as follows``, ``the following`` (a full stop or ``:`` aside).
-    """
-    return is_lead_in(text) or _POINTS_AHEAD.search(_plain(text)) is not None
-
-
-_NOTE_START = re.compile(
-    r"^\s*(?:(?:sources?|notes?|n\.\s?b\.|nb|footnotes?|remarks?)\s*[:.\-\u2013\u2014)]\s*\S"  # Source: survey A.
-    r"|(?:note|notes)\s+(?:that|to)\b"  # Note that amounts are rounded.
-    r"|[*\u2020\u2021\u00a7\u00b9\u00b2\u00b3\u2070-\u2079]"  # * Unaudited.  † Restated.  ¹ In euros.
-    r"|[\[(]\d{1,2}[\])]\s)",  # (1) Restated.  [2] Estimate.
-    re.IGNORECASE,
-)
-_REFERS_BACK = re.compile(
-    r"\b(?:above|preceding|foregoing|previous\s+tables?)\b|^\s*(?:these|those)\s+(?:figures|amounts|numbers|values|data|results)\b",
-    re.IGNORECASE,
-)
-
-
-def is_trailing_note(text: str) -> bool:
-    """Whether a paragraph after a table reads as that table's trailing note, not the next table's lead-in.
-
-    A note starts with ``Source:``, ``Sources -``, ``Note:``, ``Notes.`` followed by
-    its text, ``Note that``, a footnote mark (``*``, ``†``, ``¹``, ``(1)``), or a
-    lower-case letter (it goes on from the table), or it refers back (``above``,
-    ``preceding``, ``These figures ...``), and it does not read as a lead-in
-    (:func:`is_lead_in`: ending with ``:`` or naming a following table wins). A
-    one-word label such as ``Notes.`` alone is no note: it titles what follows.
-    Seen in a generated DOCX of two survey tables each followed by ``Source: survey
-    A, 2026.`` (issue 46 finding 13: the note went to the next table's chunk).
-    """
-    stripped = _plain(text)
-    if not stripped or is_lead_in(stripped):
-        return False
-    if stripped[0].islower() or _NOTE_START.match(text.strip()) is not None:  # a footnote's ``*`` kept
-        return True
-    return _REFERS_BACK.search(stripped) is not None
-
-
-_SENTENCE_END = re.compile(r"[.!?][\"'\u201d\u2019)\]]*\s+(?=[\"'\u201c\u2018(\[]*[A-Z0-9])")
-"""A sentence end: ``.``, ``!`` or ``?`` (and closing quotes or brackets), spaces, then a capital or a digit."""
-
-
-def lead_in_sentence(text: str) -> str | None:
-    """The sentence of a lead-in paragraph that introduces the table, or None when ``text`` is no lead-in.
-
-    The paragraph's last sentence when it ends with ``:`` (``... The following table
-    presents the reconciliation:``); else its last sentence that names a table
-    (``Table 3 shows ...``, ``... in the table below.``); sentences end at ``.``,
-    ``!`` or ``?`` followed by spaces and a capital or a digit. A paragraph of one
-    sentence is its own lead-in sentence. A lead-in of a sentence, then the table's title
-    line on a line of its own (:func:`is_table_title`), has the title line as its sentence.
-    """
-    stripped = _plain(text)
-    if "\n" in stripped and is_table_title(stripped.rpartition("\n")[2]):  # a sentence, then the title line
-        return _plain(stripped.rpartition("\n")[2])
-    if not is_lead_in(stripped):
-        return None
-    cuts = [m.end() for m in _SENTENCE_END.finditer(stripped)]
-    sentences = [stripped[a:b].strip() for a, b in zip([0, *cuts], [*cuts, len(stripped)], strict=True)]
-    sentences = [s for s in sentences if s]
-    if not stripped.endswith(":"):
-        named = [s for s in sentences if _NAMES_TABLE.search(s)]
-        if named:
-            return named[-1]
-    return sentences[-1]
 
 
 def attach_lead_ins(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
@@ -181,6 +79,7 @@ def attach_lead_ins(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
     Returns:
         The pieces; no text is dropped (a lead-in moves, whole, into the next piece).
     """
+    pieces = _with_empty_tables(run, pieces)
     out: list[Piece] = []
     i = 0
     while i < len(pieces):
@@ -217,6 +116,45 @@ def attach_lead_ins(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
     return out
 
 
+def _with_empty_tables(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
+    """``pieces`` with each table that writes nothing (no cell text, no caption) among the items of its lead-in's piece.
+
+    Such a table gives no piece, so its lead-in (``All empty:``) introduced nothing:
+    ``merge_peers`` joined it to the end of the previous table's chunk, where it read as
+    that table's note (a tester's HTML page of odd tables, issue 46 finding 16). The
+    lead-in's piece (a text piece ending with a paragraph that reads as a lead-in,
+    directly before the table in reading order) holds the table's item: the chunk of
+    that table, which no other table's piece joins (:mod:`~docchunk.chunkers.doc.merging`).
+    """
+    empty = {t.self_ref for t in run.doc.tables if _writes_nothing(t)}
+    if not empty:
+        return pieces
+    after: dict[str, TableItem] = {}  # a paragraph's ref -> the empty table directly after it in reading order
+    previous = None
+    for item, _ in run.doc.iterate_items():
+        if isinstance(item, TableItem) and item.self_ref in empty and previous is not None:
+            after[previous] = item
+        previous = item.self_ref if is_paragraph(item) else None
+    out = []
+    for piece in pieces:
+        last = piece.items[-1] if piece.items else None
+        table = after.get(last.self_ref) if last is not None and piece.table_rows is None else None
+        if (
+            table is not None
+            and last is not None
+            and piece.code_chunks is None
+            and lead_in_sentence(run.item_text(last))
+        ):
+            piece = replace(piece, items=[*piece.items, table])
+        out.append(piece)
+    return out
+
+
+def _writes_nothing(table: TableItem) -> bool:
+    """Whether a table has no cell text and no caption (it gives no piece of its own)."""
+    return not table.captions and not any(cell.text.strip() for cell in table.data.table_cells)
+
+
 def _title_with_its_lead_in(run: HybridRun, out: list[Piece]) -> tuple[Piece, Piece] | None:
     """``out``'s last two pieces when they are a paragraph that introduces a table, then the table's title line.
 
@@ -236,7 +174,7 @@ def _title_with_its_lead_in(run: HybridRun, out: list[Piece]) -> tuple[Piece, Pi
     if lead.headings != title.headings or len(title.items) != 1 or not is_table_title(run.item_text(title.items[0])):
         return None
     size, text = _paragraph_at_end(run, lead.items)
-    return (lead, title) if size == len(lead.items) and lead.text == text and _introduces(text) else None
+    return (lead, title) if size == len(lead.items) and lead.text == text and introduces(text) else None
 
 
 def _joined(run: HybridRun, lead: Piece, title: Piece) -> Piece:
@@ -389,7 +327,7 @@ def _last_paragraph(run: HybridRun, before: Piece) -> tuple[int, str]:
     size, text = _paragraph_at_end(run, before.items)
     if size < len(before.items) and is_table_title(text) and is_paragraph(before.items[-1 - size]):
         more, lead = _paragraph_at_end(run, before.items[:-size])
-        if _introduces(lead):  # a lead-in sentence, then the table's title line: one lead-in (finding 22)
+        if introduces(lead):  # a lead-in sentence, then the table's title line: one lead-in (finding 22)
             return size + more, lead + run.delim + text
     return size, text
 
@@ -431,7 +369,7 @@ def _sentence_in_text(
     if moved is None or before.text != lead or size != len(before.items):
         return moved
     _, (first, *rest) = moved
-    if not first.captions or first.captions[0] != _plain(lead):
+    if not first.captions or first.captions[0] != plain(lead):
         return moved
     own = replace(first, captions=first.captions[1:] or None)
     text = _lead_then_caption(run, own, lead, first.text)

@@ -142,6 +142,8 @@ def _may_join_table(run: HybridRun, table_piece: Piece, other: Piece) -> bool:
     """Whether the text piece ``other`` may join the table piece ``table_piece`` (see :func:`merge_with_tables`)."""
     if other.table_rows is not None or other.heading_only or other.code_chunks is not None or not other.items:
         return False
+    if any(isinstance(it, TableItem) for it in other.items):  # an empty table's lead-in (attach_lead_ins)
+        return False
     if other.headings != table_piece.headings:
         return False
     return run.settings.merge_across_pages or pages_of(other) == pages_of(table_piece)
@@ -434,6 +436,10 @@ def join_pieces(run: HybridRun, a: Piece, b: Piece) -> Piece:
     unwritten_a = [h for k, h in enumerate(ha) if k >= common and k not in in_a]
     unwritten_b = [h for k, h in enumerate(hb) if k >= in_effect and k not in in_b]
     extras = (_not_starting(a.text, unwritten_a), _not_starting(b.text, _not_ending(a.text, unwritten_b)))
+    headed = (extras[0] and a.captions) or (extras[1] and b.captions)  # headings to write before a captioned part
+    if captions is not None and a.captions != b.captions and headed:
+        # headings written before a part's rows: its caption goes after them, directly before its rows (issue 46)
+        captions = None
     for part, extra, own_text in zip((a, b), extras, texts, strict=True):
         own = [] if captions is not None or not part.captions else list(part.captions)
         parts += [(t, ()) for t in (*extra, *own)] + [own_text]
@@ -479,8 +485,9 @@ def _path_lines_in_effect(a: Piece, b: Piece, common: int) -> int:
     long heading), under no path; joined after a piece of ``IBM``'s ``History``, whose path
     the join writes before it, ``IBM`` would be written twice (``wiki`` of docling-core's
     tests, ``min_tokens=64``). Those first lines of ``b`` that continue ``a``'s path as
-    ``b``'s own path does are dropped with their anchors: the join writes them once, from
-    ``a``'s side. 0 when none.
+    ``b``'s own path does are dropped with their anchors (all of them, when ``b`` is only
+    such lines: ``elife-56337``'s title emitted as text after the section it heads): the
+    join writes them once, from ``a``'s side. 0 when none.
     """
     hb = b.headings or []
     path = a.end_headings or a.headings or []
@@ -489,9 +496,9 @@ def _path_lines_in_effect(a: Piece, b: Piece, common: int) -> int:
     lines = b.text.split("\n")
     own = {it.text for it in b.items if isinstance(it, (TitleItem, SectionHeaderItem))}
     k = 0
-    while k < len(lines) - 1 and len(hb) + k < len(path) and lines[k] == path[len(hb) + k] and lines[k] in own:
+    while k < len(lines) and len(hb) + k < len(path) and lines[k] == path[len(hb) + k] and lines[k] in own:
         k += 1
-    return len("\n".join(lines[:k])) + 1 if k else 0
+    return min(len("\n".join(lines[:k])) + 1, len(b.text)) if k else 0
 
 
 def _lead_headings(text: str, path: list[str]) -> list[str] | None:

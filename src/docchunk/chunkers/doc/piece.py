@@ -83,6 +83,9 @@ class Piece:
     # default mode: the headings a merge wrote as the first lines of ``text`` (the path below
     # ``headings`` at its start); None when it starts with its own text
     lead_headings: list[str] | None = None
+    # default mode: a plain-text cell of a layout table walked as content (chunkers/doc/layout_cells.py): its
+    # text, its item the table; never written again as the table's rows
+    layout_cell: bool = False
     # (text, anchors): where items' texts are in ``text`` (see chunkers/doc/provenance.py); stale
     # (and aligned again from the items) once ``text`` is not the text they were made for
     anchors: tuple[str, tuple[Anchor, ...]] | None = None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from docchunk.chunkers.text.recursive_split import Call, Group, adds_up
+from docchunk.chunkers.text.recursive_split import Call, Group, adds_up, joined_size
 
 __all__ = ["pack"]
 
@@ -36,24 +36,15 @@ def pack(call: Call, groups: list[Group]) -> list[Group]:
             total += gaps[j - 1] + counts[j]
             j += 1
         if j - i > 1 and not adds_up(call, groups, range(i, j)):
-            total = _joined_groups(call, groups, counts, i, j)
+            total = joined_size(call, groups, counts, i, j)
             while total > size and j - 1 > i:
                 j -= 1
-                total = _joined_groups(call, groups, counts, i, j)
+                total = joined_size(call, groups, counts, i, j)
         out.append((groups[i][0], groups[j - 1][1], total, False))
         if j >= n:
             break
         i = _overlap_start(call, i, j, counts, gaps, groups) if overlap else j
     return out
-
-
-def _joined_groups(call: Call, groups: list[Group], counts: list[int], i: int, j: int) -> int:
-    """Exact size of groups ``i..j-1`` joined: by local windows when they are contiguous."""
-    start, end = groups[i][0], groups[j - 1][1]
-    if any(groups[k - 1][1] != groups[k][0] for k in range(i + 1, j)):
-        return call.spans.count(start, end)
-    unclean = call.spans.unclean_cuts([groups[k][0] for k in range(i + 1, j)])
-    return call.spans.joined(start, end, unclean, sum(counts[i:j]))
 
 
 # -- phase 3: overlap ---------------------------------------------------------------------

@@ -31,6 +31,7 @@ from docchunk.chunkers.text.recursive_levels import (
     split_once,
 )  # fmt: skip
 from docchunk.chunkers.text.sentences import (
+    FULL_STOPS,
     LineWraps,
     line_ends,
     sentence_cut_after,
@@ -46,14 +47,14 @@ from docchunk.tokenizers.spans import JoinFixes
 if TYPE_CHECKING:
     from docchunk.chunkers.text.recursive import RecursiveChunker
 
-__all__ = ["Call", "Group", "adds_up", "split"]
+__all__ = ["Call", "Group", "adds_up", "joined_size", "split"]
 
-_MARK = re.compile(r"[。！？｡.!?…]")  # a sentence mark: the sentence level may cut the span
+_MARK = re.compile(rf"[{FULL_STOPS}.!?…]")  # a sentence mark: the sentence level may cut the span
 _CLOSERS = "\"'”’»)]}」』）】》〕〉"  # what may follow a sentence's punctuation (sentences.py's closers)
 _MARK_CHARS = ".!?…" + _CLOSERS  # the characters before a Western sentence cut
 _WESTERN_END = re.compile(rf"[.!?…][{re.escape(_CLOSERS)}]*\s")  # a possible Western sentence end
-# a sentence cut that may not be clean: before whitespace other than a space or a tab, or a CJK full stop
-_ODD_END = re.compile(rf"[.!?…][{re.escape(_CLOSERS)}]*[^\S \t]|[。！？｡\r\n]")  # and any line break (a wrap)
+# a sentence cut that may not be clean: before whitespace other than a space or a tab, or a FULL_STOPS mark
+_ODD_END = re.compile(rf"[.!?…][{re.escape(_CLOSERS)}]*[^\S \t]|[{FULL_STOPS}\r\n]")  # and any line break (a wrap)
 _ODD_ASCII_SPACE = "\n\r\x0b\x0c\x1c\x1d\x1e\x1f"  # the ASCII whitespace other than a space and a tab
 Group = tuple[int, int, int, bool]
 """``(start, end, tokens, oversized)``: a span of the text and its exact size."""
@@ -236,7 +237,7 @@ class Call:
             return
         s, e = pieces[run[0]][0], pieces[run[-1]][1]
         if len(run) > 1 and not adds_up(self, pieces, run):
-            exact = self.spans.count(s, e)
+            exact = joined_size(self, pieces, counts, run[0], run[-1] + 1)
             if exact > self.size:  # the estimate was low: keep the pieces apart
                 self.groups.extend((pieces[i][0], pieces[i][1], counts[i], False) for i in run)
                 return
@@ -403,7 +404,7 @@ class Call:
             return total
         if isinstance(cut, Scan) and not self.spans.by_length:  # sentences found later in the span's token offsets
             positions = self.spans.sizer.tokenizer.token_positions(self.span(lo, hi))
-            self.spans.sizer.remember(self.span(lo, hi), positions.n)  # exact: group_pieces counts it again
+            self.spans.remember(lo, hi, positions.n)  # exact: group_pieces counts it again
             if positions.n > self.size:
                 self.measured_cuts[(lo, level)] = cut
                 self.positions[lo] = positions
@@ -507,6 +508,19 @@ def adds_up(call: Call, spans: Sequence[tuple[int, ...]], run: Sequence[int]) ->
 def _overlaps_itself(sep: str) -> bool:
     """Whether two occurrences of ``sep`` can overlap: a proper prefix of it is also a suffix."""
     return any(sep[:k] == sep[-k:] for k in range(1, len(sep)))
+
+
+def joined_size(call: Call, spans: Sequence[tuple[int, ...]], counts: list[int], i: int, j: int) -> int:
+    """Exact size of ``spans[i..j-1]`` joined, ``counts`` being theirs.
+
+    By local windows at their unclean joins when they are contiguous (:meth:`SpanSizer.joined`);
+    counted whole when separators were dropped between them.
+    """
+    start, end = spans[i][0], spans[j - 1][1]
+    if any(spans[k - 1][1] != spans[k][0] for k in range(i + 1, j)):
+        return call.spans.count(start, end)
+    unclean = call.spans.unclean_cuts([spans[k][0] for k in range(i + 1, j)])
+    return call.spans.joined(start, end, unclean, sum(counts[i:j]))
 
 
 def _interiors(lines: list[tuple[int, int, bool]], n: int) -> list[tuple[int, int, bool]]:

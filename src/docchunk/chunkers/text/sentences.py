@@ -14,25 +14,31 @@ from typing import NamedTuple
 from docchunk.markup.fences import in_blocks
 
 __all__ = [
-    "LineWraps", "line_ends", "line_start", "sentence_cut_after", "sentence_cut_before", "sentence_ends",
+    "FULL_STOPS", "LineWraps", "line_ends", "line_start", "sentence_cut_after", "sentence_cut_before", "sentence_ends",
     "sentence_spans",
 ]  # fmt: skip
 
 _CLOSERS = "\"'”’»)]}」』）】》〕〉"
+# Full stops that end a sentence with or without whitespace after them, as they mark nothing
+# else (all have Unicode's Sentence_Terminal property): CJK's 。！？ and the half-width ｡, the
+# Devanagari danda । and double danda ॥ (Hindi, Marathi, Nepali, Sanskrit), the Arabic full
+# stop (U+06D4, Urdu) and question mark ؟, the Armenian full stop (U+0589), the Ethiopic
+# ። and ፧ (Amharic, Tigrinya), the Myanmar ။ and the Khmer ។.
+FULL_STOPS = "。！？｡।॥\u06d4؟\u0589።፧။។"
+_MARKS = FULL_STOPS + ".!?…"
 # Candidate sentence ends, in one pass over the text:
-#  - "cjk": CJK full stops (。！？ and the half-width ｡), then closing quotes or brackets,
-#    then any whitespace: CJK text puts no space between sentences;
+#  - "cjk": a full stop of FULL_STOPS, then closing quotes or brackets, then any whitespace:
+#    CJK text puts no space between sentences, and these marks end nothing but a sentence;
 #  - "end": Western terminators (. ! ? … and runs of them), closing quotes or brackets,
 #    then the whitespace that must follow (a period inside "3.14" or "e.g" is no end);
 #  - "nl": a run of line breaks ("\n", "\r\n" or "\r").
 _CANDIDATE = re.compile(
-    rf"(?P<cjk>[。！？｡]+[{re.escape(_CLOSERS)}]*\s*)"
+    rf"(?P<cjk>[{FULL_STOPS}]+[{re.escape(_CLOSERS)}]*\s*)"
     rf"|(?P<end>[.!?…]+[{re.escape(_CLOSERS)}]*)(?P<ws>\s+)"
     r"|(?P<nl>[\r\n]+)"
 )
-_LAST_MARK = re.compile(r"[\s\S]*[。！？｡.!?…]")  # greedy: up to the last sentence mark, found from the end
-_MARKS = "。！？｡.!?…"
-_FIRST = re.compile(r"[。！？｡.!?…\r\n]")  # the characters a candidate starts with
+_MARK = re.compile(rf"[{_MARKS}]")  # a sentence mark
+_FIRST = re.compile(rf"[{_MARKS}\r\n]")  # the characters a candidate starts with
 # the start of a line that opens a new block: a tab (code, math), list item, heading, quote, table row, fence,
 # Setext underline
 _BLOCK_START = re.compile(
@@ -48,7 +54,7 @@ _MIN_WRAP_WIDTH = 40  # characters: a paragraph whose lines are all shorter was 
 _MAX_WRAP_WIDTH = 200  # characters: a paragraph with a longer line was not wrapped at a width (one paragraph a line)
 _SLACK = 8  # a line counts as full when within width // _SLACK of the widest (proportional fonts, justified PDF)
 _LINE_END_MARK = re.compile(r"[,;:.!?…—–]['\"”’»)\]]*\Z")  # a line of verse often ends with punctuation
-_LINE_OF = re.compile(r"[^\r\n]*")
+_NON_SPACE = re.compile(r"\S")
 _BREAKS = re.compile(r"\r\n|\r|\n")
 _BLANK_LINE = re.compile(r"(?:\r\n|\r|\n)[^\S\r\n]*(?:\r\n|\r|\n|\Z)")  # a line break, then a blank line
 _FIRST_WORD = re.compile(r"[ \t]*(\S*)")
@@ -149,7 +155,10 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     and :class:`SDPMChunker`. A sentence ends:
 
     * after ``。``, ``！``, ``？`` (and ``｡``), with or without whitespace after them,
-      as CJK text puts none between sentences;
+      as CJK text puts none between sentences; likewise after the full stops of other
+      scripts, which mark nothing else: ``।`` and ``॥`` (Devanagari), the Arabic full
+      stop U+06D4 and ``؟`` (Arabic script), the Armenian full stop U+0589, ``።``
+      and ``፧`` (Ethiopic), ``။`` (Myanmar) and ``។`` (Khmer);
     * after ``.``, ``!``, ``?``, ``…`` (or a run of them, such as ``?!``) and any
       closing quotes or brackets, when whitespace follows, except after a period
       that ends a title or abbreviation (``Dr.``, ``Mr.``, ``Prof.``, ``e.g.``,
@@ -237,34 +246,45 @@ class LineWraps:
         self.last: _Paragraph | None = None
 
     def is_wrap(self, a: int, b: int) -> bool:
-        """Whether the run of line breaks ``text[a:b]`` is a wrap inside a sentence."""
+        """Whether the run of line breaks ``text[a:b]`` is a wrap inside a sentence.
+
+        Read in place (offsets into the text, no copy of the lines around the break).
+        """
         text = self.text
         if b - a > 1 and (b - a > 2 or text[a:b] != "\r\n"):  # two or more breaks: a blank line
             return False
-        nxt = _LINE_OF.match(text, b)
-        assert nxt is not None
-        first = line_start(text, a)
-        line, after = text[first:a], nxt.group()
-        if not after.strip() or b >= len(text) or not line.strip():
+        if b >= len(text):
             return False
-        quote = _QUOTE.match(after)
+        first = line_start(text, a)
+        line_len = _rstripped_end(text, first, a) - first  # len(line.rstrip())
+        end = _line_end(text, b)  # the line after the break: text[b:end]
+        start = _NON_SPACE.search(text, b, end)
+        if start is None or not line_len:  # either line is blank
+            return False
+        pos = b  # where the line after reads on: past a quote's markers
+        quote = _QUOTE.match(text, b, end)
         if quote is not None:  # a quote's lines continue it: read what follows the same markers
-            if not line.startswith(after[: quote.end()].rstrip()):
+            if not text.startswith(text[b : quote.end()].rstrip(), first, a):
                 return False
-            after = after[quote.end() :]
-        block = _BLOCK_START.match(after)
+            pos = quote.end()
+        block = _BLOCK_START.match(text, pos, end)
         if block is not None and (block.group(1) is None or block.group(1) == "1"):
             return False  # (a numbered item other than 1 interrupts no paragraph: "came in\n1884. The")
-        if not _full(line, after, len(after.strip())):  # short even next to the line after it
+        word = _FIRST_WORD.match(text, pos, end)
+        assert word is not None
+        word_len = word.end(1) - word.start(1)
+        rest = _NON_SPACE.search(text, pos, end)  # len(after.strip()), after the quote's markers
+        after_len = 0 if rest is None else _rstripped_end(text, rest.start(), end) - rest.start()
+        if not _fits(line_len, word_len, after_len):  # short even next to the line after it
             return False
         para = self.paragraph(first)
         if block is not None and para.listed:
             return False
-        if para.turns and _TURN.match(after):
+        if para.turns and _TURN.match(text, pos, end):
             return False
         if para.verse or not _MIN_WRAP_WIDTH <= para.width <= _MAX_WRAP_WIDTH:
             return False
-        return _full(line, after, para.width)
+        return _fits(line_len, word_len, para.width)
 
     def end_before(self, lo: int, hi: int, keep: list[tuple[int, int]]) -> int:
         r"""The last ``"\n"`` in ``text[lo + 1:hi + 1]`` that ends a line (as :func:`line_ends`); -1 when none."""
@@ -312,13 +332,38 @@ class LineWraps:
 def _full(line: str, after: str, width: int) -> bool:
     """Whether ``line`` is full: the first word of the line ``after`` it would not have fitted on it.
 
-    Within ``width // _SLACK`` characters of the paragraph's widest line (``width``):
-    a program that wraps at a width leaves no such room, but the characters per line of
-    a proportional font vary with the letters.
+    See :func:`_fits`.
     """
     word = _FIRST_WORD.match(after)
     assert word is not None
-    return len(line.rstrip()) + 1 + len(word.group(1)) > width - width // _SLACK
+    return _fits(len(line.rstrip()), len(word.group(1)), width)
+
+
+def _fits(line_len: int, word_len: int, width: int) -> bool:
+    """Whether a line of ``line_len`` characters (stripped on the right) is full.
+
+    That is, a next word of ``word_len`` characters would not have fitted on it within
+    ``width // _SLACK`` characters of the paragraph's widest line (``width``): a program
+    that wraps at a width leaves no such room, but the characters per line of a
+    proportional font vary with the letters.
+    """
+    return line_len + 1 + word_len > width - width // _SLACK
+
+
+def _line_end(text: str, pos: int) -> int:
+    r"""The end of the line from ``pos`` on: the next ``"\r"`` or ``"\n"``, or the text's end."""
+    end = text.find("\n", pos)
+    if end == -1:
+        end = len(text)
+    cr = text.find("\r", pos, end)
+    return end if cr == -1 else cr
+
+
+def _rstripped_end(text: str, lo: int, hi: int) -> int:
+    """``lo + len(text[lo:hi].rstrip())``: where ``text[lo:hi]`` ends without its trailing whitespace."""
+    while hi > lo and text[hi - 1].isspace():
+        hi -= 1
+    return hi
 
 
 def _not_wrapped(lines: list[str], width: int) -> bool:
@@ -348,12 +393,20 @@ def line_ends(text: str, lo: int, hi: int, wraps: LineWraps | None = None,
         wraps: A :class:`LineWraps` of ``text`` to reuse (it keeps the last paragraph read).
         keep: Sorted ``(start, end)`` spans whose breaks all end lines (fenced code).
     """
-    if text.find("\n", lo, hi) == -1 and text.find("\r", lo, hi) == -1:
+    a = text.find("\n", lo, hi)
+    crs = text.find("\r", lo, hi) != -1
+    if a == -1 and not crs:
         return []
     wraps = wraps or LineWraps(text)
     out = []
-    for m in _BREAKS.finditer(text, lo, hi):
-        a, b = m.span()
+    if crs:
+        breaks = [m.span() for m in _BREAKS.finditer(text, lo, hi)]
+    else:  # "\n" only: found by str.find, faster than a regex in long text
+        breaks = []
+        while a != -1:
+            breaks.append((a, a + 1))
+            a = text.find("\n", a + 1, hi)
+    for a, b in breaks:
         if (keep and in_blocks(keep, a)) or not wraps.is_wrap(a, b):
             out.append((a, b))
     return out
@@ -386,19 +439,35 @@ def _candidates_before(text: str, lo: int, hi: int) -> Iterator[re.Match[str]]:
     reaches the next run (its tail is closers and whitespace), so the runs are independent.
     """
     while hi > lo:
-        last = _LAST_MARK.match(text, lo, hi)
-        if last is None:
+        end = _last_mark(text, lo, hi) + 1
+        if not end:
             return
-        k = last.end() - 1
+        k = end - 1
         while k > lo and text[k - 1] in _MARKS:
             k -= 1
-        if last.end() - k == 1:  # one mark: one try
+        if end - k == 1:  # one mark: one try
             match = _CANDIDATE.match(text, k)
             if match is not None:
                 yield match
         else:
-            yield from reversed(list(_candidates(text, k, last.end())))
+            yield from reversed(list(_candidates(text, k, end)))
         hi = k
+
+
+def _last_mark(text: str, lo: int, hi: int) -> int:
+    """The offset of the last sentence mark in ``text[lo:hi]``, or -1.
+
+    Searched in windows from ``hi`` back, each twice the one before: the cost follows
+    the distance to the mark, not the length of the span.
+    """
+    width = 64
+    while hi > lo:
+        start = max(lo, hi - width)
+        last = max((m.start() for m in _MARK.finditer(text, start, hi)), default=-1)
+        if last != -1:
+            return last
+        hi, width = start, 2 * width
+    return -1
 
 
 def _marks_end(match: re.Match[str]) -> int:

@@ -14,7 +14,13 @@ MD_SEP = " | "
 
 
 def _md_cell(text: str) -> str:
-    return text.replace("|", "\\|")
+    """A cell's text in a Markdown table line: ``|`` escaped, a line break as one space.
+
+    A cell holding a nested list has one line per item, the sub-items indented
+    (:func:`~.model.indented_lines`); on the table line each break is a space and the
+    indentation stays, as docling-core's Markdown table serializer writes the cell.
+    """
+    return text.replace("|", "\\|").replace("\n", " ")
 
 
 def write_markdown(model: TableModel) -> TableRows:

@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from docchunk.serialization.tables.blocks import restart_block, restarted_header_rows
 from docchunk.serialization.tables.grid import EmptyCell, read_grid
 from docchunk.serialization.tables.rows import TableRow, clean, readable
 from docchunk.serialization.tables.rules import (
     TableKind,
     header_row_count,
     label_column_count,
-    restarted_header_rows,
     sub_header_row,
     table_kind,
     table_wide_headers,
@@ -31,7 +31,17 @@ if TYPE_CHECKING:
     from docling_core.transforms.serializer.base import BaseDocSerializer
     from docling_core.types.doc import DoclingDocument, TableItem
 
-__all__ = ["TableModel", "cell_paragraphs", "header_row", "joined", "read_table", "text_cols", "value_cells"]
+__all__ = [
+    "TableModel",
+    "cell_paragraphs",
+    "header_row",
+    "holds_nested_list",
+    "indented_lines",
+    "joined",
+    "read_table",
+    "text_cols",
+    "value_cells",
+]
 
 
 @dataclass
@@ -85,8 +95,14 @@ class TableModel:
 
     @cached_property
     def restarts(self) -> list[int]:
-        """Body rows that start a new header block (:func:`~.rules.restarted_header_rows`), read when first asked."""
+        """Body rows that start a new header block (:func:`~.blocks.restarted_header_rows`), read when first asked."""
         return restarted_header_rows(self.grid, self.start, self.label_cols, self.text_of)
+
+    @cached_property
+    def blocks(self) -> dict[int, range]:
+        """Each restarted header block (:func:`~.blocks.restart_block`) by its first grid row, read when first asked."""
+        found = (restart_block(self.grid, r, self.start, self.label_cols, self.text_of) for r in self.restarts)
+        return {block.start: block for block in found}
 
     @cached_property
     def wide(self) -> tuple[list[list[Any]], list[str]]:
@@ -131,15 +147,16 @@ def read_table(
     def text_of(cell: Any) -> str:
         key = id(cell)
         if key not in texts:
-            raw = cell.text
+            raw, nested = cell.text, False
             if doc is not None and type(cell).__name__ == "RichTableCell":
                 seen = set() if visited is None else visited
                 raw = cell._get_text(doc=doc, doc_serializer=serializer, visited=seen)
+                root = cell.ref.resolve(doc)
+                nested = holds_nested_list(root, doc)
                 if not keep_links:
-                    root = cell.ref.resolve(doc)
                     raw = without_marks(without_urls(raw, root, doc, serializer), root, doc)
             raws[key] = raw
-            texts[key] = clean(raw)
+            texts[key] = indented_lines(raw) if nested else clean(raw)
         return texts[key]
 
     def paragraphs_of(cell: Any) -> list[str]:
@@ -174,6 +191,36 @@ def cell_paragraphs(raw: str) -> list[str]:
         if text:
             out.append(text)
     return out
+
+
+def holds_nested_list(root: Any, doc: Any) -> bool:
+    """Whether the content under ``root`` (a rich cell's) holds a list nested in a list item or a list.
+
+    docling's HTML converter puts a ``<ul>`` inside an ``<li>`` as a list group under
+    the list item; other converters put the inner group directly under the outer one.
+    """
+    for item, _ in doc.iterate_items(root=root, with_groups=True, traverse_pictures=True):
+        if type(item).__name__ == "ListGroup" and item.parent is not None and item.parent.cref != root.self_ref:
+            if type(item.parent.resolve(doc)).__name__ in ("ListItem", "ListGroup"):
+                return True
+    return False
+
+
+def indented_lines(raw: str) -> str:
+    r"""A rich cell's text with its lines and their indentation kept: a nested list as the serializer writes it.
+
+    Written on one line, a nested list in a cell read ``- Install - Install on Linux -
+    Uninstall``: the sub-items as siblings of their parent (a tester's requirements
+    matrix, issue 45 "0 nested items flattened"). Each line keeps its leading
+    whitespace (the nesting), its other whitespace runs become one space, and empty
+    lines go: ``"- Install\n    - Install on Linux\n- Uninstall"``, docling-core's
+    own form of the cell in its triplets.
+    """
+    lines = []
+    for line in raw.split("\n"):
+        if text := clean(line):
+            lines.append(line[: len(line) - len(line.lstrip())] + text)
+    return "\n".join(lines)
 
 
 def joined(cells: Sequence[Any], text_of: Callable[[Any], str]) -> str:

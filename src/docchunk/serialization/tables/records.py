@@ -10,9 +10,10 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from docchunk.serialization.tables.blocks import block_headers
 from docchunk.serialization.tables.model import TableModel, header_row, text_cols, value_cells
 from docchunk.serialization.tables.rows import LEVEL_SEP, RECORD_SEP, TableRow, TableRows, notes_line, readable
-from docchunk.serialization.tables.rules import UNITS_NOTE, block_headers, is_section_row, spanning_text
+from docchunk.serialization.tables.rules import UNITS_NOTE, is_section_row, spanning_text
 
 __all__ = ["write_records"]
 
@@ -37,7 +38,7 @@ def write_records(model: TableModel) -> TableRows:
     # a note of units over the labels (``(in millions)``) follows each label as it is: ``Goodwill (in millions)``
     corner_note = UNITS_NOTE.match(corner) is not None
     headers = [_header_levels(grid, start, text_of, range(j, j + 1)) for j in range(n_cols)]
-    levels = [_top_and_rest(grid, start, text_of, j) for j in range(n_cols)]
+    levels = [_top_and_rest(_column_levels(grid, start, text_of, j)) for j in range(n_cols)]
     first_corner, first_headers = corner, headers  # the first block's, for the headers no value carries
     used: set[int] = set()
     sections: list[str] = []
@@ -46,13 +47,16 @@ def write_records(model: TableModel) -> TableRows:
     pending: list[int] = []  # positions in rows of section rows not yet followed by a data row
     carried = False  # whether a row's label carries the first block's corner
     first_block = True  # no header block has restarted yet
-    restarts = set(model.restarts)
+    blocks = model.blocks
+    in_blocks = {r for block in blocks.values() for r in block}
     for r in range(start, n_rows):
         row = grid[r]
-        if r in restarts:  # a header block restarts: the rows below read their headers from this row
-            corner, headers = block_headers(row, label_cols, text_of, corner)
-            corner_note = UNITS_NOTE.match(corner) is not None
-            levels, first_block = [None] * n_cols, False
+        if r in in_blocks:  # a header block restarts: the rows below read their headers from it
+            if r in blocks:
+                corner, column_levels = block_headers([grid[k] for k in blocks[r]], label_cols, text_of, corner)
+                headers = [LEVEL_SEP.join(texts) for texts in column_levels]
+                levels = [_top_and_rest(texts) for texts in column_levels]
+                corner_note, first_block = UNITS_NOTE.match(corner) is not None, False
             rows.append(header_row(r, row, text_of, RECORD_SEP))
             continue
         if (spanning := spanning_text(row, text_of)) is not None:  # one text in every cell: a row of its own, once
@@ -116,12 +120,16 @@ def write_records(model: TableModel) -> TableRows:
     return TableRows(rows=rows, start=start, end=n_rows, notes=notes_line(wide))
 
 
-def _top_and_rest(grid: list[list[Any]], start: int, text_of: Callable[[Any], str], j: int) -> tuple[str, str] | None:
-    """``(top, rest)`` of column ``j``'s header levels (see :func:`_header_levels`): the first level, the others joined.
+def _column_levels(grid: list[list[Any]], start: int, text_of: Callable[[Any], str], j: int) -> list[str]:
+    """Column ``j``'s distinct header-cell texts above the body, top-down."""
+    return list(dict.fromkeys(t for r in range(start) if (t := text_of(grid[r][j]))))
+
+
+def _top_and_rest(texts: list[str]) -> tuple[str, str] | None:
+    """``(top, rest)`` of a column's header levels (:func:`_column_levels`): the first level, the others joined.
 
     None when the header has fewer than two levels.
     """
-    texts = list(dict.fromkeys(t for r in range(start) if (t := text_of(grid[r][j]))))
     return (texts[0], LEVEL_SEP.join(texts[1:])) if len(texts) > 1 else None
 
 

@@ -84,7 +84,11 @@ class TableRow:
 
     @property
     def text(self) -> str:
-        """The row's entry: ``lead``, its entries joined by ``sep``, ``tail``; one line, "" for an empty row."""
+        """The row's entry: ``lead``, its entries joined by ``sep``, ``tail``; "" for an empty row.
+
+        One line, except a layout table's row (a paragraph a line) and a record or
+        triplet whose cell holds a nested list (an item a line).
+        """
         if not self.cells:
             return ""
         return self.lead + self.sep.join(prefix + value for prefix, value in self.cells) + self.tail
@@ -120,6 +124,18 @@ class TableRows:
         lines = [row.text for row in self.rows if row.cells]
         return ROW_SEP.join([self.head, *lines] if self.head else lines)
 
+    @property
+    def head_alone(self) -> str:
+        """The head as a piece of its own, without rows under it: its lines that hold text.
+
+        The Markdown delimiter line (``| --- | --- |``) only joins the header lines to
+        the rows below them; a head too large to stand beside a row is a piece of its
+        own, where that line, cut to the budget, made pieces of nothing but dashes (a
+        tester's 16-column DOCX table at MiniLM 64, issue 46 finding 15). A header line
+        of empty cells (``|  |  |``) goes too. ``""`` when no line holds text.
+        """
+        return ROW_SEP.join(line for line in self.head.split(ROW_SEP) if not set(line) <= DEBRIS_CHARS)
+
 
 @dataclass(frozen=True)
 class TablePiece:
@@ -129,7 +145,8 @@ class TablePiece:
         text: Whole row entries joined by ``"\n"``, or part of one row's triplets.
         rows: Half-open range ``(start, end)`` of grid row indices (body rows) this
             piece holds; the pieces of one split row share its range. Empty rows
-            belong to the piece of the next row with text (or of the last one).
+            belong to the piece of the next row with text (or of the last one). A
+            piece of a Markdown head alone holds no body row: ``(start, start)``.
         tokens: ``count_tokens(text)`` by the tokenizer :func:`table_pieces` was given.
         oversized: True when the text exceeds the budget because it holds one
             character that alone does.

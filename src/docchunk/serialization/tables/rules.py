@@ -19,27 +19,28 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from docchunk.serialization.tables.grid import EmptyCell
-from docchunk.serialization.tables.rows import LEVEL_SEP
 
 __all__ = [
     "PROSE_WORDS",
     "UNITS_NOTE",
     "TableKind",
-    "block_headers",
     "header_row_count",
-    "is_flagged_header_row",
+    "is_key_value_table",
     "is_layout_table",
     "is_section_row",
+    "is_title_block",
     "is_title_table",
     "is_value",
+    "is_year",
     "label_column_count",
+    "names_a_column",
     "qualifies_all",
-    "restarted_header_rows",
     "spanning_text",
     "sub_header_row",
     "table_kind",
     "table_wide_headers",
     "title_row",
+    "value_texts",
 ]
 
 TableKind = Literal["data", "layout", "title"]
@@ -49,6 +50,8 @@ PROSE_WORDS = 20
 """A cell of at least this many words holds prose (a paragraph), not a value or a label."""
 TITLE_WORDS = 20
 """A one-cell table of at most this many words is a title, not a paragraph boxed as a table."""
+TITLE_ROWS = 3
+"""A title block (:func:`is_title_block`) has at most this many rows: a title, a subtitle, a note of units."""
 
 
 def header_row_count(data: Any, grid: list[list[Any]]) -> int:
@@ -72,6 +75,11 @@ _NUMBER = re.compile(r"^[\s(\[$\u20ac\u00a3\u00a5+\-\u2212\u2013]*\d[\d,.\s]*(?:
 _YEAR = re.compile(r"^(?:FY\s?|Q[1-4]\s)?(?:19|20)\d\d\b")
 
 
+def is_year(text: str) -> bool:
+    """Whether a cell's text opens with a year that names a column: ``2019``, ``FY2019``, ``Q1 2019``."""
+    return _YEAR.match(text) is not None
+
+
 def is_value(text: str) -> bool:
     """Whether a cell's text reads as a number of a table's body: ``$614,493``, ``(5,149)``, ``12.5%``, ``—1``.
 
@@ -80,96 +88,9 @@ def is_value(text: str) -> bool:
     return _NUMBER.match(text) is not None and _YEAR.match(text.strip(" ($")) is None
 
 
-def _value_texts(row: list[Any], label_cols: int, text_of: Callable[[Any], str]) -> list[str]:
+def value_texts(row: list[Any], label_cols: int, text_of: Callable[[Any], str]) -> list[str]:
     """The distinct texts of a row's value columns (a merged cell once), in column order."""
     return list(dict.fromkeys(t for cell in {id(c): c for c in row[label_cols:]}.values() if (t := text_of(cell))))
-
-
-def restarted_header_rows(
-    grid: list[list[Any]], start: int, label_cols: int, text_of: Callable[[Any], str]
-) -> list[int]:
-    """Rule: a body row that names the columns again, after rows of values, starts a new header block.
-
-    A roll-forward (a fin report's ``Balance at beginning of year ... Balance at end of
-    year``, once per year) repeats its header row, unflagged, above its second block:
-    ``| 2018 | 2017`` under the first block's ``| 2019 | 2018``. Read as data, the
-    second block's values got the first block's years. Such a row comes after a row of
-    values, has text in two or more value columns, every one a year or a text of the
-    header rows, and a row of values follows it; the rows below it read their columns'
-    headers from it. A body row the converter flags as a header row
-    (:func:`is_flagged_header_row`) starts a new block whatever its texts, when a body
-    row stands before it and one after it.
-
-    Returns:
-        The grid indices of such rows, in order.
-    """
-    if start == 0:
-        return []
-    known = {t for r in range(start) for cell in grid[r] if (t := text_of(cell))}
-    values_at = [any(is_value(t) for t in _value_texts(row, label_cols, text_of)) for row in grid]
-    out: list[int] = []
-    after_values = False
-    for r in range(start, len(grid)):
-        if r > start and r + 1 < len(grid) and is_flagged_header_row(grid[r], label_cols, text_of):
-            out.append(r)
-            after_values = False
-            continue
-        if values_at[r]:
-            after_values = True
-            continue
-        texts = _value_texts(grid[r], label_cols, text_of)
-        names = len(texts) >= 2 and all(t in known or _YEAR.match(t) for t in texts)
-        if after_values and names and any(values_at[r + 1 :]):
-            out.append(r)
-            after_values = False
-    return out
-
-
-def block_headers(row: list[Any], label_cols: int, text_of: Callable[[Any], str], corner: str) -> tuple[str, list[str]]:
-    """Rule: a restarted header block reads every header from its own restart row, the label column's too.
-
-    A roll-forward of fixed assets repeats its header row above each block, the block's
-    name in the label column: ``Cost | Land and buildings | Plant and machinery | Total``,
-    then ``Accumulated depreciation | Land and ...`` and ``Net book value | ...`` (a
-    tester's DOCX ``docx_rollforward`` and HTML ``html_restart_th``, issue 46 finding 9).
-    The value columns took their headers from the restart row but the label column kept
-    the first block's (``At 1 January 2025 (Cost)`` under ``Accumulated depreciation``).
-    A restart row (:func:`restarted_header_rows`) gives the rows below it the texts of
-    its label cells as the corner (the header of their labels) and each value column's
-    text as that column's header. A restart row with empty label cells (``| 2018 |
-    2017`` in doc-qa's fin roll-forwards) keeps ``corner`` only when it is a note of
-    units (``(in millions)``, table-wide), else the labels have no header.
-
-    Args:
-        row: The restart row of the grid.
-        label_cols: The number of row-label columns.
-        text_of: A cell's text on one line.
-        corner: The header of the labels in the block above.
-
-    Returns:
-        ``(corner, headers)``: the labels' header ("" for none) and one header per
-        column of ``row`` ("" for the label columns).
-    """
-    labels = list(dict.fromkeys(t for cell in row[:label_cols] if (t := text_of(cell))))
-    own = LEVEL_SEP.join(labels)
-    kept = own or (corner if UNITS_NOTE.match(corner) else "")
-    return kept, [""] * label_cols + [text_of(cell) for cell in row[label_cols:]]
-
-
-def is_flagged_header_row(row: list[Any], label_cols: int, text_of: Callable[[Any], str]) -> bool:
-    """Rule: a body row whose every cell with text is flagged ``column_header`` restarts the header.
-
-    docling flags the ``<th>`` cells of an HTML table (and a DOCX table's repeated
-    header row) ``column_header`` wherever they stand; docling-core counts as header
-    rows only the leading ones, so a flagged row mid-table (a roll-forward's second
-    block: ``<th></th><th>Restructuring</th><th>Other</th>`` under ``Warranty |
-    Legal``, a tester's HTML, issue 46 finding 1) was read as data. It needs text in
-    a value column; a merged cell counts once.
-    """
-    cells = list({id(cell): cell for cell in row}.values())
-    texted = [cell for cell in cells if text_of(cell)]
-    in_values = any(cell.end_col_offset_idx > label_cols for cell in texted)
-    return in_values and all(cell.column_header for cell in texted)
 
 
 def sub_header_row(grid: list[list[Any]], start: int, text_of: Callable[[Any], str]) -> bool:
@@ -200,7 +121,7 @@ def sub_header_row(grid: list[list[Any]], start: int, text_of: Callable[[Any], s
     texted = [cell for cell in cells if text_of(cell)]
     if not texted or any(cell.end_row_offset_idx > start + 1 or cell.row_header for cell in texted):
         return False
-    if not all(_names_a_column(text_of(cell)) for cell in texted):
+    if not all(names_a_column(text_of(cell)) for cell in texted):
         return False
     above = grid[start - 1][1:]
     merged = {id(cell): cell for cell in above if cell.end_col_offset_idx - cell.start_col_offset_idx >= 2}
@@ -243,11 +164,11 @@ def title_row(grid: list[list[Any]], start: int, text_of: Callable[[Any], str]) 
     if len(title.split()) < 2:  # one word over the columns (``Action`` over two) is a header, not a title
         return None
     flagged = all(cell.column_header for cell in below if text_of(cell))
-    names = start >= 1 and len(texts) >= 2 and all(_names_a_column(t) for t in texts)
+    names = start >= 1 and len(texts) >= 2 and all(names_a_column(t) for t in texts)
     return title if flagged or names else None
 
 
-def _names_a_column(text: str) -> bool:
+def names_a_column(text: str) -> bool:
     """Whether a cell's text reads as a column's name: no value, at most six words, no sentence end."""
     return not is_value(text) and len(text.split()) <= 6 and not text.rstrip().endswith(".")
 
@@ -391,11 +312,36 @@ def is_title_table(grid: list[list[Any]], text_of: Callable[[Any], str]) -> bool
     docling#2396; ``xlsx__xlsx_05_table_with_title.xlsx.json``) or a PDF table model's
     lone number (``2203.01017v2``: a one-cell table ``1``) converted as its own table. At
     most :data:`TITLE_WORDS` words and a letter in it; longer, it is a boxed paragraph.
+    A title block of merged rows is one too (:func:`is_title_block`).
     """
     if len({id(cell) for row in grid for cell in row}) != 1:  # one cell, not one text among empty cells
-        return False
+        return is_title_block(grid, text_of)
     text = text_of(grid[0][0])
     return len(text.split()) <= TITLE_WORDS and any(ch.isalpha() for ch in text)
+
+
+def is_title_block(grid: list[list[Any]], text_of: Callable[[Any], str]) -> bool:
+    """Rule: two or three rows, each one cell merged over every column, of short text in all, are a title block.
+
+    A spreadsheet's title and units rows above its table, each merged across the sheet
+    (``Quarterly KPI report — Northern division`` over ``All figures in thousands of
+    GBP``; a tester's XLSX ``xlsx_merged_title_notes``, issue 46 finding 11), which
+    docling converts as a table of their own. Read as a header over one body row, it
+    was written reversed (``All figures ...; Quarterly KPI report ...``) in a chunk of
+    its own. As a title it heads the table after it, its lines in reading order: the
+    title, then the note that holds for the whole table. Two columns or more (a
+    one-column table's rows are each one cell too), every row's cell one row high and
+    with text, :data:`TITLE_WORDS` words at most in all, a letter in the first.
+    """
+    if not 2 <= len(grid) <= TITLE_ROWS or len(grid[0]) < 2:
+        return False
+    firsts = [row[0] for row in grid]
+    one_cell_rows = all(cell is first for row, first in zip(grid, firsts, strict=True) for cell in row)
+    if not one_cell_rows or any(cell.end_row_offset_idx - cell.start_row_offset_idx != 1 for cell in firsts):
+        return False
+    texts = [text_of(cell) for cell in firsts]
+    words = sum(len(text.split()) for text in texts)
+    return all(texts) and words <= TITLE_WORDS and any(ch.isalpha() for ch in texts[0])
 
 
 def is_layout_table(grid: list[list[Any]], start: int, text_of: Callable[[Any], str]) -> bool:
@@ -412,10 +358,11 @@ def is_layout_table(grid: list[list[Any]], start: int, text_of: Callable[[Any], 
       page's two text columns side by side.
 
     A table with flagged column headers (``Name | Bio`` over a long value; a header cell
-    of prose over its column), or a data table with a long notes column and many rows
-    (Wikipedia tables of doc-qa), stays a data table: each row is still one record.
+    of prose over its column) or flagged row headers (:func:`is_key_value_table`), or a
+    data table with a long notes column and many rows (Wikipedia tables of doc-qa),
+    stays a data table: each row is still one record.
     """
-    if start > 0:
+    if start > 0 or is_key_value_table(grid, text_of):
         return False
     cells = distinct_cells(grid, text_of)
     prose = [cell for cell in cells if len(text_of(cell).split()) >= PROSE_WORDS]
@@ -425,6 +372,23 @@ def is_layout_table(grid: list[list[Any]], start: int, text_of: Callable[[Any], 
         return True
     prose_chars = sum(len(text_of(cell)) for cell in prose)
     return len(grid) <= 5 and 2 * prose_chars >= sum(len(text_of(cell)) for cell in cells)
+
+
+def is_key_value_table(grid: list[list[Any]], text_of: Callable[[Any], str]) -> bool:
+    """Rule: a table whose every row with text opens with a flagged row header is keys and values: data.
+
+    An HTML profile table, ``<th scope=row>`` keys beside their values (``Name | Jane
+    Roe``, ``Role | Editor``, ``Bio |`` a long paragraph; a tester's ``html_odd_tables``,
+    issue 46 finding 20). docling flags the keys ``row_header``: the converter read
+    them as the labels of their rows. The layout rule (few rows, mostly prose) took the
+    long value for page layout and wrote the key ``Bio`` on a line of its own, apart
+    from the paragraph it names; as data, every piece of the value opens with ``Bio:``.
+    Needs two columns or more and a row with text.
+    """
+    if not grid or len(grid[0]) < 2:
+        return False
+    rows = [row for row in grid if any(text_of(cell) for cell in row)]
+    return bool(rows) and all(row[0].row_header and text_of(row[0]) for row in rows)
 
 
 def table_kind(grid: list[list[Any]], start: int, text_of: Callable[[Any], str]) -> TableKind:

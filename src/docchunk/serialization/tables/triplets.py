@@ -10,9 +10,10 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from docchunk.serialization.tables.blocks import block_headers
 from docchunk.serialization.tables.model import TableModel, header_row, joined, text_cols, value_cells
 from docchunk.serialization.tables.rows import CELL_SEP, TableRow, TableRows, notes_line, readable
-from docchunk.serialization.tables.rules import block_headers, spanning_text
+from docchunk.serialization.tables.rules import spanning_text
 
 __all__ = ["write_triplets"]
 
@@ -23,8 +24,8 @@ def write_triplets(model: TableModel) -> TableRows:
     The header rows are read as records read them: a table-wide header (``model.wide``)
     is no column's header; it is written once on the first row and opens every later
     piece of a split table (``notes``). A body row that restarts the header
-    (``model.restarts``) is a row of its own, and the rows below it read their headers
-    and the corner from it (:func:`~.rules.block_headers`).
+    (``model.blocks``) is a row of its own, and the rows below it read their headers
+    and the corner from its block (:func:`~.blocks.block_headers`).
     """
     start, label_cols, text_of = model.start, model.label_cols, model.text_of
     n_rows, n_cols = model.n_rows, model.n_cols
@@ -34,10 +35,13 @@ def write_triplets(model: TableModel) -> TableRows:
     first_headers, first_corner = headers, corner  # the first block's, for the headers no value carries
     used: set[int] = set()
     rows: list[TableRow] = []
-    restarts = set(model.restarts)
+    blocks = model.blocks
+    in_blocks = {r for block in blocks.values() for r in block}
     for r in range(start, n_rows):
-        if r in restarts:  # a header block restarts: the rows below read their headers from this row
-            corner, headers = block_headers(grid[r], label_cols, text_of, corner)
+        if r in in_blocks:  # a header block restarts: the rows below read their headers from it
+            if r in blocks:
+                corner, column_levels = block_headers([grid[k] for k in blocks[r]], label_cols, text_of, corner)
+                headers = [" ".join(texts) for texts in column_levels]
             rows.append(header_row(r, grid[r], text_of, CELL_SEP))
         else:
             rows.append(_row_cells(r, grid[r], headers, label_cols, corner, text_of, used))

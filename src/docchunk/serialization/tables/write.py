@@ -81,17 +81,21 @@ def table_rows(
     header rows takes its first row as the header, as docling-core's Markdown
     export does. ``|`` in a cell is escaped as ``\|``.
 
-    A table that is all header (no body rows) gives, in every form, one row per
-    grid row with the texts of the cells that start on it, joined by ``". "``. A
+    A table that is all header (no body rows), or a title block
+    (:func:`~docchunk.serialization.tables.rules.is_title_block`), gives, in every form,
+    one row per grid row with the texts of the cells that start on it, joined by ``". "``. A
     layout table (:func:`~docchunk.serialization.tables.rules.is_layout_table`: cells
     used as page layout) is text, in every form: one row per grid row with the
     paragraphs of the cells first met on it, each on a line of its own, each cell
     once (:func:`layout_rows`, ``start`` 0).
 
     Invariants: every cell text (whitespace runs collapsed to one space; a section
-    label without its trailing ``:``; a layout cell's heading marks dropped) appears
+    label without its trailing ``:``; a layout cell's heading marks dropped; a cell's
+    nested list one item a line, each line's own whitespace runs collapsed) appears
     in some row's text or the head, header cells included; no row text contains a
-    line break, except a layout table's (one paragraph per line); in records no entry
+    line break, except a layout table's (one paragraph per line) and, in records and
+    triplets, a cell holding a nested list (one item per line, sub-items indented:
+    :func:`~docchunk.serialization.tables.model.indented_lines`); in records no entry
     is empty and no ``=`` lacks a header or a value; no bare value is made only of
     ``|``, ``-``, ``:`` and spaces (such a value is quoted), except in Markdown.
 
@@ -118,7 +122,7 @@ def table_rows(
     """
     check_table_format(table_format)
     model = read_table(item, doc, serializer, visited, keep_links=table_format == "markdown")
-    if model.all_header:  # all header: each row's own cells, as text
+    if model.all_header or model.kind == "title":  # all header, or a title block: each row's own cells, as text
         return TableRows(rows=plain_rows(model.grid, model.text_of), start=0, end=model.n_rows)
     if model.kind == "layout":  # page layout, not values: its cells as text, in reading order, each once
         return TableRows(rows=layout_rows(model), start=0, end=model.n_rows)

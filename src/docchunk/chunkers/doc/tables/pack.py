@@ -106,7 +106,8 @@ def table_pieces(rows: TableRows, available: int, sizer: Sizer) -> list[TablePie
     follow by arithmetic where the tokenizer's boundary is clean, else they are
     counted. A piece holds consecutive whole rows joined by ``"\n"`` (after the
     table's ``head``, the Markdown header lines, which every piece repeats while
-    they leave room; else they are a piece of their own); a piece after the first
+    they leave room; else they are a piece of their own, without the delimiter line,
+    holding no body row: ``rows`` ``(start, start)``); a piece after the first
     opens with the table-wide ``notes`` on a line of their own (records: the period or
     units over every column, already at the end of the first row), while they leave a
     quarter of the budget; a row that fits the budget is never cut. A row larger
@@ -150,8 +151,9 @@ def table_pieces(rows: TableRows, available: int, sizer: Sizer) -> list[TablePie
     room = available
     if head:
         room = available - sizer.count(head + ROW_SEP)
-        if room < max(1, available // 4):  # the head leaves too little room: a piece of its own
-            lead_pieces = [t for t in _split_cell("", head, available, sizer)]
+        if room < max(1, available // 4):  # the head leaves too little room: a piece of its own, without debris
+            alone = rows.head_alone
+            lead_pieces = _split_cell("", alone, available, sizer) if alone else []
             head, room = "", available
     texts = [row.text for row in full]
     joins = _Joins(sizer, ROW_SEP, texts)
@@ -169,7 +171,7 @@ def table_pieces(rows: TableRows, available: int, sizer: Sizer) -> list[TablePie
     for g, (group, size) in enumerate(groups):
         first = full[group[0]]
         opening = head or (notes if g else "")
-        dropped = ("headers",) * bool(lead_pieces) + ("notes",) * (notes_left and g > 0)
+        dropped = ("headers",) * (head != rows.head) + ("notes",) * (notes_left and g > 0)
         if size > caps[g]:  # one row, too large: split between its entries
             for text, tokens, oversized, cols in _split_row(first, available, sizer, opening):
                 pieces.append(TablePiece(text, (covered, first.index + 1), tokens, oversized, cols, dropped))
@@ -179,9 +181,8 @@ def table_pieces(rows: TableRows, available: int, sizer: Sizer) -> list[TablePie
                 text, size = opening + ROW_SEP + text, sizer.count(opening + ROW_SEP + text)
             pieces.append(TablePiece(text, (covered, full[group[-1]].index + 1), size, dropped=dropped))
         covered = full[group[-1]].index + 1
-    if lead_pieces:
-        end = pieces[0].rows[1]
-        pieces = [TablePiece(t, (rows.start, end), n, o) for t, n, o in lead_pieces] + pieces
+    if lead_pieces:  # the header lines hold no body row
+        pieces = [TablePiece(t, (rows.start, rows.start), n, o) for t, n, o in lead_pieces] + pieces
     last = pieces[-1].rows
     if last[1] < rows.end:  # trailing empty rows belong to the last row's pieces
         tail = (last[0], rows.end)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from docling_core.types.doc import TableItem
 
+from docchunk.chunkers.doc.layout_cells import by_rows
 from docchunk.chunkers.doc.piece import Piece
 from docchunk.chunkers.doc.tables.pack import table_pieces
 from docchunk.serialization.tables import (
@@ -26,7 +27,7 @@ from docchunk.serialization.tables import (
     table_rows,
 )
 from docchunk.serialization.tables.grid import read_grid
-from docchunk.serialization.tables.rules import is_title_table
+from docchunk.serialization.tables.rules import TITLE_ROWS, is_title_table
 
 if TYPE_CHECKING:
     from docling_core.transforms.serializer.base import BaseDocSerializer
@@ -49,15 +50,10 @@ __all__ = [
 ]
 
 
-def by_rows(serializer: BaseDocSerializer) -> bool:
-    """Whether ``serializer`` writes tables by rows (the default mode's); a user's own serializer is kept as it is."""
-    return isinstance(getattr(serializer, "table_serializer", None), RowTableSerializer)
-
-
 def table_of(piece: Piece) -> TableItem | None:
     """The table a walked piece holds: one ``TableItem``, the other items its captions (and their parts); else None."""
     tables = [it for it in piece.items if isinstance(it, TableItem)]
-    if len(tables) != 1 or piece.from_headings or piece.heading_only:
+    if len(tables) != 1 or piece.from_headings or piece.heading_only or piece.layout_cell:
         return None
     table = tables[0]
     captions = {ref.cref for ref in table.captions}
@@ -104,14 +100,15 @@ def _is_title(table: Any, doc: Any) -> bool:
     """Whether ``table`` is a one-cell title table without a caption (:func:`.rules.is_title_table`).
 
     Only the title rule runs: the table's full kind would read every rich cell's text.
-    The table is read into a model only when its grid is one cell: reading a rich cell
-    here (no document serializer) makes docling-core build one, which validates the
-    whole document, for each rich cell of each table next to another table.
+    The table is read into a model only when its grid is at most :data:`.rules.TITLE_ROWS`
+    cells (a title cell, or a title block of one cell a row): reading a rich cell here (no
+    document serializer) makes docling-core build one, which validates the whole
+    document, for each rich cell of each table next to another table.
     """
     if not isinstance(table, TableItem) or table.captions:
         return False
     grid = read_grid(table.data)
-    if len({id(cell) for row in grid for cell in row}) != 1:
+    if len({id(cell) for row in grid for cell in row}) > TITLE_ROWS:
         return False
     model = read_table(table, doc)
     return is_title_table(model.grid, model.text_of)
