@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
-from docling_core.types.doc import DocItem, TableItem, TextItem
+from docling_core.types.doc import DocItem, ListItem, TableItem, TextItem
 
 from docchunk.chunkers.doc.piece import Piece
 
@@ -45,42 +45,58 @@ def fit_headings(run: HybridRun, pieces: Iterable[Piece]) -> list[Piece]:
         piece = kept
         headings = piece.headings
         if not headings or run.headings_cost(headings) <= limit:
+            _written(emitted, piece)
             out.append(piece)
             continue
         keys = _heading_keys(piece)
         fitting = _kept_path(run, piece, limit)
-        stop = len(headings) - len(fitting)  # the headings the piece keeps in its path are not written as text
-        # except a table's: its rows may still give up the path they keep for a row to stay whole
-        # (chunkers/doc/tables), and a heading of no chunk's text or path would be lost
-        emit = len(headings) if any(isinstance(it, TableItem) for it in piece.items) else stop
-        todo = [i for i in range(emit) if keys[i] not in emitted]
-        if todo:  # the headings left out of the path (all of a table's) and not yet emitted as text, once
-            emitted.update(keys[:emit])
-            emitted.update((text, None) for text, _ in keys[:emit])
+        stop = len(headings) - len(fitting)
+        # the headings a text piece keeps in its path are not written as text; a table's or a
+        # list's later passes may shorten its path again, so all of theirs are written
+        written = len(headings) if _path_may_shorten(piece) else stop
+        todo = [i for i in range(written) if keys[i] not in emitted]
+        if todo:  # the headings not yet emitted as text, once
+            emitted.update(keys[:written])
+            emitted.update((text, None) for text, _ in keys[:written])
             out.append(Piece(text="\n".join(headings[i] for i in todo if headings[i]) or headings[todo[-1]],
                              items=_items_of(piece, todo), headings=run.fitting_headings(headings[: todo[0]], limit),
                              origin=piece.origin, from_headings=True))  # fmt: skip
         if (kept := _without_emitted(piece, emitted)) is not None:  # a content heading's piece: its path went out
-            if kept.from_headings:  # headings written as text: not emitted again for a later path
-                emitted.update((heading_text(it), it.self_ref) for it in kept.items)
+            _written(emitted, kept)
             out.append(replace(kept, headings=fitting or None, headings_dropped=list(headings[:stop]) or None))
     return out
+
+
+def _path_may_shorten(piece: Piece) -> bool:
+    """Whether a later pass may drop entries of ``piece``'s path: a table's (``tables/rejoin.py``), a list's windows."""
+    return any(isinstance(it, (TableItem, ListItem)) for it in piece.items)
+
+
+def _written(emitted: set[tuple[str, str | None]], piece: Piece) -> None:
+    """Record the heading items a piece of headings as text writes: a later path too long does not write them again.
+
+    (``jats__elife-56337`` at MiniLM 64: the title, written as the first piece's text, was
+    written again for a path that dropped it, and ``min_tokens`` merged the two.)
+    """
+    if piece.from_headings:
+        emitted.update((heading_text(it), it.self_ref) for it in piece.items)
 
 
 def _kept_path(run: HybridRun, piece: Piece, limit: int) -> list[str]:
     """The headings ``piece`` keeps: the innermost within ``limit`` tokens, or fewer when it then fits whole.
 
-    A piece (not a table: its rows are written later, :mod:`~docchunk.chunkers.doc.tables.rejoin`
-    does the same for them) that the innermost headings within ``limit`` put at most an
-    eighth of ``max_tokens`` over the budget would be split in two, each part repeating
-    the path, for a few tokens; it keeps instead the longest innermost part of that path
-    with which it fits, at least one heading (the outer ones are emitted as text with the
-    rest). A deep HTML page (six headings of nine tokens over a 44-token paragraph, MiniLM
-    64) was 1.50 times compat's tokens (issue 46, tester's finding 17).
+    A piece (not a table nor a list, whose later passes fit their own paths:
+    :mod:`~docchunk.chunkers.doc.tables.rejoin`, :mod:`~docchunk.chunkers.doc.list_split`)
+    that the innermost headings within ``limit`` put at most an eighth of ``max_tokens``
+    over the budget would be split in two, each part repeating the path, for a few tokens;
+    it keeps instead the longest innermost part of that path with which it fits, at least
+    one heading (the outer ones are emitted as text with the rest). A deep HTML page (six
+    headings of nine tokens over a 44-token paragraph, MiniLM 64) was 1.50 times compat's
+    tokens (issue 46, tester's finding 17).
     """
     headings = piece.headings or []
     fitting = run.fitting_headings(headings, limit) or []
-    if len(fitting) < 2 or any(isinstance(it, TableItem) for it in piece.items):
+    if len(fitting) < 2 or _path_may_shorten(piece):
         return fitting
     total = run.ctx_count(replace(piece, headings=fitting))
     if total <= run.max or total > run.max + run.max // 8:
