@@ -49,3 +49,55 @@ def test_a_heading_the_table_rows_give_up_reaches_a_chunk(minilm_dir):
     texts = [chunker.contextualize(c) for c in chunks]
     assert sum(t.count("Key-value table") for t in texts) >= 1
     assert all(t.count("Key-value table") <= 1 for t in texts)  # once in any embedded text
+
+
+PERIODS = [["", "Three months ended", "Three months ended", "Nine months ended", "Nine months ended"],
+           ["", "30 Sep 2025", "30 Sep 2024", "30 Sep 2025", "30 Sep 2024"]]  # fmt: skip
+FIGURES = [
+    ["Product sales", "42,545", "19,872", "51,850", "85,419"],
+    ["Services", "6,428", "9,594", "70,339", "12,437"],
+    ["Licensing", "48,031", "76,487", "7,702", "66,610"],
+    ["Total revenue", "28,240", "5,014", "11,365", "56,938"],
+]
+
+
+def income_statement_under_two_headings() -> DoclingDocument:
+    """The round-2 tester's ``docx_fin_statement``: two header levels, a section row, two headings."""
+    doc = DoclingDocument(name="fin")
+    doc.add_heading("Acme Holdings plc — Interim Report Q3 2025", level=1)
+    doc.add_heading("Condensed consolidated income statement", level=2)
+    doc.add_text(label=DocItemLabel.TEXT, text="The following table shows the results for the periods ended "
+                 "30 September (in millions of EUR, unaudited). Revenue grew in every segment but licensing.")
+    grid = [*PERIODS, ["Revenue"] * 5, *FIGURES]
+    cells = []
+    for r, row in enumerate(grid):
+        c = 0
+        while c < len(row):
+            end = c + 1
+            while end < len(row) and row[end] == row[c] and row[c]:
+                end += 1
+            cells.append(TableCell(text=row[c], start_row_offset_idx=r, end_row_offset_idx=r + 1,
+                                   start_col_offset_idx=c, end_col_offset_idx=end, column_header=r == 0))  # fmt: skip
+            c = end
+    doc.add_table(data=TableData(num_rows=len(grid), num_cols=5, table_cells=cells))
+    return doc
+
+
+def test_a_row_that_fits_under_its_innermost_heading_is_not_cut(minilm_dir):
+    """Issue 46: a record (both header levels, ~45 tokens) that fits 64 with the innermost heading but
+    not with the whole two-heading path stays whole, the outer heading named in ``headings_dropped``;
+    it was cut between its two periods (13 rows of ``docx_fin_statement`` at MiniLM 64)."""
+    doc = income_statement_under_two_headings()
+    tok = docchunk.get_tokenizer(f"hf:{minilm_dir}")
+    chunker = docchunk.HybridChunker(tokenizer=tok, max_tokens=64)
+    chunks = list(chunker.chunk(doc))
+    tables = [c for c in chunks if any(it.label == DocItemLabel.TABLE for it in c.meta.doc_items)]
+    for label, *values in FIGURES:
+        holding = [c for c in tables if label in c.text]
+        assert len(holding) == 1, (label, [c.text for c in holding])  # the row is whole in one chunk
+        chunk = holding[0]
+        assert all(v in chunk.text for v in values)
+        assert chunk.meta.headings == ["Condensed consolidated income statement"]
+        assert chunk.meta.headings_dropped == ["Acme Holdings plc — Interim Report Q3 2025"]
+    assert all(tok.count_tokens(chunker.contextualize(c)) <= 64 for c in chunks)
+    assert lost_texts(doc, chunks) == []

@@ -287,13 +287,13 @@ FIELD_PATH = ["Annual report of the northern region cooperative", "Operations an
 
 
 @pytest.mark.parametrize("outer", [[], ["Regional statistics office of the cooperative federation"]])
-def test_row_split_only_by_its_heading_path_keeps_the_path(outer):
-    """A row that fits the budget, but not with a deep heading path (issue 45).
+def test_row_split_only_by_its_heading_path_keeps_its_innermost_headings(outer):
+    """A row that fits the budget, but not with a deep heading path (issues 45 and 46).
 
-    It used to go whole under a shorter path, the outer headings dropped. The path is
-    kept now and the row cut between entries: the whole path when it costs at most half
-    the budget (21 of 48 tokens), else (28) the innermost headings within that half,
-    the outer ones in ``meta.headings_dropped`` (written once as text before the section).
+    Issue 45 kept the path and cut the row between entries; issue 46 keeps the row whole
+    under the innermost heading(s) with which it fits (at least one), the outer ones named
+    in ``meta.headings_dropped``; the other rows keep the path within half the budget (21
+    of 48 tokens; with ``outer``, 28: the innermost within that half).
     """
     path = [*outer, *FIELD_PATH]
     doc = _field_table(path)
@@ -304,11 +304,15 @@ def test_row_split_only_by_its_heading_path_keeps_the_path(outer):
     chunks = list(chunker.chunk(doc))
     check_tables(chunker, doc, chunks)
     pieces = table_pieces_of(chunks)
-    assert not any(row in c.text.split("\n") for c in pieces)  # cut between its entries
+    holding = [c for c in pieces if row in c.text.split("\n")]
+    assert len(holding) == 1  # whole, in one piece
+    assert holding[0].meta.headings and holding[0].meta.headings == FIELD_PATH[-len(holding[0].meta.headings) :]
+    assert [*(holding[0].meta.headings_dropped or []), *holding[0].meta.headings] == path
     for chunk in pieces:
         assert chunk.meta.token_count <= 48
-        assert chunk.meta.headings == FIELD_PATH
-        assert chunk.meta.headings_dropped == (outer or None)
+        if chunk is not holding[0]:
+            assert chunk.meta.headings == FIELD_PATH
+            assert chunk.meta.headings_dropped == (outer or None)
 
 
 # -- properties over generated tables ---------------------------------------------------

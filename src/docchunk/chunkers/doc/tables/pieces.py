@@ -249,10 +249,14 @@ def _whole_rows(run: HybridRun, base: Piece, rows: TableRows, pieces: list[Piece
     heading path (a wide row under a deep path) would be cut between entries; when
     the path costs more than half of ``run.max``, it is one piece instead, under the
     innermost headings that leave it room (the outer ones dropped first, all of them
-    if need be, and named in ``headings_dropped``). A path within half the budget is
-    kept and the row cut between entries (issue 45: the row keeps its heading path
-    when the path fits), unless the cut falls inside a value a few tokens over
-    (:func:`_value_cut_near_budget`). Its text and ``table_rows`` are
+    if need be, and named in ``headings_dropped``). A path within half the budget
+    gives up only its outer headings: the row is one piece under the innermost
+    heading(s) when it fits with them (issue 46: ``docx_fin_statement`` at MiniLM 64,
+    a record of both periods, 45 tokens, under a two-heading path of 18, was cut
+    between its periods, 13 rows), else the path is kept and the row cut between entries
+    (issue 45: the row keeps its heading path when the path fits), unless the cut falls
+    inside a value a few tokens over (:func:`_value_cut_near_budget`), which may then
+    give up every heading. Its text and ``table_rows`` are
     those of the pieces it replaces (the row's pieces share one range): in Markdown the
     header lines, which each of them repeated, and the row; it holds the whole row, so no
     ``table_cols``. A Markdown header piece of its own (it shares the first row's range
@@ -279,8 +283,9 @@ def _whole_rows(run: HybridRun, base: Piece, rows: TableRows, pieces: list[Piece
         opening = next((o for o in (rows.head, rows.notes) if o and first.text.startswith(o + ROW_SEP)), "")
         text = (opening + ROW_SEP + own[0] if opening else own[0]) if own else ""
         whole = None
-        if split and len(own) == 1 and (expensive or _value_cut_near_budget(run, pieces[i : j + 1], text)):
-            whole = shorter_path(run, first, text, headings)
+        if split and len(own) == 1:  # an expensive path may go whole; a cheap one keeps its innermost heading
+            whole_path = expensive or _value_cut_near_budget(run, pieces[i : j + 1], text)
+            whole = shorter_path(run, first, text, headings, keep=0 if whole_path else 1)
         out.extend([whole] if whole is not None else pieces[i : j + 1])
         i = j + 1
     return out
@@ -299,9 +304,12 @@ def _value_cut_near_budget(run: HybridRun, row_pieces: list[Piece], text: str) -
     return len(set(cols)) < len(cols) and near_budget(run, replace(row_pieces[0], text=text, text_tokens=None))
 
 
-def shorter_path(run: HybridRun, piece: Piece, text: str, headings: list[str]) -> Piece | None:
-    """``piece`` holding ``text`` under the longest suffix of ``headings`` with which it fits ``run.max``, or None."""
-    for k in range(1, len(headings) + 1):
+def shorter_path(run: HybridRun, piece: Piece, text: str, headings: list[str], keep: int = 0) -> Piece | None:
+    """``piece`` holding ``text`` under the longest suffix of ``headings`` with which it fits ``run.max``, or None.
+
+    The suffix keeps at least ``keep`` headings (the innermost ones): None when none such fits.
+    """
+    for k in range(1, len(headings) - keep + 1):
         short = replace(under_path(piece, headings[k:]), text=text, text_tokens=run.sizer.count(text), table_cols=None)
         if run.ctx_count(short) <= run.max:
             return short
