@@ -66,8 +66,11 @@ def income_statement_under_two_headings() -> DoclingDocument:
     doc = DoclingDocument(name="fin")
     doc.add_heading("Acme Holdings plc — Interim Report Q3 2025", level=1)
     doc.add_heading("Condensed consolidated income statement", level=2)
-    doc.add_text(label=DocItemLabel.TEXT, text="The following table shows the results for the periods ended "
-                 "30 September (in millions of EUR, unaudited). Revenue grew in every segment but licensing.")
+    doc.add_text(
+        label=DocItemLabel.TEXT,
+        text="The following table shows the results for the periods ended "
+        "30 September (in millions of EUR, unaudited). Revenue grew in every segment but licensing.",
+    )
     grid = [*PERIODS, ["Revenue"] * 5, *FIGURES]
     cells = []
     for r, row in enumerate(grid):

@@ -195,7 +195,9 @@ def test_row_larger_than_the_budget_is_split_evenly_not_into_a_fragment():
     assert [c.meta.table_rows for c in chunks] == [(1, 2), (1, 2), (2, 3), (2, 3)]
     sizes = [c.meta.token_count for c in chunks]
     assert min(sizes) >= 64 and max(sizes) - min(sizes) <= 20, sizes
-    assert all(c.text.startswith(f"Sample {r} (Item): Measure ") for c, r in zip(chunks, (1, 1, 2, 2), strict=True))
+    # the generic corner ``Item`` is written once, on the first record's label (issue 46)
+    leads = ("Sample 1 (Item): ", "Sample 1 (Item): ", "Sample 2: ", "Sample 2: ")
+    assert all(c.text.startswith(f"{lead}Measure ") for c, lead in zip(chunks, leads, strict=True))
 
 
 def test_min_tokens_merge_of_a_split_row_left_overlapping_table_rows():

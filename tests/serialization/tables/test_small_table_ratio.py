@@ -35,10 +35,10 @@ def test_a_number_label_keeps_its_columns_header():
 
 
 def test_a_key_column_header_is_written_once():
-    """``host`` under ``Key``: a record's label is its row's key; ``Key`` is written once, not on every label."""
+    """``host`` under ``Key``: a record's label is its row's key; ``Key`` is written once, on the first label."""
     doc, table = make_table(KEY_VALUE)
     texts = [row.text for row in table_rows(table, doc).rows]
-    assert texts == ["host: Value = db.internal; Key", "port: Value = 5432"]
+    assert texts == ["host (Key): Value = db.internal", "port: Value = 5432"]
 
 
 @pytest.mark.parametrize("grid", [INVENTORY, KEY_VALUE], ids=["inventory", "key_value"])

@@ -95,7 +95,8 @@ def table_rows(
     in some row's text or the head, header cells included; no row text contains a
     line break, except a layout table's (one paragraph per line) and, in records and
     triplets, a cell holding a nested list (one item per line, sub-items indented:
-    :func:`~docchunk.serialization.tables.model.indented_lines`); in records no entry
+    :func:`~docchunk.serialization.tables.model.indented_lines`) and, in records, a cell holding a
+    table (its records one a line, indented: ``Contents:\n  Brush (Item): Qty = 2``); in records no entry
     is empty and no ``=`` lacks a header or a value; no bare value is made only of
     ``|``, ``-``, ``:`` and spaces (such a value is quoted), except in Markdown.
 
@@ -121,7 +122,9 @@ def table_rows(
         'North (Region): Units = 111; Price = 5'
     """
     check_table_format(table_format)
-    model = read_table(item, doc, serializer, visited, keep_links=table_format == "markdown")
+    model = read_table(
+        item, doc, serializer, visited, keep_links=table_format == "markdown", table_lines=table_format == "records"
+    )
     if model.all_header or model.kind == "title":  # all header, or a title block: each row's own cells, as text
         return TableRows(rows=plain_rows(model.grid, model.text_of), start=0, end=model.n_rows)
     if model.kind == "layout":  # page layout, not values: its cells as text, in reading order, each once
