@@ -47,8 +47,8 @@ def test_an_inner_tables_records_are_lines_under_the_cell(minilm_dir):
     chunks = list(docchunk.HybridChunker(tokenizer=tok, max_tokens=256).chunk(kit_list()))
     assert [c.text for c in chunks] == [
         "Each kit and its contents:\n"
-        "Starter (Kit): Contents:\n  Brush (Item): Qty = 2\n  Paint: Qty = 3\n"
-        "Pro (Kit): Contents:\n  Brush (Item): Qty = 2\n  Paint: Qty = 6"
+        "Starter (Kit): Contents:\n Brush (Item): Qty = 2\n Paint: Qty = 3\n"
+        "Pro (Kit): Contents:\n Brush (Item): Qty = 2\n Paint: Qty = 6"
     ]
 
 

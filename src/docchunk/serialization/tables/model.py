@@ -138,8 +138,8 @@ def read_table(
         keep_links: Whether a link in a rich cell keeps its URL (Markdown) or is
             written as its text alone (records, triplets; see :func:`without_urls`).
         table_lines: Whether a rich cell holding a table (:func:`holds_table`) is its
-            records, each on a line of its own indented by two spaces, after a line
-            break (records); else one line, as any cell.
+            records, each on a line of its own indented by one space (two cost a cl100k
+            token a line), after a line break (records); else one line, as any cell.
 
     Returns:
         The model; cell texts are read when a writer first asks for them.
@@ -164,7 +164,7 @@ def read_table(
             if nested or not inner:
                 texts[key] = indented_lines(raw) if nested else clean(raw)
             else:  # the inner table's records, each on a line of its own, indented under the cell
-                texts[key] = "".join(f"\n  {line}" for line in cell_paragraphs(raw))
+                texts[key] = "".join(f"\n {line}" for line in cell_paragraphs(raw))
         return texts[key]
 
     def paragraphs_of(cell: Any) -> list[str]:

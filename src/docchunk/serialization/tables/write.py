@@ -96,7 +96,7 @@ def table_rows(
     line break, except a layout table's (one paragraph per line) and, in records and
     triplets, a cell holding a nested list (one item per line, sub-items indented:
     :func:`~docchunk.serialization.tables.model.indented_lines`) and, in records, a cell holding a
-    table (its records one a line, indented: ``Contents:\n  Brush (Item): Qty = 2``); in records no entry
+    table (its records one a line, indented: ``Contents:\n Brush (Item): Qty = 2``); in records no entry
     is empty and no ``=`` lacks a header or a value; no bare value is made only of
     ``|``, ``-``, ``:`` and spaces (such a value is quoted), except in Markdown.
 
