@@ -61,16 +61,17 @@ FIGURES = [
 ]
 
 
-def income_statement_under_two_headings() -> DoclingDocument:
+def income_statement_under_two_headings(intro: bool = True) -> DoclingDocument:
     """The round-2 tester's ``docx_fin_statement``: two header levels, a section row, two headings."""
     doc = DoclingDocument(name="fin")
     doc.add_heading("Acme Holdings plc — Interim Report Q3 2025", level=1)
     doc.add_heading("Condensed consolidated income statement", level=2)
-    doc.add_text(
-        label=DocItemLabel.TEXT,
-        text="The following table shows the results for the periods ended "
-        "30 September (in millions of EUR, unaudited). Revenue grew in every segment but licensing.",
-    )
+    if intro:
+        doc.add_text(
+            label=DocItemLabel.TEXT,
+            text="The following table shows the results for the periods ended "
+            "30 September (in millions of EUR, unaudited). Revenue grew in every segment but licensing.",
+        )
     grid = [*PERIODS, ["Revenue"] * 5, *FIGURES]
     cells = []
     for r, row in enumerate(grid):
@@ -104,3 +105,12 @@ def test_a_row_that_fits_under_its_innermost_heading_is_not_cut(minilm_dir):
         assert chunk.meta.headings_dropped == ["Acme Holdings plc — Interim Report Q3 2025"]
     assert all(tok.count_tokens(chunker.contextualize(c)) <= 64 for c in chunks)
     assert lost_texts(doc, chunks) == []
+
+
+def test_a_heading_over_the_table_alone_is_not_dropped_for_a_row(minilm_dir):
+    """Without the paragraph, the report title heads only the table: a row dropping it would lose it."""
+    doc = income_statement_under_two_headings(intro=False)
+    chunker = docchunk.HybridChunker(tokenizer=docchunk.get_tokenizer(f"hf:{minilm_dir}"), max_tokens=64)
+    chunks = list(chunker.chunk(doc))
+    assert lost_texts(doc, chunks) == []
+    assert any("Acme Holdings plc — Interim Report Q3 2025" in (c.meta.headings or []) for c in chunks)

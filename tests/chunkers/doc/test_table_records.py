@@ -276,6 +276,7 @@ def _field_table(path: list[str]) -> DoclingDocument:
     doc.add_title(text=path[0])
     for level, heading in enumerate(path[1:], 1):
         doc.add_heading(text=heading, level=level)
+    doc.add_text(label=DocItemLabel.TEXT, text="Readings of the three sites, in centimetres of snow.")
     grid = [["Site", "Mean", "Peak", "Notes"], ["Pass", "1.5", "2.5", "dry ground near the old quarry road"],
             ["North ridge camp", "10.25", "14.75", "measured at dawn in wet snow beside the upper hut"]]  # fmt: skip
     make_table(grid, doc=doc)
@@ -293,7 +294,8 @@ def test_row_split_only_by_its_heading_path_keeps_its_innermost_headings(outer):
     Issue 45 kept the path and cut the row between entries; issue 46 keeps the row whole
     under the innermost heading(s) with which it fits (at least one), the outer ones named
     in ``meta.headings_dropped``; the other rows keep the path within half the budget (21
-    of 48 tokens; with ``outer``, 28: the innermost within that half).
+    of 48 tokens; with ``outer``, 28: the innermost within that half). The paragraph before
+    the table carries the whole path (a path over the table alone is kept: test_heading_path_of_a_table.py).
     """
     path = [*outer, *FIELD_PATH]
     doc = _field_table(path)

@@ -59,7 +59,8 @@ from docchunk.chunkers.doc.lead_in_rules import (
 )
 from docchunk.chunkers.doc.piece import Piece
 from docchunk.chunkers.doc.tables.pack import table_pieces
-from docchunk.chunkers.doc.tables.pieces import table_rows_of, under_path
+from docchunk.chunkers.doc.tables.paths import under_path
+from docchunk.chunkers.doc.tables.pieces import table_rows_of
 from docchunk.serialization.inline import plain_inline_text
 from docchunk.serialization.tables import ROW_SEP, TableRow, TableRows
 

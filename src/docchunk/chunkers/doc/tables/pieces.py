@@ -17,6 +17,7 @@ from docling_core.types.doc import TableItem
 from docchunk.chunkers.doc.layout_cells import by_rows
 from docchunk.chunkers.doc.piece import Piece
 from docchunk.chunkers.doc.tables.pack import table_pieces
+from docchunk.chunkers.doc.tables.paths import dropped_path_written, shorter_path
 from docchunk.serialization.tables import (
     ROW_SEP,
     RowTableSerializer,
@@ -40,12 +41,10 @@ __all__ = [
     "joined_cols",
     "near_budget",
     "sheet_name_once",
-    "shorter_path",
     "split_table",
     "table_of",
     "table_rows_of",
     "title_before",
-    "under_path",
     "whole_table",
 ]
 
@@ -267,6 +266,7 @@ def _whole_rows(run: HybridRun, base: Piece, rows: TableRows, pieces: list[Piece
         return pieces
     expensive = run.headings_cost(headings) > run.max // 2  # else the path stays (a row a few tokens over aside)
     texts = {row.index: row.text for row in rows.rows if row.cells}
+    written: dict[int, bool] = {}  # headings dropped -> whether other content carries them
     out: list[Piece] = []
     i = 0
     while i < len(pieces):
@@ -286,6 +286,11 @@ def _whole_rows(run: HybridRun, base: Piece, rows: TableRows, pieces: list[Piece
         if split and len(own) == 1:  # an expensive path may go whole; a cheap one keeps its innermost heading
             whole_path = expensive or _value_cut_near_budget(run, pieces[i : j + 1], text)
             whole = shorter_path(run, first, text, headings, keep=0 if whole_path else 1)
+            if whole is not None and not whole_path:  # ... when what it gives up is written elsewhere
+                n = len(headings) - len(whole.headings or ())
+                if n not in written:
+                    written[n] = dropped_path_written(run, first, n)
+                whole = whole if written[n] else None
         out.extend([whole] if whole is not None else pieces[i : j + 1])
         i = j + 1
     return out
@@ -302,26 +307,6 @@ def _value_cut_near_budget(run: HybridRun, row_pieces: list[Piece], text: str) -
     """
     cols = [p.table_cols for p in row_pieces]
     return len(set(cols)) < len(cols) and near_budget(run, replace(row_pieces[0], text=text, text_tokens=None))
-
-
-def shorter_path(run: HybridRun, piece: Piece, text: str, headings: list[str], keep: int = 0) -> Piece | None:
-    """``piece`` holding ``text`` under the longest suffix of ``headings`` with which it fits ``run.max``, or None.
-
-    The suffix keeps at least ``keep`` headings (the innermost ones): None when none such fits.
-    """
-    for k in range(1, len(headings) - keep + 1):
-        short = replace(under_path(piece, headings[k:]), text=text, text_tokens=run.sizer.count(text), table_cols=None)
-        if run.ctx_count(short) <= run.max:
-            return short
-    return None
-
-
-def under_path(piece: Piece, path: list[str]) -> Piece:
-    """``piece`` under ``path``, a suffix of its headings (the heading items cut alike; None for an empty path)."""
-    items = piece.heading_items
-    kept = items[len(items) - min(len(items), len(path)) :] if items and path else None
-    dropped = [*(piece.headings_dropped or []), *(piece.headings or [])[: len(piece.headings or []) - len(path)]]
-    return replace(piece, headings=list(path) or None, heading_items=kept or None, headings_dropped=dropped or None)
 
 
 def _caption_cuts_rows(run: HybridRun, base: Piece, rows: TableRows) -> bool:

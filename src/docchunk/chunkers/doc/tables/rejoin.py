@@ -11,7 +11,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from docchunk.chunkers.doc.piece import Piece
-from docchunk.chunkers.doc.tables.pieces import near_budget, sheet_name_once, shorter_path, table_rows_of
+from docchunk.chunkers.doc.tables.paths import shorter_path
+from docchunk.chunkers.doc.tables.pieces import near_budget, sheet_name_once, table_rows_of
 
 if TYPE_CHECKING:
     from docchunk.chunkers.doc.hybrid_run import HybridRun

@@ -1,0 +1,64 @@
+"""A table piece under a shorter heading path (default mode): the outer headings dropped, named in meta.
+
+Used by the row packing (:mod:`~docchunk.chunkers.doc.tables.pieces`: a row that fits
+only without its outer headings), the rejoining of a table a few tokens over
+(:mod:`~docchunk.chunkers.doc.tables.rejoin`) and the lead-ins (:mod:`~docchunk.chunkers.doc.lead_in`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from docling_core.types.doc import TableItem
+
+from docchunk.chunkers.doc.piece import Piece
+
+if TYPE_CHECKING:
+    from docchunk.chunkers.doc.hybrid_run import HybridRun
+
+__all__ = ["dropped_path_written", "shorter_path", "under_path"]
+
+
+def dropped_path_written(run: HybridRun, piece: Piece, n: int) -> bool:
+    """Whether the first ``n`` headings of ``piece``'s path reach another chunk when its table drops them.
+
+    True when a content item stands between the innermost of them and the table: its
+    chunk has them all in its path (the tester's ``docx_fin_statement``: a paragraph
+    introduces the table). A heading with no other content (a title over the table
+    alone) would be lost: the row keeps its path, cut between entries, instead.
+    """
+    items, headings = piece.heading_items or [], piece.headings or []
+    k = n - 1 - (len(headings) - len(items))  # the innermost dropped heading's item (sheet names have none)
+    table = next((it for it in piece.items if isinstance(it, TableItem)), None)
+    if k < 0 or table is None:
+        return False
+    after = False
+    for item, _ in run.doc.iterate_items():
+        if item is table:
+            return False
+        if item is items[k]:
+            after = True
+        elif after and getattr(item, "label", None) not in ("title", "section_header"):
+            return True
+    return False
+
+
+def shorter_path(run: HybridRun, piece: Piece, text: str, headings: list[str], keep: int = 0) -> Piece | None:
+    """``piece`` holding ``text`` under the longest suffix of ``headings`` with which it fits ``run.max``, or None.
+
+    The suffix keeps at least ``keep`` headings (the innermost ones): None when none such fits.
+    """
+    for k in range(1, len(headings) - keep + 1):
+        short = replace(under_path(piece, headings[k:]), text=text, text_tokens=run.sizer.count(text), table_cols=None)
+        if run.ctx_count(short) <= run.max:
+            return short
+    return None
+
+
+def under_path(piece: Piece, path: list[str]) -> Piece:
+    """``piece`` under ``path``, a suffix of its headings (the heading items cut alike; None for an empty path)."""
+    items = piece.heading_items
+    kept = items[len(items) - min(len(items), len(path)) :] if items and path else None
+    dropped = [*(piece.headings_dropped or []), *(piece.headings or [])[: len(piece.headings or []) - len(path)]]
+    return replace(piece, headings=list(path) or None, heading_items=kept or None, headings_dropped=dropped or None)
