@@ -6,7 +6,6 @@ part of a record is and why is in :func:`~docchunk.serialization.tables.table_ro
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -117,8 +116,7 @@ def write_records(model: TableModel) -> TableRows:
         pending = []
         label = LEVEL_SEP.join([*sections, *labels])
         if corner and labels and (not carried or not _says_no_more(corner, labels)):  # a generic one, once
-            if corner_note or not _names_corner(label, corner):
-                label = f"{label} {corner.strip()}" if corner_note else f"{label} ({corner})"
+            label = f"{label} {corner.strip()}" if corner_note else f"{label} ({corner})"
             carried = carried or first_block
         if not entries:
             rows.append(TableRow(r, (("", readable(label)),), sep=RECORD_SEP, cols=(label_at,)))
@@ -156,16 +154,6 @@ def _says_no_more(corner: str, labels: list[str]) -> bool:
     """
     return corner.lower() in GENERIC_CORNERS and not any(label.replace(",", "").replace(".", "").isdigit()
                                                          for label in labels)  # fmt: skip
-
-
-def _names_corner(label: str, corner: str) -> bool:
-    """Whether ``label`` holds the corner's text as a word of its own: ``SKU-0005`` under ``SKU``.
-
-    The corner after such a label (``SKU-0005 (SKU)``) repeats it on every row (a
-    tester's XLSX inventory, 36 of its 135 tokens over compat's at MiniLM 256, issue
-    46's ceiling); the label then carries the corner.
-    """
-    return re.search(rf"(?<!\w){re.escape(corner)}(?!\w)", label, re.IGNORECASE) is not None
 
 
 def _column_levels(grid: list[list[Any]], start: int, text_of: Callable[[Any], str], j: int) -> list[str]:
