@@ -440,8 +440,15 @@ def join_pieces(run: HybridRun, a: Piece, b: Piece) -> Piece:
     if captions is not None and a.captions != b.captions and headed:
         # headings written before a part's rows: its caption goes after them, directly before its rows (issue 46)
         captions = None
+    # a caption of b that a's text ends with is written once: a lead-in sentence given to a table's
+    # first piece as its context, when a is the last segment of the paragraph it ends (cut at sentences)
+    said = _ends_with_caption(a.text, b.captions)
+    if said and captions is b.captions:
+        captions = [c for c in captions if c not in said] or None
     for part, extra, own_text in zip((a, b), extras, texts, strict=True):
-        own = [] if captions is not None or not part.captions else list(part.captions)
+        own = [] if captions is not None or not part.captions else [
+            c for c in part.captions if part is a or c not in said
+        ]
         parts += [(t, ()) for t in (*extra, *own)] + [own_text]
     parts = [(t, anchors) for t, anchors in parts if t]
     rows = _joined_rows(a, b)
@@ -461,6 +468,12 @@ def join_pieces(run: HybridRun, a: Piece, b: Piece) -> Piece:
         end_headings=None if (b.end_headings or hb) == ha[:common] else list(b.end_headings or hb),
         lead_headings=_lead_headings(text, [*ha[common:], *(a.lead_headings or [])]),
     )
+
+
+def _ends_with_caption(text: str, captions: list[str] | None) -> list[str]:
+    """The captions ``text`` ends with (after trailing whitespace): written in it already."""
+    end = text.rstrip()
+    return [c for c in captions or [] if c.strip() and end.endswith(c.strip())]
 
 
 def _under_dropped(a: Piece, hb: list[str]) -> int:
