@@ -443,7 +443,7 @@ def join_pieces(run: HybridRun, a: Piece, b: Piece) -> Piece:
     # a caption of b that a's text ends with is written once: a lead-in sentence given to a table's
     # first piece as its context, when a is the last segment of the paragraph it ends (cut at sentences)
     said = _ends_with_caption(a.text, b.captions)
-    if said and captions is b.captions:
+    if said and captions is not None and captions is b.captions:
         captions = [c for c in captions if c not in said] or None
     for part, extra, own_text in zip((a, b), extras, texts, strict=True):
         own = [] if captions is not None or not part.captions else [
