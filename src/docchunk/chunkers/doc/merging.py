@@ -102,8 +102,13 @@ def lead_in_of_next(pieces: list[Piece], i: int) -> bool:
     nxt = pieces[i + 1]
     if nxt.table_rows is None or nxt.headings != piece.headings or _opens_with_lead_in(nxt):
         return False
+    return not _ends_with_trailing_note(piece)
+
+
+def _ends_with_trailing_note(piece: Piece) -> bool:
+    """Whether ``piece``'s last item is a paragraph that reads as the earlier table's note (``Source: survey A.``)."""
     last = piece.items[-1]
-    return not (isinstance(last, TextItem) and is_trailing_note(last.text))
+    return isinstance(last, TextItem) and is_trailing_note(last.text)
 
 
 def _after_table(pieces: list[Piece], i: int) -> bool:
@@ -256,9 +261,7 @@ def _recut_near_table(run: HybridRun, ps: list[Piece], sizes: list[int], i: int,
     for j in (i - 1, i + 1):
         if not 0 <= j < len(ps) or whole_rows_of(ps[j]) is None or not _may_join_table(run, ps[j], ps[i]):
             continue
-        last = ps[i].items[-1]
-        trailing = isinstance(last, TextItem) and is_trailing_note(last.text)
-        if (j < i and lead_in_of_next(ps, i)) or (j > i and trailing):
+        if (j < i and lead_in_of_next(ps, i)) or (j > i and _ends_with_trailing_note(ps[i])):
             continue
         both = join_pieces(run, ps[i], ps[j]) if j > i else join_pieces(run, ps[j], ps[i])
         for reach in (_RECUT_REACH, len(ps)):  # two more pieces of the table, then all
@@ -516,8 +519,13 @@ def _path_lines_in_effect(a: Piece, b: Piece, common: int) -> int:
 
 def _lead_headings(text: str, path: list[str]) -> list[str] | None:
     """``path`` when ``text`` opens with it, one heading a line (a merge wrote them there); else None."""
-    lines = "\n".join(path)
-    return path if path and text.startswith(lines) and text[len(lines) : len(lines) + 1] in ("", "\n") else None
+    return path if path and _opens_with_lines(text, path) else None
+
+
+def _opens_with_lines(text: str, lines: list[str]) -> bool:
+    """Whether ``text`` opens with ``lines``, one a line, followed by a line break or nothing."""
+    head = "\n".join(lines)
+    return text.startswith(head) and text[len(head) : len(head) + 1] in ("", "\n")
 
 
 def _shifted(anchors: Any, cut: int) -> tuple[Any, ...]:
@@ -553,7 +561,7 @@ def _code_seam(a: Piece, b: Piece) -> tuple[int, int] | None:
 def _not_starting(text: str, headings: list[str]) -> list[str]:
     """``headings`` without the trailing ones that ``text`` already starts with (one per line)."""
     for k in range(len(headings)):
-        if text.startswith("\n".join(headings[k:])) and text[len("\n".join(headings[k:])) :][:1] in ("", "\n"):
+        if _opens_with_lines(text, headings[k:]):
             return headings[:k]
     return headings
 
