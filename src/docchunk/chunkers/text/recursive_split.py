@@ -31,7 +31,10 @@ from docchunk.chunkers.text.recursive_levels import (
     split_once,
 )  # fmt: skip
 from docchunk.chunkers.text.sentences import (
+    CLOSERS,
     FULL_STOPS,
+    SENTENCE_MARK,
+    WESTERN_MARKS,
     LineWraps,
     line_ends,
     sentence_cut_after,
@@ -49,12 +52,11 @@ if TYPE_CHECKING:
 
 __all__ = ["Call", "Group", "adds_up", "joined_size", "split"]
 
-_MARK = re.compile(rf"[{FULL_STOPS}.!?…]")  # a sentence mark: the sentence level may cut the span
-_CLOSERS = "\"'”’»)]}」』）】》〕〉"  # what may follow a sentence's punctuation (sentences.py's closers)
-_MARK_CHARS = ".!?…" + _CLOSERS  # the characters before a Western sentence cut
-_WESTERN_END = re.compile(rf"[.!?…][{re.escape(_CLOSERS)}]*\s")  # a possible Western sentence end
-# a sentence cut that may not be clean: before whitespace other than a space or a tab, or a FULL_STOPS mark
-_ODD_END = re.compile(rf"[.!?…][{re.escape(_CLOSERS)}]*[^\S \t]|[{FULL_STOPS}\r\n]")  # and any line break (a wrap)
+_MARK_CHARS = WESTERN_MARKS + CLOSERS  # the characters before a Western sentence cut
+_WESTERN_END = re.compile(rf"[{WESTERN_MARKS}][{re.escape(CLOSERS)}]*\s")  # a possible Western sentence end
+# a sentence cut that may not be clean: before whitespace other than a space or a tab, or a FULL_STOPS mark,
+# and any line break (a wrap)
+_ODD_END = re.compile(rf"[{WESTERN_MARKS}][{re.escape(CLOSERS)}]*[^\S \t]|[{FULL_STOPS}\r\n]")
 _ODD_ASCII_SPACE = "\n\r\x0b\x0c\x1c\x1d\x1e\x1f"  # the ASCII whitespace other than a space and a tab
 Group = tuple[int, int, int, bool]
 """``(start, end, tokens, oversized)``: a span of the text and its exact size."""
@@ -142,7 +144,7 @@ class Call:
                 cut = self.literal(lo, hi, index, special)
                 if cut is not None:
                     return cut
-            if self.scan and self.separators[special] == SENTENCE and _MARK.search(self.text, lo, hi):
+            if self.scan and self.separators[special] == SENTENCE and SENTENCE_MARK.search(self.text, lo, hi):
                 return Scan(SENTENCE, special + 1)
             if self.token_scan and self.separators[special] == SENTENCE and self.scans_sentences(lo, hi):
                 return Scan(SENTENCE, special + 1)

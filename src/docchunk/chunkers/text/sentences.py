@@ -14,18 +14,20 @@ from typing import NamedTuple
 from docchunk.markup.fences import in_blocks
 
 __all__ = [
-    "FULL_STOPS", "LineWraps", "line_ends", "line_start", "sentence_cut_after", "sentence_cut_before", "sentence_ends",
+    "CLOSERS", "FULL_STOPS", "SENTENCE_MARK", "WESTERN_MARKS", "LineWraps", "line_ends", "line_start",
+    "sentence_cut_after", "sentence_cut_before", "sentence_ends",
     "sentence_spans",
 ]  # fmt: skip
 
-_CLOSERS = "\"'”’»)]}」』）】》〕〉"
+CLOSERS = "\"'”’»)]}」』）】》〕〉"  # what may follow a sentence's punctuation and still end the sentence
 # Full stops that end a sentence with or without whitespace after them, as they mark nothing
 # else (all have Unicode's Sentence_Terminal property): CJK's 。！？ and the half-width ｡, the
 # Devanagari danda । and double danda ॥ (Hindi, Marathi, Nepali, Sanskrit), the Arabic full
 # stop (U+06D4, Urdu) and question mark ؟, the Armenian full stop (U+0589), the Ethiopic
 # ። and ፧ (Amharic, Tigrinya), the Myanmar ။ and the Khmer ។.
 FULL_STOPS = "。！？｡।॥\u06d4؟\u0589።፧။។"
-_MARKS = FULL_STOPS + ".!?…"
+WESTERN_MARKS = ".!?…"  # they end a sentence only before whitespace
+_MARKS = FULL_STOPS + WESTERN_MARKS
 # Candidate sentence ends, in one pass over the text:
 #  - "cjk": a full stop of FULL_STOPS, then closing quotes or brackets, then any whitespace:
 #    CJK text puts no space between sentences, and these marks end nothing but a sentence;
@@ -33,11 +35,11 @@ _MARKS = FULL_STOPS + ".!?…"
 #    then the whitespace that must follow (a period inside "3.14" or "e.g" is no end);
 #  - "nl": a run of line breaks ("\n", "\r\n" or "\r").
 _CANDIDATE = re.compile(
-    rf"(?P<cjk>[{FULL_STOPS}]+[{re.escape(_CLOSERS)}]*\s*)"
-    rf"|(?P<end>[.!?…]+[{re.escape(_CLOSERS)}]*)(?P<ws>\s+)"
+    rf"(?P<cjk>[{FULL_STOPS}]+[{re.escape(CLOSERS)}]*\s*)"
+    rf"|(?P<end>[{WESTERN_MARKS}]+[{re.escape(CLOSERS)}]*)(?P<ws>\s+)"
     r"|(?P<nl>[\r\n]+)"
 )
-_MARK = re.compile(rf"[{_MARKS}]")  # a sentence mark
+SENTENCE_MARK = re.compile(rf"[{_MARKS}]")  # a sentence mark (the sentence level may cut a span holding one)
 _FIRST = re.compile(rf"[{_MARKS}\r\n]")  # the characters a candidate starts with
 # the start of a line that opens a new block: a tab (code, math), list item, heading, quote, table row, fence,
 # Setext underline
@@ -464,7 +466,7 @@ def _last_mark(text: str, lo: int, hi: int) -> int:
     width = 64
     while hi > lo:
         start = max(lo, hi - width)
-        last = max((m.start() for m in _MARK.finditer(text, start, hi)), default=-1)
+        last = max((m.start() for m in SENTENCE_MARK.finditer(text, start, hi)), default=-1)
         if last != -1:
             return last
         hi, width = start, 2 * width
