@@ -28,7 +28,12 @@ __all__ = ["write_records"]
 
 def _header_levels(grid: list[list[Any]], start: int, text_of: Callable[[Any], str], cols: range) -> str:
     """The header of the columns ``cols``: distinct header-cell texts above them, top-down, joined by " / "."""
-    return LEVEL_SEP.join(dict.fromkeys(t for r in range(start) for j in cols if (t := text_of(grid[r][j]))))
+    return LEVEL_SEP.join(_levels(grid, start, text_of, cols))
+
+
+def _levels(grid: list[list[Any]], start: int, text_of: Callable[[Any], str], cols: range) -> list[str]:
+    """The distinct header-cell texts above the body in the columns ``cols``, top-down (left to right in a row)."""
+    return list(dict.fromkeys(t for r in range(start) for j in cols if (t := text_of(grid[r][j]))))
 
 
 def write_records(model: TableModel) -> TableRows:
@@ -47,7 +52,7 @@ def write_records(model: TableModel) -> TableRows:
     corner = _header_levels(grid, start, text_of, range(label_cols))
     # a note of units over the labels (``(in millions)``) follows each label as it is: ``Goodwill (in millions)``
     corner_note = UNITS_NOTE.match(corner) is not None
-    column_levels = [_column_levels(grid, start, text_of, j) for j in range(n_cols)]
+    column_levels = [_levels(grid, start, text_of, range(j, j + 1)) for j in range(n_cols)]
     if model.blocks and wide:  # several header blocks: the first block's note heads its columns, as each block's
         column_levels, wide = block_levels(column_levels, wide, label_cols), []
     headers = [LEVEL_SEP.join(texts) for texts in column_levels]
@@ -156,13 +161,8 @@ def _says_no_more(corner: str, labels: list[str]) -> bool:
                                                          for label in labels)  # fmt: skip
 
 
-def _column_levels(grid: list[list[Any]], start: int, text_of: Callable[[Any], str], j: int) -> list[str]:
-    """Column ``j``'s distinct header-cell texts above the body, top-down."""
-    return list(dict.fromkeys(t for r in range(start) if (t := text_of(grid[r][j]))))
-
-
 def _top_and_rest(texts: list[str]) -> tuple[str, str] | None:
-    """``(top, rest)`` of a column's header levels (:func:`_column_levels`): the first level, the others joined.
+    """``(top, rest)`` of a column's header levels (:func:`_levels` of one column): the first level, the others joined.
 
     None when the header has fewer than two levels.
     """
