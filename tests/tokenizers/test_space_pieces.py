@@ -115,3 +115,19 @@ def test_real_text_paragraphs_and_slices(tok, cl100k, name):
         a = rnd.randrange(len(text))
         span = text[a : a + rnd.randrange(MIN_CHARS, 4000)]
         assert tok.count_tokens(span) == _encode_count(cl100k, span)
+
+
+def test_positions_of_a_long_text(tok, plain):
+    """Over ``_NUMPY_PIECES`` pieces the piece offsets come from numpy; the same offsets as one encode."""
+    from docchunk.tokenizers import space_pieces
+
+    text = (DATA / "wiki.md").read_text(encoding="utf-8") + "| a  |  b |\n  x \xa0 y\u3000 z  "
+    text = " " + text * (space_pieces._NUMPY_PIECES // text.count(" ") + 1)
+    assert text.count(" ") > space_pieces._NUMPY_PIECES
+    ours, ref = tok.token_positions(text), plain.token_positions(text)
+    assert ours.n == ref.n
+    rnd = random.Random(0)
+    for k in rnd.sample(range(ref.n), 3000):
+        assert ours.at(k) == ref.at(k)
+    for o in rnd.sample(range(len(text)), 3000):
+        assert ours.before(o) == ref.before(o)

@@ -58,6 +58,12 @@ _BAD = -(1 << 40)
 _LIMIT = 200_000
 """Pieces kept at most; past it the cache starts empty again."""
 
+_NUMPY_PIECES = 20_000
+"""Texts of more pieces than this find their piece offsets with numpy (its set-up costs more for fewer)."""
+
+_WHITESPACE_CODES = [c for c in range(0x3001) if chr(c).isspace()]
+"""The code points of ``str.isspace()`` characters (none is above U+3000)."""
+
 
 class SpacePieces:
     """Exact cl100k counts and token offsets of texts, by space-separated pieces (see the module docstring).
@@ -112,7 +118,7 @@ class SpacePieces:
             return None
         if spaced[last] == _BAD and last:  # the last piece ends the text: its end is clean
             total += self._run(" " + last) - _BAD
-        return total if total >= 0 else sum(self._table(pieces, offsets=False)[1])
+        return total if total >= 0 else sum(self._table(pieces)[1])
 
     def _learn(self, split: list[list[str]]) -> None:
         """Count every piece not seen before: the pieces after a space in one encode, first pieces alone."""
@@ -164,14 +170,14 @@ class SpacePieces:
             n = self._runs[text] = len(self._enc.encode_ordinary(text))
         return n
 
-    def _table(self, pieces: list[str], offsets: bool = True) -> tuple[list[int], list[int], dict[int, int]]:
-        """The text's segments: ``(starts, counts, runs)``, one entry per piece.
+    def _table(self, pieces: list[str], text: str | None = None) -> tuple[list[int], list[int], dict[int, int]]:
+        """The segments of ``text`` split into ``pieces``: ``(starts, counts, runs)``, one entry per piece.
 
         A run of pieces ``i..j-1`` whose cut after them is not clean is one segment with
         piece ``j`` after it (``runs[j] == i``): piece ``j`` holds the run's count and the
         run's start, pieces ``i..j-1`` count 0 tokens and start there too. So ``starts``
-        (offsets in the text; empty unless ``offsets``) never decreases and ``counts`` are
-        the exact counts of the segments.
+        (offsets in the text; empty when ``text`` is None) never decreases and ``counts``
+        are the exact counts of the segments.
         """
         last = len(pieces) - 1
         look_up = itemgetter(*pieces) if last else lambda spaced: (spaced[pieces[0]],)
@@ -186,24 +192,39 @@ class SpacePieces:
         if counts[last] == _BAD:  # the last piece ends the text, so its end is clean
             counts[last] = self._run(pieces[last] if last == 0 else " " + pieces[last])
         starts: list[int] = []
-        if offsets:  # piece k > 0 starts at its space: after the pieces before it and their k - 1 spaces
-            starts = list(map(add, accumulate(map(len, pieces[:-1]), initial=0), range(-1, last)))
+        if text is not None and last < _NUMPY_PIECES:  # piece k > 0 starts at its space: after the pieces
+            starts = list(map(add, accumulate(map(len, pieces[:-1]), initial=0), range(-1, last)))  # and k - 1 spaces
             starts[0] = 0
+            text = None
+        if text is not None:  # piece k > 0 starts at the k-th space; piece k's cut is unclean where
+            # whitespace (or the text's start) comes before that space, as the pieces' _BAD says
+            np = self._np
+            codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+            spaces = np.flatnonzero(codes == 32)
+            before = codes[spaces - 1]
+            before[spaces == 0] = 32
+            marks = np.flatnonzero(np.isin(before, _WHITESPACE_CODES)).tolist()
+            spaces = spaces.tolist()
+            starts = [0, *spaces]
+        elif min(counts) >= 0:
+            return starts, counts, {}
+        else:
+            marks = []
+            with suppress(ValueError):
+                while True:  # a C-level scan
+                    marks.append(counts.index(_BAD, marks[-1] + 1 if marks else 0))
         runs: dict[int, int] = {}
-        if min(counts) >= 0:
-            return starts, counts, runs
-        k = -1
-        with suppress(ValueError):
-            while True:  # each run of pieces with unclean cuts after them, found by a C-level scan
-                i = j = counts.index(_BAD, k + 1)
-                while counts[j] == _BAD:
-                    counts[j] = 0
-                    j += 1
-                runs[j] = i
-                counts[j] = self._run(self.segment(pieces, i, j))
-                if offsets:
-                    starts[i + 1 : j + 1] = [starts[i]] * (j - i)
-                k = j
+        k = 0
+        while k < len(marks):  # each run of pieces with unclean cuts after them
+            i = j = marks[k]
+            while k < len(marks) and marks[k] == j:
+                counts[j] = 0
+                k += 1
+                j += 1
+            runs[j] = i
+            counts[j] = self._run(self.segment(pieces, i, j))
+            if starts:
+                starts[i + 1 : j + 1] = [starts[i]] * (j - i)
         return starts, counts, runs
 
     @staticmethod
@@ -216,7 +237,8 @@ class SpacePieces:
     def positions(self, text: str) -> TokenPositions:
         """The token offsets of ``text``, as :meth:`TiktokenTokenizer.token_positions` gives them."""
         pieces = text.split(" ")
-        return _PiecePositions(self, pieces, *self._table(pieces))
+        self._learn([pieces])
+        return _PiecePositions(self, pieces, *self._table(pieces, text))
 
     def inner(self, text: str) -> tuple[list[int], list[int]]:
         """Token offsets in ``text`` encoded alone, and for each token 1 when it starts inside a character.
