@@ -13,7 +13,6 @@ from docchunk._extras import extra_install, require
 from docchunk.embeddings.models import INPUT_LIMITS
 from docchunk.errors import TokenizerError
 from docchunk.tokenizers.base import Tokenizer, TokenPositions, not_text_error
-from docchunk.tokenizers.space_pieces import MIN_CHARS, MIN_POSITION_CHARS, SpacePieces
 
 __all__ = ["TiktokenTokenizer"]
 
@@ -160,9 +159,6 @@ class TiktokenTokenizer(Tokenizer):
         self.max_token_chars = max((len(b) for b in encoding.token_byte_values()), default=None)
         family = encoding.name.removesuffix("_offline")
         self._known, self._cl100k = family in _KNOWN_ENCODINGS, family in _CL100K
-        np = _numpy() if SpacePieces.applies_to(encoding) else None
-        # cl100k: long texts counted by their space-separated pieces (docchunk.tokenizers.space_pieces)
-        self._pieces = SpacePieces(encoding, lambda: self._char_arrays(np), np) if np is not None else None
 
     @property
     def backend(self) -> Any:
@@ -181,8 +177,6 @@ class TiktokenTokenizer(Tokenizer):
 
     def count_tokens(self, text: str) -> int:
         """The number of tokens in ``text`` (see :class:`docchunk.Tokenizer`)."""
-        if self._pieces is not None and isinstance(text, str) and len(text) >= MIN_CHARS:
-            return self._pieces.counts([text])[0]
         try:
             return len(self._enc.encode_ordinary(text))
         except TypeError as exc:
@@ -216,14 +210,10 @@ class TiktokenTokenizer(Tokenizer):
     def token_positions(self, text: str) -> TokenPositions:
         """The offsets of :meth:`token_offsets`, after one ``encode``.
 
-        With cl100k, a long text's offsets come from the counts of its space-separated
-        pieces (:mod:`docchunk.tokenizers.space_pieces`). Else, with numpy installed, the
-        tokens come as an array (``Encoding.encode_to_numpy``, no Python int per token)
-        and the offsets are summed from the per-token tables at once; without numpy they
-        are summed lazily, only up to the tokens asked for.
+        With numpy installed, the tokens come as an array (``Encoding.encode_to_numpy``,
+        no Python int per token) and the offsets are summed from the per-token tables
+        at once; else they are summed lazily, only up to the tokens asked for.
         """
-        if self._pieces is not None and isinstance(text, str) and len(text) >= MIN_POSITION_CHARS:
-            return self._pieces.positions(text)
         np = _numpy()
         if np is not None and isinstance(text, str):
             try:
@@ -302,13 +292,7 @@ class TiktokenTokenizer(Tokenizer):
         # tiktoken's own batch call starts a thread pool per call, slower than a loop here
         encode = self._enc.encode_ordinary
         try:
-            if self._pieces is None or all(len(t) < MIN_CHARS for t in texts):
-                return [len(encode(t)) for t in texts]
-            long = [k for k, t in enumerate(texts) if isinstance(t, str) and len(t) >= MIN_CHARS]
-            out = [-1] * len(texts)
-            for k, n in zip(long, self._pieces.counts([texts[k] for k in long]), strict=True):
-                out[k] = n
-            return [len(encode(t)) if n < 0 else n for t, n in zip(texts, out, strict=True)]
+            return [len(encode(t)) for t in texts]
         except TypeError as exc:
             raise not_text_error(self.name, texts) or exc from exc
 
