@@ -39,7 +39,7 @@ def fit_headings(run: HybridRun, pieces: Iterable[Piece]) -> list[Piece]:
     pieces = list(pieces)
     # the texts the heading paths' costs are read from, each counted once, in one batch
     run.count_many(list({t: None for p in pieces if p.headings for t in run.heading_texts(p.headings)}))
-    for piece in pieces:
+    for i, piece in enumerate(pieces):
         if (kept := _without_emitted(piece, emitted)) is None:
             continue
         piece = kept
@@ -49,7 +49,7 @@ def fit_headings(run: HybridRun, pieces: Iterable[Piece]) -> list[Piece]:
             out.append(piece)
             continue
         keys = _heading_keys(piece)
-        fitting = _kept_path(run, piece, limit)
+        fitting = _kept_path(run, _path_giver(pieces, i), limit)
         stop = len(headings) - len(fitting)
         # the headings a text piece keeps in its path are not written as text; a table's or a
         # list's later passes may shorten its path again, so all of theirs are written
@@ -65,6 +65,23 @@ def fit_headings(run: HybridRun, pieces: Iterable[Piece]) -> list[Piece]:
             _written(emitted, kept)
             out.append(replace(kept, headings=fitting or None, headings_dropped=list(headings[:stop]) or None))
     return out
+
+
+def _path_giver(pieces: list[Piece], i: int) -> Piece:
+    """The piece whose kept path ``pieces[i]`` keeps: the content after a piece of content headings, else itself.
+
+    A piece of content headings as text (:mod:`~docchunk.chunkers.doc.heading_walk`)
+    keeps the path of the content under them, so that the headings that content keeps
+    in its path are written there, not also in this piece's text; the two then merge,
+    the path written once. (The tester's ``html_deep_headings`` at MiniLM 64: the
+    paragraph kept one heading of six and the headings' piece two; the inner one was
+    written twice, as the paragraph's path and as the headings' text. Issue 46.)
+    """
+    piece = pieces[i]
+    after = pieces[i + 1] if i + 1 < len(pieces) else None
+    if piece.from_headings and after is not None and not after.from_headings and after.headings == piece.headings:
+        return after
+    return piece
 
 
 def _path_may_shorten(piece: Piece) -> bool:

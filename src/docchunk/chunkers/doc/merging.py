@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from docling_core.types.doc import CodeItem, SectionHeaderItem, TableItem, TextItem, TitleItem
 
-from docchunk.chunkers.doc.heading_walk import path_in_text
+from docchunk.chunkers.doc.heading_walk import heading_once, path_in_text
 from docchunk.chunkers.doc.lead_in import is_paragraph, is_trailing_note
 from docchunk.chunkers.doc.piece import Piece, pages_of
 from docchunk.chunkers.doc.provenance import anchors_of, join_anchors
@@ -158,8 +158,8 @@ def _merge_run(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
     if not pieces:
         return []
     if run.settings.merge_across_pages:
-        return run.merge(pieces)
-    return [m for _, same in groupby(pieces, key=pages_of) for m in run.merge(list(same))]
+        return run.merge(pieces, heading_once)
+    return [m for _, same in groupby(pieces, key=pages_of) for m in run.merge(list(same), heading_once)]
 
 
 # -- minimum size --------------------------------------------------------------
