@@ -7,7 +7,7 @@ that fit half the budget, and the outer ones are emitted once, as a piece of tex
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
@@ -18,7 +18,7 @@ from docchunk.chunkers.doc.piece import Piece
 if TYPE_CHECKING:
     from docchunk.chunkers.doc.hybrid_run import HybridRun
 
-__all__ = ["fit_headings", "heading_text"]
+__all__ = ["fit_headings", "heading_text", "longest_fitting_path"]
 
 
 def fit_headings(run: HybridRun, pieces: Iterable[Piece]) -> list[Piece]:
@@ -118,10 +118,27 @@ def _kept_path(run: HybridRun, piece: Piece, limit: int) -> list[str]:
     total = run.ctx_count(replace(piece, headings=fitting))
     if total <= run.max or total > run.max + run.max // 8:
         return fitting
-    for k in range(1, len(fitting)):
-        if run.ctx_count(replace(piece, headings=fitting[k:])) <= run.max:
-            return fitting[k:]
-    return fitting
+    found = longest_fitting_path(run, fitting, lambda path: replace(piece, headings=path), keep=1)
+    return found.headings if found is not None and found.headings else fitting
+
+
+def longest_fitting_path(
+    run: HybridRun, headings: list[str], under: Callable[[list[str]], Piece], keep: int = 0
+) -> Piece | None:
+    """``under(path)`` for the longest proper suffix ``path`` of ``headings`` with which it fits ``run.max``.
+
+    The outer headings are dropped one at a time, the innermost ``keep`` always kept
+    (``path`` has at least ``keep`` entries; it may be empty with ``keep=0``). None when
+    no such piece fits: its contextualized size (:meth:`HybridRun.ctx_count`, in tokens)
+    exceeds ``max_tokens`` with every suffix. Used by :func:`_kept_path` (a text piece a
+    few tokens over) and :func:`~docchunk.chunkers.doc.tables.paths.shorter_path` (a
+    table row that fits only under a shorter path), each building its piece its own way.
+    """
+    for k in range(1, len(headings) - keep + 1):
+        piece = under(headings[k:])
+        if run.ctx_count(piece) <= run.max:
+            return piece
+    return None
 
 
 def _without_emitted(piece: Piece, emitted: set[tuple[str, str | None]]) -> Piece | None:
