@@ -12,8 +12,6 @@ walked as content, where they stand.
 
 from __future__ import annotations
 
-import importlib.util
-
 import pytest
 from docling_core.types.doc import (
     DocItemLabel,
@@ -27,7 +25,7 @@ from docling_core.types.doc import (
 
 import docchunk
 from docchunk.serialization.tables import read_table
-from tests.helpers import ROOT, lost_texts, span_faults
+from tests.helpers import bench_script, lost_texts, span_faults
 from tests.test_bench_structure_kept import _bench
 
 BODY = "We advise owner-managed businesses on corporation tax, VAT and payroll, and we file returns on time."
@@ -181,14 +179,7 @@ def test_the_bench_reads_a_layout_table_of_rich_cells_as_content(tokenizer, max_
     holder = next(c for c in chunks if f"{CAPTION}\n{CAPTION} - since 1952" in c.text)  # the banner, whole
     assert doc.tables[0] not in holder.meta.doc_items
     assert not lost_texts(doc, chunks)
-    bench = _table_quality()
-    assert bench.half_rows(doc, chunks, chunker, "records") == (1, 0)  # the footer, whole
-    assert bench.entry_cuts(doc, chunks, chunker, compat=False) == (1, 0)
+    with bench_script("table_quality") as bench:
+        assert bench.half_rows(doc, chunks, chunker, "records") == (1, 0)  # the footer, whole
+        assert bench.entry_cuts(doc, chunks, chunker, compat=False) == (1, 0)
 
-
-def _table_quality():
-    spec = importlib.util.spec_from_file_location("table_quality", ROOT / "bench" / "table_quality.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
