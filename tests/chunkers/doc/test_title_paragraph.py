@@ -48,6 +48,8 @@ def form(before: list[str], nested: bool = True) -> DoclingDocument:
     [
         (TITLE, True),
         ("Schedule of fees — effective 1 April 2026", True),  # the tester's docx_title_cell_units
+        ("FORM 1: Declaration of goods shipped to warehouse 1", True),  # the round-1 tester's docx_title_cell
+        ("下表列出了各个版本的价格：", False),  # a lead-in (a full-width colon ends it)
         ("राज्यवार बिक्री रिपोर्ट", True),  # an XLSX sheet's title line (the round-1 tester's xlsx_hindi)
         ("**Quarterly KPI report**", True),  # bold
         ("Fees are reviewed annually.", False),  # a sentence

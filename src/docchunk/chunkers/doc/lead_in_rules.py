@@ -137,17 +137,20 @@ def lead_in_sentence(text: str) -> str | None:
     return sentences[-1]
 
 
-_SENTENCE_MARK = re.compile(r"[.!?;:,\u3002\uff01\uff1f\uff1b\uff1a\uff0c\u0964\u0965](?:\s|$)|[\u3002\uff01\uff1f]")
-"""Sentence punctuation: ``.``, ``!``, ``?``, ``;``, ``:``, ``,`` before a space or the end; a CJK stop; ``।``."""
+_SENTENCE_MARK = re.compile(
+    r"[.!?;,\u3002\uff01\uff1f\uff1b\uff0c\u0964\u0965](?:\s|$)|[\u3002\uff01\uff1f]|[:\uff1a]$"
+)
+"""Sentence punctuation: ``.!?;,`` before a space or the end, a CJK stop, ``।``, a final ``:`` (full-width too)."""
 
 
 def is_title_line(text: str) -> bool:
     """Whether a paragraph reads as a title: one line of at most ``TITLE_WORDS`` words, a letter, no sentence mark.
 
     ``FORM 7B — Vehicle mileage log``, ``Schedule of fees — effective 1 April 2026``,
-    ``राज्यवार बिक्री रिपोर्ट``; not ``The amounts are as follows:`` nor ``Fees are
-    reviewed annually.`` (a mark ends it), nor a lead-in (:func:`is_lead_in`: ``Table 2:
-    Hardness by alloy`` moves into its table's first piece as one), nor a note.
+    ``राज्यवार बिक्री रिपोर्ट``, ``FORM 1: Declaration of goods``; not ``The amounts are
+    as follows:`` nor ``Fees are reviewed annually.`` (a mark ends it), nor a lead-in
+    (:func:`is_lead_in`: ``Table 2: Hardness by alloy`` moves into its table's first
+    piece as one), nor a note (``Note: in thousands``).
     The words of a title cell (:func:`~docchunk.serialization.tables.kinds.is_title_table`).
     """
     stripped = plain(text)
