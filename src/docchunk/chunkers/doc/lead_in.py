@@ -431,7 +431,7 @@ def _lead_then_caption(run: HybridRun, table_piece: Piece, lead: str, body: str)
     #31): with the lead-in in the text, a caption left in ``captions`` would come
     before the lead-in in ``contextualize()`` (a tester's HTML: ``Table 1. Revenue by
     segment``, then ``The following table presents revenue:``, then the rows; finding
-    11), so it is written in the text after the lead-in, as :func:`join_pieces` writes
+    11), so it is written in the text after the lead-in, as :func:`~docchunk.chunkers.doc.joining.join_pieces` writes
     a caption that text would stand before, and the piece's ``captions`` are None.
     """
     return run.delim.join([lead, *(table_piece.captions or []), body])
