@@ -36,7 +36,11 @@ A table's title line written as a paragraph (Word's "Caption" style, ``Table 2:
 Hardness by alloy``) after a sentence that introduces the table (a lead-in, or one
 that ends pointing ahead: ``The hardness results are given below.``) makes one lead-in
 with that sentence: both move (issue 46 finding 22, a tester's DOCX lab report, where
-the sentence ended the previous table's chunk).
+the sentence ended the previous table's chunk). A title line directly *after* a table,
+with a paragraph that is no title line after it, is that table's caption below it
+(:func:`_caption_below`): the paragraph after it is the next table's lead-in, as if it
+directly followed the table, and the title line stays with its own table (round-3
+finding 2: it was written before the next table's rows).
 """
 
 from __future__ import annotations
@@ -94,7 +98,7 @@ def attach_lead_ins(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
             j = i + 1  # the pieces of one split row share its range
             while j < len(pieces) and pieces[j].table_rows == piece.table_rows and _same(pieces[j].items, piece.items):
                 j += 1
-            between = _between_tables(out)
+            between = _between_tables(run, out)
             moved = _with_lead_in(run, previous, piece, between=between)
             used = 1
             if moved is None and j > i + 1:
@@ -184,12 +188,41 @@ def _joined(run: HybridRun, lead: Piece, title: Piece) -> Piece:
                    text_tokens=None, anchors=None)  # fmt: skip
 
 
-def _between_tables(out: list[Piece]) -> bool:
-    """Whether ``out[-1]`` is one paragraph directly after a table's piece of the same headings."""
+def _between_tables(run: HybridRun, out: list[Piece]) -> bool:
+    """Whether ``out[-1]`` is one paragraph directly after a table's piece of the same headings.
+
+    Or directly after that table's title line below it (:func:`_caption_below`): Word's
+    "Caption" style under each table, then the next table's lead-in sentence
+    (``Measurements of batch 1 follow.``): the sentence is the next table's lead-in,
+    the title line stays with the table it is under.
+    """
     if len(out) < 2:
         return False
     before, paragraph = out[-2], out[-1]
-    return before.table_rows is not None and len(paragraph.items) == 1 and before.headings == paragraph.headings
+    if len(paragraph.items) != 1 or before.headings != paragraph.headings:
+        return False
+    if len(out) >= 3 and _caption_below(run, out[-3], before, paragraph):
+        return True
+    return before.table_rows is not None
+
+
+def _caption_below(run: HybridRun, table_piece: Piece, title: Piece, after: Piece) -> bool:
+    """Whether ``title`` is the title line below the table of ``table_piece`` (``after`` the paragraph after it).
+
+    A paragraph that reads as a table's title line (:func:`is_table_title`: ``Table 1:
+    batch 0 readings.``, Word's "Caption" style, which docling converts as a text item)
+    stands directly after a table's piece, and a paragraph that is no title line comes
+    next: a title stands next to its table, so it is the title of the table above it,
+    not of a table that a paragraph still stands before (round-3 tester's finding 2,
+    ``docx_labnotes``: the title line below each table was written before the next
+    table's rows, and the next table's lead-in sentence left in a chunk without rows).
+    """
+    if table_piece.table_rows is None or table_piece.headings != title.headings or len(title.items) != 1:
+        return False
+    first, nxt = title.items[0], after.items[0]
+    if not (is_paragraph(first) and is_paragraph(nxt)):
+        return False
+    return is_table_title(run.item_text(first)) and not is_table_title(run.item_text(nxt))
 
 
 def _rows_continued(run: HybridRun, rows: Piece, after: Piece) -> Piece | None:
