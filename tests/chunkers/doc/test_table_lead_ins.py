@@ -215,3 +215,40 @@ def test_a_caption_below_its_table_stays_with_it_and_the_next_lead_in_goes_with_
         with_caption = [held for c, held in zip(chunks, tables, strict=True) if caption in c.text]
         assert with_caption in ([[]], [[table]]), with_caption  # alone, or with its own table's rows
     assert all(c.meta.token_count <= max_tokens for c in chunks)
+
+
+def _fleet_costs() -> DoclingDocument:
+    """A tester's HTML fleet report (round 3, ``html_multi_tables``): a sentence, then a captioned table, five times;
+    tables 1 and 3 followed by ``Note: depot k figures are provisional.``."""
+    doc = DoclingDocument(name="html_multi_tables")
+    doc.add_title("Fleet costs")
+    for k, rows in enumerate((3, 9, 2, 12, 4)):
+        doc.add_text(DocItemLabel.TEXT, f"Costs of depot {k} follow.")
+        caption = doc.add_text(DocItemLabel.CAPTION, f"Table {k + 1}. Depot {k} vehicle costs (EUR)")
+        grid = [["Vehicle", "Fuel", "Repairs", "Insurance"]]
+        grid += [[f"Van {k}-{j}", str(1200 + 37 * j), str(300 + 11 * j), str(800 + j)] for j in range(rows)]
+        doc.add_table(data=make_table(grid)[1].data, caption=caption)
+        if k in (1, 3):
+            doc.add_text(DocItemLabel.TEXT, f"Note: depot {k} figures are provisional.")
+    return doc
+
+
+@pytest.mark.parametrize(("tokenizer", "max_tokens"), [("minilm", 64), ("minilm", 256), ("cl100k", 128)])
+@pytest.mark.parametrize("min_tokens", [None, 64])
+def test_a_lead_in_after_the_previous_tables_note_goes_with_its_own_table(
+    tokenizer, max_tokens, min_tokens, minilm_dir, cl100k
+):
+    """Round-3 finding 16 (issue 46): after a table with a trailing note, the next table's lead-in was left with the
+    note in a chunk without rows (``Note: depot 1 figures are provisional.`` / ``Costs of depot 2 follow.``)."""
+    tok = docchunk.get_tokenizer(f"hf:{minilm_dir}" if tokenizer == "minilm" else cl100k)
+    chunker = docchunk.HybridChunker(tokenizer=tok, max_tokens=max_tokens, min_tokens=min_tokens)
+    doc = _fleet_costs()
+    chunks = list(chunker.chunk(doc))
+    for k, table in enumerate(doc.tables):
+        holders = [c for c in chunks if f"Costs of depot {k} follow." in c.text]
+        assert len(holders) == 1 and any(it is table for it in holders[0].meta.doc_items), [c.text for c in holders]
+    for k in (1, 3):  # the note never stands with another table's rows
+        note = f"Note: depot {k} figures are provisional."
+        held = [[t for t in doc.tables if any(it is t for it in c.meta.doc_items)] for c in chunks if note in c.text]
+        assert held in ([[]], [[doc.tables[k]]]), held
+    assert all(c.meta.token_count <= max_tokens for c in chunks)

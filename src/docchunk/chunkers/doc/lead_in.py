@@ -38,9 +38,10 @@ that ends pointing ahead: ``The hardness results are given below.``) makes one l
 with that sentence: both move (issue 46 finding 22, a tester's DOCX lab report, where
 the sentence ended the previous table's chunk). A title line directly *after* a table,
 with a paragraph that is no title line after it, is that table's caption below it
-(:func:`_caption_below`): the paragraph after it is the next table's lead-in, as if it
+(:func:`_left_by_table`): the paragraph after it is the next table's lead-in, as if it
 directly followed the table, and the title line stays with its own table (round-3
-finding 2: it was written before the next table's rows).
+finding 2: it was written before the next table's rows); so is a paragraph after a
+trailing note of the table (round-3 finding 16).
 """
 
 from __future__ import annotations
@@ -191,38 +192,46 @@ def _joined(run: HybridRun, lead: Piece, title: Piece) -> Piece:
 def _between_tables(run: HybridRun, out: list[Piece]) -> bool:
     """Whether ``out[-1]`` is one paragraph directly after a table's piece of the same headings.
 
-    Or directly after that table's title line below it (:func:`_caption_below`): Word's
-    "Caption" style under each table, then the next table's lead-in sentence
-    (``Measurements of batch 1 follow.``): the sentence is the next table's lead-in,
-    the title line stays with the table it is under.
+    Or directly after what that table leaves below it (:func:`_left_by_table`: its title
+    line, a trailing note): the paragraph is then the next table's lead-in all the same.
     """
     if len(out) < 2:
         return False
     before, paragraph = out[-2], out[-1]
     if len(paragraph.items) != 1 or before.headings != paragraph.headings:
         return False
-    if len(out) >= 3 and _caption_below(run, out[-3], before, paragraph):
+    if len(out) >= 3 and _left_by_table(run, out[-3], before, paragraph):
         return True
     return before.table_rows is not None
 
 
-def _caption_below(run: HybridRun, table_piece: Piece, title: Piece, after: Piece) -> bool:
-    """Whether ``title`` is the title line below the table of ``table_piece`` (``after`` the paragraph after it).
+def _left_by_table(run: HybridRun, table_piece: Piece, left: Piece, after: Piece) -> bool:
+    """Whether ``left`` is what the table of ``table_piece`` leaves below it, ``after`` the paragraph after it.
 
-    A paragraph that reads as a table's title line (:func:`is_table_title`: ``Table 1:
-    batch 0 readings.``, Word's "Caption" style, which docling converts as a text item)
-    stands directly after a table's piece, and a paragraph that is no title line comes
-    next: a title stands next to its table, so it is the title of the table above it,
-    not of a table that a paragraph still stands before (round-3 tester's finding 2,
-    ``docx_labnotes``: the title line below each table was written before the next
-    table's rows, and the next table's lead-in sentence left in a chunk without rows).
+    One paragraph directly after a table's piece that is the table's title line below it
+    or its trailing note:
+
+    - a title line (:func:`is_table_title`: ``Table 1: batch 0 readings.``, Word's
+      "Caption" style, which docling converts as a text item), with a paragraph that is
+      no title line after it: a title stands next to its table, so it is the title of
+      the table above it, not of a table that a paragraph still stands before (round-3
+      tester's finding 2, ``docx_labnotes``: the title line below each table was written
+      before the next table's rows, and the next table's lead-in sentence left in a
+      chunk without rows);
+    - a trailing note (:func:`is_trailing_note`: ``Note: depot 1 figures are
+      provisional.``), with a paragraph that is no note after it (round-3 finding 16,
+      ``html_multi_tables``: the next table's lead-in ``Costs of depot 2 follow.`` was
+      left with the note in a chunk without rows).
     """
-    if table_piece.table_rows is None or table_piece.headings != title.headings or len(title.items) != 1:
+    if table_piece.table_rows is None or table_piece.headings != left.headings or len(left.items) != 1:
         return False
-    first, nxt = title.items[0], after.items[0]
+    first, nxt = left.items[0], after.items[0]
     if not (is_paragraph(first) and is_paragraph(nxt)):
         return False
-    return is_table_title(run.item_text(first)) and not is_table_title(run.item_text(nxt))
+    text, next_text = run.item_text(first), run.item_text(nxt)
+    if is_table_title(text):
+        return not is_table_title(next_text)
+    return is_trailing_note(text) and not is_trailing_note(next_text)
 
 
 def _rows_continued(run: HybridRun, rows: Piece, after: Piece) -> Piece | None:
