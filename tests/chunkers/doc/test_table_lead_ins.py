@@ -252,3 +252,24 @@ def test_a_lead_in_after_the_previous_tables_note_goes_with_its_own_table(
         held = [[t for t in doc.tables if any(it is t for it in c.meta.doc_items)] for c in chunks if note in c.text]
         assert held in ([[]], [[doc.tables[k]]]), held
     assert all(c.meta.token_count <= max_tokens for c in chunks)
+
+
+@pytest.mark.parametrize("between", [DocItemLabel.CAPTION, DocItemLabel.FOOTNOTE])
+def test_a_lead_in_then_a_loose_caption_or_footnote_goes_with_its_table(between, minilm_dir):
+    """Round-3 finding 17 (issue 46): ``The readings of station k are:``, then a caption item no table links (or a
+    footnote item), then the table: the lead-in and the item were a 13-token chunk without rows at MiniLM 64."""
+    doc = DoclingDocument(name="stations")
+    doc.add_heading("Report", level=1)
+    for k in range(3):
+        doc.add_text(DocItemLabel.TEXT, f"The readings of station {k} are:")
+        doc.add_text(between, f"Table {k}: station {k}" if between == DocItemLabel.CAPTION else f"{k}) moved in 2020")
+        grid = [["Hour", "Temp", "Wind"], *[[f"{h:02d}:00", f"{10 + h}", f"{h * 2} km/h"] for h in range(6 + 3 * k)]]
+        doc.add_table(data=make_table(grid)[1].data)
+    tok = docchunk.get_tokenizer(f"hf:{minilm_dir}", max_tokens=64)
+    chunks = list(docchunk.HybridChunker(tokenizer=tok, max_tokens=64).chunk(doc))
+    for k, table in enumerate(doc.tables):
+        holders = [c for c in chunks if f"The readings of station {k} are:" in c.text]
+        assert len(holders) == 1 and any(it is table for it in holders[0].meta.doc_items), [c.text for c in chunks]
+        lines = holders[0].text.split("\n")  # the lead-in, the item, then the table's first row
+        assert lines[0] == f"The readings of station {k} are:" and lines[2].startswith("00:00 (Hour)"), lines
+    assert all(c.meta.token_count <= 64 for c in chunks)

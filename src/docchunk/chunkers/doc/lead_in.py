@@ -41,7 +41,9 @@ with a paragraph that is no title line after it, is that table's caption below i
 (:func:`_left_by_table`): the paragraph after it is the next table's lead-in, as if it
 directly followed the table, and the title line stays with its own table (round-3
 finding 2: it was written before the next table's rows); so is a paragraph after a
-trailing note of the table (round-3 finding 16).
+trailing note of the table (round-3 finding 16). A caption or footnote item that no
+table links, between a lead-in and its table (:func:`~.lead_in_rules.is_title_line`),
+is the lead-in's last line: both move (round-3 finding 17).
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ from docchunk.chunkers.doc.lead_in_rules import (
     is_lead_in,
     is_paragraph,
     is_table_title,
+    is_title_line,
     is_trailing_note,
     lead_in_sentence,
     plain,
@@ -175,9 +178,11 @@ def _title_with_its_lead_in(run: HybridRun, out: list[Piece]) -> tuple[Piece, Pi
     for piece in (lead, title):
         if piece.table_rows is not None or piece.heading_only or piece.from_headings or piece.code_chunks is not None:
             return None
-        if not piece.items or not is_paragraph(piece.items[-1]) or piece.captions:
+        if not piece.items or piece.captions:
             return None
-    if lead.headings != title.headings or len(title.items) != 1 or not is_table_title(run.item_text(title.items[0])):
+    if not is_paragraph(lead.items[-1]) or lead.headings != title.headings or len(title.items) != 1:
+        return None
+    if not is_title_line(title.items[0], run.item_text(title.items[0])):  # a title line, a caption or footnote item
         return None
     size, text = _paragraph_at_end(run, lead.items)
     return (lead, title) if size == len(lead.items) and lead.text == text and introduces(text) else None
@@ -279,12 +284,14 @@ def _with_lead_in(
     if before.headings != table_piece.headings:
         return None
     last = before.items[-1]
-    if not is_paragraph(last):
+    if not is_paragraph(last) and not is_title_line(last, run.item_text(last)):
         return None
     if any(isinstance(it, TableItem) for it in before.items):
         return None
     size, lead = _last_paragraph(run, before)
     sentence = lead_in_sentence(lead)
+    if sentence is None and not is_paragraph(last) and size > 1:  # a lead-in, then a footnote item: its sentence
+        sentence = lead_in_sentence(lead[: len(lead) - len(run.delim + run.item_text(last))])
     if sentence is None and (not between or is_trailing_note(lead)):
         return None
     if row_pieces is not None:
@@ -368,7 +375,7 @@ def _last_paragraph(run: HybridRun, before: Piece) -> tuple[int, str]:
     `rrtype`:``) was ``:``, written as the table's caption (issue 46).
     """
     size, text = _paragraph_at_end(run, before.items)
-    if size < len(before.items) and is_table_title(text) and is_paragraph(before.items[-1 - size]):
+    if size < len(before.items) and is_title_line(before.items[-1], text) and is_paragraph(before.items[-1 - size]):
         more, lead = _paragraph_at_end(run, before.items[:-size])
         if introduces(lead):  # a lead-in sentence, then the table's title line: one lead-in (finding 22)
             return size + more, lead + run.delim + text
