@@ -42,7 +42,7 @@ with a paragraph that is no title line after it, is that table's caption below i
 directly followed the table, and the title line stays with its own table (round-3
 finding 2: it was written before the next table's rows); so is a paragraph after a
 trailing note of the table (round-3 finding 16). A caption or footnote item that no
-table links, between a lead-in and its table (:func:`~.lead_in_rules.is_title_line`),
+table links, between a lead-in and its table (:func:`~.lead_in_rules.ends_lead_in`),
 is the lead-in's last line: both move (round-3 finding 17).
 """
 
@@ -56,11 +56,11 @@ from docling_core.types.doc import TableItem
 from docling_core.types.doc.document import InlineGroup, ListItem
 
 from docchunk.chunkers.doc.lead_in_rules import (
+    ends_lead_in,
     introduces,
     is_lead_in,
     is_paragraph,
     is_table_title,
-    is_title_line,
     is_trailing_note,
     lead_in_sentence,
     plain,
@@ -182,7 +182,7 @@ def _title_with_its_lead_in(run: HybridRun, out: list[Piece]) -> tuple[Piece, Pi
             return None
     if not is_paragraph(lead.items[-1]) or lead.headings != title.headings or len(title.items) != 1:
         return None
-    if not is_title_line(title.items[0], run.item_text(title.items[0])):  # a title line, a caption or footnote item
+    if not ends_lead_in(title.items[0], run.item_text(title.items[0])):  # a title line, a caption or footnote item
         return None
     size, text = _paragraph_at_end(run, lead.items)
     return (lead, title) if size == len(lead.items) and lead.text == text and introduces(text) else None
@@ -284,7 +284,7 @@ def _with_lead_in(
     if before.headings != table_piece.headings:
         return None
     last = before.items[-1]
-    if not is_paragraph(last) and not is_title_line(last, run.item_text(last)):
+    if not is_paragraph(last) and not ends_lead_in(last, run.item_text(last)):
         return None
     if any(isinstance(it, TableItem) for it in before.items):
         return None
@@ -375,7 +375,7 @@ def _last_paragraph(run: HybridRun, before: Piece) -> tuple[int, str]:
     `rrtype`:``) was ``:``, written as the table's caption (issue 46).
     """
     size, text = _paragraph_at_end(run, before.items)
-    if size < len(before.items) and is_title_line(before.items[-1], text) and is_paragraph(before.items[-1 - size]):
+    if size < len(before.items) and ends_lead_in(before.items[-1], text) and is_paragraph(before.items[-1 - size]):
         more, lead = _paragraph_at_end(run, before.items[:-size])
         if introduces(lead):  # a lead-in sentence, then the table's title line: one lead-in (finding 22)
             return size + more, lead + run.delim + text

@@ -16,6 +16,7 @@ from docling_core.types.doc.document import SectionHeaderItem, TextItem, TitleIt
 from docchunk.serialization.tables.kinds import TITLE_WORDS
 
 __all__ = [
+    "ends_lead_in",
     "introduces",
     "is_lead_in",
     "is_paragraph",
@@ -66,7 +67,7 @@ def is_table_title(text: str) -> bool:
     return _TITLE_LINE.match(plain(text)) is not None
 
 
-def is_title_line(item: Any, text: str) -> bool:
+def ends_lead_in(item: Any, text: str) -> bool:
     """Whether ``item`` (``text``, its text) may stand between a lead-in and its table as the lead-in's last line.
 
     A paragraph that reads as the table's title line (:func:`is_table_title`), or a
