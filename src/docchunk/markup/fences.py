@@ -16,7 +16,15 @@ import re
 from docchunk.tokenizers import Tokenizer
 from docchunk.types import Chunk
 
-__all__ = ["closing_fences", "fence_lines", "fenced_blocks", "in_blocks", "keep_fences_closed", "reopened_fences"]
+__all__ = [
+    "closing_fences",
+    "fence_lines",
+    "fenced_blocks",
+    "in_blocks",
+    "keep_fences_closed",
+    "reopened_fences",
+    "reopened_seam",
+]
 
 # a fence line (CommonMark): indentation, then three or more backticks or tildes; lines end at
 # "\r\n", "\r" or "\n", and a fence line's match ends before its line break. Indented by more
@@ -141,6 +149,33 @@ def reopened_fences(text: str, start: int, end: int) -> tuple[str, int, str]:
         if opening.end() <= end < closing.end() and (before or start <= opening.start()):
             after = ("" if text[:end].endswith("\n") else "\n") + opening.group(1)
     return before, start, after
+
+
+# the markup reopened_fences writes between two parts of one block: a closing fence line
+# ending the first part, an opening fence line (marks and info string) starting the next
+_CLOSING_TAIL = re.compile(r"\n(`{3,}|~{3,})\Z")
+_OPENING_HEAD = re.compile(r"(`{3,}|~{3,})[^\n]*\n")
+
+
+def reopened_seam(before: str, after: str) -> tuple[int, int] | None:
+    r"""Where the fence markup between two parts of one split code block lies, as :func:`reopened_fences` wrote it.
+
+    Returns ``(cut_before, cut_after)``: ``before[:cut_before]`` is the first part
+    without the closing fence line it ends with, and ``after[cut_after:]`` the next
+    part without its opening fence line; None when ``before`` does not end with a
+    closing fence or ``after`` does not start with an opening fence of the same marks.
+    Whether the two parts come from one block is the caller's to check (their anchors).
+
+    Example:
+        >>> reopened_seam("```python\nx = 1\n```", "```python\ny = 2\n```")
+        (15, 10)
+        >>> reopened_seam("x = 1\n```", "~~~\ny = 2") is None
+        True
+    """
+    tail, head = _CLOSING_TAIL.search(before), _OPENING_HEAD.match(after)
+    if tail is None or head is None or tail.group(1) != head.group(1):
+        return None
+    return tail.start(), head.end()
 
 
 def in_blocks(blocks: list[tuple[int, int]], position: int) -> bool:

@@ -93,5 +93,7 @@ class HierarchicalChunker(DocumentChunker):
                 )
                 yield from code
                 continue
+            if not piece.heading_only and not piece.text.strip():  # whitespace only: no content, no chunk
+                continue
             count = self._tok.count_tokens(join_context(piece.headings, piece.captions, piece.text, self.delim))
             yield self._to_chunk(piece, count, doc=dl_doc)

@@ -3,31 +3,30 @@
 They run last in :func:`docchunk.chunkers.doc.structure.structured_pieces`'s pipeline:
 :func:`merge_between_tables` (``HybridRun.merge`` over the text between tables),
 :func:`merge_with_tables` (a table piece takes the text next to it), both with
-``merge_peers``; then :func:`merge_small` with ``min_tokens``. :func:`join_pieces`
+``merge_peers``; then :func:`merge_small` with ``min_tokens``. :func:`~docchunk.chunkers.doc.joining.join_pieces`
 joins two pieces for both.
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import replace
 from itertools import groupby
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from docling_core.types.doc import CodeItem, SectionHeaderItem, TableItem, TextItem, TitleItem
+from docling_core.types.doc import TableItem, TextItem
 
-from docchunk.chunkers.doc.heading_walk import path_in_text
+from docchunk.chunkers.doc.heading_walk import heading_once
+from docchunk.chunkers.doc.joining import common_length, join_pieces, table_ref
 from docchunk.chunkers.doc.lead_in import is_paragraph, is_trailing_note
 from docchunk.chunkers.doc.piece import Piece, pages_of
-from docchunk.chunkers.doc.provenance import anchors_of, join_anchors
+from docchunk.chunkers.doc.provenance import anchors_of
 from docchunk.chunkers.doc.table_recut import recut_table, whole_rows_of
-from docchunk.chunkers.doc.tables.pieces import joined_cols
 
 if TYPE_CHECKING:
     from docchunk.chunkers.doc.hybrid_run import HybridRun
 
-__all__ = ["join_pieces", "lead_in_of_next", "merge_between_tables", "merge_small", "merge_with_tables"]
+__all__ = ["lead_in_of_next", "merge_between_tables", "merge_small", "merge_with_tables"]
 
 
 def merge_between_tables(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
@@ -158,8 +157,8 @@ def _merge_run(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
     if not pieces:
         return []
     if run.settings.merge_across_pages:
-        return run.merge(pieces)
-    return [m for _, same in groupby(pieces, key=pages_of) for m in run.merge(list(same))]
+        return run.merge(pieces, heading_once)
+    return [m for _, same in groupby(pieces, key=pages_of) for m in run.merge(list(same), heading_once)]
 
 
 # -- minimum size --------------------------------------------------------------
@@ -185,7 +184,7 @@ def merge_small(run: HybridRun, pieces: list[Piece], low: int) -> list[Piece]:
     """
     ps = list(pieces)
     sizes = [run.ctx_count(p) for p in ps]
-    tables = Counter(_table_ref(p) for p in ps if p.table_rows is not None)
+    tables = Counter(table_ref(p) for p in ps if p.table_rows is not None)
     whole = {ref for ref, n in tables.items() if n == 1}  # tables held whole by one piece
     i = 0
     while i < len(ps):
@@ -195,7 +194,7 @@ def merge_small(run: HybridRun, pieces: list[Piece], low: int) -> list[Piece]:
         best = _best_neighbour(run, ps, i, whole)
         if best is None:
             if not _rebalance(run, ps, sizes, i, low) and _recut_near_table(run, ps, sizes, i, low):
-                tables = Counter(_table_ref(p) for p in ps if p.table_rows is not None)
+                tables = Counter(table_ref(p) for p in ps if p.table_rows is not None)
                 whole = {ref for ref, n in tables.items() if n == 1}
             i += 1
             continue
@@ -342,11 +341,11 @@ def _widen_rows(ps: list[Piece], merged: Piece, joined: tuple[tuple[int, int] | 
     Afterwards each range of a table's pieces starts where the previous one ends,
     or equals it; together the pieces sharing a range hold its rows.
     """
-    rows, ref = merged.table_rows, _table_ref(merged)
+    rows, ref = merged.table_rows, table_ref(merged)
     if rows is None or all(r in (None, rows) for r in joined):
         return
     for k, piece in enumerate(ps):
-        if piece.table_rows in joined and piece.table_rows != rows and _table_ref(piece) == ref:
+        if piece.table_rows in joined and piece.table_rows != rows and table_ref(piece) == ref:
             ps[k] = replace(piece, table_rows=rows)
 
 
@@ -358,6 +357,8 @@ def _best_neighbour(run: HybridRun, ps: list[Piece], i: int, whole: set[str | No
         lo, hi = sorted((i, j))
         if ps[lo].table_rows is not None and lead_in_of_next(ps, hi):
             continue  # a table's lead-in never ends the piece of the table before it
+        if ps[hi].table_rows is not None and _opens_with_lead_in(ps[hi]) and _after_table(ps, lo):
+            continue  # nor does what an earlier table leaves (its caption below) stand before that lead-in
         merged = join_pieces(run, ps[lo], ps[hi])
         size = run.ctx_count(merged)
         if size > run.max:
@@ -371,23 +372,11 @@ def _best_neighbour(run: HybridRun, ps: list[Piece], i: int, whole: set[str | No
 def _may_join(run: HybridRun, a: Piece, b: Piece, whole: set[str | None]) -> bool:
     if b.heading_only or _nesting_apart(a, b):
         return False
-    if a.table_rows is not None and b.table_rows is not None and _table_ref(a) != _table_ref(b):
+    if a.table_rows is not None and b.table_rows is not None and table_ref(a) != table_ref(b):
         # rows of two tables only when both are whole (the merged piece has no table_rows)
-        if _table_ref(a) not in whole or _table_ref(b) not in whole:
+        if table_ref(a) not in whole or table_ref(b) not in whole:
             return False
     return run.settings.merge_across_pages or pages_of(a) == pages_of(b)
-
-
-def _table_ref(piece: Piece) -> str | None:
-    return next((it.self_ref for it in piece.items if isinstance(it, TableItem)), None)
-
-
-def _common(a: list[str], b: list[str]) -> int:
-    """The length of the longest common prefix of two heading paths."""
-    k = 0
-    while k < min(len(a), len(b)) and a[k] == b[k]:
-        k += 1
-    return k
 
 
 def _nesting_apart(a: Piece, b: Piece) -> bool:
@@ -399,184 +388,5 @@ def _nesting_apart(a: Piece, b: Piece) -> bool:
     ``…``) would become text (tester's findings 6 and 8 of issue 45).
     """
     ha, hb = a.headings or [], b.headings or []
-    common = _common(ha, hb)
+    common = common_length(ha, hb)
     return any(p.item_path and common < len(h) for h, p in ((ha, a), (hb, b)))
-
-
-def join_pieces(run: HybridRun, a: Piece, b: Piece) -> Piece:
-    """``a`` then ``b`` as one piece; headings not shared go into the text, each once.
-
-    The headings of ``b`` that the text already has in effect at the end of ``a``
-    (``end_headings``: written there by an earlier join) are not written again, nor
-    the ones a text of ``b`` starts with (a heading that reads as content is the first
-    line of its section's text) or that ``a`` ends with.
-    """
-    ha, hb = a.headings or [], b.headings or []
-    common = _common(ha, hb)
-    lead = b.lead_headings or []
-    in_effect = max(common, _common(a.end_headings or ha, [*hb, *lead]), _under_dropped(a, hb))
-    # b's caption stays in captions only when no text of a would stand between it and b's whole rows (issue 46):
-    # else it is written in the text, directly before them (a piece of a split row keeps it in captions)
-    own_a = bool(a.captions) or (bool(a.text) and b.table_cols is None)  # b's caption then goes in the text
-    captions = a.captions if a.captions == b.captions or not b.captions else None if own_a else b.captions
-    texts = [(a.text, anchors_of(a)), (b.text, anchors_of(b))]
-    seam = _code_seam(a, b) if common == len(ha) == len(hb) and not a.captions and not b.captions else None
-    if seam is not None:  # two pieces of one fenced code block: one block again, without the fences between
-        cut_a, cut_b = seam
-        texts = [(a.text[:cut_a], texts[0][1]), (b.text[cut_b:], _shifted(texts[1][1], cut_b))]
-    parts: list[tuple[str, Any]] = []
-    # b's first lines, headings already in effect at a's end: by its path, or the lines a's text ends with
-    ending = len(lead) - len(_not_ending(a.text, lead)) if common == len(hb) else 0
-    written = lead[: max(in_effect - len(hb), ending, 0)]
-    prefix = "\n".join(written) + "\n" if written else ""
-    if prefix and texts[1][0].startswith(prefix) and all(pos >= len(prefix) for pos, *_ in texts[1][1]):
-        texts[1] = (texts[1][0][len(prefix) :], _shifted(texts[1][1], len(prefix)))
-    elif not prefix and (cut := _path_lines_in_effect(a, b, common)):
-        kept = tuple(anchor for anchor in texts[1][1] if anchor[0] >= cut)
-        texts[1] = (texts[1][0][cut:], _shifted(kept, cut))
-    # a heading whose item the part holds is written in its text (a content heading): not again
-    in_a, in_b = path_in_text(a), path_in_text(b)
-    unwritten_a = [h for k, h in enumerate(ha) if k >= common and k not in in_a]
-    unwritten_b = [h for k, h in enumerate(hb) if k >= in_effect and k not in in_b]
-    extras = (_not_starting(a.text, unwritten_a), _not_starting(b.text, _not_ending(a.text, unwritten_b)))
-    headed = (extras[0] and a.captions) or (extras[1] and b.captions)  # headings to write before a captioned part
-    if captions is not None and a.captions != b.captions and headed:
-        # headings written before a part's rows: its caption goes after them, directly before its rows (issue 46)
-        captions = None
-    # a caption of b that a's text ends with is written once: a lead-in sentence given to a table's
-    # first piece as its context, when a is the last segment of the paragraph it ends (cut at sentences)
-    said = _ends_with_caption(a.text, b.captions)
-    if said and captions is not None and captions is b.captions:
-        captions = [c for c in captions if c not in said] or None
-    for part, extra, own_text in zip((a, b), extras, texts, strict=True):
-        own = [] if captions is not None or not part.captions else [
-            c for c in part.captions if part is a or c not in said
-        ]
-        parts += [(t, ()) for t in (*extra, *own)] + [own_text]
-    parts = [(t, anchors) for t, anchors in parts if t]
-    rows = _joined_rows(a, b)
-    text = run.delim.join(t for t, _ in parts)
-    return Piece(
-        text=text,
-        anchors=(text, join_anchors(parts, run.delim)),
-        items=[*a.items, *[it for it in b.items if all(it is not seen for seen in a.items)]],
-        headings=list(ha[:common]) or None,
-        origin=b.origin,
-        captions=captions,
-        table_rows=rows,
-        table_cols=joined_cols(a, b) if rows is not None else None,
-        headings_dropped=a.headings_dropped or b.headings_dropped,
-        table_context_dropped=a.table_context_dropped or b.table_context_dropped,
-        item_path=a.item_path if common == len(ha) else b.item_path if common == len(hb) else 0,
-        end_headings=None if (b.end_headings or hb) == ha[:common] else list(b.end_headings or hb),
-        lead_headings=_lead_headings(text, [*ha[common:], *(a.lead_headings or [])]),
-    )
-
-
-def _ends_with_caption(text: str, captions: list[str] | None) -> list[str]:
-    """The captions ``text`` ends with (after trailing whitespace): written in it already."""
-    end = text.rstrip()
-    return [c for c in captions or [] if c.strip() and end.endswith(c.strip())]
-
-
-def _under_dropped(a: Piece, hb: list[str]) -> int:
-    """How many of ``hb`` (``b``'s path) ``a``'s path holds, counting the outer headings ``a`` dropped.
-
-    A path shortened for the budget (``headings_dropped``: a long title left out) shares
-    nothing with the whole path of the next piece at its root, though it is the same path
-    below it; joined, each heading below the title was written twice (``elife-56337`` at
-    MiniLM 64, ``min_tokens=64``: ``Results`` on two lines of one text).
-    """
-    dropped = a.headings_dropped or []
-    if not dropped or hb[: len(dropped)] != dropped:
-        return 0
-    return len(dropped) + _common(a.end_headings or a.headings or [], hb[len(dropped) :])
-
-
-def _path_lines_in_effect(a: Piece, b: Piece, common: int) -> int:
-    """How many characters of ``b``'s text are its own heading lines that ``a``'s path already holds at its end.
-
-    A path too long for the budget is written as text, one heading a line
-    (:func:`~docchunk.chunkers.doc.heading_paths.fit_headings`: ``IBM``, ``Corporate affairs``, a
-    long heading), under no path; joined after a piece of ``IBM``'s ``History``, whose path
-    the join writes before it, ``IBM`` would be written twice (``wiki`` of docling-core's
-    tests, ``min_tokens=64``). Those first lines of ``b`` that continue ``a``'s path as
-    ``b``'s own path does are dropped with their anchors (all of them, when ``b`` is only
-    such lines: ``elife-56337``'s title emitted as text after the section it heads): the
-    join writes them once, from ``a``'s side. 0 when none.
-    """
-    hb = b.headings or []
-    path = a.end_headings or a.headings or []
-    if not b.from_headings or common != len(hb) or path[: len(hb)] != hb:
-        return 0
-    lines = b.text.split("\n")
-    own = {it.text for it in b.items if isinstance(it, (TitleItem, SectionHeaderItem))}
-    k = 0
-    while k < len(lines) and len(hb) + k < len(path) and lines[k] == path[len(hb) + k] and lines[k] in own:
-        k += 1
-    return min(len("\n".join(lines[:k])) + 1, len(b.text)) if k else 0
-
-
-def _lead_headings(text: str, path: list[str]) -> list[str] | None:
-    """``path`` when ``text`` opens with it, one heading a line (a merge wrote them there); else None."""
-    return path if path and _opens_with_lines(text, path) else None
-
-
-def _opens_with_lines(text: str, lines: list[str]) -> bool:
-    """Whether ``text`` opens with ``lines``, one a line, followed by a line break or nothing."""
-    head = "\n".join(lines)
-    return text.startswith(head) and text[len(head) : len(head) + 1] in ("", "\n")
-
-
-def _shifted(anchors: Any, cut: int) -> tuple[Any, ...]:
-    """Text anchors ``(pos, ref, start, n)`` of a text whose first ``cut`` characters are dropped."""
-    return tuple((pos - cut, ref, start, n) for pos, ref, start, n in anchors)
-
-
-_CLOSING_TAIL = re.compile(r"\n(`{3,}|~{3,})\Z")
-_OPENING_HEAD = re.compile(r"(`{3,}|~{3,})[^\n]*\n")
-
-
-def _code_seam(a: Piece, b: Piece) -> tuple[int, int] | None:
-    """Where ``a``'s closing fence starts and ``b``'s opening fence line ends, when they are pieces of one block.
-
-    A split code block closes its fence at the end of each piece and reopens it at the
-    start of the next (:func:`~docchunk.markup.fences.reopened_fences`); that markup is in
-    no anchor. Joined again, the two pieces are one block: the markup between them goes
-    (tester's finding 7 of issue 45: ```` ``` ```` closed and reopened mid-chunk, and the
-    code's span did not slice). None when ``a`` and ``b`` do not meet so.
-    """
-    tail, head = _CLOSING_TAIL.search(a.text), _OPENING_HEAD.match(b.text)
-    if tail is None or head is None or tail.group(1) != head.group(1):
-        return None
-    left, right = anchors_of(a), anchors_of(b)
-    if not left or not right or left[-1][1] != right[0][1]:
-        return None
-    if any(pos + n > tail.start() for pos, _, _, n in left) or any(pos < head.end() for pos, _, _, _ in right):
-        return None
-    code = next((it for it in b.items if it.self_ref == right[0][1]), None)
-    return (tail.start(), head.end()) if isinstance(code, CodeItem) else None
-
-
-def _not_starting(text: str, headings: list[str]) -> list[str]:
-    """``headings`` without the trailing ones that ``text`` already starts with (one per line)."""
-    for k in range(len(headings)):
-        if _opens_with_lines(text, headings[k:]):
-            return headings[:k]
-    return headings
-
-
-def _not_ending(text: str, headings: list[str]) -> list[str]:
-    """``headings`` without the leading ones that ``text`` already ends with (one per line)."""
-    for k in range(len(headings), 0, -1):
-        if text.endswith("\n".join(headings[:k])):
-            return headings[k:]
-    return headings
-
-
-def _joined_rows(a: Piece, b: Piece) -> tuple[int, int] | None:
-    if a.table_rows and b.table_rows:
-        if _table_ref(a) != _table_ref(b):
-            return None  # two whole tables
-        return (min(a.table_rows[0], b.table_rows[0]), max(a.table_rows[1], b.table_rows[1]))
-    return a.table_rows or b.table_rows

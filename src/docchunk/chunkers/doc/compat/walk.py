@@ -84,13 +84,16 @@ def walk(
                 yield Piece(text="", items=[item], headings=None, origin=doc.origin, code_chunks=chunks)
             continue
         res = serializer.serialize(item=item, visited=visited)
-        if not res.text.strip():  # docling-core keeps whitespace-only text; it is no content
-            continue
         items = [span.item for span in res.spans]
-        if not items:
+        if not res.text or not items:
             continue
         keys = sorted(heading_by_level)
         headings = [heading_by_level[k].text for k in keys] or None
+        if not res.text.strip():
+            # whitespace only: docling-core keeps it, and merging peers joins it to the next text (its
+            # whitespace then in that chunk's text); the chunkers drop it where it stays a chunk of its own
+            yield Piece(text=res.text, items=items, headings=headings, origin=doc.origin)
+            continue
         if always_emit_headings and keys:
             emitted.add(heading_by_level[keys[-1]].self_ref)
         yielded = True
