@@ -1,0 +1,68 @@
+"""A checkbox in a table cell keeps its state (round-3 documents tester, finding 11).
+
+docling's HTML backend makes ``<input type="checkbox" checked> yes`` a rich cell holding a
+checkbox item without text, then a text item. The default mode wrote the record
+``Wipers: OK = yes; Needs repair = no``: which box was ticked was gone, while a checkbox
+of the body is written ``- [ ] I confirm ...`` and compat mode writes the cells' markers.
+"""
+
+from __future__ import annotations
+
+import pytest
+from docling_core.types.doc import DocItemLabel, DoclingDocument, GroupLabel, RichTableCell, TableCell, TableData
+
+import docchunk
+from tests.helpers import lost_texts
+
+
+def inspection_form() -> DoclingDocument:
+    doc = DoclingDocument(name="form")
+    doc.add_title("Vehicle inspection form")
+    doc.add_heading("Exterior", level=1)
+    header = [
+        TableCell(
+            text=t,
+            start_row_offset_idx=0,
+            end_row_offset_idx=1,
+            start_col_offset_idx=c,
+            end_col_offset_idx=c + 1,
+            column_header=True,
+        )
+        for c, t in enumerate(["Item", "OK", "Needs repair"])
+    ]
+    table = doc.add_table(data=TableData(num_rows=2, num_cols=3, table_cells=header))
+    doc.add_table_cell(
+        table,
+        TableCell(
+            text="Wipers", start_row_offset_idx=1, end_row_offset_idx=2, start_col_offset_idx=0, end_col_offset_idx=1
+        ),
+    )
+    for col, (label, word) in enumerate(
+        [(DocItemLabel.CHECKBOX_SELECTED, "yes"), (DocItemLabel.CHECKBOX_UNSELECTED, "no")], start=1
+    ):
+        group = doc.add_group(label=GroupLabel.UNSPECIFIED, name="rich_cell", parent=table)
+        doc.add_text(label, "", parent=group)
+        doc.add_text(DocItemLabel.TEXT, word, parent=group)
+        doc.add_table_cell(
+            table,
+            RichTableCell(
+                text=word,
+                ref=group.get_ref(),
+                start_row_offset_idx=1,
+                end_row_offset_idx=2,
+                start_col_offset_idx=col,
+                end_col_offset_idx=col + 1,
+            ),
+        )
+    doc.add_text(DocItemLabel.CHECKBOX_UNSELECTED, "I confirm the vehicle is roadworthy")
+    return doc
+
+
+@pytest.mark.parametrize("table_format", ["records", "triplets"])
+def test_regression_checkbox_in_a_cell_keeps_its_state(table_format):
+    doc = inspection_form()
+    chunks = list(docchunk.HybridChunker(max_tokens=128, table_format=table_format).chunk(doc))
+    text = "\n".join(c.text for c in chunks)
+    assert "[x] yes" in text and "[ ] no" in text, text
+    assert "[ ] I confirm the vehicle is roadworthy" in text  # the body's checkbox, written the same way
+    assert lost_texts(doc, chunks) == []
