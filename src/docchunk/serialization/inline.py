@@ -20,7 +20,8 @@ from docling_core.types.doc.document import DoclingDocument, FormulaItem, Inline
 
 __all__ = ["inline_group_of", "one_inline_run", "plain_inline_text"]
 
-_NO_SPACE_BEFORE = re.compile(r"^[,.;:!?)\]}%'’”]")
+# (a "." before a letter or digit starts a word, a file extension: "(.gz," ".bz2)" is "(.gz, .bz2)")
+_NO_SPACE_BEFORE = re.compile(r"^(?:[,;:!?)\]}%'’”]|\.(?![^\W_]))")
 _NO_SPACE_AFTER = re.compile(r"[(\[{'‘“/-]$")
 _SPACES = re.compile(r"[ \t]+")
 
@@ -34,10 +35,10 @@ def plain_inline_text(group: InlineGroup, doc: DoclingDocument) -> str:
 
     Returns:
         The fragments' texts, stripped, joined by one space, except none before
-        ``, . ; : ! ? ) ] %`` and the like, after ``( [ / -``, before a sub- or
-        superscript fragment, and after one inside a formula (``H`` ``2`` ``O``
-        gives ``H2O``, ``y`` ``3`` ``uses`` gives ``y3 uses``); line breaks inside a
-        fragment become spaces. Empty when no fragment has text.
+        ``, . ; : ! ? ) ] %`` and the like (a ``.`` that starts a word, ``.bz2``, is
+        a word), after ``( [ / -``, before a sub- or superscript fragment, and after
+        one inside a formula (``H`` ``2`` ``O`` gives ``H2O``, ``y`` ``3`` ``uses``
+        gives ``y3 uses``); line breaks inside a fragment become spaces. Empty when no fragment has text.
     """
     out = ""
     previous_script = False
