@@ -9,9 +9,10 @@ of the body is written ``- [ ] I confirm ...`` and compat mode writes the cells'
 from __future__ import annotations
 
 import pytest
-from docling_core.types.doc import DocItemLabel, DoclingDocument, GroupLabel, RichTableCell, TableCell, TableData
+from docling_core.types.doc import DocItemLabel, DoclingDocument, GroupLabel, TableData
 
 import docchunk
+from tests.chunkers.doc.item_docs import add_rich_cell, cell, header_row
 from tests.helpers import lost_texts
 
 
@@ -19,41 +20,16 @@ def inspection_form() -> DoclingDocument:
     doc = DoclingDocument(name="form")
     doc.add_title("Vehicle inspection form")
     doc.add_heading("Exterior", level=1)
-    header = [
-        TableCell(
-            text=t,
-            start_row_offset_idx=0,
-            end_row_offset_idx=1,
-            start_col_offset_idx=c,
-            end_col_offset_idx=c + 1,
-            column_header=True,
-        )
-        for c, t in enumerate(["Item", "OK", "Needs repair"])
-    ]
-    table = doc.add_table(data=TableData(num_rows=2, num_cols=3, table_cells=header))
-    doc.add_table_cell(
-        table,
-        TableCell(
-            text="Wipers", start_row_offset_idx=1, end_row_offset_idx=2, start_col_offset_idx=0, end_col_offset_idx=1
-        ),
+    table = doc.add_table(
+        data=TableData(num_rows=2, num_cols=3, table_cells=header_row(["Item", "OK", "Needs repair"]))
     )
-    for col, (label, word) in enumerate(
-        [(DocItemLabel.CHECKBOX_SELECTED, "yes"), (DocItemLabel.CHECKBOX_UNSELECTED, "no")], start=1
-    ):
+    doc.add_table_cell(table, cell("Wipers", 1, 0))
+    boxes = [(DocItemLabel.CHECKBOX_SELECTED, "yes"), (DocItemLabel.CHECKBOX_UNSELECTED, "no")]
+    for col, (label, word) in enumerate(boxes, start=1):
         group = doc.add_group(label=GroupLabel.UNSPECIFIED, name="rich_cell", parent=table)
         doc.add_text(label, "", parent=group)
         doc.add_text(DocItemLabel.TEXT, word, parent=group)
-        doc.add_table_cell(
-            table,
-            RichTableCell(
-                text=word,
-                ref=group.get_ref(),
-                start_row_offset_idx=1,
-                end_row_offset_idx=2,
-                start_col_offset_idx=col,
-                end_col_offset_idx=col + 1,
-            ),
-        )
+        add_rich_cell(doc, table, group, word, 1, col)
     doc.add_text(DocItemLabel.CHECKBOX_UNSELECTED, "I confirm the vehicle is roadworthy")
     return doc
 

@@ -9,9 +9,10 @@ closing punctuation.
 
 from __future__ import annotations
 
-from docling_core.types.doc import DocItemLabel, DoclingDocument, GroupLabel, RichTableCell, TableCell, TableData
+from docling_core.types.doc import DocItemLabel, DoclingDocument, GroupLabel, TableData
 
 import docchunk
+from tests.chunkers.doc.item_docs import add_rich_cell, cell, header_row
 from tests.helpers import lost_texts
 
 RUNS = [("text", "Fetched with"), ("code", "urllib"), ("text", "; compressed files ("), ("code", ".gz"),
@@ -32,37 +33,11 @@ def api_reference() -> DoclingDocument:
     doc = DoclingDocument(name="api")
     doc.add_title("Inline code and punctuation")
     _runs(doc, None)
-    header = [
-        TableCell(
-            text=t,
-            start_row_offset_idx=0,
-            end_row_offset_idx=1,
-            start_col_offset_idx=c,
-            end_col_offset_idx=c + 1,
-            column_header=True,
-        )
-        for c, t in enumerate(["Name", "Description"])
-    ]
-    table = doc.add_table(data=TableData(num_rows=2, num_cols=2, table_cells=header))
-    doc.add_table_cell(
-        table,
-        TableCell(
-            text="path", start_row_offset_idx=1, end_row_offset_idx=2, start_col_offset_idx=0, end_col_offset_idx=1
-        ),
-    )
-    cell = doc.add_group(label=GroupLabel.UNSPECIFIED, name="rich_cell", parent=table)
-    _runs(doc, cell)
-    doc.add_table_cell(
-        table,
-        RichTableCell(
-            text=SENTENCE,
-            ref=cell.get_ref(),
-            start_row_offset_idx=1,
-            end_row_offset_idx=2,
-            start_col_offset_idx=1,
-            end_col_offset_idx=2,
-        ),
-    )
+    table = doc.add_table(data=TableData(num_rows=2, num_cols=2, table_cells=header_row(["Name", "Description"])))
+    doc.add_table_cell(table, cell("path", 1, 0))
+    content = doc.add_group(label=GroupLabel.UNSPECIFIED, name="rich_cell", parent=table)
+    _runs(doc, content)
+    add_rich_cell(doc, table, content, SENTENCE, 1, 1)
     return doc
 
 
