@@ -17,19 +17,27 @@ from tests.helpers import lost_texts
 
 
 def inspection_form() -> DoclingDocument:
+    """The tester's html_form_checkboxes: three rows of marks as text, then Wipers' cells of a checkbox and a word."""
     doc = DoclingDocument(name="form")
     doc.add_title("Vehicle inspection form")
+    doc.add_text(DocItemLabel.TEXT, "Inspector: ____________ Date: __/__/____")
     doc.add_heading("Exterior", level=1)
-    table = doc.add_table(
-        data=TableData(num_rows=2, num_cols=3, table_cells=header_row(["Item", "OK", "Needs repair"]))
-    )
-    doc.add_table_cell(table, cell("Wipers", 1, 0))
+    rows = [
+        ["Headlights", "☑", "☐", ""],
+        ["Brake lights", "☐", "☒", "Left bulb out"],
+        ["Tyres (tread ≥ 1.6 mm)", "☑", "☐", ""],
+    ]
+    cells = [cell(text, r, c) for r, row in enumerate(rows, start=1) for c, text in enumerate(row)]
+    header = header_row(["Item", "OK", "Needs repair", "Comment"])
+    table = doc.add_table(data=TableData(num_rows=5, num_cols=4, table_cells=header + cells))
+    doc.add_table_cell(table, cell("Wipers", 4, 0))
     boxes = [(DocItemLabel.CHECKBOX_SELECTED, "yes"), (DocItemLabel.CHECKBOX_UNSELECTED, "no")]
     for col, (label, word) in enumerate(boxes, start=1):
         group = doc.add_group(label=GroupLabel.UNSPECIFIED, name="rich_cell", parent=table)
         doc.add_text(label, "", parent=group)
         doc.add_text(DocItemLabel.TEXT, word, parent=group)
-        add_rich_cell(doc, table, group, word, 1, col)
+        add_rich_cell(doc, table, group, word, 4, col)
+    doc.add_heading("Interior", level=1)
     doc.add_text(DocItemLabel.CHECKBOX_UNSELECTED, "I confirm the vehicle is roadworthy")
     return doc
 
