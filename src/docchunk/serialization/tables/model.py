@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from docchunk.serialization.inline import inline_group_of, plain_inline_text
+from docchunk.serialization.inline import only_inline_group, plain_inline_text
 from docchunk.serialization.tables.blocks import restart_block, restarted_header_rows
 from docchunk.serialization.tables.grid import EmptyCell, read_grid
 from docchunk.serialization.tables.rows import TableRow, clean, readable
@@ -159,11 +159,10 @@ def read_table(
                 root = cell.ref.resolve(doc)
                 nested = holds_nested_list(root, doc)
                 inner = table_lines and holds_table(root, doc)
-                group = None if keep_links else cell_inline_group(root, doc)
-                if group is not None:  # one sentence's runs: joined as the default mode joins a paragraph's
-                    raw = plain_inline_text(group, doc) or raw
-                elif not keep_links:
-                    raw = without_marks(without_urls(raw, root, doc, serializer), root, doc)
+                if not keep_links:
+                    run = only_inline_group(root, doc)  # one sentence of fragments: written as in a paragraph
+                    plain = plain_inline_text(run, doc) if run is not None else ""
+                    raw = plain or without_marks(without_urls(raw, root, doc, serializer), root, doc)
                 raw = with_checkboxes(raw, root, doc)
             raws[key] = raw
             if nested or not inner:
@@ -331,19 +330,6 @@ def without_marks(text: str, root: Any, doc: Any) -> str:
         text = text[:at] + own + text[at + len(marked) :]
         pos = at + len(own)
     return text
-
-
-def cell_inline_group(root: Any, doc: Any) -> Any:
-    """The inline group a rich cell's content ``root`` is, or holds as its only child; else None.
-
-    docling's HTML backend puts a cell's ``<code>``, ``<b>`` and text runs in an inline
-    group; written by the document serializer, the runs were joined by a space each
-    (``urllib ;``, ``( .gz , .bz2 )``: round-3 documents tester, finding 3).
-    """
-    group = inline_group_of(root, doc)
-    if group is None and len(root.children) == 1:
-        group = inline_group_of(root.children[0].resolve(doc), doc)
-    return group
 
 
 _BOXES = {"checkbox_selected": "[x]", "checkbox_unselected": "[ ]"}
