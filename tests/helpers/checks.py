@@ -19,6 +19,15 @@ def squash(text: str) -> str:
     return _WS.sub("", text)
 
 
+def joined_chunk_texts(chunks: list[Any]) -> str:
+    """The chunks' texts joined, without the ``$$`` a split display formula closes and reopens at each cut.
+
+    Each part of a split formula opens and closes its own ``$$`` (``markup.fences.reopened_math``):
+    joined, the parts meet at ``$$$$``, which is markup, not the formula's text.
+    """
+    return "".join(c.text for c in chunks).replace("$$$$", "")
+
+
 def lost_texts(doc: Any, chunks: list[Any], items: list[Any] | None = None) -> list[str]:
     """Texts of body text items (headings, captions, footnotes included) that reach no chunk.
 
@@ -48,7 +57,7 @@ def lost_texts(doc: Any, chunks: list[Any], items: list[Any] | None = None) -> l
     # list's path (its parent items' texts, in the headings of the chunks of that list)
     headings = {it.text for it in items if it.label in ("title", "section_header")}
     headings |= {h for c in chunks for h in c.meta.headings or []}
-    found = {squash("".join(_without_row_labels(chunks)))}
+    found = {squash("".join(_without_row_labels(chunks))), squash(joined_chunk_texts(chunks))}
     for read in (fenced, lambda c: c.text):
         found.add(squash("".join(read(c) for c in chunks)))
         found.add(squash("".join(line for c in chunks for line in _without_headings(read(c), headings))))

@@ -18,14 +18,14 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from docling_core.transforms.serializer.base import BaseDocSerializer
-from docling_core.types.doc import DocItem, DoclingDocument, NodeItem, TableItem
+from docling_core.types.doc import DocItem, DoclingDocument, FormulaItem, NodeItem, TableItem
 
 from docchunk.chunkers.doc.captions import CaptionPart, CaptionParts
 from docchunk.chunkers.doc.compat.table_lines import split_lines, split_table_by_columns
 from docchunk.chunkers.doc.fragments import SegmentRun
 from docchunk.chunkers.doc.piece import CodeStrategy, Piece
 from docchunk.chunkers.doc.provenance import align, anchors_of, join_anchors, slice_anchors
-from docchunk.markup.fences import reopened_fences
+from docchunk.markup.fences import reopened_fences, reopened_math
 from docchunk.serialization import is_chunking_serializer
 from docchunk.serialization.chunk import join_context
 from docchunk.tokenizers import Sizer, Tokenizer
@@ -305,7 +305,7 @@ class HybridRun:
         total = self.ctx_count(piece)
         if total <= self.max:
             return [piece]
-        fences = structured and ("```" in piece.text or "~~~" in piece.text)
+        fences = structured and ("```" in piece.text or "~~~" in piece.text or _display_math(piece))
         available = self.max - (total - self.text_count(piece))
         while available > 0:
             segments = self._segments(piece, available, fences)
@@ -347,6 +347,8 @@ class HybridRun:
                 continue
             a, b = s
             before, a, after = reopened_fences(piece.text, a, b) if close_fences else ("", a, "")
+            if close_fences and not (before or after) and _display_math(piece):  # a split formula: its $$
+                before, after = reopened_math(piece.text, a, b)
             if before:  # a part that starts inside a code block keeps its first line's indentation
                 a = _indented_line_start(piece.text, a)
             text = before + piece.text[a:b] + after
@@ -458,6 +460,11 @@ class HybridRun:
             out.append(first if fit == lo else candidate(lo, fit))
             lo = fit + 1
         return out
+
+
+def _display_math(piece: Piece) -> bool:
+    """Whether ``piece`` holds a formula written between ``$$`` delimiters (a split one gets its own, each part)."""
+    return "$$" in piece.text and any(isinstance(it, FormulaItem) for it in piece.items)
 
 
 def _indented_line_start(text: str, start: int) -> int:
