@@ -413,9 +413,10 @@ def _written_in_cells(table: TableItem, doc: DoclingDocument) -> set[str]:
     without headings at the end of the document (round-3 tester's finding 10,
     ``html_catalog``). The table's own captions and footnotes are not among them.
     """
+    own = {ref.cref for ref in [*table.captions, *table.footnotes]}  # written with the table, or as satellites
     out: set[str] = set()
     for node, _ in doc.iterate_items(root=table, with_groups=True, traverse_pictures=True):
-        if node is table:
+        if node is table or node.self_ref in own:
             continue
         out.add(node.self_ref)
         if isinstance(node, FloatingItem):
