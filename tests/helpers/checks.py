@@ -100,6 +100,9 @@ def _without_row_labels(chunks: list[Any]) -> list[str]:
         for text in rest:
             cut = _prefix_length(first, text)
             cut = shared if cut in (len(first), len(text)) else cut
+            # what a piece shares with the first ends with a label: "label: xxxxxx >", the end of a long
+            # word, shares some of its letters with the first piece "label: xxxxxxxxxxxx"
+            cut = _label_end(text, cut) or cut
             # a piece inside an entry repeats the entry's key after the row's label ("label: Notes = "),
             # which the first piece (of another entry) does not hold: the labels it shares with the piece before
             out.append(text[max(cut, _label_end(text, _prefix_length(previous, text))) :])

@@ -197,10 +197,9 @@ def structured_walk(
         yield from _content_headings(scope, doc)
         scope.use()
         covered.update(it.self_ref for it in items)
+        covered.update(_held_satellites(item, text, doc))
         headings = scope.path()
         yield Piece(text=text, items=items, headings=headings, origin=doc.origin, heading_items=scope.path_items())
-        if isinstance(item, TableItem):
-            covered.update(_written_in_cells(item, doc))
         left = _unserialized_satellites(item, doc, covered)
         yield from _text_piece(left, headings, doc, heading_items=scope.path_items())
     yield from _close_all(scope, always_emit_headings, doc)
@@ -404,26 +403,6 @@ def _text_piece(
     )
 
 
-def _written_in_cells(table: TableItem, doc: DoclingDocument) -> set[str]:
-    """The refs a table's rows write: the content of its rich cells, and the captions and footnotes of that content.
-
-    A picture in a cell (an HTML ``<img alt>``) is written by the cell, its caption (the
-    alt text, which docling's HTML converter puts in the body) with it: the records'
-    label. Left uncovered, such captions were written again, all together, in a chunk
-    without headings at the end of the document (round-3 tester's finding 10,
-    ``html_catalog``). The table's own captions and footnotes are not among them.
-    """
-    own = {ref.cref for ref in [*table.captions, *table.footnotes]}  # written with the table, or as satellites
-    out: set[str] = set()
-    for node, _ in doc.iterate_items(root=table, with_groups=True, traverse_pictures=True):
-        if node is table or node.self_ref in own:
-            continue
-        out.add(node.self_ref)
-        if isinstance(node, FloatingItem):
-            out.update(ref.cref for ref in [*node.captions, *node.footnotes])
-    return out
-
-
 def _unserialized_satellites(item: NodeItem, doc: DoclingDocument, covered: set[str]) -> list[TextItem]:
     """Captions and footnotes of a floating item that its serialization left out."""
     if not isinstance(item, FloatingItem):
@@ -435,6 +414,24 @@ def _unserialized_satellites(item: NodeItem, doc: DoclingDocument, covered: set[
             covered.add(sat.self_ref)
             out.append(sat)
     return out
+
+
+def _held_satellites(item: NodeItem, text: str, doc: DoclingDocument) -> Iterator[str]:
+    """References of the captions and footnotes of floating items inside ``item`` that ``text`` already holds.
+
+    A picture in a table cell has its caption (an ``<img alt>``) written in the cell,
+    so in the table's text (a record's label): that caption is not left over to be
+    written again, at the document's end, as an orphan (round-3 tester's finding 10).
+    Texts are compared with their whitespace runs made one space.
+    """
+    held = " ".join(text.split())
+    for node, _ in doc.iterate_items(root=item, with_groups=True, traverse_pictures=True):
+        if node is item or not isinstance(node, FloatingItem):
+            continue
+        for ref in [*node.captions, *node.footnotes]:
+            sat = ref.resolve(doc)
+            if isinstance(sat, TextItem) and sat.text.strip() and " ".join(sat.text.split()) in held:
+                yield sat.self_ref
 
 
 def without_caption_parts(item: NodeItem, text: str, caption_part: Callable[[NodeItem], CaptionPart]) -> str:
