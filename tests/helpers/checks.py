@@ -19,15 +19,6 @@ def squash(text: str) -> str:
     return _WS.sub("", text)
 
 
-def joined_chunk_texts(chunks: list[Any]) -> str:
-    """The chunks' texts joined, without the ``$$`` a split display formula closes and reopens at each cut.
-
-    Each part of a split formula opens and closes its own ``$$`` (``markup.fences.reopened_math``):
-    joined, the parts meet at ``$$$$``, which is markup, not the formula's text.
-    """
-    return "".join(c.text for c in chunks).replace("$$$$", "")
-
-
 def lost_texts(doc: Any, chunks: list[Any], items: list[Any] | None = None) -> list[str]:
     """Texts of body text items (headings, captions, footnotes included) that reach no chunk.
 
@@ -43,8 +34,11 @@ def lost_texts(doc: Any, chunks: list[Any], items: list[Any] | None = None) -> l
     # a split code block closes its fence at the end of each piece and reopens it in the next:
     # fence lines are markup in a chunk of a code item, and in a code item's own text; a text
     # item's own fence-like line ("~~~ ..."), in a chunk with a code item, is read both ways
+    # (so does a split display formula its "$$": they are markup in a chunk of a formula item)
     def fenced(c: Any) -> str:
-        return _FENCE_LINE.sub("", c.text) if any(_is_code(it) for it in getattr(c.meta, "doc_items", ())) else c.text
+        items = getattr(c.meta, "doc_items", ())
+        text = _FENCE_LINE.sub("", c.text) if any(_is_code(it) for it in items) else c.text
+        return text.replace("$$", "") if any(getattr(it, "label", None) == "formula" for it in items) else text
 
     context = {squash(h) for c in chunks for h in [*(c.meta.headings or []), *(c.meta.__dict__.get("captions") or [])]}
     # a table's captions are one entry, as docling-core's serialize_captions writes them (joined by a space)
@@ -57,7 +51,7 @@ def lost_texts(doc: Any, chunks: list[Any], items: list[Any] | None = None) -> l
     # list's path (its parent items' texts, in the headings of the chunks of that list)
     headings = {it.text for it in items if it.label in ("title", "section_header")}
     headings |= {h for c in chunks for h in c.meta.headings or []}
-    found = {squash("".join(_without_row_labels(chunks))), squash(joined_chunk_texts(chunks))}
+    found = {squash("".join(_without_row_labels(chunks)))}
     for read in (fenced, lambda c: c.text):
         found.add(squash("".join(read(c) for c in chunks)))
         found.add(squash("".join(line for c in chunks for line in _without_headings(read(c), headings))))

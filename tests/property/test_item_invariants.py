@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import docchunk
 from docchunk.serialization.items import PLACEHOLDERS
 from tests.chunkers.doc.item_docs import graph, prov
-from tests.helpers import examples, joined_chunk_texts, squash
+from tests.helpers import examples, squash
 from tests.property.strategies import WORDS
 
 _words = st.lists(st.sampled_from([w for w in WORDS if len(w) < 40] + ["Name", "Total", "42", "x+y"]), min_size=1)
@@ -107,7 +107,7 @@ def test_every_item_reaches_a_chunk_without_placeholders(kind, data, include_fur
         assert not must and furniture and not include_furniture, exc
         return
     contexts = [chunker.contextualize(c) for c in chunks]
-    body = squash(joined_chunk_texts(chunks))
+    body = squash("".join(c.text for c in chunks))
     squashed = [squash(t) for t in contexts]
     for text in must:
         s = squash(text)

@@ -23,7 +23,6 @@ __all__ = [
     "in_blocks",
     "keep_fences_closed",
     "reopened_fences",
-    "reopened_math",
     "reopened_seam",
 ]
 
@@ -150,27 +149,6 @@ def reopened_fences(text: str, start: int, end: int) -> tuple[str, int, str]:
         if opening.end() <= end < closing.end() and (before or start <= opening.start()):
             after = ("" if text[:end].endswith("\n") else "\n") + opening.group(1)
     return before, start, after
-
-
-def reopened_math(text: str, start: int, end: int) -> tuple[str, str]:
-    r"""The ``$$`` that make ``text[start:end]`` a balanced part of a split display formula: ``(before, after)``.
-
-    A display formula is written between ``$$`` delimiters, its fence: ``before`` is
-    ``$$`` when the part starts inside one (an odd number of ``$$`` before ``start``),
-    ``after`` is ``$$`` when it ends inside one. So each part of a split formula opens
-    and closes its own, as a split code block does (:func:`reopened_fences`); the
-    formula's text is ``text[start:end]``, unchanged, between (round-3 tester's finding
-    7 of issue 46: a piece opened ``$$egin{equation}`` and never closed it, a later
-    one closed ``\end{equation}$$`` it never opened).
-
-    Example:
-        >>> text = "$$a + b\n= c$$"
-        >>> reopened_math(text, 0, 7), reopened_math(text, 8, len(text))
-        (('', '$$'), ('$$', ''))
-    """
-    opened = text.count("$$", 0, start) % 2 == 1
-    inside_at_end = text.count("$$", 0, end) % 2 == 1
-    return ("$$" if opened else ""), ("$$" if inside_at_end else "")
 
 
 # the markup reopened_fences writes between two parts of one block: a closing fence line

@@ -282,19 +282,3 @@ def test_split_code_block_keeps_each_piece_s_first_line_indented(minilm_dir, max
         assert first == code_text[line_start : line_end if line_end >= 0 else len(code_text)]  # the document's line
         starts += first.startswith("    ")
     assert starts > 0  # some piece starts inside a function: the case this test is about
-
-
-def test_a_split_display_formula_opens_and_closes_its_own_delimiters(minilm_dir):
-    """Round-3 finding 7 (issue 46): a display formula longer than the budget (a 30-term loss) was split with its
-    ``$$`` unbalanced: the first piece opened ``$$`` and never closed it, the last closed one it never opened, the
-    middle ones held LaTeX without any. Each piece now opens and closes its own, as a split code block does."""
-    terms = " + ".join(rf"\lambda_{{{k}}} \left\| W_{{{k}}} x - y_{{{k}}} \right\|_2^2" for k in range(30))
-    doc = DoclingDocument(name="formula")
-    doc.add_heading("Reference implementation", level=1)
-    doc.add_formula(terms)
-    chunks = list(_hybrid(minilm_dir, 64).chunk(doc))
-    assert len(chunks) > 2 and all(c.meta.token_count <= 64 for c in chunks)
-    for chunk in chunks:
-        assert chunk.text.startswith("$$") and chunk.text.endswith("$$") and chunk.text.count("$$") == 2, chunk.text
-    inner = "".join(c.text[2:-2] for c in chunks)
-    assert " ".join(inner.split()).replace(" ", "") == terms.replace(" ", "")  # the formula's text, once, in order
