@@ -108,10 +108,12 @@ def test_every_item_reaches_a_chunk_without_placeholders(kind, data, include_fur
         return
     contexts = [chunker.contextualize(c) for c in chunks]
     body = squash("".join(c.text for c in chunks))
+    # a split display formula balances its $$ in each part (markup.formulas): markup between the parts
+    unfenced = squash("".join(_without_math_fences(c) for c in chunks))
     squashed = [squash(t) for t in contexts]
     for text in must:
         s = squash(text)
-        assert s in body or any(s in t for t in squashed), (text, contexts)
+        assert s in body or s.replace("$$", "") in unfenced or any(s in t for t in squashed), (text, contexts)
     joined = "\n".join(contexts)
     for marker in furniture:
         assert (marker in joined) == include_furniture, marker
@@ -120,3 +122,9 @@ def test_every_item_reaches_a_chunk_without_placeholders(kind, data, include_fur
     for chunk in chunks:
         assert chunk.text.strip(), "empty chunk"
     assert chunks or not must
+
+
+def _without_math_fences(chunk) -> str:
+    """A chunk's text without ``$$`` when it holds a formula (the delimiters each part of a split formula gets)."""
+    formula = any(getattr(it, "label", None) == "formula" for it in getattr(chunk.meta, "doc_items", ()))
+    return chunk.text.replace("$$", "") if formula else chunk.text
