@@ -24,7 +24,7 @@ STOP_PRESETS: dict[str, tuple[str, ...]] = {"none": (), "documents": STOPS}
 neighbour whatever it holds) and ``"documents"`` (all of :data:`STOPS`: for chat logs and
 concatenated documents, whose blank lines and headings separate dialogues or documents)."""
 
-_BLANK = re.compile(r"(?:\r\n|\r|\n)[ \t]*(?:\r\n|\r|\n)")  # a blank line: two line breaks, spaces between
+_BLANK = re.compile(r"(?:\r\n|\r(?!\n)|\n)[ \t]*(?:\r\n|\r|\n)")  # two line breaks ("\r\n" is one)
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
 EDGE = 400  # characters of the chunk itself looked at next to the junction
 

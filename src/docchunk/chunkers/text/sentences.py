@@ -58,7 +58,7 @@ _SLACK = 8  # a line counts as full when within width // _SLACK of the widest (p
 _LINE_END_MARK = re.compile(r"[,;:.!?…—–]['\"”’»)\]]*\Z")  # a line of verse often ends with punctuation
 _NON_SPACE = re.compile(r"\S")
 _BREAKS = re.compile(r"\r\n|\r|\n")
-_BLANK_LINE = re.compile(r"(?:\r\n|\r|\n)[^\S\r\n]*(?:\r\n|\r|\n|\Z)")  # a line break, then a blank line
+_BLANK_LINE = re.compile(r"(?:\r\n|\r(?!\n)|\n)[^\S\r\n]*(?:\r\n|\r|\n|\Z)")  # a line break, then a blank line
 _FIRST_WORD = re.compile(r"[ \t]*(\S*)")
 # the word before a period, read backwards from it: letters, digits and inner periods ("e.g", "U.S", "5.3")
 _WORD_BEFORE_REVERSED = re.compile(r"[^\W_]([^\W_]|[.'’-])*")
