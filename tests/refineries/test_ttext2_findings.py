@@ -49,3 +49,51 @@ def test_stops_are_the_same_with_crlf_as_with_lf(lines, size):
     lf_out = suffixes(chunks, stop_at="documents", context_size=200)
     crlf_out = suffixes(moved, stop_at="documents", context_size=200)
     assert [s.replace("\r\n", "\n") if s else s for s in crlf_out] == lf_out
+
+
+# F11: "#" lines inside raw HTML blocks (CommonMark types 1-5) were headings to the ATX rules
+HTML_BLOCKS = {
+    "comment": "<!--\n## Draft notes\nnot ready to publish\n-->",
+    "pre": "<pre>\n# make install\n# ldconfig\n</pre>",
+    "script": "<script type=\"text/x-config\">\n# retries = 3\n</script>",
+    "style": "<STYLE>\n# not a selector either\n</STYLE>",
+    "processing instruction": "<?php\n# echo 'hi';\n?>",
+}
+
+
+def _doc(block: str) -> str:
+    return f"# Setup\n\nFirst build the tool.\n\n{block}\n\nThen restart the daemon.\n\n## Checks\n\nRun the tests."
+
+
+@pytest.mark.parametrize("kind", HTML_BLOCKS)
+def test_heading_context_skips_hash_lines_inside_html_blocks(kind):
+    from docchunk import HeadingContextRefinery
+
+    text = _doc(HTML_BLOCKS[kind])
+    chunks = split_at(text, text.index("\n", text.index(HTML_BLOCKS[kind])) + 1, text.index("Then"), text.index("Run"))
+    out = HeadingContextRefinery(inplace=False)(chunks)
+    assert [c.context_prefix for c in out[1:]] == ["Setup\n", "Setup\n", "Setup\nChecks\n"]
+
+
+@pytest.mark.parametrize("kind", HTML_BLOCKS)
+@pytest.mark.parametrize("method", ["suffix", "prefix"])
+def test_heading_stop_ignores_hash_lines_inside_html_blocks(kind, method):
+    block = HTML_BLOCKS[kind]
+    text = _doc(block)
+    lines = block.split("\n")
+    cut = text.index(block) + len(lines[0]) + 1 + len(lines[1]) + 1  # after the "#" line: the block opened before
+    chunks = split_at(text, text.index(block) + len(lines[0]), cut)
+    out = OverlapRefinery(context_size=200, method=method, merge=False, inplace=False, stop_at=("heading",))(chunks)
+    if method == "suffix":
+        assert out[0].context_suffix == text[chunks[1].start_index : chunks[2].start_index]  # runs over the "#" line
+        assert out[1].context_suffix == text[cut : text.index("## Checks")]  # a real heading still stops it
+    else:
+        assert out[2].context_prefix == chunks[1].text
+
+
+def test_a_one_line_comment_ends_before_the_heading_under_it():
+    from docchunk import HeadingContextRefinery
+
+    text = "<!-- generated file -->\n# Title\nBody text here."
+    out = HeadingContextRefinery(inplace=False)(split_at(text, text.index("Body")))
+    assert out[1].context_prefix == "Title\n"

@@ -10,11 +10,12 @@ import re
 from itertools import pairwise
 
 from docchunk.errors import ConfigError
-from docchunk.markup.fences import fence_lines, fenced_blocks, in_blocks
+from docchunk.markup.fences import in_blocks
+from docchunk.markup.html_blocks import opaque_blocks, open_block_line
 from docchunk.markup.setext import setext_headings
 from docchunk.refineries.headings import _MARKDOWN, _MEDIAWIKI
 
-__all__ = ["EDGE", "STOPS", "STOP_PRESETS", "check_stops", "edge_start", "open_fence_after", "stop_context"]
+__all__ = ["EDGE", "STOPS", "STOP_PRESETS", "check_stops", "edge_start", "open_block_after", "stop_context"]
 
 STOPS = ("blank_line", "heading", "table")
 """The boundaries context can stop at."""
@@ -46,19 +47,14 @@ def check_stops(stop_at: object) -> tuple[str, ...]:
     return tuple(s for s in STOPS if s in stop_at)
 
 
-def open_fence_after(lead: str, text: str) -> str:
-    """The opening fence line still open at the end of ``text`` ("" when none).
+def open_block_after(lead: str, text: str) -> str:
+    """The first line of the fenced code or HTML block still open at the end of ``text`` ("" when none).
 
     Args:
-        lead: The opening fence line open at the start of ``text`` ("" when none).
+        lead: The first line of the block open at the start of ``text`` ("" when none).
         text: Markdown.
     """
-    joined = lead + "\n" + text if lead else text
-    lines = fence_lines(joined)
-    if not lines or not lines[-1][2]:
-        return ""
-    start, end, _ = lines[-1]
-    return joined[start:end]
+    return open_block_line(lead + "\n" + text if lead else text)
 
 
 def stop_context(near: str, context: str, suffix: bool, stops: tuple[str, ...], lead: str = "") -> str:
@@ -70,10 +66,10 @@ def stop_context(near: str, context: str, suffix: bool, stops: tuple[str, ...], 
             end of the previous one.
         suffix: Whether the context follows ``near`` (else it precedes it).
         stops: Names from :data:`STOPS`.
-        lead: The opening fence line (:func:`open_fence_after`) open where the two
-            texts begin, at ``near[edge_start(near):]`` (``suffix``; about the last 400
-            characters, from a line start) or ``context``: lines inside a fenced code
-            block are no headings or table rows.
+        lead: The first line of the fenced code or HTML block (:func:`open_block_after`)
+            open where the two texts begin, at ``near[edge_start(near):]`` (``suffix``;
+            about the last 400 characters, from a line start) or ``context``: lines inside
+            fenced code or an HTML block are no headings or table rows.
 
     Returns:
         The part of ``context`` next to ``near`` before any boundary: a blank line (also one
@@ -118,7 +114,8 @@ def _boundaries(text: str, stops: tuple[str, ...], lead: str = "") -> list[int]:
 
     The start and end of each blank line (the text between them belongs to neither side),
     the start of each heading line (ATX, Setext or MediaWiki), and the start of each line
-    where table rows begin or end; lines inside fenced code (``lead``: the fence open at
+    where table rows begin or end; lines inside fenced code or HTML blocks of types 1-5
+    (:func:`~docchunk.markup.html_blocks.opaque_blocks`; ``lead``: the block open at
     the start of ``text``) are neither headings nor rows.
     """
     cuts: list[int] = []
@@ -128,7 +125,7 @@ def _boundaries(text: str, stops: tuple[str, ...], lead: str = "") -> list[int]:
     lines = [(m.start(), m.end()) for m in _LINE.finditer(text) if m.end() > m.start()]
     if "heading" in stops or "table" in stops:
         shift = len(lead) + 1 if lead else 0
-        blocks = [(a - shift, b - shift) for a, b in fenced_blocks(lead + "\n" + text if lead else text)]
+        blocks = [(a - shift, b - shift) for a, b in opaque_blocks(lead + "\n" + text if lead else text)]
         lines = [(s, e) for s, e in lines if not in_blocks(blocks, s)]
     if "heading" in stops:
         for s, e in lines:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 from docchunk.errors import ConfigError, ConfigTypeError
 from docchunk.refineries.base import C, Refinery
-from docchunk.refineries.boundaries import check_stops, edge_start, open_fence_after, stop_context
+from docchunk.refineries.boundaries import check_stops, edge_start, open_block_after, stop_context
 from docchunk.refineries.rules import RecursiveRules, split_units
 from docchunk.tokenizers import Tokenizer, TokenizerSpec, get_tokenizer
 from docchunk.types import Chunk
@@ -168,7 +168,7 @@ class OverlapRefinery(Refinery):
             pairs = [(i, i + 1) for i in range(len(out) - 1)]
         else:
             pairs = [(i, i - 1) for i in range(1, len(out))]
-        leads = _fence_leads(bodies, [_body_span(c) for c in out]) if {"heading", "table"} & set(self.stop_at) else None
+        leads = _block_leads(bodies, [_body_span(c) for c in out]) if {"heading", "table"} & set(self.stop_at) else None
         for target, neighbour in pairs:
             context = self._context(bodies[neighbour], size)
             if self.stop_at:
@@ -356,11 +356,11 @@ def _body_span(chunk: Any) -> tuple[int, int] | None:
     return (chunk.start_index, chunk.end_index) if isinstance(chunk, Chunk) else None
 
 
-def _fence_leads(bodies: list[str], spans: list[tuple[int, int] | None]) -> list[str]:
-    """The opening fence line open at the start of each chunk's text, the chunks read in order.
+def _block_leads(bodies: list[str], spans: list[tuple[int, int] | None]) -> list[str]:
+    """The first line of the fenced code or HTML block open at the start of each chunk's text, in order.
 
     A chunk that starts inside the one before (overlapping chunks, ``spans`` their offsets)
-    gets the fence open at its start, read from the one before up to there, not after it
+    gets the block open at its start, read from the one before up to there, not after it
     (an overlap repeats a fence line, which would close the block again).
     """
     leads: list[str] = []
@@ -368,21 +368,21 @@ def _fence_leads(bodies: list[str], spans: list[tuple[int, int] | None]) -> list
     for k, body in enumerate(bodies):
         before, here = (spans[k - 1], spans[k]) if k else (None, None)
         if before is not None and here is not None and before[0] <= here[0] < before[1]:
-            lead = open_fence_after(leads[-1], bodies[k - 1][: here[0] - before[0]])
+            lead = open_block_after(leads[-1], bodies[k - 1][: here[0] - before[0]])
         leads.append(lead)
-        lead = open_fence_after(lead, body)
+        lead = open_block_after(lead, body)
     return leads
 
 
 def _lead(leads: list[str] | None, bodies: list[str], target: int, neighbour: int, context: str, method: str) -> str:
-    """The fence open where :func:`stop_context`'s window begins: ``near[edge_start(near):]`` or the context."""
+    """The block open where :func:`stop_context`'s window begins: ``near[edge_start(near):]`` or the context."""
     if leads is None:
         return ""
     if method == "suffix":
         body = bodies[target]
-        return open_fence_after(leads[target], body[: edge_start(body)])
+        return open_block_after(leads[target], body[: edge_start(body)])
     body = bodies[neighbour]
-    return open_fence_after(leads[neighbour], body[: len(body) - len(context)])
+    return open_block_after(leads[neighbour], body[: len(body) - len(context)])
 
 
 def _body_text(chunk: Any) -> str:
