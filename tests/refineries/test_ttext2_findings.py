@@ -97,3 +97,45 @@ def test_a_one_line_comment_ends_before_the_heading_under_it():
     text = "<!-- generated file -->\n# Title\nBody text here."
     out = HeadingContextRefinery(inplace=False)(split_at(text, text.index("Body")))
     assert out[1].context_prefix == "Title\n"
+
+
+# F7: the table stop fired at any line holding "|"; a table is two or more consecutive such lines
+SHELL_CHAT = ("Kim: how many workers are up\nRaj: run ps aux | grep worker | wc -l\nKim: says four\n"
+              "Raj: then tail -f log.txt | less and watch")  # fmt: skip
+
+
+@pytest.mark.parametrize("method", ["suffix", "prefix"])
+def test_a_single_line_with_a_pipe_is_no_table_to_the_table_stop(method):
+    cuts = [SHELL_CHAT.index(w) for w in ("Raj: run", "grep worker", "Kim: says", "Raj: then", "less")]
+    chunks = split_at(SHELL_CHAT, *cuts)
+    out = OverlapRefinery(context_size=300, method=method, merge=False, inplace=False, stop_at=("table",))(chunks)
+    got = [c.context_suffix if method == "suffix" else c.context_prefix for c in out]
+    neighbours = [c.text for c in chunks[1:]] + [None] if method == "suffix" else [None] + [c.text for c in chunks[:-1]]
+    assert got == neighbours  # one dialogue, no table: every junction gets the whole neighbour
+
+
+STOCK = "Stock on hand:\nitem | count\nbolts | 40\nnuts | 12\nThat is all for now."
+
+
+def test_the_table_stop_sees_a_table_whose_second_row_is_beyond_the_context():
+    chunks = split_at(STOCK, STOCK.index("item"), STOCK.index("That"))
+    out = suffixes(chunks, stop_at=("table",), context_size=3, tokenizer="word")
+    assert out[0] is None  # "item | count" opens a table, though its next row is not in the context
+    prefix = OverlapRefinery(context_size=3, method="prefix", tokenizer="word", merge=False, inplace=False,
+                             stop_at=("table",))(chunks)  # fmt: skip
+    assert prefix[2].context_prefix is None  # "nuts | 12\n" ends one
+
+
+def test_the_table_stop_and_table_header_refinery_read_the_same_tables():
+    from docchunk import TableHeaderRefinery
+
+    text = f"{SHELL_CHAT}\n\n{STOCK}"
+    chunks = RecursiveChunker(chunk_size=4, tokenizer="word")(text)
+    headed = TableHeaderRefinery(inplace=False)(chunks)
+    stopped = OverlapRefinery(context_size=1, method="prefix", tokenizer="word", merge=False, inplace=False,
+                              stop_at=("table",))(chunks)  # fmt: skip
+    in_table = [bool(c.context_prefix) for c in headed]
+    assert any(in_table)
+    for k, (chunk, table) in enumerate(zip(chunks, in_table, strict=True)):
+        if k and "|" in chunk.text and not table:  # a pipe outside any table never stops the context
+            assert stopped[k].context_prefix

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 from docchunk.errors import ConfigError, ConfigTypeError
 from docchunk.refineries.base import C, Refinery
-from docchunk.refineries.boundaries import check_stops, edge_start, open_block_after, stop_context
+from docchunk.refineries.boundaries import EDGE, check_stops, edge_start, open_block_after, stop_context
 from docchunk.refineries.rules import RecursiveRules, split_units
 from docchunk.tokenizers import Tokenizer, TokenizerSpec, get_tokenizer
 from docchunk.types import Chunk
@@ -172,8 +172,10 @@ class OverlapRefinery(Refinery):
         for target, neighbour in pairs:
             context = self._context(bodies[neighbour], size)
             if self.stop_at:
+                outer = _outer(bodies[neighbour], context, self.method) if "table" in self.stop_at else ""
                 context = stop_context(bodies[target], context, self.method == "suffix", self.stop_at,
-                                       _lead(leads, bodies, target, neighbour, context, self.method))  # fmt: skip
+                                       _lead(leads, bodies, target, neighbour, len(context) + len(outer), self.method),
+                                       outer)  # fmt: skip
             if not text_chunks:
                 self._apply_doc(out[target], bodies[target], context)
             elif context:
@@ -374,15 +376,27 @@ def _block_leads(bodies: list[str], spans: list[tuple[int, int] | None]) -> list
     return leads
 
 
-def _lead(leads: list[str] | None, bodies: list[str], target: int, neighbour: int, context: str, method: str) -> str:
-    """The block open where :func:`stop_context`'s window begins: ``near[edge_start(near):]`` or the context."""
+def _outer(body: str, context: str, method: str) -> str:
+    """Up to :data:`EDGE` characters of the neighbour ``body`` beyond ``context`` (before it from a line start)."""
+    if method == "suffix":
+        return body[len(context) : len(context) + EDGE]
+    before = body[: len(body) - len(context)]
+    return before[edge_start(before) :]
+
+
+def _lead(leads: list[str] | None, bodies: list[str], target: int, neighbour: int, taken: int, method: str) -> str:
+    """The block open where :func:`stop_context`'s window begins.
+
+    That is at ``near[edge_start(near):]`` (suffix), or ``taken`` characters from the end
+    of the neighbour (prefix: the context and the text read before it).
+    """
     if leads is None:
         return ""
     if method == "suffix":
         body = bodies[target]
         return open_block_after(leads[target], body[: edge_start(body)])
     body = bodies[neighbour]
-    return open_block_after(leads[neighbour], body[: len(body) - len(context)])
+    return open_block_after(leads[neighbour], body[: len(body) - taken])
 
 
 def _body_text(chunk: Any) -> str:
