@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from docchunk import RecursiveChunker
+from docchunk import OverlapRefinery, RecursiveChunker, TokenChunker
+from docchunk.chunkers.text.separators import DEFAULT_SEPARATORS, describe_separators
+from docchunk.errors import ConfigError, ConfigTypeError
 from docchunk.chunkers.text.sentences import sentence_spans
 
 
@@ -39,3 +41,36 @@ def test_markdown_preset_keeps_an_html_block_that_fits_whole(block, tokenizer, c
     assert any(block in c.text for c in chunks), [c.text for c in chunks]
     assert "".join(c.text for c in chunks) == text
     assert any(c.text.lstrip().startswith("# Use") for c in chunks)  # the real heading after it still cuts
+
+
+# F5: wrong-typed separators and unknown keywords were ConfigErrors only (no TypeError); the empty-list message
+# named LangChain's list as the default
+@pytest.mark.parametrize("separators", ["\n\n", ["\n", b" "], ("\n\n", 0), [["\n"]]])
+def test_wrong_typed_separators_are_a_type_error_naming_the_value(separators):
+    with pytest.raises(ConfigTypeError, match="separators must be a list of str") as info:
+        RecursiveChunker(chunk_size=20, separators=separators)
+    assert isinstance(info.value, TypeError) and isinstance(info.value, ValueError)
+    assert repr(separators)[1:-1] in str(info.value)  # the value, as a list or a tuple
+
+
+def test_the_empty_separator_list_message_names_the_real_default():
+    with pytest.raises(ConfigError) as info:
+        RecursiveChunker(chunk_size=20, separators=[])
+    message = str(info.value)
+    assert describe_separators(DEFAULT_SEPARATORS) in message and "SENTENCE" in message
+    assert not isinstance(info.value, TypeError)  # the type is right, the value is not
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: RecursiveChunker(chunk_size=20, overlap_mode=None),
+        lambda: TokenChunker(chunk_size=20, strip=True),
+        lambda: OverlapRefinery(window=3),
+        lambda: RecursiveChunker(20, 0, None, "start", None, "character", "extra"),
+    ],
+)
+def test_an_unknown_keyword_or_extra_argument_is_a_type_error_as_in_python(make):
+    with pytest.raises(ConfigTypeError, match="Accepted|accepted") as info:
+        make()
+    assert isinstance(info.value, TypeError) and isinstance(info.value, ConfigError)

@@ -18,7 +18,7 @@ from docchunk.errors import ConfigError
 
 __all__ = [
     "DEFAULT_SEPARATORS", "FENCED_CODE", "LANGCHAIN_SEPARATORS", "LANGUAGES", "LINE", "RULES", "SENTENCE",
-    "SETEXT_HEADING", "separators_for",
+    "SETEXT_HEADING", "describe_separators", "separators_for",
 ]  # fmt: skip
 
 SENTENCE = "\x00sentence"
@@ -135,3 +135,16 @@ def separators_for(language: str) -> list[str]:
     if key not in _PRESETS:
         raise ConfigError(f"unknown language {language!r}; known languages: {', '.join(LANGUAGES)}")
     return [*_PRESETS[key], *(DEFAULT_SEPARATORS if key in _PROSE else LANGCHAIN_SEPARATORS)]
+
+
+_RULE_NAMES = {SENTENCE: "SENTENCE", SETEXT_HEADING: "SETEXT_HEADING", FENCED_CODE: "FENCED_CODE", LINE: "LINE"}
+
+
+def describe_separators(separators: list[str]) -> str:
+    r"""A separator list as a user reads it: literal strings quoted, named rules by name.
+
+    Example:
+        >>> describe_separators(["\n\n", LINE, " ", ""])
+        "['\\n\\n', LINE, ' ', '']"
+    """
+    return "[" + ", ".join(_RULE_NAMES.get(s, repr(s)) for s in separators) + "]"
