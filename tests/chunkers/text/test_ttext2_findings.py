@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from docchunk import OverlapRefinery, RecursiveChunker, TokenChunker
+from docchunk.chunkers.text.sentences import sentence_spans
 from docchunk.chunkers.text.separators import DEFAULT_SEPARATORS, describe_separators
 from docchunk.errors import ConfigError, ConfigTypeError
-from docchunk.chunkers.text.sentences import sentence_spans
 
 
 # F1: the paragraph reader's blank line also took a single CRLF for two line breaks
@@ -71,6 +71,6 @@ def test_the_empty_separator_list_message_names_the_real_default():
     ],
 )
 def test_an_unknown_keyword_or_extra_argument_is_a_type_error_as_in_python(make):
-    with pytest.raises(ConfigTypeError, match="Accepted|accepted") as info:
+    with pytest.raises(ConfigTypeError, match=r"[Aa]ccepted") as info:
         make()
     assert isinstance(info.value, TypeError) and isinstance(info.value, ConfigError)

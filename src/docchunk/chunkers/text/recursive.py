@@ -24,8 +24,12 @@ from docchunk.chunkers.text.fence_edges import no_fence_first
 from docchunk.chunkers.text.recursive_pack import pack
 from docchunk.chunkers.text.recursive_split import Call, split
 from docchunk.chunkers.text.separators import (
-    DEFAULT_SEPARATORS, FENCED_CODE, SETEXT_HEADING, describe_separators, separators_for,
-)  # fmt: skip
+    DEFAULT_SEPARATORS,
+    FENCED_CODE,
+    SETEXT_HEADING,
+    describe_separators,
+    separators_for,
+)
 from docchunk.errors import ConfigError, ConfigTypeError
 from docchunk.markup.fences import keep_fences_closed
 from docchunk.tokenizers import Sizer, TokenizerSpec
@@ -109,10 +113,11 @@ class RecursiveChunker(TextChunker):
         if separators is not None:
             if not isinstance(separators, (list, tuple)) or not all(isinstance(s, str) for s in separators):
                 raise ConfigTypeError(f"separators must be a list of str, got {separators!r} "
-                                      f"({type(separators).__name__}); e.g. separators=[\"\\n\\n\", \" \", \"\"]")  # fmt: skip
+                                      f"({type(separators).__name__}); e.g. separators=['\\n\\n', ' ', '']")  # fmt: skip
             if not separators:
                 raise ConfigError(f"separators must not be empty, got {separators!r}; pass None for the default "
-                                  f"{describe_separators(DEFAULT_SEPARATORS)} (DEFAULT_SEPARATORS in docchunk.chunkers.text.separators)")  # fmt: skip
+                                  f"{describe_separators(DEFAULT_SEPARATORS)} (DEFAULT_SEPARATORS in "
+                                  "docchunk.chunkers.text.separators)")  # fmt: skip
             separators = list(separators)
         self.separators = separators_for(language) if language is not None else (separators or list(DEFAULT_SEPARATORS))
         self.keep_separator = keep_separator
