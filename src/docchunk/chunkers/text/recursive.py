@@ -113,7 +113,7 @@ class RecursiveChunker(TextChunker):
         if separators is not None:
             if not isinstance(separators, (list, tuple)) or not all(isinstance(s, str) for s in separators):
                 raise ConfigTypeError(f"separators must be a list of str, got {separators!r} "
-                                      f"({type(separators).__name__}); e.g. separators=['\\n\\n', ' ', '']")  # fmt: skip
+                                      f"({type(separators).__name__}); e.g. ['\\n\\n', ' ', '']")  # fmt: skip
             if not separators:
                 raise ConfigError(f"separators must not be empty, got {separators!r}; pass None for the default "
                                   f"{describe_separators(DEFAULT_SEPARATORS)} (DEFAULT_SEPARATORS in "
