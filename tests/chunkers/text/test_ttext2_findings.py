@@ -74,3 +74,23 @@ def test_an_unknown_keyword_or_extra_argument_is_a_type_error_as_in_python(make)
     with pytest.raises(ConfigTypeError, match=r"[Aa]ccepted") as info:
         make()
     assert isinstance(info.value, TypeError) and isinstance(info.value, ConfigError)
+
+
+# F6: the markdown preset knew only "\n\n***\n\n", "\n\n---\n\n", "\n\n___\n\n": other thematic breaks were glued
+# to the end of the section before them
+@pytest.mark.parametrize("rule", ["***", "*****", "* * *", "___", "_ _ _ _", "- - -", "----------", "  ***"])
+@pytest.mark.parametrize("gap", ["\n", "\n\n", "\r\n\r\n"])
+def test_markdown_preset_cuts_before_any_thematic_break(rule, gap):
+    before, after = "The first part ends here.", "The second part begins now."
+    text = f"{before}{gap}{rule}{gap}{after}"
+    if rule.strip()[0] == "-" and gap == "\n":
+        return  # "---" right under a paragraph line underlines a Setext heading: not a break
+    chunks = RecursiveChunker(chunk_size=len(text) - 5, language="markdown")(text)
+    assert [c.text for c in chunks] == [before, text[len(before) :]]
+
+
+def test_a_setext_underline_and_a_break_inside_code_are_not_breaks():
+    text = "Title line\n---\nBody of the section here.\n```\n***\n```\nEnd."
+    chunks = RecursiveChunker(chunk_size=30, language="markdown")(text)
+    assert all(not c.text.lstrip().startswith("***") for c in chunks)
+    assert "Title line\n---" in "".join(c.text for c in chunks[:1])

@@ -22,6 +22,7 @@ from docchunk.chunkers.text.recursive_levels import (
     Scan,
     break_pieces,
     fence_hits,
+    line_hits,
     literal_hits,
     piece_bounds,
     pieces_of,
@@ -40,7 +41,16 @@ from docchunk.chunkers.text.sentences import (
     sentence_cut_after,
     sentence_cut_before,
 )  # fmt: skip
-from docchunk.chunkers.text.separators import FENCED_CODE, LANGCHAIN_SEPARATORS, LINE, RULES, SENTENCE, SETEXT_HEADING
+from docchunk.chunkers.text.separators import (
+    FENCED_CODE,
+    LANGCHAIN_SEPARATORS,
+    LINE,
+    RULES,
+    SENTENCE,
+    SETEXT_HEADING,
+    THEMATIC_BREAK,
+)  # fmt: skip
+from docchunk.markup.breaks import thematic_breaks
 from docchunk.markup.fences import fenced_blocks, in_blocks
 from docchunk.markup.html_blocks import opaque_interiors
 from docchunk.markup.setext import SetextHeading, setext_headings
@@ -88,6 +98,7 @@ class Call:
         opaque = [i for i, sep in enumerate(seps) if sep not in LANGCHAIN_SEPARATORS] if self.interiors else []
         self.special = sorted({i for i, sep in enumerate(seps) if sep in RULES} | set(opaque))
         self.setext: list[SetextHeading] | None = None
+        self.breaks_at: list[int] | None = None  # thematic break lines (THEMATIC_BREAK)
         self.blocks: list[tuple[int, int]] | None = None  # fenced code blocks (FENCED_CODE)
         self.wraps: LineWraps | None = None  # the hard wraps of the text's paragraphs (LINE)
         # character mode, separators kept at the start of pieces: groups by search (group_by_search)
@@ -201,6 +212,10 @@ class Call:
             if self.setext is None:
                 self.setext = setext_headings(text)
             return setext_hits(self.setext, text, lo, hi)
+        if sep == THEMATIC_BREAK:
+            if self.breaks_at is None:
+                self.breaks_at = thematic_breaks(text)
+            return line_hits(self.breaks_at, text, lo, hi, blank=True)
         hits = literal_hits(text, sep, lo, hi, self.breaks)
         kept = [h for h in hits if not in_blocks(self.interiors, h[0])]
         return None if len(kept) == len(hits) else kept
