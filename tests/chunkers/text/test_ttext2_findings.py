@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 from docchunk import OverlapRefinery, RecursiveChunker, TokenChunker
 from docchunk.chunkers.text.sentences import sentence_spans
 from docchunk.chunkers.text.separators import DEFAULT_SEPARATORS, describe_separators
 from docchunk.errors import ConfigError, ConfigTypeError
+from docchunk.markup.fences import closing_fences
 
 
 # F1: the paragraph reader's blank line also took a single CRLF for two line breaks
@@ -94,3 +97,35 @@ def test_a_setext_underline_and_a_break_inside_code_are_not_breaks():
     chunks = RecursiveChunker(chunk_size=30, language="markdown")(text)
     assert all(not c.text.lstrip().startswith("***") for c in chunks)
     assert "Title line\n---" in "".join(c.text for c in chunks[:1])
+
+
+# F4: at budgets of 1-6, a chunk still started with a closing fence (whitespace given to it after the fence phase)
+# or inside one (a fence longer than the budget was cut between its marks)
+FENCED = st.builds(
+    lambda before, fence, extra, body, nl, after: f"{before}{nl}{fence}\n{body}{nl}{fence}{extra}{nl}{after}",
+    st.sampled_from(["Run it:", "Text", "A"]),
+    st.sampled_from(["```", "~~~~~", "````"]),
+    st.sampled_from(["", "~~", "``"]),
+    st.sampled_from(["make", "", "\n\n", "x = 1\ny = 2"]),
+    st.sampled_from(["\n", "\r\n", "\n\n"]),
+    st.sampled_from(["Done.", "End", "ok"]),
+)
+
+
+@given(text=FENCED, size=st.integers(1, 8), keep=st.sampled_from(["start", "end", False]),
+       tok=st.sampled_from(["character", "cl100k", "minilm"]))  # fmt: skip
+def test_no_chunk_starts_at_or_inside_a_closing_fence_at_tiny_budgets(text, size, keep, tok, cl100k, minilm_dir):
+    fences = [(a, b) for a, b in closing_fences(text)]
+    assume(fences)
+    spec = {"character": "character", "cl100k": cl100k, "minilm": f"hf:{minilm_dir}"}[tok]
+    chunker = RecursiveChunker(chunk_size=size, language="markdown", tokenizer=spec, keep_separator=keep)
+    chunks = chunker(text)
+    for c in chunks:
+        assert text[c.start_index : c.end_index] == c.text and c.text.strip()
+        assert c.token_count == chunker.tokenizer.count_tokens(c.text)
+        assert c.token_count <= size or c.oversized
+    for a, b in fences:
+        marks = a + len(text[a:b]) - len(text[a:b].lstrip())
+        for c in chunks[1:]:
+            first = c.start_index + len(c.text) - len(c.text.lstrip())
+            assert not marks <= first < b, (text, [x.text for x in chunks])

@@ -152,6 +152,6 @@ class RecursiveChunker(TextChunker):
         chunks = make_chunks(text, pack(call, split(call)))
         if self._fences:
             chunks = keep_fences_closed(text, chunks, self.tokenizer, self.chunk_size)
-        chunks = no_fence_first(text, chunks, self.tokenizer, self.chunk_size)
-        return absorb_whitespace_chunks(text, chunks, self.tokenizer, self.chunk_size)
+        chunks = absorb_whitespace_chunks(text, chunks, self.tokenizer, self.chunk_size)
+        return no_fence_first(text, chunks, self.tokenizer, self.chunk_size)  # after: whitespace given to a fence
 
