@@ -17,7 +17,8 @@ With ``--half`` it measures, per mode (compat, the default mode's ``triplets`` a
 ``records`` table formats), issue 24's figure instead: rows *cut* among the rows
 whose cells plus column headers take at most half the budget (tokens of the
 cells' and headers' texts joined by spaces), a row counting as cut when its text,
-in the mode's own form, is whole in no chunk; plus the chunk count and the share
+in the mode's own form, is whole in no chunk (the rows of a layout table's rich
+cells, walked as content, are no records: :func:`content_rows`); plus the chunk count and the share
 of chunks under 64 tokens (of ``contextualize()``). Every document of the corpus
 is chunked (JSON files, searched recursively).
 
@@ -95,7 +96,8 @@ def entry_cuts(doc, chunks, chunker, compat: bool) -> tuple[int, int]:
         if compat:
             rows, captions = docling_rows(table, doc, serializer), None
         else:
-            rows = [r.text for r in table_rows(table, doc, serializer).rows if r.cells]
+            skip = content_rows(table, doc, serializer)
+            rows = [r.text for r in table_rows(table, doc, serializer).rows if r.cells and r.index not in skip]
             caption = serializer.serialize_captions(item=table).text.strip()
             captions = [caption] if caption else None
         lines = [c.text for c in holders]
@@ -105,6 +107,29 @@ def entry_cuts(doc, chunks, chunker, compat: bool) -> tuple[int, int]:
             fit += 1
             cut += not any(row in text for text in lines)
     return fit, cut
+
+
+def content_rows(table, doc, serializer) -> set[int]:
+    """The rows of ``table`` walked as document content, not written as rows: none but in a layout table.
+
+    The default mode walks a layout table's rich cells as the body is
+    (``chunkers/doc/layout_cells.py``): a cell's headings head what follows them, its
+    paragraphs are split and merged as text, and its chunks name the cell's items, not
+    the table. Such a row is no record to find whole; its text is checked as the body's
+    is (``user_docs``' lost texts). Its plain cells are rows of their own, each a
+    paragraph naming the table: checked as rows. (The tester's ``html_layout_table``,
+    round 2: its banner row, a captioned logo and the club's name, was counted as cut at
+    every budget, though written whole in the first chunk, which names the banner's items.)
+    """
+    from docling_core.types.doc import RichTableCell
+
+    from docchunk.chunkers.doc.layout_cells import by_rows, layout_cells
+
+    if not by_rows(serializer) or layout_cells(table, doc, serializer) is None:
+        return set()
+    rich = [c for c in table.data.table_cells if isinstance(c, RichTableCell)]
+    spans = [(c.start_row_offset_idx, c.end_row_offset_idx) for c in rich]
+    return {r for start, end in spans for r in range(start, max(end, start + 1))}
 
 
 def half_rows(doc, chunks, chunker, mode: str) -> tuple[int, int]:
@@ -136,7 +161,9 @@ def half_rows(doc, chunks, chunker, mode: str) -> tuple[int, int]:
             texts = docling_rows(table, doc, serializer)
             by_index = dict(zip(range(start, len(grid)), texts, strict=False))
         else:
-            by_index = {r.index: r.text for r in table_rows(table, doc, serializer, None, mode).rows if r.cells}
+            skip = content_rows(table, doc, serializer)
+            by_index = {r.index: r.text for r in table_rows(table, doc, serializer, None, mode).rows
+                        if r.cells and r.index not in skip}  # fmt: skip
         for index, text in by_index.items():
             own = " ".join(dict.fromkeys(c.text for c in grid[index] if c.text.strip()))
             if not own or tok.count_tokens(f"{headers} {own}") > chunker.max_tokens // 2:

@@ -25,7 +25,7 @@ from docling_core.types.doc import (
 
 import docchunk
 from docchunk.serialization.tables import read_table
-from tests.helpers import lost_texts, span_faults
+from tests.helpers import bench_script, lost_texts, span_faults
 from tests.test_bench_structure_kept import _bench
 
 BODY = "We advise owner-managed businesses on corporation tax, VAT and payroll, and we file returns on time."
@@ -121,3 +121,65 @@ def test_a_picture_caption_in_a_layout_cell_is_written_once(page, tokenizer, max
     footer = next(c for c in chunks if FOOTER in c.text)  # the plain cell, as a paragraph naming its table
     assert footer.text.endswith(FOOTER) and page.tables[0] in footer.meta.doc_items
     assert sum(x.count(FOOTER) for x in contexts) == 1
+
+
+NAV = ["Home", "Fixtures", "Results", "Juniors", "Links", "Contact us"]
+MEETS = "Our club meets every Wednesday evening at the community centre. New members are always welcome."
+
+
+def club_page() -> DoclingDocument:
+    """The tester's ``html_layout_table`` (round 2): a 3x2 layout table of rich cells.
+
+    A banner row (one cell over both columns: the club's logo, captioned, and its name),
+    then navigation | content (a title and two sections), then a plain footer row.
+    """
+    doc = DoclingDocument(name="club")
+    footer = TableCell(text=FOOTER, start_row_offset_idx=2, end_row_offset_idx=3, start_col_offset_idx=0,
+                       end_col_offset_idx=2, col_span=2)  # fmt: skip
+    table = doc.add_table(data=TableData(num_rows=3, num_cols=2, table_cells=[footer]))
+    banner = doc.add_group(label=GroupLabel.UNSPECIFIED, name="banner", parent=table)
+    picture = doc.add_picture(parent=banner)
+    doc.add_text(DocItemLabel.TEXT, f"{CAPTION} - since 1952", parent=banner)
+    caption = doc.add_text(DocItemLabel.CAPTION, CAPTION)  # in the body, as docling's HTML converter puts it
+    picture.captions.append(caption.get_ref())
+    cells = [RichTableCell(text=f"{CAPTION} - since 1952", ref=banner.get_ref(), start_row_offset_idx=0,
+                           end_row_offset_idx=1, start_col_offset_idx=0, end_col_offset_idx=2, col_span=2)]  # fmt: skip
+    nav = doc.add_group(label=GroupLabel.UNSPECIFIED, name="nav", parent=table)
+    links = doc.add_inline_group(parent=nav)
+    for text in NAV:
+        doc.add_text(DocItemLabel.TEXT, text, parent=links)
+    content = doc.add_group(label=GroupLabel.UNSPECIFIED, name="content", parent=table)
+    doc.add_title("Welcome", parent=content)
+    for k in (1, 2):
+        doc.add_heading(f"Section {k}", level=1, parent=content)
+        doc.add_text(DocItemLabel.TEXT, f"{MEETS} {MEETS}", parent=content)
+    for col, group, text in ((0, nav, "\n".join(NAV)), (1, content, f"WelcomeSection 1 {MEETS}")):
+        cells.append(RichTableCell(text=text, ref=group.get_ref(), start_row_offset_idx=1, end_row_offset_idx=2,
+                                   start_col_offset_idx=col, end_col_offset_idx=col + 1))  # fmt: skip
+    for cell in cells:
+        doc.add_table_cell(table, cell)
+    return doc
+
+
+@pytest.mark.parametrize(("tokenizer", "max_tokens"), CONFIGS)
+def test_the_bench_reads_a_layout_table_of_rich_cells_as_content(tokenizer, max_tokens, minilm_dir, cl100k):
+    """``bench/table_quality.py`` counted the banner row of ``html_layout_table`` as cut at every budget.
+
+    It read every row of a table as a record to find whole in the chunks that name the
+    table. A layout table's rich cells are walked as content: the banner is whole in a
+    chunk that names its items, not the table, and a row of navigation and content has
+    its headings in paths. Such rows are no records: the bench now measures only the
+    plain cells' rows of such a table (the footer, a paragraph naming the table).
+    """
+    doc = club_page()
+    assert read_table(doc.tables[0], doc).kind == "layout"  # the case of the finding
+    tok = docchunk.get_tokenizer(f"hf:{minilm_dir}" if tokenizer == "minilm" else cl100k)
+    chunker = docchunk.HybridChunker(tokenizer=tok, max_tokens=max_tokens)
+    chunks = list(chunker.chunk(doc))
+    holder = next(c for c in chunks if f"{CAPTION}\n{CAPTION} - since 1952" in c.text)  # the banner, whole
+    assert doc.tables[0] not in holder.meta.doc_items
+    assert not lost_texts(doc, chunks)
+    with bench_script("table_quality") as bench:
+        assert bench.half_rows(doc, chunks, chunker, "records") == (1, 0)  # the footer, whole
+        assert bench.entry_cuts(doc, chunks, chunker, compat=False) == (1, 0)
+

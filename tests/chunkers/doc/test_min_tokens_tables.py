@@ -39,12 +39,12 @@ def test_a_long_cell_is_cut_into_fragments_of_even_size():
     fragments are as many as before, of even size.
     """
     tok = docchunk.get_tokenizer()
-    doc, table = make_table([["Clause", "Text"], ["Clause 0", long_value(9)]])
+    doc, table = make_table([["Term", "Text"], ["Clause 0", long_value(9)]])  # a label that does not hold its header
     for available, greedy in ((100, 2), (60, 3)):
         pieces = table_pieces(table_rows(table, doc), available, Sizer(tok))
         sizes = [p.tokens for p in pieces]
         assert len(pieces) == greedy, sizes
-        assert all(p.text.startswith("Clause 0 (Clause): Text = ") for p in pieces)
+        assert all(p.text.startswith("Clause 0 (Term): Text = ") for p in pieces)
         assert max(sizes) <= available and max(sizes) - min(sizes) <= 12, sizes  # one sentence is about 17 tokens
 
 
@@ -55,14 +55,19 @@ def notes_table(
     after: str | None = None,
     label: str = "Line 0 of note 2 / Line {} of note 2 (in EUR thousand)",
 ):
-    """A section with an optional paragraph, a lead-in, a table of ``rows`` amounts and a trailing note."""
+    """A section with an optional paragraph, a lead-in, a table of ``rows`` amounts and a trailing note.
+
+    The label column's header, ``Entry``, is not a word of the labels: every record names it
+    (``Line 0 of note 2 / Line 1 of note 2 (in EUR thousand) (Entry): ...``), the record
+    sizes the tests below were built on.
+    """
     doc = DoclingDocument(name="notes")
     doc.add_heading("Annual report: notes to the accounts", level=1)
     doc.add_heading("Note 2: Provisions", level=2)
     for text in (before, lead):
         if text:
             doc.add_text(DocItemLabel.TEXT, text)
-    grid = [["Line", "2026", "2025"]]
+    grid = [["Entry", "2026", "2025"]]
     grid += [[label.format(k), f"{(k * 2749) % 9000:,}", f"({(k * 1571) % 9000:,})"]
              for k in range(1, rows + 1)]  # fmt: skip
     make_table(grid, doc=doc)

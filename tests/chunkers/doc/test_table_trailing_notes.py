@@ -79,14 +79,14 @@ def test_the_caption_stands_directly_before_its_rows_after_the_lead_in(tokenizer
     doc.add_heading("Financial statements", level=1)
     lead = "The following table presents revenue:"
     doc.add_text(DocItemLabel.TEXT, lead)
-    grid = [["Segment", "2026"], *[[f"Segment {k}", str(k * 11)] for k in range(4)]]
+    grid = [["Division", "2026"], *[[f"Segment {k}", str(k * 11)] for k in range(4)]]  # labels without their header
     doc, _ = make_table(grid, doc=doc, caption="Table 1. Revenue by segment")
     tok = docchunk.get_tokenizer(f"hf:{minilm_dir}" if tokenizer == "minilm" else cl100k)
     chunker = docchunk.HybridChunker(tokenizer=tok, max_tokens=max_tokens)
     chunks = list(chunker.chunk(doc))
     lines = chunker.contextualize(chunks[0]).split("\n")
-    assert lines == ["Financial statements", lead, "Table 1. Revenue by segment", "Segment 0 (Segment): 2026 = 0",
-                     *[f"Segment {k} (Segment): 2026 = {k * 11}" for k in range(1, 4)]], lines  # fmt: skip
+    assert lines == ["Financial statements", lead, "Table 1. Revenue by segment", "Segment 0 (Division): 2026 = 0",
+                     *[f"Segment {k} (Division): 2026 = {k * 11}" for k in range(1, 4)]], lines  # fmt: skip
     assert all(c.meta.token_count <= max_tokens for c in chunks)
 
 

@@ -200,8 +200,8 @@ def _context_dropped_cases():
         [f"Receivable {k}", f"${k}", f"${k + 7}"] for k in range(30)
     ]
     notes = make_table(notes_grid, header_rows=2)[0]
-    caption = make_table(
-        [["Region", "Units"]] + [[f"Region {k}", str(k)] for k in range(30)],
+    caption = make_table(  # labels without their header: ``Region 0 (Area): Units = 0``, rows too large beside it
+        [["Area", "Units"]] + [[f"Region {k}", str(k)] for k in range(30)],
         caption="Table 1: " + " ".join(f"cap{k}" for k in range(30)),
     )[0]
     wide = [[f"Column header number {j}" for j in range(8)]] + [[str(k * j) for j in range(8)] for k in range(30)]

@@ -8,8 +8,10 @@ Each test rebuilds a document of the new-documents tester's set (finding 17) tha
 from __future__ import annotations
 
 import random
+from typing import Any
 
-from docling_core.types.doc import DoclingDocument, ListItem
+import pytest
+from docling_core.types.doc import DocItemLabel, DoclingDocument, ListItem
 
 import docchunk
 from tests.helpers import lost_texts
@@ -22,9 +24,9 @@ def _sentence(rng: random.Random, n: int) -> str:
     return " ".join(rng.choice(WORDS) for _ in range(n)).capitalize() + "."
 
 
-def _ratio(doc: DoclingDocument, max_tokens: int) -> tuple[float, list]:
-    default = docchunk.HybridChunker(max_tokens=max_tokens)
-    compat = docchunk.HybridChunker(max_tokens=max_tokens, docling_compat=True)
+def _ratio(doc: DoclingDocument, max_tokens: int, tokenizer: Any = None) -> tuple[float, list]:
+    default = docchunk.HybridChunker(tokenizer=tokenizer, max_tokens=max_tokens)
+    compat = docchunk.HybridChunker(tokenizer=tokenizer, max_tokens=max_tokens, docling_compat=True)
     ours, theirs = list(default.chunk(doc)), list(compat.chunk(doc))
     lost = sum(default.token_counter.count_tokens(t) for t in lost_texts(doc, theirs))
     assert not lost_texts(doc, ours)
@@ -93,4 +95,55 @@ def test_deep_heading_path_is_written_once_and_the_paragraph_stays_whole():
     assert ratio <= CEILING, ratio
     paragraph = next(t.text for t in doc.texts if t.text.startswith("Gamma report"))
     holder = next(c for c in chunks if paragraph in c.text)
-    assert holder.meta.headings == [next(t.text for t in doc.texts if t.text.startswith("Heading level 6"))]
+    own = next(t.text for t in doc.texts if t.text.startswith("Heading level 6"))
+    assert docchunk.HybridChunker(max_tokens=64).contextualize(holder).count(own) == 1
+
+
+SENTENCE_HEADINGS = [
+    "Heading level 1 Delivery warranty region tax service invoice.",
+    "Heading level 2 Growth quarter market alpha audit beta.",
+    "Heading level 3 Audit warranty product delta service customer.",
+    "Heading level 4 Product audit invoice service report invoice.",
+    "Heading level 5 Control control control delta annual customer.",
+    "Heading level 6 Invoice gamma audit alpha invoice control.",
+]
+PARAGRAPH = (
+    "Gamma report control warranty shipment customer customer gamma quarter gamma market tax. Report warranty period "
+    "market growth region report warranty delta service period supplier. Audit audit shipment alpha revenue alpha "
+    "audit product control shipment invoice tax."
+)
+
+
+def sentence_headings_over_one_paragraph() -> DoclingDocument:
+    """``html_deep_headings`` built through docling-core's API: a title and five heading levels that
+    read as sentences (content headings, written as text), over one 44-token paragraph."""
+    doc = DoclingDocument(name="deep")
+    doc.add_title(SENTENCE_HEADINGS[0])
+    for level, text in enumerate(SENTENCE_HEADINGS[1:], start=1):
+        doc.add_heading(text, level=level)
+    doc.add_text(label=DocItemLabel.TEXT, text=PARAGRAPH)
+    return doc
+
+
+@pytest.mark.parametrize(("tokenizer", "max_tokens"), [("minilm", 64), ("minilm", 256), ("cl100k", 128)])
+def test_sentence_headings_are_written_once_as_text_or_as_path(tokenizer, max_tokens, minilm_dir, cl100k):
+    """Headings that read as sentences were written as text and again as the paragraph's path.
+
+    cl100k 128 (1.44 times compat): the headings' piece (levels 2-6 as text, the title emitted
+    apart) and the paragraph (levels 2-6 as its path) were not merged, sized as if the merged
+    chunk wrote the path too; it writes each heading once. MiniLM 64 (1.22): the paragraph kept
+    level 6 in its path, the headings' piece levels 5-6 in its text. Each heading is now in one
+    chunk's ``contextualize()`` once, and the paragraph's chunk holds the innermost heading.
+    """
+    tok = docchunk.get_tokenizer(f"hf:{minilm_dir}" if tokenizer == "minilm" else cl100k)
+    doc = sentence_headings_over_one_paragraph()
+    ratio, chunks = _ratio(doc, max_tokens, tok)
+    assert ratio <= CEILING, ratio
+    texts = [docchunk.HybridChunker(tokenizer=tok, max_tokens=max_tokens).contextualize(c) for c in chunks]
+    for heading in SENTENCE_HEADINGS:
+        assert sum(t.count(heading) for t in texts) == 1, (heading, texts)
+    holder = next(c for c in chunks if PARAGRAPH in c.text)
+    assert SENTENCE_HEADINGS[-1] in texts[chunks.index(holder)]
+    # the headings left out of its path are named in meta (a merged run lost its pieces' headings_dropped)
+    named = {*(holder.meta.headings or ()), *(holder.meta.headings_dropped or ()), *holder.text.splitlines()}
+    assert set(SENTENCE_HEADINGS) <= named, named

@@ -81,9 +81,9 @@ def test_a_merged_title_row_flagged_as_the_header_is_the_tables_title():
     assert (model.title, model.start) == (FEES[0][0], 2)
     rows = table_rows(table, doc)
     assert [row.text for row in rows.rows] == [
-        "Service 2 (Service): Fee = 200 EUR; Due = monthly; Schedule A: Fees payable by the customer",
-        "Service 3 (Service): Fee = 300 EUR; Due = monthly",
-        "Service 4 (Service): Fee = 400 EUR; Due = monthly",
+        "Service 2: Fee = 200 EUR; Due = monthly; Schedule A: Fees payable by the customer",
+        "Service 3: Fee = 300 EUR; Due = monthly",
+        "Service 4: Fee = 400 EUR; Due = monthly",
     ]
     assert rows.notes == FEES[0][0]  # it opens every later piece of a split table
 
@@ -111,7 +111,7 @@ def test_an_html_bold_title_row_over_th_cells_gives_records_that_name_the_column
     )
     doc = docchunk.load_document(html, format="html")
     rows = table_rows(doc.tables[0], doc)
-    assert rows.rows[0].text == "Service 0 (Service): Fee = 0; Due = monthly; Schedule A: Fees payable"
+    assert rows.rows[0].text == "Service 0: Fee = 0; Due = monthly; Schedule A: Fees payable"
     assert all("**" not in row.text for row in rows.rows)
     assert rows.notes == "Schedule A: Fees payable"
 

@@ -7,7 +7,7 @@ that fit half the budget, and the outer ones are emitted once, as a piece of tex
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
@@ -18,7 +18,7 @@ from docchunk.chunkers.doc.piece import Piece
 if TYPE_CHECKING:
     from docchunk.chunkers.doc.hybrid_run import HybridRun
 
-__all__ = ["fit_headings", "heading_text"]
+__all__ = ["fit_headings", "heading_text", "longest_fitting_path"]
 
 
 def fit_headings(run: HybridRun, pieces: Iterable[Piece]) -> list[Piece]:
@@ -39,7 +39,7 @@ def fit_headings(run: HybridRun, pieces: Iterable[Piece]) -> list[Piece]:
     pieces = list(pieces)
     # the texts the heading paths' costs are read from, each counted once, in one batch
     run.count_many(list({t: None for p in pieces if p.headings for t in run.heading_texts(p.headings)}))
-    for piece in pieces:
+    for i, piece in enumerate(pieces):
         if (kept := _without_emitted(piece, emitted)) is None:
             continue
         piece = kept
@@ -49,7 +49,7 @@ def fit_headings(run: HybridRun, pieces: Iterable[Piece]) -> list[Piece]:
             out.append(piece)
             continue
         keys = _heading_keys(piece)
-        fitting = _kept_path(run, piece, limit)
+        fitting = _kept_path(run, _path_giver(pieces, i), limit)
         stop = len(headings) - len(fitting)
         # the headings a text piece keeps in its path are not written as text; a table's or a
         # list's later passes may shorten its path again, so all of theirs are written
@@ -65,6 +65,23 @@ def fit_headings(run: HybridRun, pieces: Iterable[Piece]) -> list[Piece]:
             _written(emitted, kept)
             out.append(replace(kept, headings=fitting or None, headings_dropped=list(headings[:stop]) or None))
     return out
+
+
+def _path_giver(pieces: list[Piece], i: int) -> Piece:
+    """The piece whose kept path ``pieces[i]`` keeps: the content after a piece of content headings, else itself.
+
+    A piece of content headings as text (:mod:`~docchunk.chunkers.doc.heading_walk`)
+    keeps the path of the content under them, so that the headings that content keeps
+    in its path are written there, not also in this piece's text; the two then merge,
+    the path written once. (The tester's ``html_deep_headings`` at MiniLM 64: the
+    paragraph kept one heading of six and the headings' piece two; the inner one was
+    written twice, as the paragraph's path and as the headings' text. Issue 46.)
+    """
+    piece = pieces[i]
+    after = pieces[i + 1] if i + 1 < len(pieces) else None
+    if piece.from_headings and after is not None and not after.from_headings and after.headings == piece.headings:
+        return after
+    return piece
 
 
 def _path_may_shorten(piece: Piece) -> bool:
@@ -101,10 +118,27 @@ def _kept_path(run: HybridRun, piece: Piece, limit: int) -> list[str]:
     total = run.ctx_count(replace(piece, headings=fitting))
     if total <= run.max or total > run.max + run.max // 8:
         return fitting
-    for k in range(1, len(fitting)):
-        if run.ctx_count(replace(piece, headings=fitting[k:])) <= run.max:
-            return fitting[k:]
-    return fitting
+    found = longest_fitting_path(run, fitting, lambda path: replace(piece, headings=path), keep=1)
+    return found.headings if found is not None and found.headings else fitting
+
+
+def longest_fitting_path(
+    run: HybridRun, headings: list[str], under: Callable[[list[str]], Piece], keep: int = 0
+) -> Piece | None:
+    """``under(path)`` for the longest proper suffix ``path`` of ``headings`` with which it fits ``run.max``.
+
+    The outer headings are dropped one at a time, the innermost ``keep`` always kept
+    (``path`` has at least ``keep`` entries; it may be empty with ``keep=0``). None when
+    no such piece fits: its contextualized size (:meth:`HybridRun.ctx_count`, in tokens)
+    exceeds ``max_tokens`` with every suffix. Used by :func:`_kept_path` (a text piece a
+    few tokens over) and :func:`~docchunk.chunkers.doc.tables.paths.shorter_path` (a
+    table row that fits only under a shorter path), each building its piece its own way.
+    """
+    for k in range(1, len(headings) - keep + 1):
+        piece = under(headings[k:])
+        if run.ctx_count(piece) <= run.max:
+            return piece
+    return None
 
 
 def _without_emitted(piece: Piece, emitted: set[tuple[str, str | None]]) -> Piece | None:

@@ -403,8 +403,17 @@ class HybridRun:
         return segments
 
     # -- phase 3: merge undersized peers ---------------------------------------
-    def merge(self, pieces: list[Piece]) -> list[Piece]:
-        """Merge runs of pieces with equal headings while they fit (docling-core's merge)."""
+    def merge(self, pieces: list[Piece], as_written: Callable[[Piece], Piece] | None = None) -> list[Piece]:
+        """Merge runs of pieces with equal headings while they fit (docling-core's merge).
+
+        Args:
+            pieces: The pieces, in order.
+            as_written: None (docling-core's sizes), or the default mode's
+                :func:`~docchunk.chunkers.doc.heading_walk.heading_once`: a run is sized
+                with the path its first piece's chunk writes, without the headings its
+                text holds (a content heading: a piece of headings as text merges with
+                the paragraph under them when the chunk, each heading written once, fits).
+        """
         n = len(pieces)
         counts = self.text_counts(pieces)
         out: list[Piece] = []
@@ -417,8 +426,7 @@ class HybridRun:
             else:
                 tokens = self.sizer.join_count([p.text for p in run], counts[lo : hi + 1], self.delim)
             text = self.delim.join([p.text for p in run])
-            headings, origin = pieces[lo].headings, pieces[hi].origin
-            return Piece(text=text, items=[], headings=headings, origin=origin, text_tokens=tokens)
+            return Piece(text=text, items=[], headings=path, origin=pieces[hi].origin, text_tokens=tokens)
 
         def candidate(lo: int, hi: int) -> Piece:
             """The merge of ``pieces[lo:hi + 1]``, with its items and anchors (only for a merge that is kept)."""
@@ -427,12 +435,14 @@ class HybridRun:
             merged.anchors = (merged.text, join_anchors([(p.text, anchors_of(p)) for p in run], self.delim))
             merged.items = [it for p in run for it in p.items]
             merged.heading_only = all(p.heading_only for p in run)  # docling-core's "\n" of two such chunks
+            merged.headings, merged.headings_dropped = first.headings, first.headings_dropped  # the run's path
             return merged
 
         lo = 0
         while lo < n:
             first = pieces[lo]
-            overhead = self.ctx_count(first) - counts[lo]
+            path = (as_written(first) if as_written else first).headings  # the path the merged chunk writes
+            overhead = self.ctx_count(replace(first, headings=path)) - counts[lo]
             hi, fit, running = lo + 1, lo, counts[lo]
             while hi < n and pieces[hi].headings == first.headings:
                 running += counts[hi] + self.delim_tokens

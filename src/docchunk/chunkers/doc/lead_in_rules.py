@@ -1,4 +1,4 @@
-"""What a paragraph next to a table reads as (default mode): a lead-in, a table's title line, a trailing note.
+"""What a paragraph next to a table reads as (default mode): a lead-in, a table's title line, a trailing note, a title.
 
 The rules :mod:`docchunk.chunkers.doc.lead_in` (which moves lead-ins into their
 tables' pieces) and :mod:`docchunk.chunkers.doc.merging` (which keeps a trailing note
@@ -10,8 +10,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from docling_core.types.doc import DocItemLabel
-from docling_core.types.doc.document import TextItem
+from docling_core.types.doc import DocItemLabel, TableItem
+from docling_core.types.doc.document import SectionHeaderItem, TextItem, TitleItem
+
+from docchunk.serialization.tables.kinds import TITLE_WORDS
 
 __all__ = [
     "introduces",
@@ -21,6 +23,7 @@ __all__ = [
     "is_trailing_note",
     "lead_in_sentence",
     "plain",
+    "title_paragraph_before",
 ]
 
 _NAMES_TABLE = re.compile(
@@ -132,3 +135,78 @@ def lead_in_sentence(text: str) -> str | None:
         if named:
             return named[-1]
     return sentences[-1]
+
+
+_SENTENCE_MARK = re.compile(
+    r"[.!?;,\u3002\uff01\uff1f\uff1b\uff0c\u0964\u0965](?:\s|$)|[\u3002\uff01\uff1f]|[:\uff1a]$"
+)
+"""Sentence punctuation: ``.!?;,`` before a space or the end, a CJK stop, ``।``, a final ``:`` (full-width too)."""
+
+
+def is_title_line(text: str) -> bool:
+    """Whether a paragraph reads as a title: one line of at most ``TITLE_WORDS`` words, a letter, no sentence mark.
+
+    ``FORM 7B — Vehicle mileage log``, ``Schedule of fees — effective 1 April 2026``,
+    ``राज्यवार बिक्री रिपोर्ट``, ``FORM 1: Declaration of goods``; not ``The amounts are
+    as follows:`` nor ``Fees are reviewed annually.`` (a mark ends it), nor a lead-in
+    (:func:`is_lead_in`: ``Table 2: Hardness by alloy`` moves into its table's first
+    piece as one), nor a note (``Note: in thousands``).
+    The words of a title cell (:func:`~docchunk.serialization.tables.kinds.is_title_table`).
+    """
+    stripped = plain(text)
+    if not stripped or "\n" in stripped or len(stripped.split()) > TITLE_WORDS or not stripped[0].isalpha():
+        return False
+    if stripped[0].islower() or _SENTENCE_MARK.search(stripped) is not None:
+        return False
+    return not is_lead_in(stripped) and not is_trailing_note(stripped)
+
+
+def title_paragraph_before(table: TableItem, doc: Any) -> TextItem | None:
+    """Rule: a title-like paragraph alone under its heading, directly before a table without a caption, titles it.
+
+    A form's one-cell title table that docling's DOCX converter turns into a paragraph
+    (``FORM 7B — Vehicle mileage log`` under the heading ``Forms``, then the table: the
+    round-2 tester's ``docx_title_cell_apart``, finding 18): the same title a one-cell
+    title table gives (HTML, XLSX) heads every piece of the table
+    (:func:`~docchunk.chunkers.doc.tables.pieces.title_before`), where as a paragraph
+    it headed the first piece only. The paragraph reads as a title
+    (:func:`is_title_line`), stands directly before the table among its parent's children
+    (empty paragraphs aside), and is the first content under its heading: a heading (or
+    the title) comes directly before it, or is its parent (docling's DOCX converter nests
+    a section's items under its heading). A paragraph that opens a sheet or a document
+    without a heading is not taken (the round-2 tester's ``xlsx_hindi``, a sheet's title
+    line of 18 MiniLM tokens, went to 1.35x compat's tokens at MiniLM 64 with it on every
+    piece), nor a table in a cell. On the shared corpus it fires on 3 tables (``Before
+    table`` in ``docx__docx_rich_cells`` and ``odf__text_document_03``, ``These are the
+    trends`` in ``2_inp_dl_doc``), on none of doc-qa's.
+
+    Returns:
+        The paragraph, or None.
+    """
+    if table.captions or table.parent is None or doc is None:
+        return None
+    parent = table.parent.resolve(doc)
+    if isinstance(parent, TableItem):
+        return None
+    children = parent.children
+    at = next((k for k, ref in enumerate(children) if ref.cref == table.self_ref), None)
+    k = _non_empty_before(children, doc, at) if at is not None else None
+    if k is None:
+        return None
+    title = children[k].resolve(doc)
+    if not is_paragraph(title) or not is_title_line(title.text):
+        return None
+    j = _non_empty_before(children, doc, k)
+    heading = parent if j is None else children[j].resolve(doc)  # the paragraph's parent, when it is the first child
+    return title if isinstance(heading, (SectionHeaderItem, TitleItem)) else None
+
+
+def _non_empty_before(children: list[Any], doc: Any, at: int) -> int | None:
+    """The position of the last child before ``at`` that is not an empty paragraph; None if none is."""
+    k = at - 1
+    while k >= 0:
+        item = children[k].resolve(doc)
+        if not (isinstance(item, TextItem) and not item.text.strip()):
+            return k
+        k -= 1
+    return None

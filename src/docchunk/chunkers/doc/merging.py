@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from docling_core.types.doc import TableItem, TextItem
 
+from docchunk.chunkers.doc.heading_walk import heading_once
 from docchunk.chunkers.doc.joining import common_length, join_pieces, table_ref
 from docchunk.chunkers.doc.lead_in import is_paragraph, is_trailing_note
 from docchunk.chunkers.doc.piece import Piece, pages_of
@@ -156,8 +157,8 @@ def _merge_run(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
     if not pieces:
         return []
     if run.settings.merge_across_pages:
-        return run.merge(pieces)
-    return [m for _, same in groupby(pieces, key=pages_of) for m in run.merge(list(same))]
+        return run.merge(pieces, heading_once)
+    return [m for _, same in groupby(pieces, key=pages_of) for m in run.merge(list(same), heading_once)]
 
 
 # -- minimum size --------------------------------------------------------------

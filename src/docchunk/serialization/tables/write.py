@@ -49,7 +49,9 @@ def table_rows(
 
     ``"records"``: each body row is ``label: header = value; header = value``,
     the label once. The label joins the row's label-column texts by ``" / "``,
-    after the top-left header cell's text in parentheses (``EDD+BBox (Model):``).
+    after the top-left header cell's text in parentheses (``EDD+BBox (Model):``),
+    unless the label holds that text as a word (``SKU-0005:`` under ``SKU``,
+    :func:`~.records.label_holds_corner`).
     A section row, one with text only in its label columns that ends with ``:``,
     spans the whole row or is flagged ``row_section``, gives no text of its
     own: its text (a trailing ``:`` dropped) prefixes the labels of the rows below

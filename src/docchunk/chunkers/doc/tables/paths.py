@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from docling_core.types.doc import TableItem
 
+from docchunk.chunkers.doc.heading_paths import longest_fitting_path
 from docchunk.chunkers.doc.piece import Piece
 
 if TYPE_CHECKING:
@@ -47,13 +48,14 @@ def dropped_path_written(run: HybridRun, piece: Piece, n: int) -> bool:
 def shorter_path(run: HybridRun, piece: Piece, text: str, headings: list[str], keep: int = 0) -> Piece | None:
     """``piece`` holding ``text`` under the longest suffix of ``headings`` with which it fits ``run.max``, or None.
 
-    The suffix keeps at least ``keep`` headings (the innermost ones): None when none such fits.
+    The suffix keeps at least ``keep`` headings (the innermost ones): None when none such fits
+    (:func:`~docchunk.chunkers.doc.heading_paths.longest_fitting_path`).
     """
-    for k in range(1, len(headings) - keep + 1):
-        short = replace(under_path(piece, headings[k:]), text=text, text_tokens=run.sizer.count(text), table_cols=None)
-        if run.ctx_count(short) <= run.max:
-            return short
-    return None
+
+    def under(path: list[str]) -> Piece:
+        return replace(under_path(piece, path), text=text, text_tokens=run.sizer.count(text), table_cols=None)
+
+    return longest_fitting_path(run, headings, under, keep)
 
 
 def under_path(piece: Piece, path: list[str]) -> Piece:

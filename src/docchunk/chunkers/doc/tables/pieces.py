@@ -12,9 +12,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from docling_core.types.doc import TableItem
+from docling_core.types.doc import TableItem, TextItem
 
 from docchunk.chunkers.doc.layout_cells import by_rows
+from docchunk.chunkers.doc.lead_in_rules import title_paragraph_before
 from docchunk.chunkers.doc.piece import Piece
 from docchunk.chunkers.doc.tables.pack import table_pieces
 from docchunk.chunkers.doc.tables.paths import dropped_path_written, shorter_path
@@ -80,7 +81,10 @@ def _caption(table: TableItem, serializer: Any, titled: bool = False) -> str:
         caption = table.caption_text(serializer.doc).strip()
     description = table_description(table)
     title = title_before(table, getattr(serializer, "doc", None)) if titled else None
-    title_text = _rows(title, serializer).text if title is not None else ""
+    if isinstance(title, TableItem):
+        title_text = _rows(title, serializer).text
+    else:  # a title paragraph (or none): its text as the serializer writes it
+        title_text = (serializer.serialize(item=title).text or "").strip() if title is not None else ""
     return "\n".join(t for t in (title_text, caption, description) if t)
 
 
@@ -113,15 +117,20 @@ def _is_title(table: Any, doc: Any) -> bool:
     return is_title_table(model.grid, model.text_of)
 
 
-def title_before(table: TableItem, doc: Any) -> TableItem | None:
+def title_before(table: TableItem, doc: Any) -> TableItem | TextItem | None:
     """The one-cell title table directly before ``table`` (no caption of its own), which names it; or None.
 
     An XLSX sheet's title cell converted as a table of its own (docling#2396): its
     text heads the table after it, in the captions of every piece of it, rather than
-    being a chunk of its own that does not say which table it names (issue 46).
+    being a chunk of its own that does not say which table it names (issue 46). Else a
+    title paragraph alone under its heading (:func:`~..lead_in_rules.title_paragraph_before`:
+    a DOCX form's title cell, converted as a paragraph), which heads every piece alike; the
+    paragraph stays content (``merge_peers`` joins it to the first piece, writing it once).
     """
     before = _sibling(table, doc, -1)
-    return before if isinstance(before, TableItem) and _is_title(before, doc) else None
+    if isinstance(before, TableItem):
+        return before if _is_title(before, doc) else None
+    return title_paragraph_before(table, doc) if doc is not None else None
 
 
 def heads_next_table(table: TableItem, doc: Any) -> bool:
