@@ -6,7 +6,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from docchunk import OverlapRefinery, RecursiveChunker, TokenChunker
+from docchunk import OverlapRefinery, RecursiveChunker, SentenceChunker, TokenChunker
 from docchunk.chunkers.text.sentences import sentence_spans
 from docchunk.chunkers.text.separators import DEFAULT_SEPARATORS, describe_separators
 from docchunk.errors import ConfigError, ConfigTypeError
@@ -129,3 +129,41 @@ def test_no_chunk_starts_at_or_inside_a_closing_fence_at_tiny_budgets(text, size
         for c in chunks[1:]:
             first = c.start_index + len(c.text) - len(c.text.lstrip())
             assert not marks <= first < b, (text, [x.text for x in chunks])
+
+
+# F8: a period before a lower-case word, in spaced German abbreviations, after "ext." before a number and after a
+# day before a German month ended a sentence, so the chunkers cut mid-sentence
+FALSE_ENDS = [
+    "Yesterday we toured the dept. offices on the third floor.",
+    "The bus stops at the hosp. entrance every ten minutes.",
+    "Bitte bringt d. h. alle eure Unterlagen mit.",
+    "Man kann u. U. auch später noch kommen.",
+    "Das Fest beginnt am 3. Oktober um acht Uhr.",
+    "Ring the help desk on tel. 4410 before five.",
+    "Мы встретились в 7 ч. утра у входа.",
+]
+
+
+@pytest.mark.parametrize("sentence", FALSE_ENDS)
+def test_no_sentence_end_inside_these_sentences(sentence):
+    text = f"First things first. {sentence} After that we rested."
+    spans = [text[a:b] for a, b in sentence_spans(text)]
+    assert spans == ["First things first. ", sentence + " ", "After that we rested."]
+
+
+@pytest.mark.parametrize("sentence", FALSE_ENDS)
+@pytest.mark.parametrize("make", [RecursiveChunker, SentenceChunker])
+def test_chunkers_keep_these_sentences_whole(sentence, make):
+    text = f"First things first. {sentence} After that we rested."
+    chunks = make(chunk_size=len(sentence) + 2)(text)
+    assert any(c.text.strip() == sentence for c in chunks), [c.text for c in chunks]
+
+
+def test_lower_cased_text_still_ends_sentences_before_lower_case_words():
+    text = "revenue rose in 2003. this liability was recorded in march. the board approved it."
+    assert len(sentence_spans(text)) == 3  # the text never capitalises: each period ends a sentence
+
+
+def test_a_word_with_capitals_after_a_period_still_starts_a_sentence():
+    text = "The samples were frozen at once. mRNA levels were read later. Then we stopped."
+    assert len(sentence_spans(text)) == 3
