@@ -55,7 +55,7 @@ def test_stops_are_the_same_with_crlf_as_with_lf(lines, size):
 HTML_BLOCKS = {
     "comment": "<!--\n## Draft notes\nnot ready to publish\n-->",
     "pre": "<pre>\n# make install\n# ldconfig\n</pre>",
-    "script": "<script type=\"text/x-config\">\n# retries = 3\n</script>",
+    "script": '<script type="text/x-config">\n# retries = 3\n</script>',
     "style": "<STYLE>\n# not a selector either\n</STYLE>",
     "processing instruction": "<?php\n# echo 'hi';\n?>",
 }
@@ -139,3 +139,37 @@ def test_the_table_stop_and_table_header_refinery_read_the_same_tables():
     for k, (chunk, table) in enumerate(zip(chunks, in_table, strict=True)):
         if k and "|" in chunk.text and not table:  # a pipe outside any table never stops the context
             assert stopped[k].context_prefix
+
+
+# F12: with merge=True, merged chunks were recounted in the refinery's unit (characters by default) while the
+# others kept the chunker's (cl100k): one list mixed units
+NOTES = ("The boiler room is locked at night. Keys are kept at the front desk. Ask the porter for them. "
+         "Sign the book when you take them and again when you bring them back.")  # fmt: skip
+
+
+@pytest.mark.parametrize("stop_at", [(), "documents"])
+@pytest.mark.parametrize("method", ["suffix", "prefix"])
+def test_merged_overlap_gives_one_unit_per_list(cl100k, stop_at, method):
+    import docchunk
+
+    cl = docchunk.get_tokenizer(cl100k)
+    chunks = RecursiveChunker(chunk_size=12, tokenizer=cl)(NOTES)
+    assert len(chunks) >= 3
+    default = OverlapRefinery(method=method, stop_at=stop_at, inplace=False)(chunks)
+    assert [c.token_count for c in default] == [len(c.text) for c in default]  # the refinery's unit, characters
+    same = OverlapRefinery(tokenizer=cl, method=method, stop_at=stop_at, inplace=False)(chunks)
+    assert [c.token_count for c in same] == [cl.count_tokens(c.text) for c in same]
+    chunker = RecursiveChunker(chunk_size=12, tokenizer=cl)
+    told = OverlapRefinery(chunker=chunker, method=method, stop_at=stop_at, inplace=False)(chunks)
+    assert [c.token_count for c in told] == [cl.count_tokens(c.text) for c in told]
+
+
+def test_a_list_that_takes_no_context_keeps_its_counts(cl100k):
+    import docchunk
+
+    cl = docchunk.get_tokenizer(cl100k)
+    text = "Ana: the build is green\n\nBen: deploy at five"
+    chunks = RecursiveChunker(chunk_size=8, tokenizer=cl)(text)
+    out = OverlapRefinery(stop_at="documents", inplace=False)(chunks)  # the blank line stops every context
+    assert [c.text for c in out] == [c.text for c in chunks]
+    assert [c.token_count for c in out] == [c.token_count for c in chunks]

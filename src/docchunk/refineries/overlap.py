@@ -66,8 +66,12 @@ class OverlapRefinery(Refinery):
         chunker: The chunker that made the chunks. Needed only for chunks that do
             not remember it: document chunks from docling-core or loaded from JSON
             (docchunk's document chunkers attach their ``ChunkBudget`` to each
-            chunk), and text chunks, whose merged ``token_count`` is recounted with
-            this chunker's tokenizer (default: with ``tokenizer``).
+            chunk), and text chunks, whose ``token_count`` is recounted with this
+            chunker's tokenizer (default: with ``tokenizer``) when context is merged:
+            then every chunk of the list is recounted, those that took no context too,
+            so that one list never mixes units. Pass the chunker (or its tokenizer as
+            ``tokenizer``) to keep its unit: with the defaults, ``token_count`` becomes
+            a number of characters.
         stop_at: Boundaries the context never crosses: ``()`` (the default, as in
             chonkie: the neighbour's edge whatever it holds), a tuple of names from
             ``("blank_line", "heading", "table")``, or a preset name: ``"documents"``
@@ -168,6 +172,7 @@ class OverlapRefinery(Refinery):
             pairs = [(i, i + 1) for i in range(len(out) - 1)]
         else:
             pairs = [(i, i - 1) for i in range(1, len(out))]
+        merged: set[int] = set()  # the chunks whose text took context in (token_count recounted)
         leads = _block_leads(bodies, [_body_span(c) for c in out]) if {"heading", "table"} & set(self.stop_at) else None
         for target, neighbour in pairs:
             context = self._context(bodies[neighbour], size)
@@ -178,8 +183,13 @@ class OverlapRefinery(Refinery):
                                        outer)  # fmt: skip
             if not text_chunks:
                 self._apply_doc(out[target], bodies[target], context)
-            elif context:
-                self._apply_text(out[target], context, _body_span(out[neighbour]))
+            elif context and self._apply_text(out[target], context, _body_span(out[neighbour])):
+                merged.add(target)
+        if merged:  # one unit in the list: the chunks left as they were are recounted as the merged ones were
+            counter = self._text_counter()
+            for k, chunk in enumerate(out):
+                if k not in merged:
+                    cast(Any, chunk).token_count = counter.count_tokens(chunk.text)
         return out
 
     # -- selection ------------------------------------------------------------------
@@ -226,8 +236,8 @@ class OverlapRefinery(Refinery):
         return ""
 
     # -- text chunks ----------------------------------------------------------------
-    def _apply_text(self, chunk: Any, context: str, neighbour: tuple[int, int] | None) -> None:
-        """Merge ``context`` into the chunk's span, or store it in a context field.
+    def _apply_text(self, chunk: Any, context: str, neighbour: tuple[int, int] | None) -> bool:
+        """Merge ``context`` into the chunk's span (True), or store it in a context field (False).
 
         Merged when ``merge=True`` and the neighbour's original text is adjacent in the
         source; else stored in ``context_prefix``/``context_suffix``. Context from an earlier pass of the same
@@ -241,7 +251,7 @@ class OverlapRefinery(Refinery):
         if not (self.merge and adjacent):
             _unmerge_text(chunk, suffix)
             setattr(chunk, "context_suffix" if suffix else "context_prefix", context)
-            return
+            return False
         assert span is not None
         s, (bs, be) = chunk.start_index, span
         if suffix:
@@ -254,6 +264,7 @@ class OverlapRefinery(Refinery):
             chunk.context_prefix = None
         chunk._body = (bs, be)
         chunk.token_count = self._text_counter().count_tokens(chunk.text)
+        return True
 
     def _text_counter(self) -> Tokenizer:
         """The tokenizer of ``Chunk.token_count``: the chunker's when known, else the refinery's."""
