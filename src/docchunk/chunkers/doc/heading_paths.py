@@ -29,12 +29,16 @@ def fit_headings(run: HybridRun, pieces: Iterable[Piece]) -> list[Piece]:
     its ``headings_dropped``); the headings of
     the path not emitted yet are emitted once, before the first such piece, as a
     piece of its own whose text is those headings, one per line (split later like
-    any text when it is too long). A heading is one heading item: two sections
+    any text when it is too long; its own path shortened alike, named in its
+    ``headings_dropped``). A heading an earlier piece wrote as its path is not emitted
+    again (it would come after that piece's content), unless the piece keeps no path
+    at all (:func:`_in_path`). A heading is one heading item: two sections
     whose headings read the same each have theirs emitted (a sheet name, which has
     no item, is emitted once).
     """
     limit = run.max // 2
     emitted: set[tuple[str, str | None]] = set()  # the headings emitted as text (see _heading_keys)
+    in_path: set[tuple[str, str | None]] = set()  # the headings written as an earlier piece's path (_in_path)
     out: list[Piece] = []
     pieces = list(pieces)
     # the texts the heading paths' costs are read from, each counted once, in one batch
@@ -46,6 +50,7 @@ def fit_headings(run: HybridRun, pieces: Iterable[Piece]) -> list[Piece]:
         headings = piece.headings
         if not headings or run.headings_cost(headings) <= limit:
             _written(emitted, piece)
+            _in_path(in_path, piece, _heading_keys(piece))
             out.append(piece)
             continue
         keys = _heading_keys(piece)
@@ -54,17 +59,37 @@ def fit_headings(run: HybridRun, pieces: Iterable[Piece]) -> list[Piece]:
         # the headings a text piece keeps in its path are not written as text; a table's or a
         # list's later passes may shorten its path again, so all of theirs are written
         written = len(headings) if _path_may_shorten(piece) else stop
-        todo = [i for i in range(written) if keys[i] not in emitted]
+        # not again the ones an earlier piece's path wrote, unless this piece keeps no path at all
+        todo = [k for k in range(written) if keys[k] not in emitted and not (fitting and keys[k] in in_path)]
         if todo:  # the headings not yet emitted as text, once
             emitted.update(keys[:written])
             emitted.update((text, None) for text, _ in keys[:written])
-            out.append(Piece(text="\n".join(headings[i] for i in todo if headings[i]) or headings[todo[-1]],
-                             items=_items_of(piece, todo), headings=run.fitting_headings(headings[: todo[0]], limit),
-                             origin=piece.origin, from_headings=True))  # fmt: skip
+            outer = headings[: todo[0]]
+            path = run.fitting_headings(outer, limit) or []
+            out.append(Piece(text="\n".join(headings[k] for k in todo if headings[k]) or headings[todo[-1]],
+                             items=_items_of(piece, todo), headings=path or None, origin=piece.origin,
+                             from_headings=True, headings_dropped=outer[: len(outer) - len(path)] or None))  # fmt: skip
         if (kept := _without_emitted(piece, emitted)) is not None:  # a content heading's piece: its path went out
             _written(emitted, kept)
+            _in_path(in_path, kept, keys[stop:])
             out.append(replace(kept, headings=fitting or None, headings_dropped=list(headings[:stop]) or None))
     return out
+
+
+def _in_path(in_path: set[tuple[str, str | None]], piece: Piece, keys: Iterable[tuple[str, str | None]]) -> None:
+    """Record the headings ``piece`` writes as its path (``keys``): a later path too long does not write them as text.
+
+    They are in the embedded text of the section before the piece that drops them (named
+    in its ``headings_dropped``), unless that piece keeps no path at all: then they are
+    written before it, so that it is not left without any heading (a table under a heading
+    too long for the budget). A table's or a list's path may be shortened by a later
+    pass, so theirs are not recorded. (The round-3 tester's ``api_deep_headings``, MiniLM
+    64, finding 9: ``Handbook``, the path of the first chunk, was written again as a chunk
+    of its own after it, and ``Level 3 ...``, the path of level 3's and level 4's chunks,
+    as a line after level 4's body, under a path whose ``headings_dropped`` was None.)
+    """
+    if not _path_may_shorten(piece) and piece.code_chunks is None:
+        in_path.update(keys)
 
 
 def _path_giver(pieces: list[Piece], i: int) -> Piece:

@@ -18,6 +18,7 @@ from functools import partial
 
 from docchunk.chunkers.doc.compat.semsplit import semchunk_split
 from docchunk.chunkers.doc.fragments import attach_marks, is_debris
+from docchunk.chunkers.doc.tables.long_rows import packed_row
 from docchunk.serialization.tables.rows import ROW_SEP, TablePiece, TableRow, TableRows, col_ranges, readable
 from docchunk.tokenizers import Sizer
 
@@ -214,6 +215,10 @@ def _split_row(
     mark = row.sep.rstrip()
     entries = [prefix + value for prefix, value in row.cells]
     opening = head + ROW_SEP + row.lead if head else row.lead
+    if any(sizer.count(opening + e + mark) > available for e in entries):  # an entry too large alone
+        packed = packed_row(row, available, sizer, opening)
+        if packed is not None:
+            return [(t, n, o, cols_of(group)) for t, n, o, group in packed]
     joins = _Joins(sizer, row.sep, entries)
     budget = available - (sizer.count(opening + mark) if opening or mark else 0)
     while budget >= 1:
