@@ -167,3 +167,9 @@ def test_lower_cased_text_still_ends_sentences_before_lower_case_words():
 def test_a_word_with_capitals_after_a_period_still_starts_a_sentence():
     text = "The samples were frozen at once. mRNA levels were read later. Then we stopped."
     assert len(sentence_spans(text)) == 3
+
+
+def test_a_period_before_a_listed_abbreviation_still_ends_a_sentence():
+    text = "The talk was given at the vision workshops. pp. 12-19 hold the slides. The end."
+    assert [text[a:b] for a, b in sentence_spans(text)][:2] == ["The talk was given at the vision workshops. ",
+                                                                "pp. 12-19 hold the slides. "]  # fmt: skip

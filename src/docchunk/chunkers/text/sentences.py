@@ -186,9 +186,14 @@ def _capitalised(text: str) -> bool:
 
 
 def _lower_word(text: str, start: int) -> bool:
-    """Whether the word at ``text[start]`` (up to whitespace) has no capital letter: ``library``, not ``mRNA``."""
+    """Whether the word at ``text[start]`` (up to whitespace) has no capital letter: ``library``, not ``mRNA``.
+
+    Not an abbreviation of :data:`_ABBREVIATIONS` either (``workshops. pp. 45``: a reference starts there).
+    """
     word = _NON_SPACE_RUN.match(text, start)
-    return word is not None and word.group().islower()
+    if word is None or not word.group().islower():
+        return False
+    return word.group().rstrip(".,;:") not in _ABBREVIATIONS or not word.group().endswith(".")
 
 
 def _word_before(text: str, start: int) -> str:
