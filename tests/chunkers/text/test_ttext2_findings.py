@@ -173,3 +173,15 @@ def test_a_period_before_a_listed_abbreviation_still_ends_a_sentence():
     text = "The talk was given at the vision workshops. pp. 12-19 hold the slides. The end."
     assert [text[a:b] for a, b in sentence_spans(text)][:2] == ["The talk was given at the vision workshops. ",
                                                                 "pp. 12-19 hold the slides. "]  # fmt: skip
+
+
+# F13: a long URL alone on a line set the paragraph's width, so every 72-column wrap read as a line end
+@pytest.mark.parametrize("url_length", [90, 150, 260])
+def test_a_long_url_line_sets_no_width_for_the_wraps(url_length):
+    url = "https://intranet.example.org/docs/" + "a" * (url_length - 34)
+    text = ("Our team reviewed the draft schedule on Monday and decided that the two\n"
+            "workshops planned for spring should move to the first week of May.\n"
+            f"{url}\n"
+            "Everyone agreed to send comments by Friday so the plan can be final.\n")  # fmt: skip
+    spans = [text[a:b] for a, b in sentence_spans(text)]
+    assert spans[0].endswith("first week of May.\n")  # not cut at the wrap after "the two"

@@ -85,6 +85,7 @@ _GERMAN_MONTHS = frozenset(
 _NEXT_WORD = re.compile(r"[^\W\d_]+")
 _NON_SPACE_RUN = re.compile(r"\S{1,40}")
 _FIRST_LETTER = re.compile(r"[^\W\d_]")
+_LETTERS = re.compile(r"[^\W\d_]+(?:[-'’.][^\W\d_]+)*")  # a word of letters: "library", "well-known", "z.b"
 _PERIOD_LETTER = re.compile(r"\.[ \t]+([^\W\d_])")  # a period, spaces, a letter: does the text capitalise sentences?
 # titles that are also names (months, "Ed"): an abbreviation only before a number or a lower-case word
 _NAMES = frozenset("Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec Ed".split())
@@ -186,13 +187,13 @@ def _capitalised(text: str) -> bool:
 
 
 def _lower_word(text: str, start: int) -> bool:
-    """Whether the word at ``text[start]`` (up to whitespace) has no capital letter: ``library``, not ``mRNA``.
+    """Whether the word at ``text[start]`` (up to whitespace) is letters without a capital: ``library``, not ``mRNA``.
 
     Not an abbreviation of :data:`_ABBREVIATIONS` either (``workshops. pp. 45``: a reference starts there).
     """
     word = _NON_SPACE_RUN.match(text, start)
-    if word is None or not word.group().islower():
-        return False
+    if word is None or not word.group().islower() or not _LETTERS.fullmatch(word.group().rstrip(".,;:!?)'\"’”")):
+        return False  # a URL, a path, "e-mail@x": no word
     return word.group().rstrip(".,;:") not in _ABBREVIATIONS or not word.group().endswith(".")
 
 
@@ -379,7 +380,8 @@ class LineWraps:
         end = blank.start() if blank is not None else len(text)
         body = text[start:end]
         lines = [line.strip() for line in (_BREAKS.split(body) if "\r" in body else body.split("\n"))]
-        width = max(len(line) for line in lines)
+        # a line that is one unbreakable word (a long URL) was never wrapped: it sets no width
+        width = max((len(line) for line in lines if " " in line), default=0) or max(len(line) for line in lines)
         verse = len(lines) >= 3 and all(line[0].isupper() for line in lines) and _not_wrapped(lines, width)
         self.last = _Paragraph(start, end + 1, width, verse, bool(_TURN.match(lines[0])),
                                bool(_BLOCK_START.match(lines[0])))  # fmt: skip
