@@ -95,3 +95,47 @@ def test_a_table_that_took_its_lead_in_keeps_its_pieces_and_path(minilm_dir):
     first = next(c for c in chunks if c.meta.table_rows is not None)
     assert lead in chunker.contextualize(first), [chunker.contextualize(c) for c in chunks]
     check_tables(chunker, doc, chunks)
+
+
+def _form(rows: int, words: int) -> DoclingDocument:
+    """The round-3 tester's ``html_form_checkboxes``: a table alone under ``Exterior``, a sibling section after it."""
+    from docling_core.types.doc import DocItemLabel
+
+    doc = DoclingDocument(name="form")
+    doc.add_heading("Vehicle inspection form", level=1)
+    doc.add_text(DocItemLabel.TEXT, "Inspector: ____________ Date: __/__/____")
+    doc.add_heading("Exterior", level=2)
+    grid = [["Item", "OK", "Needs repair"]] + [[f"Part {k}", "yes", "no"] for k in range(rows)]
+    grid[-1][0] += "".join(" front" for _ in range(words))  # one token a word: the table's size to the token
+    doc, _ = make_table(grid, doc=doc)
+    doc.add_heading("Interior", level=2)
+    doc.add_text(DocItemLabel.TEXT, "Seat belts and horn checked.")
+    return doc
+
+
+def test_a_table_alone_under_its_heading_keeps_the_heading_when_near_the_budget(minilm_dir):
+    """A table a few tokens over with its path is one piece under a shorter path only when what the path gives up
+    reaches another chunk: ``Exterior`` heads only the table (its sibling section follows), and the table fits only
+    with no heading at all, so it keeps its pieces under the whole path (the tester's form lost ``Exterior``)."""
+    from tests.helpers import lost_texts
+
+    chunker = docchunk.HybridChunker(tokenizer=docchunk.get_tokenizer(f"hf:{minilm_dir}"), max_tokens=64)
+    count = chunker.token_counter.count_tokens
+    path = ["Vehicle inspection form", "Exterior"]
+    shapes = [(r, w) for r in range(3, 7) for w in range(0, 16)]
+    near = []
+    for rows, words in shapes:
+        doc = _form(rows, words)
+        text = table_rows(doc.tables[0], doc).text
+        # fits only with no heading at all, and a few tokens over with the whole path (rejoin_near_budget's case)
+        if count(text) <= 64 < count(join_context(path[-1:], None, text, "\n")) and count(
+            join_context(path, None, text, "\n")
+        ) <= 64 + 64 // 8:
+            near.append(doc)
+    assert near, "no shape a few tokens over with its path: the test no longer reaches the rule"
+    for doc in near[:3]:
+        chunks = list(chunker.chunk(doc))
+        assert lost_texts(doc, chunks) == []
+        tables = [c for c in chunks if doc.tables[0] in c.meta.doc_items]
+        assert all(c.meta.headings == path for c in tables)  # no shorter path leaves it room
+        check_tables(chunker, doc, chunks)

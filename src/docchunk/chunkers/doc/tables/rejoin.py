@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from docchunk.chunkers.doc.piece import Piece
-from docchunk.chunkers.doc.tables.paths import shorter_path
+from docchunk.chunkers.doc.tables.paths import dropped_path_written, shorter_path
 from docchunk.chunkers.doc.tables.pieces import near_budget, sheet_name_once, table_rows_of
 
 if TYPE_CHECKING:
@@ -31,7 +31,10 @@ def rejoin_near_budget(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
     room (the outer ones dropped first, named in ``headings_dropped``), as a row split
     only because of its path is (in :func:`~docchunk.chunkers.doc.tables.pieces.split_table`);
     the captions stay, they name the table. Runs after the lead-ins are attached: a table whose first piece took its
-    lead-in paragraph keeps its pieces and its path (issue 46).
+    lead-in paragraph keeps its pieces and its path (issue 46). A heading a cheap path gives up must reach another
+    chunk (:func:`~docchunk.chunkers.doc.tables.paths.dropped_path_written`: content between it and the table); else
+    the pieces stay, each under the whole path (round-3 tester's ``html_form_checkboxes``: ``Exterior``, over a table
+    alone, was in no chunk).
 
     Returns:
         The pieces in document order; only whole-row pieces that hold all of one table's
@@ -70,4 +73,15 @@ def _rejoined(run: HybridRun, group: list[Piece]) -> Piece | None:
     if run.ctx_count(whole) <= run.max or not near_budget(run, whole):
         return None
     short = shorter_path(run, whole, rows.text, headings)
-    return sheet_name_once(short) if short is not None else None
+    if short is None:
+        return None
+    # a cheap path gives up only headings other content carries; an expensive one, or one fit_headings
+    # already shortened, is written as text before the section (heading_paths.fit_headings), as a row
+    # split only by its path does (tables.pieces._whole_rows)
+    dropped = len(headings) - len(short.headings or ())
+    cheap = not group[0].headings_dropped and run.headings_cost(headings) <= run.max // 2
+    if cheap and dropped > len(headings) - len(group[0].heading_items or ()) and not dropped_path_written(
+        run, group[0], dropped
+    ):
+        return None  # a heading it would give up reaches no other chunk (a section holding only this table)
+    return sheet_name_once(short)
