@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from docchunk.markup.fences import fenced_blocks, in_blocks
+from docchunk.markup.fences import in_blocks
+from docchunk.markup.html_blocks import opaque_blocks
 
 __all__ = ["SetextHeading", "setext_headings"]
 
@@ -76,7 +77,7 @@ def setext_headings(text: str) -> list[SetextHeading]:
         if first == k or (first > 0 and _CONTAINER.match(text, lines[first - 1][0], lines[first - 1][1])):
             continue  # no paragraph, or lazy lines of a list item, quote or HTML block: "---" is a rule
         if blocks is None:
-            blocks = fenced_blocks(text)
+            blocks = opaque_blocks(text)
         start = lines[first][0]
         if in_blocks(blocks, start) or in_blocks(blocks, s):
             continue

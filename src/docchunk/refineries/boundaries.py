@@ -7,14 +7,16 @@ of a chunk and its neighbour into the neighbour; it stops at the first boundary 
 from __future__ import annotations
 
 import re
-from itertools import pairwise
 
 from docchunk.errors import ConfigError
-from docchunk.markup.fences import fence_lines, fenced_blocks, in_blocks
+from docchunk.markup.fences import in_blocks
+from docchunk.markup.html_blocks import opaque_blocks, open_block_line
 from docchunk.markup.setext import setext_headings
 from docchunk.refineries.headings import _MARKDOWN, _MEDIAWIKI
+from docchunk.refineries.runs import lone_cr_as_lf
+from docchunk.refineries.table_header import pipe_tables
 
-__all__ = ["EDGE", "STOPS", "STOP_PRESETS", "check_stops", "edge_start", "open_fence_after", "stop_context"]
+__all__ = ["EDGE", "STOPS", "STOP_PRESETS", "check_stops", "edge_start", "open_block_after", "stop_context"]
 
 STOPS = ("blank_line", "heading", "table")
 """The boundaries context can stop at."""
@@ -24,7 +26,7 @@ STOP_PRESETS: dict[str, tuple[str, ...]] = {"none": (), "documents": STOPS}
 neighbour whatever it holds) and ``"documents"`` (all of :data:`STOPS`: for chat logs and
 concatenated documents, whose blank lines and headings separate dialogues or documents)."""
 
-_BLANK = re.compile(r"(?:\r\n|\r|\n)[ \t]*(?:\r\n|\r|\n)")  # a blank line: two line breaks, spaces between
+_BLANK = re.compile(r"(?:\r\n|\r(?!\n)|\n)[ \t]*(?:\r\n|\r|\n)")  # two line breaks ("\r\n" is one)
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
 EDGE = 400  # characters of the chunk itself looked at next to the junction
 
@@ -46,22 +48,18 @@ def check_stops(stop_at: object) -> tuple[str, ...]:
     return tuple(s for s in STOPS if s in stop_at)
 
 
-def open_fence_after(lead: str, text: str) -> str:
-    """The opening fence line still open at the end of ``text`` ("" when none).
+def open_block_after(lead: str, text: str) -> str:
+    """The first line of the fenced code or HTML block still open at the end of ``text`` ("" when none).
 
     Args:
-        lead: The opening fence line open at the start of ``text`` ("" when none).
+        lead: The first line of the block open at the start of ``text`` ("" when none).
         text: Markdown.
     """
-    joined = lead + "\n" + text if lead else text
-    lines = fence_lines(joined)
-    if not lines or not lines[-1][2]:
-        return ""
-    start, end, _ = lines[-1]
-    return joined[start:end]
+    return open_block_line(lead + "\n" + text if lead else text)
 
 
-def stop_context(near: str, context: str, suffix: bool, stops: tuple[str, ...], lead: str = "") -> str:
+def stop_context(near: str, context: str, suffix: bool, stops: tuple[str, ...], lead: str = "",
+                 outer: str = "") -> str:  # fmt: skip
     """``context`` cut at the first boundary from the junction with ``near``, the chunk it is added to.
 
     Args:
@@ -70,16 +68,20 @@ def stop_context(near: str, context: str, suffix: bool, stops: tuple[str, ...], 
             end of the previous one.
         suffix: Whether the context follows ``near`` (else it precedes it).
         stops: Names from :data:`STOPS`.
-        lead: The opening fence line (:func:`open_fence_after`) open where the two
-            texts begin, at ``near[edge_start(near):]`` (``suffix``; about the last 400
-            characters, from a line start) or ``context``: lines inside a fenced code
-            block are no headings or table rows.
+        lead: The first line of the fenced code or HTML block (:func:`open_block_after`)
+            open where the two texts begin, at ``near[edge_start(near):]`` (``suffix``;
+            about the last 400 characters, from a line start) or ``context``: lines inside
+            fenced code or an HTML block are no headings or table rows.
+        outer: The neighbour's text beyond the context (``suffix``: after it; else before
+            it, from a line start, and ``lead`` is then the block open at its start): a
+            line there may make a table of a ``|`` line at the context's edge.
 
     Returns:
         The part of ``context`` next to ``near`` before any boundary: a blank line (also one
         that straddles the junction), a heading line (with ``suffix`` the context stops
         before it; before the chunk it starts there, as the heading opens the chunk's
-        section), or a change between table rows (lines with ``|``) and other lines. A
+        section), or the start or end of a table (two or more consecutive lines with
+        ``|``, as :func:`~docchunk.refineries.table_header.pipe_tables` reads them). A
         boundary that ``near`` opens with, after nothing but whitespace (the line break a
         separator kept at a chunk's start), is at the junction: no context precedes a
         chunk that starts a section or a table.
@@ -88,16 +90,16 @@ def stop_context(near: str, context: str, suffix: bool, stops: tuple[str, ...], 
         return context
     if suffix:
         window = near[edge_start(near) :]
-        joined, offset = window + context, len(window)
+        joined, offset = window + context + outer, len(window)
     else:
-        joined, offset = context + near[:EDGE], len(context)
+        joined, offset = outer + context + near[:EDGE], len(outer) + len(context)
     cuts = _boundaries(joined, stops, lead)
     if suffix:
         ahead = [c for c in cuts if c >= offset]
         kept = context[: min(ahead) - offset] if ahead else context
     else:  # a boundary after only whitespace of the chunk is at the junction: a chunk that opens with "\n## x"
         behind = [c for c in cuts if c <= offset or not joined[offset:c].strip()]
-        kept = context[max(behind) :] if behind else context
+        kept = context[max(0, max(behind) - len(outer)) :] if behind else context
     return kept if kept.strip() else ""  # a blank line across the junction leaves only line breaks
 
 
@@ -118,7 +120,8 @@ def _boundaries(text: str, stops: tuple[str, ...], lead: str = "") -> list[int]:
 
     The start and end of each blank line (the text between them belongs to neither side),
     the start of each heading line (ATX, Setext or MediaWiki), and the start of each line
-    where table rows begin or end; lines inside fenced code (``lead``: the fence open at
+    where a table begins and the first line after it; lines inside fenced code or HTML blocks of types 1-5
+    (:func:`~docchunk.markup.html_blocks.opaque_blocks`; ``lead``: the block open at
     the start of ``text``) are neither headings nor rows.
     """
     cuts: list[int] = []
@@ -126,9 +129,10 @@ def _boundaries(text: str, stops: tuple[str, ...], lead: str = "") -> list[int]:
         for m in _BLANK.finditer(text):
             cuts += [m.start(), m.end()]
     lines = [(m.start(), m.end()) for m in _LINE.finditer(text) if m.end() > m.start()]
+    starts = [s for s, e in lines if text[s:e].strip()]  # of the non-blank lines
     if "heading" in stops or "table" in stops:
         shift = len(lead) + 1 if lead else 0
-        blocks = [(a - shift, b - shift) for a, b in fenced_blocks(lead + "\n" + text if lead else text)]
+        blocks = [(a - shift, b - shift) for a, b in opaque_blocks(lead + "\n" + text if lead else text)]
         lines = [(s, e) for s, e in lines if not in_blocks(blocks, s)]
     if "heading" in stops:
         for s, e in lines:
@@ -137,7 +141,8 @@ def _boundaries(text: str, stops: tuple[str, ...], lead: str = "") -> list[int]:
             if (atx and (atx.group(2) or "").strip()) or _MEDIAWIKI.fullmatch(line):
                 cuts.append(s)
         cuts += [h.start for h in setext_headings(text) if not in_blocks(blocks, h.start)]
-    if "table" in stops:
-        rows = [(s, "|" in text[s:e]) for s, e in lines if text[s:e].strip()]
-        cuts += [s for (_, a), (s, b) in pairwise(rows) if a != b]
+    if "table" in stops:  # the start of each table, and the first line after it (TableHeaderRefinery's tables)
+        for first, end in pipe_tables(lone_cr_as_lf(text), blocks):
+            cuts.append(first)
+            cuts += [s for s in starts if s > end][:1]
     return cuts

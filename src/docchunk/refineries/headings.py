@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 
 from docchunk.errors import ConfigError
-from docchunk.markup.fences import fenced_blocks, in_blocks
+from docchunk.markup.fences import in_blocks
+from docchunk.markup.html_blocks import opaque_blocks
 from docchunk.markup.setext import setext_headings
 from docchunk.refineries.base import C, SourceRunRefinery, check_chunk_list
 from docchunk.refineries.runs import lone_cr_as_lf, source_runs
@@ -57,7 +58,9 @@ class HeadingContextRefinery(SourceRunRefinery):
     :class:`~docchunk.OverlapRefinery` merged in. Lines inside a fenced
     code block (CommonMark: from a fence of three or more backticks or tildes to
     a fence of the same character at least as long, or to the end of the text
-    when unclosed) are never headings, so a ``# comment`` in code is skipped.
+    when unclosed) are never headings, so a ``# comment`` in code is skipped; nor are
+    the lines of a raw HTML block of CommonMark types 1-5 (``<pre>``, ``<script>``,
+    ``<style>``, ``<!-- -->``; :func:`docchunk.markup.html_blocks.html_blocks`).
 
     Args:
         syntax: The heading syntaxes to recognise, any of ``"markdown"`` and
@@ -144,8 +147,8 @@ class HeadingContextRefinery(SourceRunRefinery):
     def headings(self, text: str) -> list[tuple[int, int, str]]:
         r"""The headings of ``text``: ``(start offset in characters, level 1-6, title)``, in order.
 
-        Lines inside fenced code blocks are skipped. Lines end at ``\n``, ``\r\n`` or ``\r``. A heading with
-        an empty title (``#``, ``# #``) counts as none.
+        Lines inside fenced code and raw HTML blocks are skipped. Lines end at ``\n``, ``\r\n`` or ``\r``.
+        A heading with an empty title (``#``, ``# #``) counts as none.
         """
         text = lone_cr_as_lf(text)  # same length: offsets unchanged
         found = []
@@ -158,5 +161,5 @@ class HeadingContextRefinery(SourceRunRefinery):
                 left, right = m.group(1).count("="), m.group(3).count("=")
                 if left == right:
                     found.append((m.start(), left, m.group(2).strip()))
-        blocks = fenced_blocks(text) if found else []
+        blocks = opaque_blocks(text) if found else []
         return sorted(h for h in found if not in_blocks(blocks, h[0]))

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 from docchunk.errors import ConfigError, ConfigTypeError
 from docchunk.refineries.base import C, Refinery
-from docchunk.refineries.boundaries import check_stops, edge_start, open_fence_after, stop_context
+from docchunk.refineries.boundaries import EDGE, check_stops, edge_start, open_block_after, stop_context
 from docchunk.refineries.rules import RecursiveRules, split_units
 from docchunk.tokenizers import Tokenizer, TokenizerSpec, get_tokenizer
 from docchunk.types import Chunk
@@ -66,8 +66,12 @@ class OverlapRefinery(Refinery):
         chunker: The chunker that made the chunks. Needed only for chunks that do
             not remember it: document chunks from docling-core or loaded from JSON
             (docchunk's document chunkers attach their ``ChunkBudget`` to each
-            chunk), and text chunks, whose merged ``token_count`` is recounted with
-            this chunker's tokenizer (default: with ``tokenizer``).
+            chunk), and text chunks, whose ``token_count`` is recounted with this
+            chunker's tokenizer (default: with ``tokenizer``) when context is merged:
+            then every chunk of the list is recounted, those that took no context too,
+            so that one list never mixes units. Pass the chunker (or its tokenizer as
+            ``tokenizer``) to keep its unit: with the defaults, ``token_count`` becomes
+            a number of characters.
         stop_at: Boundaries the context never crosses: ``()`` (the default, as in
             chonkie: the neighbour's edge whatever it holds), a tuple of names from
             ``("blank_line", "heading", "table")``, or a preset name: ``"documents"``
@@ -168,16 +172,24 @@ class OverlapRefinery(Refinery):
             pairs = [(i, i + 1) for i in range(len(out) - 1)]
         else:
             pairs = [(i, i - 1) for i in range(1, len(out))]
-        leads = _fence_leads(bodies, [_body_span(c) for c in out]) if {"heading", "table"} & set(self.stop_at) else None
+        merged: set[int] = set()  # the chunks whose text took context in (token_count recounted)
+        leads = _block_leads(bodies, [_body_span(c) for c in out]) if {"heading", "table"} & set(self.stop_at) else None
         for target, neighbour in pairs:
             context = self._context(bodies[neighbour], size)
             if self.stop_at:
+                outer = _outer(bodies[neighbour], context, self.method) if "table" in self.stop_at else ""
                 context = stop_context(bodies[target], context, self.method == "suffix", self.stop_at,
-                                       _lead(leads, bodies, target, neighbour, context, self.method))  # fmt: skip
+                                       _lead(leads, bodies, target, neighbour, len(context) + len(outer), self.method),
+                                       outer)  # fmt: skip
             if not text_chunks:
                 self._apply_doc(out[target], bodies[target], context)
-            elif context:
-                self._apply_text(out[target], context, _body_span(out[neighbour]))
+            elif context and self._apply_text(out[target], context, _body_span(out[neighbour])):
+                merged.add(target)
+        if merged:  # one unit in the list: the chunks left as they were are recounted as the merged ones were
+            counter = self._text_counter()
+            for k, chunk in enumerate(out):
+                if k not in merged:
+                    cast(Any, chunk).token_count = counter.count_tokens(chunk.text)
         return out
 
     # -- selection ------------------------------------------------------------------
@@ -224,8 +236,8 @@ class OverlapRefinery(Refinery):
         return ""
 
     # -- text chunks ----------------------------------------------------------------
-    def _apply_text(self, chunk: Any, context: str, neighbour: tuple[int, int] | None) -> None:
-        """Merge ``context`` into the chunk's span, or store it in a context field.
+    def _apply_text(self, chunk: Any, context: str, neighbour: tuple[int, int] | None) -> bool:
+        """Merge ``context`` into the chunk's span (True), or store it in a context field (False).
 
         Merged when ``merge=True`` and the neighbour's original text is adjacent in the
         source; else stored in ``context_prefix``/``context_suffix``. Context from an earlier pass of the same
@@ -239,7 +251,7 @@ class OverlapRefinery(Refinery):
         if not (self.merge and adjacent):
             _unmerge_text(chunk, suffix)
             setattr(chunk, "context_suffix" if suffix else "context_prefix", context)
-            return
+            return False
         assert span is not None
         s, (bs, be) = chunk.start_index, span
         if suffix:
@@ -252,6 +264,7 @@ class OverlapRefinery(Refinery):
             chunk.context_prefix = None
         chunk._body = (bs, be)
         chunk.token_count = self._text_counter().count_tokens(chunk.text)
+        return True
 
     def _text_counter(self) -> Tokenizer:
         """The tokenizer of ``Chunk.token_count``: the chunker's when known, else the refinery's."""
@@ -356,11 +369,11 @@ def _body_span(chunk: Any) -> tuple[int, int] | None:
     return (chunk.start_index, chunk.end_index) if isinstance(chunk, Chunk) else None
 
 
-def _fence_leads(bodies: list[str], spans: list[tuple[int, int] | None]) -> list[str]:
-    """The opening fence line open at the start of each chunk's text, the chunks read in order.
+def _block_leads(bodies: list[str], spans: list[tuple[int, int] | None]) -> list[str]:
+    """The first line of the fenced code or HTML block open at the start of each chunk's text, in order.
 
     A chunk that starts inside the one before (overlapping chunks, ``spans`` their offsets)
-    gets the fence open at its start, read from the one before up to there, not after it
+    gets the block open at its start, read from the one before up to there, not after it
     (an overlap repeats a fence line, which would close the block again).
     """
     leads: list[str] = []
@@ -368,21 +381,33 @@ def _fence_leads(bodies: list[str], spans: list[tuple[int, int] | None]) -> list
     for k, body in enumerate(bodies):
         before, here = (spans[k - 1], spans[k]) if k else (None, None)
         if before is not None and here is not None and before[0] <= here[0] < before[1]:
-            lead = open_fence_after(leads[-1], bodies[k - 1][: here[0] - before[0]])
+            lead = open_block_after(leads[-1], bodies[k - 1][: here[0] - before[0]])
         leads.append(lead)
-        lead = open_fence_after(lead, body)
+        lead = open_block_after(lead, body)
     return leads
 
 
-def _lead(leads: list[str] | None, bodies: list[str], target: int, neighbour: int, context: str, method: str) -> str:
-    """The fence open where :func:`stop_context`'s window begins: ``near[edge_start(near):]`` or the context."""
+def _outer(body: str, context: str, method: str) -> str:
+    """Up to :data:`EDGE` characters of the neighbour ``body`` beyond ``context`` (before it from a line start)."""
+    if method == "suffix":
+        return body[len(context) : len(context) + EDGE]
+    before = body[: len(body) - len(context)]
+    return before[edge_start(before) :]
+
+
+def _lead(leads: list[str] | None, bodies: list[str], target: int, neighbour: int, taken: int, method: str) -> str:
+    """The block open where :func:`stop_context`'s window begins.
+
+    That is at ``near[edge_start(near):]`` (suffix), or ``taken`` characters from the end
+    of the neighbour (prefix: the context and the text read before it).
+    """
     if leads is None:
         return ""
     if method == "suffix":
         body = bodies[target]
-        return open_fence_after(leads[target], body[: edge_start(body)])
+        return open_block_after(leads[target], body[: edge_start(body)])
     body = bodies[neighbour]
-    return open_fence_after(leads[neighbour], body[: len(body) - len(context)])
+    return open_block_after(leads[neighbour], body[: len(body) - taken])
 
 
 def _body_text(chunk: Any) -> str:

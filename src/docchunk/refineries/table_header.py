@@ -5,13 +5,14 @@ from __future__ import annotations
 import bisect
 import re
 
-from docchunk.markup.fences import fenced_blocks, in_blocks
+from docchunk.markup.fences import in_blocks
+from docchunk.markup.html_blocks import opaque_blocks
 from docchunk.refineries.base import SourceRunRefinery
 from docchunk.refineries.runs import lone_cr_as_lf
 from docchunk.types.chunk import TextChunkLike
 from docchunk.types.config import check_size
 
-__all__ = ["TableHeaderRefinery"]
+__all__ = ["TableHeaderRefinery", "pipe_tables"]
 
 _SENTENCE_END = re.compile(r"[.!?:;][\"')\]]*\s+")
 
@@ -33,7 +34,8 @@ class TableHeaderRefinery(SourceRunRefinery):
     first line (without its line break; lines end at ``\\n``, ``\\r\\n`` or
     ``\\r``). Lines inside a fenced code block (CommonMark: from a fence of
     three or more backticks or tildes to a fence of the same character at least
-    as long, or to the end of the text when unclosed) are never table rows. The
+    as long, or to the end of the text when unclosed) and inside a raw HTML block
+    (``<pre>``, ``<!-- -->``: :mod:`docchunk.markup.html_blocks`) are never table rows. The
     text before a chunk is read from the chunks before it, so the chunks must
     come in source order with offsets (as every docchunk text chunker gives
     them); a chunk without offsets, or after a gap, starts a new run, and the
@@ -76,8 +78,8 @@ class TableHeaderRefinery(SourceRunRefinery):
     def refine_run(self, run_start: int, run: str, members: list[TextChunkLike]) -> None:
         """Add the table header context to each chunk of one source run that starts inside a table."""
         run = lone_cr_as_lf(run)
-        blocks = fenced_blocks(run) if "|" in run else []
-        tables = _tables(run, blocks) if "|" in run else []
+        blocks = opaque_blocks(run) if "|" in run else []
+        tables = pipe_tables(run, blocks) if "|" in run else []
         for chunk in members:
             context = self._context(run, chunk.start_index - run_start, tables, blocks)
             if context:
@@ -91,11 +93,11 @@ class TableHeaderRefinery(SourceRunRefinery):
             position: The chunk's start offset in ``text``.
         """
         text = lone_cr_as_lf(text)
-        blocks = fenced_blocks(text)
-        return self._context(text, position, _tables(text, blocks), blocks)
+        blocks = opaque_blocks(text)
+        return self._context(text, position, pipe_tables(text, blocks), blocks)
 
     def _context(self, text: str, position: int, tables: list[tuple[int, int]], blocks: list[tuple[int, int]]) -> str:
-        """:meth:`context_for`, with the ``tables`` of ``text`` (from :func:`_tables`) and its fenced ``blocks``."""
+        """:meth:`context_for`, with the ``tables`` of ``text`` (from :func:`pipe_tables`) and its fenced ``blocks``."""
         while position < len(text) and text[position].isspace():
             position += 1  # the chunk's first non-blank line decides
         if position >= len(text):
@@ -131,10 +133,12 @@ def _line_at(text: str, start: int) -> str:
     return text[start : end if end >= 0 else len(text)]
 
 
-def _tables(text: str, blocks: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """``(header line start, end of the last row)`` of each pipe table of ``text``, in order, in one pass.
+def pipe_tables(text: str, blocks: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    r"""``(header line start, end of the last row)`` of each pipe table of ``text``, in order, in one pass.
 
-    A table is a run of two or more consecutive lines that hold a ``|`` and are not blank or in fenced code.
+    A table is a run of two or more consecutive lines that hold a ``|`` and are not blank
+    or in ``blocks`` (fenced code, HTML blocks); lines end at ``"\n"`` (turn lone ``"\r"``
+    into ``"\n"`` first: :func:`~docchunk.refineries.runs.lone_cr_as_lf`).
     """
     tables: list[tuple[int, int]] = []
     first = end = -1  # the current run of rows: its first line's start, its last line's end

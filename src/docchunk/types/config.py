@@ -59,14 +59,16 @@ def unknown_name_error(owner: str, name: str, accepted: Iterable[str], what: str
 
     Returns:
         A :class:`ConfigError` (to raise), e.g. ``HybridChunker() got an unknown
-        keyword argument 'max_token'; did you mean 'max_tokens'? Accepted: ...``.
+        keyword argument 'max_token'; did you mean 'max_tokens'? Accepted: ...``; for a
+        keyword argument a :class:`~docchunk.errors.ConfigTypeError`, also the
+        ``TypeError`` Python raises for an unexpected keyword.
     """
     names = sorted(accepted)
     close = difflib.get_close_matches(name, names, n=1)
     hint = f"; did you mean {close[0]!r}?" if close else ";"
     if what == "attribute":
         return ConfigError(f"{owner} has no setting {name!r} to assign{hint} Settings: {', '.join(names)}")
-    return ConfigError(f"{owner}() got an unknown {what} {name!r}{hint} Accepted: {', '.join(names)}")
+    return ConfigTypeError(f"{owner}() got an unknown {what} {name!r}{hint} Accepted: {', '.join(names)}")
 
 
 def config_error(owner: str, exc: ValidationError) -> DocchunkError:
@@ -96,8 +98,9 @@ class StrictConfig:
 
     A subclass's ``__init__`` parameters are its settings. Then:
 
-    * an unknown keyword argument raises :class:`ConfigError` naming it, the closest
-      accepted name (``difflib``) and all accepted names, instead of a ``TypeError``;
+    * an unknown keyword argument raises :class:`~docchunk.errors.ConfigTypeError` (a
+      ``ConfigError`` and the ``TypeError`` Python raises) naming it, the closest
+      accepted name (``difflib``) and all accepted names;
     * assigning a setting after construction (``chunker.chunk_size = 64``) builds the
       object again from its settings with the new value, so every check of the
       constructor, cross-checks included, runs again, and derived state follows. An
@@ -146,7 +149,7 @@ def _strict_init(cls: type, init: Callable[..., None]) -> Callable[..., None]:
             try:
                 bound = signature.bind(self, *args, **kwargs)
             except TypeError as exc:
-                raise ConfigError(f"{cls.__name__}(): {exc}; accepted: {', '.join(sorted(accepted))}") from None
+                raise ConfigTypeError(f"{cls.__name__}(): {exc}; accepted: {', '.join(sorted(accepted))}") from None
             settings = dict(bound.arguments)
             settings.pop(next(iter(signature.parameters)))  # self
         init(self, *args, **kwargs)

@@ -14,7 +14,9 @@ Sources (read at the commits named):
   and ``test_non_positive_chunk_size``;
 - chonkie: ``chonkie-inc/chonkie`` ``tests/chunkers/test_recursive_chunker.py`` (07170a5),
   ``tests/chunkers/test_token_chunker.py`` (0b47667), ``tests/chunkers/test_sentence_chunker.py``
-  (5e65765).
+  (5e65765);
+- LangChain: ``langchain-ai/langchain`` ``libs/text-splitters/tests/unit_tests/test_text_splitters.py``,
+  ``test_markdown_code_splitter``'s "special characters" case (a thematic break between two lines).
 
 Where docchunk differs by design the test says so: a chunk may pass the limit only when it
 is flagged ``oversized`` and the excess is whitespace it absorbed from a neighbour (issue
@@ -301,3 +303,16 @@ def test_semchunk_tab_is_a_word_separator(cl):
     chunks = docchunk.RecursiveChunker(4, tokenizer=cl)(text)
     _check(text, chunks, cl, 4)
     assert [c.text.strip() for c in chunks] == ["ThisIs", "ATest."]
+
+
+# LangChain's test_markdown_code_splitter, "special test for special characters": at 16 characters
+# "harry\n***\nbabylon is" gives ["harry", "***\nbabylon is"] (LangChain strips each chunk; docchunk
+# keeps the line break at the start of the chunk the break opens, or drops it with keep_separator=False)
+@pytest.mark.parametrize(("keep", "expected"), [("start", ["harry", "\n***\nbabylon is"]),
+                                                (False, ["harry", "***\nbabylon is"])])  # fmt: skip
+def test_langchain_markdown_thematic_break_opens_the_next_chunk(keep, expected):
+    chunks = docchunk.RecursiveChunker(chunk_size=16, language="markdown", keep_separator=keep)(
+        "harry\n***\nbabylon is"
+    )
+    assert [c.text for c in chunks] == expected
+    assert [c.text.strip() for c in chunks] == ["harry", "***\nbabylon is"]  # LangChain's chunks, stripped

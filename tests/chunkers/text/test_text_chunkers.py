@@ -36,7 +36,7 @@ def test_recursive_keep_separator_modes():
 
 
 def test_recursive_repeated_text_offsets_come_from_splitting():
-    text = "same words. " * 6
+    text = "Same words. " * 6  # capitalised: a period before a lower-case word ends no sentence
     chunks = docchunk.RecursiveChunker(chunk_size=24)(text)
     assert all(text[c.start_index : c.end_index] == c.text for c in chunks)
     # whole sentences (the sentence level), the space between two starting the next; a

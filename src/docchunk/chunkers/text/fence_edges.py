@@ -8,6 +8,8 @@ phase gives such a fence the end of the block before it instead.
 
 from __future__ import annotations
 
+import bisect
+
 from docchunk.chunkers.text.sentences import line_start
 from docchunk.markup.fences import closing_fences
 from docchunk.tokenizers import Tokenizer
@@ -24,9 +26,11 @@ def no_fence_first(text: str, chunks: list[Chunk], tokenizer: Tokenizer, limit: 
     (only whitespace before it), the fence line is given the longest end of the chunk
     before that fits ``limit`` with it (cut after whitespace when it can, else after
     any character, leaving more than whitespace before it), as a chunk of its own;
-    the rest of the chunk follows. When not even
+    the rest of the chunk follows (only whitespace after the fence stays with it). When not even
     one character fits with the fence, the fence line joins the chunk before, which is
-    then over the limit by the fence alone (flagged ``oversized``). Offsets stay exact,
+    then over the limit by the fence alone (flagged ``oversized``). First, chunks cut
+    between the marks of a closing fence are joined (:func:`_whole_fences`). Runs after
+    the whitespace-only chunks are given to a neighbour, which may give one to a fence. Offsets stay exact,
     the chunks still tile what they tiled, and every ``token_count`` is exact.
 
     Args:
@@ -35,11 +39,12 @@ def no_fence_first(text: str, chunks: list[Chunk], tokenizer: Tokenizer, limit: 
         tokenizer: Counts ``token_count``.
         limit: Most tokens per chunk.
     """
-    if len(chunks) < 2 or not any(c.text.lstrip().startswith(("```", "~~~")) for c in chunks[1:]):
+    if len(chunks) < 2 or ("```" not in text and "~~~" not in text):
         return chunks
     ends = {start: end for start, end in closing_fences(text)}
     if not ends:
         return chunks
+    chunks = _whole_fences(text, chunks, ends, tokenizer, limit)
     out: list[Chunk] = [chunks[0]]
     for chunk in chunks[1:]:
         prev = out[-1]
@@ -53,8 +58,28 @@ def no_fence_first(text: str, chunks: list[Chunk], tokenizer: Tokenizer, limit: 
             prev = _span(text, out[-2].start_index, prev.end_index, tokenizer, limit)
             out[-2:] = [prev]
         out[-1:] = _give_fence_a_line(text, prev, fence_end, tokenizer, limit)
-        if fence_end < chunk.end_index:
+        if text[fence_end : chunk.end_index].strip():
             out.append(_span(text, fence_end, chunk.end_index, tokenizer, limit))
+        elif fence_end < chunk.end_index:  # only whitespace after the fence: it stays with it
+            out[-1] = _span(text, out[-1].start_index, chunk.end_index, tokenizer, limit)
+    return out
+
+
+def _whole_fences(text: str, chunks: list[Chunk], ends: dict[int, int], tokenizer: Tokenizer,
+                  limit: int) -> list[Chunk]:  # fmt: skip
+    """``chunks`` joined where a cut falls inside the marks of a closing fence line (``ends``: line start to end).
+
+    A fence longer than ``limit`` (```` ~~~~~~~ ```` at 6 characters, ```` ``` ```` at 2
+    MiniLM tokens) is then one chunk's, over the limit by the fence, flagged ``oversized``.
+    """
+    marks = sorted((start + len(text[start:end]) - len(text[start:end].lstrip()), end) for start, end in ends.items())
+    out: list[Chunk] = []
+    for chunk in chunks:
+        i = bisect.bisect_right(marks, chunk.start_index, key=lambda m: m[0]) - 1
+        if out and i >= 0 and marks[i][0] < chunk.start_index < marks[i][1] and out[-1].end_index == chunk.start_index:
+            out[-1] = _span(text, out[-1].start_index, chunk.end_index, tokenizer, limit)
+        else:
+            out.append(chunk)
     return out
 
 

@@ -23,8 +23,14 @@ from docchunk.chunkers.text.base import TextChunker, absorb_whitespace_chunks, c
 from docchunk.chunkers.text.fence_edges import no_fence_first
 from docchunk.chunkers.text.recursive_pack import pack
 from docchunk.chunkers.text.recursive_split import Call, split
-from docchunk.chunkers.text.separators import DEFAULT_SEPARATORS, FENCED_CODE, SETEXT_HEADING, separators_for
-from docchunk.errors import ConfigError
+from docchunk.chunkers.text.separators import (
+    DEFAULT_SEPARATORS,
+    FENCED_CODE,
+    SETEXT_HEADING,
+    describe_separators,
+    separators_for,
+)
+from docchunk.errors import ConfigError, ConfigTypeError
 from docchunk.markup.fences import keep_fences_closed
 from docchunk.tokenizers import Sizer, TokenizerSpec
 from docchunk.types import Chunk
@@ -77,7 +83,9 @@ class RecursiveChunker(TextChunker):
 
     Raises:
         ConfigError: Invalid sizes, ``chunk_overlap >= chunk_size``, both
-            ``language`` and ``separators``, an unknown language, bad separators.
+            ``language`` and ``separators``, an unknown language, an empty separator list.
+        ConfigTypeError: A size that is not an int, ``separators`` that is not a list
+            of str, an unknown keyword argument (a ``ConfigError`` and a ``TypeError``).
 
     Example:
         >>> [c.text for c in RecursiveChunker(chunk_size=12)("Hello world.\n\nBye now.")]
@@ -104,9 +112,12 @@ class RecursiveChunker(TextChunker):
             raise ConfigError(f'keep_separator must be "start", "end" or False, got {keep_separator!r}')
         if separators is not None:
             if not isinstance(separators, (list, tuple)) or not all(isinstance(s, str) for s in separators):
-                raise ConfigError(f"separators must be a list of str, got {separators!r}")
+                raise ConfigTypeError(f"separators must be a list of str, got {separators!r} "
+                                      f"({type(separators).__name__}); e.g. ['\\n\\n', ' ', '']")  # fmt: skip
             if not separators:
-                raise ConfigError('separators must not be empty; pass None for the default ["\\n\\n", "\\n", " ", ""]')
+                raise ConfigError(f"separators must not be empty, got {separators!r}; pass None for the default "
+                                  f"{describe_separators(DEFAULT_SEPARATORS)} (DEFAULT_SEPARATORS in "
+                                  "docchunk.chunkers.text.separators)")  # fmt: skip
             separators = list(separators)
         self.separators = separators_for(language) if language is not None else (separators or list(DEFAULT_SEPARATORS))
         self.keep_separator = keep_separator
@@ -141,6 +152,6 @@ class RecursiveChunker(TextChunker):
         chunks = make_chunks(text, pack(call, split(call)))
         if self._fences:
             chunks = keep_fences_closed(text, chunks, self.tokenizer, self.chunk_size)
-        chunks = no_fence_first(text, chunks, self.tokenizer, self.chunk_size)
-        return absorb_whitespace_chunks(text, chunks, self.tokenizer, self.chunk_size)
+        chunks = absorb_whitespace_chunks(text, chunks, self.tokenizer, self.chunk_size)
+        return no_fence_first(text, chunks, self.tokenizer, self.chunk_size)  # after: whitespace given to a fence
 

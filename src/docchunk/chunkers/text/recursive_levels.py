@@ -16,7 +16,7 @@ from docchunk.chunkers.text.sentences import sentence_ends
 from docchunk.markup.setext import SetextHeading
 
 __all__ = [
-    "Cut", "Pieces", "Scan", "before_space", "break_pieces", "fence_hits", "literal_hits", "piece_bounds",
+    "Cut", "Pieces", "Scan", "before_space", "break_pieces", "fence_hits", "line_hits", "literal_hits", "piece_bounds",
     "pieces_of", "sentence_hits", "setext_hits", "split_breaks", "split_once",
 ]  # fmt: skip
 
@@ -127,12 +127,22 @@ def before_space(text: str, floor: int, cut: int) -> int:
 
 def setext_hits(headings: list[SetextHeading], text: str, lo: int, hi: int) -> list[tuple[int, int]]:
     """The line break before each Setext heading that starts inside ``text[lo:hi]``, as ``(start, end)``."""
+    return line_hits([h.start for h in headings], text, lo, hi)
+
+
+def line_hits(starts: list[int], text: str, lo: int, hi: int, blank: bool = False) -> list[tuple[int, int]]:
+    """The line break before each line of ``starts`` (sorted offsets) inside ``text[lo:hi]``, as ``(start, end)``.
+
+    With ``blank``, the blank lines before the line too: all the whitespace back to the text before it.
+    """
     out = []
-    for h in headings:
-        if lo < h.start < hi:
-            b = h.start - (2 if text[h.start - 2 : h.start] == "\r\n" else 1)
+    for start in starts:
+        if lo < start < hi:
+            b = start - (2 if text[start - 2 : start] == "\r\n" else 1)
+            while blank and b > lo + 1 and text[b - 1].isspace():
+                b -= 1
             if b > lo:
-                out.append((b, h.start))
+                out.append((b, start))
     return out
 
 

@@ -22,6 +22,7 @@ from docchunk.chunkers.text.recursive_levels import (
     Scan,
     break_pieces,
     fence_hits,
+    line_hits,
     literal_hits,
     piece_bounds,
     pieces_of,
@@ -40,8 +41,18 @@ from docchunk.chunkers.text.sentences import (
     sentence_cut_after,
     sentence_cut_before,
 )  # fmt: skip
-from docchunk.chunkers.text.separators import FENCED_CODE, LANGCHAIN_SEPARATORS, LINE, RULES, SENTENCE, SETEXT_HEADING
-from docchunk.markup.fences import fence_lines, fenced_blocks, in_blocks
+from docchunk.chunkers.text.separators import (
+    FENCED_CODE,
+    LANGCHAIN_SEPARATORS,
+    LINE,
+    RULES,
+    SENTENCE,
+    SETEXT_HEADING,
+    THEMATIC_BREAK,
+)  # fmt: skip
+from docchunk.markup.breaks import thematic_breaks
+from docchunk.markup.fences import fenced_blocks, in_blocks
+from docchunk.markup.html_blocks import opaque_interiors
 from docchunk.markup.setext import SetextHeading, setext_headings
 from docchunk.tokenizers import Sizer
 from docchunk.tokenizers.base import TokenPositions
@@ -82,11 +93,12 @@ class Call:
         # fenced code hides (a "# comment" in a code block is no heading)
         seps = self.separators
         self.interiors: list[tuple[int, int]] = []
-        if chunker._markdown and ("```" in text or "~~~" in text):
-            self.interiors = [(a, b) for a, b, _ in _interiors(fence_lines(text), len(text))]
+        if chunker._markdown and ("```" in text or "~~~" in text or "<" in text):
+            self.interiors = opaque_interiors(text)  # fenced code and HTML blocks
         opaque = [i for i, sep in enumerate(seps) if sep not in LANGCHAIN_SEPARATORS] if self.interiors else []
         self.special = sorted({i for i, sep in enumerate(seps) if sep in RULES} | set(opaque))
         self.setext: list[SetextHeading] | None = None
+        self.breaks_at: list[int] | None = None  # thematic break lines (THEMATIC_BREAK)
         self.blocks: list[tuple[int, int]] | None = None  # fenced code blocks (FENCED_CODE)
         self.wraps: LineWraps | None = None  # the hard wraps of the text's paragraphs (LINE)
         # character mode, separators kept at the start of pieces: groups by search (group_by_search)
@@ -200,6 +212,10 @@ class Call:
             if self.setext is None:
                 self.setext = setext_headings(text)
             return setext_hits(self.setext, text, lo, hi)
+        if sep == THEMATIC_BREAK:
+            if self.breaks_at is None:
+                self.breaks_at = thematic_breaks(text)
+            return line_hits(self.breaks_at, text, lo, hi, blank=True)
         hits = literal_hits(text, sep, lo, hi, self.breaks)
         kept = [h for h in hits if not in_blocks(self.interiors, h[0])]
         return None if len(kept) == len(hits) else kept
@@ -523,16 +539,6 @@ def joined_size(call: Call, spans: Sequence[tuple[int, ...]], counts: list[int],
         return call.spans.count(start, end)
     unclean = call.spans.unclean_cuts([spans[k][0] for k in range(i + 1, j)])
     return call.spans.joined(start, end, unclean, sum(counts[i:j]))
-
-
-def _interiors(lines: list[tuple[int, int, bool]], n: int) -> list[tuple[int, int, bool]]:
-    """The inside of each fenced code block: from the end of its opening fence line to the start of its closing one."""
-    out: list[tuple[int, int, bool]] = []
-    for k, (_, end, opening) in enumerate(lines):
-        if opening:
-            close = lines[k + 1][0] if k + 1 < len(lines) and not lines[k + 1][2] else n
-            out.append((end, close, True))
-    return out
 
 
 def _contiguous(pieces: list[tuple[int, int]], lo: int, hi: int) -> bool:

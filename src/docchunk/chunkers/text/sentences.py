@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 from itertools import pairwise
 from typing import NamedTuple
 
@@ -58,7 +59,7 @@ _SLACK = 8  # a line counts as full when within width // _SLACK of the widest (p
 _LINE_END_MARK = re.compile(r"[,;:.!?…—–]['\"”’»)\]]*\Z")  # a line of verse often ends with punctuation
 _NON_SPACE = re.compile(r"\S")
 _BREAKS = re.compile(r"\r\n|\r|\n")
-_BLANK_LINE = re.compile(r"(?:\r\n|\r|\n)[^\S\r\n]*(?:\r\n|\r|\n|\Z)")  # a line break, then a blank line
+_BLANK_LINE = re.compile(r"(?:\r\n|\r(?!\n)|\n)[^\S\r\n]*(?:\r\n|\r|\n|\Z)")  # a line break, then a blank line
 _FIRST_WORD = re.compile(r"[ \t]*(\S*)")
 # the word before a period, read backwards from it: letters, digits and inner periods ("e.g", "U.S", "5.3")
 _WORD_BEFORE_REVERSED = re.compile(r"[^\W_]([^\W_]|[.'’-])*")
@@ -75,8 +76,17 @@ _TITLES = frozenset(
 )
 # reference words, also in lower case before a number ("fig. 3", "vol. 2", "no. 7")
 _REFERENCES = frozenset(
-    "No Nos Nr Fig Figs Tab Tbl Eq Eqs Sec Secs Ch Chap Vol Vols Art Abs Ref Refs Ed Eds Ex".split()
+    "No Nos Nr Fig Figs Tab Tbl Eq Eqs Sec Secs Ch Chap Vol Vols Art Abs Ref Refs Ed Eds Ex Ext Tel Apt Rm".split()
 )
+# German months: "am 12. März" is a date (an ordinal day), not a sentence end after "12"
+_GERMAN_MONTHS = frozenset(
+    "Januar Jänner Februar März April Mai Juni Juli August September Oktober November Dezember".split()
+)
+_NEXT_WORD = re.compile(r"[^\W\d_]+")
+_NON_SPACE_RUN = re.compile(r"\S{1,40}")
+_FIRST_LETTER = re.compile(r"[^\W\d_]")
+_LETTERS = re.compile(r"[^\W\d_]+(?:[-'’.][^\W\d_]+)*")  # a word of letters: "library", "well-known", "z.b"
+_PERIOD_LETTER = re.compile(r"\.[ \t]+([^\W\d_])")  # a period, spaces, a letter: does the text capitalise sentences?
 # titles that are also names (months, "Ed"): an abbreviation only before a number or a lower-case word
 _NAMES = frozenset("Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec Ed".split())
 # ... or in any case (lower-cased before the lookup)
@@ -112,9 +122,12 @@ def line_start(text: str, pos: int) -> int:
 def _is_abbreviation(text: str, stop: int, sentence_start: int = 0, after: int | None = None) -> bool:
     """Whether the period at ``text[stop]`` ends an abbreviation rather than a sentence.
 
-    Titles, abbreviations, initials, dotted abbreviations, and section numbers
+    Any period followed (at ``after``) by a lower-case letter, of any script (``the
+    univ. library``, ``ч. вечера``), in a text that capitalises its sentences
+    (:func:`_capitalised`); titles, abbreviations, initials, dotted
+    abbreviations, spaced ones (``z. B.``), a day before a German month (``am 12. März``), and section numbers
     (``"5.3."``) that begin their sentence (the sentence starts at ``sentence_start``)
-    or their line. ``etc.`` followed by a capital letter (at ``after``) ends a sentence.
+    or their line. ``etc.`` followed by a capital letter ends a sentence.
     """
     floor = max(0, stop - 40)
     match = _WORD_BEFORE_REVERSED.match(text[floor:stop][::-1])  # matched backwards: no search from every start
@@ -125,6 +138,14 @@ def _is_abbreviation(text: str, stop: int, sentence_start: int = 0, after: int |
     if word.lower() in _ENDING_ABBREVIATIONS:
         return not (after is not None and after < len(text) and text[after].isupper())
     following = text[after] if after is not None and after < len(text) else ""
+    if following.islower() and _lower_word(text, after or 0) and _capitalised(text):
+        return True  # "the univ. library", "ч. вечера", "u. a. für" (not "mRNA", "β-Catenin")
+    if len(word) == 1 and word.islower() and following.isalpha() and text.startswith(".", (after or 0) + 1):
+        return True  # spaced German abbreviations: "z. B.", "u. U.", "i. d. R."
+    if word.isdigit() and len(word) <= 2 and after is not None:  # "am 12. März": a German date
+        month = _NEXT_WORD.match(text, after)
+        if month is not None and month.group() in _GERMAN_MONTHS:
+            return True
     if word in _NAMES and not (following.isdigit() or following.islower()):
         return False  # a month or a name that ends its sentence: "to Jan. She", "met Ed. He" ("Jan. 5" stays)
     if word in _TITLES or word.lower() in _ABBREVIATIONS:
@@ -142,6 +163,38 @@ def _is_abbreviation(text: str, stop: int, sentence_start: int = 0, after: int |
             return True
         return not text[line_start(text, word_start) : word_start].strip()
     return False
+
+
+@lru_cache(maxsize=16)
+def _capitalised(text: str) -> bool:
+    """Whether ``text`` starts its sentences with a capital letter.
+
+    True when at least as many of its periods (and its start) come before a capital letter
+    as before a lower-case one.
+
+    In such a text a period before a lower-case word ends an abbreviation (``univ.``), not a
+    sentence; in a lower-cased one (``... in 2003. this liability was ...``) it may end either.
+    """
+    first = _FIRST_LETTER.search(text)
+    upper = int(first is not None and first.group().isupper())  # the text's first letter starts a sentence
+    lower = 0
+    for match in _PERIOD_LETTER.finditer(text):
+        if match.group(1).isupper():
+            upper += 1
+        elif match.group(1).islower():
+            lower += 1
+    return upper >= lower
+
+
+def _lower_word(text: str, start: int) -> bool:
+    """Whether the word at ``text[start]`` (up to whitespace) is letters without a capital: ``library``, not ``mRNA``.
+
+    Not an abbreviation of :data:`_ABBREVIATIONS` either (``workshops. pp. 45``: a reference starts there).
+    """
+    word = _NON_SPACE_RUN.match(text, start)
+    if word is None or not word.group().islower() or not _LETTERS.fullmatch(word.group().rstrip(".,;:!?)'\"’”")):
+        return False  # a URL, a path, "e-mail@x": no word
+    return word.group().rstrip(".,;:") not in _ABBREVIATIONS or not word.group().endswith(".")
 
 
 def _word_before(text: str, start: int) -> str:
@@ -164,8 +217,10 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     * after ``.``, ``!``, ``?``, ``…`` (or a run of them, such as ``?!``) and any
       closing quotes or brackets, when whitespace follows, except after a period
       that ends a title or abbreviation (``Dr.``, ``Mr.``, ``Prof.``, ``e.g.``,
-      ``i.e.``, ``etc.``, ``vs.``, ``Fig.``, ``No.``, ``z.B.``, ``usw.``, ``p.ej.``
-      ... in English, German, French and Spanish), an initial (``J. R. R.``), a
+      ``i.e.``, ``etc.``, ``vs.``, ``Fig.``, ``No.``, ``z.B.``, ``z. B.``, ``usw.``, ``p.ej.``
+      ... in English, German, French and Spanish), a period before a lower-case word
+      in a text that capitalises its sentences (``the univ. library``), a day before a
+      German month (``am 12. März``), an initial (``J. R. R.``), a
       dotted abbreviation (``U.S.``) or a section number that begins a sentence or
       a line (``... the threshold. 4.2. Results ...``: ``4.2.`` begins the next
       sentence); ``etc.`` followed by a capital letter does end one (``pens, etc.
@@ -325,7 +380,8 @@ class LineWraps:
         end = blank.start() if blank is not None else len(text)
         body = text[start:end]
         lines = [line.strip() for line in (_BREAKS.split(body) if "\r" in body else body.split("\n"))]
-        width = max(len(line) for line in lines)
+        # a line that is one unbreakable word (a long URL) was never wrapped: it sets no width
+        width = max((len(line) for line in lines if " " in line), default=0) or max(len(line) for line in lines)
         verse = len(lines) >= 3 and all(line[0].isupper() for line in lines) and _not_wrapped(lines, width)
         self.last = _Paragraph(start, end + 1, width, verse, bool(_TURN.match(lines[0])),
                                bool(_BLOCK_START.match(lines[0])))  # fmt: skip

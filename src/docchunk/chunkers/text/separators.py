@@ -3,8 +3,9 @@
 Each preset is a list of literal strings (never regexes), plus two named rules that no
 literal string can express: :data:`LINE` (line breaks that are not hard wraps),
 :data:`SENTENCE` (sentence ends), :data:`SETEXT_HEADING`
-(Markdown headings underlined with ``===`` or ``---``) and :data:`FENCED_CODE` (the edges of
-Markdown fenced code blocks). The prose presets (the default,
+(Markdown headings underlined with ``===`` or ``---``), :data:`FENCED_CODE` (the edges of
+Markdown fenced code blocks) and :data:`THEMATIC_BREAK` (Markdown ``***``, ``---``, ``___``).
+The prose presets (the default,
 ``markdown``, ``html``, ``latex``) end with the paragraph, line, sentence, word (space, then
 tab), character tail :data:`DEFAULT_SEPARATORS`; the code presets end with LangChain's tail
 :data:`LANGCHAIN_SEPARATORS` (no sentence level) and follow LangChain's
@@ -18,7 +19,7 @@ from docchunk.errors import ConfigError
 
 __all__ = [
     "DEFAULT_SEPARATORS", "FENCED_CODE", "LANGCHAIN_SEPARATORS", "LANGUAGES", "LINE", "RULES", "SENTENCE",
-    "SETEXT_HEADING", "separators_for",
+    "SETEXT_HEADING", "THEMATIC_BREAK", "describe_separators", "separators_for",
 ]  # fmt: skip
 
 SENTENCE = "\x00sentence"
@@ -38,13 +39,19 @@ closing fence line, so that a block is one piece: a block that fits stays whole,
 does not fit is cut, between its own lines (no Markdown separator of the preset cuts inside
 it). It replaces LangChain's literal ``"```\n"``, which cuts at every fence line and inside
 a longer fence (````` ```` `````)."""
+THEMATIC_BREAK = "\x00break"
+"""The thematic break level of the ``markdown`` preset: cuts at the line breaks (blank lines
+included) before each line of three or more ``*``, ``-`` or ``_`` (also spaced, ``* * *``;
+:func:`docchunk.markup.breaks.thematic_breaks`), so that the break opens the next piece, as
+LangChain's regexes (``\\*\\*\\*+``, ``---+``, ``___+`` between line breaks) cut. A ``---`` under a
+paragraph is a Setext heading's underline, not a break."""
 LINE = "\x00line"
 """The line level: cuts at each line break that ends a line, not at a hard wrap inside a
 sentence (:func:`~docchunk.chunkers.text.sentences.line_ends`, the rule of
 :func:`~docchunk.chunkers.text.sentences.sentence_spans`: a new block, a chat turn, a
 short line, narrow lines or verse end a line); a wrapped paragraph is cut at its
 sentence ends by the next level. Inside fenced code every line break cuts."""
-RULES = (SENTENCE, SETEXT_HEADING, FENCED_CODE, LINE)
+RULES = (SENTENCE, SETEXT_HEADING, FENCED_CODE, THEMATIC_BREAK, LINE)
 """The named rules a separator list may hold besides literal strings."""
 
 LANGCHAIN_SEPARATORS = ["\n\n", "\n", " ", ""]
@@ -59,8 +66,7 @@ _PROSE = ("markdown", "html", "latex")  # presets that end with the sentence lev
 
 _PRESETS: dict[str, list[str]] = {
     "langchain": [],
-    "markdown": [*_HEADINGS[:2], SETEXT_HEADING, *_HEADINGS[2:], FENCED_CODE, "\n\n***\n\n", "\n\n---\n\n",
-                 "\n\n___\n\n"],
+    "markdown": [*_HEADINGS[:2], SETEXT_HEADING, *_HEADINGS[2:], FENCED_CODE, THEMATIC_BREAK],
     "python": ["\nclass ", "\ndef ", "\nasync def ", "\n    def ", "\n    async def ", "\n\tdef "],
     "clojure": [
         "\n(ns ", "\n(defn ", "\n(defn- ", "\n(defmacro ", "\n(defprotocol ", "\n(defrecord ", "\n(def ", "\n(deftest ",
@@ -135,3 +141,17 @@ def separators_for(language: str) -> list[str]:
     if key not in _PRESETS:
         raise ConfigError(f"unknown language {language!r}; known languages: {', '.join(LANGUAGES)}")
     return [*_PRESETS[key], *(DEFAULT_SEPARATORS if key in _PROSE else LANGCHAIN_SEPARATORS)]
+
+
+_RULE_NAMES = {SENTENCE: "SENTENCE", SETEXT_HEADING: "SETEXT_HEADING", FENCED_CODE: "FENCED_CODE",
+               THEMATIC_BREAK: "THEMATIC_BREAK", LINE: "LINE"}  # fmt: skip
+
+
+def describe_separators(separators: list[str]) -> str:
+    r"""A separator list as a user reads it: literal strings quoted, named rules by name.
+
+    Example:
+        >>> describe_separators(["\n\n", LINE, " ", ""])
+        "['\\n\\n', LINE, ' ', '']"
+    """
+    return "[" + ", ".join(_RULE_NAMES.get(s, repr(s)) for s in separators) + "]"
