@@ -442,7 +442,7 @@ class HybridRun:
         while lo < n:
             first = pieces[lo]
             path = (as_written(first) if as_written else first).headings  # the path the merged chunk writes
-            overhead = self.ctx_count(replace(first, headings=path)) - counts[lo]
+            overhead = self.ctx_count(first if path is first.headings else replace(first, headings=path)) - counts[lo]
             hi, fit, running = lo + 1, lo, counts[lo]
             while hi < n and pieces[hi].headings == first.headings:
                 running += counts[hi] + self.delim_tokens
