@@ -18,6 +18,8 @@ rule is measured on data it was not written on):
 - ``title_block``: two or three merged one-cell rows, a title block (``is_title_block``);
 - ``key_value``: keys flagged as row headers (``is_key_value_table``) in a table without
   column headers and with a prose cell, where the layout rule would otherwise look;
+- ``parallel_text``: every body row a sentence or more in two cells (``is_parallel_text_table``:
+  a bilingual table side by side), read as layout;
 - ``layout``: tables of that kind.
 
 ``--show N`` prints the first N tables of each rule (source, document, table, first
@@ -101,6 +103,10 @@ def fired(table: Any, doc: Any) -> list[str]:
         prose = any(len(model.text_of(cell).split()) >= rules.PROSE_WORDS for row in model.grid for cell in row)
         if model.start == 0 and prose:  # where the layout rule would look at it
             out.append("key_value")
+    if getattr(rules, "is_parallel_text_table", None) and rules.is_parallel_text_table(
+        model.grid, model.start, model.text_of
+    ):
+        out.append("parallel_text")
     if model.kind == "layout":
         out.append("layout")
     return out
@@ -136,7 +142,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.dump or args.compare:
                 key = f"{source}/{name}{table.self_ref}"
                 dump[key] = {fmt: table_rows(table, doc, table_format=fmt).text for fmt in FORMATS}
-    rules = ["sub_header_row", "restart", "restart label", "title_row", "title_block", "key_value", "layout"]
+    rules = ["sub_header_row", "restart", "restart label", "title_row", "title_block", "key_value"]
+    rules += ["parallel_text", "layout"]
     print("| source | tables | " + " | ".join(rules) + " |")
     print("|---|---:|" + "---:|" * len(rules))
     for source, c in counts.items():

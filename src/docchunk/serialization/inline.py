@@ -16,11 +16,19 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from docling_core.types.doc.document import DoclingDocument, FormulaItem, InlineGroup, NodeItem, TextItem
+from docling_core.types.doc.document import (
+    DoclingDocument,
+    FormulaItem,
+    GroupItem,
+    InlineGroup,
+    NodeItem,
+    TextItem,
+)
 
-__all__ = ["inline_group_of", "one_inline_run", "plain_inline_text"]
+__all__ = ["inline_group_of", "one_inline_run", "only_inline_group", "plain_inline_text"]
 
-_NO_SPACE_BEFORE = re.compile(r"^[,.;:!?)\]}%'’”]")
+_NO_SPACE_BEFORE = re.compile(r"^(?:[,;:!?)\]}%'’”]|\.(?![^\W\d_]))")
+"""A fragment that joins the text before it: punctuation, or a full stop not opening a word (``.gz``, ``.NET`` do)."""
 _NO_SPACE_AFTER = re.compile(r"[(\[{'‘“/-]$")
 _SPACES = re.compile(r"[ \t]+")
 
@@ -34,7 +42,8 @@ def plain_inline_text(group: InlineGroup, doc: DoclingDocument) -> str:
 
     Returns:
         The fragments' texts, stripped, joined by one space, except none before
-        ``, . ; : ! ? ) ] %`` and the like, after ``( [ / -``, before a sub- or
+        ``, . ; : ! ? ) ] %`` and the like (a ``.`` that opens a word, a file's
+        extension ``.gz``, takes one), after ``( [ / -``, before a sub- or
         superscript fragment, and after one inside a formula (``H`` ``2`` ``O``
         gives ``H2O``, ``y`` ``3`` ``uses`` gives ``y3 uses``); line breaks inside a
         fragment become spaces. Empty when no fragment has text.
@@ -104,6 +113,19 @@ def inline_group_of(item: NodeItem, doc: DoclingDocument) -> InlineGroup | None:
         if isinstance(child, InlineGroup):
             return child
     return None
+
+
+def only_inline_group(root: NodeItem, doc: DoclingDocument) -> InlineGroup | None:
+    """The inline group that is all of ``root``'s content (a rich table cell's), else None.
+
+    ``root`` is one (:func:`inline_group_of`), or a group whose only child is one:
+    docling's HTML converter puts a cell of text and inline code in such a group.
+    """
+    group = inline_group_of(root, doc)
+    if group is None and isinstance(root, GroupItem) and len(root.children) == 1:
+        child = root.children[0].resolve(doc)
+        group = child if isinstance(child, InlineGroup) else None
+    return group
 
 
 def one_inline_run(doc: DoclingDocument, items: Sequence[NodeItem]) -> bool:

@@ -235,3 +235,37 @@ def test_title_and_picture_in_a_list_item_compat_is_docling_cores(kind, minilm_d
             theirs = HybridChunker(tokenizer=HuggingFaceTokenizer(tokenizer=transformers_minilm, max_tokens=n))
         got = [(c.text, c.meta.headings) for c in ours.chunk(doc)]
         assert got == [(c.text, c.meta.headings) for c in theirs.chunk(doc)]
+
+
+def test_captions_of_pictures_in_table_cells_are_written_once():
+    """Round-3 finding 10 (issue 46): an HTML catalogue's ``<img alt="Photo of lamp k">`` in each first cell (docling:
+    a picture in a rich cell, its alt text a caption in the body). The records' labels are the alt texts, and all of
+    them were written again, in a chunk without headings at the end of the document."""
+    doc = DoclingDocument(name="html_catalog")
+    doc.add_heading("Lamps", level=1)
+    rows = 4
+    cells = [
+        TableCell(text=t, start_row_offset_idx=0, end_row_offset_idx=1, start_col_offset_idx=c,
+                  end_col_offset_idx=c + 1, column_header=True)
+        for c, t in enumerate(["Photo", "Product"])
+    ] + [
+        TableCell(text=f"Lamp model L-00{r}", start_row_offset_idx=r, end_row_offset_idx=r + 1,
+                  start_col_offset_idx=1, end_col_offset_idx=2)
+        for r in range(1, rows + 1)
+    ]  # fmt: skip
+    table = doc.add_table(data=TableData(num_rows=rows + 1, num_cols=2, table_cells=cells))
+    for r in range(1, rows + 1):
+        group = doc.add_group(label=GroupLabel.UNSPECIFIED, name="rich_cell", parent=table)
+        picture = doc.add_picture(parent=group)
+        caption = doc.add_text(DocItemLabel.CAPTION, f"Photo of lamp {r}")  # in the body, as docling's HTML converter
+        picture.captions.append(caption.get_ref())
+        cell = RichTableCell(text=caption.text, ref=group.get_ref(), start_row_offset_idx=r, end_row_offset_idx=r + 1,
+                             start_col_offset_idx=0, end_col_offset_idx=1)  # fmt: skip
+        doc.add_table_cell(table, cell)
+    doc.add_heading("Shades", level=1)
+    doc.add_text(DocItemLabel.TEXT, "Shades are sold apart.")
+    chunks = list(docchunk.HybridChunker().chunk(doc))
+    for r in range(1, rows + 1):
+        holders = [c for c in chunks if f"Photo of lamp {r}" in c.text]
+        assert len(holders) == 1 and holders[0].meta.table_rows is not None, [c.text for c in chunks]
+    assert not lost_texts(doc, chunks)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from docling_core.types.doc import DocItemLabel, DoclingDocument, TableItem, TextItem
+from docling_core.types.doc import DocItemLabel, DoclingDocument, Formatting, TableItem, TextItem
 
 import docchunk
 from tests.helpers import make_table
@@ -171,3 +171,105 @@ def test_the_lead_in_of_an_empty_table_does_not_end_the_previous_tables_chunk(
     holder = next(c for c in chunks if "All empty:" in c.text.split("\n"))
     assert [t.self_ref for t in holder.meta.doc_items if isinstance(t, TableItem)] == [doc.tables[1].self_ref]
     assert holder.text.startswith("All empty:")
+
+
+def _lab_notes() -> DoclingDocument:
+    """A tester's DOCX lab notes (round 3, ``docx_labnotes``): a sentence, a table, its Word "Caption" below; 4 times.
+
+    docling converts the caption (bold) as a text item under the section heading, after its table.
+    """
+    doc = DoclingDocument(name="docx_labnotes")
+    doc.add_title("Lab notebook")
+    section = doc.add_heading("Run 7", level=4)
+    for k in range(4):
+        doc.add_text(DocItemLabel.TEXT, f"Measurements of batch {k} follow.", parent=section)
+        grid = [
+            ["Sample", "pH", "Temp (°C)"],
+            *[[f"S{k}-{j}", f"{6.5 + j * 0.1:.1f}", f"{20 + j}"] for j in range(6 + k * 3)],
+        ]
+        doc.add_table(data=make_table(grid)[1].data, parent=section)
+        doc.add_text(
+            DocItemLabel.TEXT, f"Table {k + 1}: batch {k} readings.", parent=section, formatting=Formatting(bold=True)
+        )
+    doc.add_text(DocItemLabel.TEXT, "All batches stayed within range.", parent=doc.add_heading("Summary", level=1))
+    return doc
+
+
+@pytest.mark.parametrize(("tokenizer", "max_tokens"), [("minilm", 64), ("minilm", 256), ("cl100k", 128)])
+@pytest.mark.parametrize("min_tokens", [None, 64])
+def test_a_caption_below_its_table_stays_with_it_and_the_next_lead_in_goes_with_the_next_table(
+    tokenizer, max_tokens, min_tokens, minilm_dir, cl100k
+):
+    """Round-3 finding 2 (issue 46): ``Table 1: batch 0 readings.`` (below table 0) was written before table 1's
+    rows, and at cl100k 128 each ``Measurements of batch k follow.`` sat in a 26-token chunk without table k's rows.
+    """
+    tok = docchunk.get_tokenizer(f"hf:{minilm_dir}" if tokenizer == "minilm" else cl100k)
+    chunker = docchunk.HybridChunker(tokenizer=tok, max_tokens=max_tokens, min_tokens=min_tokens)
+    doc = _lab_notes()
+    chunks = list(chunker.chunk(doc))
+    for k, table in enumerate(doc.tables):
+        lead, caption = f"Measurements of batch {k} follow.", f"Table {k + 1}: batch {k} readings."
+        tables = [[t for t in doc.tables if any(it is t for it in c.meta.doc_items)] for c in chunks]
+        with_lead = [held for c, held in zip(chunks, tables, strict=True) if lead in c.text]
+        assert with_lead == [[table]] or (min_tokens and len(with_lead) == 1 and table in with_lead[0]), with_lead
+        with_caption = [held for c, held in zip(chunks, tables, strict=True) if caption in c.text]
+        assert with_caption in ([[]], [[table]]), with_caption  # alone, or with its own table's rows
+    assert all(c.meta.token_count <= max_tokens for c in chunks)
+
+
+def _fleet_costs() -> DoclingDocument:
+    """A tester's HTML fleet report (round 3, ``html_multi_tables``): a sentence, then a captioned table, five times;
+    tables 1 and 3 followed by ``Note: depot k figures are provisional.``."""
+    doc = DoclingDocument(name="html_multi_tables")
+    doc.add_title("Fleet costs")
+    for k, rows in enumerate((3, 9, 2, 12, 4)):
+        doc.add_text(DocItemLabel.TEXT, f"Costs of depot {k} follow.")
+        caption = doc.add_text(DocItemLabel.CAPTION, f"Table {k + 1}. Depot {k} vehicle costs (EUR)")
+        grid = [["Vehicle", "Fuel", "Repairs", "Insurance"]]
+        grid += [[f"Van {k}-{j}", str(1200 + 37 * j), str(300 + 11 * j), str(800 + j)] for j in range(rows)]
+        doc.add_table(data=make_table(grid)[1].data, caption=caption)
+        if k in (1, 3):
+            doc.add_text(DocItemLabel.TEXT, f"Note: depot {k} figures are provisional.")
+    return doc
+
+
+@pytest.mark.parametrize(("tokenizer", "max_tokens"), [("minilm", 64), ("minilm", 256), ("cl100k", 128)])
+@pytest.mark.parametrize("min_tokens", [None, 64])
+def test_a_lead_in_after_the_previous_tables_note_goes_with_its_own_table(
+    tokenizer, max_tokens, min_tokens, minilm_dir, cl100k
+):
+    """Round-3 finding 16 (issue 46): after a table with a trailing note, the next table's lead-in was left with the
+    note in a chunk without rows (``Note: depot 1 figures are provisional.`` / ``Costs of depot 2 follow.``)."""
+    tok = docchunk.get_tokenizer(f"hf:{minilm_dir}" if tokenizer == "minilm" else cl100k)
+    chunker = docchunk.HybridChunker(tokenizer=tok, max_tokens=max_tokens, min_tokens=min_tokens)
+    doc = _fleet_costs()
+    chunks = list(chunker.chunk(doc))
+    for k, table in enumerate(doc.tables):
+        holders = [c for c in chunks if f"Costs of depot {k} follow." in c.text]
+        assert len(holders) == 1 and any(it is table for it in holders[0].meta.doc_items), [c.text for c in holders]
+    for k in (1, 3):  # the note never stands with another table's rows
+        note = f"Note: depot {k} figures are provisional."
+        held = [[t for t in doc.tables if any(it is t for it in c.meta.doc_items)] for c in chunks if note in c.text]
+        assert held in ([[]], [[doc.tables[k]]]), held
+    assert all(c.meta.token_count <= max_tokens for c in chunks)
+
+
+@pytest.mark.parametrize("between", [DocItemLabel.CAPTION, DocItemLabel.FOOTNOTE])
+def test_a_lead_in_then_a_loose_caption_or_footnote_goes_with_its_table(between, minilm_dir):
+    """Round-3 finding 17 (issue 46): ``The readings of station k are:``, then a caption item no table links (or a
+    footnote item), then the table: the lead-in and the item were a 13-token chunk without rows at MiniLM 64."""
+    doc = DoclingDocument(name="stations")
+    doc.add_heading("Report", level=1)
+    for k in range(3):
+        doc.add_text(DocItemLabel.TEXT, f"The readings of station {k} are:")
+        doc.add_text(between, f"Table {k}: station {k}" if between == DocItemLabel.CAPTION else f"{k}) moved in 2020")
+        grid = [["Hour", "Temp", "Wind"], *[[f"{h:02d}:00", f"{10 + h}", f"{h * 2} km/h"] for h in range(6 + 3 * k)]]
+        doc.add_table(data=make_table(grid)[1].data)
+    tok = docchunk.get_tokenizer(f"hf:{minilm_dir}", max_tokens=64)
+    chunks = list(docchunk.HybridChunker(tokenizer=tok, max_tokens=64).chunk(doc))
+    for k, table in enumerate(doc.tables):
+        holders = [c for c in chunks if f"The readings of station {k} are:" in c.text]
+        assert len(holders) == 1 and any(it is table for it in holders[0].meta.doc_items), [c.text for c in chunks]
+        lines = holders[0].text.split("\n")  # the lead-in, the item, then the table's first row
+        assert lines[0] == f"The readings of station {k} are:" and lines[2].startswith("00:00 (Hour)"), lines
+    assert all(c.meta.token_count <= 64 for c in chunks)

@@ -8,6 +8,7 @@ from docchunk.serialization.tables import read_table
 from docchunk.serialization.tables.blocks import restarted_header_rows
 from docchunk.serialization.tables.rules import (
     is_layout_table,
+    is_parallel_text_table,
     is_section_row,
     is_title_table,
     is_value,
@@ -201,6 +202,34 @@ def test_a_data_table_with_a_notes_column_stays_data():
 def test_a_header_over_a_long_value_stays_data():
     """``Name | Bio`` over one long biography: a record, not layout."""
     assert model_of([["Name", "Bio"], ["Ann", PARAGRAPH]]).kind == "data"
+
+
+ENGLISH = "Repairs: the landlord is responsible for the structure, the roof and the heating system."
+ARABIC = "الإصلاحات: المالك مسؤول عن الهيكل والسقف ونظام التدفئة؛ المستأجر مسؤول عن الأضرار."
+
+
+def test_a_bilingual_table_side_by_side_is_parallel_text():
+    """A tester's DOCX tenancy notice (issue 46, round-3 finding 1): ``English | العربية`` over the same clauses."""
+    grid = [["English", "العربية"], *[[f"{ENGLISH} Clause {k}.", ARABIC] for k in range(4)]]
+    model = model_of(grid)
+    assert is_parallel_text_table(model.grid, model.start, model.text_of)
+    assert not is_layout_table(model.grid, model.start, model.text_of)  # flagged headers: the older rule stays out
+    assert model.kind == "layout"
+
+
+@pytest.mark.parametrize(
+    "grid",
+    [
+        [["Term", "Meaning"], ["Lease", ARABIC], ["Rent", ARABIC]],  # one sentence a row: a glossary's records
+        [["English", "العربية"], [ENGLISH, ARABIC], ["Deposit", "الوديعة"]],  # a row of two short cells
+        [["Text"], [f"{ENGLISH} {ENGLISH}"], [f"{ARABIC} {ARABIC}"]],  # one column
+        [["Clause", "Draft A", "Draft B"], ["1. Repairs", ENGLISH, ENGLISH.upper()]],  # a label names the drafts
+    ],
+)
+def test_not_parallel_text(grid):
+    """A sentence beside a short label is a record; every row holds sentences only, two or more; two columns."""
+    model = model_of(grid)
+    assert not is_parallel_text_table(model.grid, model.start, model.text_of)
 
 
 def test_a_fin_table_is_data():

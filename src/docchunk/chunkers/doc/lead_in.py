@@ -36,7 +36,14 @@ A table's title line written as a paragraph (Word's "Caption" style, ``Table 2:
 Hardness by alloy``) after a sentence that introduces the table (a lead-in, or one
 that ends pointing ahead: ``The hardness results are given below.``) makes one lead-in
 with that sentence: both move (issue 46 finding 22, a tester's DOCX lab report, where
-the sentence ended the previous table's chunk).
+the sentence ended the previous table's chunk). A title line directly *after* a table,
+with a paragraph that is no title line after it, is that table's caption below it
+(:func:`_left_by_table`): the paragraph after it is the next table's lead-in, as if it
+directly followed the table, and the title line stays with its own table (round-3
+finding 2: it was written before the next table's rows); so is a paragraph after a
+trailing note of the table (round-3 finding 16). A caption or footnote item that no
+table links, between a lead-in and its table (:func:`~.lead_in_rules.ends_lead_in`),
+is the lead-in's last line: both move (round-3 finding 17).
 """
 
 from __future__ import annotations
@@ -49,6 +56,7 @@ from docling_core.types.doc import TableItem
 from docling_core.types.doc.document import InlineGroup, ListItem
 
 from docchunk.chunkers.doc.lead_in_rules import (
+    ends_lead_in,
     introduces,
     is_lead_in,
     is_paragraph,
@@ -94,7 +102,7 @@ def attach_lead_ins(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
             j = i + 1  # the pieces of one split row share its range
             while j < len(pieces) and pieces[j].table_rows == piece.table_rows and _same(pieces[j].items, piece.items):
                 j += 1
-            between = _between_tables(out)
+            between = _between_tables(run, out)
             moved = _with_lead_in(run, previous, piece, between=between)
             used = 1
             if moved is None and j > i + 1:
@@ -170,9 +178,11 @@ def _title_with_its_lead_in(run: HybridRun, out: list[Piece]) -> tuple[Piece, Pi
     for piece in (lead, title):
         if piece.table_rows is not None or piece.heading_only or piece.from_headings or piece.code_chunks is not None:
             return None
-        if not piece.items or not is_paragraph(piece.items[-1]) or piece.captions:
+        if not piece.items or piece.captions:
             return None
-    if lead.headings != title.headings or len(title.items) != 1 or not is_table_title(run.item_text(title.items[0])):
+    if not is_paragraph(lead.items[-1]) or lead.headings != title.headings or len(title.items) != 1:
+        return None
+    if not ends_lead_in(title.items[0], run.item_text(title.items[0])):  # a title line, a caption or footnote item
         return None
     size, text = _paragraph_at_end(run, lead.items)
     return (lead, title) if size == len(lead.items) and lead.text == text and introduces(text) else None
@@ -184,12 +194,49 @@ def _joined(run: HybridRun, lead: Piece, title: Piece) -> Piece:
                    text_tokens=None, anchors=None)  # fmt: skip
 
 
-def _between_tables(out: list[Piece]) -> bool:
-    """Whether ``out[-1]`` is one paragraph directly after a table's piece of the same headings."""
+def _between_tables(run: HybridRun, out: list[Piece]) -> bool:
+    """Whether ``out[-1]`` is one paragraph directly after a table's piece of the same headings.
+
+    Or directly after what that table leaves below it (:func:`_left_by_table`: its title
+    line, a trailing note): the paragraph is then the next table's lead-in all the same.
+    """
     if len(out) < 2:
         return False
     before, paragraph = out[-2], out[-1]
-    return before.table_rows is not None and len(paragraph.items) == 1 and before.headings == paragraph.headings
+    if len(paragraph.items) != 1 or before.headings != paragraph.headings:
+        return False
+    if len(out) >= 3 and _left_by_table(run, out[-3], before, paragraph):
+        return True
+    return before.table_rows is not None
+
+
+def _left_by_table(run: HybridRun, table_piece: Piece, left: Piece, after: Piece) -> bool:
+    """Whether ``left`` is what the table of ``table_piece`` leaves below it, ``after`` the paragraph after it.
+
+    One paragraph directly after a table's piece that is the table's title line below it
+    or its trailing note:
+
+    - a title line (:func:`is_table_title`: ``Table 1: batch 0 readings.``, Word's
+      "Caption" style, which docling converts as a text item), with a paragraph that is
+      no title line after it: a title stands next to its table, so it is the title of
+      the table above it, not of a table that a paragraph still stands before (round-3
+      tester's finding 2, ``docx_labnotes``: the title line below each table was written
+      before the next table's rows, and the next table's lead-in sentence left in a
+      chunk without rows);
+    - a trailing note (:func:`is_trailing_note`: ``Note: depot 1 figures are
+      provisional.``), with a paragraph that is no note after it (round-3 finding 16,
+      ``html_multi_tables``: the next table's lead-in ``Costs of depot 2 follow.`` was
+      left with the note in a chunk without rows).
+    """
+    if table_piece.table_rows is None or table_piece.headings != left.headings or len(left.items) != 1:
+        return False
+    first, nxt = left.items[0], after.items[0]
+    if not (is_paragraph(first) and is_paragraph(nxt)):
+        return False
+    text, next_text = run.item_text(first), run.item_text(nxt)
+    if is_table_title(text):
+        return not is_table_title(next_text)
+    return is_trailing_note(text) and not is_trailing_note(next_text)
 
 
 def _rows_continued(run: HybridRun, rows: Piece, after: Piece) -> Piece | None:
@@ -237,12 +284,14 @@ def _with_lead_in(
     if before.headings != table_piece.headings:
         return None
     last = before.items[-1]
-    if not is_paragraph(last):
+    if not is_paragraph(last) and not ends_lead_in(last, run.item_text(last)):
         return None
     if any(isinstance(it, TableItem) for it in before.items):
         return None
     size, lead = _last_paragraph(run, before)
     sentence = lead_in_sentence(lead)
+    if sentence is None and not is_paragraph(last) and size > 1:  # a lead-in, then a footnote item: its sentence
+        sentence = lead_in_sentence(lead[: len(lead) - len(run.delim + run.item_text(last))])
     if sentence is None and (not between or is_trailing_note(lead)):
         return None
     if row_pieces is not None:
@@ -326,7 +375,7 @@ def _last_paragraph(run: HybridRun, before: Piece) -> tuple[int, str]:
     `rrtype`:``) was ``:``, written as the table's caption (issue 46).
     """
     size, text = _paragraph_at_end(run, before.items)
-    if size < len(before.items) and is_table_title(text) and is_paragraph(before.items[-1 - size]):
+    if size < len(before.items) and ends_lead_in(before.items[-1], text) and is_paragraph(before.items[-1 - size]):
         more, lead = _paragraph_at_end(run, before.items[:-size])
         if introduces(lead):  # a lead-in sentence, then the table's title line: one lead-in (finding 22)
             return size + more, lead + run.delim + text

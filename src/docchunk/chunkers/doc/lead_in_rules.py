@@ -16,10 +16,12 @@ from docling_core.types.doc.document import SectionHeaderItem, TextItem, TitleIt
 from docchunk.serialization.tables.kinds import TITLE_WORDS
 
 __all__ = [
+    "ends_lead_in",
     "introduces",
     "is_lead_in",
     "is_paragraph",
     "is_table_title",
+    "is_title_line",
     "is_trailing_note",
     "lead_in_sentence",
     "plain",
@@ -63,6 +65,20 @@ def is_table_title(text: str) -> bool:
     Word's "Caption" style, converted by docling as a text item (bold), not as the table's caption.
     """
     return _TITLE_LINE.match(plain(text)) is not None
+
+
+def ends_lead_in(item: Any, text: str) -> bool:
+    """Whether ``item`` (``text``, its text) may stand between a lead-in and its table as the lead-in's last line.
+
+    A paragraph that reads as the table's title line (:func:`is_table_title`), or a
+    caption or footnote item that the walk writes in the body (no table links it:
+    docling's converters emit such items when they cannot pair them). ``The readings of
+    station 0 are:`` / ``Table 0: station 0`` (a caption item) / the table (round-3
+    tester's finding 17: the lead-in and the item were a chunk without rows).
+    """
+    if isinstance(item, TextItem) and item.label in (DocItemLabel.CAPTION, DocItemLabel.FOOTNOTE):
+        return True
+    return is_paragraph(item) and is_table_title(text)
 
 
 def introduces(text: str) -> bool:

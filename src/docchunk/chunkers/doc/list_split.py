@@ -16,7 +16,11 @@ keeps that text when it fits ``max_tokens``; otherwise it cuts it between items:
 - inside a window, the nesting is written relative to its first item.
 
 An item's text that is larger than the budget on its own is one window, which the
-chunker then splits at sentence ends (with the same headings). A block of one line
+chunker then splits at sentence ends (with the same headings). A table inside the list
+(inside an item or beside its items) that fits a window is lines of it; one too large
+for a window is chunked as a table (:mod:`~docchunk.chunkers.doc.list_tables`: whole
+rows, its caption before them in every piece, ``table_rows`` set, the items above it as
+its path). A block of one line
 inside a list item (a paragraph; a picture without text writes nothing) is a line
 of its own, indented under its item; a block of several lines (a table's rows, a
 fenced code block) has each line indented so. A block beside the items of a list
@@ -43,6 +47,7 @@ from docling_core.types.doc.document import (
     TextItem,
 )
 
+from docchunk.chunkers.doc.list_tables import table_in_list, tables_over_budget
 from docchunk.chunkers.doc.piece import Piece
 from docchunk.serialization.inline import inline_group_of, plain_inline_text
 
@@ -221,24 +226,38 @@ def split_list_piece(run: HybridRun, piece: Piece) -> list[Piece] | None:
         return None
     out: list[Piece] = []
     parent_names = _ParentNames()
+
+    def names_of(line: _Line) -> list[str]:
+        return [parent_names.get(run, p, k == len(line.parents) - 1) for k, p in enumerate(line.parents)]
+
+    def window(lo: int, hi: int, headings: list[str] | None) -> Piece:
+        kept = [it for it in piece.items if lo <= owner[it.self_ref] < hi]
+        texts = _indented(lines, lo, hi, indent)
+        return Piece(text="\n".join(texts), items=kept, headings=headings, origin=piece.origin,
+                     heading_items=piece.heading_items, text_tokens=_joined_count(run, texts),
+                     item_path=min(len(lines[lo].parents), len(headings or ())))  # fmt: skip
+
+    def alone(k: int) -> Piece:  # line k's window, alone under its path
+        return window(k, k + 1, _window_path(run, piece, lines[k], names_of(lines[k])))
+
+    tables = tables_over_budget(run, [ln.item for ln in lines], alone)
     n = len(lines)
     i = 0
     while i < n:
+        names = names_of(lines[i])
+        if i in tables:  # a table inside the list, too large for a window: its own pieces, of whole rows
+            items = [it for it in piece.items if owner[it.self_ref] == i]
+            path = [*(piece.headings or []), *names]
+            inner = _window_path(run, piece, lines[i], names) or []
+            out.extend(table_in_list(run, piece, items, path, inner, len(lines[i].parents)))
+            i += 1
+            continue
         depth = lines[i].depth
-        end = i + 1  # the window may not leave the parent item of its first line
-        while end < n and (depth == 0 or lines[end].depth >= depth):
+        end = i + 1  # the window may not leave the parent item of its first line, nor hold such a table
+        while end < n and end not in tables and (depth == 0 or lines[end].depth >= depth):
             end += 1
-        names = [parent_names.get(run, p, k == len(lines[i].parents) - 1) for k, p in enumerate(lines[i].parents)]
         headings = _window_path(run, piece, lines[i], names)
-
-        def window(hi: int, lo: int = i, headings: list[str] | None = headings) -> Piece:
-            kept = [it for it in piece.items if lo <= owner[it.self_ref] < hi]
-            texts = _indented(lines, lo, hi, indent)
-            return Piece(text="\n".join(texts), items=kept, headings=headings, origin=piece.origin,
-                         heading_items=piece.heading_items, text_tokens=_joined_count(run, texts),
-                         item_path=min(len(lines[lo].parents), len(headings or ())))  # fmt: skip
-
-        fit = _last_fitting(run, window, lines, i + 1, end, indent)
+        fit = _last_fitting(run, lambda hi, lo=i, h=headings: window(lo, hi, h), lines, i + 1, end, indent)
         if fit < end:
             # cut before the shallowest item of the window (the last one of that depth), but
             # never right after a parent item whose first sub-item fits with it (a parent alone,
@@ -246,7 +265,7 @@ def split_list_piece(run: HybridRun, piece: Piece) -> list[Piece] | None:
             best = max(range(i + 1, fit + 1), key=lambda k: (-lines[k].depth, k)) if fit > i + 1 else fit
             if not (best == i + 1 and lines[best].depth > depth):
                 fit = best
-        out.append(_widened(run, window(fit), piece, lines[i], names))
+        out.append(_widened(run, window(i, fit, headings), piece, lines[i], names))
         i = fit
     return out
 

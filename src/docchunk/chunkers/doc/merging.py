@@ -357,6 +357,8 @@ def _best_neighbour(run: HybridRun, ps: list[Piece], i: int, whole: set[str | No
         lo, hi = sorted((i, j))
         if ps[lo].table_rows is not None and lead_in_of_next(ps, hi):
             continue  # a table's lead-in never ends the piece of the table before it
+        if ps[hi].table_rows is not None and _opens_with_lead_in(ps[hi]) and _after_table(ps, lo):
+            continue  # nor does what an earlier table leaves (its caption below) stand before that lead-in
         merged = join_pieces(run, ps[lo], ps[hi])
         size = run.ctx_count(merged)
         if size > run.max:

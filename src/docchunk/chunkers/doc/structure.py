@@ -22,7 +22,9 @@ between code items), one named pass each:
 8. merge peers (per page), between and with tables:
    :func:`~docchunk.chunkers.doc.merging.merge_between_tables`,
    :func:`~docchunk.chunkers.doc.merging.merge_with_tables`;
-9. merge pieces under ``min_tokens``: :func:`~docchunk.chunkers.doc.merging.merge_small`.
+9. merge pieces under ``min_tokens``: :func:`~docchunk.chunkers.doc.merging.merge_small`;
+10. a table whole among its list's lines says which rows it holds:
+    :func:`~docchunk.chunkers.doc.list_tables.rows_of_listed_tables`.
 
 The passes import the run's module and never the mode's: the mode
 (:data:`~docchunk.chunkers.doc.mode.STRUCTURED`) names :func:`structured_pieces`.
@@ -41,6 +43,7 @@ from docchunk.chunkers.doc.heading_paths import fit_headings, heading_text
 from docchunk.chunkers.doc.heading_walk import heading_once, structured_walk
 from docchunk.chunkers.doc.lead_in import attach_lead_ins
 from docchunk.chunkers.doc.list_split import split_list_piece
+from docchunk.chunkers.doc.list_tables import rows_of_listed_tables
 from docchunk.chunkers.doc.merging import merge_between_tables, merge_small, merge_with_tables
 from docchunk.chunkers.doc.piece import Piece, pages_of
 from docchunk.chunkers.doc.provenance import align
@@ -97,7 +100,7 @@ def _text_phases(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
         pieces = merge_with_tables(run, merge_between_tables(run, pieces))
     if settings.min_tokens:
         pieces = merge_small(run, pieces, settings.min_tokens)
-    return pieces
+    return rows_of_listed_tables(run, pieces)
 
 
 def split_elements(run: HybridRun, pieces: list[Piece]) -> list[Piece]:

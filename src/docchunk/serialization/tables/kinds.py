@@ -9,17 +9,21 @@ kind once per table (:func:`table_kind`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any, Literal
 
 __all__ = [
     "PROSE_WORDS",
+    "SENTENCE_WORDS",
     "TITLE_ROWS",
     "TITLE_WORDS",
     "TableKind",
     "distinct_cells",
     "is_key_value_table",
     "is_layout_table",
+    "is_parallel_text_table",
+    "is_sentence_cell",
     "is_title_block",
     "is_title_table",
     "table_kind",
@@ -31,6 +35,8 @@ TableKind = Literal["data", "layout", "title"]
 
 PROSE_WORDS = 20
 """A cell of at least this many words holds prose (a paragraph), not a value or a label."""
+SENTENCE_WORDS = 8
+"""A cell of at least this many words is a sentence or a long phrase, not a value or a label."""
 TITLE_WORDS = 20
 """A one-cell table of at most this many words is a title, not a paragraph boxed as a table."""
 TITLE_ROWS = 3
@@ -128,6 +134,62 @@ def is_layout_table(grid: list[list[Any]], start: int, text_of: Callable[[Any], 
     return len(grid) <= 5 and 2 * prose_chars >= sum(len(text_of(cell)) for cell in cells)
 
 
+_SENTENCE_END = re.compile(r"[.!?\u061f\u06d4\u3002\uff01\uff1f\u0964\u0965][\"'\u201d\u2019\u00bb)\]]*$")
+"""A text's last sentence end: ``.``, ``!``, ``?`` or a full stop (Arabic, Urdu, CJK, Devanagari), closers after.
+
+The marks of ``chunkers/text/sentences.py``'s ``FULL_STOPS`` that end a cell's text;
+the serialization room may not import the chunkers' (``docs/architecture.md``).
+"""
+
+
+def is_sentence_cell(text: str) -> bool:
+    """Whether a cell's text is a sentence or more: :data:`SENTENCE_WORDS` words or more, ending as a sentence ends.
+
+    A value of many words (``145 hp (108 kW) @ 4000 rpm ...``, a score line, an item
+    list) does not end with a full stop; a clause (``Notice period: either party may
+    end the lease with two months' written notice.``) does.
+    """
+    return len(text.split()) >= SENTENCE_WORDS and _SENTENCE_END.search(text.strip()) is not None
+
+
+def is_parallel_text_table(grid: list[list[Any]], start: int, text_of: Callable[[Any], str]) -> bool:
+    """Rule: a table whose every body row is two or more cells, each a sentence or more, is parallel text: layout.
+
+    A bilingual document laid out side by side, one language a column (a tester's
+    DOCX tenancy notice, ``English | العربية`` over nine rows of the same clause in
+    both languages, issue 46 round-3 finding 1), or an original beside its
+    translation: each row is one passage written twice, not a record. Read as data,
+    its first column (a 30-word English clause) was the label of every record and was
+    repeated before each piece of the Arabic cell it was split into, 45 times at
+    MiniLM 64 (2.40 times compat's tokens). As layout, its cells are paragraphs in
+    reading order, row by row, each once (:func:`~.write.layout_rows`).
+
+    Two or more columns; every body row with text (the rows from ``start``: the
+    header rows, ``English | العربية``, are any) holds two or more distinct cells with
+    text, and each is a sentence (:func:`is_sentence_cell`); a key-value table
+    (:func:`is_key_value_table`) stays data. A row with a short label beside its
+    sentences (``1. Indemnity | <Draft A's clause> | <Draft B's clause>``, a tester's
+    ``docx_long_cell``) is a record: the label names its values. Words are counted
+    between spaces, so a script written without them (Chinese, Japanese) never fires
+    it. A data table with one prose column (a notes or a description column) stays
+    data, as does a ``Name | Bio`` profile; so do Wikipedia tables of many-word
+    values that are no sentences (engine ratings, score lines, a succession box:
+    doc-qa's ``fetaqa-1454``, ``-8173``, ``-626``, which counting words alone took
+    for parallel text). On ``../shared/corpus`` and doc-qa it fires on no table
+    (``bench/table_rules_fire.py``, 5 December 2026).
+    """
+    if not grid or len(grid[0]) < 2 or is_key_value_table(grid, text_of):
+        return False
+    body = [row for row in grid[start:] if any(text_of(cell) for cell in row)]
+    if not body:
+        return False
+    for row in body:
+        texts = [text for text in {id(cell): text_of(cell) for cell in row}.values() if text]
+        if len(texts) < 2 or not all(is_sentence_cell(text) for text in texts):
+            return False
+    return True
+
+
 def is_key_value_table(grid: list[list[Any]], text_of: Callable[[Any], str]) -> bool:
     """Rule: a table whose every row with text opens with a flagged row header is keys and values: data.
 
@@ -146,7 +208,12 @@ def is_key_value_table(grid: list[list[Any]], text_of: Callable[[Any], str]) -> 
 
 
 def table_kind(grid: list[list[Any]], start: int, text_of: Callable[[Any], str]) -> TableKind:
-    """The kind of a table: :func:`is_title_table`, else :func:`is_layout_table`, else ``"data"``."""
+    """The kind of a table: a title, layout or data (one rule each, first that fires).
+
+    :func:`is_title_table` gives ``"title"``; :func:`is_layout_table` or
+    :func:`is_parallel_text_table` gives ``"layout"``; else ``"data"``.
+    """
     if is_title_table(grid, text_of):
         return "title"
-    return "layout" if is_layout_table(grid, start, text_of) else "data"
+    layout = is_layout_table(grid, start, text_of) or is_parallel_text_table(grid, start, text_of)
+    return "layout" if layout else "data"

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from docchunk.serialization.inline import only_inline_group, plain_inline_text
 from docchunk.serialization.tables.blocks import restart_block, restarted_header_rows
 from docchunk.serialization.tables.grid import EmptyCell, read_grid
 from docchunk.serialization.tables.rows import TableRow, clean, readable
@@ -159,7 +160,9 @@ def read_table(
                 nested = holds_nested_list(root, doc)
                 inner = table_lines and holds_table(root, doc)
                 if not keep_links:
-                    raw = without_marks(without_urls(raw, root, doc, serializer), root, doc)
+                    run = only_inline_group(root, doc)  # one sentence of fragments: written as in a paragraph
+                    plain = plain_inline_text(run, doc) if run is not None else ""
+                    raw = plain or without_marks(without_urls(raw, root, doc, serializer), root, doc)
             raws[key] = raw
             if nested or not inner:
                 texts[key] = indented_lines(raw) if nested else clean(raw)

@@ -20,11 +20,13 @@ from typing import Any
 from docchunk.serialization.tables.grid import EmptyCell
 from docchunk.serialization.tables.kinds import (
     PROSE_WORDS,
+    SENTENCE_WORDS,
     TITLE_ROWS,
     TITLE_WORDS,
     TableKind,
     is_key_value_table,
     is_layout_table,
+    is_parallel_text_table,
     is_title_block,
     is_title_table,
     table_kind,
@@ -33,6 +35,7 @@ from docchunk.serialization.tables.kinds import (
 
 __all__ = [
     "PROSE_WORDS",
+    "SENTENCE_WORDS",
     "TITLE_ROWS",
     "TITLE_WORDS",
     "UNITS_NOTE",
@@ -40,6 +43,7 @@ __all__ = [
     "header_row_count",
     "is_key_value_table",
     "is_layout_table",
+    "is_parallel_text_table",
     "is_section_row",
     "is_title_block",
     "is_title_table",
