@@ -16,8 +16,10 @@ default ``HybridChunker`` and counts:
 - twice: chunks whose ``contextualize()`` holds one of its headings twice, in the
   heading path and as a line of the text (:func:`heading_twice`), or a heading of the
   document on more lines than it may be (:func:`heading_lines_twice`);
-- fences: chunks whose text holds an odd number of Markdown fence lines
-  (````` ``` ````` or ``~~~``), that is an open or a lone closing fence;
+- fences: chunks whose text holds a fence line (````` ``` ````` or ``~~~``) that
+  CommonMark pairs with none (an open or a lone closing fence; a paragraph that starts
+  with backticks, or a shorter fence-like line inside a block, is none), or an odd
+  number of display-formula ``$$`` outside code (:func:`open_fences`);
 - flattened: nested lists written flat (``bench/structure_kept.py``'s count), plus those
   in table cells (:func:`cell_lists_flattened`);
 - under min: with ``min_tokens=64`` (where ``max_tokens`` is over 64; at 64 tokens
@@ -56,7 +58,7 @@ from structure_kept import documents, flattened  # noqa: E402  (bench/ on the pa
 sys.path.insert(0, str(Path(__file__).parents[1]))  # the repository: the tests' reader of lost texts
 from tests.helpers.checks import lost_texts  # noqa: E402
 
-FENCE = re.compile(r"^[ \t]*(```|~~~)", re.M)
+DOLLARS = re.compile(r"(?<!\\)\$\$")  # a display formula's delimiter
 LOW = 64
 
 
@@ -204,7 +206,18 @@ def cell_lists_flattened(doc: Any, chunks: list[Any], contexts: list[str]) -> in
 
 
 def open_fences(text: str) -> bool:
-    return len(FENCE.findall(text)) % 2 == 1
+    """Whether ``text`` holds an unpaired fence line, or an odd number of ``$$`` outside its code blocks.
+
+    Fences pair as CommonMark pairs them (:mod:`docchunk.markup.fences`): an unclosed
+    block, or a lone closing fence (read as an opening that nothing closes).
+    """
+    from docchunk.markup.fences import fence_lines, fenced_blocks, in_blocks
+
+    lines = fence_lines(text)
+    if sum(1 if opening else -1 for _, _, opening in lines) > 0:
+        return True
+    blocks = fenced_blocks(text) if lines else []
+    return sum(not in_blocks(blocks, m.start()) for m in DOLLARS.finditer(text)) % 2 == 1
 
 
 def tokenizer(kind: str, max_tokens: int) -> Any:

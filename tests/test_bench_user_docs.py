@@ -118,3 +118,16 @@ def test_cell_lists_flattened_counts_a_nested_list_in_a_table_cell_written_flat(
         flat_chunk = SimpleNamespace(text=flat, meta=SimpleNamespace(doc_items=[doc.tables[0]]))
         assert bench.cell_lists_flattened(doc, [flat_chunk], [flat]) == 1
         assert bench.cell_lists_flattened(doc, chunks, [chunker.contextualize(c) for c in chunks]) == 0
+
+
+def test_open_fences_pairs_fences_as_commonmark_and_counts_formula_delimiters():
+    """The round-3 tester's notes on the checker: a paragraph that starts with backticks ("```not a fence``` but
+    text") and a shorter fence-like line inside a ```` block are no fences; an unbalanced ``$$`` is open markup."""
+    with bench_script("user_docs") as bench:
+        open_fences = bench.open_fences
+    assert not open_fences("```python\nx = 1\n```")
+    assert open_fences("```python\nx = 1") and open_fences("x = 1\n```")  # an open, a lone closing fence
+    assert not open_fences("```not a fence``` but text with backticks: ``` inline.")
+    assert not open_fences("````\n```x\nstep_4 = 1\n````")
+    assert open_fences("$$\\begin{equation}\nx +") and open_fences("y\n\\end{equation}$$")
+    assert not open_fences("$$x + y$$ and\n```sh\necho $$\n```")

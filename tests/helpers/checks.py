@@ -34,8 +34,11 @@ def lost_texts(doc: Any, chunks: list[Any], items: list[Any] | None = None) -> l
     # a split code block closes its fence at the end of each piece and reopens it in the next:
     # fence lines are markup in a chunk of a code item, and in a code item's own text; a text
     # item's own fence-like line ("~~~ ..."), in a chunk with a code item, is read both ways
+    # (so does a split display formula its "$$": they are markup in a chunk of a formula item)
     def fenced(c: Any) -> str:
-        return _FENCE_LINE.sub("", c.text) if any(_is_code(it) for it in getattr(c.meta, "doc_items", ())) else c.text
+        items = getattr(c.meta, "doc_items", ())
+        text = _FENCE_LINE.sub("", c.text) if any(_is_code(it) for it in items) else c.text
+        return text.replace("$$", "") if any(getattr(it, "label", None) == "formula" for it in items) else text
 
     context = {squash(h) for c in chunks for h in [*(c.meta.headings or []), *(c.meta.__dict__.get("captions") or [])]}
     # a table's captions are one entry, as docling-core's serialize_captions writes them (joined by a space)

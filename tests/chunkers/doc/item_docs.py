@@ -19,11 +19,32 @@ from docling_core.types.doc import (
     GraphData,
     GraphLink,
     GraphLinkLabel,
+    NodeItem,
     ProvenanceItem,
+    RichTableCell,
     Size,
+    TableCell,
+    TableItem,
 )
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "items"
+
+
+def cell(text: str, row: int, col: int, header: bool = False) -> TableCell:
+    """A one-row, one-column cell of a table at ``row``, ``col`` (a column header when ``header``)."""
+    return TableCell(text=text, start_row_offset_idx=row, end_row_offset_idx=row + 1,
+                     start_col_offset_idx=col, end_col_offset_idx=col + 1, column_header=header)  # fmt: skip
+
+
+def header_row(names: list[str]) -> list[TableCell]:
+    """The column header cells of row 0."""
+    return [cell(name, 0, c, header=True) for c, name in enumerate(names)]
+
+
+def add_rich_cell(doc: DoclingDocument, table: TableItem, content: NodeItem, text: str, row: int, col: int) -> None:
+    """A rich cell at ``row``, ``col`` of ``table`` whose content is ``content`` (a group under the table)."""
+    doc.add_table_cell(table, RichTableCell(text=text, ref=content.get_ref(), start_row_offset_idx=row,
+                       end_row_offset_idx=row + 1, start_col_offset_idx=col, end_col_offset_idx=col + 1))  # fmt: skip
 
 
 def prov(page: int) -> ProvenanceItem:

@@ -12,9 +12,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from docling_core.types.doc import DocItemLabel, DoclingDocument, GroupLabel, RichTableCell, TableCell, TableData
+from docling_core.types.doc import DocItemLabel, DoclingDocument, GroupLabel, TableData
 
 import docchunk
+from tests.chunkers.doc.item_docs import add_rich_cell, cell, header_row
 from tests.helpers import lost_texts
 
 
@@ -23,45 +24,16 @@ def catalogue(rows: int = 6) -> DoclingDocument:
     doc.add_title("Spring catalogue")
     lamps = doc.add_heading("Lamps", level=1)
     doc.add_text(DocItemLabel.TEXT, "All lamps ship in 3-5 days.", parent=lamps)
-    cells = [
-        TableCell(
-            text=t,
-            start_row_offset_idx=0,
-            end_row_offset_idx=1,
-            start_col_offset_idx=c,
-            end_col_offset_idx=c + 1,
-            column_header=True,
-        )
-        for c, t in enumerate(["Photo", "Product", "Price"])
-    ]
+    cells = header_row(["Photo", "Product", "Price"])
     table = doc.add_table(data=TableData(num_rows=rows + 1, num_cols=3, table_cells=cells), parent=lamps)
     for r in range(1, rows + 1):
         group = doc.add_group(label=GroupLabel.UNSPECIFIED, name="rich_cell", parent=table)
         picture = doc.add_picture(parent=group)
         caption = doc.add_text(DocItemLabel.CAPTION, f"Photo of lamp {r}")  # (a body item, as docling places it)
         picture.captions.append(caption.get_ref())
-        doc.add_table_cell(
-            table,
-            RichTableCell(
-                text=caption.text,
-                ref=group.get_ref(),
-                start_row_offset_idx=r,
-                end_row_offset_idx=r + 1,
-                start_col_offset_idx=0,
-                end_col_offset_idx=1,
-            ),
-        )
-        for c, t in ((1, f"Lamp L-00{r} in brushed brass"), (2, f"{20 + r}.00 EUR")):
-            doc.add_table_cell(
-                table,
-                TableCell(
-                    text=t,
-                    start_row_offset_idx=r,
-                    end_row_offset_idx=r + 1,
-                    start_col_offset_idx=c,
-                    end_col_offset_idx=c + 1,
-                ),
-            )
+        add_rich_cell(doc, table, group, caption.text, r, 0)
+        doc.add_table_cell(table, cell(f"Lamp L-00{r} in brushed brass", r, 1))
+        doc.add_table_cell(table, cell(f"{20 + r}.00 EUR", r, 2))
     shades = doc.add_heading("Shades", level=1)
     doc.add_text(DocItemLabel.TEXT, "Shades are sold separately.", parent=shades)
     return doc

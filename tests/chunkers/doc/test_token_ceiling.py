@@ -147,3 +147,29 @@ def test_sentence_headings_are_written_once_as_text_or_as_path(tokenizer, max_to
     # the headings left out of its path are named in meta (a merged run lost its pieces' headings_dropped)
     named = {*(holder.meta.headings or ()), *(holder.meta.headings_dropped or ()), *holder.text.splitlines()}
     assert set(SENTENCE_HEADINGS) <= named, named
+
+
+def test_the_ratio_counts_key_value_fields_and_picture_texts_compat_loses(minilm_dir):
+    """docling-core's chunkers (compat) write no key-value item and no text a picture holds; the same-content
+    ratio adds them to compat's side (round-3 tester's ``api_kv_large``: 4.7x on the fields compat lost)."""
+    from docling_core.types.doc import GraphCell, GraphCellLabel, GraphData
+
+    from tests.helpers import bench_script
+
+    doc = DoclingDocument(name="declaration")
+    doc.add_heading("Customs declaration", level=1)
+    cells = []
+    for k in range(12):
+        cells.append(GraphCell(cell_id=2 * k, label=GraphCellLabel.KEY, text=f"Field {k}: consignor name", orig=""))
+        cells.append(GraphCell(cell_id=2 * k + 1, label=GraphCellLabel.VALUE, text=f"value {k} #10{k}", orig=""))
+    doc.add_key_values(graph=GraphData(cells=cells, links=[]))
+    picture = doc.add_picture()
+    doc.add_text(DocItemLabel.TEXT, "OCR line: HM REVENUE & CUSTOMS, CLEARED", parent=picture)
+    tok = docchunk.get_tokenizer(f"hf:{minilm_dir}")
+    ours = list(docchunk.HybridChunker(tokenizer=tok, max_tokens=64).chunk(doc))
+    theirs = list(docchunk.HybridChunker(tokenizer=tok, max_tokens=64, docling_compat=True).chunk(doc))
+    assert not any("consignor" in c.text for c in theirs)
+    with bench_script("table_quality") as bench:
+        ratio, mine, compat, lost = bench.token_ratio(doc, ours, theirs, tok)
+    assert lost >= sum(tok.count_tokens(c.text) for c in cells)
+    assert ratio <= 1.3, (ratio, mine, compat, lost)

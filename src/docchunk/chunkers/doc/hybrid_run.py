@@ -26,6 +26,7 @@ from docchunk.chunkers.doc.fragments import SegmentRun
 from docchunk.chunkers.doc.piece import CodeStrategy, Piece
 from docchunk.chunkers.doc.provenance import align, anchors_of, join_anchors, slice_anchors
 from docchunk.markup.fences import reopened_fences
+from docchunk.markup.formulas import DELIMITER, reopened_math
 from docchunk.serialization import is_chunking_serializer
 from docchunk.serialization.chunk import join_context
 from docchunk.tokenizers import Sizer, Tokenizer
@@ -297,7 +298,8 @@ class HybridRun:
 
         With ``structured`` (the default mode's pass), a segment that cuts a fenced code
         block closes the fence at its end and reopens it, with its info string, at its
-        start (:func:`~docchunk.markup.fences.reopened_fences`; the markup counts against
+        start (:func:`~docchunk.markup.fences.reopened_fences`; a display formula its ``$$``,
+        :func:`~docchunk.markup.formulas.reopened_math`; the markup counts against
         the budget, and the anchors, so ``meta.spans``, still point at the code's own
         text), and headings dropped because they alone exceed the budget are named in
         ``headings_dropped``. Without it, docling-core's segments, exactly.
@@ -305,7 +307,7 @@ class HybridRun:
         total = self.ctx_count(piece)
         if total <= self.max:
             return [piece]
-        fences = structured and ("```" in piece.text or "~~~" in piece.text)
+        fences = structured and _has_markup(piece.text)
         available = self.max - (total - self.text_count(piece))
         while available > 0:
             segments = self._segments(piece, available, fences)
@@ -329,8 +331,7 @@ class HybridRun:
         For a pass that wants parts smaller than ``max_tokens`` (``min_tokens``'s
         rebalancing); fenced blocks are closed and reopened as in :meth:`split_text`.
         """
-        fences = "```" in piece.text or "~~~" in piece.text
-        return self._segments(piece, available, fences)
+        return self._segments(piece, available, _has_markup(piece.text))
 
     def _segments(self, piece: Piece, available: int, close_fences: bool = False) -> list[Piece]:
         """``piece`` split by :meth:`segment`; each part keeps the anchors of the range it holds.
@@ -349,6 +350,9 @@ class HybridRun:
             before, a, after = reopened_fences(piece.text, a, b) if close_fences else ("", a, "")
             if before:  # a part that starts inside a code block keeps its first line's indentation
                 a = _indented_line_start(piece.text, a)
+            elif close_fences and DELIMITER in piece.text:  # a part of a display formula: its $$ balanced
+                before, a, math_after = reopened_math(piece.text, a, b)
+                after = math_after + after
             text = before + piece.text[a:b] + after
             kept = tuple((pos + len(before), ref, start, n) for pos, ref, start, n in slice_anchors(anchors, a, b))
             out.append(replace(piece, text=text, text_tokens=None, anchors=(text, kept)))
@@ -458,6 +462,11 @@ class HybridRun:
             out.append(first if fit == lo else candidate(lo, fit))
             lo = fit + 1
         return out
+
+
+def _has_markup(text: str) -> bool:
+    """Whether ``text`` may hold a fenced code block or a display formula, whose parts a split balances."""
+    return "```" in text or "~~~" in text or DELIMITER in text
 
 
 def _indented_line_start(text: str, start: int) -> int:

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from docling_core.types.doc import CodeItem, SectionHeaderItem, TableItem, TitleItem
+from docling_core.types.doc import CodeItem, FormulaItem, SectionHeaderItem, TableItem, TitleItem
 
 from docchunk.chunkers.doc.heading_walk import path_in_text
 from docchunk.chunkers.doc.piece import Piece
 from docchunk.chunkers.doc.provenance import anchors_of, join_anchors
 from docchunk.chunkers.doc.tables.pieces import joined_cols
 from docchunk.markup.fences import reopened_seam
+from docchunk.markup.formulas import reopened_math_seam
 
 if TYPE_CHECKING:
     from docchunk.chunkers.doc.hybrid_run import HybridRun
@@ -178,19 +179,26 @@ def _code_seam(a: Piece, b: Piece) -> tuple[int, int] | None:
     start of the next (:func:`~docchunk.markup.fences.reopened_fences`); that markup is in
     no anchor. Joined again, the two pieces are one block: the markup between them goes
     (tester's finding 7 of issue 45: ```` ``` ```` closed and reopened mid-chunk, and the
-    code's span did not slice). None when ``a`` and ``b`` do not meet so.
+    code's span did not slice). So for the ``$$`` of a split display formula
+    (:func:`~docchunk.markup.formulas.reopened_math`). None when ``a`` and ``b`` do not meet so.
     """
-    seam = reopened_seam(a.text, b.text)
-    if seam is None:
-        return None
-    tail, head = seam
     left, right = anchors_of(a), anchors_of(b)
     if not left or not right or left[-1][1] != right[0][1]:
         return None
+    item = next((it for it in b.items if it.self_ref == right[0][1]), None)
+    seam = (
+        reopened_seam(a.text, b.text)
+        if isinstance(item, CodeItem)
+        else reopened_math_seam(a.text, b.text)
+        if isinstance(item, FormulaItem)
+        else None
+    )
+    if seam is None:
+        return None
+    tail, head = seam
     if any(pos + n > tail for pos, _, _, n in left) or any(pos < head for pos, _, _, _ in right):
         return None
-    code = next((it for it in b.items if it.self_ref == right[0][1]), None)
-    return (tail, head) if isinstance(code, CodeItem) else None
+    return seam
 
 
 def _not_starting(text: str, headings: list[str]) -> list[str]:

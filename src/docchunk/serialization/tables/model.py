@@ -163,6 +163,7 @@ def read_table(
                     run = only_inline_group(root, doc)  # one sentence of fragments: written as in a paragraph
                     plain = plain_inline_text(run, doc) if run is not None else ""
                     raw = plain or without_marks(without_urls(raw, root, doc, serializer), root, doc)
+                raw = with_checkboxes(raw, root, doc)
             raws[key] = raw
             if nested or not inner:
                 texts[key] = indented_lines(raw) if nested else clean(raw)
@@ -329,6 +330,36 @@ def without_marks(text: str, root: Any, doc: Any) -> str:
         text = text[:at] + own + text[at + len(marked) :]
         pos = at + len(own)
     return text
+
+
+_BOXES = {"checkbox_selected": "[x]", "checkbox_unselected": "[ ]"}
+"""A checkbox's state as the default mode writes a checkbox of the body (``- [x] text``), without the list marker."""
+
+
+def with_checkboxes(text: str, root: Any, doc: Any) -> str:
+    """A rich cell's ``text`` with the state of each checkbox without text it holds: ``[x] yes``, ``[ ] no``.
+
+    docling's HTML backend makes ``<input type="checkbox" checked> yes`` a checkbox item
+    with no text, then a text item; the serializer writes nothing for the checkbox, so
+    the record read ``OK = yes`` and which box was ticked was lost (round-3 documents
+    tester, finding 11). The state goes before the text of the next item that has text
+    (found in the serializer's output, in document order), or at the end of the cell
+    when none follows.
+    """
+    pos, marks = 0, []
+    for item, _ in doc.iterate_items(root=root, with_groups=False, traverse_pictures=True):
+        label, own = str(getattr(item, "label", "")), getattr(item, "text", "") or ""
+        if label in _BOXES and not own.strip():
+            marks.append(_BOXES[label])
+            continue
+        if not marks or not own.strip():
+            continue
+        at = text.find(own.strip(), pos)  # the serializer's own output, rewritten; no offsets are recovered
+        if at < 0:
+            continue
+        state = " ".join(marks) + " "
+        text, pos, marks = text[:at] + state + text[at:], at + len(state) + len(own.strip()), []
+    return f"{text} {' '.join(marks)}".strip() if marks else text
 
 
 def without_urls(text: str, root: Any, doc: Any, serializer: Any) -> str:
