@@ -12,12 +12,13 @@ is now one piece under a shorter heading path, the dropped headings in
 from __future__ import annotations
 
 import pytest
-from docling_core.types.doc import DoclingDocument
+from docling_core.types.doc import DocItemLabel, DoclingDocument
 
 import docchunk
 from docchunk.serialization.chunk import join_context
 from docchunk.serialization.tables import table_rows
 from tests.helpers import CORPUS, CORPUS_REASON, DATA, check_tables, make_table
+from tests.helpers.checks import lost_texts
 
 PATH = "Duck observations at the lake"
 TITLE = "Number of freshwater ducks per year"
@@ -94,4 +95,31 @@ def test_a_table_that_took_its_lead_in_keeps_its_pieces_and_path(minilm_dir):
     chunks = list(chunker.chunk(doc))
     first = next(c for c in chunks if c.meta.table_rows is not None)
     assert lead in chunker.contextualize(first), [chunker.contextualize(c) for c in chunks]
+    check_tables(chunker, doc, chunks)
+
+
+def test_a_heading_whose_section_holds_only_the_rejoined_table_is_written_before_it(minilm_dir):
+    """Round-3 tester's finding 14 (``html_glossary_nested``, ``table_format="triplets"``, MiniLM 64): a section
+    holding only a table a few tokens over with its path; the table, one piece again, dropped the whole path, and
+    the inner heading, which no other chunk has in its path, reached no chunk. It is now written as text before it."""
+    inner = "Tables nested inside tables, by year"
+    doc = DoclingDocument(name="glossary")
+    doc.add_heading("Glossary")
+    doc.add_text(label=DocItemLabel.TEXT, text="Terms used in this handbook, in alphabetical order.")
+    doc.add_heading(inner, level=2)
+    counts = (120, 135, 150, 170, 160, 180)
+    grid = [["Year", "Freshwater ducks"]] + [[str(y), str(n)] for y, n in zip(range(2019, 2025), counts, strict=True)]
+    doc, table = make_table(grid, doc=doc)
+    chunker = docchunk.HybridChunker(tokenizer=docchunk.get_tokenizer(f"hf:{minilm_dir}"), max_tokens=64)
+    rows = table_rows(table, doc).text
+    count = chunker.token_counter.count_tokens
+    # why: the rows fit alone, not under the inner heading, and with the whole path only a few tokens over
+    assert count(rows) <= 64 < count(join_context([inner], None, rows, "\n"))
+    assert count(join_context(["Glossary", inner], None, rows, "\n")) <= 64 + 64 // 8
+    chunks = list(chunker.chunk(doc))
+    (whole,) = [c for c in chunks if c.meta.table_rows is not None]
+    assert (whole.text, whole.meta.headings, whole.meta.headings_dropped) == (rows, None, ["Glossary", inner])
+    texts = [chunker.contextualize(c) for c in chunks]
+    assert sum(t.count(inner) for t in texts) == 1 and inner in texts[chunks.index(whole) - 1], texts
+    assert lost_texts(doc, chunks) == []
     check_tables(chunker, doc, chunks)

@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from docchunk.chunkers.doc.piece import Piece
-from docchunk.chunkers.doc.tables.paths import shorter_path
+from docchunk.chunkers.doc.tables.paths import dropped_path_written, shorter_path
 from docchunk.chunkers.doc.tables.pieces import near_budget, sheet_name_once, table_rows_of
 
 if TYPE_CHECKING:
@@ -28,7 +28,8 @@ def rejoin_near_budget(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
     path and the captions, for a handful of tokens (``xlsx_05_table_with_title`` at
     MiniLM 64: one token over, two pieces of 45 and 28 tokens against compat's one of
     50). Its pieces are one piece instead under the innermost headings that leave it
-    room (the outer ones dropped first, named in ``headings_dropped``), as a row split
+    room (the outer ones dropped first, named in ``headings_dropped``; those that no
+    other chunk writes go before it as text: :func:`_lost_headings`), as a row split
     only because of its path is (in :func:`~docchunk.chunkers.doc.tables.pieces.split_table`);
     the captions stay, they name the table. Runs after the lead-ins are attached: a table whose first piece took its
     lead-in paragraph keeps its pieces and its path (issue 46).
@@ -45,7 +46,7 @@ def rejoin_near_budget(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
             j += 1
         group = pieces[i:j]
         whole = _rejoined(run, group) if len(group) > 1 else None
-        out.extend([whole] if whole is not None else group)
+        out.extend(whole or group)
         i = j
     return out
 
@@ -58,8 +59,11 @@ def _same_table_pieces(a: Piece, b: Piece) -> bool:
     return same_items and a.headings == b.headings and a.captions == b.captions and a.table_rows[1] == b.table_rows[0]
 
 
-def _rejoined(run: HybridRun, group: list[Piece]) -> Piece | None:
-    """The pieces of one whole table in ``group`` as one piece under a shorter path, or None (see above)."""
+def _rejoined(run: HybridRun, group: list[Piece]) -> list[Piece] | None:
+    """The pieces of one whole table in ``group`` as one piece under a shorter path, or None (see above).
+
+    The piece is preceded by the dropped headings no other chunk writes (:func:`_lost_headings`).
+    """
     rows = table_rows_of(run, group[0])
     first, last = group[0].table_rows, group[-1].table_rows
     headings = group[0].headings or []
@@ -70,4 +74,31 @@ def _rejoined(run: HybridRun, group: list[Piece]) -> Piece | None:
     if run.ctx_count(whole) <= run.max or not near_budget(run, whole):
         return None
     short = shorter_path(run, whole, rows.text, headings)
-    return sheet_name_once(short) if short is not None else None
+    if short is None:
+        return None
+    return [*_lost_headings(run, whole, len(headings) - len(short.headings or ())), sheet_name_once(short)]
+
+
+def _lost_headings(run: HybridRun, piece: Piece, n: int) -> list[Piece]:
+    """The first ``n`` headings of ``piece``'s path that no other chunk writes, as a piece of text (or none).
+
+    A dropped heading whose section holds other content before the table is in that
+    content's path (:func:`~docchunk.chunkers.doc.tables.paths.dropped_path_written`);
+    the inner ones, whose section holds only the table, are written once as text before
+    it, under the outer ones that are written elsewhere (concepts.md), as
+    :func:`~docchunk.chunkers.doc.heading_paths.fit_headings` writes a path too long.
+    (The round-3 tester's finding 14: ``html_glossary_nested``, ``table_format="triplets"``
+    at MiniLM 64, a section ``Tables in tables`` holding one table: the rejoined table
+    dropped the whole path and ``Tables in tables`` reached no chunk.)
+    """
+    headings = piece.headings or []
+    written = next((k for k in range(n, 0, -1) if dropped_path_written(run, piece, k)), 0)
+    if written == n:
+        return []
+    items = piece.heading_items or []
+    sheets = len(headings) - len(items)  # sheet names come first and have no item
+    own = [items[k - sheets] for k in range(written, n) if k >= sheets]
+    outer = items[: max(0, written - sheets)] or None
+    text = "\n".join(headings[written:n])
+    return [Piece(text=text, items=own or piece.items[:1], headings=headings[:written] or None, heading_items=outer,
+                  origin=piece.origin, from_headings=True)]  # fmt: skip
