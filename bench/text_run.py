@@ -177,12 +177,22 @@ def timed_together(makers: dict[str, Callable[[], Callable[[str], list]]], text:
 
 
 def ours(mode: str, size: int, tok) -> Callable[[], Callable[[str], list]]:
-    """The factory of docchunk's chunking function for ``mode``."""
+    """The factory of docchunk's chunking function for ``mode``.
+
+    Each run gets a fresh tokenizer as well as a fresh chunker: docchunk's tokenizers
+    keep caches (the words of all-MiniLM-L6-v2, the space-separated pieces of cl100k),
+    which must not survive from one run to the next.
+    """
     import docchunk
 
+    def fresh():
+        return type(tok)(tok.backend) if mode in ("tiktoken", "token") else docchunk.get_tokenizer(tok.backend)
+
+    if mode in ("character", "fast"):
+        return lambda: docchunk.RecursiveChunker(chunk_size=size, tokenizer=tok).chunk
     if mode == "token":
-        return lambda: docchunk.TokenChunker(tok, chunk_size=size).chunk
-    return lambda: docchunk.RecursiveChunker(chunk_size=size, tokenizer=tok).chunk
+        return lambda: docchunk.TokenChunker(fresh(), chunk_size=size).chunk
+    return lambda: docchunk.RecursiveChunker(chunk_size=size, tokenizer=fresh()).chunk
 
 
 def check_ours(mode: str, text: str, chunks: list, count: Callable[[str], int], size: int) -> None:
