@@ -134,6 +134,8 @@ class HybridRun:
         self.doc = doc
         self._caption_parts: CaptionParts | None = None  # made when a hook first asks (never in compat)
         self.sizer = Sizer(self.tok, cache_limit=_CACHE_LIMIT)
+        # the budget a code line may take whole in split_text's segments (fragments.sentence_ranges)
+        self.line_budget: int | None = None
         self._item_texts: dict[str, str] = {}
         self._delim_tokens: int | None = None
         self._splitters: dict[Hashable, object] = {}
@@ -309,14 +311,20 @@ class HybridRun:
             return [piece]
         fences = structured and _has_markup(piece.text)
         available = self.max - (total - self.text_count(piece))
-        while available > 0:
-            segments = self._segments(piece, available, fences)
-            if not segments:
-                return []
-            overflow = max(self.ctx_count(s) for s in segments) - self.max
-            if overflow <= 0:
-                return segments
-            available -= overflow
+        # a code line that fits the first budget stays whole as the budget shrinks for the
+        # fences of the parts: it is written without them (_line_fits_unfenced)
+        self.line_budget = available if fences else None
+        try:
+            while available > 0:
+                segments = self._segments(piece, available, fences)
+                if not segments:
+                    return []
+                overflow = max(self.ctx_count(s) for s in segments) - self.max
+                if overflow <= 0:
+                    return segments
+                available -= overflow
+        finally:
+            self.line_budget = None
         if piece.headings is not None or piece.captions is not None:
             # headings and captions alone exceed the budget: drop them, keep the text
             bare = replace(piece, headings=None, captions=None, plain_only=True)
@@ -369,7 +377,10 @@ class HybridRun:
         each line lost its last word (a 13-token piece of its own), 1.30 times compat's
         tokens (issue 46).
         """
-        if "\n" in piece.text[a:b].strip("\n") or self.ctx_count(replace(piece, text=fenced, text_tokens=None)) <= self.max:
+        if (
+            "\n" in piece.text[a:b].strip("\n")
+            or self.ctx_count(replace(piece, text=fenced, text_tokens=None)) <= self.max
+        ):
             return False
         return self.ctx_count(replace(piece, text=piece.text[a:b], text_tokens=None)) <= self.max
 
