@@ -92,13 +92,14 @@ def _lost_headings(run: HybridRun, piece: Piece, n: int) -> list[Piece]:
     dropped the whole path and ``Tables in tables`` reached no chunk.)
     """
     headings = piece.headings or []
-    written = next((k for k in range(n, 0, -1) if dropped_path_written(run, piece, k)), 0)
-    if written == n:
-        return []
     items = piece.heading_items or []
     sheets = len(headings) - len(items)  # sheet names come first and have no item
-    own = [items[k - sheets] for k in range(written, n) if k >= sheets]
+    # a sheet name heads every chunk of its sheet's tables before this one: never written here
+    written = max(sheets, next((k for k in range(n, 0, -1) if dropped_path_written(run, piece, k)), 0))
+    if written >= n:
+        return []
+    own = [items[k - sheets] for k in range(written, n)]
     outer = items[: max(0, written - sheets)] or None
     text = "\n".join(headings[written:n])
-    return [Piece(text=text, items=own or piece.items[:1], headings=headings[:written] or None, heading_items=outer,
+    return [Piece(text=text, items=own, headings=headings[:written] or None, heading_items=outer,
                   origin=piece.origin, from_headings=True)]  # fmt: skip
