@@ -28,11 +28,13 @@ def rejoin_near_budget(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
     path and the captions, for a handful of tokens (``xlsx_05_table_with_title`` at
     MiniLM 64: one token over, two pieces of 45 and 28 tokens against compat's one of
     50). Its pieces are one piece instead under the innermost headings that leave it
-    room (the outer ones dropped first, named in ``headings_dropped``; those that no
-    other chunk writes go before it as text: :func:`_lost_headings`), as a row split
+    room (the outer ones dropped first, named in ``headings_dropped``), as a row split
     only because of its path is (in :func:`~docchunk.chunkers.doc.tables.pieces.split_table`);
     the captions stay, they name the table. Runs after the lead-ins are attached: a table whose first piece took its
-    lead-in paragraph keeps its pieces and its path (issue 46).
+    lead-in paragraph keeps its pieces and its path (issue 46). A heading a cheap path gives up must reach another
+    chunk (:func:`~docchunk.chunkers.doc.tables.paths.dropped_path_written`: content between it and the table); else
+    the pieces stay, each under the whole path (round-3 tester's ``html_form_checkboxes``: ``Exterior``, over a table
+    alone, was in no chunk).
 
     Returns:
         The pieces in document order; only whole-row pieces that hold all of one table's
@@ -46,7 +48,7 @@ def rejoin_near_budget(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
             j += 1
         group = pieces[i:j]
         whole = _rejoined(run, group) if len(group) > 1 else None
-        out.extend(whole or group)
+        out.extend([whole] if whole is not None else group)
         i = j
     return out
 
@@ -59,11 +61,8 @@ def _same_table_pieces(a: Piece, b: Piece) -> bool:
     return same_items and a.headings == b.headings and a.captions == b.captions and a.table_rows[1] == b.table_rows[0]
 
 
-def _rejoined(run: HybridRun, group: list[Piece]) -> list[Piece] | None:
-    """The pieces of one whole table in ``group`` as one piece under a shorter path, or None (see above).
-
-    The piece is preceded by the dropped headings no other chunk writes (:func:`_lost_headings`).
-    """
+def _rejoined(run: HybridRun, group: list[Piece]) -> Piece | None:
+    """The pieces of one whole table in ``group`` as one piece under a shorter path, or None (see above)."""
     rows = table_rows_of(run, group[0])
     first, last = group[0].table_rows, group[-1].table_rows
     headings = group[0].headings or []
@@ -76,30 +75,13 @@ def _rejoined(run: HybridRun, group: list[Piece]) -> list[Piece] | None:
     short = shorter_path(run, whole, rows.text, headings)
     if short is None:
         return None
-    return [*_lost_headings(run, whole, len(headings) - len(short.headings or ())), sheet_name_once(short)]
-
-
-def _lost_headings(run: HybridRun, piece: Piece, n: int) -> list[Piece]:
-    """The first ``n`` headings of ``piece``'s path that no other chunk writes, as a piece of text (or none).
-
-    A dropped heading whose section holds other content before the table is in that
-    content's path (:func:`~docchunk.chunkers.doc.tables.paths.dropped_path_written`);
-    the inner ones, whose section holds only the table, are written once as text before
-    it, under the outer ones that are written elsewhere (concepts.md), as
-    :func:`~docchunk.chunkers.doc.heading_paths.fit_headings` writes a path too long.
-    (The round-3 tester's finding 14: ``html_glossary_nested``, ``table_format="triplets"``
-    at MiniLM 64, a section ``Tables in tables`` holding one table: the rejoined table
-    dropped the whole path and ``Tables in tables`` reached no chunk.)
-    """
-    headings = piece.headings or []
-    items = piece.heading_items or []
-    sheets = len(headings) - len(items)  # sheet names come first and have no item
-    # a sheet name heads every chunk of its sheet's tables before this one: never written here
-    written = max(sheets, next((k for k in range(n, 0, -1) if dropped_path_written(run, piece, k)), 0))
-    if written >= n:
-        return []
-    own = [items[k - sheets] for k in range(written, n)]
-    outer = items[: max(0, written - sheets)] or None
-    text = "\n".join(headings[written:n])
-    return [Piece(text=text, items=own, headings=headings[:written] or None, heading_items=outer,
-                  origin=piece.origin, from_headings=True)]  # fmt: skip
+    # a cheap path gives up only headings other content carries; an expensive one, or one fit_headings
+    # already shortened, is written as text before the section (heading_paths.fit_headings), as a row
+    # split only by its path does (tables.pieces._whole_rows)
+    dropped = len(headings) - len(short.headings or ())
+    cheap = not group[0].headings_dropped and run.headings_cost(headings) <= run.max // 2
+    if cheap and dropped > len(headings) - len(group[0].heading_items or ()) and not dropped_path_written(
+        run, group[0], dropped
+    ):
+        return None  # a heading it would give up reaches no other chunk (a section holding only this table)
+    return sheet_name_once(short)
