@@ -62,3 +62,29 @@ def test_line_that_does_not_fit_alone_is_cut_at_words():
     parts = [line for line in lines if "weight_" in line]
     assert len(parts) > 1 and " ".join(p.strip() for p in parts) == LONG_LINE.strip()
     assert lost_texts(doc, chunks) == []
+
+
+def test_regression_line_that_fits_only_without_its_fences_is_written_whole(minilm_dir):
+    """Round-3 tester's ``html_long_pre`` at MiniLM 64: lines of about 55 tokens fit the budget with the path but
+    not with the reopened fences (4 backticks, the code holds 3); each was cut before its last word, which made a
+    13-token chunk of its own (1.30 times compat's tokens). A line that fits only without its fences is written
+    whole without them (as docling-core writes it); the parts of several lines keep their fences."""
+    steps = [f'    step_{i} = run("cmd --flag-{i} --output=/var/lib/app/data/output_{i}.json --verbose --retries=3")'
+             "  # ~~~ not a fence ```" for i in range(4)]  # fmt: skip
+    code = "\n".join(["def deploy():", *steps, "    return True"])
+    doc = DoclingDocument(name="pre")
+    doc.add_heading("Deploy script")
+    doc.add_code(code)
+    tok = get_tokenizer(f"hf:{minilm_dir}")
+    chunker = docchunk.HybridChunker(tokenizer=tok, max_tokens=64)
+    assert (
+        tok.count_tokens(f"Deploy script\n````\n{steps[0]}\n````")
+        > 64
+        >= tok.count_tokens(f"Deploy script\n{steps[0]}")
+    )  # why
+    chunks = list(chunker.chunk(doc))
+    assert all(tok.count_tokens(chunker.contextualize(c)) <= 64 for c in chunks)
+    written = [line for c in chunks for line in c.text.split("\n") if line.strip("`")]
+    assert set(written) <= set(code.split("\n")), set(written) - set(code.split("\n"))
+    assert [line for line in written if line.startswith("    step_")] == steps  # each step whole, once
+    assert lost_texts(doc, chunks) == []

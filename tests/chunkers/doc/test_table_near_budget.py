@@ -12,12 +12,12 @@ is now one piece under a shorter heading path, the dropped headings in
 from __future__ import annotations
 
 import pytest
-from docling_core.types.doc import DoclingDocument
+from docling_core.types.doc import DocItemLabel, DoclingDocument
 
 import docchunk
 from docchunk.serialization.chunk import join_context
 from docchunk.serialization.tables import table_rows
-from tests.helpers import CORPUS, CORPUS_REASON, DATA, check_tables, make_table
+from tests.helpers import CORPUS, CORPUS_REASON, DATA, check_tables, lost_texts, make_table
 
 PATH = "Duck observations at the lake"
 TITLE = "Number of freshwater ducks per year"
@@ -128,9 +128,10 @@ def test_a_table_alone_under_its_heading_keeps_the_heading_when_near_the_budget(
         doc = _form(rows, words)
         text = table_rows(doc.tables[0], doc).text
         # fits only with no heading at all, and a few tokens over with the whole path (rejoin_near_budget's case)
-        if count(text) <= 64 < count(join_context(path[-1:], None, text, "\n")) and count(
-            join_context(path, None, text, "\n")
-        ) <= 64 + 64 // 8:
+        if (
+            count(text) <= 64 < count(join_context(path[-1:], None, text, "\n"))
+            and count(join_context(path, None, text, "\n")) <= 64 + 64 // 8
+        ):
             near.append(doc)
     assert near, "no shape a few tokens over with its path: the test no longer reaches the rule"
     for doc in near[:3]:
@@ -139,3 +140,27 @@ def test_a_table_alone_under_its_heading_keeps_the_heading_when_near_the_budget(
         tables = [c for c in chunks if doc.tables[0] in c.meta.doc_items]
         assert all(c.meta.headings == path for c in tables)  # no shorter path leaves it room
         check_tables(chunker, doc, chunks)
+
+
+def test_a_heading_whose_section_holds_only_a_table_near_the_budget_reaches_a_chunk(minilm_dir):
+    """Round-3 tester's finding 14 (``html_glossary_nested``, ``table_format="triplets"``, MiniLM 64): a section
+    holding only a table a few tokens over with its path; the table, one piece again, dropped the whole path, and
+    the inner heading, which no other chunk has in its path, reached no chunk. Its pieces now keep the path."""
+    inner = "Tables nested inside tables, by year"
+    doc = DoclingDocument(name="glossary")
+    doc.add_heading("Glossary")
+    doc.add_text(label=DocItemLabel.TEXT, text="Terms used in this handbook, in alphabetical order.")
+    doc.add_heading(inner, level=2)
+    counts = (120, 135, 150, 170, 160, 180)
+    grid = [["Year", "Freshwater ducks"]] + [[str(y), str(n)] for y, n in zip(range(2019, 2025), counts, strict=True)]
+    doc, table = make_table(grid, doc=doc)
+    chunker = docchunk.HybridChunker(tokenizer=docchunk.get_tokenizer(f"hf:{minilm_dir}"), max_tokens=64)
+    rows = table_rows(table, doc).text
+    count = chunker.token_counter.count_tokens
+    # why: the rows fit alone, not under the inner heading, and with the whole path only a few tokens over
+    assert count(rows) <= 64 < count(join_context([inner], None, rows, "\n"))
+    assert count(join_context(["Glossary", inner], None, rows, "\n")) <= 64 + 64 // 8
+    chunks = list(chunker.chunk(doc))
+    assert all(inner in chunker.contextualize(c) for c in chunks if c.meta.table_rows is not None)
+    assert lost_texts(doc, chunks) == []
+    check_tables(chunker, doc, chunks)

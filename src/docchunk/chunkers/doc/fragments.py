@@ -133,8 +133,8 @@ def sentence_ranges(run: SegmentRun, text: str, available: int) -> list[tuple[in
             s, e = line.span()
             if not text[s:e].strip():
                 continue
-            if run.tok.count_tokens(text[s:e]) <= available:
-                units.append((s, e))
+            if run.tok.count_tokens(text[s:e]) <= max(available, getattr(run, "line_budget", None) or 0):
+                units.append((s, e))  # whole: within the first budget of the hybrid run's split_text
             else:
                 units += [(s + x, s + y) for x, y in sentence_segments(run, text[s:e], available, ranges=True)]
         pos = b

@@ -50,7 +50,8 @@ def fit_headings(run: HybridRun, pieces: Iterable[Piece]) -> list[Piece]:
         headings = piece.headings
         if not headings or run.headings_cost(headings) <= limit:
             _written(emitted, piece)
-            _in_path(in_path, piece, _heading_keys(piece))
+            if headings:
+                _in_path(in_path, piece, _heading_keys(piece))
             out.append(piece)
             continue
         keys = _heading_keys(piece)

@@ -89,6 +89,10 @@ def list_lines(run: HybridRun, piece: Piece) -> list[_Line] | None:
     lines: list[_Line] = []
     if not _collect(run, top, 0, [], lines):
         return None
+    refs = {it.self_ref for it in piece.items}
+    own = [k for k, ln in enumerate(lines) if ln.item.self_ref in refs]
+    if own and len(own) < len(lines):  # a part of the list (split_at_pages cut it where its pages change): its lines
+        lines = lines[own[0] : own[-1] + 1]  # (a block among them, a picture written as its caption, included)
     indent = _indent(run)
     written = "\n".join(_indent_lines(ln.text, indent * ln.depth) for ln in lines if ln.text)
     if written != piece.text and _unindented(written) != _unindented(piece.text):
