@@ -25,6 +25,7 @@ def test_context_is_adjacent_source_text(text, size, context, method, mode, tok)
         chunks
     )
     assert [c.model_dump() for c in chunks] == [c.model_dump() for c in original]
+    merged_any = any(a.text != b.text for a, b in zip(original, refined, strict=True))
     for i, (before, after) in enumerate(zip(original, refined, strict=True)):
         assert text[after.start_index : after.end_index] == after.text  # chunks tile: context is adjacent
         if method == "suffix":
@@ -39,7 +40,7 @@ def test_context_is_adjacent_source_text(text, size, context, method, mode, tok)
             assert neighbour.endswith(added)
         if neighbour.strip():
             assert added, "a positive context size never gives zero context when the neighbour has text"
-        if added:  # recounted with the refinery's tokenizer
+        if merged_any:  # a list that took context is recounted in one unit: the refinery's tokenizer (lane47e, F12)
             assert after.token_count == docchunk.get_tokenizer(tok).count_tokens(after.text)
         else:
             assert after.token_count == before.token_count
