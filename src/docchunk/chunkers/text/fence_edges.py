@@ -39,7 +39,9 @@ def no_fence_first(text: str, chunks: list[Chunk], tokenizer: Tokenizer, limit: 
         tokenizer: Counts ``token_count``.
         limit: Most tokens per chunk.
     """
-    if len(chunks) < 2 or ("```" not in text and "~~~" not in text):
+    # a chunk starting with a closing fence, or cut inside its marks, starts (after whitespace) with a mark:
+    # only then is there anything to do (the fence scan of the whole text is the costly part)
+    if len(chunks) < 2 or not any(c.text.lstrip().startswith(("`", "~")) for c in chunks[1:]):
         return chunks
     ends = {start: end for start, end in closing_fences(text)}
     if not ends:
