@@ -178,16 +178,17 @@ def is_parallel_text_table(grid: list[list[Any]], start: int, text_of: Callable[
     for parallel text). On ``../shared/corpus`` and doc-qa it fires on no table
     (``bench/table_rules_fire.py``, 5 December 2026).
     """
-    if not grid or len(grid[0]) < 2 or is_key_value_table(grid, text_of):
+    if not grid or len(grid[0]) < 2:
         return False
-    body = [row for row in grid[start:] if any(text_of(cell) for cell in row)]
-    if not body:
-        return False
-    for row in body:
+    body = False
+    for row in grid[start:]:  # the first row that is no passage written twice decides (most tables: the first)
         texts = [text for text in {id(cell): text_of(cell) for cell in row}.values() if text]
+        if not texts:
+            continue
+        body = True
         if len(texts) < 2 or not all(is_sentence_cell(text) for text in texts):
             return False
-    return True
+    return body and not is_key_value_table(grid, text_of)
 
 
 def is_key_value_table(grid: list[list[Any]], text_of: Callable[[Any], str]) -> bool:

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from docling_core.types.doc import GroupItem
+
 from docchunk.serialization.inline import only_inline_group, plain_inline_text
 from docchunk.serialization.tables.blocks import restart_block, restarted_header_rows
 from docchunk.serialization.tables.grid import EmptyCell, read_grid
@@ -157,13 +159,15 @@ def read_table(
                 seen = set() if visited is None else visited
                 raw = cell._get_text(doc=doc, doc_serializer=serializer, visited=seen)
                 root = cell.ref.resolve(doc)
-                nested = holds_nested_list(root, doc)
+                walk = _walk(root, doc)  # the cell's content, walked once for every rule below
+                items = [item for item in walk if not isinstance(item, GroupItem)]
+                nested = holds_nested_list(root, doc, walk)
                 inner = table_lines and holds_table(root, doc)
                 if not keep_links:
                     run = only_inline_group(root, doc)  # one sentence of fragments: written as in a paragraph
                     plain = plain_inline_text(run, doc) if run is not None else ""
-                    raw = plain or without_marks(without_urls(raw, root, doc, serializer), root, doc)
-                raw = with_checkboxes(raw, root, doc)
+                    raw = plain or without_marks(without_urls(raw, root, doc, serializer, items), root, doc, items)
+                raw = with_checkboxes(raw, root, doc, items)
             raws[key] = raw
             if nested or not inner:
                 texts[key] = indented_lines(raw) if nested else clean(raw)
@@ -205,17 +209,27 @@ def cell_paragraphs(raw: str) -> list[str]:
     return out
 
 
-def holds_nested_list(root: Any, doc: Any) -> bool:
+def holds_nested_list(root: Any, doc: Any, walk: list[Any] | None = None) -> bool:
     """Whether the content under ``root`` (a rich cell's) holds a list nested in a list item or a list.
 
     docling's HTML converter puts a ``<ul>`` inside an ``<li>`` as a list group under
     the list item; other converters put the inner group directly under the outer one.
     """
-    for item, _ in doc.iterate_items(root=root, with_groups=True, traverse_pictures=True):
+    for item in walk if walk is not None else _walk(root, doc):
         if type(item).__name__ == "ListGroup" and item.parent is not None and item.parent.cref != root.self_ref:
             if type(item.parent.resolve(doc)).__name__ in ("ListItem", "ListGroup"):
                 return True
     return False
+
+
+def _walk(root: Any, doc: Any) -> list[Any]:
+    """The items and groups under ``root`` (a rich cell's content), pictures' content included, in document order."""
+    return [item for item, _ in doc.iterate_items(root=root, with_groups=True, traverse_pictures=True)]
+
+
+def _doc_items(root: Any, doc: Any) -> list[Any]:
+    """:func:`_walk` without the groups: what ``doc.iterate_items(with_groups=False)`` gives."""
+    return [item for item in _walk(root, doc) if not isinstance(item, GroupItem)]
 
 
 def holds_table(root: Any, doc: Any) -> bool:
@@ -300,7 +314,7 @@ def value_cells(
 _MARKS = (("bold", "**"), ("italic", "*"), ("strikethrough", "~~"))
 
 
-def without_marks(text: str, root: Any, doc: Any) -> str:
+def without_marks(text: str, root: Any, doc: Any, items: list[Any] | None = None) -> str:
     """A rich cell's ``text`` without the Markdown marks of its bold, italic, struck-through and inline code items.
 
     The document serializer writes a bold item of a rich cell as ``**text**``; records
@@ -314,7 +328,7 @@ def without_marks(text: str, root: Any, doc: Any) -> str:
     its text; literal asterisks and backticks of other text stay.
     """
     pos = 0
-    for item, _ in doc.iterate_items(root=root, with_groups=False, traverse_pictures=True):
+    for item in items if items is not None else _doc_items(root, doc):
         formatting, own = getattr(item, "formatting", None), getattr(item, "text", "")
         if not own:
             continue
@@ -336,7 +350,7 @@ _BOXES = {"checkbox_selected": "[x]", "checkbox_unselected": "[ ]"}
 """A checkbox's state as the default mode writes a checkbox of the body (``- [x] text``), without the list marker."""
 
 
-def with_checkboxes(text: str, root: Any, doc: Any) -> str:
+def with_checkboxes(text: str, root: Any, doc: Any, items: list[Any] | None = None) -> str:
     """A rich cell's ``text`` with the state of each checkbox without text it holds: ``[x] yes``, ``[ ] no``.
 
     docling's HTML backend makes ``<input type="checkbox" checked> yes`` a checkbox item
@@ -347,7 +361,7 @@ def with_checkboxes(text: str, root: Any, doc: Any) -> str:
     when none follows.
     """
     pos, marks = 0, []
-    for item, _ in doc.iterate_items(root=root, with_groups=False, traverse_pictures=True):
+    for item in items if items is not None else _doc_items(root, doc):
         label, own = str(getattr(item, "label", "")), getattr(item, "text", "") or ""
         if label in _BOXES and not own.strip():
             marks.append(_BOXES[label])
@@ -362,7 +376,7 @@ def with_checkboxes(text: str, root: Any, doc: Any) -> str:
     return f"{text} {' '.join(marks)}".strip() if marks else text
 
 
-def without_urls(text: str, root: Any, doc: Any, serializer: Any) -> str:
+def without_urls(text: str, root: Any, doc: Any, serializer: Any, items: list[Any] | None = None) -> str:
     """A rich cell's ``text`` with each link of its content written as its text alone (records and triplets).
 
     A link item under ``root`` (the cell's content) is written by ``serializer`` as
@@ -376,7 +390,7 @@ def without_urls(text: str, root: Any, doc: Any, serializer: Any) -> str:
     ``serializer`` is unused (kept for the callers).
     """
     pos = 0
-    for item, _ in doc.iterate_items(root=root, with_groups=False, traverse_pictures=True):
+    for item in items if items is not None else _doc_items(root, doc):
         link = getattr(item, "hyperlink", None)
         if link is None or not getattr(item, "text", ""):
             continue
