@@ -222,14 +222,9 @@ def holds_nested_list(root: Any, doc: Any, walk: list[Any] | None = None) -> boo
     return False
 
 
-def _walk(root: Any, doc: Any) -> list[Any]:
-    """The items and groups under ``root`` (a rich cell's content), pictures' content included, in document order."""
-    return [item for item, _ in doc.iterate_items(root=root, with_groups=True, traverse_pictures=True)]
-
-
-def _doc_items(root: Any, doc: Any) -> list[Any]:
-    """:func:`_walk` without the groups: what ``doc.iterate_items(with_groups=False)`` gives."""
-    return [item for item in _walk(root, doc) if not isinstance(item, GroupItem)]
+def _walk(root: Any, doc: Any, groups: bool = True) -> list[Any]:
+    """The items (and groups) under ``root`` (a rich cell's content), pictures' content included, in document order."""
+    return [item for item, _ in doc.iterate_items(root=root, with_groups=groups, traverse_pictures=True)]
 
 
 def holds_table(root: Any, doc: Any) -> bool:
@@ -328,7 +323,7 @@ def without_marks(text: str, root: Any, doc: Any, items: list[Any] | None = None
     its text; literal asterisks and backticks of other text stay.
     """
     pos = 0
-    for item in items if items is not None else _doc_items(root, doc):
+    for item in items if items is not None else _walk(root, doc, groups=False):
         formatting, own = getattr(item, "formatting", None), getattr(item, "text", "")
         if not own:
             continue
@@ -361,7 +356,7 @@ def with_checkboxes(text: str, root: Any, doc: Any, items: list[Any] | None = No
     when none follows.
     """
     pos, marks = 0, []
-    for item in items if items is not None else _doc_items(root, doc):
+    for item in items if items is not None else _walk(root, doc, groups=False):
         label, own = str(getattr(item, "label", "")), getattr(item, "text", "") or ""
         if label in _BOXES and not own.strip():
             marks.append(_BOXES[label])
@@ -390,7 +385,7 @@ def without_urls(text: str, root: Any, doc: Any, serializer: Any, items: list[An
     ``serializer`` is unused (kept for the callers).
     """
     pos = 0
-    for item in items if items is not None else _doc_items(root, doc):
+    for item in items if items is not None else _walk(root, doc, groups=False):
         link = getattr(item, "hyperlink", None)
         if link is None or not getattr(item, "text", ""):
             continue
