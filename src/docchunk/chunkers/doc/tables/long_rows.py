@@ -67,6 +67,10 @@ def packed_row(
     units: list[_Unit] = []
     for i, (prefix, value) in enumerate(row.cells):
         head = opening + prefix
+
+        def fits(text: str, head: str = head, i: int = i) -> bool:
+            return sizer.count(head + text + closing(i)) <= available
+
         if sizer.count(head + value + closing(i)) <= available:
             units.append((i, 0, len(value)))
             continue
@@ -82,7 +86,7 @@ def packed_row(
                 if sizer.count(head + value[s:e] + closing(i)) <= available:
                     units.append((i, s, e))
                 else:
-                    units.extend((i, s + x, s + y) for x, y in semchunk_split(value[s:e], room, sizer)[0])
+                    units.extend((i, s + x, s + y) for x, y in _word_parts(value[s:e], room, sizer, fits))
 
     def render(group: list[_Unit]) -> str:
         parts: list[str] = []
@@ -116,6 +120,46 @@ def packed_row(
         text = render(group)
         n = sizer.count(text)
         out.append((text, n, n > available, sorted({i for i, _, _ in group})))
+    return out
+
+
+def _word_parts(word: str, room: int, sizer: Sizer, fits: Callable[[str], bool]) -> list[tuple[int, int]]:
+    """``word`` cut by semchunk into parts of ``room`` tokens, no part of marks only (:func:`_marks_joined`).
+
+    A mark left alone between two parts that fill the budget cannot join either; the
+    word is then cut again a little smaller (up to 4 tokens less), leaving the mark room.
+    """
+    parts: list[tuple[int, int]] = []
+    for r in range(room, max(room - 5, 0), -1):
+        parts = _marks_joined(word, semchunk_split(word, r, sizer)[0], fits)
+        if all(any(ch.isalnum() for ch in word[a:b]) for a, b in parts):
+            break
+    return parts
+
+
+def _marks_joined(word: str, parts: list[tuple[int, int]], fits: Callable[[str], bool]) -> list[tuple[int, int]]:
+    """``parts`` of ``word`` with each part of marks only (a URL's ``/``) joined to the next part, or the one before.
+
+    semchunk cuts a long word at its marks and may leave a mark alone between two full
+    parts; packed, it was a piece of its own, the row's label and ``URL = /`` (the
+    round-2 tester's ``md_long_tokens``, 5 such pieces at MiniLM 64). A join that would
+    not fit the budget (``fits``) is not made.
+    """
+    out: list[tuple[int, int]] = []
+    k = 0
+    while k < len(parts):
+        a, b = parts[k]
+        if not any(ch.isalnum() for ch in word[a:b]):
+            if k + 1 < len(parts) and fits(word[a : parts[k + 1][1]]):
+                parts[k + 1] = (a, parts[k + 1][1])
+                k += 1
+                continue
+            if out and fits(word[out[-1][0] : b]):
+                out[-1] = (out[-1][0], b)
+                k += 1
+                continue
+        out.append((a, b))
+        k += 1
     return out
 
 
