@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from docchunk.markup.fences import in_blocks
+from docchunk.markup.fences import in_blocks, line_start
 from docchunk.markup.html_blocks import opaque_blocks
 from docchunk.markup.setext import setext_headings
 
@@ -36,9 +36,5 @@ def thematic_breaks(text: str) -> list[int]:
     if not starts:
         return []
     blocks = opaque_blocks(text)
-    underlines = {_line_start(text, h.end) for h in setext_headings(text)}
+    underlines = {line_start(text, h.end) for h in setext_headings(text)}
     return [s for s in starts if s not in underlines and not in_blocks(blocks, s)]
-
-
-def _line_start(text: str, position: int) -> int:
-    return max(text.rfind("\n", 0, position), text.rfind("\r", 0, position)) + 1

@@ -22,6 +22,7 @@ __all__ = [
     "fenced_blocks",
     "in_blocks",
     "keep_fences_closed",
+    "line_start",
     "reopened_fences",
     "reopened_seam",
 ]
@@ -44,9 +45,9 @@ def _in_list_item(text: str, start: int, indent: int) -> bool:
     for _ in range(200):
         if end <= 0:
             return False
-        line_start = max(text.rfind("\n", 0, end - 1), text.rfind("\r", 0, end - 1)) + 1
-        line = text[line_start:end].rstrip("\r\n")
-        end = line_start
+        begin = line_start(text, end - 1)
+        line = text[begin:end].rstrip("\r\n")
+        end = begin
         if line.strip() and len(line) - len(line.lstrip(" \t")) < indent:
             return bool(_LIST_ITEM.match(line))
     return False
@@ -248,15 +249,15 @@ def _offsets(chunk: Chunk) -> tuple[int, int]:
 _SPACE = re.compile(r"\s*")
 
 
-def _line_start(text: str, position: int) -> int:
+def line_start(text: str, position: int) -> int:
     r"""The start of the line that holds ``text[position]`` (after a ``\n``, ``\r\n`` or ``\r``)."""
     return max(text.rfind("\n", 0, position), text.rfind("\r", 0, position)) + 1
 
 
 def _line_before(text: str, position: int) -> int:
     """The start of the line of ``text[position]``, or of the line before when ``position`` starts a line."""
-    line = _line_start(text, position)
-    return _line_start(text, _break_before(text, line)) if line == position else line
+    line = line_start(text, position)
+    return line_start(text, _break_before(text, line)) if line == position else line
 
 
 def _break_before(text: str, line: int) -> int:
@@ -276,7 +277,7 @@ def _fence_at_start(text: str, chunk: Chunk, fences: dict[int, int]) -> tuple[in
     at, end = _offsets(chunk)
     space = _SPACE.match(text, at)
     first = space.end() if space else at  # the first non-space character
-    line = _line_start(text, first)  # the start of its line (a fence may be indented)
+    line = line_start(text, first)  # the start of its line (a fence may be indented)
     if line in fences and fences[line] <= end:
         return line, fences[line]
     return None
@@ -288,7 +289,7 @@ def _fence_at_end(text: str, chunk: Chunk, fences: dict[int, int]) -> tuple[int,
     last = at + len(text[at:end].rstrip())  # after the last non-space character
     if last == at:
         return None
-    line = _line_start(text, last - 1)
+    line = line_start(text, last - 1)
     if line in fences and fences[line] == last and line >= at:
         return line, last
     return None
@@ -303,7 +304,7 @@ def _move_open_cut(text: str, prev: Chunk, cur: Chunk, fence: tuple[int, int], t
     (ps, _), (cs, ce) = _offsets(prev), _offsets(cur)
     fence_start, fence_end = fence
     back = ps + len(text[ps:fence_start].rstrip())  # before the whitespace that leads to the fence line
-    for cut in dict.fromkeys((back, _line_start(text, fence_start))):  # with that whitespace, else without
+    for cut in dict.fromkeys((back, line_start(text, fence_start))):  # with that whitespace, else without
         after = _span(text, cut, ce, tokenizer, limit)
         if after.token_count <= limit:
             return [after] if cut == ps else [_span(text, ps, cut, tokenizer, limit), after]
@@ -312,15 +313,15 @@ def _move_open_cut(text: str, prev: Chunk, cur: Chunk, fence: tuple[int, int], t
         return None
     space = _SPACE.match(text, first_break)
     after_line = space.end() if space else first_break
-    if _line_start(text, after_line) in closing:  # a one-line block: the cut goes after its closing fence
-        first_break = closing[_line_start(text, after_line)]
+    if line_start(text, after_line) in closing:  # a one-line block: the cut goes after its closing fence
+        first_break = closing[line_start(text, after_line)]
         if first_break >= ce:
             return None
     before = _span(text, ps, first_break, tokenizer, limit)
     if before.token_count <= limit:
         return [before, _span(text, first_break, ce, tokenizer, limit)]
     # last resort: the fence line and the block's first line become a chunk of their own
-    start = _line_start(text, fence_start)
+    start = line_start(text, fence_start)
     head = _span(text, start, first_break, tokenizer, limit)
     if start <= ps or head.token_count > limit:
         return None
