@@ -36,7 +36,7 @@ def fit_headings(run: HybridRun, pieces: Iterable[Piece]) -> list[Piece]:
     whose headings read the same each have theirs emitted (a sheet name, which has
     no item, is emitted once).
     """
-    limit = run.max // 2
+    limit = run.path_limit
     emitted: set[tuple[str, str | None]] = set()  # the headings emitted as text (see _heading_keys)
     in_path: set[tuple[str, str | None]] = set()  # the headings written as an earlier piece's path (_in_path)
     out: list[Piece] = []

@@ -282,6 +282,16 @@ class HybridRun:
         """
         return list(headings) if self.additive else [join_context(headings, None, "", self.delim)]
 
+    @property
+    def path_limit(self) -> int:
+        """The most tokens a heading path may cost in a chunk: half of ``max_tokens``.
+
+        A longer path is written once as text before its section
+        (:func:`~docchunk.chunkers.doc.heading_paths.fit_headings`), and the passes that
+        shorten a path for a table or a list window keep within the same half.
+        """
+        return self.max // 2
+
     def headings_cost(self, headings: list[str]) -> int:
         """Tokens the headings add to a chunk's contextualized text."""
         counts = self.count_many(self.heading_texts(headings))

@@ -301,7 +301,7 @@ def _widened(run: HybridRun, window: Piece, piece: Piece, first: _Line, names: l
         if whole_fits:
             fits = run.ctx_count(replace(window, headings=path)) <= run.max
         else:  # a window of one item over the budget, split at sentence ends next: the path within half of it
-            fits = run.headings_cost(path) <= run.max // 2
+            fits = run.headings_cost(path) <= run.path_limit
         if fits:
             chosen.append(entry)
     dropped = [e for e in candidates if e not in chosen] + ([full[len(full) - inner - 1]] if shortened else [])
@@ -330,7 +330,7 @@ def _window_path(run: HybridRun, piece: Piece, first: _Line, names: list[str]) -
         return None
     if not first.parents:
         return path  # the section's path, as fit_headings left it
-    limit = run.max // 2
+    limit = run.path_limit
     return run.fitting_headings(path, limit) or _shortened(run, path[-1], limit)
 
 

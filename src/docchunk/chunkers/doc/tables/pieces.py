@@ -273,7 +273,7 @@ def _whole_rows(run: HybridRun, base: Piece, rows: TableRows, pieces: list[Piece
     headings = list(pieces[0].headings or ()) if pieces else []
     if not headings:
         return pieces
-    expensive = run.headings_cost(headings) > run.max // 2  # else the path stays (a row a few tokens over aside)
+    expensive = run.headings_cost(headings) > run.path_limit  # else the path stays (a row a few tokens over aside)
     texts = {row.index: row.text for row in rows.rows if row.cells}
     written: dict[int, bool] = {}  # headings dropped -> whether other content carries them
     out: list[Piece] = []

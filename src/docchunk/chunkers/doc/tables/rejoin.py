@@ -79,7 +79,7 @@ def _rejoined(run: HybridRun, group: list[Piece]) -> Piece | None:
     # already shortened, is written as text before the section (heading_paths.fit_headings), as a row
     # split only by its path does (tables.pieces._whole_rows)
     dropped = len(headings) - len(short.headings or ())
-    cheap = not group[0].headings_dropped and run.headings_cost(headings) <= run.max // 2
+    cheap = not group[0].headings_dropped and run.headings_cost(headings) <= run.path_limit
     if cheap and dropped > len(headings) - len(group[0].heading_items or ()) and not dropped_path_written(
         run, group[0], dropped
     ):
