@@ -117,6 +117,8 @@ def _after_table(pieces: list[Piece], i: int) -> bool:
     specimens.``): when the next table's piece opens with its own lead-in, the text
     never joins it, where it would stand before that lead-in (issue 46 finding 22).
     """
+    if pieces[i].table_rows is not None:
+        return False  # a table's own piece, next table's lead-in or not, is no leftover text
     return i > 0 and pieces[i - 1].table_rows is not None and pieces[i - 1].headings == pieces[i].headings
 
 
