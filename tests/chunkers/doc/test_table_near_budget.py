@@ -35,8 +35,10 @@ def _ducks(survey: str | None = None) -> DoclingDocument:
     return doc
 
 
-SURVEY = ("The lake is surveyed every spring by volunteers of the local bird club, who count each species on the "
-          "same morning along the shore path, from the boathouse to the reed beds at the far end of the water.")  # fmt: skip
+SURVEY = (
+    "The lake is surveyed every spring by volunteers of the local bird club, who count each species on the "
+    "same morning along the shore path, from the boathouse to the reed beds at the far end of the water."
+)
 
 
 def test_a_table_a_few_tokens_over_with_its_path_is_one_piece_under_a_shorter_path(minilm_dir):

@@ -28,6 +28,7 @@ from docchunk.serialization.tables import (
     table_description,
     table_rows,
 )
+from docchunk.serialization.tables.continued import continued_from, sibling
 from docchunk.serialization.tables.grid import read_grid
 from docchunk.serialization.tables.rules import TITLE_ROWS, is_title_table
 
@@ -72,31 +73,25 @@ def _caption(table: TableItem, serializer: Any, titled: bool = False) -> str:
     With ``titled``, the text of a one-cell title table directly before it
     (:func:`title_before`; the hybrid chunker's pieces, whose walk then has no piece
     of the title's own) first. Then the caption text as the serializer gives it (docling-core's ``caption_text``
-    otherwise), then the description, each on a line of its own.
+    otherwise), then the description, each on a line of its own. A table that continues
+    the one before it (:func:`~docchunk.serialization.tables.continued.continued_from`: a
+    page-broken table's second part, no caption of its own) has the first part's caption
+    and title, which name it and its unit.
     """
+    doc = getattr(serializer, "doc", None)
+    named = continued_from(table, doc) or table
     serialize = getattr(serializer, "serialize_captions", None)
     if serialize is not None:
-        caption = serialize(item=table).text.strip()
+        caption = serialize(item=named).text.strip()
     else:
-        caption = table.caption_text(serializer.doc).strip()
+        caption = named.caption_text(serializer.doc).strip()
     description = table_description(table)
-    title = title_before(table, getattr(serializer, "doc", None)) if titled else None
+    title = title_before(named, doc) if titled else None
     if isinstance(title, TableItem):
         title_text = _rows(title, serializer).text
     else:  # a title paragraph (or none): its text as the serializer writes it
         title_text = (serializer.serialize(item=title).text or "").strip() if title is not None else ""
     return "\n".join(t for t in (title_text, caption, description) if t)
-
-
-def _sibling(table: TableItem, doc: Any, step: int) -> Any:
-    """The item ``step`` places after ``table`` (-1: before) among its parent's children, or None."""
-    if doc is None or table.parent is None:
-        return None
-    children = table.parent.resolve(doc).children
-    at = next((k for k, ref in enumerate(children) if ref.cref == table.self_ref), None)
-    if at is None or not 0 <= at + step < len(children):
-        return None
-    return children[at + step].resolve(doc)
 
 
 def _is_title(table: Any, doc: Any) -> bool:
@@ -127,7 +122,7 @@ def title_before(table: TableItem, doc: Any) -> TableItem | TextItem | None:
     a DOCX form's title cell, converted as a paragraph), which heads every piece alike; the
     paragraph stays content (``merge_peers`` joins it to the first piece, writing it once).
     """
-    before = _sibling(table, doc, -1)
+    before = sibling(table, doc, -1)
     if isinstance(before, TableItem):
         return before if _is_title(before, doc) else None
     return title_paragraph_before(table, doc) if doc is not None else None
@@ -135,7 +130,7 @@ def title_before(table: TableItem, doc: Any) -> TableItem | TextItem | None:
 
 def heads_next_table(table: TableItem, doc: Any) -> bool:
     """Whether ``table`` is a one-cell title table whose text heads the table directly after it (one with text)."""
-    after = _sibling(table, doc, 1)
+    after = sibling(table, doc, 1)
     return (
         isinstance(after, TableItem)
         and any(cell.text.strip() for cell in after.data.table_cells)
