@@ -16,7 +16,7 @@ from hypothesis import Phase, example, given, settings
 from hypothesis import strategies as st
 
 import docchunk
-from docchunk.chunkers.doc.heading_walk import is_content_heading
+from docchunk.chunkers.doc.content_headings import is_content_heading
 from docchunk.chunkers.doc.lead_in import is_lead_in
 from tests.helpers import collapse, examples, lost_texts, make_table, table_data
 
