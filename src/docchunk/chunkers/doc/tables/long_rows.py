@@ -147,14 +147,8 @@ def _word_parts(word: str, room: int, sizer: Sizer, fits: Callable[[str], bool])
     parts = cut(room)
     if len(parts) < 2:
         return parts
-    low, high = max(1, sizer.count(word) // len(parts)), room
-    while low < high:
-        mid = (low + high) // 2
-        if len(cut(mid)) <= len(parts):
-            high = mid
-        else:
-            low = mid + 1
-    return cut(high) if high < room else parts
+    size = _smallest(lambda r: len(cut(r)), len(parts), max(1, sizer.count(word) // len(parts)), room)
+    return cut(size) if size < room else parts
 
 
 def _marks_joined(word: str, parts: list[tuple[int, int]], fits: Callable[[str], bool]) -> list[tuple[int, int]]:
@@ -203,11 +197,19 @@ def _evened(
     pack: Callable[[int], list[list[_Unit]]], groups: list[list[_Unit]], total: int, available: int
 ) -> list[list[_Unit]]:
     """The packing at the smallest budget (by bisection) that needs no more pieces than ``groups``."""
-    low, high = max(1, total // len(groups)), available
+    cap = _smallest(lambda c: len(pack(c)), len(groups), max(1, total // len(groups)), available)
+    return pack(cap) if cap < available else groups
+
+
+def _smallest(count: Callable[[int], int], most: int, low: int, high: int) -> int:
+    """The smallest size in ``low..high`` (by bisection) at which ``count(size)`` is at most ``most``; else ``high``.
+
+    ``count`` (pieces at a size) does not grow as the size grows.
+    """
     while low < high:
         mid = (low + high) // 2
-        if len(pack(mid)) <= len(groups):
+        if count(mid) <= most:
             high = mid
         else:
             low = mid + 1
-    return pack(high) if high < available else groups
+    return high
