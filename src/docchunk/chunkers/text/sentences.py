@@ -47,9 +47,12 @@ _FIRST = re.compile(rf"[{_MARKS}\r\n]")  # the characters a candidate starts wit
 _BLOCK_START = re.compile(
     r"\t|[ \t]*(?:[-+*•‣◦][ \t]|(\d{1,9})[.)][ \t]|#{1,6}(?:[ \t]|$)|>|\||```|~~~|(?:=+|-{2,})[ \t]*$)"
 )
-# the start of a chat turn: "Ana:", "Ana Lopez:", "<ana>", "ana>", "[10:02]", "10:02", "12/01/2024, 10:02 - Ana:"
+# the start of a chat turn: "Ana:", "Ana Lopez:", "Ana (10:02):", "<ana>", "ana>", "[10:02] Ana:", "10:02",
+# "12/01/2024, 10:02 - Ana:"
 _TURN = re.compile(
     r"[ \t]*(?:[\w.@-]{1,30}:[ \t]|[A-Z][\w.'-]*(?: [A-Z][\w.'-]*){1,2}:[ \t]|<[^>\s]{1,30}>|[\w.@-]{1,30}>[ \t]"
+    r"|[\w.@'-]{1,30}(?: [\w.@'-]{1,30}){0,2}[ \t]?\((?:\d{1,4}[./-]\d{1,2}[./-]\d{2,4},?[ \t]+)?\d{1,2}:\d{2}"
+    r"(?::\d{2})?(?:[ \t]?[AaPp]\.?[Mm]\.?)?\):[ \t]"
     r"|\[?\d{1,4}[./-]\d{1,2}[./-]\d{2,4},?[ \t]+\d{1,2}:\d{2}|\[?\d{1,2}:\d{2})"
 )
 _QUOTE = re.compile(r"[ \t]{0,3}(?:>[ \t]?)+")  # a quote's markers: "> ", ">> "
@@ -234,7 +237,8 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
       ``1)``, a number other than 1 only inside a list; a heading ``#``; a quote ``>``,
       read past when both lines are quoted; a table row ``|``; a fence; a Setext
       underline; a tab-indented line) or is blank; when the paragraph is a chat log (its
-      first line starts a turn: ``Name:``, ``<nick>``, ``nick>``, ``[12:01]``,
+      first line, or most of its three or more lines, start a turn: ``Name:``,
+      ``Name (10:02):``, ``<nick>``, ``nick>``, ``[12:01] Name:``,
       ``12/01/2024, 10:02 - Name:``) and the next line starts a turn; when the line is
       short: the next line's first word would have fitted on it within the width of the
       paragraph's longest line less an eighth (proportional fonts); when every line of
@@ -288,7 +292,7 @@ class _Paragraph(NamedTuple):
     end: int
     width: int  # its widest line, stripped
     verse: bool  # three or more lines, each begins with a capital, and not wrapped at a width
-    turns: bool  # its first line starts a chat turn: a line that starts one is a new turn
+    turns: bool  # a chat log (its first line, or most of its lines, start a turn): a line that starts one is a new turn
     listed: bool  # its first line is a list item: a numbered line is a new item, whatever its number
 
 
@@ -383,9 +387,20 @@ class LineWraps:
         # a line that is one unbreakable word (a long URL) was never wrapped: it sets no width
         width = max((len(line) for line in lines if " " in line), default=0) or max(len(line) for line in lines)
         verse = len(lines) >= 3 and all(line[0].isupper() for line in lines) and _not_wrapped(lines, width)
-        self.last = _Paragraph(start, end + 1, width, verse, bool(_TURN.match(lines[0])),
-                               bool(_BLOCK_START.match(lines[0])))  # fmt: skip
+        self.last = _Paragraph(start, end + 1, width, verse, _chat_log(lines), bool(_BLOCK_START.match(lines[0])))
         return self.last
+
+
+def _chat_log(lines: list[str]) -> bool:
+    """Whether a paragraph's ``lines`` (stripped) are a chat log: its first line starts a turn, or most of them do.
+
+    A title line before the turns (``Support chat, ticket 4471``) leaves most lines turns;
+    a wrapped paragraph with one line that begins like a turn (``reasons: the cost``) has
+    one such line among several.
+    """
+    if _TURN.match(lines[0]):
+        return True
+    return len(lines) > 2 and 2 * sum(1 for line in lines[1:] if _TURN.match(line)) > len(lines)
 
 
 def _full(line: str, after: str, width: int) -> bool:
