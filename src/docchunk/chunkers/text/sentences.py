@@ -12,6 +12,16 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import NamedTuple
 
+from docchunk.chunkers.text.line_breaks import (
+    BREAK,
+    BREAK_CHARS,
+    BREAKS,
+    PARAGRAPH_SEPARATOR,
+    any_line_end,
+    any_line_start,
+    other_breaks,
+    paragraph_break,
+)  # fmt: skip
 from docchunk.markup.fences import in_blocks
 
 __all__ = [
@@ -34,14 +44,14 @@ _MARKS = FULL_STOPS + WESTERN_MARKS
 #    CJK text puts no space between sentences, and these marks end nothing but a sentence;
 #  - "end": Western terminators (. ! ? … and runs of them), closing quotes or brackets,
 #    then the whitespace that must follow (a period inside "3.14" or "e.g" is no end);
-#  - "nl": a run of line breaks ("\n", "\r\n" or "\r").
+#  - "nl": a run of line breaks ("\n", "\r\n", "\r" or another of line_breaks.LINE_BREAKS).
 _CANDIDATE = re.compile(
     rf"(?P<cjk>[{FULL_STOPS}]+[{re.escape(CLOSERS)}]*\s*)"
     rf"|(?P<end>[{WESTERN_MARKS}]+[{re.escape(CLOSERS)}]*)(?P<ws>\s+)"
-    r"|(?P<nl>[\r\n]+)"
+    rf"|(?P<nl>[{BREAK_CHARS}]+)"
 )
 SENTENCE_MARK = re.compile(rf"[{_MARKS}]")  # a sentence mark (the sentence level may cut a span holding one)
-_FIRST = re.compile(rf"[{_MARKS}\r\n]")  # the characters a candidate starts with
+_FIRST = re.compile(rf"[{_MARKS}{BREAK_CHARS}]")  # the characters a candidate starts with
 # the start of a line that opens a new block: a tab (code, math), list item, heading, quote, table row, fence,
 # Setext underline
 _BLOCK_START = re.compile(
@@ -61,8 +71,8 @@ _MAX_WRAP_WIDTH = 200  # characters: a paragraph with a longer line was not wrap
 _SLACK = 8  # a line counts as full when within width // _SLACK of the widest (proportional fonts, justified PDF)
 _LINE_END_MARK = re.compile(r"[,;:.!?…—–]['\"”’»)\]]*\Z")  # a line of verse often ends with punctuation
 _NON_SPACE = re.compile(r"\S")
-_BREAKS = re.compile(r"\r\n|\r|\n")
 _BLANK_LINE = re.compile(r"(?:\r\n|\r(?!\n)|\n)[^\S\r\n]*(?:\r\n|\r|\n|\Z)")  # a line break, then a blank line
+_ANY_BLANK_LINE = re.compile(rf"{BREAK}[^\S{BREAK_CHARS}]*(?:{BREAK}|\Z)|{PARAGRAPH_SEPARATOR}")  # any breaks
 _FIRST_WORD = re.compile(r"[ \t]*(\S*)")
 # the word before a period, read backwards from it: letters, digits and inner periods ("e.g", "U.S", "5.3")
 _WORD_BEFORE_REVERSED = re.compile(r"[^\W_]([^\W_]|[.'’-])*")
@@ -273,7 +283,7 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
         elif kind == "ws" and _trails_off(text, match):
             continue
         elif kind == "ws" and match.group("end") == ".":
-            breaks = list(_BREAKS.finditer(text, match.start("ws"), match.end()))
+            breaks = list(BREAKS.finditer(text, match.start("ws"), match.end()))
             if len(breaks) <= 1 and _is_abbreviation(text, match.start(), start, match.end()):
                 if not breaks or wraps.is_wrap(*breaks[0].span()):  # "Dr.\nSmith": a wrap after an abbreviation
                     continue
@@ -297,14 +307,19 @@ class _Paragraph(NamedTuple):
 
 
 class LineWraps:
-    """Tells a hard wrap (a line break inside a sentence) from a line that is meant to end.
+    r"""Tells a hard wrap (a line break inside a sentence) from a line that is meant to end.
 
-    The rule is :func:`sentence_spans`'s; each paragraph is read once.
+    The rule is :func:`sentence_spans`'s; each paragraph is read once. ``odd`` says
+    whether the text holds line breaks other than ``"\n"`` (computed when None); without
+    them lines are found by ``str.find``.
     """
 
-    def __init__(self, text: str):
+    def __init__(self, text: str, odd: bool | None = None):
         self.text = text
         self.last: _Paragraph | None = None
+        self.odd = other_breaks(text) if odd is None else odd
+        self.line_start = any_line_start if self.odd else line_start
+        self.line_end = any_line_end if self.odd else _line_end
 
     def is_wrap(self, a: int, b: int) -> bool:
         """Whether the run of line breaks ``text[a:b]`` is a wrap inside a sentence.
@@ -314,11 +329,11 @@ class LineWraps:
         text = self.text
         if b - a > 1 and (b - a > 2 or text[a:b] != "\r\n"):  # two or more breaks: a blank line
             return False
-        if b >= len(text):
+        if b >= len(text) or (self.odd and text[a] == PARAGRAPH_SEPARATOR):
             return False
-        first = line_start(text, a)
+        first = self.line_start(text, a)
         line_len = _rstripped_end(text, first, a) - first  # len(line.rstrip())
-        end = _line_end(text, b)  # the line after the break: text[b:end]
+        end = self.line_end(text, b)  # the line after the break: text[b:end]
         start = _NON_SPACE.search(text, b, end)
         if start is None or not line_len:  # either line is blank
             return False
@@ -373,17 +388,17 @@ class LineWraps:
         if last is not None and last.start <= first < last.end:
             return last
         text, start = self.text, first
-        while start > 0:  # back to the paragraph's first line (in order, only before its first break)
-            prev = line_start(text, start - 1)
+        while start > 0 and text[start - 1] != PARAGRAPH_SEPARATOR:  # back to the paragraph's first line
+            prev = self.line_start(text, start - 1)  # (in order, only before its first break)
             if start - 1 > 0 and text[start - 2 : start] == "\r\n":
-                prev = line_start(text, start - 2)
+                prev = self.line_start(text, start - 2)
             if not text[prev:start].strip():
                 break
             start = prev
-        blank = _BLANK_LINE.search(text, start)  # the paragraph ends at the next blank line
+        blank = (_ANY_BLANK_LINE if self.odd else _BLANK_LINE).search(text, start)  # it ends at a blank line
         end = blank.start() if blank is not None else len(text)
         body = text[start:end]
-        lines = [line.strip() for line in (_BREAKS.split(body) if "\r" in body else body.split("\n"))]
+        lines = [line.strip() for line in (BREAKS.split(body) if self.odd else body.split("\n"))]
         # a line that is one unbreakable word (a long URL) was never wrapped: it sets no width
         width = max((len(line) for line in lines if " " in line), default=0) or max(len(line) for line in lines)
         verse = len(lines) >= 3 and all(line[0].isupper() for line in lines) and _not_wrapped(lines, width)
@@ -455,8 +470,9 @@ def line_ends(text: str, lo: int, hi: int, wraps: LineWraps | None = None,
               keep: list[tuple[int, int]] | None = None) -> list[tuple[int, int]]:  # fmt: skip
     r"""``(start, end)`` of each line break in ``text[lo:hi]`` that ends a line, not a hard wrap.
 
-    A line break is ``"\n"``, ``"\r\n"`` or ``"\r"``; each break of a blank line ends
-    one; a single break ends one by :func:`sentence_spans`'s rule (a new block, a chat
+    A line break is ``"\n"``, ``"\r\n"``, ``"\r"`` or another of
+    :data:`~docchunk.chunkers.text.line_breaks.LINE_BREAKS`; each break of a blank line
+    (and U+2029) ends one; a single break ends one by :func:`sentence_spans`'s rule (a new block, a chat
     turn, a short line, narrow lines, verse), else it is a wrap inside running text.
     The line level of :class:`docchunk.RecursiveChunker`.
 
@@ -468,13 +484,13 @@ def line_ends(text: str, lo: int, hi: int, wraps: LineWraps | None = None,
         keep: Sorted ``(start, end)`` spans whose breaks all end lines (fenced code).
     """
     a = text.find("\n", lo, hi)
-    crs = text.find("\r", lo, hi) != -1
-    if a == -1 and not crs:
+    odd = wraps.odd if wraps is not None else other_breaks(text, lo, hi)
+    if a == -1 and not odd:
         return []
-    wraps = wraps or LineWraps(text)
+    wraps = wraps or LineWraps(text, odd or None)
     out = []
-    if crs:
-        breaks = [m.span() for m in _BREAKS.finditer(text, lo, hi)]
+    if odd:
+        breaks = [m.span() for m in BREAKS.finditer(text, lo, hi)]
     else:  # "\n" only: found by str.find, faster than a regex in long text
         breaks = []
         while a != -1:
@@ -499,7 +515,8 @@ def _ending(text: str, match: re.Match[str], sentence_start: int) -> bool:
         return False
     if match.lastgroup != "ws" or match.group("end") != ".":
         return match.lastgroup != "nl"
-    if len(_BREAKS.findall(match.group("ws"))) > 1:  # a blank line
+    ws = match.group("ws")
+    if ws != " " and paragraph_break(ws):  # a blank line
         return True
     return not _is_abbreviation(text, match.start(), sentence_start, match.end())
 
@@ -583,7 +600,8 @@ def sentence_cut_before(text: str, start: int, limit: int, hi: int) -> int:
         cut = _marks_end(match)
         if start < cut <= limit and match.end() < hi:
             ending = _ending(text, match, start)
-            if ending != _ending(text, match, match.start()):  # depends on the sentence's start: scan from it
+            # only a section number's verdict ("4.2.") depends on the sentence's start: then scan from it
+            if text[match.start() - 1 : match.start()].isdigit() and ending != _ending(text, match, match.start()):
                 return _cut_forward(text, start, limit, hi)
             if ending:
                 return cut
