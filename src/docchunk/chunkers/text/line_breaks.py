@@ -5,7 +5,9 @@ manual line break in plain-text exports), a form feed ``"\x0c"`` (pdftotext's pa
 break), the information separators ``"\x1c"``, ``"\x1d"``, ``"\x1e"``, NEL ``"\x85"``,
 LINE SEPARATOR U+2028 or PARAGRAPH SEPARATOR U+2029. The paragraph separator ends a
 paragraph by itself, as a blank line does. Text with only ``"\n"`` takes the fast paths
-(``str.find``); :func:`other_breaks` tells when the others are needed.
+(``str.find``); :func:`other_breaks` tells when the others are needed. :func:`line_start`
+and :func:`line_end` know only ``"\n"``, ``"\r\n"`` and ``"\r"`` (CommonMark's line endings);
+:func:`any_line_start` and :func:`any_line_end` know them all.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import re
 
 __all__ = [
     "BREAK", "BREAKS", "BREAK_CHARS", "LINE_BREAKS", "OTHER_BREAKS", "PARAGRAPH_SEPARATOR", "any_line_end",
-    "any_line_start", "other_breaks", "paragraph_break",
+    "any_line_start", "line_end", "line_start", "other_breaks", "paragraph_break",
 ]  # fmt: skip
 
 LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
@@ -69,3 +71,18 @@ def any_line_end(text: str, pos: int) -> int:
     """The end of the line from ``pos`` on: the next character of :data:`LINE_BREAKS`, or the text's end."""
     match = _BREAK_CHAR.search(text, pos)
     return len(text) if match is None else match.start()
+
+
+def line_start(text: str, pos: int) -> int:
+    r"""The start of the line holding ``text[pos]`` (lines end at ``"\n"``, ``"\r\n"`` or ``"\r"``)."""
+    lf = text.rfind("\n", 0, pos)
+    return max(lf, text.rfind("\r", lf + 1, pos)) + 1
+
+
+def line_end(text: str, pos: int) -> int:
+    r"""The end of the line from ``pos`` on: the next ``"\r"`` or ``"\n"``, or the text's end."""
+    end = text.find("\n", pos)
+    if end == -1:
+        end = len(text)
+    cr = text.find("\r", pos, end)
+    return end if cr == -1 else cr
