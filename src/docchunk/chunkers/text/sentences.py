@@ -84,8 +84,9 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
       sentence); ``etc.`` followed by a capital letter does end one (``pens, etc.
       The``); a decimal number (``3.14``) has no whitespace after its period, so it
       never ends one;
-    * at a blank line (two or more line breaks, ``"\n"``, ``"\r\n"`` or ``"\r"``; a
-      ``"\r\n"`` is never cut);
+    * at a blank line (two or more line breaks: ``"\n"``, ``"\r\n"``, ``"\r"`` or any
+      other of ``str.splitlines``, U+2028, a form feed ...; a ``"\r\n"`` is never cut)
+      and at a U+2029 (PARAGRAPH SEPARATOR);
     * at a single line break only where the line is meant to end, not where text was
       hard-wrapped (a PDF's, an email's or a Markdown source's wrapped lines): when the
       next line starts a new block (a list item ``-``, ``*``, ``+``, ``•``, ``1.``,
