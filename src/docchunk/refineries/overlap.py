@@ -166,6 +166,10 @@ class OverlapRefinery(Refinery):
         """
         text_chunks = _check_chunks(chunks)
         out = self._working(chunks)
+        if not text_chunks:  # docling-core's chunks (its DocMeta has no context fields) become docchunk's
+            from docchunk.serialization.chunk import as_docchunk
+
+            out[:] = [cast(Any, as_docchunk(c)) for c in out]
         if len(out) < 2:
             return out
         bodies = [_body_text(c) for c in out]  # the neighbours' original text, before any context
