@@ -96,9 +96,15 @@ def _from_path(path: Path, fmt: str | None) -> DoclingDocument:
         return _from_json_bytes(data, str(path))
     if suffix in CONVERTIBLE or suffix in PDF_SUFFIXES:
         return convert_file(path, suffix)
+    plain = (
+        "; plain text is read by a text chunker (docchunk chunk --chunker recursive, token or sentence; "
+        "RecursiveChunker in Python), or save it as .md to chunk it as a document"
+        if suffix in (".txt", ".text")
+        else ""
+    )
     raise DocumentError(
         f"{path}: unsupported file type {path.suffix or '(no extension)'!r}; "
-        f"supported: {', '.join(SUPPORTED_SUFFIXES)}"
+        f"supported: {', '.join(SUPPORTED_SUFFIXES)}{plain}"
     )
 
 
@@ -107,6 +113,8 @@ def _from_json_bytes(data: bytes, where: str) -> DoclingDocument:
 
     On failure the JSON is parsed again with ``json``, to say precisely what is wrong.
     """
+    if b'"schema_name"' not in data and b'"body"' not in data:  # every field has a default: any object validates
+        return _diagnose_json(data, where)
     try:
         return DoclingDocument.model_validate_json(data)
     except (ValidationError, RecursionError, LookupError, AttributeError, TypeError, ValueError):
@@ -145,9 +153,10 @@ def _telling_error(errors: list[Any]) -> Any:
 
 def _from_dict(obj: dict, where: str) -> DoclingDocument:
     if obj.get("schema_name") != "DoclingDocument":
+        legacy = " (it has docling 1's \"main-text\": a legacy export)" if "main-text" in obj else ""
         raise DocumentError(
-            f"{where}: JSON is not a DoclingDocument (schema_name is {obj.get('schema_name')!r}, "
-            "expected 'DoclingDocument'); convert the source with docling first"
+            f"{where}: JSON is not a DoclingDocument{legacy} (schema_name is {obj.get('schema_name')!r}, "
+            "expected 'DoclingDocument'); convert the source with docling 2 first"
         )
     try:
         return DoclingDocument.model_validate(obj)
