@@ -322,23 +322,3 @@ def test_hf_batches_are_encoded_in_slices_with_the_same_results(monkeypatch):
         assert sizes and max(sizes) <= 200  # no text here is longer than a slice
         if words_cache is None:
             assert len(sizes) > 4
-
-
-def test_clean_verdicts_are_shared_only_by_tokenizers_of_the_same_rules(cl100k, minilm_dir):
-    """Sizers of cl100k tokenizers share one table of clean_boundary verdicts (a pure function of
-    two characters); a subclass with its own rule and a tokenizer without named rules do not."""
-    from docchunk.tokenizers.tiktoken import TiktokenTokenizer
-
-    class Strict(TiktokenTokenizer):
-        def clean_boundary(self, left: str, right: str) -> bool:
-            return False
-
-    a, b = Sizer(TiktokenTokenizer(cl100k)), Sizer(TiktokenTokenizer(cl100k))
-    assert a.clean_pairs is b.clean_pairs
-    assert a.clean(".", " ") and b.clean_pairs[(".", " ")]
-    strict = Sizer(Strict(cl100k))
-    assert strict.clean_pairs is not a.clean_pairs and not strict.clean(".", " ")
-    hf = docchunk.get_tokenizer(f"hf:{minilm_dir}")
-    assert hf.boundary_rules is None and Sizer(hf).clean_pairs is not Sizer(hf).clean_pairs
-    for left, right in [("a", "\n"), (".", "\n"), ("\n", "x"), ("1", "2"), ("東", "\t")]:
-        assert a.clean(left, right) == TiktokenTokenizer(cl100k).clean_boundary(left, right)

@@ -158,17 +158,6 @@ class Tokenizer(ABC):
         """
         return False
 
-    @property
-    def boundary_rules(self) -> object | None:
-        """A hashable name of the rules :meth:`clean_boundary` follows, or None.
-
-        Tokenizers whose rules have the same name give the same verdict for every pair
-        of characters, so a :class:`~docchunk.tokenizers.Sizer` shares their verdicts
-        over calls (a pure function of two characters, memoized per process). None (the
-        default): each Sizer asks its tokenizer again.
-        """
-        return None
-
     def joins_additively(self, delim: str) -> bool:
         """Whether ``count(a + delim + b) == count(a) + count(delim) + count(b)`` for all a, b.
 

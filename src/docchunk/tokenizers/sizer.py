@@ -39,25 +39,8 @@ class _CleanPairs(dict[tuple[str, str], bool]):
         self.clean_boundary = tokenizer.clean_boundary
 
     def __missing__(self, pair: tuple[str, str]) -> bool:
-        if len(self) >= _SHARED_PAIRS_LIMIT:  # shared over calls: bounded
-            self.clear()
         flag = self[pair] = bool(self.clean_boundary(*pair))
         return flag
-
-
-_SHARED_PAIRS: dict[object, _CleanPairs] = {}  # by Tokenizer.boundary_rules
-_SHARED_PAIRS_LIMIT = 100_000
-
-
-def _clean_pairs(tokenizer: Tokenizer) -> _CleanPairs:
-    """The verdicts of ``tokenizer.clean_boundary``, shared by tokenizers of the same rules."""
-    rules = tokenizer.boundary_rules
-    if rules is None:
-        return _CleanPairs(tokenizer)
-    pairs = _SHARED_PAIRS.get(rules)
-    if pairs is None:
-        pairs = _SHARED_PAIRS[rules] = _CleanPairs(tokenizer)
-    return pairs
 
 
 class Sizer:
@@ -78,8 +61,7 @@ class Sizer:
         local: True when the tokenizer has clean positions at all (it calls the
             boundary after a word, ``"a" | " "``, clean); otherwise joins are measured.
         clean_pairs: ``(left, right) -> bool``, :meth:`clean` as a mapping (filled on
-            first lookup; shared by the Sizers of tokenizers with the same
-            :attr:`Tokenizer.boundary_rules`), for loops over many characters.
+            first lookup), for loops over many characters.
 
     Example:
         >>> from docchunk.tokenizers import Sizer, get_tokenizer
@@ -96,7 +78,7 @@ class Sizer:
         self._offsets: dict[str, Sequence[int]] = {}  # token offsets of long texts (count_batch_keeping_offsets)
         self.cache_limit = cache_limit
         self.by_length = isinstance(tokenizer, CharacterTokenizer)
-        self.clean_pairs: dict[tuple[str, str], bool] = _clean_pairs(tokenizer)
+        self.clean_pairs: dict[tuple[str, str], bool] = _CleanPairs(tokenizer)
         self.local = self.clean("a", " ")
 
     # -- counts ------------------------------------------------------------------------

@@ -175,11 +175,6 @@ class TiktokenTokenizer(Tokenizer):
         """
         return self._known
 
-    @property
-    def boundary_rules(self) -> object | None:
-        """The rules of :meth:`clean_boundary`: the same for every encoding of a family."""
-        return (type(self), self._known, self._cl100k)
-
     def count_tokens(self, text: str) -> int:
         """The number of tokens in ``text`` (see :class:`docchunk.Tokenizer`)."""
         try:
