@@ -117,6 +117,8 @@ def _after_table(pieces: list[Piece], i: int) -> bool:
     specimens.``): when the next table's piece opens with its own lead-in, the text
     never joins it, where it would stand before that lead-in (issue 46 finding 22).
     """
+    if pieces[i].table_rows is not None or any(isinstance(it, TableItem) for it in pieces[i].items):
+        return False  # a piece holding a table (two merged already) is no text the table before left
     return i > 0 and pieces[i - 1].table_rows is not None and pieces[i - 1].headings == pieces[i].headings
 
 
@@ -355,6 +357,8 @@ def _best_neighbour(run: HybridRun, ps: list[Piece], i: int, whole: set[str | No
         if not 0 <= j < len(ps) or not _may_join(run, ps[i], ps[j], whole):
             continue
         lo, hi = sorted((i, j))
+        if ps[hi].from_headings:
+            continue  # headings written as text open what follows them: never the end of the piece before
         if ps[lo].table_rows is not None and lead_in_of_next(ps, hi):
             continue  # a table's lead-in never ends the piece of the table before it
         if ps[hi].table_rows is not None and _opens_with_lead_in(ps[hi]) and _after_table(ps, lo):
