@@ -7,7 +7,6 @@ of :class:`docchunk.RecursiveChunker`.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from docchunk.chunkers.text.line_breaks import line_start
 
@@ -99,7 +98,10 @@ def is_abbreviation(text: str, stop: int, sentence_start: int = 0, after: int | 
     return False
 
 
-@lru_cache(maxsize=16)
+_LAST_VERDICT: tuple[str | None, bool] = (None, False)
+"""The last text :func:`_capitalised` read (the object itself) and its verdict."""
+
+
 def _capitalised(text: str) -> bool:
     """Whether ``text`` starts its sentences with a capital letter.
 
@@ -108,7 +110,20 @@ def _capitalised(text: str) -> bool:
 
     In such a text a period before a lower-case word ends an abbreviation (``univ.``), not a
     sentence; in a lower-cased one (``... in 2003. this liability was ...``) it may end either.
+    The verdict is kept for the text object it was read from (one chunking call asks it of
+    the same text at each such period): an ``lru_cache`` keyed by the text hashed every new
+    text object and compared an equal one in full, a few ms a MB (lane47f, 5 December).
     """
+    global _LAST_VERDICT
+    last = _LAST_VERDICT
+    if last[0] is text:
+        return last[1]
+    verdict = _count_capitalised(text)
+    _LAST_VERDICT = (text, verdict)
+    return verdict
+
+
+def _count_capitalised(text: str) -> bool:
     first = _FIRST_LETTER.search(text)
     upper = int(first is not None and first.group().isupper())  # the text's first letter starts a sentence
     lower = 0
