@@ -103,7 +103,8 @@ def layout_cells(table: TableItem, doc: DoclingDocument, serializer: BaseDocSeri
     data = table.data
     if not any(isinstance(cell, RichTableCell) for cell in data.table_cells):
         return None
-    model = read_table(table, doc, serializer)
+    cells = serializer.table_serializer.cell_reads(doc, serializer)  # type: ignore[attr-defined]
+    model = read_table(table, doc, serializer, cells=cells)
     if model.kind != "layout":
         return None
     out: list[Any] = []

@@ -14,6 +14,7 @@ from docling_core.transforms.serializer.base import BaseDocSerializer, BaseTable
 from docling_core.transforms.serializer.common import create_ser_result
 from docling_core.types.doc import DoclingDocument, RichTableCell, TableItem
 
+from docchunk.serialization.tables.cells import CellReads
 from docchunk.serialization.tables.rows import TableFormat, TableRows, check_table_format
 from docchunk.serialization.tables.write import table_rows
 
@@ -55,6 +56,17 @@ class RowTableSerializer(BaseTableSerializer):
         self._rows: dict[str, TableRows] = {}
         self._fresh: dict[str, TableRows] = {}  # tables with rich cells, read outside the walk
         self._doc: DoclingDocument | None = None
+        self._cells: CellReads | None = None
+
+    def cell_reads(self, doc: DoclingDocument, doc_serializer: BaseDocSerializer) -> CellReads:
+        """The rich cells of ``doc`` read once (:class:`~.cells.CellReads`), for ``doc_serializer``.
+
+        Kept while the same document and document serializer ask (one ``chunk()`` call);
+        a new document or serializer starts a new one.
+        """
+        if self._cells is None or self._cells.doc is not doc or self._cells.serializer is not doc_serializer:
+            self._cells = CellReads(doc, doc_serializer)
+        return self._cells
 
     def rows(
         self, item: TableItem, doc: DoclingDocument, doc_serializer: BaseDocSerializer, visited: set[str] | None
@@ -73,7 +85,8 @@ class RowTableSerializer(BaseTableSerializer):
         if rows is None and visited is None:
             rows = self._fresh.get(item.self_ref)
         if rows is None:
-            rows = table_rows(item, doc, doc_serializer, visited, self.table_format)
+            cells = self.cell_reads(doc, doc_serializer)
+            rows = table_rows(item, doc, doc_serializer, visited, self.table_format, cells)
             if not any(isinstance(cell, RichTableCell) for cell in item.data.table_cells):
                 self._rows[item.self_ref] = rows
             elif visited is None:
