@@ -12,6 +12,8 @@ once per call.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +28,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CellRead",
     "CellReads",
+    "all_new",
     "holds_nested_list",
     "holds_table",
     "read_rich_cell",
@@ -112,20 +115,35 @@ class CellReads:
         self.doc = doc
         self.serializer = serializer
         self._reads: dict[tuple[int, bool], CellRead] = {}
+        self._trace: list[CellRead] | None = None
+
+    @contextmanager
+    def traced(self) -> Iterator[list[CellRead]]:
+        """Within the block, the reads this object gives (to any caller) are appended to the list yielded.
+
+        A nested block (a table in a rich cell, written while the cell is read) has a
+        list of its own; the outer list does not get its reads.
+        """
+        outer, self._trace = self._trace, []
+        try:
+            yield self._trace
+        finally:
+            self._trace = outer
 
     def read(self, cell: Any, visited: set[str] | None, keep_links: bool) -> CellRead | None:
-        """``cell`` read once (see the class); None when ``visited`` holds a ref the read walks."""
+        """``cell`` read once (see the class); None when ``visited`` holds a ref the read walks (then not traced)."""
         key = (id(cell), keep_links)  # the cell lives in ``self.doc``, which this object keeps alive
         got = self._reads.get(key)
         if got is None:
             fresh: set[str] = set()
             got = read_rich_cell(cell, self.doc, self.serializer, fresh, keep_links, with_table=True)
             got = self._reads[key] = replace(got, touched=frozenset(fresh))
-        if visited is None:
-            return got
-        if not visited.isdisjoint(got.touched):
-            return None
-        visited.update(got.touched)
+        if visited is not None:
+            if not visited.isdisjoint(got.touched):
+                return None
+            visited.update(got.touched)
+        if self._trace is not None:
+            self._trace.append(got)
         return got
 
 
@@ -248,3 +266,17 @@ def without_urls(text: str, root: Any, doc: Any, serializer: Any, items: list[An
         text = text[:at] + text[at + 1 : end] + text[end + len(tail) :]
         pos = end - 1
     return text
+
+
+def all_new(reads: list[CellRead], visited: set[str]) -> bool:
+    """Whether ``reads``, given in turn to a caller with ``visited``, would each be given (:meth:`CellReads.read`).
+
+    True when no read's :attr:`~CellRead.touched` ref is in ``visited`` and no two reads
+    share one (the first would add it to ``visited``, and the second not be given).
+    """
+    seen = set(visited)
+    for read in reads:
+        if not seen.isdisjoint(read.touched):
+            return False
+        seen.update(read.touched)
+    return True

@@ -14,7 +14,7 @@ from docling_core.transforms.serializer.base import BaseDocSerializer, BaseTable
 from docling_core.transforms.serializer.common import create_ser_result
 from docling_core.types.doc import DoclingDocument, RichTableCell, TableItem
 
-from docchunk.serialization.tables.cells import CellReads
+from docchunk.serialization.tables.cells import CellRead, CellReads, all_new
 from docchunk.serialization.tables.rows import TableFormat, TableRows, check_table_format
 from docchunk.serialization.tables.write import table_rows
 
@@ -54,7 +54,7 @@ class RowTableSerializer(BaseTableSerializer):
     def __init__(self, table_format: TableFormat = "records") -> None:
         self.table_format: TableFormat = check_table_format(table_format)  # type: ignore[assignment]
         self._rows: dict[str, TableRows] = {}
-        self._fresh: dict[str, TableRows] = {}  # tables with rich cells, read outside the walk
+        self._fresh: dict[str, tuple[TableRows, list[CellRead]]] = {}  # tables with rich cells: rows, cells read
         self._doc: DoclingDocument | None = None
         self._cells: CellReads | None = None
 
@@ -73,25 +73,44 @@ class RowTableSerializer(BaseTableSerializer):
     ) -> TableRows:
         """``table_rows(item, doc, doc_serializer, visited)``, computed once per table.
 
-        A table without rich cells is read once whatever ``visited``; one with rich cells
-        once for the callers outside the walk (``visited`` None: a fresh set, so the same
-        text each time; the chunker's row splitting asks for it several times a table: the
-        Inline XBRL report of the corpus, 23 tables with rich cells, was read 79 times a
-        ``chunk()`` call), and at each call of the walk (its ``visited`` refs).
+        A table without rich cells is read once whatever ``visited``. One with rich cells
+        is read once with fresh sets (``visited`` None: the chunker's row splitting asks
+        for it several times a table: the Inline XBRL report of the corpus, 23 tables with
+        rich cells, was read 79 times a ``chunk()`` call); a call of the walk (its
+        ``visited`` refs) gets those rows when the rich cells they read walked no ref
+        already in ``visited`` nor one another's (:func:`~.cells.all_new`: a read from
+        ``visited`` would walk the same items and write the same text), and ``visited``
+        gets the refs those reads walked, as the reads would have added them. Otherwise
+        it reads the table with ``visited``.
         """
         if doc is not self._doc:
             self._rows, self._fresh, self._doc = {}, {}, doc
         rows = self._rows.get(item.self_ref)
-        if rows is None and visited is None:
-            rows = self._fresh.get(item.self_ref)
-        if rows is None:
-            cells = self.cell_reads(doc, doc_serializer)
-            rows = table_rows(item, doc, doc_serializer, visited, self.table_format, cells)
-            if not any(isinstance(cell, RichTableCell) for cell in item.data.table_cells):
-                self._rows[item.self_ref] = rows
-            elif visited is None:
-                self._fresh[item.self_ref] = rows
-        return rows
+        if rows is not None:
+            return rows
+        if not any(isinstance(cell, RichTableCell) for cell in item.data.table_cells):
+            rows = self._rows[item.self_ref] = self._read(item, doc, doc_serializer, visited)
+            return rows
+        fresh = self._fresh.get(item.self_ref)
+        if fresh is None:
+            with self.cell_reads(doc, doc_serializer).traced() as reads:
+                rows = self._read(item, doc, doc_serializer, None)
+            fresh = self._fresh[item.self_ref] = (rows, reads)
+        rows, reads = fresh
+        if visited is None:
+            return rows
+        if all_new(reads, visited):
+            for read in reads:
+                visited.update(read.touched)
+            return rows
+        return self._read(item, doc, doc_serializer, visited)
+
+    def _read(
+        self, item: TableItem, doc: DoclingDocument, doc_serializer: BaseDocSerializer, visited: set[str] | None
+    ) -> TableRows:
+        """``item`` read into its rows now, its rich cells through :meth:`cell_reads`."""
+        cells = self.cell_reads(doc, doc_serializer)
+        return table_rows(item, doc, doc_serializer, visited, self.table_format, cells)
 
     def serialize(
         self, *, item: TableItem, doc_serializer: BaseDocSerializer, doc: DoclingDocument, **kwargs: Any
