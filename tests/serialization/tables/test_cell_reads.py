@@ -82,3 +82,21 @@ def test_a_walked_ref_is_read_again(path: Path) -> None:
         assert kept == walked
         changed += _rows(got) != _rows(table_rows(table, doc, serializer, None, "records", cells))
     assert changed, "no table's text depends on its walked refs: the test does not test the fallback"
+
+
+@pytest.mark.parametrize("path", DOCS, ids=lambda p: p.name)
+@pytest.mark.parametrize("walked_inside", [False, True], ids=["new refs", "walked refs"])
+def test_walk_call_of_the_table_serializer(path: Path, walked_inside: bool) -> None:
+    """The walk's call (a ``visited`` set) gets the rows and the set a read with that set gives."""
+    doc, tables = _rich_tables(path)
+    serializer = serializer_for(None, doc)
+    rows_of = serializer.table_serializer.rows
+    for table in tables:
+        rows_of(table, doc, serializer, None)  # the row splitting's call, first
+        roots = [c.ref.resolve(doc) for c in table.data.table_cells if isinstance(c, RichTableCell)]
+        inside = {item.self_ref for item, _ in doc.iterate_items(root=roots[-1], with_groups=True)}
+        walked = {table.self_ref, *(inside if walked_inside else ())}
+        kept = set(walked)
+        fresh = table_rows(table, doc, serializer, walked, "records")
+        assert _rows(rows_of(table, doc, serializer, kept)) == _rows(fresh)
+        assert kept == walked
