@@ -12,8 +12,6 @@ once per call.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -115,35 +113,24 @@ class CellReads:
         self.doc = doc
         self.serializer = serializer
         self._reads: dict[tuple[int, bool], CellRead] = {}
-        self._trace: list[CellRead] | None = None
 
-    @contextmanager
-    def traced(self) -> Iterator[list[CellRead]]:
-        """Within the block, the reads this object gives (to any caller) are appended to the list yielded.
-
-        A nested block (a table in a rich cell, written while the cell is read) has a
-        list of its own; the outer list does not get its reads.
-        """
-        outer, self._trace = self._trace, []
-        try:
-            yield self._trace
-        finally:
-            self._trace = outer
-
-    def read(self, cell: Any, visited: set[str] | None, keep_links: bool) -> CellRead | None:
-        """``cell`` read once (see the class); None when ``visited`` holds a ref the read walks (then not traced)."""
+    def kept(self, cell: Any, keep_links: bool) -> CellRead:
+        """``cell`` read once, with a fresh ``visited`` set (its refs in :attr:`CellRead.touched`)."""
         key = (id(cell), keep_links)  # the cell lives in ``self.doc``, which this object keeps alive
         got = self._reads.get(key)
         if got is None:
             fresh: set[str] = set()
             got = read_rich_cell(cell, self.doc, self.serializer, fresh, keep_links, with_table=True)
             got = self._reads[key] = replace(got, touched=frozenset(fresh))
+        return got
+
+    def read(self, cell: Any, visited: set[str] | None, keep_links: bool) -> CellRead | None:
+        """``cell`` read once (see the class); None when ``visited`` holds a ref the read walks."""
+        got = self.kept(cell, keep_links)
         if visited is not None:
             if not visited.isdisjoint(got.touched):
                 return None
             visited.update(got.touched)
-        if self._trace is not None:
-            self._trace.append(got)
         return got
 
 

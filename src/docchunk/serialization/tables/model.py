@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from docling_core.transforms.serializer.base import BaseDocSerializer
     from docling_core.types.doc import DoclingDocument, TableItem
 
-    from docchunk.serialization.tables.cells import CellReads
+    from docchunk.serialization.tables.cells import CellRead, CellReads
 
 __all__ = [
     "TableModel",
@@ -67,6 +67,7 @@ class TableModel:
         paragraphs_of: A cell's text as its paragraphs, each on one line, Markdown
             heading marks dropped (a rich cell's headings and paragraphs, for a layout
             table's text); ``[text_of(cell)]`` or ``[]`` for a plain cell.
+        reads: The rich cells read so far (:class:`~.cells.CellRead`), in the order first read.
     """
 
     grid: list[list[Any]]
@@ -75,6 +76,7 @@ class TableModel:
     label_cols: int
     title: str | None = None
     paragraphs_of: Callable[[Any], list[str]] | None = None
+    reads: list[CellRead] = field(default_factory=list)
 
     @property
     def n_rows(self) -> int:
@@ -153,6 +155,7 @@ def read_table(
     grid = read_grid(item.data)
     texts: dict[int, str] = {}
     raws: dict[int, str] = {}
+    reads: list[CellRead] = []
 
     def text_of(cell: Any) -> str:
         key = id(cell)
@@ -164,6 +167,7 @@ def read_table(
                     seen = set() if visited is None else visited
                     got = read_rich_cell(cell, doc, serializer, seen, keep_links, with_table=table_lines)
                 raw, nested, inner = got.raw, got.nested, table_lines and got.holds_table
+                reads.append(got)
             raws[key] = raw
             if nested or not inner:
                 texts[key] = indented_lines(raw) if nested else clean(raw)
@@ -183,7 +187,7 @@ def read_table(
     if sub_header_row(grid, start, text_of):
         start += 1
     label_cols = label_column_count(grid, start, len(grid[0])) if grid else 0
-    return TableModel(grid, text_of, start, label_cols, title, paragraphs_of)
+    return TableModel(grid, text_of, start, label_cols, title, paragraphs_of, reads)
 
 
 _HEADING_MARK = re.compile(r"^#{1,6}\s+")

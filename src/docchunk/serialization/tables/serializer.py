@@ -15,8 +15,9 @@ from docling_core.transforms.serializer.common import create_ser_result
 from docling_core.types.doc import DoclingDocument, RichTableCell, TableItem
 
 from docchunk.serialization.tables.cells import CellRead, CellReads, all_new
+from docchunk.serialization.tables.model import TableModel, read_table
 from docchunk.serialization.tables.rows import TableFormat, TableRows, check_table_format
-from docchunk.serialization.tables.write import table_rows
+from docchunk.serialization.tables.write import model_options, table_rows, written
 
 __all__ = ["RowTableSerializer", "table_description"]
 
@@ -55,6 +56,7 @@ class RowTableSerializer(BaseTableSerializer):
         self.table_format: TableFormat = check_table_format(table_format)  # type: ignore[assignment]
         self._rows: dict[str, TableRows] = {}
         self._fresh: dict[str, tuple[TableRows, list[CellRead]]] = {}  # tables with rich cells: rows, cells read
+        self._models: dict[tuple[str, bool, bool], TableModel] = {}
         self._doc: DoclingDocument | None = None
         self._cells: CellReads | None = None
 
@@ -65,8 +67,41 @@ class RowTableSerializer(BaseTableSerializer):
         a new document or serializer starts a new one.
         """
         if self._cells is None or self._cells.doc is not doc or self._cells.serializer is not doc_serializer:
-            self._cells = CellReads(doc, doc_serializer)
+            self._cells, self._models = CellReads(doc, doc_serializer), {}
         return self._cells
+
+    def model(
+        self, item: TableItem, doc: DoclingDocument, doc_serializer: BaseDocSerializer, options: tuple[bool, bool]
+    ) -> TableModel:
+        """``item`` read into its model once (``visited`` None), for ``options`` ``(keep_links, table_lines)``.
+
+        Kept with :meth:`cell_reads` (one document and document serializer), so that the
+        layout walk (:func:`~docchunk.chunkers.doc.layout_cells.layout_cells`) and the rows
+        read one model of a table.
+        """
+        cells = self.cell_reads(doc, doc_serializer)
+        key = (item.self_ref, *options)
+        model = self._models.get(key)
+        if model is None:
+            model = self._models[key] = read_table(item, doc, doc_serializer, None, *options, cells=cells)
+        return model
+
+    def layout_model(self, item: TableItem, doc: DoclingDocument, doc_serializer: BaseDocSerializer) -> TableModel:
+        """The model the layout walk reads (links as text, a nested table on one line): the rows' own when alike.
+
+        The rows' model (:meth:`model`) when its options are the same, or differ only in
+        ``table_lines`` and no rich cell holds a table outside a nested list (the one
+        cell text that option changes); else a model of its own.
+        """
+        options = model_options(self.table_format)
+        if options == (False, True):
+            cells = self.cell_reads(doc, doc_serializer)
+            rich = [cell for cell in item.data.table_cells if isinstance(cell, RichTableCell)]
+            if any(read.holds_table and not read.nested for read in (cells.kept(c, False) for c in rich)):
+                options = (False, False)
+        elif options != (False, False):
+            options = (False, False)
+        return self.model(item, doc, doc_serializer, options)
 
     def rows(
         self, item: TableItem, doc: DoclingDocument, doc_serializer: BaseDocSerializer, visited: set[str] | None
@@ -93,9 +128,9 @@ class RowTableSerializer(BaseTableSerializer):
             return rows
         fresh = self._fresh.get(item.self_ref)
         if fresh is None:
-            with self.cell_reads(doc, doc_serializer).traced() as reads:
-                rows = self._read(item, doc, doc_serializer, None)
-            fresh = self._fresh[item.self_ref] = (rows, reads)
+            model = self.model(item, doc, doc_serializer, model_options(self.table_format))
+            rows = written(model, self.table_format)
+            fresh = self._fresh[item.self_ref] = (rows, list(model.reads))
         rows, reads = fresh
         if visited is None:
             return rows
