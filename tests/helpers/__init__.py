@@ -46,6 +46,7 @@ from tests.helpers.documents import (
     load,
     make_table,
     shipped_docs,
+    table_data,
 )
 from tests.helpers.fakes import HashEmbeddings, JsonConverter, letter_counts, line_chunks, sliced_chunks
 from tests.helpers.properties import STANDARD_EXAMPLES, cl100k_spec, examples
@@ -92,5 +93,6 @@ __all__ = [
     "span_faults",
     "squash",
     "table_chunks",
+    "table_data",
     "walked_tables",
 ]

@@ -122,19 +122,10 @@ def captioned_doc(kind: str, inline: bool) -> Any:
     return doc
 
 
-def make_table(
-    grid: list[list[str | None]], header_rows: int = 1, row_header_cols: int = 0, spans=(), doc=None, caption=None
-):
-    """A document with one table: ``grid`` texts, ``spans`` as (row, col, row_span, col_span) merges.
+def table_data(grid: list[list[str | None]], header_rows: int = 1, row_header_cols: int = 0, spans=()):
+    """docling-core ``TableData`` of ``grid`` texts, as :func:`make_table` builds it (same arguments)."""
+    from docling_core.types.doc import TableCell, TableData
 
-    A merged cell takes the text at its top-left position; positions it covers hold None.
-    The first ``header_rows`` rows are flagged column headers, the first ``row_header_cols``
-    columns of the other rows row headers. Adds the table (and its ``caption``) to ``doc``, or
-    to a new document; returns ``(doc, table)``.
-    """
-    from docling_core.types.doc import DocItemLabel, DoclingDocument, TableCell, TableData
-
-    doc = doc if doc is not None else DoclingDocument(name="t")
     covered = {}
     for r, c, rs, cs in spans:
         for i in range(r, r + rs):
@@ -159,7 +150,23 @@ def make_table(
                     row_header=r >= header_rows and c < row_header_cols,
                 )
             )
-    data = TableData(num_rows=len(grid), num_cols=len(grid[0]), table_cells=cells)
+    return TableData(num_rows=len(grid), num_cols=len(grid[0]), table_cells=cells)
+
+
+def make_table(
+    grid: list[list[str | None]], header_rows: int = 1, row_header_cols: int = 0, spans=(), doc=None, caption=None
+):
+    """A document with one table: ``grid`` texts, ``spans`` as (row, col, row_span, col_span) merges.
+
+    A merged cell takes the text at its top-left position; positions it covers hold None.
+    The first ``header_rows`` rows are flagged column headers, the first ``row_header_cols``
+    columns of the other rows row headers. Adds the table (and its ``caption``) to ``doc``, or
+    to a new document; returns ``(doc, table)``.
+    """
+    from docling_core.types.doc import DocItemLabel, DoclingDocument
+
+    doc = doc if doc is not None else DoclingDocument(name="t")
+    data = table_data(grid, header_rows, row_header_cols, spans)
     cap = doc.add_text(label=DocItemLabel.CAPTION, text=caption) if caption else None
     return doc, doc.add_table(data=data, caption=cap)
 

@@ -88,6 +88,10 @@ def test_convert_strings(convert):
         ("{not json", ".json", "invalid JSON"),
         ("[1, 2]", ".json", "not a DoclingDocument"),
         ('{"a": 1}', ".json", "not a DoclingDocument"),
+        # a JSON object with only fields of the document (every one has a default) validated as an
+        # empty DoclingDocument, then "holds no text" (stop 56's new-user tester, finding 1)
+        ('{"name": "not a doc", "items": [1, 2, 3]}', ".json", "schema_name is None, expected"),
+        ('{"name": "report.pdf", "main-text": [{"text": "Hello."}]}', ".json", "docling 1's \"main-text\""),
         (
             '{"schema_name": "DoclingDocument", "version": "1.10.0", "name": 3, "body": 7}',
             ".json",
@@ -227,3 +231,14 @@ def test_invalid_item_names_its_own_class_and_field(tmp_path):
         docchunk.load_document(path)
     message = str(raised.value)
     assert f"texts.{index}.TextItem.text: Field required" in message and "label" not in message
+
+
+def test_a_document_without_schema_name_but_with_a_body_loads():
+    """The check that rejects a foreign JSON object keeps a document dumped without its default ``schema_name``."""
+    from docling_core.types.doc import DocItemLabel, DoclingDocument
+
+    made = DoclingDocument(name="d")
+    made.add_text(DocItemLabel.TEXT, "Some text.")
+    data = json.loads(made.model_dump_json())
+    del data["schema_name"]
+    assert docchunk.load_document(json.dumps(data).encode()).texts[0].text == "Some text."

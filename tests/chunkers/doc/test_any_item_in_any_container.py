@@ -25,7 +25,7 @@ from docling_core.types.doc import (
 
 import docchunk
 from tests.chunkers.doc.item_docs import graph
-from tests.helpers import lost_texts, span_faults
+from tests.helpers import lost_texts, span_faults, table_data
 
 
 def _list(n: int = 13) -> tuple[DoclingDocument, list[Any]]:
@@ -45,19 +45,7 @@ def picture_in_item() -> DoclingDocument:
 
 def table_in_item() -> DoclingDocument:
     doc, items = _list()
-    cells = [
-        TableCell(
-            text=t,
-            start_row_offset_idx=r,
-            end_row_offset_idx=r + 1,
-            start_col_offset_idx=c,
-            end_col_offset_idx=c + 1,
-            column_header=r == 0,
-        )
-        for r, row in enumerate([["Name", "Weight"], ["Mallard", "1.1 kg"]])
-        for c, t in enumerate(row)
-    ]
-    doc.add_table(data=TableData(num_rows=2, num_cols=2, table_cells=cells), parent=items[3])
+    doc.add_table(data=table_data([["Name", "Weight"], ["Mallard", "1.1 kg"]]), parent=items[3])
     return doc
 
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from docling_core.types.doc import DoclingDocument, TableCell, TableData
+from docling_core.types.doc import DoclingDocument
 
 import docchunk
 from docchunk.tokenizers import get_tokenizer
-from tests.helpers import lost_texts
+from tests.helpers import lost_texts, table_data
 
 DESCRIPTION = (
     'Hand-made walnut item no. 4, finished with "natural" oil; ships flat-packed with tools and a printed '
@@ -30,20 +30,8 @@ def catalogue() -> DoclingDocument:
         [f"KX-100{r}", f"Item {r} ✓", DESCRIPTION if r == 4 else f"Oak item {r}.", f"{30 + r}.99", "yes"]
         for r in range(1, 7)
     ]
-    cells = [
-        TableCell(
-            text=t,
-            start_row_offset_idx=r,
-            end_row_offset_idx=r + 1,
-            start_col_offset_idx=c,
-            end_col_offset_idx=c + 1,
-            column_header=r == 0,
-        )
-        for r, row in enumerate(rows)
-        for c, t in enumerate(row)
-    ]
     doc = DoclingDocument(name="catalog")
-    doc.add_table(data=TableData(num_rows=len(rows), num_cols=len(HEADER), table_cells=cells))
+    doc.add_table(data=table_data(rows))
     return doc
 
 

@@ -10,15 +10,15 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from docling_core.types.doc import DocItemLabel, DoclingDocument, TableCell, TableData
+from docling_core.types.doc import DocItemLabel, DoclingDocument
 from docling_core.types.doc.document import Formatting, ListItem, Script
 from hypothesis import Phase, example, given, settings
 from hypothesis import strategies as st
 
 import docchunk
-from docchunk.chunkers.doc.heading_walk import is_content_heading
+from docchunk.chunkers.doc.content_headings import is_content_heading
 from docchunk.chunkers.doc.lead_in import is_lead_in
-from tests.helpers import collapse, examples, lost_texts, make_table
+from tests.helpers import collapse, examples, lost_texts, make_table, table_data
 
 
 def onboarding() -> DoclingDocument:
@@ -250,19 +250,7 @@ def results(lead: str, rows: int = 3, header: str = "System") -> DoclingDocument
     doc.add_text(DocItemLabel.TEXT, "We ran the benchmark twice on each model.")
     doc.add_text(DocItemLabel.TEXT, lead)
     data = [[header, "Score"], *[[f"model {r}", f"{r}.0"] for r in range(1, rows)]]
-    cells = [
-        TableCell(
-            text=v,
-            start_row_offset_idx=r,
-            end_row_offset_idx=r + 1,
-            start_col_offset_idx=c,
-            end_col_offset_idx=c + 1,
-            column_header=r == 0,
-        )
-        for r, row in enumerate(data)
-        for c, v in enumerate(row)
-    ]
-    doc.add_table(data=TableData(num_rows=len(data), num_cols=2, table_cells=cells))
+    doc.add_table(data=table_data(data))
     doc.add_text(DocItemLabel.TEXT, "The second run confirmed the first.")
     return doc
 

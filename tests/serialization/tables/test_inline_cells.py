@@ -16,7 +16,7 @@ from docling_core.types.doc import DocItemLabel, DoclingDocument, GroupLabel, Ri
 
 import docchunk
 from docchunk.serialization.tables import table_rows
-from tests.helpers import make_table
+from tests.helpers import lost_texts, make_table
 
 FRAGMENTS = [
     ("text", "Fetched with"),
@@ -67,3 +67,5 @@ def test_a_word_opening_with_a_full_stop_keeps_its_space_in_a_paragraph():
     chunks = list(docchunk.HybridChunker().chunk(doc))
     text = "\n".join(c.text for c in chunks)
     assert text.count(SENTENCE) == 2, text  # the cell's record and the paragraph
+    assert f"Description = {SENTENCE}" in text, text  # the cell as its own sentence
+    assert lost_texts(doc, chunks) == []

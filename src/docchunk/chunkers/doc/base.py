@@ -10,8 +10,9 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 
 from docchunk._versions import DOCLING_CORE_VERSION
 from docchunk.chunkers.doc.mode import Mode, mode_for
+from docchunk.chunkers.doc.page_boxes import page_boxes_of
 from docchunk.chunkers.doc.piece import Piece
-from docchunk.chunkers.doc.provenance import captions_of, completed, item_text, page_boxes_of, spans_of
+from docchunk.chunkers.doc.provenance import captions_of, completed, item_text, spans_of
 from docchunk.errors import ConfigError, DocchunkError, DocumentError
 from docchunk.serialization import ChunkingSerializerProvider
 from docchunk.serialization._docling import BaseChunk, BaseChunker

@@ -1,8 +1,8 @@
 """Which items of a document are a caption, or a part of a caption's inline text.
 
 The default mode's item-text filter and one-element rule
-(:func:`docchunk.chunkers.doc.heading_walk.without_caption_parts`,
-:func:`docchunk.chunkers.doc.heading_walk.only_captions`) ask it of each element a
+(:func:`docchunk.chunkers.doc.mode.without_caption_parts`,
+:func:`docchunk.chunkers.doc.mode.only_captions`) ask it of each element a
 hybrid chunker's run splits at element boundaries; the run holds one
 :class:`CaptionParts` per document and hands it to them.
 """

@@ -27,8 +27,8 @@ with these differences, each of which keeps text that docling-core drops:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 
 from docling_core.transforms.serializer.base import BaseDocSerializer
 from docling_core.transforms.serializer.common import DocSerializer
@@ -50,23 +50,14 @@ from docling_core.types.doc.document import (
     TitleItem,
 )
 
-from docchunk.chunkers.doc.captions import CaptionPart, CaptionParts
+from docchunk.chunkers.doc.content_headings import is_content_heading
 from docchunk.chunkers.doc.layout_cells import LayoutCell, in_reading_order
 from docchunk.chunkers.doc.piece import Piece
 from docchunk.chunkers.doc.satellites import held_satellites, satellite_holders, unserialized_satellites
 from docchunk.serialization.inline import inline_group_of, plain_inline_text
 from docchunk.serialization.tables import table_rows
 
-__all__ = [
-    "heading_once",
-    "is_content_heading",
-    "only_captions",
-    "path_in_text",
-    "structured_walk",
-    "with_their_writers",
-    "without_caption_parts",
-    "without_debris",
-]
+__all__ = ["structured_walk", "without_debris"]
 
 _SATELLITES = (DocItemLabel.CAPTION, DocItemLabel.FOOTNOTE)
 _DEBRIS = re.compile(r"[|\-: \t]*[|\-:][|\-: \t]*")
@@ -279,78 +270,6 @@ def _open_heading(scope: _Scope, item: _Heading, always_emit: bool, doc: Docling
     scope.by_level[level] = _Entry(item)
 
 
-_CLAUSE_NUMBER = re.compile(r"^\s*(?:§\s*)?(?:\d+(?:\.\d+)*\.?|\(?[a-z]\)|[ivxlc]+\.)\s+", re.I)
-_SENTENCE_END = re.compile(r"[.!?;]\s*$")
-CONTENT_HEADING_WORDS = 5
-"""Words (after the clause number) from which a numbered heading, or a heading that ends as a sentence, is content."""
-LONG_HEADING_WORDS = 12
-"""Words from which any heading is content."""
-
-
-def is_content_heading(text: str) -> bool:
-    """Whether a heading reads as content, not as a title (default mode): its text then reaches chunk text.
-
-    The rule: at least :data:`LONG_HEADING_WORDS` (12) words; or at least
-    :data:`CONTENT_HEADING_WORDS` (5) words after a clause number that starts the
-    heading (``2``, ``4.1``, ``(a)``, ``iv.``, ``§ 3``) or before a sentence end (``.``, ``!``,
-    ``?``, ``;``). ``2 The Customer pays each invoice within 30 days`` is content;
-    ``3 Termination`` and ``1.2 Scope of this agreement`` are titles.
-    """
-    words = text.split()
-    if len(words) >= LONG_HEADING_WORDS:
-        return True
-    numbered = _CLAUSE_NUMBER.match(text)
-    rest = text[numbered.end() :].split() if numbered else words
-    return (numbered is not None or _SENTENCE_END.search(text) is not None) and len(rest) >= CONTENT_HEADING_WORDS
-
-
-def heading_once(piece: Piece) -> Piece:
-    """``piece`` without the headings of its path whose items are in its text (each written once).
-
-    A content heading (:func:`is_content_heading`) is text of the first piece of its
-    section and stays in that piece's heading path while the hybrid chunker splits and
-    merges (pieces merge only under the same path); in the final chunk it would then be
-    in ``contextualize()`` twice, as a heading and as text. Run on the final pieces:
-    the heading leaves the path of the piece whose text holds it, and stays in the path
-    of the rest of its section. Postcondition: no heading item of ``piece.items`` is in
-    the returned piece's ``headings``/``heading_items``.
-    """
-    written = path_in_text(piece)
-    if not written:
-        return piece
-    headings = [h for k, h in enumerate(piece.headings or ()) if k not in written]
-    path_items = piece.heading_items or []
-    offset = len(piece.headings or ()) - len(path_items)  # (sheet names come first, without items)
-    items = [it for k, it in enumerate(path_items) if offset + k not in written]
-    return replace(piece, headings=headings or None, heading_items=items or None)
-
-
-def path_in_text(piece: Piece) -> set[int]:
-    """The positions in ``piece.headings`` of the headings whose items ``piece`` holds: written in its text.
-
-    A heading item of the path among the piece's items is its position; one of a path
-    without its items (a merged path) is the last heading of its text not yet taken.
-    Empty for a heading-only piece, whose items are its path.
-    """
-    headings = piece.headings or []
-    if piece.heading_only or not headings:
-        return set()
-    path_items = piece.heading_items or []
-    offset = len(headings) - len(path_items)
-    refs = [h.self_ref for h in path_items]
-    out: set[int] = set()
-    for item in piece.items:
-        if not isinstance(item, (TitleItem, SectionHeaderItem)):
-            continue
-        if item.self_ref in refs:
-            out.add(offset + refs.index(item.self_ref))
-            continue
-        free = [k for k, h in enumerate(headings) if h == item.text and k not in out]
-        if free:
-            out.add(free[-1])
-    return out
-
-
 def _content_headings(scope: _Scope, doc: DoclingDocument) -> Iterator[Piece]:
     """Before the first content under them: a piece of the content headings in scope, each once."""
     new: list[_Heading] = []
@@ -404,54 +323,3 @@ def _text_piece(
         from_headings=from_headings or len(kept) > 1,
         heading_items=list(heading_items) or None,
     )
-
-
-def without_caption_parts(item: NodeItem, text: str, caption_part: Callable[[NodeItem], CaptionPart]) -> str:
-    """The default mode's item-text filter (``RunHooks.item_text``): ``text`` of ``item`` as an element counts.
-
-    A part of a caption's inline text (a formula, a link) counts as nothing: it is in
-    its caption's text. Any other item's text is kept :func:`without_debris`.
-    """
-    return "" if caption_part(item) == "inside" else without_debris(item, text)
-
-
-def with_their_writers(items: list[DocItem], texts: list[str], captions: CaptionParts) -> tuple[list[str], list[int]]:
-    """The default mode's element texts and writers (``RunHooks.writers``): a caption goes with its item.
-
-    A caption's serialized text is empty: the floating item it captions (a picture, a
-    table, a code block) writes it. When that item is among ``items``, the caption is in
-    the window of that item (never alone in a window, where its text would be nowhere and
-    its spans lost); when it is not (a picture written only as its captions, inside a list
-    item), the caption is an element of its own text, as the walk writes a caption its
-    item left out (issue 45: split lists lost such captions).
-
-    Args:
-        items: A piece's items, in order.
-        texts: The text each item counts with (the serializer's, filtered by :func:`without_caption_parts`).
-        captions: The document's captions and their owners.
-
-    Returns:
-        The texts (an orphan caption's own text in place of its empty one), and for
-        each item the index of the item whose window holds it.
-    """
-    at = {it.self_ref: k for k, it in enumerate(items)}
-    texts = list(texts)
-    writers = list(range(len(items)))
-    for k, item in enumerate(items):
-        owner = captions.owner(item)
-        if owner is None or texts[k]:
-            continue
-        if owner in at:
-            writers[k] = at[owner]
-        elif isinstance(item, TextItem):
-            texts[k] = item.text
-    return texts, writers
-
-
-def only_captions(items: list[DocItem], caption_part: Callable[[NodeItem], CaptionPart]) -> bool:
-    """The default mode's one-element rule (``RunHooks.one_element``): a picture written as its captions.
-
-    True when every item is a caption or a part of one's inline text: the piece is one
-    element, not split at element boundaries.
-    """
-    return all(caption_part(it) for it in items)

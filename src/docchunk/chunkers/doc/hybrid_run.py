@@ -449,7 +449,7 @@ class HybridRun:
         Args:
             pieces: The pieces, in order.
             as_written: None (docling-core's sizes), or the default mode's
-                :func:`~docchunk.chunkers.doc.heading_walk.heading_once`: a run is sized
+                :func:`~docchunk.chunkers.doc.content_headings.heading_once`: a run is sized
                 with the path its first piece's chunk writes, without the headings its
                 text holds (a content heading: a piece of headings as text merges with
                 the paragraph under them when the chunk, each heading written once, fits).

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from docling_core.types.doc import CodeItem, FormulaItem, SectionHeaderItem, TableItem, TitleItem
 
-from docchunk.chunkers.doc.heading_walk import path_in_text
+from docchunk.chunkers.doc.content_headings import path_in_text
 from docchunk.chunkers.doc.piece import Piece
 from docchunk.chunkers.doc.provenance import anchors_of, join_anchors
 from docchunk.chunkers.doc.tables.pieces import joined_cols

@@ -35,173 +35,23 @@ as before.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from docling_core.types.doc.document import (
-    DocItem,
-    GroupItem,
-    InlineGroup,
-    ListGroup,
     ListItem,
-    TextItem,
 )
 
+from docchunk.chunkers.doc.list_lines import ListLine, indent_lines, indent_of, list_lines, parent_text
 from docchunk.chunkers.doc.list_tables import table_in_list, tables_over_budget
 from docchunk.chunkers.doc.piece import Piece
-from docchunk.serialization.inline import inline_group_of, plain_inline_text
 
 if TYPE_CHECKING:
     from docling_core.types.doc import DoclingDocument
 
     from docchunk.chunkers.doc.hybrid_run import HybridRun
 
-__all__ = ["list_lines", "split_list_piece"]
-
-_LINK_LINE = re.compile(r"(\S+ )(\[.*\]\(.*\))")
-"""A list line that is a marker and one Markdown link (a list item whose ``hyperlink`` is set)."""
-
-
-@dataclass
-class _Line:
-    """One list item of a list piece: its serialized line, its nesting depth and its parent items."""
-
-    item: Any  # a ListItem, or a block inside one (see _block_line)
-    depth: int
-    text: str  # the serializer's line of the item, without indentation
-    parents: list[ListItem]
-
-
-def list_lines(run: HybridRun, piece: Piece) -> list[_Line] | None:
-    """The items of a walked list piece, in order, or None when ``piece`` is not one list written line by line."""
-    doc = run.doc
-    first = next((it for it in piece.items if isinstance(it, ListItem)), None)
-    if first is None or piece.from_headings or piece.table_rows is not None:
-        return None
-    top: Any = None
-    node: Any = first
-    while isinstance(node, (ListGroup, ListItem)):
-        if isinstance(node, ListGroup):
-            top = node
-        node = node.parent.resolve(doc) if node.parent is not None else None
-    if top is None:
-        return None
-    lines: list[_Line] = []
-    if not _collect(run, top, 0, [], lines):
-        return None
-    refs = {it.self_ref for it in piece.items}
-    own = [k for k, ln in enumerate(lines) if ln.item.self_ref in refs]
-    if own and len(own) < len(lines):  # a part of the list (split_at_pages cut it where its pages change): its lines
-        lines = lines[own[0] : own[-1] + 1]  # (a block among them, a picture written as its caption, included)
-    indent = _indent(run)
-    written = "\n".join(_indent_lines(ln.text, indent * ln.depth) for ln in lines if ln.text)
-    if written != piece.text and _unindented(written) != _unindented(piece.text):
-        return None  # the serializer wrote other lines than one per item (its indentation aside)
-    return [_plain(run, ln) for ln in lines if ln.text]
-
-
-def _unindented(text: str) -> list[str]:
-    """The non-blank lines of ``text`` without their indentation.
-
-    docling-core's list serializer writes a nested list at its parent's indentation
-    when the parent item also holds another block (an empty picture, a paragraph):
-    the same lines, flat. The lines are then written again with their nesting.
-    """
-    return [line.strip() for line in text.split("\n") if line.strip()]
-
-
-def _collect(run: HybridRun, group: ListGroup, depth: int, parents: list[ListItem], out: list[_Line]) -> bool:
-    """Append the lines of ``group``'s items; False when a child is not a list item or a nested list."""
-    doc = run.doc
-    for ref in group.children:
-        child = ref.resolve(doc)
-        if isinstance(child, ListGroup):
-            if not _collect(run, child, depth + 1, parents, out):
-                return False
-            continue
-        if not isinstance(child, ListItem):
-            # a block beside the items (docling's DOCX and Markdown converters put a picture,
-            # a table or a code block of a nested item in its list): at the items' depth
-            if not _block_line(run, child, depth, parents, out):
-                return False
-            continue
-        inline = _inline_of(child, doc)
-        text = run.item_text(child)
-        if inline is not None and inline_group_of(child, doc) is None:
-            # the item's inline run is one child among others (a nested list after it): the
-            # serializer writes it after the item's marker, on the item's line
-            serialized = run.serializer.serialize(item=inline, visited=set()).text
-            if serialized and not text.endswith(serialized):
-                marker = text or run.serializer.serialize(item=child, visited=set()).text  # "- " alone reads as debris
-                text = marker.rstrip() + " " + serialized
-        out.append(_Line(child, depth, text, parents))
-        for sub_ref in child.children:
-            sub = sub_ref.resolve(doc)
-            if isinstance(sub, ListGroup):
-                if not _collect(run, sub, depth + 1, [*parents, child], out):
-                    return False
-            elif isinstance(sub, InlineGroup) and sub is inline:
-                continue
-            elif not _block_line(run, sub, depth + 1, [*parents, child], out):
-                return False
-    return True
-
-
-def _block_line(run: HybridRun, block: Any, depth: int, parents: list[ListItem], out: list[_Line]) -> bool:
-    """Append the lines of a block inside a list item (a paragraph, a picture, a table, code); False if none can be.
-
-    A block that writes no text (a picture without caption) has an empty line, left
-    out of the text; one that writes text is a line of its own, indented under its
-    item (a Markdown continuation); a block of several lines (a table's rows, a fenced
-    code block) has each of its lines indented so (:func:`_indent_lines`). A group
-    (other than a nested list) is not a block: the list is then split at element
-    boundaries.
-    """
-    if isinstance(block, GroupItem) or not isinstance(block, DocItem):
-        return False
-    text = run.item_text(block).strip("\n")
-    out.append(_Line(block, depth, text if "\n" in text else text.strip(), parents))
-    return True
-
-
-def _inline_of(item: Any, doc: DoclingDocument) -> InlineGroup | None:
-    """The inline run that is a list item's text: its only child (see :func:`inline_group_of`), or its first.
-
-    An item without text of its own whose first child is an inline group and whose
-    other children are nested lists or blocks (a table, a picture, code) reads as that
-    run, then the nested items and blocks.
-    """
-    group = inline_group_of(item, doc)
-    if group is not None or not isinstance(item, ListItem) or item.text or not item.children:
-        return group
-    first = item.children[0].resolve(doc)
-    rest = [ref.resolve(doc) for ref in item.children[1:]]
-    if isinstance(first, InlineGroup) and not any(isinstance(sub, InlineGroup) for sub in rest):
-        return first
-    return None
-
-
-def _plain(run: HybridRun, line: _Line) -> _Line:
-    """``line`` with an inline run written as one plain line (marker kept, no Markdown, no URL)."""
-    group = _inline_of(line.item, run.doc)
-    if group is None:
-        # a line's item is any kind of block inside a list item: only a text item has a hyperlink
-        hyperlink = line.item.hyperlink if isinstance(line.item, TextItem) else None
-        link = _LINK_LINE.fullmatch(line.text) if hyperlink is not None else None
-        if link is None or not link.group(2).endswith(f"]({hyperlink})"):
-            return line
-        return replace(line, text=link.group(1) + " ".join(line.item.text.split()))  # a link item: its text, no URL
-    marked = line.text
-    serialized = run.serializer.serialize(item=group, visited=set()).text
-    if not serialized or not marked.endswith(serialized):
-        return line
-    return replace(line, text=marked[: len(marked) - len(serialized)] + plain_inline_text(group, run.doc))
-
-
-def parent_text(item: ListItem, doc: DoclingDocument) -> str:
-    """A parent item's text as context: its own text, or its inline run as one line."""
-    group = _inline_of(item, doc)
-    return plain_inline_text(group, doc) if group is not None else " ".join(item.text.split())
+__all__ = ["split_list_piece"]
 
 
 def split_list_piece(run: HybridRun, piece: Piece) -> list[Piece] | None:
@@ -220,7 +70,7 @@ def split_list_piece(run: HybridRun, piece: Piece) -> list[Piece] | None:
     if lines is None:
         return None
     doc = run.doc
-    indent = _indent(run)
+    indent = indent_of(run)
     all_lines = _indented(lines, 0, len(lines), indent)
     whole = replace(piece, text="\n".join(all_lines), text_tokens=_joined_count(run, all_lines), captions=None)
     if run.ctx_count(whole) <= run.max:
@@ -231,7 +81,7 @@ def split_list_piece(run: HybridRun, piece: Piece) -> list[Piece] | None:
     out: list[Piece] = []
     parent_names = _ParentNames()
 
-    def names_of(line: _Line) -> list[str]:
+    def names_of(line: ListLine) -> list[str]:
         return [parent_names.get(run, p, k == len(line.parents) - 1) for k, p in enumerate(line.parents)]
 
     def window(lo: int, hi: int, headings: list[str] | None) -> Piece:
@@ -274,7 +124,7 @@ def split_list_piece(run: HybridRun, piece: Piece) -> list[Piece] | None:
     return out
 
 
-def _widened(run: HybridRun, window: Piece, piece: Piece, first: _Line, names: list[str]) -> Piece:
+def _widened(run: HybridRun, window: Piece, piece: Piece, first: ListLine, names: list[str]) -> Piece:
     """``window`` with the entries of its full path that :func:`_window_path` left out put back while it fits.
 
     :func:`_window_path` keeps the innermost entries within half of ``max_tokens`` before
@@ -315,7 +165,7 @@ def _widened(run: HybridRun, window: Piece, piece: Piece, first: _Line, names: l
     )
 
 
-def _window_path(run: HybridRun, piece: Piece, first: _Line, names: list[str]) -> list[str] | None:
+def _window_path(run: HybridRun, piece: Piece, first: ListLine, names: list[str]) -> list[str] | None:
     """The headings of a window that starts with ``first``: the section headings, then its parent items' texts.
 
     At a small budget the whole path may not fit with any text (the chunker would then
@@ -396,7 +246,7 @@ def _shortened(run: HybridRun, text: str, limit: int) -> list[str] | None:
     return [" ".join(words[:lo]) + " …"] if lo else None
 
 
-def _last_fitting(run: HybridRun, window: Any, lines: list[_Line], lo: int, hi: int, indent: int) -> int:
+def _last_fitting(run: HybridRun, window: Any, lines: list[ListLine], lo: int, hi: int, indent: int) -> int:
     """The largest ``k`` in ``[lo, hi]`` whose window ``lines[lo - 1 : k]`` fits (``lo`` when none does).
 
     Sizes follow by arithmetic from each line's count (cached) plus the delimiter's;
@@ -405,7 +255,7 @@ def _last_fitting(run: HybridRun, window: Any, lines: list[_Line], lo: int, hi: 
     """
     first = lo - 1
     base = lines[first].depth
-    texts = [_indent_lines(ln.text, indent * (ln.depth - base)) for ln in lines[first:hi]]
+    texts = [indent_lines(ln.text, indent * (ln.depth - base)) for ln in lines[first:hi]]
     counts = run.count_many(texts)
     overhead = run.ctx_count(window(lo)) - counts[0]
     running = counts[0]
@@ -428,27 +278,13 @@ def _joined_count(run: HybridRun, texts: list[str]) -> int:
     return int(run.sizer.join_count(texts, run.count_many(texts), "\n"))
 
 
-def _indent(run: HybridRun) -> int:
-    """Spaces per nesting level: the serializer's ``indent`` (docling-core's Markdown default, 4)."""
-    indent = getattr(getattr(run.serializer, "params", None), "indent", 4)
-    return indent if isinstance(indent, int) else 4
-
-
-def _indented(lines: list[_Line], lo: int, hi: int, indent: int) -> list[str]:
+def _indented(lines: list[ListLine], lo: int, hi: int, indent: int) -> list[str]:
     """The lines ``lo:hi``, each indented by its depth below the shallowest of them."""
     base = min(ln.depth for ln in lines[lo:hi])
-    return [_indent_lines(ln.text, indent * (ln.depth - base)) for ln in lines[lo:hi]]
+    return [indent_lines(ln.text, indent * (ln.depth - base)) for ln in lines[lo:hi]]
 
 
-def _indent_lines(text: str, spaces: int) -> str:
-    """``text`` with each of its non-blank lines indented by ``spaces`` (a block's lines under its list item)."""
-    if "\n" not in text:
-        return " " * spaces + text
-    pad = " " * spaces
-    return "\n".join(pad + line if line.strip() else line for line in text.split("\n"))
-
-
-def _owners(items: list[Any], lines: list[_Line], doc: DoclingDocument) -> dict[str, int] | None:
+def _owners(items: list[Any], lines: list[ListLine], doc: DoclingDocument) -> dict[str, int] | None:
     """The index of the line each item of the piece belongs to (its own list item or the one it is inside).
 
     A caption belongs to the line of the block it captions, wherever it sits in the tree

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from docling_core.types.doc import TableItem, TextItem
 
-from docchunk.chunkers.doc.heading_walk import heading_once
+from docchunk.chunkers.doc.content_headings import heading_once
 from docchunk.chunkers.doc.joining import common_length, join_pieces, table_ref
 from docchunk.chunkers.doc.lead_in import is_paragraph, is_trailing_note
 from docchunk.chunkers.doc.piece import Piece, pages_of

@@ -15,9 +15,9 @@ A document chunker or expander picks its :class:`Mode` from its public
   (:func:`docchunk.chunkers.doc.compat.semsplit.semchunk_split`) or sentence ends
   (:func:`docchunk.chunkers.doc.fragments.sentence_ranges`); the item-text filter, the
   serializer's text as it is or without the parts of a caption's inline text and
-  Markdown debris (:func:`docchunk.chunkers.doc.heading_walk.without_caption_parts`); the
+  Markdown debris (:func:`without_caption_parts`); the
   one-element rule, never or a piece of captions
-  (:func:`docchunk.chunkers.doc.heading_walk.only_captions`);
+  (:func:`only_captions`);
 - what an empty result means: nothing (docling-core), or a ``DocumentError`` saying
   why a document with text gave no chunk (:func:`docchunk.chunkers.doc.empty.explained`).
 
@@ -36,20 +36,15 @@ from dataclasses import dataclass
 from typing import Literal, Protocol, TypeVar
 
 from docling_core.transforms.serializer.base import BaseDocSerializer, BaseSerializerProvider
-from docling_core.types.doc import DocItem, DoclingDocument, NodeItem, SectionHeaderItem, TitleItem
+from docling_core.types.doc import DocItem, DoclingDocument, NodeItem, SectionHeaderItem, TextItem, TitleItem
 
 from docchunk.chunkers.doc.captions import CaptionPart, CaptionParts
 from docchunk.chunkers.doc.compat.semsplit import semchunk_split
 from docchunk.chunkers.doc.compat.walk import walk
+from docchunk.chunkers.doc.content_headings import heading_once
 from docchunk.chunkers.doc.empty import explained
 from docchunk.chunkers.doc.fragments import SegmentRun, sentence_ranges
-from docchunk.chunkers.doc.heading_walk import (
-    heading_once,
-    only_captions,
-    structured_walk,
-    with_their_writers,
-    without_caption_parts,
-)
+from docchunk.chunkers.doc.heading_walk import structured_walk, without_debris
 from docchunk.chunkers.doc.hybrid_run import HybridRun, RunHooks
 from docchunk.chunkers.doc.piece import CodeStrategy, Piece
 from docchunk.chunkers.doc.structure import structured_pieces
@@ -64,6 +59,57 @@ Option = Literal["table_format", "min_tokens", "merge_across_pages", "code_chunk
 
 
 _C = TypeVar("_C")
+
+
+def without_caption_parts(item: NodeItem, text: str, caption_part: Callable[[NodeItem], CaptionPart]) -> str:
+    """The default mode's item-text filter (``RunHooks.item_text``): ``text`` of ``item`` as an element counts.
+
+    A part of a caption's inline text (a formula, a link) counts as nothing: it is in
+    its caption's text. Any other item's text is kept :func:`without_debris`.
+    """
+    return "" if caption_part(item) == "inside" else without_debris(item, text)
+
+
+def with_their_writers(items: list[DocItem], texts: list[str], captions: CaptionParts) -> tuple[list[str], list[int]]:
+    """The default mode's element texts and writers (``RunHooks.writers``): a caption goes with its item.
+
+    A caption's serialized text is empty: the floating item it captions (a picture, a
+    table, a code block) writes it. When that item is among ``items``, the caption is in
+    the window of that item (never alone in a window, where its text would be nowhere and
+    its spans lost); when it is not (a picture written only as its captions, inside a list
+    item), the caption is an element of its own text, as the walk writes a caption its
+    item left out (issue 45: split lists lost such captions).
+
+    Args:
+        items: A piece's items, in order.
+        texts: The text each item counts with (the serializer's, filtered by :func:`without_caption_parts`).
+        captions: The document's captions and their owners.
+
+    Returns:
+        The texts (an orphan caption's own text in place of its empty one), and for
+        each item the index of the item whose window holds it.
+    """
+    at = {it.self_ref: k for k, it in enumerate(items)}
+    texts = list(texts)
+    writers = list(range(len(items)))
+    for k, item in enumerate(items):
+        owner = captions.owner(item)
+        if owner is None or texts[k]:
+            continue
+        if owner in at:
+            writers[k] = at[owner]
+        elif isinstance(item, TextItem):
+            texts[k] = item.text
+    return texts, writers
+
+
+def only_captions(items: list[DocItem], caption_part: Callable[[NodeItem], CaptionPart]) -> bool:
+    """The default mode's one-element rule (``RunHooks.one_element``): a picture written as its captions.
+
+    True when every item is a caption or a part of one's inline text: the piece is one
+    element, not split at element boundaries.
+    """
+    return all(caption_part(it) for it in items)
 
 
 class Results(Protocol):

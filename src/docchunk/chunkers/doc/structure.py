@@ -39,8 +39,9 @@ from typing import TYPE_CHECKING, Any
 from docling_core.types.doc import DoclingDocument, TableItem
 
 from docchunk.chunkers.doc.code_items import chunk_code_piece
+from docchunk.chunkers.doc.content_headings import heading_once
 from docchunk.chunkers.doc.heading_paths import fit_headings, heading_text
-from docchunk.chunkers.doc.heading_walk import heading_once, structured_walk
+from docchunk.chunkers.doc.heading_walk import structured_walk
 from docchunk.chunkers.doc.lead_in import attach_lead_ins
 from docchunk.chunkers.doc.list_split import split_list_piece
 from docchunk.chunkers.doc.list_tables import rows_of_listed_tables

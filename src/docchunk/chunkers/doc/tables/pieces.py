@@ -240,7 +240,7 @@ def sheet_name_once(piece: Piece) -> Piece:
     record's whole label, before ``: `` or its corner's `` (``) (``Raster in emf`` over the
     record ``Raster in emf (Name): Objective = ...``, ``xlsx__xlsx_emf``) would be written
     twice in ``contextualize()``: it is written once, in the text, as a content heading is
-    (:func:`~docchunk.chunkers.doc.heading_walk.heading_once`).
+    (:func:`~docchunk.chunkers.doc.content_headings.heading_once`).
     """
     headings = piece.headings or []
     if not headings or piece.heading_items or not piece.text.startswith(headings[-1]):
