@@ -20,7 +20,11 @@ rule is measured on data it was not written on):
   column headers and with a prose cell, where the layout rule would otherwise look;
 - ``parallel_text``: every body row a sentence or more in two cells (``is_parallel_text_table``:
   a bilingual table side by side), read as layout;
-- ``layout``: tables of that kind.
+- ``layout``: tables of that kind;
+- ``continued``: a table without a caption that repeats the header of the table directly
+  before it, its continuation (``continued_from``: a page-broken table's second part), and
+  ``continued across heading``: those with a heading between the two in reading order
+  (the rule must never fire so: 0 expected).
 
 ``--show N`` prints the first N tables of each rule (source, document, table, first
 rows). ``--dump`` writes each table's rows in the three forms (``table_rows``) to a
@@ -109,7 +113,29 @@ def fired(table: Any, doc: Any) -> list[str]:
         out.append("parallel_text")
     if model.kind == "layout":
         out.append("layout")
+    try:
+        from docchunk.serialization.tables.continued import continued_from
+    except ImportError:  # a tree from before the rule (--compare's other run)
+        continued_from = None
+    first = continued_from(table, doc) if continued_from else None
+    if first is not None:
+        out.append("continued")
+        if _heading_between(doc, first, table):
+            out.append("continued across heading")
     return out
+
+
+def _heading_between(doc: Any, first: Any, table: Any) -> bool:
+    """Whether a heading (or the title) stands between ``first`` and ``table`` in reading order."""
+    between = False
+    for item, _ in doc.iterate_items():
+        if item is table:
+            return False
+        if item is first:
+            between = True
+        elif between and getattr(item, "label", None) in ("section_header", "title"):
+            return True
+    return False
 
 
 def preview(table: Any) -> str:
@@ -143,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
                 key = f"{source}/{name}{table.self_ref}"
                 dump[key] = {fmt: table_rows(table, doc, table_format=fmt).text for fmt in FORMATS}
     rules = ["sub_header_row", "restart", "restart label", "title_row", "title_block", "key_value"]
-    rules += ["parallel_text", "layout"]
+    rules += ["parallel_text", "layout", "continued", "continued across heading"]
     print("| source | tables | " + " | ".join(rules) + " |")
     print("|---|---:|" + "---:|" * len(rules))
     for source, c in counts.items():

@@ -87,6 +87,20 @@ def test_a_wrong_extra_is_a_bug_caught_even_when_the_module_is_installed():
         extra_install("evals")
 
 
+def test_an_extra_that_brings_torch_installs_its_cpu_build_first():
+    """Regression (stop 56's new-user tester, finding 6): the hint for [semantic] was a bare
+    `pip install ".[semantic]"`, which resolves torch to a CUDA build of several GB."""
+    import tomllib
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    for extra in EXTRAS:
+        brings_torch = any(re.match(r"(sentence-transformers|docling|torch)\b(?!-)", dep) for dep in extras[extra])
+        hint = extra_install(extra)
+        assert ("download.pytorch.org/whl/cpu" in hint) == brings_torch, (extra, hint)
+        if brings_torch:
+            assert hint.index("torch==2.13.0") < hint.index(f".[{extra}]") and hint.count("torch==2.13.0") == 2
+
+
 @pytest.mark.fresh
 @pytest.mark.parametrize(("command", "data"), [("eval", "eval"), ("eval-docs", "doc-qa")])
 def test_eval_hint_names_the_eval_extra(command, data):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from docchunk.errors import MissingDependencyError
 
-__all__ = ["EXTRAS", "extra_install", "require"]
+__all__ = ["EXTRAS", "TORCH_EXTRAS", "extra_install", "require"]
 
 EXTRAS: dict[str, tuple[str, ...]] = {
     "hf": ("tokenizers", "transformers"),
@@ -35,17 +35,28 @@ installs the module; ``tests/test_extras.py`` holds the table to pyproject.toml.
 """
 
 
+TORCH_EXTRAS = frozenset({"semantic", "eval", "pdf"})
+"""The extras that bring torch (sentence-transformers, docling's models): their hint installs its CPU build first."""
+
+_CPU_TORCH = "pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu"
+
+
 def extra_install(extra: str) -> str:
     """The command that installs the docchunk extra ``extra`` (a name such as ``"code"``).
 
     docchunk is not on a package index yet: the command is the form for a checkout,
-    ``pip install ".[code]" (from a docchunk checkout)``.
+    ``pip install ".[code]" (from a docchunk checkout)``. An extra that brings torch
+    (:data:`TORCH_EXTRAS`) installs torch's CPU build first and pins it, as the README
+    says: a bare install resolves torch to a CUDA build of several GB.
 
     Raises:
         KeyError: ``extra`` is not in :data:`EXTRAS` (a wrong hint is a bug).
     """
     if extra not in EXTRAS:
         raise KeyError(f"no docchunk extra {extra!r}; the extras: {', '.join(EXTRAS)}")
+    if extra in TORCH_EXTRAS:
+        return (f'{_CPU_TORCH} && pip install ".[{extra}]" torch==2.13.0 (from a docchunk checkout; '
+                "a bare install pulls a CUDA torch of several GB)")  # fmt: skip
     return f'pip install ".[{extra}]" (from a docchunk checkout)'
 
 

@@ -420,6 +420,8 @@ print(json.dumps({"code": code, "heavy": heavy}))
         (["--tokenizer", "foo"], "--tokenizer 'foo': unknown tokenizer spec"),
         (["--docling-compat", "--no-merge-across-pages"], "--no-merge-across-pages is not a docling-core option"),
         (["--docling-compat", "--min-tokens", "20"], "--min-tokens is not a docling-core option"),
+        # records written out too: docling-core's tables are no records (stop 56's new-user tester, finding 19)
+        (["--docling-compat", "--table-format", "records"], "--table-format records is a default-mode option"),
         (["-o", "{missing}/x.jsonl"], "does not exist"),
         (["--max-tokens", "0"], "--max-tokens"),
         (["--max-tokens", "64", "--min-tokens", "100"], "--min-tokens 100 is above --max-tokens 64"),

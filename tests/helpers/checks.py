@@ -64,6 +64,29 @@ def lost_texts(doc: Any, chunks: list[Any], items: list[Any] | None = None) -> l
     return lost
 
 
+def lost_tables(doc: Any, chunks: list[Any]) -> list[str]:
+    """The refs of body tables with text that reach no chunk.
+
+    A table reaches a chunk when it is among the chunk's ``doc_items``, or when it is a
+    title the chunker writes in the captions of the table it names (a one-cell title
+    table: its text in a chunk's ``meta.captions``). :func:`lost_texts` reads text items
+    only: a title table dropped whole (the first of two titles before a table, a long
+    random run of 5 December) was found only by counting characters.
+    """
+    from docling_core.types.doc import TableItem
+
+    held = {it.self_ref for c in chunks for it in getattr(c.meta, "doc_items", ())}
+    captions = [squash(t) for c in chunks for t in c.meta.__dict__.get("captions") or []]
+    lost = []
+    for item, _ in doc.iterate_items():
+        if not isinstance(item, TableItem) or item.self_ref in held:
+            continue
+        text = squash("".join(cell.text for cell in item.data.table_cells))
+        if text and not any(text in caption for caption in captions):
+            lost.append(item.self_ref)
+    return lost
+
+
 def _without_row_labels(chunks: list[Any]) -> list[str]:
     """The chunks' texts, the pieces of a split table row (or Markdown table) without the label they repeat.
 

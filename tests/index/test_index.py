@@ -159,3 +159,33 @@ def test_killed_run_then_rerun_gives_the_table_of_an_uninterrupted_run(tmp_path)
     assert set(report.skipped) == written and len(report.indexed) == len(DOCS) * 4 - len(written)
     index_paths([folder], whole_db, model=_embedder())
     assert _table(killed_db) == _table(whole_db)
+
+
+def test_a_callable_model_names_model_name_and_search_names_the_recorded_model(folder, tmp_path):
+    """Regression (stop 56's new-user tester, finding 7): index_paths(model=callable) said "an index needs
+    an EmbeddingsRefinery with model_name=...", not its own model_name=; a callable's own model_name
+    attribute is taken; and a search that loads the recorded name says it is the index's model."""
+    db = tmp_path / "db"
+    with pytest.raises(ConfigError, match=r"index_paths\(model=HashEmbeddings\) needs model_name="):
+        index_paths([folder], db, model=HashEmbeddings())
+    embed = HashEmbeddings()
+    embed.model_name = "hash-8"  # the callable names itself
+    report = index_paths([folder], db, model=embed)
+    assert len(report.indexed) == len(DOCS) and IndexStore(db).record()["model"] == "hash-8"
+    with pytest.raises((ConfigError, ImportError)) as info:  # "hash-8" is loaded by name: no such model
+        docchunk.index.search(db, "ducks", mode="dense")
+    assert "the index was built with the model 'hash-8'" in str(info.value) and "pass model=" in str(info.value)
+    hits = docchunk.index.search(db, "ducks", mode="dense", model=EmbeddingsRefinery(embed, model_name="hash-8"))
+    assert hits
+
+
+def test_files_of_a_folder_the_index_does_not_read_are_in_the_report(folder, tmp_path):
+    """Regression (stop 56's new-user tester, finding 15): a folder's .txt notes were in no list of
+    index_paths' report (not indexed, skipped or failed), where docchunk index names them."""
+    (folder / "notes.txt").write_text("The warranty lasts two years.\n")
+    (folder / "photo.png").write_bytes(b"\x89PNG")
+    report = index_paths([folder], tmp_path / "db", model=_embedder())
+    assert len(report.indexed) == len(DOCS)
+    reasons = {os.path.basename(source): reason for source, reason in report.ignored}
+    assert set(reasons) == {"notes.txt", "photo.png"}, report.ignored
+    assert reasons["notes.txt"].startswith("plain text: the index takes documents only"), reasons

@@ -128,6 +128,21 @@ def test_docchunk_node_parser_documents_and_text():
     assert json.dumps([n.text for n in text_nodes]) == json.dumps([c.text for c in chunks])
 
 
+def test_node_parser_with_a_document_chunker_names_the_document_and_the_text_chunkers_on_plain_text():
+    """Regression (stop 56's new-user tester, finding 17): a Markdown note from SimpleDirectoryReader
+    given to a document chunker raised a bare "<json>: invalid JSON" naming neither file nor fix."""
+    pytest.importorskip("llama_index.core", reason='needs pip install ".[llama-index]"')
+    from llama_index.core import Document
+
+    from docchunk.integrations.llama_index import DocchunkNodeParser
+
+    parser = DocchunkNodeParser(chunker=docchunk.HybridChunker(max_tokens=256))
+    with pytest.raises(docchunk.DocumentError) as info:
+        parser.get_nodes_from_documents([Document(text="# Title\n\nJust a note.", doc_id="notes.md")])
+    message = str(info.value)
+    assert message.startswith("document 'notes.md': invalid JSON") and "RecursiveChunker()" in message, message
+
+
 PAPER = DOC.parents[2] / "examples" / "docling_paper.json"  # a real paper with captioned tables
 READER_METADATA = {
     "file_path": "/data/papers/docling_paper.json",

@@ -98,6 +98,8 @@ def test_convert_strings(convert):
             "invalid DoclingDocument",
         ),
         ("hello", ".txt", "unsupported file type"),
+        # the folder case named the text chunkers, a single file did not (new-user tester, finding 8)
+        ("hello", ".txt", "plain text is read by a text chunker .docchunk chunk --chunker recursive"),
         ("", ".json", "invalid JSON"),
     ],
 )

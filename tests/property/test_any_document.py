@@ -31,7 +31,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import docchunk
-from tests.helpers import lost_texts, span_faults
+from tests.helpers import lost_tables, lost_texts, span_faults
 from tests.strategies.doclingdoc import docling_documents
 
 BUDGETS = [16, 64, 256]
@@ -113,6 +113,8 @@ def check_default(kind: str, chunker: Any, doc: Any, max_tokens: int, tiling: bo
         assert "gave no chunk" in str(exc) and not lost_texts(doc, []), exc
         return
     assert not lost_texts(doc, chunks)
+    if kind in ("hybrid", "hierarchical"):  # (the page and line chunkers chunk the serializer's text)
+        assert not lost_tables(doc, chunks)
     for chunk in chunks:
         assert chunk.text.strip(), "empty chunk"
         if kind != "hierarchical":  # the hierarchical chunker has no budget; an expander's cap is its own

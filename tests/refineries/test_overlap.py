@@ -357,3 +357,25 @@ def test_document_chunks_without_their_chunker_need_chunker_argument(hybrid, doc
         OverlapRefinery(context_size=8, inplace=False)(loaded)
     out = OverlapRefinery(context_size=8, chunker=hybrid)(loaded)
     _assert_counts_in_chunker_tokens(hybrid, out)
+
+
+@pytest.mark.parametrize("merge", [True, False])
+def test_docling_cores_own_chunks_take_context(doc, merge):
+    """Regression (stop 56's new-user tester, finding 18): docling-core's chunks (its DocMeta has no
+    context fields) raised pydantic's 'object has no field "context_suffix"', with or without
+    chunker=. They come back as docchunk's DocChunk, with context, in the chunker's tokens."""
+    from docling_core.transforms.chunker.doc_chunk import DocChunk as DoclingCoreChunk
+    from docling_core.transforms.chunker.hierarchical_chunker import HierarchicalChunker as DoclingCoreHierarchical
+
+    theirs = list(DoclingCoreHierarchical().chunk(doc))
+    assert type(theirs[0]) is DoclingCoreChunk
+    chunker = docchunk.HierarchicalChunker(docling_compat=True)
+    out = OverlapRefinery(context_size=8, merge=merge, chunker=chunker, inplace=False)(theirs)
+    assert all(isinstance(c, docchunk.DocChunk) for c in out) and type(theirs[0]) is DoclingCoreChunk
+    assert [c.meta.doc_items for c in out] == [c.meta.doc_items for c in theirs]
+    if merge:
+        assert sum(a.text != b.text for a, b in zip(out, theirs, strict=True)) > len(theirs) // 2
+    else:
+        assert [c.text for c in out] == [c.text for c in theirs]
+        assert sum(c.meta.context_suffix is not None for c in out) > len(theirs) // 2
+        assert all(chunker.contextualize(c).endswith(c.meta.context_suffix or "") for c in out)

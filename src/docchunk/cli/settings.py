@@ -173,6 +173,11 @@ def check_applicable(ctx: click.Context) -> None:
             kinds = [k for k in allowed if k in _choices(ctx, "chunker")]
             raise click.UsageError(f"{flag} applies to --chunker {_words(kinds)} only, not to --chunker {chunker}"
                                    + _HINTS.get(key, ""))  # fmt: skip
+    if ctx.params.get("docling_compat") and "table_format" in ctx.params and _given(ctx, "table_format"):
+        # records too: it is the default mode's table form, which docling-core's tables are not
+        raise click.UsageError(f"--table-format {ctx.params['table_format']} is a default-mode option, so it does "
+                               f"not go with --docling-compat (docling-core {DOCLING_CORE_VERSION} writes its own "
+                               "tables); leave out one of them")  # fmt: skip
 
 
 def _words(items: list[str]) -> str:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from docchunk.embeddings.models import DEFAULT_MODEL
+from docchunk.errors import ConfigError
 from docchunk.index.build import Indexer, IndexReport, chunk_files, content_hash, embedded_rows, table_rows
 from docchunk.index.searcher import DEFAULT_MODE, Searcher
 from docchunk.index.store import CONTENT_ROLE, MODES, IndexStore, SearchHit, row_schema
@@ -71,26 +72,41 @@ def index_paths(
         MissingDependencyError: lancedb/pyarrow (``index``) or sentence-transformers
             (``semantic``) is missing.
     """
+    from docchunk.batch.local import skip_reason
     from docchunk.integrations.embedding_refinery import EmbeddingsRefinery
-    from docchunk.loading import iter_input_files
+    from docchunk.loading import folder_files
     from docchunk.report.views import describe_chunker
 
     if chunker is None:
         from docchunk import HybridChunker
 
         chunker = HybridChunker()
+    if model_name is None and not isinstance(model, (str, Path, EmbeddingsRefinery)):
+        model_name = getattr(model, "model_name", None)
+        if not isinstance(model_name, str):
+            raise ConfigError(
+                f"index_paths(model={type(model).__name__}) needs model_name='...': the name is recorded in the "
+                "index, so that search embeds queries with the same model (pass search the same model= too)"
+            )
     embedder = model if isinstance(model, EmbeddingsRefinery) else EmbeddingsRefinery(
         model, model_name=model_name, cache_dir=cache_dir, device=device
     )  # fmt: skip
     indexer = Indexer(db, embedder, describe_chunker(chunker))
-    files = [f for p in paths for f in iter_input_files(Path(p))]
+    files: list[Path] = []
+    ignored: list[Path] = []
+    for p in map(Path, paths):
+        taken, left = folder_files(p) if p.is_dir() else ([p], [])
+        files += taken
+        ignored += left
     todo, _ = indexer.plan(files)
     for path, digest, rows, problem in chunk_files(chunker, todo):
         if problem is not None:
             indexer.fail(str(path), problem)
         else:
             indexer.add(str(path), rows, digest)
-    return indexer.finish()
+    report = indexer.finish()
+    report.ignored = [(str(path), skip_reason(path, text_chunkers=False)) for path in ignored]
+    return report
 
 
 def search(db: str | Path, query: str, k: int = 5, model: Any = None, device: str | None = None,

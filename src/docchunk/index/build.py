@@ -85,6 +85,9 @@ class IndexReport:
             rows, if any, are kept.
         chunks: Rows written by this run.
         total: Rows in the index after the run.
+        ignored: ``(source, reason)`` of the files of a given folder that are no format
+            the index reads (plain ``.txt`` text, other types): not indexed, as
+            ``docchunk index`` names them in its ``skipped`` line.
     """
 
     indexed: list[str] = field(default_factory=list)
@@ -92,6 +95,7 @@ class IndexReport:
     failed: list[tuple[str, str]] = field(default_factory=list)
     chunks: int = 0
     total: int = 0
+    ignored: list[tuple[str, str]] = field(default_factory=list)
 
 
 class Indexer:

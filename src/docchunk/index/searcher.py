@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from docchunk.errors import ConfigError
+from docchunk.errors import ConfigError, MissingDependencyError
 from docchunk.index.store import CONTENT_ROLE, MODES, IndexRecord, IndexStore, SearchHit
 
 if TYPE_CHECKING:
@@ -97,7 +97,16 @@ class Searcher:
             raise ConfigError(f"mode={mode!r} is not a ranking mode; choose one of {', '.join(MODES)}")
         vector = None
         if mode != "lexical":
-            vector = self.embedder.embed([query])[0]
+            try:
+                vector = self.embedder.embed([query])[0]
+            except (MissingDependencyError, ConfigError, OSError) as exc:
+                if self.model is not None:
+                    raise
+                raise type(exc)(
+                    f"{exc}\n(the index was built with the model {self.record['model']!r}, loaded here by that name: "
+                    "if it is no sentence-transformers model, pass model= the same embedding callable or model "
+                    "object; mode='lexical' needs no model)"
+                ) from exc
             if len(vector) != self.record["dimension"]:
                 raise ConfigError(
                     f"the query vector has {len(vector)} dimensions, the index {self.record['dimension']}: "

@@ -150,9 +150,16 @@ class DocchunkNodeParser(_li_parser.NodeParser):
         return out
 
     def _document_nodes(self, document: Any, text: str, ids: Callable[[int, Any], str]) -> list[Any]:
-        from docchunk import load_document
+        from docchunk import DocumentError, load_document
 
-        doc = load_document(text, format="json")
+        try:
+            doc = load_document(text, format="json")
+        except DocumentError as exc:
+            raise DocumentError(
+                f"document {document.doc_id!r}: {str(exc).removeprefix('<json>: ')}; a document chunker "
+                "takes DoclingDocument JSON as each document's text (docling's reader, or DocchunkLoader); "
+                "for plain text or Markdown give DocchunkNodeParser a text chunker, e.g. RecursiveChunker()"
+            ) from exc
         source = str(document.metadata.get("file_path") or document.metadata.get("source") or document.doc_id)
         source_info = document.as_related_node_info()
         nodes = []

@@ -96,9 +96,15 @@ def _from_path(path: Path, fmt: str | None) -> DoclingDocument:
         return _from_json_bytes(data, str(path))
     if suffix in CONVERTIBLE or suffix in PDF_SUFFIXES:
         return convert_file(path, suffix)
+    plain = (
+        "; plain text is read by a text chunker (docchunk chunk --chunker recursive, token or sentence; "
+        "RecursiveChunker in Python), or save it as .md to chunk it as a document"
+        if suffix in (".txt", ".text")
+        else ""
+    )
     raise DocumentError(
         f"{path}: unsupported file type {path.suffix or '(no extension)'!r}; "
-        f"supported: {', '.join(SUPPORTED_SUFFIXES)}"
+        f"supported: {', '.join(SUPPORTED_SUFFIXES)}{plain}"
     )
 
 

@@ -16,7 +16,10 @@ from docchunk.refineries.headings import _MARKDOWN, _MEDIAWIKI
 from docchunk.refineries.runs import lone_cr_as_lf
 from docchunk.refineries.table_header import pipe_tables
 
-__all__ = ["EDGE", "STOPS", "STOP_PRESETS", "check_stops", "edge_start", "open_block_after", "stop_context"]
+__all__ = [
+    "EDGE", "STOPS", "STOP_PRESETS", "block_leads", "check_stops", "edge_start", "lead_at", "open_block_after",
+    "outer_edge", "stop_context",
+]  # fmt: skip
 
 STOPS = ("blank_line", "heading", "table")
 """The boundaries context can stop at."""
@@ -146,3 +149,44 @@ def _boundaries(text: str, stops: tuple[str, ...], lead: str = "") -> list[int]:
             cuts.append(first)
             cuts += [s for s in starts if s > end][:1]
     return cuts
+
+
+def block_leads(bodies: list[str], spans: list[tuple[int, int] | None]) -> list[str]:
+    """The first line of the fenced code or HTML block open at the start of each chunk's text, in order.
+
+    A chunk that starts inside the one before (overlapping chunks, ``spans`` their offsets)
+    gets the block open at its start, read from the one before up to there, not after it
+    (an overlap repeats a fence line, which would close the block again).
+    """
+    leads: list[str] = []
+    lead = ""
+    for k, body in enumerate(bodies):
+        before, here = (spans[k - 1], spans[k]) if k else (None, None)
+        if before is not None and here is not None and before[0] <= here[0] < before[1]:
+            lead = open_block_after(leads[-1], bodies[k - 1][: here[0] - before[0]])
+        leads.append(lead)
+        lead = open_block_after(lead, body)
+    return leads
+
+
+def outer_edge(body: str, context: str, method: str) -> str:
+    """Up to :data:`EDGE` characters of the neighbour ``body`` beyond ``context`` (before it from a line start)."""
+    if method == "suffix":
+        return body[len(context) : len(context) + EDGE]
+    before = body[: len(body) - len(context)]
+    return before[edge_start(before) :]
+
+
+def lead_at(leads: list[str] | None, bodies: list[str], target: int, neighbour: int, taken: int, method: str) -> str:
+    """The block open where :func:`stop_context`'s window begins.
+
+    That is at ``near[edge_start(near):]`` (suffix), or ``taken`` characters from the end
+    of the neighbour (prefix: the context and the text read before it).
+    """
+    if leads is None:
+        return ""
+    if method == "suffix":
+        body = bodies[target]
+        return open_block_after(leads[target], body[: edge_start(body)])
+    body = bodies[neighbour]
+    return open_block_after(leads[neighbour], body[: len(body) - taken])

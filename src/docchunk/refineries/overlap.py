@@ -7,7 +7,9 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 from docchunk.errors import ConfigError, ConfigTypeError
 from docchunk.refineries.base import C, Refinery
-from docchunk.refineries.boundaries import EDGE, check_stops, edge_start, open_block_after, stop_context
+from docchunk.refineries.boundaries import block_leads, check_stops, lead_at, outer_edge, stop_context
+from docchunk.refineries.overlap_docs import apply_doc
+from docchunk.refineries.overlap_text import apply_text, body_span
 from docchunk.refineries.rules import RecursiveRules, split_units
 from docchunk.tokenizers import Tokenizer, TokenizerSpec, get_tokenizer
 from docchunk.types import Chunk
@@ -164,6 +166,10 @@ class OverlapRefinery(Refinery):
         """
         text_chunks = _check_chunks(chunks)
         out = self._working(chunks)
+        if not text_chunks:  # docling-core's chunks (its DocMeta has no context fields) become docchunk's
+            from docchunk.serialization.chunk import as_docchunk
+
+            out[:] = [cast(Any, as_docchunk(c)) for c in out]
         if len(out) < 2:
             return out
         bodies = [_body_text(c) for c in out]  # the neighbours' original text, before any context
@@ -173,17 +179,17 @@ class OverlapRefinery(Refinery):
         else:
             pairs = [(i, i - 1) for i in range(1, len(out))]
         merged: set[int] = set()  # the chunks whose text took context in (token_count recounted)
-        leads = _block_leads(bodies, [_body_span(c) for c in out]) if {"heading", "table"} & set(self.stop_at) else None
+        leads = block_leads(bodies, [body_span(c) for c in out]) if {"heading", "table"} & set(self.stop_at) else None
         for target, neighbour in pairs:
             context = self._context(bodies[neighbour], size)
             if self.stop_at:
-                outer = _outer(bodies[neighbour], context, self.method) if "table" in self.stop_at else ""
-                context = stop_context(bodies[target], context, self.method == "suffix", self.stop_at,
-                                       _lead(leads, bodies, target, neighbour, len(context) + len(outer), self.method),
-                                       outer)  # fmt: skip
+                outer = outer_edge(bodies[neighbour], context, self.method) if "table" in self.stop_at else ""
+                lead = lead_at(leads, bodies, target, neighbour, len(context) + len(outer), self.method)
+                context = stop_context(bodies[target], context, self.method == "suffix", self.stop_at, lead, outer)
             if not text_chunks:
-                self._apply_doc(out[target], bodies[target], context)
-            elif context and self._apply_text(out[target], context, _body_span(out[neighbour])):
+                apply_doc(self, out[target], bodies[target], context)
+            elif context and apply_text(out[target], context, body_span(out[neighbour]), self.method == "suffix",
+                                        self.merge, self._text_counter()):  # fmt: skip
                 merged.add(target)
         if merged:  # one unit in the list: the chunks left as they were are recounted as the merged ones were
             counter = self._text_counter()
@@ -191,6 +197,11 @@ class OverlapRefinery(Refinery):
                 if k not in merged:
                     cast(Any, chunk).token_count = counter.count_tokens(chunk.text)
         return out
+
+    def _text_counter(self) -> Tokenizer:
+        """The tokenizer of ``Chunk.token_count``: the chunker's when known, else the refinery's."""
+        counter = getattr(self.chunker, "tokenizer", None)
+        return counter if isinstance(counter, Tokenizer) else self.tokenizer
 
     # -- selection ------------------------------------------------------------------
     def _size(self, bodies: list[str]) -> int:
@@ -235,108 +246,6 @@ class OverlapRefinery(Refinery):
                 return "".join(taken)
         return ""
 
-    # -- text chunks ----------------------------------------------------------------
-    def _apply_text(self, chunk: Any, context: str, neighbour: tuple[int, int] | None) -> bool:
-        """Merge ``context`` into the chunk's span (True), or store it in a context field (False).
-
-        Merged when ``merge=True`` and the neighbour's original text is adjacent in the
-        source; else stored in ``context_prefix``/``context_suffix``. Context from an earlier pass of the same
-        method is replaced, never added to; the other side is left alone.
-        """
-        suffix = self.method == "suffix"
-        span = _body_span(chunk)
-        adjacent = span is not None and neighbour is not None and (
-            neighbour[0] == span[1] if suffix else neighbour[1] == span[0]
-        )
-        if not (self.merge and adjacent):
-            _unmerge_text(chunk, suffix)
-            setattr(chunk, "context_suffix" if suffix else "context_prefix", context)
-            return False
-        assert span is not None
-        s, (bs, be) = chunk.start_index, span
-        if suffix:
-            chunk.text = chunk.text[: be - s] + context
-            chunk.end_index = be + len(context)
-            chunk.context_suffix = None
-        else:
-            chunk.text = context + chunk.text[bs - s :]
-            chunk.start_index = bs - len(context)
-            chunk.context_prefix = None
-        chunk._body = (bs, be)
-        chunk.token_count = self._text_counter().count_tokens(chunk.text)
-        return True
-
-    def _text_counter(self) -> Tokenizer:
-        """The tokenizer of ``Chunk.token_count``: the chunker's when known, else the refinery's."""
-        counter = getattr(self.chunker, "tokenizer", None)
-        return counter if isinstance(counter, Tokenizer) else self.tokenizer
-
-    # -- document chunks ------------------------------------------------------------
-    def _apply_doc(self, chunk: Any, body: str, context: str) -> None:
-        """Put the context around the document chunk (text or meta), trimmed to the budget.
-
-        ``meta.token_count`` is recounted in the chunker's tokens.
-        """
-        from docchunk.serialization import contextualize
-
-        budget = self._doc_budget(chunk)
-        context = self._fit_doc_context(chunk, body, context, budget)
-        _set_doc_context(chunk, body, context, self.method, self.merge)
-        if budget is not None and getattr(chunk.meta, "token_count", None) is not None:
-            count = budget.tokenizer.count_tokens(contextualize(chunk, budget.delim))
-            chunk.meta.token_count = count
-            limit = self.max_tokens or budget.max_tokens
-            if hasattr(chunk.meta, "oversized") and limit is not None:
-                chunk.meta.oversized = True if count > limit else None
-
-    def _doc_budget(self, chunk: Any) -> Any:
-        """The chunker's tokenizer, limit and delim: from ``chunker=``, else the chunk's own."""
-        from docchunk.serialization.chunk import ChunkBudget
-
-        if self.chunker is not None:
-            # a docchunk document chunker's token_counter, else the tokenizer of a docling-core or text chunker
-            tok = getattr(self.chunker, "token_counter", None) or get_tokenizer(cast(Any, self.chunker).tokenizer)
-            return ChunkBudget(tok, getattr(self.chunker, "max_tokens", None), getattr(self.chunker, "delim", "\n"))
-        budget = getattr(chunk, "budget", None)
-        if budget is not None:
-            return budget
-        if getattr(chunk.meta, "token_count", None) is not None:
-            raise ConfigError(
-                "OverlapRefinery: these document chunks have a meta.token_count but do not say which chunker "
-                "counted it (chunks from docling-core, or loaded from JSON); pass chunker=<the chunker that made "
-                "them>, e.g. OverlapRefinery(context_size=8, chunker=HybridChunker(max_tokens=64))"
-            )
-        return None
-
-    def _fit_doc_context(self, chunk: Any, body: str, context: str, budget: Any) -> str:
-        """Trim the context (never the body) until ``contextualize`` fits the budget.
-
-        The budget is ``max_tokens`` if given, else the chunker's, in the chunker's tokens.
-        """
-        limit = self.max_tokens if self.max_tokens is not None else getattr(budget, "max_tokens", None)
-        if limit is None or not context:
-            return context
-        from docchunk.serialization import contextualize
-
-        counter = budget.tokenizer if budget is not None else self.tokenizer
-        delim = budget.delim if budget is not None else "\n"
-
-        def fits(ctx: str) -> bool:
-            trial = chunk.model_copy()
-            trial.meta = chunk.meta.model_copy()
-            _set_doc_context(trial, body, ctx, self.method, self.merge)
-            return counter.count_tokens(contextualize(trial, delim)) <= limit
-
-        if fits(context):
-            return context
-        lo, hi = 0, len(context)  # longest fitting run of characters from the neighbour's edge
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if fits(_edge(context, mid, self.method)):
-                lo = mid
-            else:
-                hi = mid - 1
-        return _edge(context, lo, self.method)
 
 
 def _check_chunks(chunks: list[Any]) -> bool:
@@ -356,60 +265,6 @@ def _check_chunks(chunks: list[Any]) -> bool:
     return all(text)
 
 
-def _edge(context: str, length: int, method: str) -> str:
-    """The ``length`` characters of ``context`` nearest the chunk it is added to."""
-    return context[:length] if method == "suffix" else context[len(context) - length :]
-
-
-def _body_span(chunk: Any) -> tuple[int, int] | None:
-    """Offsets of a text chunk's original text (before merged context); None for a document chunk."""
-    body = getattr(chunk, "_body", None)
-    if body is not None:
-        return body
-    return (chunk.start_index, chunk.end_index) if isinstance(chunk, Chunk) else None
-
-
-def _block_leads(bodies: list[str], spans: list[tuple[int, int] | None]) -> list[str]:
-    """The first line of the fenced code or HTML block open at the start of each chunk's text, in order.
-
-    A chunk that starts inside the one before (overlapping chunks, ``spans`` their offsets)
-    gets the block open at its start, read from the one before up to there, not after it
-    (an overlap repeats a fence line, which would close the block again).
-    """
-    leads: list[str] = []
-    lead = ""
-    for k, body in enumerate(bodies):
-        before, here = (spans[k - 1], spans[k]) if k else (None, None)
-        if before is not None and here is not None and before[0] <= here[0] < before[1]:
-            lead = open_block_after(leads[-1], bodies[k - 1][: here[0] - before[0]])
-        leads.append(lead)
-        lead = open_block_after(lead, body)
-    return leads
-
-
-def _outer(body: str, context: str, method: str) -> str:
-    """Up to :data:`EDGE` characters of the neighbour ``body`` beyond ``context`` (before it from a line start)."""
-    if method == "suffix":
-        return body[len(context) : len(context) + EDGE]
-    before = body[: len(body) - len(context)]
-    return before[edge_start(before) :]
-
-
-def _lead(leads: list[str] | None, bodies: list[str], target: int, neighbour: int, taken: int, method: str) -> str:
-    """The block open where :func:`stop_context`'s window begins.
-
-    That is at ``near[edge_start(near):]`` (suffix), or ``taken`` characters from the end
-    of the neighbour (prefix: the context and the text read before it).
-    """
-    if leads is None:
-        return ""
-    if method == "suffix":
-        body = bodies[target]
-        return open_block_after(leads[target], body[: edge_start(body)])
-    body = bodies[neighbour]
-    return open_block_after(leads[neighbour], body[: len(body) - taken])
-
-
 def _body_text(chunk: Any) -> str:
     """A chunk's original text: without the context an earlier merge put into ``text``."""
     body = getattr(chunk, "_body", None)
@@ -419,35 +274,3 @@ def _body_text(chunk: Any) -> str:
         start = chunk.start_index
         return chunk.text[body[0] - start : body[1] - start]
     return chunk.text
-
-
-def _unmerge_text(chunk: Any, suffix: bool) -> None:
-    """Remove context an earlier merge put on this side of a text chunk's span."""
-    span = getattr(chunk, "_body", None)
-    if span is None:
-        return
-    s, (bs, be) = chunk.start_index, span
-    if suffix and chunk.end_index != be:
-        chunk.text, chunk.end_index = chunk.text[: be - s], be
-    elif not suffix and s != bs:
-        chunk.text, chunk.start_index = chunk.text[bs - s :], bs
-
-
-def _set_doc_context(chunk: Any, body: str, context: str, method: str, merge: bool) -> None:
-    """Put ``context`` on the ``method`` side of a document chunk.
-
-    Into ``text`` on its own line (``merge=True``; document chunks are separate elements, not slices of one
-    string) or into ``meta.context_prefix``/``context_suffix``. Context from an earlier
-    pass on the same side is replaced; the other side is kept.
-    """
-    merged = list(getattr(chunk, "_merged", None) or (None, None))
-    side = 1 if method == "suffix" else 0
-    merged[side] = (context or None) if merge else None
-    if merge:
-        setattr(chunk.meta, f"context_{method}", None)
-    else:
-        setattr(chunk.meta, f"context_{method}", context or None)
-    chunk.text = "\n".join(part for part in (merged[0], body, merged[1]) if part)
-    if hasattr(chunk, "_merged"):  # docchunk's DocChunk remembers what is context (docling-core's cannot)
-        chunk._merged = (merged[0], merged[1])
-        chunk._body = body if any(merged) else None

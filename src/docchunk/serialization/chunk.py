@@ -22,7 +22,8 @@ if TYPE_CHECKING:
     from docchunk.tokenizers import Tokenizer
 
 __all__ = [
-    "ChunkBudget", "DocChunk", "DocMeta", "ItemSpan", "PageBox", "contextualize", "join_context", "page_numbers_of",
+    "ChunkBudget", "DocChunk", "DocMeta", "ItemSpan", "PageBox", "as_docchunk", "contextualize", "join_context",
+    "page_numbers_of",
 ]  # fmt: skip
 
 
@@ -213,6 +214,23 @@ class DocChunk(_DLDocChunk):
         None when unknown: a chunk from docling-core, or one loaded from JSON.
         """
         return self._budget
+
+
+def as_docchunk(chunk: Any) -> DocChunk:
+    """``chunk`` as docchunk's :class:`DocChunk`: itself when it is one, else a new one with its text and meta.
+
+    A docling-core ``DocChunk`` (from its own chunkers, or validated with its class) has
+    docling-core's ``DocMeta``, which holds none of docchunk's fields (``context_prefix``,
+    ``token_count`` ...): its fields are copied into a :class:`DocMeta` (docchunk's
+    additions None), its items as they are. The new chunk has no :attr:`DocChunk.budget`.
+
+    Raises:
+        pydantic.ValidationError: ``chunk.meta`` does not hold docling-core's ``DocMeta`` fields.
+    """
+    if isinstance(chunk, DocChunk):
+        return chunk
+    meta = DocMeta.model_validate({k: v for k, v in vars(chunk.meta).items() if k in DocMeta.model_fields})
+    return DocChunk(text=chunk.text, meta=meta)
 
 
 def contextualize(chunk: BaseChunk, delim: str = "\n") -> str:

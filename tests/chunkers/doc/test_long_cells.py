@@ -69,3 +69,23 @@ def test_a_long_url_cell_leaves_no_piece_of_a_lone_mark(minilm_dir):
     values = [c.text.split(" = ", 1)[-1] for c in chunks]
     assert len(chunks) > 3 and not [v for v in values if not any(ch.isalnum() for ch in v)], values
     assert not lost_texts(doc, chunks)
+
+
+@pytest.mark.parametrize(("tokenizer", "max_tokens"), [("cl100k", 128), ("minilm", 64)])
+def test_a_long_url_cell_is_cut_into_parts_of_even_size(tokenizer, max_tokens, minilm_dir, cl100k):
+    """The word was cut at the full budget: four full parts and a last one of a few tokens, a chunk ``min_tokens``
+    could not join to a full neighbour (the round-2 tester's ``md_long_tokens`` at cl100k 128: pieces of 125, 121,
+    121, 121 and 41 tokens, ``URL = a1b2c3d4/a1b2c3d4/a1b2c3d4/a1b2c3d4/``). Cut into as many parts, evenly."""
+    from tests.helpers import make_table
+
+    url = "https://example.com/" + "a1b2c3d4/" * 60
+    doc = DoclingDocument(name="links")
+    doc.add_heading("Links", level=1)
+    doc, _ = make_table([["Name", "URL"], ["spec", url]], doc=doc)
+    tok = get_tokenizer(f"hf:{minilm_dir}") if tokenizer == "minilm" else cl100k
+    low = max_tokens // 2
+    chunks = list(docchunk.HybridChunker(tokenizer=tok, max_tokens=max_tokens, min_tokens=low).chunk(doc))
+    sizes = [c.meta.token_count for c in chunks]
+    assert len(chunks) > 3 and all(n <= max_tokens for n in sizes), sizes
+    assert min(sizes) >= low, sizes  # even: no short last part that min_tokens could not join
+    assert not lost_texts(doc, chunks)

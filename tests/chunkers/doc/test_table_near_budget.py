@@ -23,25 +23,55 @@ PATH = "Duck observations at the lake"
 TITLE = "Number of freshwater ducks per year"
 
 
-def _ducks() -> DoclingDocument:
+def _ducks(survey: str | None = None) -> DoclingDocument:
+    """A captioned table a few tokens over MiniLM 64 with its heading; ``survey``, a paragraph between them."""
     doc = DoclingDocument(name="ducks")
     doc.add_heading(PATH)
+    if survey:
+        doc.add_text(label=DocItemLabel.TEXT, text=survey)
     counts = (120, 135, 150, 170, 160, 180)
     grid = [["Year", "Freshwater ducks"]] + [[str(y), str(n)] for y, n in zip(range(2019, 2025), counts, strict=True)]
     doc, _ = make_table(grid, doc=doc, caption=TITLE)
     return doc
 
 
+SURVEY = (
+    "The lake is surveyed every spring by volunteers of the local bird club, who count each species on the "
+    "same morning along the shore path, from the boathouse to the reed beds at the far end of the water."
+)
+
+
 def test_a_table_a_few_tokens_over_with_its_path_is_one_piece_under_a_shorter_path(minilm_dir):
-    doc = _ducks()
+    """When other content carries the heading (a paragraph too long to be the table's lead-in), the table is one piece.
+
+    The paragraph's chunk writes the heading; the table's piece gives it up (``headings_dropped``).
+    """
+    doc = _ducks(SURVEY)
     chunker = docchunk.HybridChunker(tokenizer=docchunk.get_tokenizer(f"hf:{minilm_dir}"), max_tokens=64)
     rows = table_rows(doc.tables[0], doc).text
     count = chunker.token_counter.count_tokens
     assert 64 < count(join_context([PATH], [TITLE], rows, "\n")) <= 64 + 64 // 8  # why: a few tokens over
-    (chunk,) = list(chunker.chunk(doc))
-    assert (chunk.text, chunk.meta.captions, chunk.meta.headings) == (rows, [TITLE], None)
-    assert chunk.meta.headings_dropped == [PATH]
-    check_tables(chunker, doc, [chunk])
+    text, table = list(chunker.chunk(doc))
+    assert (text.text, text.meta.headings) == (SURVEY, [PATH])
+    assert (table.text, table.meta.captions, table.meta.headings) == (rows, [TITLE], None)
+    assert table.meta.headings_dropped == [PATH]
+    check_tables(chunker, doc, [table])
+
+
+def test_a_captioned_table_alone_under_its_heading_keeps_the_heading_in_some_chunk(minilm_dir):
+    """Stop 55's leftover: the same table alone under its heading was one piece under no path.
+
+    Its heading was only in ``meta.headings_dropped``, in no chunk's ``contextualize()``: the
+    table's own caption was counted as content that carries the heading, and it does not.
+    The pieces stay, each under the whole path and with the caption, the rows whole.
+    """
+    doc = _ducks()
+    chunker = docchunk.HybridChunker(tokenizer=docchunk.get_tokenizer(f"hf:{minilm_dir}"), max_tokens=64)
+    chunks = list(chunker.chunk(doc))
+    assert any(PATH in chunker.contextualize(c).split("\n") for c in chunks), [c.meta for c in chunks]
+    assert all(c.meta.headings == [PATH] and c.meta.captions == [TITLE] for c in chunks)
+    assert all(c.meta.token_count <= 64 for c in chunks)
+    check_tables(chunker, doc, chunks)
 
 
 def test_a_table_far_over_the_budget_keeps_its_path_in_every_piece(minilm_dir):

@@ -78,6 +78,23 @@ CHATS = {
         "ana> are we still meeting at the station later on today or not, tell me\n"
         "ben> yes i will be there around six or maybe a bit later than that\n"
     ),
+    # the round-2 text tester's F2: a title line before the turns, and "Name (time):" turns
+    "title line, then turns": (
+        "Support chat transcript, ticket 4471, exported from the helpdesk\n"
+        "Agent Maria: Hello and thanks for waiting, how can I help you today with\n"
+        "Customer Tom: my invoice from last month shows a charge I do not recognise\n"
+        "Agent Maria: I can see the charge, it is the annual renewal of your plan\n"
+    ),
+    "Name (time):": (
+        "Ana (10:02): did anyone look at the failing build from last night on main\n"
+        "Ben (10:03): yes it was the cache again, I cleared it and reran the pipeline\n"
+        "Ana (10:04 PM): thanks, can you also pin the compiler version in the ci config\n"
+    ),
+    "[time] Name:": (
+        "Meeting notes from the support channel, copied on Friday afternoon\n"
+        "[10:02 AM] Ana Lopez: did anyone look at the failing build from last night\n"
+        "[10:03 AM] Ben: yes it was the cache again, I cleared it and reran it all\n"
+    ),
 }
 
 
@@ -126,6 +143,27 @@ def test_line_level_still_cuts_lines_that_end():
     assert chunks == ["Shopping:\n- flour from the mill on the hill", "\n- sugar\n- eggs from the farm down the road\n"]
     chat = CHATS["Telegram"]
     assert [c.text for c in RecursiveChunker(chunk_size=80)(chat)] == [chat[:72], chat[72:]]
+
+
+@pytest.mark.parametrize("name", ["title line, then turns", "Name (time):"])
+@pytest.mark.parametrize("tok", ["character", "cl100k"])
+def test_recursive_keeps_each_turn_whole(text_tokenizers, name, tok):
+    """F2 (round 2): a size that fits any turn gives one chunk a turn ('...helpdesk\\nAgent' | ' Maria: ...' before)."""
+    text, tokenizer = CHATS[name], text_tokenizers[tok]
+    lines = text.splitlines(keepends=True)
+    size = max(tokenizer.count_tokens(line) for line in lines) + 1
+    chunks = RecursiveChunker(chunk_size=size, tokenizer=tokenizer)(text)
+    assert [c.text.strip() for c in chunks] == [line.strip() for line in lines]
+
+
+def test_one_line_like_a_turn_makes_no_chat_log():
+    """A wrapped paragraph whose second line begins like a turn ('Note: ') after a title-like line is prose."""
+    text = (
+        "The committee went through the three proposals for the new library and\n"
+        "Note: the cost of each was checked by the treasurer before the meeting and\n"
+        "the members agreed that the second one should go ahead in the spring.\n"
+    )
+    assert len(_sentences(text)) == 1
 
 
 def test_long_lines_are_paragraphs_not_wraps():

@@ -117,6 +117,8 @@ def _after_table(pieces: list[Piece], i: int) -> bool:
     specimens.``): when the next table's piece opens with its own lead-in, the text
     never joins it, where it would stand before that lead-in (issue 46 finding 22).
     """
+    if pieces[i].table_rows is not None or any(isinstance(it, TableItem) for it in pieces[i].items):
+        return False  # a piece holding a table (two merged already) is no text the table before left
     return i > 0 and pieces[i - 1].table_rows is not None and pieces[i - 1].headings == pieces[i].headings
 
 

@@ -1,7 +1,9 @@
 r"""One split of a span at one separator level of :class:`docchunk.RecursiveChunker` (phase 1's cuts).
 
 :func:`split_once` cuts at the first literal separator present; :func:`split_breaks`
-does the same in text with ``"\r"``, where every kind of line break matches ``"\n"``.
+does the same in text with other line breaks than ``"\n"`` (``"\r\n"``, ``"\r"``, U+2028 ...:
+:data:`~docchunk.chunkers.text.line_breaks.LINE_BREAKS`), where every kind of line
+break matches ``"\n"`` and a U+2029 matches ``"\n\n"``.
 The pieces keep their separator at their start or end (``keep_separator``).
 """
 
@@ -12,6 +14,7 @@ from functools import lru_cache
 from itertools import accumulate, pairwise
 from typing import Literal, NamedTuple
 
+from docchunk.chunkers.text.line_breaks import BREAK, PARAGRAPH_SEPARATOR
 from docchunk.chunkers.text.sentences import sentence_ends
 from docchunk.markup.setext import SetextHeading
 
@@ -22,7 +25,6 @@ __all__ = [
 
 Cut = tuple[list[str], str, int]
 """A split of a span: the parts between the occurrences of a separator, the separator, the next level."""
-_BREAK = r"(?:\r\n|\r(?!\n)|\n)"  # a line break: CRLF, CR or LF
 _CHARACTER = re.compile(r"\r\n|.", re.DOTALL)  # the "" level of text with "\r": "\r\n" is one character
 
 
@@ -59,17 +61,36 @@ class Pieces(NamedTuple):
 
 @lru_cache(maxsize=256)
 def _break_pattern(sep: str) -> re.Pattern[str] | None:
-    r"""``sep`` as a pattern whose line breaks match ``"\r\n"``, ``"\r"`` or ``"\n"``; None without a line break."""
+    r"""``sep`` as a pattern whose line breaks match any line break; None without a line break.
+
+    A run of two or more line breaks (a blank line) also matches a U+2029 (PARAGRAPH SEPARATOR).
+    """
     lines = sep.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    return re.compile(_BREAK.join(re.escape(part) for part in lines)) if len(lines) > 1 else None
+    if len(lines) == 1:
+        return None
+    pattern, run = re.escape(lines[0]), 1  # run: the line breaks since the last text
+    for part in lines[1:]:
+        if part:
+            pattern += _breaks(run) + re.escape(part)
+            run = 1
+        else:
+            run += 1
+    return re.compile(pattern + _breaks(run - 1))
+
+
+def _breaks(n: int) -> str:
+    """A pattern of ``n`` line breaks, a blank line (two or more) also a U+2029; empty for none."""
+    if n < 2:
+        return BREAK * n
+    return f"(?:{BREAK * n}|{PARAGRAPH_SEPARATOR})"
 
 
 def split_breaks(separators: list[str], text: str, lo: int, hi: int, level: int,
                  keep: Literal["start", "end", False], stop: int | None = None) -> Cut | Pieces | None:  # fmt: skip
-    r""":func:`split_once` for text with ``"\r"``: a line break is ``"\r\n"``, ``"\r"`` or ``"\n"``.
+    r""":func:`split_once` for text with line breaks other than ``"\n"`` (``"\r\n"``, ``"\r"``, U+2028 ...).
 
     A separator with a line break matches every kind of line break, so ``"\n\n"``
-    finds the paragraphs of Windows text (``"\r\n\r\n"``) as of Unix text, and no
+    finds the paragraphs of Windows text (``"\r\n\r\n"``, or U+2029) as of Unix text, and no
     piece ends between ``"\r"`` and ``"\n"``; ``""`` keeps ``"\r\n"`` as one
     character. Other separators split as in :func:`split_once`.
     """
@@ -92,7 +113,7 @@ def split_breaks(separators: list[str], text: str, lo: int, hi: int, level: int,
 def literal_hits(text: str, sep: str, lo: int, hi: int, any_break: bool) -> list[tuple[int, int]]:
     r"""``(start, end)`` of the occurrences of ``sep`` in ``text[lo:hi]``, left to right, not overlapping.
 
-    With ``any_break``, a line break in ``sep`` matches ``"\r\n"``, ``"\r"`` or ``"\n"``.
+    With ``any_break``, a line break in ``sep`` matches any line break (``"\r\n"``, ``"\r"``, U+2028 ...).
     """
     pattern = (_break_pattern(sep) if any_break else None) or _literal_pattern(sep)
     return [m.span() for m in pattern.finditer(text, lo, hi)]

@@ -15,6 +15,7 @@ from functools import lru_cache
 from itertools import accumulate, pairwise
 from typing import TYPE_CHECKING
 
+from docchunk.chunkers.text.line_breaks import other_breaks
 from docchunk.chunkers.text.pieces import WHOLE_CHARS_PER_TOKEN, PieceSizer, drop_empty_end
 from docchunk.chunkers.text.recursive_levels import (
     Cut,
@@ -84,7 +85,7 @@ class Call:
         self.keep = chunker.keep_separator
         self.additive = chunker._additive
         self.spans = PieceSizer(sizer, text)
-        self.breaks = "\r" in text  # line breaks may be "\r\n" or "\r": separators match them all
+        self.breaks = other_breaks(text)  # line breaks other than "\n" ("\r\n", U+2028 ...): separators match all
         self.groups: list[Group] = []
         self.repeats: dict[tuple[int, int], list[Group]] = {}  # by piece id and level: relative groups
         # splits made while measuring, by start and level
@@ -202,7 +203,7 @@ class Call:
             return sentence_hits(text, lo, hi, self.keep)
         if sep == LINE:
             if self.wraps is None:
-                self.wraps = LineWraps(text)
+                self.wraps = LineWraps(text, self.breaks)
             return line_ends(text, lo, hi, self.wraps, self.interiors)
         if sep == FENCED_CODE:
             if self.blocks is None:
@@ -273,7 +274,7 @@ class Call:
         text, size, width, start = self.text, self.size, len(sep), lo
         sentences, lines = sep == SENTENCE, sep == LINE
         if lines and self.wraps is None:
-            self.wraps = LineWraps(text)
+            self.wraps = LineWraps(text, self.breaks)
         while start < hi:
             if hi - start <= size:
                 self.groups.append((start, hi, hi - start, False))

@@ -19,7 +19,7 @@ from docchunk.errors import ConfigError
 
 __all__ = [
     "DEFAULT_SEPARATORS", "FENCED_CODE", "LANGCHAIN_SEPARATORS", "LANGUAGES", "LINE", "RULES", "SENTENCE",
-    "SETEXT_HEADING", "THEMATIC_BREAK", "describe_separators", "separators_for",
+    "SETEXT_HEADING", "SPACES", "THEMATIC_BREAK", "describe_separators", "separators_for",
 ]  # fmt: skip
 
 SENTENCE = "\x00sentence"
@@ -56,10 +56,16 @@ RULES = (SENTENCE, SETEXT_HEADING, FENCED_CODE, THEMATIC_BREAK, LINE)
 
 LANGCHAIN_SEPARATORS = ["\n\n", "\n", " ", ""]
 """LangChain's default separators: paragraph, line, word, character (the ``langchain`` preset)."""
-DEFAULT_SEPARATORS = ["\n\n", LINE, SENTENCE, " ", "\t", "\u3000", "\xa0", "\u202f", ""]
+SPACES = ["\u2009", "\u2002", "\u2003", "\u2004", "\u2005", "\u2006", "\u2007", "\u2008", "\u200a", "\u2000",
+          "\u2001", "\u205f", "\u1680"]  # fmt: skip
+"""The spaces of Unicode (category Zs) other than the space, the ideographic space and the no-break
+spaces: the thin space (French and SI number grouping) first, then the other fixed-width spaces."""
+DEFAULT_SEPARATORS = ["\n\n", LINE, SENTENCE, " ", "\t", "\u3000", "\xa0", "\u202f", *SPACES, ""]
 """The default: paragraph, line (not at a hard wrap), sentence, word (a space, then a tab, an
-ideographic space, a no-break space and a narrow no-break space: text whose words are
-separated so is cut between them, not inside one, as semchunk does), character."""
+ideographic space, a no-break space, a narrow no-break space and the other spaces of
+:data:`SPACES`: text whose words are separated so is cut between them, not inside one, as
+semchunk does), character. Every line break (``"\r\n"``, ``"\r"``, U+2028, a form feed ...)
+is a ``"\n"`` to it, and U+2029 (PARAGRAPH SEPARATOR) a ``"\n\n"``."""
 
 _HEADINGS = ["\n# ", "\n## ", "\n### ", "\n#### ", "\n##### ", "\n###### "]
 _PROSE = ("markdown", "html", "latex")  # presets that end with the sentence level

@@ -27,20 +27,24 @@ def dropped_path_written(run: HybridRun, piece: Piece, n: int) -> bool:
     True when a content item stands between the innermost of them and the table: its
     chunk has them all in its path (the tester's ``docx_fin_statement``: a paragraph
     introduces the table). A heading with no other content (a title over the table
-    alone) would be lost: the row keeps its path, cut between entries, instead.
+    alone) would be lost: the row keeps its path, cut between entries, instead. The
+    table's own captions are no such content: they are written with the table, in the
+    piece that gives the heading up (the ``ducks`` test: a captioned table alone under
+    its heading, the heading only in ``headings_dropped``).
     """
     items, headings = piece.heading_items or [], piece.headings or []
     k = n - 1 - (len(headings) - len(items))  # the innermost dropped heading's item (sheet names have none)
     table = next((it for it in piece.items if isinstance(it, TableItem)), None)
     if k < 0 or table is None:
         return False
+    own = {ref.cref for ref in table.captions}
     after = False
     for item, _ in run.doc.iterate_items():
         if item is table:
             return False
         if item is items[k]:
             after = True
-        elif after and getattr(item, "label", None) not in ("title", "section_header"):
+        elif after and getattr(item, "label", None) not in ("title", "section_header") and item.self_ref not in own:
             return True
     return False
 

@@ -28,6 +28,7 @@ from docchunk.serialization.tables import (
     table_description,
     table_rows,
 )
+from docchunk.serialization.tables.continued import continued_from, sibling
 from docchunk.serialization.tables.grid import read_grid
 from docchunk.serialization.tables.rules import TITLE_ROWS, is_title_table
 
@@ -45,7 +46,7 @@ __all__ = [
     "split_table",
     "table_of",
     "table_rows_of",
-    "title_before",
+    "titles_before",
     "whole_table",
 ]
 
@@ -70,33 +71,28 @@ def _caption(table: TableItem, serializer: Any, titled: bool = False) -> str:
     """The table's caption and ``meta.description``: what ``contextualize()`` shows with every piece.
 
     With ``titled``, the text of a one-cell title table directly before it
-    (:func:`title_before`; the hybrid chunker's pieces, whose walk then has no piece
-    of the title's own) first. Then the caption text as the serializer gives it (docling-core's ``caption_text``
-    otherwise), then the description, each on a line of its own.
+    (:func:`titles_before`; the hybrid chunker's pieces, whose walk then has no piece
+    of the titles' own) first. Then the caption text as the serializer gives it (docling-core's ``caption_text``
+    otherwise), then the description, each on a line of its own. A table that continues
+    the one before it (:func:`~docchunk.serialization.tables.continued.continued_from`: a
+    page-broken table's second part, no caption of its own) has the first part's caption
+    and title, which name it and its unit.
     """
+    doc = getattr(serializer, "doc", None)
+    named = continued_from(table, doc) or table
     serialize = getattr(serializer, "serialize_captions", None)
     if serialize is not None:
-        caption = serialize(item=table).text.strip()
+        caption = serialize(item=named).text.strip()
     else:
-        caption = table.caption_text(serializer.doc).strip()
+        caption = named.caption_text(serializer.doc).strip()
     description = table_description(table)
-    title = title_before(table, getattr(serializer, "doc", None)) if titled else None
-    if isinstance(title, TableItem):
-        title_text = _rows(title, serializer).text
-    else:  # a title paragraph (or none): its text as the serializer writes it
-        title_text = (serializer.serialize(item=title).text or "").strip() if title is not None else ""
+    titles = titles_before(named, doc) if titled else []
+    title_text = "\n".join(
+        _rows(title, serializer).text if isinstance(title, TableItem)
+        else (serializer.serialize(item=title).text or "").strip()  # a title paragraph, as the serializer writes it
+        for title in titles
+    )  # fmt: skip
     return "\n".join(t for t in (title_text, caption, description) if t)
-
-
-def _sibling(table: TableItem, doc: Any, step: int) -> Any:
-    """The item ``step`` places after ``table`` (-1: before) among its parent's children, or None."""
-    if doc is None or table.parent is None:
-        return None
-    children = table.parent.resolve(doc).children
-    at = next((k for k, ref in enumerate(children) if ref.cref == table.self_ref), None)
-    if at is None or not 0 <= at + step < len(children):
-        return None
-    return children[at + step].resolve(doc)
 
 
 def _is_title(table: Any, doc: Any) -> bool:
@@ -117,25 +113,34 @@ def _is_title(table: Any, doc: Any) -> bool:
     return is_title_table(model.grid, model.text_of)
 
 
-def title_before(table: TableItem, doc: Any) -> TableItem | TextItem | None:
-    """The one-cell title table directly before ``table`` (no caption of its own), which names it; or None.
+def titles_before(table: TableItem, doc: Any) -> list[TableItem | TextItem]:
+    """The one-cell title tables directly before ``table`` (no caption of their own), which name it, first first.
 
     An XLSX sheet's title cell converted as a table of its own (docling#2396): its
     text heads the table after it, in the captions of every piece of it, rather than
-    being a chunk of its own that does not say which table it names (issue 46). Else a
-    title paragraph alone under its heading (:func:`~..lead_in_rules.title_paragraph_before`:
-    a DOCX form's title cell, converted as a paragraph), which heads every piece alike; the
-    paragraph stays content (``merge_peers`` joins it to the first piece, writing it once).
+    being a chunk of its own that does not say which table it names (issue 46). A block
+    of such titles (a company, then a statement's name, each a one-cell table) heads the
+    table together: each title heads the table after it (:func:`heads_next_table`), so
+    a title that heads only the next title would be written nowhere (a long random run
+    found the first of three lost, 5 December). Else a title paragraph alone under its
+    heading (:func:`~..lead_in_rules.title_paragraph_before`: a DOCX form's title cell,
+    converted as a paragraph), which heads every piece alike; the paragraph stays content
+    (``merge_peers`` joins it to the first piece, writing it once). Empty for none.
     """
-    before = _sibling(table, doc, -1)
-    if isinstance(before, TableItem):
-        return before if _is_title(before, doc) else None
-    return title_paragraph_before(table, doc) if doc is not None else None
+    titles: list[TableItem | TextItem] = []
+    before = sibling(table, doc, -1)
+    while isinstance(before, TableItem) and _is_title(before, doc):
+        titles.insert(0, before)
+        before = sibling(before, doc, -1)
+    if titles or isinstance(sibling(table, doc, -1), TableItem) or doc is None:
+        return titles
+    paragraph = title_paragraph_before(table, doc)
+    return [paragraph] if paragraph is not None else []
 
 
 def heads_next_table(table: TableItem, doc: Any) -> bool:
     """Whether ``table`` is a one-cell title table whose text heads the table directly after it (one with text)."""
-    after = _sibling(table, doc, 1)
+    after = sibling(table, doc, 1)
     return (
         isinstance(after, TableItem)
         and any(cell.text.strip() for cell in after.data.table_cells)

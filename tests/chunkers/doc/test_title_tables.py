@@ -1,0 +1,51 @@
+"""A block of one-cell title tables heads the table after it together (a long random run, 5 December).
+
+An XLSX sheet's title cells converted as tables of their own (docling#2396): a company,
+then a statement's name, each a one-cell table, then the statement. Each title heads
+the table after it (its text in that table's ``meta.captions``, no chunk of its own), so
+the first title, heading only the second title, was written in no chunk at all.
+"""
+
+from __future__ import annotations
+
+import pytest
+from docling_core.types.doc import DoclingDocument
+
+import docchunk
+from tests.helpers import lost_tables, make_table
+
+
+def statement() -> DoclingDocument:
+    doc = DoclingDocument(name="statement")
+    make_table([["Acme Corp"]], doc=doc)
+    make_table([["Balance sheet 2025"]], doc=doc)
+    make_table([["Item", "Value"], ["Cash", "10"], ["Debt", "5"]], doc=doc)
+    return doc
+
+
+@pytest.mark.parametrize("table_format", ["records", "triplets", "markdown"])
+def test_regression_every_title_of_a_block_heads_the_table(table_format):
+    doc = statement()
+    chunker = docchunk.HybridChunker(table_format=table_format)
+    chunks = list(chunker.chunk(doc))
+    assert len(chunks) == 1, [c.text for c in chunks]
+    assert chunks[0].meta.captions == ["Acme Corp\nBalance sheet 2025"]
+    assert chunker.contextualize(chunks[0]).startswith("Acme Corp\nBalance sheet 2025\n")
+    assert lost_tables(doc, chunks) == []
+
+
+def test_a_block_of_titles_with_no_table_after_it_is_written_once():
+    """Titles before a paragraph name no table: the last one is a chunk, headed by the ones before it."""
+    doc = statement()
+    doc.tables[2].data = make_table([["Notes"]])[1].data  # the last is a title too, before nothing
+    chunker = docchunk.HybridChunker()
+    chunks = list(chunker.chunk(doc))
+    written = "\n".join(chunker.contextualize(c) for c in chunks)
+    assert written.count("Acme Corp") == written.count("Balance sheet 2025") == written.count("Notes") == 1, written
+    assert lost_tables(doc, chunks) == []
+
+
+def test_lost_tables_finds_a_table_in_no_chunk():
+    """The check can fail: a chunk list without the statement's chunk loses all three tables."""
+    doc = statement()
+    assert lost_tables(doc, []) == ["#/tables/0", "#/tables/1", "#/tables/2"]
