@@ -19,6 +19,7 @@ from docling_core.types.doc import DoclingDocument, RichTableCell, TableItem
 from docchunk.serialization.selection import serializer_for
 from docchunk.serialization.tables import TABLE_FORMATS, table_rows
 from docchunk.serialization.tables.cells import CellReads
+from docchunk.serialization.tables.grid import more_cells_than, read_grid
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 CORPUS = Path(__file__).resolve().parents[3].parent / "shared" / "corpus" / "docling"
@@ -100,3 +101,13 @@ def test_walk_call_of_the_table_serializer(path: Path, walked_inside: bool) -> N
         fresh = table_rows(table, doc, serializer, walked, "records")
         assert _rows(rows_of(table, doc, serializer, kept)) == _rows(fresh)
         assert kept == walked
+
+
+@pytest.mark.parametrize("path", [*sorted(DATA.glob("*.json")), *sorted(CORPUS.glob("*.json"))], ids=lambda p: p.name)
+def test_more_cells_than_is_the_grids_count(path: Path) -> None:
+    """``grid.more_cells_than`` (the title check of a neighbouring table, without its grid) agrees with the grid."""
+    doc = DoclingDocument.load_from_json(path)
+    for table in doc.tables:
+        cells = len({id(cell) for row in read_grid(table.data) for cell in row})
+        for k in (0, 1, 3, cells - 1, cells):
+            assert more_cells_than(table.data, k) == (cells > k), (table.self_ref, k, cells)
