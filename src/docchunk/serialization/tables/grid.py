@@ -50,8 +50,7 @@ def read_grid(data: Any) -> list[list[Any]]:
         all of one length.
     """
     cells = data.table_cells
-    n_rows = max([data.num_rows, *(cell.end_row_offset_idx for cell in cells)])
-    n_cols = max([data.num_cols, *(cell.end_col_offset_idx for cell in cells)])
+    n_rows, n_cols = _extent(data)
     if n_rows <= 0 or n_cols <= 0:
         return []
     grid: list[list[Any]] = [[None] * n_cols for _ in range(n_rows)]
@@ -75,8 +74,7 @@ def more_cells_than(data: Any, k: int) -> bool:
     one-cell title (``chunkers/doc/tables/pieces``); most have hundreds of positions.
     """
     cells = data.table_cells
-    n_rows = max([data.num_rows, *(cell.end_row_offset_idx for cell in cells)])
-    n_cols = max([data.num_cols, *(cell.end_col_offset_idx for cell in cells)])
+    n_rows, n_cols = _extent(data)
     if n_rows <= 0 or n_cols <= 0:
         return k < 0
     area = max(
@@ -91,3 +89,11 @@ def more_cells_than(data: Any, k: int) -> bool:
     if n_rows * n_cols > k * area:
         return True
     return len({id(cell) for row in read_grid(data) for cell in row}) > k
+
+
+def _extent(data: Any) -> tuple[int, int]:
+    """``(rows, columns)`` of the grid: the table's counts, or more when cells reach beyond them."""
+    cells = data.table_cells
+    n_rows = max([data.num_rows, *(cell.end_row_offset_idx for cell in cells)])
+    n_cols = max([data.num_cols, *(cell.end_col_offset_idx for cell in cells)])
+    return n_rows, n_cols
