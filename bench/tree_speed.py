@@ -59,7 +59,7 @@ def worker(corpus: Path, budgets: list[int], passes: int = 3) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--trees", nargs="+", type=Path, required=True, help="source trees (each with src/)")
+    parser.add_argument("--trees", nargs="+", type=Path, default=[], help="source trees (each with src/)")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--max-tokens", type=int, nargs="+", default=[64, 256])
     parser.add_argument("--corpus", type=Path, default=CORPUS)
@@ -69,6 +69,8 @@ def main() -> None:
     if args.worker:
         worker(args.corpus, args.max_tokens)
         return
+    if not args.trees:
+        parser.error("--trees: give the source trees to compare (each with src/), the reference first")
     trees = [str(t.resolve()) for t in args.trees]
     results: dict[str, list[dict]] = {t: [] for t in trees}
     for r in range(args.rounds):
