@@ -242,3 +242,21 @@ def test_a_path_shortened_for_the_budget_shares_its_headings_with_the_next_one(m
     chunks = list(chunker.chunk(doc))
     assert _lines_over_headings(doc, chunker, chunks) == []
     assert not lost_texts(doc, chunks)
+
+
+def test_a_heading_without_content_never_ends_the_chunk_before_it(minilm):
+    """Regression (stop 56's new-user tester, finding 10): a PDF whose headings are all level 1 gives
+    a heading directly followed by a same-level heading (``문제점 3`` then ``(1) ...``); that heading
+    is a piece of its own, and min_tokens joined it to the end of the previous section's chunk,
+    where it heads nothing. It may join what follows it; else it stays a chunk of its own."""
+    long = " ".join(f"The insurer pays claim {k} within thirty days of the request." for k in range(12))
+    doc = _html(
+        "<h1>Background</h1><p>Policies were sold to travellers before the outbreak began.</p>"
+        f"<h1>Problems 3</h1><h1>(1) Scope of cover</h1><p>{long}</p>"
+    )
+    chunker = _chunker(minilm, 128)
+    chunks = list(chunker.chunk(doc))
+    for chunk in chunks:
+        lines = chunk.text.split("\n")
+        assert lines[-1] != "Problems 3" or lines == ["Problems 3"], [c.text for c in chunks]
+    assert lost_texts(doc, chunks) == []

@@ -357,6 +357,8 @@ def _best_neighbour(run: HybridRun, ps: list[Piece], i: int, whole: set[str | No
         if not 0 <= j < len(ps) or not _may_join(run, ps[i], ps[j], whole):
             continue
         lo, hi = sorted((i, j))
+        if ps[hi].from_headings:
+            continue  # headings written as text open what follows them: never the end of the piece before
         if ps[lo].table_rows is not None and lead_in_of_next(ps, hi):
             continue  # a table's lead-in never ends the piece of the table before it
         if ps[hi].table_rows is not None and _opens_with_lead_in(ps[hi]) and _after_table(ps, lo):
