@@ -24,7 +24,9 @@ all of them alike. Every chunk is checked against the limit; docchunk's must hav
 offsets, exact token counts and full coverage or the run aborts, so that a wrong
 answer cannot win; where a peer reports counts or offsets they are checked too. It
 prints median time, MB/s, the number of chunks, limit violations and the ratio of each
-peer's time to docchunk's (above 1: docchunk is faster). Peers are optional:
+peer's time to docchunk's (above 1: docchunk is faster), in wall time and in CPU time
+(``cpu p/o``: the medians of ``time.process_time``, all threads, less moved by other
+load on a shared machine). Peers are optional:
 ``pip install chonkie semchunk langchain-text-splitters semantic-text-splitter``.
 """
 
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import itertools
 import os
 import statistics
 import sys
@@ -156,24 +159,44 @@ def peer_notes(text: str, out: list, count: Callable[[str], int]) -> str:
     return "; ".join(notes)
 
 
+_ROUNDS = itertools.count()
+
+
+def round_text(text: str) -> str:
+    """``text`` with its last character replaced by a letter that changes at each call (round
+    and mode): a new document to every memo keyed by the text. An equal copy would hit such
+    a memo and pay a full comparison at each lookup instead (``_capitalised``'s memo holds 16
+    texts: with one letter of 26 per call, an equal text is gone from it when it comes back)."""
+    return text[:-1] + chr(ord("A") + next(_ROUNDS) % 26)
+
+
 def timed_together(makers: dict[str, Callable[[], Callable[[str], list]]], text: str, repeats: int):
     """Median time of ``make()(text)`` per runner, the runners interleaved round by round
     (the order rotating) so that drift in the machine's speed hits all of them alike; a
-    fresh chunker per run, so no cache survives a run. Returns ``{name: (seconds, output)}``."""
+    fresh chunker per run and a new text per round (:func:`round_text`), so no cache
+    survives a run: not one keyed by the text either (the sentence rules memoize
+    ``_capitalised(text)``, 2.6 ms a MB). Returns ``({name: (seconds, output, cpu seconds)},
+    the text of the last round)``, the output being that of the last round; the medians
+    of wall time and of the process' CPU time (all threads: a runner that spreads its work
+    over cores gains in wall time only)."""
     times: dict[str, list[float]] = {name: [] for name in makers}
+    cpus: dict[str, list[float]] = {name: [] for name in makers}
     outs: dict[str, list] = {}
     names = list(makers)
     for round_ in range(repeats):
         k = round_ % len(names)
+        run_text = round_text(text)
         for name in names[k:] + names[:k]:
             fn = makers[name]()
             gc.collect()
-            t0 = time.perf_counter()
-            out = fn(text)
+            c0, t0 = time.process_time(), time.perf_counter()
+            out = fn(run_text)
             times[name].append(time.perf_counter() - t0)
+            cpus[name].append(time.process_time() - c0)
             outs[name] = out
             del out
-    return {name: (statistics.median(times[name]), outs[name]) for name in names}
+    medians = {name: (statistics.median(times[name]), outs[name], statistics.median(cpus[name])) for name in names}
+    return medians, run_text
 
 
 def ours(mode: str, size: int, tok) -> Callable[[], Callable[[str], list]]:
@@ -213,16 +236,17 @@ def run_mode(mode: str, text: str, repeats: int, only: list[str] | None = None) 
     tok, count, size, native = mode_setup(mode)
     makers = {"docchunk": ours(mode, size, tok)}
     makers.update({k: v for k, v in peers(mode, size, native).items() if only is None or k.startswith(tuple(only))})
-    results = timed_together(makers, text, repeats)
-    t_ours, chunks = results.pop("docchunk")
+    results, text = timed_together(makers, text, repeats)  # the outputs are those of the last round's text
+    t_ours, chunks, cpu_ours = results.pop("docchunk")
     check_ours(mode, text, chunks, count, size)
-    row = f"{mode:<10} {'docchunk':<24} {t_ours:>8.3f} {mb / t_ours:>7.2f} {len(chunks):>7} {0:>10} {'':>10}"
+    row = f"{mode:<10} {'docchunk':<24} {t_ours:>8.3f} {mb / t_ours:>7.2f} {len(chunks):>7} {0:>10} {'':>10} {'':>9}"
     print(row, flush=True)
-    for name, (t, out) in results.items():
+    for name, (t, out, cpu) in results.items():
         texts = [getattr(c, "text", c) for c in out]
         limit = (lambda c: len(c.encode()) > size) if mode == "fast" else (lambda c: count(c) > size)
         violations = sum(limit(c) for c in texts)
-        row = f"{mode:<10} {name:<24} {t:>8.3f} {mb / t:>7.2f} {len(out):>7} {violations:>10} {t / t_ours:>9.2f}x"
+        row = (f"{mode:<10} {name:<24} {t:>8.3f} {mb / t:>7.2f} {len(out):>7} {violations:>10} {t / t_ours:>9.2f}x "
+               f"{cpu / cpu_ours:>8.2f}x")  # fmt: skip
         print(row, flush=True)
         notes = peer_notes(text, out, count)
         if notes:
@@ -244,7 +268,7 @@ def main() -> None:
         text = build_text(args.corpus, args.mixed, mb)
         print(f"input: {len(text.encode()) / 1e6:.1f} MB of mixed text ({len(text):,} characters)")
         print(f"{'mode':<10} {'chunker':<24} {'seconds':>8} {'MB/s':>7} {'chunks':>7} {'over limit':>10} "
-              f"{'peer/ours':>10}")  # fmt: skip
+              f"{'peer/ours':>10} {'cpu p/o':>9}")  # fmt: skip
         for mode in args.modes:
             run_mode(mode, text, args.repeats, args.peers)
 

@@ -145,7 +145,7 @@ class Sizer:
         From the offsets kept by :meth:`count_batch_keeping_offsets` for a span whose
         ends are ends of ``text`` or clean boundaries; the others are counted, in one batch.
         """
-        offsets = self._offsets.get(text)
+        offsets = self.offsets_of(text)
         if offsets is None:
             return self.count_batch([text[s:e] for s, e in spans])
         n, clean = len(text), self.clean
@@ -163,8 +163,12 @@ class Sizer:
         return out
 
     def offsets_of(self, text: str) -> Sequence[int] | None:
-        """The kept token offsets of ``text`` (see :meth:`count_batch_keeping_offsets`), or None."""
-        return self._offsets.get(text)
+        """The kept token offsets of ``text`` (see :meth:`count_batch_keeping_offsets`), or None.
+
+        Without kept offsets, ``text`` is not hashed (a long text is hashed once, but a
+        megabyte of it costs a millisecond).
+        """
+        return self._offsets.get(text) if self._offsets else None
 
     def keep_span_offsets(self, text: str, start: int, end: int) -> None:
         """Keep the token offsets of ``text[start:end]``, taken from those kept for ``text``.
@@ -172,7 +176,7 @@ class Sizer:
         Only when ``text`` has kept offsets and both ends are ends of ``text`` or clean
         boundaries (the span then holds exactly the tokens of the whole that start in it).
         """
-        offsets = self._offsets.get(text)
+        offsets = self.offsets_of(text)
         n = len(text)
         if offsets is None or start >= end:
             return

@@ -38,7 +38,12 @@ def merge_between_tables(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
     """
     out: list[Piece] = []
     pending: list[Piece] = []
-    for piece in pieces:
+    for k, piece in enumerate(pieces):
+        if piece.table_rows is None and caption_of_next(pieces, k):
+            out.extend(_merge_run(run, pending))  # the caption stands directly before its table's rows
+            pending = []
+            out.append(piece)
+            continue
         if piece.table_rows is None:
             pending.append(piece)
             continue
@@ -75,6 +80,9 @@ def merge_with_tables(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
         if out[i].table_rows is not None:
             before = i > 0 and not (_opens_with_lead_in(out[i]) and _after_table(out, i - 1))
             if before and (merged := _joined_if_fits(run, out[i - 1], out[i], out[i - 1])) is not None:
+                if caption_of_next(out, i - 1):  # the caption is in this piece's text, before its rows
+                    kept = tuple(k for k in merged.table_context_dropped or () if k != "caption")
+                    merged = replace(merged, table_context_dropped=kept or None)
                 out[i - 1 : i + 1] = [merged]
                 i -= 1
             after = i + 1 < len(out) and not lead_in_of_next(out, i + 1)
@@ -82,6 +90,30 @@ def merge_with_tables(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
                 out[i : i + 2] = [merged]
         i += 1
     return out
+
+
+def caption_of_next(pieces: list[Piece], i: int) -> bool:
+    """Whether ``pieces[i]`` is the caption of the table whose rows the next piece holds, as a piece of its own.
+
+    A caption that leaves too little room beside the table's largest row is a piece of
+    its own before the rows (``tables/pieces.by_rows``). Merged with the text before it,
+    it stood at the end of an unrelated paragraph's chunk, the rows' pieces without it
+    (stop 56's new-user tester, finding 16; issue 46: a caption stands directly before
+    the rows of its own table). Its items are the table's captions (and the parts of
+    their inline text).
+    """
+    piece = pieces[i]
+    if i + 1 >= len(pieces) or pieces[i + 1].table_rows is None or not piece.items:
+        return False
+    table = next((it for it in pieces[i + 1].items if isinstance(it, TableItem)), None)
+    if table is None or not table.captions:
+        return False
+    captions = {ref.cref for ref in table.captions}
+    for item in piece.items:
+        if item.self_ref not in captions and (item.parent is None or item.parent.cref not in captions):
+            return False
+        captions.add(item.self_ref)
+    return True
 
 
 def lead_in_of_next(pieces: list[Piece], i: int) -> bool:

@@ -128,26 +128,31 @@ class PieceSizer(SpanSizer):
         Both the correction and whether it applies depend on one piece each, so they
         are computed once per piece id, not per join.
         """
-        text, tails, heads, w, clean = self.text, self._tails, self._heads, len(sep), self.clean
-        inside = next((x for x in range(1, w) if clean(sep[x - 1], sep[x])), None)  # a clean position in sep
+        text, tails, heads, w, pairs = self.text, self._tails, self._heads, len(sep), self.sizer.clean_pairs
+        inside = next((x for x in range(1, w) if pairs[sep[x - 1], sep[x]]), None)  # a clean position in sep
+        q = inside or w  # every window ends q characters into the sep after its piece
+        first, last = sep[0], sep[-1]
         missing = {uid: k for k, uid in enumerate(ids) if uid not in tails}  # id -> a piece with it
-        windows: list[tuple[int, int, int, int]] = []
+        windows: list[tuple[int, int, int, str]] = []  # (id, p, b, text[p:b])
         for uid, k in missing.items():
             s, b = bounds[k], bounds[k + 1]
-            heads[uid] = b - s > w and text.startswith(sep, s) and clean(sep[-1], text[s + w])
-            if clean(text[b - 1], sep[0]):
+            heads[uid] = b - s > w and text.startswith(sep, s) and pairs[last, text[s + w]]
+            if pairs[text[b - 1], first]:
                 tails[uid] = None
                 continue
             p = self.clean_before(b, s)
             if p > s:
-                windows.append((uid, p, b, inside or w))
+                windows.append((uid, p, b, text[p:b]))
             else:
                 tails[uid] = UNKNOWN
-        if windows:
-            strings = [t for _, p, b, q in windows for t in (text[p:b] + sep[:q], text[p:b], sep[:q])]
-            ns = iter(self.sizer.count_batch(strings))
-            for (uid, p, b, q), whole, left, right in zip(windows, ns, ns, ns, strict=True):
-                tails[uid] = (whole - left - right, p - b, q)
+        if windows:  # the correction depends on the piece's tail text[p:b] alone: once per distinct tail
+            joint = sep[:q]
+            ends = list(dict.fromkeys(end for *_, end in windows))
+            ns = self.sizer.count_batch([joint, *(t for end in ends for t in (end + joint, end))])
+            d = ns[0]
+            delta = {end: ns[i] - ns[i + 1] - d for end, i in zip(ends, range(1, len(ns), 2), strict=True)}
+            for uid, p, b, end in windows:
+                tails[uid] = (delta[end], p - b, q)
         cuts: list[int] = []
         hits: list[Fix] = []
         for k in range(len(ids) - 1):
