@@ -37,7 +37,6 @@ from docling_core.types.doc.document import (
     CodeItem,
     DocItem,
     DoclingDocument,
-    FloatingItem,
     GroupItem,
     InlineGroup,
     ListGroup,
@@ -54,6 +53,7 @@ from docling_core.types.doc.document import (
 from docchunk.chunkers.doc.content_headings import is_content_heading
 from docchunk.chunkers.doc.layout_cells import LayoutCell, in_reading_order
 from docchunk.chunkers.doc.piece import Piece
+from docchunk.chunkers.doc.satellites import held_satellites, satellite_holders, unserialized_satellites
 from docchunk.serialization.inline import inline_group_of, plain_inline_text
 from docchunk.serialization.tables import table_rows
 
@@ -136,6 +136,7 @@ def structured_walk(
     covered: set[str] = set()
     satellites: list[TextItem] = []  # captions and footnotes met in the walk, in order
     visited: set[str] = set()
+    holders: set[str] | None = None  # read when first needed (satellite_holders)
     doc_ser = serializer if isinstance(serializer, DocSerializer) else None
     excluded = serializer.get_excluded_refs()
     traverse = doc_ser.params.traverse_pictures if doc_ser is not None else False
@@ -172,7 +173,7 @@ def structured_walk(
                 covered.add(item.self_ref)
                 yield Piece(text=item.text, items=[item], headings=scope.path(), origin=doc.origin,
                             heading_items=scope.path_items(), code_chunks=[])  # fmt: skip
-            left = _unserialized_satellites(item, doc, covered)
+            left = unserialized_satellites(item, doc, covered)
             yield from _text_piece(left, scope.path(), doc, heading_items=scope.path_items())
             continue
         res = serializer.serialize(item=item, visited=visited)
@@ -188,10 +189,12 @@ def structured_walk(
         yield from _content_headings(scope, doc)
         scope.use()
         covered.update(it.self_ref for it in items)
-        covered.update(_held_satellites(item, text, doc))
+        if holders is None:
+            holders = satellite_holders(doc)
+        covered.update(held_satellites(item, text, doc, holders))
         headings = scope.path()
         yield Piece(text=text, items=items, headings=headings, origin=doc.origin, heading_items=scope.path_items())
-        left = _unserialized_satellites(item, doc, covered)
+        left = unserialized_satellites(item, doc, covered)
         yield from _text_piece(left, headings, doc, heading_items=scope.path_items())
     yield from _close_all(scope, always_emit_headings, doc)
     left = [s for s in satellites if s.self_ref not in covered and s.text.strip()]
@@ -320,36 +323,3 @@ def _text_piece(
         from_headings=from_headings or len(kept) > 1,
         heading_items=list(heading_items) or None,
     )
-
-
-def _unserialized_satellites(item: NodeItem, doc: DoclingDocument, covered: set[str]) -> list[TextItem]:
-    """Captions and footnotes of a floating item that its serialization left out."""
-    if not isinstance(item, FloatingItem):
-        return []
-    out = []
-    for ref in [*item.captions, *item.footnotes]:
-        sat = ref.resolve(doc)
-        if isinstance(sat, TextItem) and sat.text.strip() and sat.self_ref not in covered:
-            covered.add(sat.self_ref)
-            out.append(sat)
-    return out
-
-
-def _held_satellites(item: NodeItem, text: str, doc: DoclingDocument) -> Iterator[str]:
-    """References of the captions and footnotes of floating items inside ``item`` that ``text`` already holds.
-
-    A picture in a table cell has its caption (an ``<img alt>``) written in the cell,
-    so in the table's text (a record's label): that caption is not left over to be
-    written again, at the document's end, as an orphan (round-3 tester's finding 10).
-    Texts are compared with their whitespace runs made one space.
-    """
-    if not item.children:  # nothing inside it
-        return
-    held = " ".join(text.split())
-    for node, _ in doc.iterate_items(root=item, with_groups=True, traverse_pictures=True):
-        if node is item or not isinstance(node, FloatingItem):
-            continue
-        for ref in [*node.captions, *node.footnotes]:
-            sat = ref.resolve(doc)
-            if isinstance(sat, TextItem) and sat.text.strip() and " ".join(sat.text.split()) in held:
-                yield sat.self_ref

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from docling_core.types.doc.document import NodeItem, RichTableCell, TableItem
 
-from docchunk.serialization.tables import RowTableSerializer, read_table
+from docchunk.serialization.tables import RowTableSerializer
 
 if TYPE_CHECKING:
     from docling_core.transforms.serializer.base import BaseDocSerializer
@@ -103,7 +103,7 @@ def layout_cells(table: TableItem, doc: DoclingDocument, serializer: BaseDocSeri
     data = table.data
     if not any(isinstance(cell, RichTableCell) for cell in data.table_cells):
         return None
-    model = read_table(table, doc, serializer)
+    model = serializer.table_serializer.layout_model(table, doc, serializer)  # type: ignore[attr-defined]
     if model.kind != "layout":
         return None
     out: list[Any] = []

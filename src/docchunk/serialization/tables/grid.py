@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["EmptyCell", "read_grid"]
+__all__ = ["EmptyCell", "more_cells_than", "read_grid"]
 
 
 class EmptyCell:
@@ -50,8 +50,7 @@ def read_grid(data: Any) -> list[list[Any]]:
         all of one length.
     """
     cells = data.table_cells
-    n_rows = max([data.num_rows, *(cell.end_row_offset_idx for cell in cells)])
-    n_cols = max([data.num_cols, *(cell.end_col_offset_idx for cell in cells)])
+    n_rows, n_cols = _extent(data)
     if n_rows <= 0 or n_cols <= 0:
         return []
     grid: list[list[Any]] = [[None] * n_cols for _ in range(n_rows)]
@@ -64,3 +63,37 @@ def read_grid(data: Any) -> list[list[Any]]:
         if None in row:
             row[:] = [EmptyCell(i, j) if cell is None else cell for j, cell in enumerate(row)]
     return grid
+
+
+def more_cells_than(data: Any, k: int) -> bool:
+    """Whether :func:`read_grid` of ``data`` holds more than ``k`` distinct cells (an :class:`EmptyCell` counts).
+
+    Answered without building the grid when its size decides: a cell covers at most its
+    span's area (an empty position one), so a grid of more than ``k`` times the largest
+    area has more than ``k`` cells. A table next to another is asked whether it is a
+    one-cell title (``chunkers/doc/tables/pieces``); most have hundreds of positions.
+    """
+    cells = data.table_cells
+    n_rows, n_cols = _extent(data)
+    if n_rows <= 0 or n_cols <= 0:
+        return k < 0
+    area = max(
+        [
+            1,
+            *(
+                (c.end_row_offset_idx - c.start_row_offset_idx) * (c.end_col_offset_idx - c.start_col_offset_idx)
+                for c in cells
+            ),
+        ]
+    )
+    if n_rows * n_cols > k * area:
+        return True
+    return len({id(cell) for row in read_grid(data) for cell in row}) > k
+
+
+def _extent(data: Any) -> tuple[int, int]:
+    """``(rows, columns)`` of the grid: the table's counts, or more when cells reach beyond them."""
+    cells = data.table_cells
+    n_rows = max([data.num_rows, *(cell.end_row_offset_idx for cell in cells)])
+    n_cols = max([data.num_cols, *(cell.end_col_offset_idx for cell in cells)])
+    return n_rows, n_cols

@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from docling_core.types.doc import GroupItem
-
-from docchunk.serialization.inline import only_inline_group, plain_inline_text
 from docchunk.serialization.tables.blocks import restart_block, restarted_header_rows
+from docchunk.serialization.tables.cells import holds_nested_list, read_rich_cell
 from docchunk.serialization.tables.grid import EmptyCell, read_grid
 from docchunk.serialization.tables.rows import TableRow, clean, readable
 from docchunk.serialization.tables.rules import (
@@ -33,6 +31,8 @@ from docchunk.serialization.tables.rules import (
 if TYPE_CHECKING:
     from docling_core.transforms.serializer.base import BaseDocSerializer
     from docling_core.types.doc import DoclingDocument, TableItem
+
+    from docchunk.serialization.tables.cells import CellRead, CellReads
 
 __all__ = [
     "TableModel",
@@ -67,6 +67,7 @@ class TableModel:
         paragraphs_of: A cell's text as its paragraphs, each on one line, Markdown
             heading marks dropped (a rich cell's headings and paragraphs, for a layout
             table's text); ``[text_of(cell)]`` or ``[]`` for a plain cell.
+        reads: The rich cells read so far (:class:`~.cells.CellRead`), in the order first read.
     """
 
     grid: list[list[Any]]
@@ -75,6 +76,7 @@ class TableModel:
     label_cols: int
     title: str | None = None
     paragraphs_of: Callable[[Any], list[str]] | None = None
+    reads: list[CellRead] = field(default_factory=list)
 
     @property
     def n_rows(self) -> int:
@@ -128,6 +130,7 @@ def read_table(
     visited: set[str] | None = None,
     keep_links: bool = False,
     table_lines: bool = False,
+    cells: CellReads | None = None,
 ) -> TableModel:
     """Read ``item`` into a :class:`TableModel`: its grid, its cell texts, and the rules' findings.
 
@@ -139,10 +142,12 @@ def read_table(
         visited: Refs the serializer has already walked; a rich cell's content is
             added to it (a fresh set when None, leaving the caller's walk untouched).
         keep_links: Whether a link in a rich cell keeps its URL (Markdown) or is
-            written as its text alone (records, triplets; see :func:`without_urls`).
-        table_lines: Whether a rich cell holding a table (:func:`holds_table`) is its
+            written as its text alone (records, triplets; see :func:`~.cells.without_urls`).
+        table_lines: Whether a rich cell holding a table (:func:`~.cells.holds_table`) is its
             records, each on a line of its own indented by one space (two cost a cl100k
             token a line), after a line break (records); else one line, as any cell.
+        cells: The rich cells of ``doc`` read once for the ``chunk()`` call
+            (:class:`~.cells.CellReads`, for ``doc`` and ``serializer``); None reads each here.
 
     Returns:
         The model; cell texts are read when a writer first asks for them.
@@ -150,24 +155,19 @@ def read_table(
     grid = read_grid(item.data)
     texts: dict[int, str] = {}
     raws: dict[int, str] = {}
+    reads: list[CellRead] = []
 
     def text_of(cell: Any) -> str:
         key = id(cell)
         if key not in texts:
             raw, nested, inner = cell.text, False, False
             if doc is not None and type(cell).__name__ == "RichTableCell":
-                seen = set() if visited is None else visited
-                raw = cell._get_text(doc=doc, doc_serializer=serializer, visited=seen)
-                root = cell.ref.resolve(doc)
-                walk = _walk(root, doc)  # the cell's content, walked once for every rule below
-                items = [item for item in walk if not isinstance(item, GroupItem)]
-                nested = holds_nested_list(root, doc, walk)
-                inner = table_lines and holds_table(root, doc)
-                if not keep_links:
-                    run = only_inline_group(root, doc)  # one sentence of fragments: written as in a paragraph
-                    plain = plain_inline_text(run, doc) if run is not None else ""
-                    raw = plain or without_marks(without_urls(raw, root, doc, serializer, items), root, doc, items)
-                raw = with_checkboxes(raw, root, doc, items)
+                got = cells.read(cell, visited, keep_links) if cells is not None else None
+                if got is None:
+                    seen = set() if visited is None else visited
+                    got = read_rich_cell(cell, doc, serializer, seen, keep_links, with_table=table_lines)
+                raw, nested, inner = got.raw, got.nested, table_lines and got.holds_table
+                reads.append(got)
             raws[key] = raw
             if nested or not inner:
                 texts[key] = indented_lines(raw) if nested else clean(raw)
@@ -187,7 +187,7 @@ def read_table(
     if sub_header_row(grid, start, text_of):
         start += 1
     label_cols = label_column_count(grid, start, len(grid[0])) if grid else 0
-    return TableModel(grid, text_of, start, label_cols, title, paragraphs_of)
+    return TableModel(grid, text_of, start, label_cols, title, paragraphs_of, reads)
 
 
 _HEADING_MARK = re.compile(r"^#{1,6}\s+")
@@ -207,34 +207,6 @@ def cell_paragraphs(raw: str) -> list[str]:
         if text:
             out.append(text)
     return out
-
-
-def holds_nested_list(root: Any, doc: Any, walk: list[Any] | None = None) -> bool:
-    """Whether the content under ``root`` (a rich cell's) holds a list nested in a list item or a list.
-
-    docling's HTML converter puts a ``<ul>`` inside an ``<li>`` as a list group under
-    the list item; other converters put the inner group directly under the outer one.
-    """
-    for item in walk if walk is not None else _walk(root, doc):
-        if type(item).__name__ == "ListGroup" and item.parent is not None and item.parent.cref != root.self_ref:
-            if type(item.parent.resolve(doc)).__name__ in ("ListItem", "ListGroup"):
-                return True
-    return False
-
-
-def _walk(root: Any, doc: Any, groups: bool = True) -> list[Any]:
-    """The items (and groups) under ``root`` (a rich cell's content), pictures' content included, in document order."""
-    return [item for item, _ in doc.iterate_items(root=root, with_groups=groups, traverse_pictures=True)]
-
-
-def holds_table(root: Any, doc: Any) -> bool:
-    """Whether the content under ``root`` (a rich cell's) holds a table: a table nested in a cell.
-
-    Its records, written on one line, ran together (``Contents = Brush (Item): Qty = 2
-    Paint (Item): Qty = 3``, the round-2 tester's ``docx_nested_table``, 1.35x compat's
-    tokens, issue 46): :func:`read_table` writes them one a line, indented under the cell.
-    """
-    return any(type(item).__name__ == "TableItem" for item, _ in doc.iterate_items(root=root, with_groups=True))
 
 
 def indented_lines(raw: str) -> str:
@@ -304,96 +276,3 @@ def value_cells(
         span = range(max(cell.start_col_offset_idx, label_cols), min(cell.end_col_offset_idx, len(row)))
         used.update(span)
         yield value, span
-
-
-_MARKS = (("bold", "**"), ("italic", "*"), ("strikethrough", "~~"))
-
-
-def without_marks(text: str, root: Any, doc: Any, items: list[Any] | None = None) -> str:
-    """A rich cell's ``text`` without the Markdown marks of its bold, italic, struck-through and inline code items.
-
-    The document serializer writes a bold item of a rich cell as ``**text**``; records
-    and triplets are plain text, so the marks go (a tester's HTML title cell
-    ``<b>Schedule A: Fees payable</b>`` read ``**Schedule A: Fees payable**`` in every
-    record, issue 46 finding 2). So do the backticks of an inline code item, as in the
-    default mode's inline runs (:func:`~docchunk.serialization.inline.plain_inline_text`):
-    one MiniLM token each, they put 12 rows of Node.js' ``api/dns.md`` (``'A'`` and
-    ``dnsPromises.resolve4()`` in backticks: ten a row) over 64 tokens under a three-level path.
-    Each formatted item's marked text is found once, in document order, and replaced by
-    its text; literal asterisks and backticks of other text stay.
-    """
-    pos = 0
-    for item in items if items is not None else _walk(root, doc, groups=False):
-        formatting, own = getattr(item, "formatting", None), getattr(item, "text", "")
-        if not own:
-            continue
-        marked = f"`{own}`" if getattr(item, "label", None) == "code" and "\n" not in own else own
-        for name, mark in _MARKS:
-            if formatting is not None and getattr(formatting, name, False):
-                marked = f"{mark}{marked}{mark}"
-        if marked == own:
-            continue
-        at = text.find(marked, pos)  # the serializer's own output, rewritten; no offsets are recovered
-        if at < 0:
-            continue
-        text = text[:at] + own + text[at + len(marked) :]
-        pos = at + len(own)
-    return text
-
-
-_BOXES = {"checkbox_selected": "[x]", "checkbox_unselected": "[ ]"}
-"""A checkbox's state as the default mode writes a checkbox of the body (``- [x] text``), without the list marker."""
-
-
-def with_checkboxes(text: str, root: Any, doc: Any, items: list[Any] | None = None) -> str:
-    """A rich cell's ``text`` with the state of each checkbox without text it holds: ``[x] yes``, ``[ ] no``.
-
-    docling's HTML backend makes ``<input type="checkbox" checked> yes`` a checkbox item
-    with no text, then a text item; the serializer writes nothing for the checkbox, so
-    the record read ``OK = yes`` and which box was ticked was lost (round-3 documents
-    tester, finding 11). The state goes before the text of the next item that has text
-    (found in the serializer's output, in document order), or at the end of the cell
-    when none follows.
-    """
-    pos, marks = 0, []
-    for item in items if items is not None else _walk(root, doc, groups=False):
-        label, own = str(getattr(item, "label", "")), getattr(item, "text", "") or ""
-        if label in _BOXES and not own.strip():
-            marks.append(_BOXES[label])
-            continue
-        if not marks or not own.strip():
-            continue
-        at = text.find(own.strip(), pos)  # the serializer's own output, rewritten; no offsets are recovered
-        if at < 0:
-            continue
-        state = " ".join(marks) + " "
-        text, pos, marks = text[:at] + state + text[at:], at + len(state) + len(own.strip()), []
-    return f"{text} {' '.join(marks)}".strip() if marks else text
-
-
-def without_urls(text: str, root: Any, doc: Any, serializer: Any, items: list[Any] | None = None) -> str:
-    """A rich cell's ``text`` with each link of its content written as its text alone (records and triplets).
-
-    A link item under ``root`` (the cell's content) is written by ``serializer`` as
-    ``[text](url)``; the URL, often longer than the row it sits in, stays on the item
-    (``hyperlink``) and out of the plain-text forms, as in the default mode's inline
-    runs. Each link's written form is found once, in document order, by its end
-    ``](url)`` and the ``[`` before it, and replaced by what stands between them: the
-    item's text with its own marks (``**bold**``; an inline code item's backticks,
-    which the code serializer adds inside the link, ``[`normalize()`](url)``: issue
-    46 found these URLs cutting 26 rows of Node.js' Markdown tables at MiniLM 64).
-    ``serializer`` is unused (kept for the callers).
-    """
-    pos = 0
-    for item in items if items is not None else _walk(root, doc, groups=False):
-        link = getattr(item, "hyperlink", None)
-        if link is None or not getattr(item, "text", ""):
-            continue
-        tail = f"]({link})"
-        end = text.find(tail, pos)  # the serializer's own output, rewritten; no offsets are recovered
-        at = text.rfind("[", pos, end) if end >= 0 else -1
-        if at < 0 or item.text not in text[at + 1 : end]:
-            continue
-        text = text[:at] + text[at + 1 : end] + text[end + len(tail) :]
-        pos = end - 1
-    return text

@@ -24,9 +24,10 @@ if TYPE_CHECKING:
     from docling_core.transforms.serializer.base import BaseDocSerializer
     from docling_core.types.doc import DoclingDocument, TableItem
 
+    from docchunk.serialization.tables.cells import CellReads
     from docchunk.serialization.tables.model import TableModel
 
-__all__ = ["layout_rows", "plain_rows", "table_rows"]
+__all__ = ["layout_rows", "model_options", "plain_rows", "table_rows", "written"]
 
 
 def table_rows(
@@ -35,6 +36,7 @@ def table_rows(
     serializer: BaseDocSerializer | None = None,
     visited: set[str] | None = None,
     table_format: TableFormat = "records",
+    cells: CellReads | None = None,
 ) -> TableRows:
     r"""Serialize a table row by row, in the form ``table_format`` names.
 
@@ -111,6 +113,7 @@ def table_rows(
         serializer: See ``item``.
         visited: See ``item``.
         table_format: ``"records"`` (default), ``"triplets"`` or ``"markdown"``.
+        cells: The rich cells read once for the ``chunk()`` call (see ``read_table``), or None.
 
     Returns:
         :class:`TableRows`: one :class:`TableRow` per body row.
@@ -124,9 +127,17 @@ def table_rows(
         'North (Region): Units = 111; Price = 5'
     """
     check_table_format(table_format)
-    model = read_table(
-        item, doc, serializer, visited, keep_links=table_format == "markdown", table_lines=table_format == "records"
-    )
+    model = read_table(item, doc, serializer, visited, *model_options(table_format), cells=cells)
+    return written(model, table_format)
+
+
+def model_options(table_format: TableFormat) -> tuple[bool, bool]:
+    """``(keep_links, table_lines)`` of the model ``table_format`` is written from (see ``read_table``)."""
+    return table_format == "markdown", table_format == "records"
+
+
+def written(model: TableModel, table_format: TableFormat) -> TableRows:
+    """``model`` written in ``table_format`` (the rows :func:`table_rows` gives), read with :func:`model_options`."""
     if model.all_header or model.kind == "title":  # all header, or a title block: each row's own cells, as text
         return TableRows(rows=plain_rows(model.grid, model.text_of), start=0, end=model.n_rows)
     if model.kind == "layout":  # page layout, not values: its cells as text, in reading order, each once

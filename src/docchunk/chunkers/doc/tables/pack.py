@@ -215,10 +215,13 @@ def _split_row(
     mark = row.sep.rstrip()
     entries = [prefix + value for prefix, value in row.cells]
     opening = head + ROW_SEP + row.lead if head else row.lead
-    if any(sizer.count(opening + e + mark) > available for e in entries):  # an entry too large alone
+    alone = [sizer.count(opening + e + mark) for e in entries]
+    if any(n > available for n in alone):  # an entry too large alone
         packed = packed_row(row, available, sizer, opening)
         if packed is not None:
             return [(t, n, o, cols_of(group)) for t, n, o, group in packed]
+    for e, n in zip(entries, alone, strict=True):  # each entry's own count, known by arithmetic where clean
+        _remember_inner(sizer, opening, e, mark, n)
     joins = _Joins(sizer, row.sep, entries)
     budget = available - (sizer.count(opening + mark) if opening or mark else 0)
     while budget >= 1:
@@ -246,6 +249,17 @@ def _split_row(
     every = cols_of(range(len(entries)))
     whole = opening + row.sep.join(entries) + row.tail
     return [(t, n, o, every) for t, n, o in _split_cell("", whole, available, sizer, label=len(opening))]
+
+
+def _remember_inner(sizer: Sizer, before: str, text: str, after: str, tokens: int) -> None:
+    """Remember ``count(text)``, given ``tokens == count(before + text + after)``, when both boundaries are clean.
+
+    The row's entries were counted with its lead and mark (is one too large alone?);
+    their own counts then follow by arithmetic, not by tokenizing them again.
+    """
+    if not text or (before and not sizer.clean(before[-1], text[0])) or (after and not sizer.clean(text[-1], after[0])):
+        return
+    sizer.remember(text, tokens - (sizer.count(before) if before else 0) - (sizer.count(after) if after else 0))
 
 
 def _split_cell(prefix: str, value: str, available: int, sizer: Sizer, label: int = 0) -> list[tuple[str, int, bool]]:

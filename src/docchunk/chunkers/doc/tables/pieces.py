@@ -29,7 +29,7 @@ from docchunk.serialization.tables import (
     table_rows,
 )
 from docchunk.serialization.tables.continued import continued_from, sibling
-from docchunk.serialization.tables.grid import read_grid
+from docchunk.serialization.tables.grid import more_cells_than
 from docchunk.serialization.tables.rules import TITLE_ROWS, is_title_table
 
 if TYPE_CHECKING:
@@ -106,8 +106,7 @@ def _is_title(table: Any, doc: Any) -> bool:
     """
     if not isinstance(table, TableItem) or table.captions:
         return False
-    grid = read_grid(table.data)
-    if len({id(cell) for row in grid for cell in row}) > TITLE_ROWS:
+    if more_cells_than(table.data, TITLE_ROWS):
         return False
     model = read_table(table, doc)
     return is_title_table(model.grid, model.text_of)
