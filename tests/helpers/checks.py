@@ -78,8 +78,17 @@ def lost_tables(doc: Any, chunks: list[Any]) -> list[str]:
     held = {it.self_ref for c in chunks for it in getattr(c.meta, "doc_items", ())}
     captions = [squash(t) for c in chunks for t in c.meta.__dict__.get("captions") or []]
     lost = []
+    def inside_table(item: Any) -> bool:  # a table in a rich cell: written in the outer table's rows
+        parent = item.parent
+        while parent is not None:
+            node = parent.resolve(doc)
+            if isinstance(node, TableItem):
+                return True
+            parent = node.parent
+        return False
+
     for item, _ in doc.iterate_items():
-        if not isinstance(item, TableItem) or item.self_ref in held:
+        if not isinstance(item, TableItem) or item.self_ref in held or inside_table(item):
             continue
         text = squash("".join(cell.text for cell in item.data.table_cells))
         if text and not any(text in caption for caption in captions):

@@ -123,7 +123,10 @@ def test_a_rich_cells_paragraphs_are_lines_without_heading_marks():
     from docchunk.serialization.tables.model import cell_paragraphs
 
     raw = "## News item 0\n\nThe club met on day 0.\n\n### Minutes\nRead   them."
-    assert cell_paragraphs(raw) == ["News item 0", "The club met on day 0.", "Minutes", "Read them."]
+    headings = frozenset({"News item 0", "Minutes"})
+    assert cell_paragraphs(raw, headings) == ["News item 0", "The club met on day 0.", "Minutes", "Read them."]
+    # a paragraph's own line that starts with "## " keeps it: it is text, no heading (a long random run)
+    assert cell_paragraphs("a-b/c\n## naïve }", headings) == ["a-b/c", "## naïve }"]
 
 
 def test_a_web_page_laid_out_as_a_table_is_written_as_paragraphs_in_reading_order(minilm_dir):

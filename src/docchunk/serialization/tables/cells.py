@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from docling_core.types.doc import GroupItem
+from docling_core.types.doc import GroupItem, SectionHeaderItem, TitleItem
 
 from docchunk.serialization.inline import only_inline_group, plain_inline_text
 
@@ -48,12 +48,16 @@ class CellRead:
             when not asked for.
         touched: The refs the read added to the serializer's ``visited`` set, read
             from a fresh set (:class:`CellReads`); empty for a read with the caller's set.
+        headings: The texts of the headings (title, section header items) of the content,
+            each on one line: the lines the serializer writes after Markdown heading marks
+            (:func:`~.model.cell_paragraphs` takes the marks off those lines only).
     """
 
     raw: str
     nested: bool
     holds_table: bool = False
     touched: frozenset[str] = frozenset()
+    headings: frozenset[str] = frozenset()
 
 
 def read_rich_cell(
@@ -88,7 +92,8 @@ def read_rich_cell(
         run = only_inline_group(root, doc)  # one sentence of fragments: written as in a paragraph
         plain = plain_inline_text(run, doc) if run is not None else ""
         raw = plain or without_marks(without_urls(raw, root, doc, serializer, items), root, doc, items)
-    return CellRead(with_checkboxes(raw, root, doc, items), nested, inner)
+    headings = frozenset(" ".join(it.text.split()) for it in items if isinstance(it, (TitleItem, SectionHeaderItem)))
+    return CellRead(with_checkboxes(raw, root, doc, items), nested, inner, headings=headings)
 
 
 class CellReads:

@@ -155,6 +155,7 @@ def read_table(
     grid = read_grid(item.data)
     texts: dict[int, str] = {}
     raws: dict[int, str] = {}
+    heads: dict[int, frozenset[str]] = {}
     reads: list[CellRead] = []
 
     def text_of(cell: Any) -> str:
@@ -167,17 +168,18 @@ def read_table(
                     seen = set() if visited is None else visited
                     got = read_rich_cell(cell, doc, serializer, seen, keep_links, with_table=table_lines)
                 raw, nested, inner = got.raw, got.nested, table_lines and got.holds_table
+                heads[key] = got.headings
                 reads.append(got)
             raws[key] = raw
             if nested or not inner:
                 texts[key] = indented_lines(raw) if nested else clean(raw)
             else:  # the inner table's records, each on a line of its own, indented under the cell
-                texts[key] = "".join(f"\n {line}" for line in cell_paragraphs(raw))
+                texts[key] = "".join(f"\n {line}" for line in cell_paragraphs(raw, heads.get(key, frozenset())))
         return texts[key]
 
     def paragraphs_of(cell: Any) -> list[str]:
         text_of(cell)
-        return cell_paragraphs(raws[id(cell)])
+        return cell_paragraphs(raws[id(cell)], heads.get(id(cell), frozenset()))
 
     n_rows = len(grid)
     start = min(header_row_count(item.data, grid), n_rows) if grid else 0
@@ -193,17 +195,23 @@ def read_table(
 _HEADING_MARK = re.compile(r"^#{1,6}\s+")
 
 
-def cell_paragraphs(raw: str) -> list[str]:
-    """A cell's text as its paragraphs (its lines), each on one line, without Markdown heading marks.
+def cell_paragraphs(raw: str, headings: frozenset[str] = frozenset()) -> list[str]:
+    """A cell's text as its paragraphs (its lines), each on one line, without the Markdown marks of its headings.
 
     A rich cell's content is written by the document serializer as Markdown: a heading
     ``## News item 0`` and its paragraph on lines of their own. Written on one line, the
     marks stood in the middle of a line (a tester's web page laid out as one table,
     issue 46 finding 4); each line is a paragraph here, a heading without its ``#``.
+    Only a line that is one of ``headings`` (the content's heading texts,
+    :attr:`~.cells.CellRead.headings`) loses its marks: a paragraph's own line that starts
+    with ``## `` is text (a long random run lost those marks, 5 December).
     """
     out = []
     for line in raw.split("\n"):
-        text = clean(_HEADING_MARK.sub("", line.strip()))
+        text = clean(line.strip())
+        mark = _HEADING_MARK.match(text)
+        if mark is not None and text[mark.end() :] in headings:
+            text = text[mark.end() :]
         if text:
             out.append(text)
     return out
