@@ -164,6 +164,28 @@ def test_lower_cased_text_still_ends_sentences_before_lower_case_words():
     assert len(sentence_spans(text)) == 3  # the text never capitalises: each period ends a sentence
 
 
+def test_a_lower_cased_document_inside_a_capitalised_text_keeps_its_sentence_ends():
+    """Regression (5 December): capitalisation was judged over the whole text, so a lower-cased
+    document inside a large capitalised one read as capitalised, and each of its periods before a
+    lower-case word was taken for an abbreviation: its sentences ran together (and the chunker read
+    back over all those periods: character mode 0.63x chonkie at 10 MB). It is judged near the period."""
+    capitalised = "The Board met on Monday. It approved the plan. " * 400  # 18,800 characters, 4+ blocks
+    lower = "revenue rose in 2003. this liability was recorded in march. the board approved it. " * 200  # 16,800
+    text = capitalised + "\n\n" + lower
+    start = len(capitalised) + 2 + 8192  # past the blocks next to the capitalised part
+    spans = [text[a:b] for a, b in sentence_spans(text) if a >= start]
+    assert len(spans) > 250 and set(spans) == {
+        "revenue rose in 2003. ",
+        "this liability was recorded in march. ",
+        "the board approved it. ",
+    }, set(spans)
+    # and the capitalised part keeps its abbreviation rule (judged over the blocks near the period)
+    toured = "Yesterday we toured the dept. offices on the third floor. "
+    half = "The Board met on Monday. It approved the plan. " * 200
+    mixed = half + toured + half + "\n\n" + lower
+    assert toured in [mixed[a:b] for a, b in sentence_spans(mixed)]
+
+
 def test_a_word_with_capitals_after_a_period_still_starts_a_sentence():
     text = "The samples were frozen at once. mRNA levels were read later. Then we stopped."
     assert len(sentence_spans(text)) == 3
