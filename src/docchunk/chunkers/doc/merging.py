@@ -22,6 +22,7 @@ from docchunk.chunkers.doc.lead_in import is_paragraph, is_trailing_note
 from docchunk.chunkers.doc.piece import Piece, pages_of
 from docchunk.chunkers.doc.provenance import anchors_of
 from docchunk.chunkers.doc.table_recut import recut_table, whole_rows_of
+from docchunk.chunkers.doc.tables.pieces import only_captions_of
 
 if TYPE_CHECKING:
     from docchunk.chunkers.doc.hybrid_run import HybridRun
@@ -106,14 +107,7 @@ def caption_of_next(pieces: list[Piece], i: int) -> bool:
     if i + 1 >= len(pieces) or pieces[i + 1].table_rows is None or not piece.items:
         return False
     table = next((it for it in pieces[i + 1].items if isinstance(it, TableItem)), None)
-    if table is None or not table.captions:
-        return False
-    captions = {ref.cref for ref in table.captions}
-    for item in piece.items:
-        if item.self_ref not in captions and (item.parent is None or item.parent.cref not in captions):
-            return False
-        captions.add(item.self_ref)
-    return True
+    return table is not None and bool(table.captions) and only_captions_of(table, piece.items)
 
 
 def lead_in_of_next(pieces: list[Piece], i: int) -> bool:

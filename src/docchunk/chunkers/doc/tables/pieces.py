@@ -42,6 +42,7 @@ __all__ = [
     "heads_next_table",
     "joined_cols",
     "near_budget",
+    "only_captions_of",
     "sheet_name_once",
     "split_table",
     "table_of",
@@ -57,14 +58,23 @@ def table_of(piece: Piece) -> TableItem | None:
     if len(tables) != 1 or piece.from_headings or piece.heading_only or piece.layout_cell:
         return None
     table = tables[0]
+    return table if only_captions_of(table, piece.items) else None
+
+
+def only_captions_of(table: TableItem, items: list[Any]) -> bool:
+    """Whether every item of ``items`` but ``table`` is one of its captions or a part of one's inline text.
+
+    ``items`` in document order: a caption before the parts of its inline text (a formula,
+    a link), which the caption holds.
+    """
     captions = {ref.cref for ref in table.captions}
-    for it in piece.items:  # in document order: a caption before the parts of its inline text
+    for it in items:
         if it is table or it.self_ref in captions:
             continue
         if it.parent is None or it.parent.cref not in captions:
-            return None
-        captions.add(it.self_ref)  # a part of a caption's inline text (a formula, a link): the caption holds it
-    return table
+            return False
+        captions.add(it.self_ref)
+    return True
 
 
 def _caption(table: TableItem, serializer: Any, titled: bool = False) -> str:
@@ -127,11 +137,11 @@ def titles_before(table: TableItem, doc: Any) -> list[TableItem | TextItem]:
     (``merge_peers`` joins it to the first piece, writing it once). Empty for none.
     """
     titles: list[TableItem | TextItem] = []
-    before = sibling(table, doc, -1)
+    first = before = sibling(table, doc, -1)
     while isinstance(before, TableItem) and _is_title(before, doc):
         titles.insert(0, before)
         before = sibling(before, doc, -1)
-    if titles or isinstance(sibling(table, doc, -1), TableItem) or doc is None:
+    if titles or isinstance(first, TableItem) or doc is None:
         return titles
     paragraph = title_paragraph_before(table, doc)
     return [paragraph] if paragraph is not None else []
