@@ -59,7 +59,7 @@ def index_command(
     from docchunk.cli.process import report_skipped
     from docchunk.index.build import Indexer, check_model, chunk_files
     from docchunk.index.store import IndexStore
-    from docchunk.loading import folder_files
+    from docchunk.loading import input_files
     from docchunk.report.views import describe_chunker
 
     settings = ChunkSettings.from_params(options)  # --chunker, --tokenizer, --max-tokens, --no-merge-peers
@@ -73,11 +73,7 @@ def index_command(
         if debug:
             raise
         raise click.UsageError(str(exc)) from exc
-    files, skipped = [], []
-    for path in paths:
-        taken, left = folder_files(path) if path.is_dir() else ([path], [])
-        files += taken
-        skipped += left
+    files, skipped = input_files(paths)
     report_skipped(skipped, functools.partial(skip_reason, text_chunkers=False))
     todo, _ = indexer.plan(files)
     show = progress if progress is not None else len(todo) >= PROGRESS_MIN_FILES and stderr_is_terminal()

@@ -74,7 +74,7 @@ def index_paths(
     """
     from docchunk.batch.local import skip_reason
     from docchunk.integrations.embedding_refinery import EmbeddingsRefinery
-    from docchunk.loading import folder_files
+    from docchunk.loading import input_files
     from docchunk.report.views import describe_chunker
 
     if chunker is None:
@@ -92,12 +92,7 @@ def index_paths(
         model, model_name=model_name, cache_dir=cache_dir, device=device
     )  # fmt: skip
     indexer = Indexer(db, embedder, describe_chunker(chunker))
-    files: list[Path] = []
-    ignored: list[Path] = []
-    for p in map(Path, paths):
-        taken, left = folder_files(p) if p.is_dir() else ([p], [])
-        files += taken
-        ignored += left
+    files, ignored = input_files(map(Path, paths))
     todo, _ = indexer.plan(files)
     for path, digest, rows, problem in chunk_files(chunker, todo):
         if problem is not None:

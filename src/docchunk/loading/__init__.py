@@ -8,6 +8,7 @@ network); PDF needs docling's full PDF pipeline (the ``pdf`` extra).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from docchunk.errors import DocumentError
 from docchunk.loading.convert import CONVERTIBLE, PDF_SUFFIXES, convert_bytes, convert_file
 from docchunk.types.json_value import JSONObject
 
-__all__ = ["SUPPORTED_SUFFIXES", "folder_files", "iter_input_files", "load_document"]
+__all__ = ["SUPPORTED_SUFFIXES", "folder_files", "input_files", "iter_input_files", "load_document"]
 
 SUPPORTED_SUFFIXES = (".json", *CONVERTIBLE, *PDF_SUFFIXES)
 """File name endings :func:`load_document` reads (case-insensitive)."""
@@ -175,9 +176,18 @@ def _from_dict(obj: dict, where: str) -> DoclingDocument:
 
 def iter_input_files(path: Path) -> list[Path]:
     """The files a CLI path stands for: the file itself, or a folder's supported files, sorted."""
-    if path.is_dir():
-        return folder_files(path)[0]
-    return [path]
+    return input_files([path])[0]
+
+
+def input_files(paths: Iterable[Path]) -> tuple[list[Path], list[Path]]:
+    """``(taken, skipped)`` over ``paths``: each file itself; a folder's supported files, and the others it holds."""
+    taken: list[Path] = []
+    skipped: list[Path] = []
+    for path in paths:
+        files, left = folder_files(path) if path.is_dir() else ([path], [])
+        taken += files
+        skipped += left
+    return taken, skipped
 
 
 def folder_files(folder: Path, suffixes: tuple[str, ...] = SUPPORTED_SUFFIXES) -> tuple[list[Path], list[Path]]:
