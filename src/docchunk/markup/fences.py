@@ -250,8 +250,12 @@ _SPACE = re.compile(r"\s*")
 
 
 def line_start(text: str, position: int) -> int:
-    r"""The start of the line that holds ``text[position]`` (after a ``\n``, ``\r\n`` or ``\r``)."""
-    return max(text.rfind("\n", 0, position), text.rfind("\r", 0, position)) + 1
+    r"""The start of the line that holds ``text[position]`` (after a ``\n``, ``\r\n`` or ``\r``).
+
+    A ``\r`` is looked for only after the last ``\n``: the search back stops at the line.
+    """
+    lf = text.rfind("\n", 0, position)
+    return max(lf, text.rfind("\r", lf + 1, position)) + 1
 
 
 def _line_before(text: str, position: int) -> int:

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from docchunk.markup.fences import line_start  # the one definition (\n, \r\n, \r); exported here with line_end
+
 __all__ = [
     "BREAK", "BREAKS", "BREAK_CHARS", "LINE_BREAKS", "OTHER_BREAKS", "PARAGRAPH_SEPARATOR", "any_line_end",
     "any_line_start", "line_end", "line_start", "other_breaks", "paragraph_break",
@@ -71,12 +73,6 @@ def any_line_end(text: str, pos: int) -> int:
     """The end of the line from ``pos`` on: the next character of :data:`LINE_BREAKS`, or the text's end."""
     match = _BREAK_CHAR.search(text, pos)
     return len(text) if match is None else match.start()
-
-
-def line_start(text: str, pos: int) -> int:
-    r"""The start of the line holding ``text[pos]`` (lines end at ``"\n"``, ``"\r\n"`` or ``"\r"``)."""
-    lf = text.rfind("\n", 0, pos)
-    return max(lf, text.rfind("\r", lf + 1, pos)) + 1
 
 
 def line_end(text: str, pos: int) -> int:
