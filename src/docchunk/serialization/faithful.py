@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from docling_core.types.doc import DoclingDocument
 
+from docchunk.serialization.charts import ChartRowsMetaSerializer
 from docchunk.serialization.chunking import ChunkingSerializer
 from docchunk.serialization.items import (
     FaithfulChunkingSerializer,
@@ -25,6 +26,7 @@ __all__ = ["faithful_serializer"]
 _PICTURES = PictureTextSerializer()
 _KEY_VALUES = KeyValueLinesSerializer()
 _FALLBACK = FaithfulFallbackSerializer()
+_META = {name: ChartRowsMetaSerializer(table_format=name) for name in ("records", "triplets", "markdown")}
 
 def faithful_serializer(
     doc: DoclingDocument, table_format: TableFormat = "records", *, include_furniture: bool = False
@@ -49,5 +51,6 @@ def faithful_serializer(
         key_value_serializer=_KEY_VALUES,
         form_serializer=_KEY_VALUES,
         fallback_serializer=_FALLBACK,
+        meta_serializer=_META.get(table_format) or ChartRowsMetaSerializer(table_format=table_format),
         include_furniture=include_furniture,
     )

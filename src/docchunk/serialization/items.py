@@ -52,12 +52,14 @@ from docling_core.types.doc.document import (
     KeyValueItem,
     NodeItem,
     PictureItem,
+    PictureTabularChartData,
     SectionHeaderItem,
     TextItem,
     TitleItem,
 )
 from docling_core.types.doc.labels import GraphLinkLabel
 
+from docchunk.serialization.charts import chart_rows
 from docchunk.serialization.chunking import ChunkingSerializer
 from docchunk.serialization.fast import children_results
 
@@ -137,10 +139,16 @@ class PictureTextSerializer(MarkdownPictureSerializer):
         Spans: the captions, and the picture for its own text and its children's
         (the children are in ``visited``, not in the spans).
         """
+        table_format = getattr(doc_serializer.table_serializer, "table_format", "markdown")
+        charts = _legacy_charts(item) if table_format != "markdown" else []
+        if charts:  # written below as the document's tables are (docling-core: a pipe table)
+            kwargs["enable_chart_tables"] = False
         own = super().serialize(item=item, doc_serializer=doc_serializer, doc=doc, **kwargs)
         visited = kwargs.pop("visited", None)
         visited = visited if visited is not None else {item.self_ref}
         parts = [own] if own.text else []
+        if charts and (rows := chart_rows(charts[0].chart_data, table_format)):
+            parts.append(create_ser_result(text=rows, span_source=item))
         if item.self_ref not in doc_serializer.get_excluded_refs(**kwargs):
             children = _children_parts(item, doc_serializer, doc, visited, kwargs)
             if children:
@@ -152,6 +160,13 @@ class PictureTextSerializer(MarkdownPictureSerializer):
     def _serialize_image_part(self, item: PictureItem, doc: DoclingDocument, *args: Any, **kwargs: Any) -> Any:
         """No image text: no placeholder, no data URI, no "image not available" comment."""
         return create_ser_result()
+
+
+def _legacy_charts(item: PictureItem) -> list[PictureTabularChartData]:
+    """The picture's chart-data annotations, where docling-core's serializer writes them (no ``meta``)."""
+    if item.meta:  # docling-core then reads meta.tabular_chart (ChartRowsMetaSerializer)
+        return []
+    return [a for a in item.__dict__.get("annotations") or () if isinstance(a, PictureTabularChartData)]
 
 
 _UNSET = object()
