@@ -284,6 +284,12 @@ def markup_only(item: object) -> TypeGuard[CodeItem | TitleItem | SectionHeaderI
     return (isinstance(item, CodeItem) or type(item) is TextItem) and not item.text.strip() and not item.children
 
 
+def _visit(item: NodeItem, visited: set[str] | None) -> None:
+    """Add ``item`` to the walk's ``visited`` refs (when the caller passed a set), as a serialization of it would."""
+    if visited is not None:
+        visited.add(item.self_ref)
+
+
 class FaithfulChunkingSerializer(ChunkingSerializer):
     """The default mode's document serializer: :class:`ChunkingSerializer` without placeholders or furniture.
 
@@ -325,13 +331,11 @@ class FaithfulChunkingSerializer(ChunkingSerializer):
 
     def serialize(self, *, item: NodeItem | None = None, **kwargs: Any) -> SerializationResult:
         """``ChunkingSerializer.serialize``; an ``orig``-only formula as its ``orig``; :func:`markup_only`: nothing."""
-        if markup_only(item) or orig_only_formula(item):
-            visited = kwargs.get("visited")
-            if visited is not None:
-                visited.add(item.self_ref)
         if markup_only(item):  # its markup alone would be a chunk of bare fences or a bare "# " (issue 45)
+            _visit(item, kwargs.get("visited"))
             return create_ser_result()
         if orig_only_formula(item):
+            _visit(item, kwargs.get("visited"))
             if item.self_ref in self.get_excluded_refs() or item.content_layer not in self.params.layers:
                 return create_ser_result()
             text = self.post_process(text=item.orig.strip(), formatting=item.formatting, hyperlink=item.hyperlink)

@@ -192,10 +192,11 @@ def structured_walk(
         if holders is None:
             holders = satellite_holders(doc)
         covered.update(held_satellites(item, text, doc, holders))
-        headings = scope.path()
-        yield Piece(text=text, items=items, headings=headings, origin=doc.origin, heading_items=scope.path_items())
+        entries = scope.entries()  # (the scope holds while the piece is read: its path, read once)
+        headings, path_items = scope.path(entries), scope.path_items(entries)
+        yield Piece(text=text, items=items, headings=headings, origin=doc.origin, heading_items=path_items)
         left = unserialized_satellites(item, doc, covered)
-        yield from _text_piece(left, headings, doc, heading_items=scope.path_items())
+        yield from _text_piece(left, headings, doc, heading_items=path_items)
     yield from _close_all(scope, always_emit_headings, doc)
     left = [s for s in satellites if s.self_ref not in covered and s.text.strip()]
     yield from _text_piece(left, None, doc)
