@@ -279,6 +279,9 @@ def markup_only(item: object) -> TypeGuard[CodeItem | TitleItem | SectionHeaderI
     marks ``**`` or link). A heading's children are parts of their own (docling-core
     writes the heading's line alone).
     """
+    text = getattr(item, "text", None)
+    if not isinstance(text, str) or text.strip():  # (most items: called for every one)
+        return False
     if isinstance(item, (TitleItem, SectionHeaderItem)):
         return not item.text.strip()
     return (isinstance(item, CodeItem) or type(item) is TextItem) and not item.text.strip() and not item.children

@@ -56,6 +56,7 @@ from docchunk.chunkers.doc.piece import Piece
 from docchunk.chunkers.doc.satellites import held_satellites, satellite_holders, unserialized_satellites
 from docchunk.serialization.inline import inline_group_of, plain_inline_text
 from docchunk.serialization.tables import table_rows
+from docchunk.serialization.walk import iterate_items
 
 __all__ = ["structured_walk", "without_debris"]
 
@@ -143,9 +144,7 @@ def structured_walk(
     layers = doc_ser.params.layers if doc_ser is not None else None
 
     def under(root: NodeItem | None = None) -> Iterable[tuple[NodeItem, int]]:
-        return doc.iterate_items(
-            root=root, with_groups=True, traverse_pictures=traverse, included_content_layers=layers
-        )
+        return iterate_items(doc, root, with_groups=True, traverse_pictures=traverse, included_content_layers=layers)
 
     for item, depth in in_reading_order(doc, under(), serializer, under):
         scope.enter(item, depth)

@@ -71,6 +71,7 @@ from docchunk.chunkers.doc.tables.paths import under_path
 from docchunk.chunkers.doc.tables.pieces import table_rows_of
 from docchunk.serialization.inline import plain_inline_text
 from docchunk.serialization.tables import ROW_SEP, TableRow, TableRows
+from docchunk.serialization.walk import iterate_items
 
 if TYPE_CHECKING:
     from docchunk.chunkers.doc.hybrid_run import HybridRun
@@ -140,7 +141,7 @@ def _with_empty_tables(run: HybridRun, pieces: list[Piece]) -> list[Piece]:
         return pieces
     after: dict[str, TableItem] = {}  # a paragraph's ref -> the empty table directly after it in reading order
     previous = None
-    for item, _ in run.doc.iterate_items():
+    for item, _ in iterate_items(run.doc):
         if isinstance(item, TableItem) and item.self_ref in empty and previous is not None:
             after[previous] = item
         previous = item.self_ref if is_paragraph(item) else None
