@@ -158,9 +158,18 @@ class DocumentChunker(BaseChunker):
         return contextualize(chunk, self.delim)
 
     def _to_chunk(
-        self, piece: Piece, token_count: int, oversized: bool = False, doc: DoclingDocument | None = None
+        self,
+        piece: Piece,
+        token_count: int,
+        oversized: bool = False,
+        doc: DoclingDocument | None = None,
+        budget: ChunkBudget | None = None,
     ) -> DocChunk:
-        """The chunk of ``piece``, with its spans (:mod:`~docchunk.chunkers.doc.provenance`) and page boxes."""
+        """The chunk of ``piece``, with its spans (:mod:`~docchunk.chunkers.doc.provenance`) and page boxes.
+
+        ``budget``: this chunker's :meth:`_budget`, made once for the chunks of one ``chunk()``
+        call (it is immutable); made here when None.
+        """
         caption_items = captions_of(piece.items, doc)
         items = [*piece.items, *caption_items]
         texts = {it.self_ref: text for it in items if (text := item_text(it)) is not None}
@@ -180,7 +189,7 @@ class DocumentChunker(BaseChunker):
             table_context_dropped=list(piece.table_context_dropped) if piece.table_context_dropped else None,
         )
         chunk = DocChunk(text=piece.text, meta=meta)
-        chunk._budget = self._budget()
+        chunk._budget = budget if budget is not None else self._budget()
         return chunk
 
     def _budget(self) -> ChunkBudget:
