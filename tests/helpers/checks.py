@@ -225,7 +225,7 @@ def check_tables(chunker: Any, doc: Any, chunks: list[Any]) -> None:
     from docling_core.transforms.chunker.hierarchical_chunker import ChunkingSerializerProvider
     from docling_core.types.doc import RichTableCell
 
-    from docchunk.chunkers.doc.tables.pieces import heads_next_table
+    from docchunk.chunkers.doc.tables.titles import heads_next_table
     from docchunk.serialization.chunk import join_context
     from docchunk.serialization.selection import serializer_for
     from docchunk.serialization.tables import table_rows
