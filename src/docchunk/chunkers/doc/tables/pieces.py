@@ -19,7 +19,7 @@ from docchunk.chunkers.doc.layout_cells import by_rows
 from docchunk.chunkers.doc.piece import Piece
 from docchunk.chunkers.doc.tables.pack import table_pieces
 from docchunk.chunkers.doc.tables.paths import dropped_path_written, shorter_path
-from docchunk.chunkers.doc.tables.titles import caption_text, heads_next_table
+from docchunk.chunkers.doc.tables.titles import caption_text, heading_titles, heads_next_table
 from docchunk.serialization.tables import ROW_SEP, TableRows, col_ranges, rows_as_written
 
 if TYPE_CHECKING:
@@ -115,13 +115,18 @@ def split_table(run: HybridRun, piece: Piece, table: TableItem) -> list[Piece]:
         Pieces with ``table_rows`` set (and a caption piece, without it, when needed);
         each fits ``run.max`` unless one character alone is larger (``oversized``).
         No pieces for a one-cell title table that heads the table after it
-        (:func:`heads_next_table`): that table's pieces carry its text in ``captions``.
+        (:func:`heads_next_table`): that table's pieces carry its text in ``captions``,
+        and list it in ``meta.doc_items`` (``Piece.table_titles``: each piece whose
+        context, or text for the caption's own piece, holds the caption).
     """
     if heads_next_table(table, run.doc):  # a one-cell title: the next table's pieces carry its text
         return []
     rows = rows_as_written(table, run.serializer)
     caption = caption_text(table, run.serializer, titled=True)
-    base = replace(piece, text="", captions=[caption] if caption else None, text_tokens=None)
+    # the title tables its caption opens with: listed in the chunks whose context holds that caption
+    named = heading_titles(table, getattr(run.serializer, "doc", None))
+    titles = [(title, table) for title in named if isinstance(title, TableItem)] or None
+    base = replace(piece, text="", captions=[caption] if caption else None, text_tokens=None, table_titles=titles)
     if not rows.text:
         return run.split_text(replace(base, text=caption, captions=None)) if caption else []
     fitted = _fit(run, base, rows) if not _caption_cuts_rows(run, base, rows) else None
@@ -131,7 +136,7 @@ def split_table(run: HybridRun, piece: Piece, table: TableItem) -> list[Piece]:
     if caption:
         caption_items = [it for it in piece.items if it is not table]
         lead = run.split_text(replace(base, text=caption, captions=None, items=caption_items or piece.items))
-        base = replace(base, captions=None)
+        base = replace(base, captions=None, table_titles=None)  # the rows' pieces go without the caption
         fitted = _fit(run, base, rows)
     if fitted is None:  # the headings alone exceed the budget (meta.headings_dropped says so)
         bare = replace(base, headings=None, plain_only=True, headings_dropped=base.headings)

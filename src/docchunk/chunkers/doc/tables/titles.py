@@ -20,7 +20,7 @@ from docchunk.serialization.tables.continued import continued_from, sibling
 from docchunk.serialization.tables.grid import more_cells_than
 from docchunk.serialization.tables.rules import TITLE_ROWS, is_title_table
 
-__all__ = ["caption_text", "heads_next_table", "titles_before"]
+__all__ = ["caption_text", "heading_titles", "heads_next_table", "titles_before"]
 
 
 def caption_text(table: TableItem, serializer: Any, titled: bool = False) -> str:
@@ -42,13 +42,22 @@ def caption_text(table: TableItem, serializer: Any, titled: bool = False) -> str
     else:
         caption = named.caption_text(serializer.doc).strip()
     description = table_description(table)
-    titles = titles_before(named, doc) if titled else []
+    titles = heading_titles(table, doc) if titled else []
     title_text = "\n".join(
         rows_as_written(title, serializer).text if isinstance(title, TableItem)
         else (serializer.serialize(item=title).text or "").strip()  # a title paragraph, as the serializer writes it
         for title in titles
     )  # fmt: skip
     return "\n".join(t for t in (title_text, caption, description) if t)
+
+
+def heading_titles(table: TableItem, doc: Any) -> list[TableItem | TextItem]:
+    """What :func:`caption_text` writes first with ``titled``: :func:`titles_before` the table it continues, or it.
+
+    A page-broken table's second part (:func:`~docchunk.serialization.tables.continued.continued_from`)
+    is headed by the first part's titles. Empty for none.
+    """
+    return titles_before(continued_from(table, doc) or table, doc)
 
 
 def _is_title(table: Any, doc: Any) -> bool:
