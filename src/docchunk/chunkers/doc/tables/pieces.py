@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from docling_core.types.doc import TableItem
+from docling_core.types.doc import DocItem, TableItem
 
 from docchunk.chunkers.doc.layout_cells import by_rows
 from docchunk.chunkers.doc.piece import Piece
@@ -125,7 +125,7 @@ def split_table(run: HybridRun, piece: Piece, table: TableItem) -> list[Piece]:
     caption = caption_text(table, run.serializer, titled=True)
     # the title tables its caption opens with: listed in the chunks whose context holds that caption
     named = heading_titles(table, getattr(run.serializer, "doc", None))
-    titles = [(title, table) for title in named if isinstance(title, TableItem)] or None
+    titles: list[tuple[DocItem, DocItem]] | None = [(t, table) for t in named if isinstance(t, TableItem)] or None
     base = replace(piece, text="", captions=[caption] if caption else None, text_tokens=None, table_titles=titles)
     if not rows.text:
         return run.split_text(replace(base, text=caption, captions=None)) if caption else []
