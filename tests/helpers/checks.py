@@ -225,7 +225,7 @@ def check_tables(chunker: Any, doc: Any, chunks: list[Any]) -> None:
     from docling_core.transforms.chunker.hierarchical_chunker import ChunkingSerializerProvider
     from docling_core.types.doc import RichTableCell
 
-    from docchunk.chunkers.doc.tables.pieces import heads_next_table
+    from docchunk.chunkers.doc.tables.titles import heads_next_table
     from docchunk.serialization.chunk import join_context
     from docchunk.serialization.selection import serializer_for
     from docchunk.serialization.tables import table_rows
@@ -240,12 +240,12 @@ def check_tables(chunker: Any, doc: Any, chunks: list[Any]) -> None:
         assert chunk.meta.token_count <= max_tokens or chunk.meta.oversized, ctx
     for table in walked_tables(doc):
         rows = table_rows(table, doc, serializer)
-        holders = [c for c in table_chunks(chunks, table) if c.meta.table_rows is not None]
         if not rows.text:
             continue
-        if not holders and heads_next_table(table, doc):  # a one-cell title: the next table's captions hold it
+        if heads_next_table(table, doc):  # a one-cell title: the next table's captions hold it (its chunks list it)
             assert any(rows.text in (c.meta.captions or [""])[0] for c in chunks), table.self_ref
             continue
+        holders = [c for c in table_chunks(chunks, table) if c.meta.table_rows is not None]
         if holders:
             ranges = [c.meta.table_rows for c in holders]
             assert ranges[0][0] == rows.start and ranges[-1][1] == rows.end

@@ -294,9 +294,18 @@ def markup_only(item: object) -> TypeGuard[CodeItem | TitleItem | SectionHeaderI
     marks ``**`` or link). A heading's children are parts of their own (docling-core
     writes the heading's line alone).
     """
+    text = getattr(item, "text", None)
+    if not isinstance(text, str) or text.strip():  # (most items: called for every one)
+        return False
     if isinstance(item, (TitleItem, SectionHeaderItem)):
         return not item.text.strip()
     return (isinstance(item, CodeItem) or type(item) is TextItem) and not item.text.strip() and not item.children
+
+
+def _visit(item: NodeItem, visited: set[str] | None) -> None:
+    """Add ``item`` to the walk's ``visited`` refs (when the caller passed a set), as a serialization of it would."""
+    if visited is not None:
+        visited.add(item.self_ref)
 
 
 class FaithfulChunkingSerializer(ChunkingSerializer):
@@ -340,13 +349,11 @@ class FaithfulChunkingSerializer(ChunkingSerializer):
 
     def serialize(self, *, item: NodeItem | None = None, **kwargs: Any) -> SerializationResult:
         """``ChunkingSerializer.serialize``; an ``orig``-only formula as its ``orig``; :func:`markup_only`: nothing."""
-        if markup_only(item) or orig_only_formula(item):
-            visited = kwargs.get("visited")
-            if visited is not None:
-                visited.add(item.self_ref)
         if markup_only(item):  # its markup alone would be a chunk of bare fences or a bare "# " (issue 45)
+            _visit(item, kwargs.get("visited"))
             return create_ser_result()
         if orig_only_formula(item):
+            _visit(item, kwargs.get("visited"))
             if item.self_ref in self.get_excluded_refs() or item.content_layer not in self.params.layers:
                 return create_ser_result()
             text = self.post_process(text=item.orig.strip(), formatting=item.formatting, hyperlink=item.hyperlink)

@@ -57,7 +57,9 @@ class WordCache:
         self._limit = limit
         self._batches = batches if batches is not None else lambda words: [words]
         self._starts: dict[str, tuple[int, ...]] = {}
-        self._added = tuple(t.content for t in tokenizer.get_added_tokens_decoder().values() if t.content)
+        added = sorted({t.content for t in tokenizer.get_added_tokens_decoder().values() if t.content})
+        # one search for any of them (:meth:`covers` is asked of every text counted)
+        self._added = re.compile("|".join(map(re.escape, added))) if added else None
 
     @staticmethod
     def applies_to(tokenizer: Any) -> bool:
@@ -73,7 +75,7 @@ class WordCache:
 
     def covers(self, text: str) -> bool:
         """Whether ``text`` holds no added token, so that its words may be tokenized alone."""
-        return not any(token in text for token in self._added)
+        return self._added is None or self._added.search(text) is None
 
     def _fill(self, words: list[str]) -> dict[str, tuple[int, ...]]:
         """The offsets of every word, the new ones tokenized in one batch; raises the library's TypeError."""

@@ -49,3 +49,41 @@ def test_lost_tables_finds_a_table_in_no_chunk():
     """The check can fail: a chunk list without the statement's chunk loses all three tables."""
     doc = statement()
     assert lost_tables(doc, []) == ["#/tables/0", "#/tables/1", "#/tables/2"]
+
+
+def _refs(chunk) -> list[str]:
+    return [it.self_ref for it in chunk.meta.doc_items]
+
+
+@pytest.mark.parametrize("table_format", ["records", "triplets", "markdown"])
+def test_regression_title_tables_are_among_the_doc_items_of_the_table_they_head(table_format):
+    """The title tables whose text heads every piece of a table are in each piece's ``doc_items``.
+
+    Their text is in the chunks' ``meta.captions`` (and so in ``contextualize()``), but
+    ``meta.doc_items`` listed only the data table: mapped back to its items, a chunk
+    missed the items its context was written from (issue 46).
+    """
+    doc = statement()
+    titles, table = doc.tables[:2], doc.tables[2]
+    chunker = docchunk.HybridChunker(table_format=table_format)
+    (chunk,) = chunker.chunk(doc)
+    assert chunk.meta.captions == ["Acme Corp\nBalance sheet 2025"]
+    assert _refs(chunk) == [titles[0].self_ref, titles[1].self_ref, table.self_ref]  # in document order
+
+
+def test_title_tables_are_among_the_doc_items_of_every_piece_of_a_split_table():
+    """A table split by rows: every piece, each headed by the title, lists the title table once, first."""
+    doc = DoclingDocument(name="ledger")
+    _, title = make_table([["Ledger of the Harbour Office"]], doc=doc)
+    rows = [
+        ["Date", "Entry", "Amount"],
+        *[[f"2025-01-{d:02d}", f"Mooring fee of vessel {d}", f"{d * 7}"] for d in range(1, 25)],
+    ]
+    _, table = make_table(rows, doc=doc)
+    chunker = docchunk.HybridChunker(max_tokens=64)
+    chunks = list(chunker.chunk(doc))
+    assert len(chunks) > 2
+    for chunk in chunks:
+        assert chunk.meta.captions == ["Ledger of the Harbour Office"]
+        assert _refs(chunk) == [title.self_ref, table.self_ref], _refs(chunk)
+    assert lost_tables(doc, chunks) == []

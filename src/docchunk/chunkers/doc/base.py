@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 from docchunk._versions import DOCLING_CORE_VERSION
 from docchunk.chunkers.doc.mode import Mode, mode_for
 from docchunk.chunkers.doc.page_boxes import page_boxes_of
-from docchunk.chunkers.doc.piece import Piece
+from docchunk.chunkers.doc.piece import Piece, listed_items
 from docchunk.chunkers.doc.provenance import captions_of, completed, item_text, spans_of
 from docchunk.errors import ConfigError, DocchunkError, DocumentError
 from docchunk.serialization import ChunkingSerializerProvider
@@ -158,29 +158,39 @@ class DocumentChunker(BaseChunker):
         return contextualize(chunk, self.delim)
 
     def _to_chunk(
-        self, piece: Piece, token_count: int, oversized: bool = False, doc: DoclingDocument | None = None
+        self,
+        piece: Piece,
+        token_count: int,
+        oversized: bool = False,
+        doc: DoclingDocument | None = None,
+        budget: ChunkBudget | None = None,
     ) -> DocChunk:
-        """The chunk of ``piece``, with its spans (:mod:`~docchunk.chunkers.doc.provenance`) and page boxes."""
+        """The chunk of ``piece``, with its spans (:mod:`~docchunk.chunkers.doc.provenance`) and page boxes.
+
+        ``budget``: this chunker's :meth:`_budget`, made once for the chunks of one ``chunk()``
+        call (it is immutable); made here when None.
+        """
         caption_items = captions_of(piece.items, doc)
+        listed = listed_items(piece)  # with the title tables that head its table (in its context)
         items = [*piece.items, *caption_items]
         texts = {it.self_ref: text for it in items if (text := item_text(it)) is not None}
         meta = DocMeta(
-            doc_items=piece.items,
+            doc_items=listed,
             headings=piece.headings,
             captions=piece.captions,
             origin=piece.origin,
             token_count=token_count,
-            page_numbers=page_numbers_of(piece.items),
+            page_numbers=page_numbers_of(listed),
             oversized=True if oversized else None,
             table_rows=piece.table_rows,
             table_cols=list(piece.table_cols) if piece.table_cols is not None else None,
             spans=spans_of(completed(piece, doc, caption_items), texts),
-            page_boxes=page_boxes_of(piece.items, doc),
+            page_boxes=page_boxes_of(listed, doc),
             headings_dropped=piece.headings_dropped,
             table_context_dropped=list(piece.table_context_dropped) if piece.table_context_dropped else None,
         )
         chunk = DocChunk(text=piece.text, meta=meta)
-        chunk._budget = self._budget()
+        chunk._budget = budget if budget is not None else self._budget()
         return chunk
 
     def _budget(self) -> ChunkBudget:

@@ -74,13 +74,14 @@ def path_in_text(piece: Piece) -> set[int]:
     headings = piece.headings or []
     if piece.heading_only or not headings:
         return set()
+    held = [item for item in piece.items if isinstance(item, (TitleItem, SectionHeaderItem))]
+    if not held:  # (most pieces: read for every piece, merged runs included)
+        return set()
     path_items = piece.heading_items or []
     offset = len(headings) - len(path_items)
     refs = [h.self_ref for h in path_items]
     out: set[int] = set()
-    for item in piece.items:
-        if not isinstance(item, (TitleItem, SectionHeaderItem)):
-            continue
+    for item in held:
         if item.self_ref in refs:
             out.add(offset + refs.index(item.self_ref))
             continue

@@ -56,6 +56,7 @@ from docchunk.chunkers.doc.piece import Piece
 from docchunk.chunkers.doc.satellites import held_satellites, satellite_holders, unserialized_satellites
 from docchunk.serialization.inline import inline_group_of, plain_inline_text
 from docchunk.serialization.tables import table_rows
+from docchunk.serialization.walk import iterate_items
 
 __all__ = ["structured_walk", "without_debris"]
 
@@ -143,9 +144,7 @@ def structured_walk(
     layers = doc_ser.params.layers if doc_ser is not None else None
 
     def under(root: NodeItem | None = None) -> Iterable[tuple[NodeItem, int]]:
-        return doc.iterate_items(
-            root=root, with_groups=True, traverse_pictures=traverse, included_content_layers=layers
-        )
+        return iterate_items(doc, root, with_groups=True, traverse_pictures=traverse, included_content_layers=layers)
 
     for item, depth in in_reading_order(doc, under(), serializer, under):
         scope.enter(item, depth)
@@ -192,10 +191,11 @@ def structured_walk(
         if holders is None:
             holders = satellite_holders(doc)
         covered.update(held_satellites(item, text, doc, holders))
-        headings = scope.path()
-        yield Piece(text=text, items=items, headings=headings, origin=doc.origin, heading_items=scope.path_items())
+        entries = scope.entries()  # (the scope holds while the piece is read: its path, read once)
+        headings, path_items = scope.path(entries), scope.path_items(entries)
+        yield Piece(text=text, items=items, headings=headings, origin=doc.origin, heading_items=path_items)
         left = unserialized_satellites(item, doc, covered)
-        yield from _text_piece(left, headings, doc, heading_items=scope.path_items())
+        yield from _text_piece(left, headings, doc, heading_items=path_items)
     yield from _close_all(scope, always_emit_headings, doc)
     left = [s for s in satellites if s.self_ref not in covered and s.text.strip()]
     yield from _text_piece(left, None, doc)

@@ -251,6 +251,7 @@ class HybridChunker(DocumentChunker):
 
     def _chunks(self, run: HybridRun, pieces: list[Piece], dl_doc: DoclingDocument) -> Iterator[DocChunk | CodeChunk]:
         chunks: list[DocChunk | CodeChunk] = []
+        budget = self._budget()
         for piece in pieces:
             if piece.code_chunks is not None:
                 chunks.extend(piece.code_chunks)
@@ -260,7 +261,7 @@ class HybridChunker(DocumentChunker):
                 # no content, so no chunk
                 continue
             count = run.ctx_count(piece)
-            chunks.append(self._to_chunk(piece, count, oversized=count > run.max, doc=dl_doc))
+            chunks.append(self._to_chunk(piece, count, oversized=count > run.max, doc=dl_doc, budget=budget))
         # the whitespace a split dropped between two chunks' spans of an item goes to the first one
         # (an ItemSpan's __dict__ is its SpanDict; a code chunk's meta has no spans)
         spans = [cast("list[SpanDict]", [s.__dict__ for s in item_spans])

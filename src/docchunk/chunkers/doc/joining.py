@@ -106,6 +106,7 @@ def join_pieces(run: HybridRun, a: Piece, b: Piece) -> Piece:
         table_cols=joined_cols(a, b) if rows is not None else None,
         headings_dropped=a.headings_dropped or b.headings_dropped,
         table_context_dropped=a.table_context_dropped or b.table_context_dropped,
+        table_titles=[*(a.table_titles or ()), *(b.table_titles or ())] or None,
         item_path=a.item_path if common == len(ha) else b.item_path if common == len(hb) else 0,
         end_headings=None if (b.end_headings or hb) == ha[:common] else list(b.end_headings or hb),
         lead_headings=_lead_headings(text, [*ha[common:], *(a.lead_headings or [])]),

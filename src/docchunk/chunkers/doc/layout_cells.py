@@ -53,13 +53,30 @@ def in_reading_order(
             walks layout tables so (a user's own table serializer writes them itself).
         walk_under: The same walk under one node (a rich cell's group): ``(item, depth)``.
 
-    Yields:
-        ``(item, depth)``; in place of such a table, each cell once in reading order
+    Returns:
+        An iterator of ``(item, depth)`` (``items`` itself when no table of ``doc`` has
+        a rich cell, or the serializer is a user's); in place of such a table, each cell once in reading order
         (rows, then columns): a rich cell's items (depth under the table's), a plain
         cell's :class:`LayoutCell`; then the table's other children (a caption), so
         that nothing under the table is left out.
     """
-    rows = by_rows(serializer)
+    rich = _rich_tables(doc) if by_rows(serializer) else set()
+    return _cells_in_place(doc, items, serializer, walk_under, rich) if rich else iter(items)
+
+
+def _rich_tables(doc: DoclingDocument) -> set[str]:
+    """The refs of ``doc``'s tables with a rich cell: the only ones a layout walk can replace."""
+    return {t.self_ref for t in doc.tables if any(isinstance(cell, RichTableCell) for cell in t.data.table_cells)}
+
+
+def _cells_in_place(
+    doc: DoclingDocument,
+    items: Walk,
+    serializer: BaseDocSerializer,
+    walk_under: Callable[[NodeItem], Walk],
+    rich: set[str],
+) -> Iterator[tuple[NodeItem | LayoutCell, int]]:
+    """:func:`in_reading_order`'s walk, where ``rich`` names the tables with a rich cell."""
     it = iter(items)
     back: tuple[NodeItem, int] | None = None
     while True:
@@ -68,7 +85,7 @@ def in_reading_order(
         if step is None:
             return
         item, depth = step
-        cells = layout_cells(item, doc, serializer) if rows and isinstance(item, TableItem) else None
+        cells = layout_cells(item, doc, serializer) if isinstance(item, TableItem) and item.self_ref in rich else None
         if cells is None or not isinstance(item, TableItem):
             yield item, depth
             continue

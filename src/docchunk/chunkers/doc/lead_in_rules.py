@@ -184,7 +184,7 @@ def title_paragraph_before(table: TableItem, doc: Any) -> TextItem | None:
     (``FORM 7B — Vehicle mileage log`` under the heading ``Forms``, then the table: the
     round-2 tester's ``docx_title_cell_apart``, finding 18): the same title a one-cell
     title table gives (HTML, XLSX) heads every piece of the table
-    (:func:`~docchunk.chunkers.doc.tables.pieces.titles_before`), where as a paragraph
+    (:func:`~docchunk.chunkers.doc.tables.titles.titles_before`), where as a paragraph
     it headed the first piece only. The paragraph reads as a title
     (:func:`is_title_line`), stands directly before the table among its parent's children
     (empty paragraphs aside), and is the first content under its heading: a heading (or

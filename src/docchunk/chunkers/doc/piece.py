@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from docling_core.transforms.chunker.code_chunking.code_chunk import CodeChunk
     from docling_core.types.doc import CodeItem, DocItem, DoclingDocument, DocumentOrigin
 
-__all__ = ["Anchor", "CodeStrategy", "Piece", "pages_of"]
+__all__ = ["Anchor", "CodeStrategy", "Piece", "listed_items", "pages_of"]
 
 Anchor = tuple[int, str, int, int]
 """Where an item's text is in a piece's text: ``(position in the piece's text, item ref, start in
@@ -86,6 +86,10 @@ class Piece:
     # default mode: a plain-text cell of a layout table walked as content (chunkers/doc/layout_cells.py): its
     # text, its item the table; never written again as the table's rows
     layout_cell: bool = False
+    # default mode: ``(title, table)`` for each one-cell title table whose text heads this piece's
+    # ``table`` (in ``captions``, or in the text of the table's caption piece: tables/titles.py); the
+    # titles are listed in ``meta.doc_items`` (:func:`listed_items`), not in ``items``
+    table_titles: list[tuple[DocItem, DocItem]] | None = None
     # (text, anchors): where items' texts are in ``text`` (see chunkers/doc/provenance.py); stale
     # (and aligned again from the items) once ``text`` is not the text they were made for
     anchors: tuple[str, tuple[Anchor, ...]] | None = None
@@ -94,3 +98,25 @@ class Piece:
 def pages_of(piece: Piece) -> frozenset[int]:
     """The page numbers of a piece's items' provenance (empty without provenance)."""
     return frozenset(p.page_no for it in piece.items for p in (getattr(it, "prov", None) or ()))
+
+
+def listed_items(piece: Piece) -> list[DocItem]:
+    """The items a piece's chunk lists (``meta.doc_items``): its items, and the title tables heading its tables.
+
+    Each title of ``piece.table_titles`` goes directly before the table it heads (a block
+    of titles in their order), once; a title whose table is not among the items (a
+    table's caption written as a piece of its own, which holds the caption items) goes
+    first. ``piece.items`` itself when the piece has no titles.
+    """
+    if not piece.table_titles:
+        return piece.items
+    titles = piece.table_titles
+    out: list[DocItem] = [title for title, table in titles if all(table is not it for it in piece.items)]
+    for item in piece.items:
+        out += [title for title, table in titles if table is item]
+        out.append(item)
+    unique: list[DocItem] = []
+    for item in out:
+        if all(item is not seen for seen in unique):
+            unique.append(item)
+    return unique

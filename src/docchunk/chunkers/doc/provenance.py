@@ -272,12 +272,13 @@ def completed(
     have = {a[1] for a in anchors}
     if caption_items is None:
         caption_items = captions_of(piece.items, doc)
-    candidates = [*piece.items, *caption_items]
+    unanchored = [it for it in (*piece.items, *caption_items) if it.self_ref not in have]
+    if not unanchored:  # (most pieces)
+        return anchors
     # only an item whose whole text the piece holds: a piece cut from a longer text (a link's
     # URL) may hold a line's few characters elsewhere (the ":" of "https:"), not the item's text
     written = normalize(piece.text)
-    missing = [it for it in candidates if (own := item_text(it)) is not None and it.self_ref not in have
-               and normalize(own) in written]  # fmt: skip
+    missing = [it for it in unanchored if (own := item_text(it)) is not None and normalize(own) in written]
     if not missing:
         return anchors
     taken = [(pos, pos + n) for pos, _, _, n in anchors]

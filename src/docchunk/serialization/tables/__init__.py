@@ -29,7 +29,7 @@ from docchunk.serialization.tables.rows import (
     col_ranges,
 )
 from docchunk.serialization.tables.rules import TableKind
-from docchunk.serialization.tables.serializer import RowTableSerializer, table_description
+from docchunk.serialization.tables.serializer import RowTableSerializer, rows_as_written, table_description
 from docchunk.serialization.tables.write import table_rows
 
 __all__ = [
@@ -45,6 +45,7 @@ __all__ = [
     "check_table_format",
     "col_ranges",
     "read_table",
+    "rows_as_written",
     "table_description",
     "table_rows",
 ]

@@ -55,7 +55,13 @@ def _is_furniture(item: Any) -> bool:
 
 
 def _header_texts(table: TableItem) -> list[list[str]]:
-    """The texts of ``table``'s flagged column-header rows (:func:`~.rules.header_row_count`), stripped."""
+    """The texts of ``table``'s flagged column-header rows (:func:`~.rules.header_row_count`), stripped.
+
+    Empty at once, without reading the grid, for a table with no flagged header cell (a
+    header row is one where a flagged cell starts).
+    """
+    if not any(cell.column_header for cell in table.data.table_cells):
+        return []
     grid = read_grid(table.data)
     rows = header_row_count(table.data, grid)
     return [[cell.text.strip() for cell in row] for row in grid[:rows]]

@@ -19,7 +19,7 @@ from docchunk.serialization.tables.model import TableModel, read_table
 from docchunk.serialization.tables.rows import TableFormat, TableRows, check_table_format
 from docchunk.serialization.tables.write import model_options, table_rows, written
 
-__all__ = ["RowTableSerializer", "table_description"]
+__all__ = ["RowTableSerializer", "rows_as_written", "table_description"]
 
 
 def table_description(item: TableItem) -> str:
@@ -162,3 +162,24 @@ class RowTableSerializer(BaseTableSerializer):
             if text:
                 parts.append(create_ser_result(text=text, span_source=item))
         return create_ser_result(text="\n\n".join(r.text for r in parts), span_source=parts)
+
+
+def rows_as_written(table: TableItem, doc_serializer: BaseDocSerializer) -> TableRows:
+    """The rows of ``table`` as ``doc_serializer`` writes them (what the default mode's table pieces hold).
+
+    With the default mode's :class:`RowTableSerializer` (and a document), its rows of the
+    table, read once per ``chunk()`` call (:meth:`RowTableSerializer.rows`); else
+    :func:`~.write.table_rows` of the table, read now.
+
+    Args:
+        table: A table of the serializer's document.
+        doc_serializer: The chunker's document serializer.
+
+    Returns:
+        The table's :class:`~.rows.TableRows` (``text`` "" for a table without cell text).
+    """
+    doc = getattr(doc_serializer, "doc", None)
+    own = getattr(doc_serializer, "table_serializer", None)
+    if isinstance(own, RowTableSerializer) and doc is not None:
+        return own.rows(table, doc, doc_serializer, None)
+    return table_rows(table, doc, doc_serializer)

@@ -2,6 +2,8 @@
 
 - :mod:`.pieces`: a table piece of the walk split by rows (``split_table``), the whole
   table as rows (``whole_table``), a row made whole under a shorter heading path.
+- :mod:`.titles`: what heads every piece of a table (``caption_text``: its caption, its
+  ``meta.description``, the one-cell title tables or title paragraph before it).
 - :mod:`.paths`: a table piece under a shorter heading path (the outer headings dropped,
   named in ``meta.headings_dropped``), and whether the dropped ones reach another chunk.
 - :mod:`.pack`: packing rows into pieces within the budget, and splitting a row larger

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from docling_core.types.doc import TableItem
 
 from docchunk.chunkers.doc.piece import Piece
-from docchunk.chunkers.doc.tables.pieces import _rows as rows_as_written  # the rows as the table pieces were written
+from docchunk.serialization.tables import rows_as_written
 
 if TYPE_CHECKING:
     from docchunk.chunkers.doc.hybrid_run import HybridRun

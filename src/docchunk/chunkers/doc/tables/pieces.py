@@ -4,7 +4,8 @@ Glue between the chunkers' pieces (:class:`~docchunk.chunkers.doc.piece.Piece`) 
 the pure row serialization and packing of :mod:`docchunk.serialization.tables`.
 The caption (and the table's ``meta.description``) moves from the text to
 ``captions``, so ``contextualize()`` shows it with every piece; each piece's
-``table_rows`` says which grid rows it holds.
+``table_rows`` says which grid rows it holds. What heads every piece (the caption,
+the description, the title lines before the table) is written by :mod:`.titles`.
 """
 
 from __future__ import annotations
@@ -12,25 +13,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from docling_core.types.doc import TableItem, TextItem
+from docling_core.types.doc import DocItem, TableItem
 
 from docchunk.chunkers.doc.layout_cells import by_rows
-from docchunk.chunkers.doc.lead_in_rules import title_paragraph_before
 from docchunk.chunkers.doc.piece import Piece
 from docchunk.chunkers.doc.tables.pack import table_pieces
 from docchunk.chunkers.doc.tables.paths import dropped_path_written, shorter_path
-from docchunk.serialization.tables import (
-    ROW_SEP,
-    RowTableSerializer,
-    TableRows,
-    col_ranges,
-    read_table,
-    table_description,
-    table_rows,
-)
-from docchunk.serialization.tables.continued import continued_from, sibling
-from docchunk.serialization.tables.grid import more_cells_than
-from docchunk.serialization.tables.rules import TITLE_ROWS, is_title_table
+from docchunk.chunkers.doc.tables.titles import caption_text, heading_titles, heads_next_table
+from docchunk.serialization.tables import ROW_SEP, TableRows, col_ranges, rows_as_written
 
 if TYPE_CHECKING:
     from docling_core.transforms.serializer.base import BaseDocSerializer
@@ -39,7 +29,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "by_rows",
-    "heads_next_table",
     "joined_cols",
     "near_budget",
     "only_captions_of",
@@ -47,7 +36,6 @@ __all__ = [
     "split_table",
     "table_of",
     "table_rows_of",
-    "titles_before",
     "whole_table",
 ]
 
@@ -77,100 +65,12 @@ def only_captions_of(table: TableItem, items: list[Any]) -> bool:
     return True
 
 
-def _caption(table: TableItem, serializer: Any, titled: bool = False) -> str:
-    """The table's caption and ``meta.description``: what ``contextualize()`` shows with every piece.
-
-    With ``titled``, the text of a one-cell title table directly before it
-    (:func:`titles_before`; the hybrid chunker's pieces, whose walk then has no piece
-    of the titles' own) first. Then the caption text as the serializer gives it (docling-core's ``caption_text``
-    otherwise), then the description, each on a line of its own. A table that continues
-    the one before it (:func:`~docchunk.serialization.tables.continued.continued_from`: a
-    page-broken table's second part, no caption of its own) has the first part's caption
-    and title, which name it and its unit.
-    """
-    doc = getattr(serializer, "doc", None)
-    named = continued_from(table, doc) or table
-    serialize = getattr(serializer, "serialize_captions", None)
-    if serialize is not None:
-        caption = serialize(item=named).text.strip()
-    else:
-        caption = named.caption_text(serializer.doc).strip()
-    description = table_description(table)
-    titles = titles_before(named, doc) if titled else []
-    title_text = "\n".join(
-        _rows(title, serializer).text if isinstance(title, TableItem)
-        else (serializer.serialize(item=title).text or "").strip()  # a title paragraph, as the serializer writes it
-        for title in titles
-    )  # fmt: skip
-    return "\n".join(t for t in (title_text, caption, description) if t)
-
-
-def _is_title(table: Any, doc: Any) -> bool:
-    """Whether ``table`` is a one-cell title table without a caption (:func:`.rules.is_title_table`).
-
-    Only the title rule runs: the table's full kind would read every rich cell's text.
-    The table is read into a model only when its grid is at most :data:`.rules.TITLE_ROWS`
-    cells (a title cell, or a title block of one cell a row): reading a rich cell here (no
-    document serializer) makes docling-core build one, which validates the whole
-    document, for each rich cell of each table next to another table.
-    """
-    if not isinstance(table, TableItem) or table.captions:
-        return False
-    if more_cells_than(table.data, TITLE_ROWS):
-        return False
-    model = read_table(table, doc)
-    return is_title_table(model.grid, model.text_of)
-
-
-def titles_before(table: TableItem, doc: Any) -> list[TableItem | TextItem]:
-    """The one-cell title tables directly before ``table`` (no caption of their own), which name it, first first.
-
-    An XLSX sheet's title cell converted as a table of its own (docling#2396): its
-    text heads the table after it, in the captions of every piece of it, rather than
-    being a chunk of its own that does not say which table it names (issue 46). A block
-    of such titles (a company, then a statement's name, each a one-cell table) heads the
-    table together: each title heads the table after it (:func:`heads_next_table`), so
-    a title that heads only the next title would be written nowhere (a long random run
-    found the first of three lost, 5 December). Else a title paragraph alone under its
-    heading (:func:`~..lead_in_rules.title_paragraph_before`: a DOCX form's title cell,
-    converted as a paragraph), which heads every piece alike; the paragraph stays content
-    (``merge_peers`` joins it to the first piece, writing it once). Empty for none.
-    """
-    titles: list[TableItem | TextItem] = []
-    first = before = sibling(table, doc, -1)
-    while isinstance(before, TableItem) and _is_title(before, doc):
-        titles.insert(0, before)
-        before = sibling(before, doc, -1)
-    if titles or isinstance(first, TableItem) or doc is None:
-        return titles
-    paragraph = title_paragraph_before(table, doc)
-    return [paragraph] if paragraph is not None else []
-
-
-def heads_next_table(table: TableItem, doc: Any) -> bool:
-    """Whether ``table`` is a one-cell title table whose text heads the table directly after it (one with text)."""
-    after = sibling(table, doc, 1)
-    return (
-        isinstance(after, TableItem)
-        and any(cell.text.strip() for cell in after.data.table_cells)
-        and _is_title(table, doc)
-    )
-
-
-def _rows(table: TableItem, serializer: BaseDocSerializer) -> TableRows:
-    doc = getattr(serializer, "doc", None)
-    own = getattr(serializer, "table_serializer", None)
-    if isinstance(own, RowTableSerializer) and doc is not None:
-        return own.rows(table, doc, serializer, None)
-    return table_rows(table, doc, serializer)
-
-
 def table_rows_of(run: HybridRun, piece: Piece) -> TableRows | None:
     """The rows of the one table ``piece`` holds rows of, as the run's serializer writes them; None if none."""
     tables = [it for it in piece.items if isinstance(it, TableItem)]
     if len(tables) != 1 or not by_rows(run.serializer):
         return None
-    return _rows(tables[0], run.serializer)
+    return rows_as_written(tables[0], run.serializer)
 
 
 def whole_table(piece: Piece, serializer: BaseDocSerializer) -> Piece:
@@ -182,8 +82,8 @@ def whole_table(piece: Piece, serializer: BaseDocSerializer) -> Piece:
     table = table_of(piece)
     if table is None:
         return piece
-    rows = _rows(table, serializer)
-    caption = _caption(table, serializer)
+    rows = rows_as_written(table, serializer)
+    caption = caption_text(table, serializer)
     if not rows.text:
         return replace(piece, text=caption or piece.text, captions=None, text_tokens=None)
     return replace(
@@ -215,13 +115,18 @@ def split_table(run: HybridRun, piece: Piece, table: TableItem) -> list[Piece]:
         Pieces with ``table_rows`` set (and a caption piece, without it, when needed);
         each fits ``run.max`` unless one character alone is larger (``oversized``).
         No pieces for a one-cell title table that heads the table after it
-        (:func:`heads_next_table`): that table's pieces carry its text in ``captions``.
+        (:func:`heads_next_table`): that table's pieces carry its text in ``captions``,
+        and list it in ``meta.doc_items`` (``Piece.table_titles``: each piece whose
+        context, or text for the caption's own piece, holds the caption).
     """
     if heads_next_table(table, run.doc):  # a one-cell title: the next table's pieces carry its text
         return []
-    rows = _rows(table, run.serializer)
-    caption = _caption(table, run.serializer, titled=True)
-    base = replace(piece, text="", captions=[caption] if caption else None, text_tokens=None)
+    rows = rows_as_written(table, run.serializer)
+    caption = caption_text(table, run.serializer, titled=True)
+    # the title tables its caption opens with: listed in the chunks whose context holds that caption
+    named = heading_titles(table, getattr(run.serializer, "doc", None))
+    titles: list[tuple[DocItem, DocItem]] | None = [(t, table) for t in named if isinstance(t, TableItem)] or None
+    base = replace(piece, text="", captions=[caption] if caption else None, text_tokens=None, table_titles=titles)
     if not rows.text:
         return run.split_text(replace(base, text=caption, captions=None)) if caption else []
     fitted = _fit(run, base, rows) if not _caption_cuts_rows(run, base, rows) else None
@@ -231,7 +136,7 @@ def split_table(run: HybridRun, piece: Piece, table: TableItem) -> list[Piece]:
     if caption:
         caption_items = [it for it in piece.items if it is not table]
         lead = run.split_text(replace(base, text=caption, captions=None, items=caption_items or piece.items))
-        base = replace(base, captions=None)
+        base = replace(base, captions=None, table_titles=None)  # the rows' pieces go without the caption
         fitted = _fit(run, base, rows)
     if fitted is None:  # the headings alone exceed the budget (meta.headings_dropped says so)
         bare = replace(base, headings=None, plain_only=True, headings_dropped=base.headings)

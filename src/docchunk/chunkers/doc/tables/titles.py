@@ -1,0 +1,112 @@
+"""What heads a table's pieces (default mode): its caption, description and the title lines before it.
+
+Every piece of a table split by rows carries the same context in ``captions``
+(``contextualize()`` writes it before the rows): :func:`caption_text` writes it, from
+the table's caption (or that of the table it continues, a page-broken table's second
+part), its ``meta.description`` and, in the hybrid chunker, the one-cell title tables or
+the title paragraph directly before it (:func:`titles_before`). A one-cell title table
+that so heads the next table gives no piece of its own (:func:`heads_next_table`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from docling_core.types.doc import TableItem, TextItem
+
+from docchunk.chunkers.doc.lead_in_rules import title_paragraph_before
+from docchunk.serialization.tables import read_table, rows_as_written, table_description
+from docchunk.serialization.tables.continued import continued_from, sibling
+from docchunk.serialization.tables.grid import more_cells_than
+from docchunk.serialization.tables.rules import TITLE_ROWS, is_title_table
+
+__all__ = ["caption_text", "heading_titles", "heads_next_table", "titles_before"]
+
+
+def caption_text(table: TableItem, serializer: Any, titled: bool = False) -> str:
+    """The table's caption and ``meta.description``: what ``contextualize()`` shows with every piece.
+
+    With ``titled``, the text of a one-cell title table directly before it
+    (:func:`titles_before`; the hybrid chunker's pieces, whose walk then has no piece
+    of the titles' own) first. Then the caption text as the serializer gives it (docling-core's ``caption_text``
+    otherwise), then the description, each on a line of its own. A table that continues
+    the one before it (:func:`~docchunk.serialization.tables.continued.continued_from`: a
+    page-broken table's second part, no caption of its own) has the first part's caption
+    and title, which name it and its unit.
+    """
+    doc = getattr(serializer, "doc", None)
+    named = continued_from(table, doc) or table
+    serialize = getattr(serializer, "serialize_captions", None)
+    if serialize is not None:
+        caption = serialize(item=named).text.strip()
+    else:
+        caption = named.caption_text(serializer.doc).strip()
+    description = table_description(table)
+    titles = heading_titles(table, doc) if titled else []
+    title_text = "\n".join(
+        rows_as_written(title, serializer).text if isinstance(title, TableItem)
+        else (serializer.serialize(item=title).text or "").strip()  # a title paragraph, as the serializer writes it
+        for title in titles
+    )  # fmt: skip
+    return "\n".join(t for t in (title_text, caption, description) if t)
+
+
+def heading_titles(table: TableItem, doc: Any) -> list[TableItem | TextItem]:
+    """What :func:`caption_text` writes first with ``titled``: :func:`titles_before` the table it continues, or it.
+
+    A page-broken table's second part (:func:`~docchunk.serialization.tables.continued.continued_from`)
+    is headed by the first part's titles. Empty for none.
+    """
+    return titles_before(continued_from(table, doc) or table, doc)
+
+
+def _is_title(table: Any, doc: Any) -> bool:
+    """Whether ``table`` is a one-cell title table without a caption (:func:`.rules.is_title_table`).
+
+    Only the title rule runs: the table's full kind would read every rich cell's text.
+    The table is read into a model only when its grid is at most :data:`.rules.TITLE_ROWS`
+    cells (a title cell, or a title block of one cell a row): reading a rich cell here (no
+    document serializer) makes docling-core build one, which validates the whole
+    document, for each rich cell of each table next to another table.
+    """
+    if not isinstance(table, TableItem) or table.captions:
+        return False
+    if more_cells_than(table.data, TITLE_ROWS):
+        return False
+    model = read_table(table, doc)
+    return is_title_table(model.grid, model.text_of)
+
+
+def titles_before(table: TableItem, doc: Any) -> list[TableItem | TextItem]:
+    """The one-cell title tables directly before ``table`` (no caption of their own), which name it, first first.
+
+    An XLSX sheet's title cell converted as a table of its own (docling#2396): its
+    text heads the table after it, in the captions of every piece of it, rather than
+    being a chunk of its own that does not say which table it names (issue 46). A block
+    of such titles (a company, then a statement's name, each a one-cell table) heads the
+    table together: each title heads the table after it (:func:`heads_next_table`), so
+    a title that heads only the next title would be written nowhere (a long random run
+    found the first of three lost, 5 December). Else a title paragraph alone under its
+    heading (:func:`~..lead_in_rules.title_paragraph_before`: a DOCX form's title cell,
+    converted as a paragraph), which heads every piece alike; the paragraph stays content
+    (``merge_peers`` joins it to the first piece, writing it once). Empty for none.
+    """
+    titles: list[TableItem | TextItem] = []
+    first = before = sibling(table, doc, -1)
+    while isinstance(before, TableItem) and _is_title(before, doc):
+        titles.insert(0, before)
+        before = sibling(before, doc, -1)
+    if titles or isinstance(first, TableItem) or doc is None:
+        return titles
+    paragraph = title_paragraph_before(table, doc)
+    return [paragraph] if paragraph is not None else []
+
+
+def heads_next_table(table: TableItem, doc: Any) -> bool:
+    """Whether ``table`` is a one-cell title table whose text heads the table directly after it (one with text)."""
+    after = sibling(table, doc, 1)
+    return (
+        isinstance(after, TableItem)
+        and any(cell.text.strip() for cell in after.data.table_cells)
+        and _is_title(table, doc)
+    )
