@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import pairwise
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import docchunk
@@ -102,6 +102,42 @@ def test_token_and_sentence(kind, name, text, size, overlap):
         check_tiling(text, chunks)
         if not overlap:
             assert "".join(c.text for c in chunks) == text
+
+
+def fits_in_two(chunk_text: str, tok, size: int) -> bool:
+    """Whether a token start cuts ``chunk_text`` into two parts within ``size``, neither only whitespace."""
+    return any(
+        chunk_text[:p].strip() and chunk_text[p:].strip()
+        and tok.count_tokens(chunk_text[:p]) <= size and tok.count_tokens(chunk_text[p:]) <= size
+        for p in set(tok.token_offsets(chunk_text))
+    )  # fmt: skip
+
+
+SHORT_WORDS = ["naïve", "café", "東京", "emoji😀", "e\u0301", "the", "…", "a", "x" * 9]
+short_words = st.lists(st.sampled_from(SHORT_WORDS), min_size=1, max_size=6)
+blank = st.sampled_from([" ", " ", "\n\n", "\n", "  ", "\t", "\n\n\n\n", ". ", "… "])
+
+
+@pytest.mark.parametrize("name", ["minilm", "cl100k"])
+@settings_
+@given(words=short_words, seps=st.lists(blank, min_size=6, max_size=6), size=st.integers(1, 4))
+@example(words=["…", "naïve", "naïve"], seps=[" ", "\n\n"] + [" "] * 4, size=2).via("issue 47, lane 47h")
+def test_sentence_cuts_a_word_longer_than_the_budget(name, words, seps, size):
+    """A sentence or word over ``chunk_size`` is cut into parts that fit, whatever whitespace follows it.
+
+    Over the limit stays only what cannot be cut: one character or one token of the text
+    re-tokenized longer, or a chunk holding whitespace that fits with neither neighbour and
+    that no token start of the chunk cuts into two fitting parts, neither only whitespace.
+    """
+    tok = tokenizer(name)
+    text = "".join(w + s for w, s in zip(words, seps, strict=False)).rstrip(" ") or words[0]
+    chunks = docchunk.SentenceChunker(tok, size)(text)
+    starts = set(tok.token_offsets(text))
+    for c in chunks:
+        assert c.token_count == tok.count_tokens(c.text) and c.oversized == (c.token_count > size)
+        one_token = len({p for p in starts if c.start_index < p < c.end_index}) == 0
+        if c.oversized and not (len(c.text) == 1 or one_token):
+            assert not fits_in_two(c.text, tok, size), (size, c.text, [x.text for x in chunks])
 
 
 @pytest.mark.parametrize("unit_tok", ["word", "token:character", "token:minilm", "token:cl100k"])
