@@ -173,3 +173,17 @@ def test_closing_fence_never_starts_a_chunk_at_tiny_sizes():
             exact(text, chunks, chunker.tokenizer)
             starts = {c.start_index + len(c.text) - len(c.text.lstrip()) for c in chunks}
             assert not starts & closing, (size, [c.text for c in chunks])
+
+
+@pytest.mark.parametrize("text", ["… naïve\n\nnaïve", "a naïve\n\nnaïve", "naïve\n\nnaïve"])
+def test_sentence_chunker_cuts_a_word_before_a_blank_line_as_it_cuts_the_same_word_alone(cl100k, text):
+    # cl100k at 2 tokens: " naïve" is 2 tokens and "\n\n" one more, so the blank line fitted with
+    # neither neighbour and joined " naïve" over the limit (3 tokens, oversized) while the second
+    # "naïve" was cut into "naï" + "ve"; " naï" + "ve\n\n" fit, so the first is cut too
+    tok = docchunk.get_tokenizer(cl100k)
+    chunks = SentenceChunker(tok, chunk_size=2)(text)
+    exact(text, chunks, tok)
+    assert all(c.token_count <= 2 and not c.oversized for c in chunks), [(c.text, c.token_count) for c in chunks]
+    cuts = [c.end_index for c in chunks]
+    first, second = text.index("naïve"), text.rindex("naïve")
+    assert [p - first for p in cuts if first < p < first + 5] == [p - second for p in cuts if second < p < second + 5]

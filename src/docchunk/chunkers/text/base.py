@@ -11,18 +11,32 @@ from docchunk.tokenizers import Tokenizer, TokenizerSpec, get_tokenizer
 from docchunk.types import Chunk
 from docchunk.types.config import StrictConfig, check_size
 
-__all__ = ["TextChunker", "absorb_whitespace_chunks", "check_size"]
+__all__ = ["TextChunker", "absorb_whitespace_chunks", "check_size", "cut_in_two"]
 
 
-def absorb_whitespace_chunks(text: str, chunks: list[Chunk], tokenizer: Tokenizer, limit: int) -> list[Chunk]:
+def absorb_whitespace_chunks(
+    text: str, chunks: list[Chunk], tokenizer: Tokenizer, limit: int, recut: bool = False
+) -> list[Chunk]:
     """Join each whitespace-only chunk to a neighbour, so that no chunk is only whitespace.
 
     The whitespace goes to the previous chunk when the result fits ``limit``, else to
-    the next one when that fits, else to the previous one (the next for the first
-    chunk) anyway: the joined chunk is then over the limit by whitespace alone, and
-    flagged ``oversized``. ``token_count`` is the exact count of the joined chunk's
-    own text. A text that is only whitespace stays one chunk. Chunks must be in order
-    and touch or overlap their neighbours, so a joined span is still a slice of ``text``.
+    the next one when that fits. Else, with ``recut``, the span of the previous chunk
+    and the whitespace is cut in two again at the latest token start where both parts
+    fit and hold more than whitespace (:func:`cut_in_two`), or failing that the span of
+    the whitespace and the next chunk at the earliest such token start. Else the
+    whitespace goes to the previous chunk (the next for the first chunk) anyway: the
+    joined chunk is then over the limit by whitespace alone, and flagged ``oversized``.
+    ``token_count`` is the exact count of each chunk's own text. A text that is only
+    whitespace stays one chunk. Chunks must be in order and touch or overlap their
+    neighbours, so a joined span is still a slice of ``text``.
+
+    Args:
+        text: The text the chunks are slices of.
+        chunks: The chunks, in order.
+        tokenizer: Counts the tokens of the joined chunks; with ``recut`` it must give
+            token offsets (:meth:`~docchunk.tokenizers.Tokenizer.token_offsets`).
+        limit: The budget in tokens of ``tokenizer``.
+        recut: Whether to cut a neighbour again rather than put it over ``limit``.
     """
     if len(chunks) < 2 or not any(c.text.isspace() for c in chunks):
         return chunks
@@ -37,6 +51,14 @@ def absorb_whitespace_chunks(text: str, chunks: list[Chunk], tokenizer: Tokenize
             out[-1] = before
             continue
         after = _join(text, chunk, todo[i + 1], tokenizer) if i + 1 < len(todo) else None
+        if recut and (after is None or after.token_count > limit):
+            if before is not None and (parts := cut_in_two(before, tokenizer, limit, latest=True)):
+                out[-1:] = parts
+                continue
+            if after is not None and (parts := cut_in_two(after, tokenizer, limit, latest=False)):
+                out.append(parts[0])
+                todo[i + 1] = parts[1]
+                continue
         if after is not None and (after.token_count <= limit or before is None):
             todo[i + 1] = after.model_copy(update={"oversized": after.token_count > limit})
         elif before is not None:
@@ -44,6 +66,30 @@ def absorb_whitespace_chunks(text: str, chunks: list[Chunk], tokenizer: Tokenize
         else:
             out.append(chunk)
     return out
+
+
+def cut_in_two(chunk: Chunk, tokenizer: Tokenizer, limit: int, latest: bool) -> list[Chunk] | None:
+    """``chunk`` cut at one of its token starts into two chunks that fit ``limit``, neither only whitespace.
+
+    Args:
+        chunk: The chunk to cut.
+        tokenizer: Counts the parts; gives the token starts of the chunk's own text.
+        limit: The budget in tokens of ``tokenizer``.
+        latest: Try the token starts from the last one back (True) or from the first on.
+
+    Returns:
+        The two chunks (exact offsets and counts, tiling ``chunk``) at the first token
+        start tried where both fit, or None where none does.
+    """
+    s, body = chunk.start_index, chunk.text
+    cuts = sorted({p for p in tokenizer.token_offsets(body) if body[:p].strip() and body[p:].strip()}, reverse=latest)
+    for p in cuts:
+        head, tail = tokenizer.count_tokens(body[:p]), tokenizer.count_tokens(body[p:])
+        if head <= limit and tail <= limit:
+            return [Chunk(text=body[:p], start_index=s, end_index=s + p, token_count=head, oversized=False),
+                    Chunk(text=body[p:], start_index=s + p, end_index=chunk.end_index, token_count=tail,
+                          oversized=False)]  # fmt: skip
+    return None
 
 
 def _join(text: str, a: Chunk, b: Chunk, tokenizer: Tokenizer) -> Chunk:

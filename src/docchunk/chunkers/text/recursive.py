@@ -3,9 +3,10 @@
 The chunker runs in phases, each in a module of its own:
 
 1. :func:`~docchunk.chunkers.text.recursive_split.split` cuts the text at the coarsest
-   separator present (one level's cut: :mod:`~docchunk.chunkers.text.recursive_levels`),
-   groups consecutive pieces greedily while they fit and splits a piece that does not
-   fit at the next separator level;
+   separator present (which level cuts a span, and its size measured from that cut:
+   :mod:`~docchunk.chunkers.text.recursive_cuts`; one level's cut:
+   :mod:`~docchunk.chunkers.text.recursive_levels`), groups consecutive pieces greedily
+   while they fit and splits a piece that does not fit at the next separator level;
 2. :func:`~docchunk.chunkers.text.recursive_pack.pack` packs the groups greedily into
    chunks, each within ``chunk_size``, and picks the groups repeated at the start of
    the next chunk (overlap, phase 3).

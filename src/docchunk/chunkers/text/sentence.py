@@ -16,7 +16,7 @@ from docchunk.types import Chunk
 __all__ = ["SentenceChunker", "sentence_spans"]
 
 class SentenceChunker(TextChunker):
-    """Packs whole sentences into chunks of at most ``chunk_size`` tokens.
+    r"""Packs whole sentences into chunks of at most ``chunk_size`` tokens.
 
     Args:
         tokenizer: Any spec :func:`docchunk.get_tokenizer` accepts.
@@ -37,8 +37,20 @@ class SentenceChunker(TextChunker):
     does). A sentence longer than ``chunk_size`` is split at spaces (recursive
     splitting) and, for a word still too long, into token windows.
 
+    No chunk is only whitespace. Whitespace that fits with neither neighbour (the
+    ``"\n\n"`` after the last token window of a long word) is given back part of the
+    neighbour: the span of the chunk before and the whitespace is cut again at the
+    latest token start where both parts fit, neither only whitespace (else the span of
+    the whitespace and the chunk after, at the earliest such token start). So
+    ``" naïve\n\n"`` at 2 cl100k tokens is cut ``" naï" + "ve\n\n"``, as ``"naïve"`` is
+    cut ``"naï" + "ve"``.
+
     Invariants: exact offsets; ``token_count == count_tokens(text) <= chunk_size``
-    unless a single character (or one CRLF) is larger; the last sentence is never lost; text
+    unless the chunk cannot be cut: a single character (or one CRLF), or one token of
+    the text, larger than ``chunk_size``; or a chunk over it by whitespace that fits
+    with neither neighbour and that no token start cuts into two parts that fit (a run
+    of whitespace longer than ``chunk_size``, or a neighbour with no room to give).
+    Such a chunk is flagged ``oversized``. The last sentence is never lost; text
     without punctuation still gets chunks within the limit; without overlap the
     chunks tile the text.
 
@@ -121,7 +133,7 @@ class SentenceChunker(TextChunker):
             i = self._next_start(units, i, j)
         if self.min_sentences_per_chunk > 1 and len(out) > 1:
             self._fill_last(text, units, ranges, out)
-        return absorb_whitespace_chunks(text, out, self.tokenizer, self.chunk_size)
+        return absorb_whitespace_chunks(text, out, self.tokenizer, self.chunk_size, recut=True)
 
     def _fill_last(self, text: str, units: list[tuple[int, int, int]], ranges: list[tuple[int, int]],
                    out: list[Chunk]) -> None:  # fmt: skip
