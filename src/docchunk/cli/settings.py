@@ -243,7 +243,7 @@ def check_tokenizer_spec(spec: str | None) -> None:
     kind, sep, ref = spec.partition(":")
     if sep and ref and kind in ("hf", "tiktoken"):
         return
-    from docchunk.tokenizers import did_you_mean
+    from docchunk.tokenizers.names import did_you_mean
 
     raise click.UsageError(
         f"--tokenizer {spec!r}: unknown tokenizer spec{did_you_mean(spec)}; give \"character\", \"word\", "

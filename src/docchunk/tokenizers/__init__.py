@@ -60,7 +60,6 @@ __all__ = [
     "Tokenizer",
     "TokenizerSpec",
     "WordTokenizer",
-    "did_you_mean",
     "get_tokenizer",
     "is_docling_tokenizer",
 ]
@@ -164,19 +163,9 @@ def _from_string(spec: str, max_tokens: int | None) -> Tokenizer:
         return HFTokenizer.from_spec(ref, max_tokens)
     elif kind == "tiktoken" and ref:
         return TiktokenTokenizer.from_spec(ref, max_tokens)
+    from docchunk.tokenizers.names import did_you_mean
+
     raise TokenizerError(f"unknown tokenizer spec {spec!r}{did_you_mean(spec)}; accepted forms: {ACCEPTED_SPECS}")
-
-
-def did_you_mean(spec: str) -> str:
-    """``" (did you mean 'tiktoken:cl100k_base'? <why>)"`` for an unknown string spec, or ``""``.
-
-    The hint of every unknown-spec message (``get_tokenizer`` and the ``--tokenizer`` of
-    the commands), from :func:`docchunk.tokenizers.names.suggest_spec`.
-    """
-    from docchunk.tokenizers.names import suggest_spec
-
-    suggestion = suggest_spec(spec)
-    return "" if suggestion is None else f" (did you mean {suggestion[0]!r}? {suggestion[1]})"
 
 
 def _from_transformers(tok: Any, max_tokens: int | None) -> Tokenizer:

@@ -17,7 +17,7 @@ import difflib
 import re
 from pathlib import Path
 
-__all__ = ["Suggestion", "suggest_spec", "suggest_tiktoken_name"]
+__all__ = ["Suggestion", "did_you_mean", "suggest_spec", "suggest_tiktoken_name"]
 
 Suggestion = tuple[str, str]
 """``(spec, reason)``: the spec the user probably meant and why, e.g.
@@ -116,3 +116,23 @@ def suggest_spec(spec: str) -> Suggestion | None:
         return f"hf:{spec}", _HF_PREFIX
     near = _close_name(spec, [*_ENCODINGS, *_MODELS])
     return None if near is None else (f"tiktoken:{near}", _TIKTOKEN_PREFIX)
+
+
+def did_you_mean(spec: str) -> str:
+    """The hint of an unknown-spec message: ``" (did you mean 'X'? <why>)"``, or ``""``.
+
+    Used by :func:`docchunk.get_tokenizer` and the commands' ``--tokenizer`` usage errors.
+
+    Args:
+        spec: The string spec exactly as the user gave it.
+
+    Returns:
+        The suggestion of :func:`suggest_spec` in parentheses, with a leading space;
+        ``""`` when there is none.
+
+    Example:
+        >>> did_you_mean("cl100k_base").startswith(" (did you mean 'tiktoken:cl100k_base'?")
+        True
+    """
+    suggestion = suggest_spec(spec)
+    return "" if suggestion is None else f" (did you mean {suggestion[0]!r}? {suggestion[1]})"
