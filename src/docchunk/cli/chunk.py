@@ -149,6 +149,8 @@ def _run_local(inputs: list[Any], chunker: Any, settings: ChunkSettings, output:
     def each(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         rows = embedder.rows(rows) if embedder is not None else rows
         limit_check.add(rows)
+        if settings.expand == "page":
+            warn_without_pages(rows)
         return rows
 
     build = partial(make_chunker, settings, debug=False, warn=False)  # a spawned worker's chunker
@@ -161,6 +163,22 @@ def _run_local(inputs: list[Any], chunker: Any, settings: ChunkSettings, output:
     if embedder is not None:
         embedder.finish()
     return failures, count
+
+
+def warn_without_pages(rows: list[dict[str, Any]]) -> None:
+    """One ``docchunk: warning:`` line for a document whose chunks ``--expand page`` cannot expand.
+
+    That is a document without page provenance (no chunk has a page: its items carry no
+    ``prov``, as in a DOCX, HTML or Markdown conversion). Its rows are written as for
+    any chunk that is not expanded: ``expanded_text`` is the chunk's own text,
+    ``expanded_page_numbers`` empty and ``meta.expanded`` unset
+    (:class:`docchunk.PageChunkExpander` returns such chunks unchanged).
+    """
+    if rows and not any(row.get("expanded_page_numbers") for row in rows):
+        click.echo(f"docchunk: warning: {rows[0]['source']}: --expand page expanded none of its {len(rows)} chunk(s): "
+                   "the document has no page provenance (its items carry no page numbers, as in a DOCX, HTML or "
+                   "Markdown conversion), so expanded_text is each chunk's own text; --expand tree expands to whole "
+                   "sections instead", err=True)  # fmt: skip
 
 
 def _summary(output: Path, count: int, done: int, total: int) -> None:

@@ -203,7 +203,9 @@ def make_doc_chunker(settings: ChunkSettings, debug: bool, warn: bool = True) ->
 
     With ``expand`` ("tree" or "page"), the chunker's chunks come out expanded
     (:class:`docchunk.ExpandingChunker`), each at most ``expand_max_tokens`` when
-    given, as docling-core expands them with ``docling_compat``. With ``code_chunking``, code items are
+    given, as docling-core expands them with ``docling_compat`` (docling-core's warning
+    for each chunk of a document without pages is silenced: the command warns once a
+    document, :func:`docchunk.cli.chunk.warn_without_pages`). With ``code_chunking``, code items are
     chunked by :class:`docchunk.CodeChunkingStrategy` (docling-core's
     ``StandardCodeChunkingStrategy`` with ``docling_compat``). The tokenizer loads
     first and the budget is checked against its limit before docling-core is imported.
@@ -234,6 +236,9 @@ def make_doc_chunker(settings: ChunkSettings, debug: bool, warn: bool = True) ->
         if s.expand is None:
             return chunker
         from docchunk.chunkers.doc.expand import ExpandingChunker, get_expander
+
+        if s.expand == "page" and s.docling_compat:  # per chunk, with its repr: one line per document instead
+            warnings.filterwarnings("ignore", "Cannot expand to page", UserWarning, r"docling_core\.")
 
         expander = get_expander(
             s.expand,  # type: ignore[arg-type]

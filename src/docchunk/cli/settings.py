@@ -234,15 +234,19 @@ def check_tokenizer_spec(spec: str | None) -> None:
     """Refuse a ``--tokenizer`` of none of the forms :func:`docchunk.get_tokenizer` reads, without loading it.
 
     Raises:
-        click.UsageError: The spec is not ``character``, ``word``, ``hf:<ref>`` or ``tiktoken:<ref>``.
+        click.UsageError: The spec is not ``character``, ``word``, ``hf:<ref>`` or ``tiktoken:<ref>``;
+            the message echoes it as given and suggests the accepted spec closest to it
+            (``tiktoken:cl100k_base`` for ``cl100k_base``), when one is.
     """
     if spec is None or spec in ("character", "word"):
         return
     kind, sep, ref = spec.partition(":")
     if sep and ref and kind in ("hf", "tiktoken"):
         return
+    from docchunk.tokenizers.names import did_you_mean
+
     raise click.UsageError(
-        f'--tokenizer {spec!r}: unknown tokenizer spec; give "character", "word", '
+        f"--tokenizer {spec!r}: unknown tokenizer spec{did_you_mean(spec)}; give \"character\", \"word\", "
         '"hf:<hub name | model directory | tokenizer.json>" or "tiktoken:<encoding or model>"'
     )
 

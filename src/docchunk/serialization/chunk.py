@@ -58,7 +58,10 @@ class DocMeta(_DLDocMeta):
             mode of :class:`docchunk.HybridChunker`); else None. The same field and JSON
             key as docling-core's, which marks the attribute deprecated because its own
             chunkers no longer fill it; docchunk's does, so reading it gives no warning.
-        token_count: Tokens of ``contextualize(chunk)``, counted by the chunker's tokenizer.
+        token_count: Tokens of ``contextualize(chunk)`` (headings, captions, attached
+            context and text: the string to embed), counted by the chunker's tokenizer;
+            a text chunk's :attr:`docchunk.Chunk.token_count` counts its ``text`` alone
+            (docs/concepts.md, "What token_count counts").
         page_numbers: Sorted, distinct page numbers (1-based) of the provenance of
             ``doc_items``; None when the items carry no provenance.
         oversized: True when ``token_count`` exceeds the chunker's ``max_tokens``

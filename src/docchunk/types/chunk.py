@@ -82,7 +82,9 @@ class Chunk(BaseModel):
             int: every chunk is a slice of its input, also after a refinery.
         end_index: End offset (exclusive): ``source[start_index:end_index] == text``.
         token_count: Size of ``text`` in tokens of the chunker's tokenizer (the
-            unit of its ``chunk_size``).
+            unit of its ``chunk_size``): ``text`` alone, not ``context_prefix`` or
+            ``context_suffix``. A document chunk's ``meta.token_count`` counts
+            ``contextualize(chunk)`` instead (docs/concepts.md, "What token_count counts").
         context_prefix: Text of the previous chunk that an ``OverlapRefinery``
             attached before this one without making it part of ``text``
             (``merge=False``, or a neighbour that is not adjacent in the input);

@@ -75,7 +75,9 @@ class CodeDocMeta(_DLCodeDocMeta):
     """docling-core's ``CodeDocMeta`` (part_name, docstring, start_line, end_line, chunk_type) plus docchunk's fields.
 
     Attributes:
-        token_count: Tokens of the chunk text, counted by the strategy's tokenizer.
+        token_count: Tokens of the chunk text, counted by the strategy's tokenizer
+            (:meth:`CodeChunkingStrategy.chunk_code`); inside a document chunker, tokens
+            of ``contextualize(chunk)``, as every document chunk's.
         start_index: Offset (a Python ``str`` index) of the chunk in the code item's text;
             ``code[start_index:end_index] == chunk.text``.
         end_index: End offset, exclusive.

@@ -246,7 +246,12 @@ class PageChunkExpander(ChunkExpander):
     reading order, as :class:`docchunk.PageChunker` sees a page: an element belongs
     to the page of its first provenance, and an element without provenance to the
     page of the element before it (docling-core leaves those out). A document
-    without pages, or a chunk without page provenance, is returned unchanged.
+    without pages (``dl_doc.pages`` empty: a DOCX, HTML or Markdown conversion, whose
+    items carry no ``prov``), or a chunk without page provenance, is returned
+    unchanged: the chunk itself, ``meta.expanded`` left None (neither expanded nor
+    refused by the cap), without a warning (with ``docling_compat``, docling-core warns
+    once a chunk); ``docchunk chunk --expand page`` warns once a document. Use
+    :class:`TreeChunkExpander` for such documents.
     :meth:`expand_all` (which :class:`ExpandingChunker` and ``--expand page`` use)
     serializes each page of the document once for all its chunks; ``expand`` alone
     serializes the document's pages for the one chunk.

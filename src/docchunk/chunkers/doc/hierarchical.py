@@ -31,7 +31,10 @@ class HierarchicalChunker(DocumentChunker):
 
     Differences from docling-core (see ``docs/compat.md``): a document whose only
     text is its headings gives one chunk holding them (docling-core gives none);
-    every chunk's meta also has ``token_count`` and ``page_numbers``.
+    every chunk's meta also has ``token_count`` and ``page_numbers``. The default
+    mode writes an inline run (one sentence of bold, italic, linked fragments) as one
+    line of plain text, also inside a list (a link item as its text), as
+    :class:`~docchunk.HybridChunker` does; the URLs stay on the items (``hyperlink``).
 
     Args:
         tokenizer: Counts ``meta.token_count`` (tokens of ``contextualize(chunk)``);

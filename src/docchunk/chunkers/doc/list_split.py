@@ -51,7 +51,7 @@ if TYPE_CHECKING:
 
     from docchunk.chunkers.doc.hybrid_run import HybridRun
 
-__all__ = ["split_list_piece"]
+__all__ = ["as_list_lines", "split_list_piece"]
 
 
 def split_list_piece(run: HybridRun, piece: Piece) -> list[Piece] | None:
@@ -271,6 +271,22 @@ def _last_fitting(run: HybridRun, window: Any, lines: list[ListLine], lo: int, h
     while k > lo and run.ctx_count(window(k)) > run.max:
         k -= 1
     return k
+
+
+def as_list_lines(run: HybridRun, piece: Piece) -> Piece:
+    """``piece`` with a whole list written as :func:`split_list_piece` writes a list that fits, else ``piece``.
+
+    One line per item or block, nested items indented, an item that is a link or an
+    inline run written as its plain text (no Markdown marks, no URL: :func:`list_lines`);
+    :class:`~docchunk.HierarchicalChunker`'s default mode writes its lists so, as
+    :class:`~docchunk.HybridChunker`'s does. Every item's text is kept; a piece that is
+    not one list written line by line comes back as it is.
+    """
+    lines = list_lines(run, piece)
+    if lines is None:
+        return piece
+    text = "\n".join(_indented(lines, 0, len(lines), indent_of(run)))
+    return piece if text == piece.text else replace(piece, text=text, text_tokens=None)
 
 
 def _joined_count(run: HybridRun, texts: list[str]) -> int:

@@ -6,7 +6,8 @@ A document chunker or expander picks its :class:`Mode` from its public
 
 - the serializer (:func:`docchunk.serialization.selection.serializer_for`);
 - the walk: docling-core's (:func:`docchunk.chunkers.doc.compat.walk.walk`) or the
-  default's (:func:`docchunk.chunkers.doc.heading_walk.structured_walk`, tables as rows);
+  default's (:func:`docchunk.chunkers.doc.heading_walk.structured_walk`, tables as rows, lists as
+  the hybrid chunker writes them);
 - the hybrid chunker's passes: docling-core's three phases, or
   :func:`docchunk.chunkers.doc.structure.structured_pieces`;
 - the hooks of the run both share (:class:`~docchunk.chunkers.doc.hybrid_run.RunHooks`,
@@ -45,12 +46,14 @@ from docchunk.chunkers.doc.content_headings import heading_once
 from docchunk.chunkers.doc.empty import explained
 from docchunk.chunkers.doc.fragments import SegmentRun, sentence_ranges
 from docchunk.chunkers.doc.heading_walk import structured_walk, without_debris
-from docchunk.chunkers.doc.hybrid_run import HybridRun, RunHooks
+from docchunk.chunkers.doc.hybrid_run import HybridRun, RunHooks, RunSettings
+from docchunk.chunkers.doc.list_split import as_list_lines
 from docchunk.chunkers.doc.piece import CodeStrategy, Piece
 from docchunk.chunkers.doc.structure import structured_pieces
 from docchunk.chunkers.doc.tables.pieces import by_rows, whole_table
 from docchunk.serialization.selection import serializer_for
 from docchunk.serialization.tables import TableFormat
+from docchunk.tokenizers import CharacterTokenizer
 
 __all__ = ["COMPAT", "STRUCTURED", "Mode", "Option", "mode_for"]
 
@@ -225,10 +228,17 @@ def _structured_serializer(
 def _structured_walk(
     doc: DoclingDocument, serializer: BaseDocSerializer, always_emit: bool, code: CodeStrategy | None
 ) -> Iterator[Piece]:
-    """The default walk; tables as whole rows with their caption in ``captions`` (a user's serializer as it is)."""
+    """The default walk; tables as whole rows with their caption in ``captions`` (a user's serializer as it is).
+
+    A list is written as the hybrid chunker writes one that fits (:func:`as_list_lines`:
+    inline runs and link items as plain text, no Markdown marks or URLs).
+    """
     walked = structured_walk(doc, serializer, always_emit, code=code is not None)
     rows = by_rows(serializer)  # tables as rows, caption in meta; a user's serializer as it is
-    return (heading_once(whole_table(piece, serializer) if rows else piece) for piece in walked)
+    # the list lines read the serializer's texts only: the run counts nothing, any tokenizer does
+    lists = HybridRun(RunSettings(max_tokens=1), STRUCTURED.run_hooks, CharacterTokenizer(), serializer, doc)
+    pieces = (as_list_lines(lists, piece) for piece in walked)
+    return (heading_once(whole_table(piece, serializer) if rows else piece) for piece in pieces)
 
 
 def _explained(
