@@ -62,6 +62,7 @@ from docling_core.types.doc.labels import GraphLinkLabel
 from docchunk.serialization.charts import chart_rows
 from docchunk.serialization.chunking import ChunkingSerializer
 from docchunk.serialization.fast import children_results
+from docchunk.serialization.tables.rows import TableFormat
 
 __all__ = [
     "FURNITURE_LABELS",
@@ -139,7 +140,7 @@ class PictureTextSerializer(MarkdownPictureSerializer):
         Spans: the captions, and the picture for its own text and its children's
         (the children are in ``visited``, not in the spans).
         """
-        table_format = getattr(doc_serializer.table_serializer, "table_format", "markdown")
+        table_format: TableFormat = getattr(getattr(doc_serializer, "table_serializer", None), "table_format", "markdown")
         charts = _legacy_charts(item) if table_format != "markdown" else []
         if charts:  # written below as the document's tables are (docling-core: a pipe table)
             kwargs["enable_chart_tables"] = False
