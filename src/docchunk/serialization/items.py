@@ -140,7 +140,8 @@ class PictureTextSerializer(MarkdownPictureSerializer):
         Spans: the captions, and the picture for its own text and its children's
         (the children are in ``visited``, not in the spans).
         """
-        table_format: TableFormat = getattr(getattr(doc_serializer, "table_serializer", None), "table_format", "markdown")
+        tables = getattr(doc_serializer, "table_serializer", None)
+        table_format: TableFormat = getattr(tables, "table_format", "markdown")
         charts = _legacy_charts(item) if table_format != "markdown" else []
         if charts:  # written below as the document's tables are (docling-core: a pipe table)
             kwargs["enable_chart_tables"] = False
