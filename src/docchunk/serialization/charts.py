@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from docling_core.transforms.serializer.markdown import MarkdownMetaSerializer
-from docling_core.types.doc import BaseMeta, DoclingDocument, TableData, TabularChartMetaField
+from docling_core.types.doc import BaseMeta, DocItemLabel, TableData, TableItem, TabularChartMetaField
 
 from docchunk.serialization.tables.rows import TableFormat, check_table_format
 from docchunk.serialization.tables.write import table_rows
@@ -42,9 +42,9 @@ def chart_rows(data: TableData, table_format: TableFormat = "records") -> str:
         ConfigError: ``table_format`` is none of the three.
     """
     check_table_format(table_format)
-    holder = DoclingDocument(name="chart")
-    table = holder.add_table(data=data)
-    return table_rows(table, holder, table_format=table_format).text
+    # a table item of its own (no document: a chart's cells are plain text, never rich cells)
+    table = TableItem(self_ref="#/tables/0", label=DocItemLabel.TABLE, data=data)
+    return table_rows(table, table_format=table_format).text
 
 
 class ChartRowsMetaSerializer(MarkdownMetaSerializer):
