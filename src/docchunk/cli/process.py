@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import os
 import sys
 import warnings
 from collections.abc import Callable, Iterator, Sequence
@@ -107,11 +108,14 @@ def _library_warnings_to_logs(shown: Callable[..., None]) -> Callable[..., None]
     lengths"): such a warning becomes a WARNING record of the logger named after its
     module (``docling.backend.csv_backend: UserWarning: ...``), counted or shown with the
     log records; a warning of any other code (docchunk's own, the user's) is shown as before.
+    So is one raised in a forked ``--workers`` process: its count would never reach this
+    process, and a warning is not to vanish.
     """
+    pid = os.getpid()
 
     def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
              file: Any = None, line: str | None = None) -> None:  # fmt: skip
-        module = _library_module(filename)
+        module = _library_module(filename) if os.getpid() == pid else None
         if module is None:
             shown(message, category, filename, lineno, file, line)
         else:
