@@ -106,6 +106,45 @@ def test_docling_warnings_are_counted_and_shown_with_debug(tmp_path, capsys, deb
         assert not shown and "docchunk: 1 warning(s) from docling while converting; --debug shows them" in lines
 
 
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_docling_python_warnings_are_counted_and_shown_with_debug(tmp_path, capsys, debug):
+    """Regression (hostile finding 5, s7): docling's ``warnings.warn`` (a ragged CSV) reached stderr raw.
+
+    stderr held ``.../docling/backend/csv_backend.py:237: UserWarning: Inconsistent column
+    lengths ...`` and ``  warnings.warn(`` before the summary line; now the warning is
+    counted with docling's log records, or shown as one of them with ``--debug``.
+    """
+    pytest.importorskip("docling.backend.csv_backend", reason="needs the convert extra")
+    source = tmp_path / "ragged.csv"
+    source.write_text("a,b\n1,2\n3\n", encoding="utf-8")
+    code, _, err = run(capsys, "chunk", str(source), "-o", str(tmp_path / "out.jsonl"), *(["--debug"] if debug else []))
+    assert code == 0, err
+    lines = err.splitlines()
+    assert not [x for x in lines if "warnings.warn" in x or "csv_backend.py" in x], err
+    shown = [x for x in lines if x.startswith("docling: WARNING: docling.backend.csv_backend: UserWarning: ")]
+    assert lines[0].startswith("docling: WARNING: " if debug else "docchunk: wrote "), err
+    if debug:
+        assert len(shown) == 1 and "Inconsistent column lengths" in shown[0], err
+        assert not any("--debug shows them" in x for x in lines)
+    else:
+        counted = "docchunk: 1 warning(s) from docling while converting; --debug shows them"
+        assert not shown and lines == [lines[0], counted], err
+
+
+def test_warnings_of_other_code_are_shown_as_before(capsys):
+    """Only the libraries' warnings are captured: the caller's own still reach ``warnings.showwarning``."""
+    import warnings
+
+    from docchunk.cli.process import captured_library_logs
+
+    with warnings.catch_warnings(record=True) as caught, captured_library_logs(debug=False):
+        warnings.simplefilter("always")
+        warnings.warn_explicit("the caller's own", UserWarning, __file__, 1)
+    assert [str(w.message) for w in caught] == ["the caller's own"]
+    assert "warning(s) from" not in capsys.readouterr().err
+
+
 def _bar_states(err: str) -> list[str]:
     return [state.strip() for state in err.replace("\r", "\n").splitlines() if state.strip()]
 

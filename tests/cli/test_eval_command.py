@@ -67,3 +67,16 @@ def test_semantic_options_without_a_semantic_chunker_are_refused(capsys, args, m
 def test_a_folder_that_is_not_an_evaluation_set_is_a_usage_error(capsys, tmp_path):
     code, _, err = run(capsys, "eval", str(tmp_path))
     assert code == 2 and "not an evaluation set" in err
+
+
+def test_a_set_with_nothing_to_score_is_an_input_error(capsys, tmp_path):
+    """Regression (hostile finding 6, s7): no corpus and a questions file of one column ``x`` exited 0."""
+    pytest.importorskip("sentence_transformers", reason='needs sentence-transformers: pip install "docchunk[eval]"')
+    (tmp_path / "corpora").mkdir()
+    (tmp_path / "questions_df.csv").write_text("x\n", encoding="utf-8")
+    args = ["eval", str(tmp_path), "--chunk-size", "10", "--tokenizer", "word", "--no-cache"]
+    code, out, err = run(capsys, *args)
+    assert (code, out) == (2, "") and "holds no <id>.md file: nothing to chunk" in err and len(err.splitlines()) == 1
+    (tmp_path / "corpora" / "c.md").write_text("hello world", encoding="utf-8")
+    code, out, err = run(capsys, *args)
+    assert (code, out) == (2, "") and "its header ['x'] lacks question, references, corpus_id" in err, err

@@ -138,6 +138,35 @@ def test_bad_settings_and_data_say_what_is_wrong(tmp_path):
         load_eval_set(tmp_path)
 
 
+
+HEADER = "question,references,corpus_id\n"
+ROW = 'q,"[{""content"": ""hello"", ""start_index"": 0, ""end_index"": 5}]",c\n'
+
+
+@pytest.mark.parametrize(
+    ("corpora", "questions", "corpus_ids", "error", "message"),
+    [
+        ({}, "x\n", None, ConfigError, r"corpora' holds no <id>\.md file: nothing to chunk"),
+        ({}, HEADER + ROW, None, ConfigError, r"corpora' holds no <id>\.md file"),
+        ({"c": "hello world"}, "x\n", None, DocumentError, r"its header \['x'\] lacks question, references, corpus_id"),
+        ({"c": "hello world"}, "x\n1\n", None, DocumentError, r"its header \['x'\] lacks question, references"),
+        ({"c": "hello world"}, "question,corpus_id\n", None, DocumentError, r"lacks references$"),
+        ({"c": "hello world"}, "", None, DocumentError, "the file is empty"),
+        ({"c": "hello world"}, HEADER, None, DocumentError, "holds no question: nothing to score"),
+        ({"c": "hello world", "d": "other"}, HEADER + ROW, ["d"], DocumentError,
+         r"holds no question about corpus id\(s\) \['d'\] \(its questions are about \['c'\]\): nothing to score"),
+    ],
+)
+def test_an_eval_set_with_nothing_to_score_is_refused(tmp_path, corpora, questions, corpus_ids, error, message):
+    """Regression (hostile finding 6, s7): no corpus, a header without the columns, no rows: scored as 0 questions."""
+    (tmp_path / "corpora").mkdir()
+    for name, text in corpora.items():
+        (tmp_path / "corpora" / f"{name}.md").write_text(text, encoding="utf-8")
+    (tmp_path / "questions_df.csv").write_text(questions, encoding="utf-8")
+    with pytest.raises(error, match=message):
+        load_eval_set(tmp_path, corpus_ids)
+
+
 TABLE_TEXT = (
     "Net sales by quarter were as follows:\n\n"
     "quarter | 2008 high | 2008 low\n"

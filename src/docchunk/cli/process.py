@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import gc
 import logging
+import os
 import sys
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -82,17 +85,61 @@ class _Collected(logging.Handler):
         self.records.append(record)
 
 
+def _library_module(filename: str) -> str | None:
+    """The dotted name of the module of a library of :data:`LIBRARY_LOGGERS` that ``filename`` is, else None.
+
+    Only libraries already imported can be the source of a warning, so the packages'
+    folders are read from :data:`sys.modules` (no import, no guess from the path's words).
+    """
+    path = Path(filename).resolve()
+    for name in LIBRARY_LOGGERS:
+        package = sys.modules.get(name)
+        for folder in getattr(package, "__path__", None) or []:
+            root = Path(folder).resolve()
+            if path.is_relative_to(root):
+                return ".".join([name, *path.relative_to(root).with_suffix("").parts])
+    return None
+
+
+def _library_warnings_to_logs(shown: Callable[..., None]) -> Callable[..., None]:
+    """A ``warnings.showwarning`` that logs the libraries' warnings to their loggers and shows the rest with ``shown``.
+
+    docling warns through :func:`warnings.warn` too (a ragged CSV's "Inconsistent column
+    lengths"): such a warning becomes a WARNING record of the logger named after its
+    module (``docling.backend.csv_backend: UserWarning: ...``), counted or shown with the
+    log records; a warning of any other code (docchunk's own, the user's) is shown as before.
+    So is one raised in a forked ``--workers`` process: its count would never reach this
+    process, and a warning is not to vanish.
+    """
+    pid = os.getpid()
+
+    def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+             file: Any = None, line: str | None = None) -> None:  # fmt: skip
+        module = _library_module(filename) if os.getpid() == pid else None
+        if module is None:
+            shown(message, category, filename, lineno, file, line)
+        else:
+            logging.getLogger(module).warning("%s: %s", category.__name__, message)
+
+    return show
+
+
 @contextmanager
 def captured_library_logs(debug: bool) -> Iterator[None]:
-    """Catch docling's log records for the run; show them with ``debug``, else count them in one line.
+    """Catch docling's log records and Python warnings for the run; show them with ``debug``, else count them.
 
     Without ``debug`` the records (WARNING and above) go nowhere but a counter, and
     at the end one line says how many there were and that ``--debug`` shows them;
     with ``debug``, each is printed on stderr as ``docling: LEVEL: logger: message``
-    when it happens. The loggers' own settings come back afterwards.
+    when it happens. A :func:`warnings.warn` raised in a library's module is such a
+    record too (``docling: WARNING: docling.backend.csv_backend: UserWarning: ...``),
+    shown under the warnings filters as before (once per place by default). The
+    loggers' own settings and ``warnings.showwarning`` come back afterwards.
     """
     loggers = [logging.getLogger(name) for name in LIBRARY_LOGGERS]
     saved = [(lg, lg.propagate, list(lg.handlers)) for lg in loggers]
+    saved_show = warnings.showwarning
+    warnings.showwarning = _library_warnings_to_logs(saved_show)
     collected = _Collected()
     if debug:
         shown = logging.StreamHandler(sys.stderr)
@@ -106,6 +153,7 @@ def captured_library_logs(debug: bool) -> Iterator[None]:
     try:
         yield
     finally:
+        warnings.showwarning = saved_show
         for lg, propagate, handlers in saved:
             lg.propagate, lg.handlers = propagate, handlers
         if collected.records:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import csv
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,6 +23,8 @@ __all__ = ["EvalSet", "Question", "load_eval_set"]
 
 QUESTIONS_FILE = "questions_df.csv"
 CORPORA_DIR = "corpora"
+COLUMNS = ("question", "references", "corpus_id")
+"""The columns ``questions_df.csv`` needs (others are ignored)."""
 
 
 @dataclass(frozen=True)
@@ -59,9 +62,12 @@ def load_eval_set(data_dir: str | Path, corpus_ids: list[str] | None = None) -> 
         The corpora (text read as UTF-8, newlines kept as stored) and the questions.
 
     Raises:
-        ConfigError: The folder, a file or a requested corpus is missing.
-        DocumentError: A row is malformed, names an unknown corpus, or a reference's
-            offsets do not slice its content out of the corpus.
+        ConfigError: The folder, a file or a requested corpus is missing, or
+            ``corpora/`` holds no ``.md`` file.
+        DocumentError: The CSV's header lacks one of the columns ``question``,
+            ``references``, ``corpus_id``; a row is malformed, names an unknown corpus,
+            or a reference's offsets do not slice its content out of the corpus; or
+            there is no question (with ``corpus_ids``: none about them), nothing to score.
     """
     root = Path(data_dir)
     questions_path, corpora_dir = root / QUESTIONS_FILE, root / CORPORA_DIR
@@ -71,18 +77,39 @@ def load_eval_set(data_dir: str | Path, corpus_ids: list[str] | None = None) -> 
             "(the layout of Chroma's general evaluation set)"
         )
     corpora = {p.stem: _read(p) for p in sorted(corpora_dir.glob("*.md"))}
+    if not corpora:
+        raise ConfigError(f"{str(corpora_dir)!r} holds no <id>.md file: nothing to chunk; put each corpus there "
+                          "as UTF-8 text named by its corpus_id")  # fmt: skip
     if corpus_ids is not None:
         unknown = sorted(set(corpus_ids) - set(corpora))
         if unknown:
             raise ConfigError(f"unknown corpus id(s) {unknown!r}; the set has {sorted(corpora)!r}")
         corpora = {c: corpora[c] for c in corpus_ids}
-    questions = []
+    questions, about = [], set()
     with questions_path.open(encoding="utf-8", newline="") as handle:
-        for line, row in enumerate(csv.DictReader(handle), start=2):
+        reader = csv.DictReader(handle)
+        _check_header(reader.fieldnames, questions_path)
+        for line, row in enumerate(reader, start=2):
+            about.add(row.get("corpus_id"))
             if corpus_ids is not None and row.get("corpus_id") not in corpora:
                 continue
             questions.append(_question(row, corpora, f"{questions_path}:{line}"))
+    if not questions:
+        which = ""
+        if corpus_ids is not None:
+            which = f" about corpus id(s) {corpus_ids!r} (its questions are about {sorted(map(str, about))!r})"
+        raise DocumentError(f"{questions_path} holds no question{which}: nothing to score; it needs a row per "
+                            "question with its references and corpus_id")  # fmt: skip
     return EvalSet(corpora=corpora, questions=questions)
+
+
+def _check_header(fields: Sequence[str] | None, path: Path) -> None:
+    """Raise :class:`DocumentError` unless the CSV header ``fields`` holds every column of :data:`COLUMNS`."""
+    missing = [c for c in COLUMNS if c not in (fields or ())]
+    if missing:
+        found = f"its header {list(fields)!r} lacks {', '.join(missing)}" if fields else "the file is empty"
+        raise DocumentError(f"{path}: needs the columns question, references (JSON list), corpus_id on its "
+                            f"first line; {found}")  # fmt: skip
 
 
 def _read(path: Path) -> str:

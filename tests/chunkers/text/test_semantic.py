@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 
 import numpy as np
 import pytest
@@ -143,3 +144,24 @@ def test_text_without_punctuation_and_errors():
         docchunk.SemanticChunker(lambda b: [[1.0]], chunk_size=50)("One. Two. Three.")
     with pytest.raises(docchunk.ConfigError, match="embed_batch"):
         docchunk.SemanticChunker("not callable")
+
+
+MALFORMED_EMBEDDINGS = {
+    "ragged vectors": (lambda xs: [[1.0] * (i + 1) for i, _ in enumerate(xs)], "cannot read as floats"),
+    "strings": (lambda xs: [["a", "b"] for _ in xs], "cannot read as floats"),
+    "a generator per text": (lambda xs: [(v for v in (1.0, 0.0)) for _ in xs], "cannot read as floats"),
+    "zero-length vectors": (lambda xs: np.zeros((len(xs), 0)), r"got shape \(5, 0\)"),
+    "NaN vectors": (lambda xs: np.full((len(xs), 3), np.nan), "NaN or an infinity"),
+    "an infinite value": (lambda xs: [[1.0, 0.0]] * (len(xs) - 1) + [[np.inf, 0.0]], "text 4 of the batch"),
+}
+
+
+@pytest.mark.parametrize("cls", [docchunk.SemanticChunker, docchunk.SDPMChunker])
+@pytest.mark.parametrize("name", sorted(MALFORMED_EMBEDDINGS))
+def test_malformed_embeddings_raise_config_error_naming_embed_batch(cls, name):
+    # hostile finding 4 (s7): ragged, non-numeric or generator vectors escaped the shape check as bare
+    # numpy ValueError/TypeError; (n, 0), NaN and inf vectors were accepted and gave arbitrary splits
+    embed, detail = MALFORMED_EMBEDDINGS[name]
+    with pytest.raises(docchunk.ConfigError, match=r"embed_batch must return an array of shape \(5, d\)") as info:
+        cls(embed_batch=embed, chunk_size=20)("A one. B two. C three.\n\nD four. E five.")
+    assert re.search(detail, str(info.value)), str(info.value)

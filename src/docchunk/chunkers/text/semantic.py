@@ -9,6 +9,7 @@ from docchunk._extras import require
 from docchunk.chunkers.text.base import TextChunker, check_size
 from docchunk.chunkers.text.recursive import RecursiveChunker
 from docchunk.chunkers.text.sentence import sentence_spans
+from docchunk.chunkers.text.vectors import checked_vectors
 from docchunk.errors import ConfigError
 from docchunk.tokenizers import Sizer, TokenizerSpec
 from docchunk.types import Chunk, EmbedBatch
@@ -110,7 +111,10 @@ class SemanticChunker(TextChunker):
     without sentence punctuation still gets chunks within the limit.
 
     Raises:
-        ConfigError: Invalid parameters, or ``embed_batch`` returned the wrong shape.
+        ConfigError: Invalid parameters, or ``embed_batch`` returned something that is not
+            ``(n, d)`` finite floats with ``d >= 1`` (ragged vectors, a wrong shape, NaN or
+            infinite values; :class:`~docchunk.errors.ConfigTypeError` for strings or
+            generators): the message names ``embed_batch`` and the shape it must return.
     """
 
     def __init__(
@@ -153,17 +157,17 @@ class SemanticChunker(TextChunker):
 
     # -- embedding --------------------------------------------------------------------
     def _embed(self, texts: list[str]) -> Any:
+        """Unit-length embeddings of ``texts``, shape ``(len(texts), d)``, one ``embed_batch`` call per batch.
+
+        Raises:
+            ConfigError: ``embed_batch`` returned something that is not ``(n, d)`` finite
+                numbers with ``d >= 1`` (:class:`ConfigTypeError` when numpy refused a type).
+        """
         np = require("numpy", "semantic", "Semantic chunking")
         rows = []
         for start in range(0, len(texts), self.batch_size):
             batch = texts[start : start + self.batch_size]
-            out = np.asarray(self.embed_batch(batch), dtype=float)
-            if out.ndim != 2 or out.shape[0] != len(batch):
-                raise ConfigError(
-                    f"embed_batch must return an array of shape ({len(batch)}, d) for {len(batch)} texts, "
-                    f"got shape {out.shape}"
-                )
-            rows.append(out)
+            rows.append(checked_vectors(self.embed_batch(batch), batch))
         self.embedded_count += len(texts)
         matrix = np.vstack(rows)
         norms = np.linalg.norm(matrix, axis=1, keepdims=True)
@@ -347,7 +351,8 @@ class SDPMChunker(SemanticChunker):
         similarity_floor: As in :class:`SemanticChunker`.
 
     Raises:
-        ConfigError: Invalid parameters.
+        ConfigError: Invalid parameters, or ``embed_batch`` returned no ``(n, d)`` finite
+            floats (as in :class:`SemanticChunker`).
     """
 
     def __init__(
