@@ -50,6 +50,50 @@ def test_item_without_provenance_is_kept_on_the_previous_page():
     assert [c.meta.page_numbers for c in ours] == [[1], [2]]
 
 
+def _undeclared_pages_doc():
+    """Pages 1 and 2 declared; texts on pages 1, 5 and 0 (neither declared) and 2."""
+    from docling_core.types.doc import DocItemLabel
+
+    doc = _two_pages("undeclared-pages")
+    doc.add_text(label=DocItemLabel.TEXT, text="Text on page one.", prov=prov(1))
+    doc.add_text(label=DocItemLabel.TEXT, text="Text on page five, which the document does not declare.", prov=prov(5))
+    doc.add_text(label=DocItemLabel.TEXT, text="Text on page zero, before the first page.", prov=prov(0))
+    doc.add_text(label=DocItemLabel.TEXT, text="Text on page two.", prov=prov(2))
+    return doc
+
+
+@pytest.mark.parametrize("max_tokens", [None, 256, 8])
+def test_element_on_an_undeclared_page_is_a_page_of_its_own(max_tokens):
+    """Regression (hostile finding 3): an element whose provenance names a page missing from ``doc.pages``
+    was joined into the chunk of the page before it (``page_numbers == [1, 5]``) without a budget, and had
+    chunks of its own with a small one. It is on its page, in page order, whatever ``max_tokens``."""
+    doc = _undeclared_pages_doc()
+    chunker = PageChunker(max_tokens=max_tokens)
+    chunks = list(chunker.chunk(doc))
+    assert all(len(c.meta.page_numbers) == 1 for c in chunks), [c.meta.page_numbers for c in chunks]
+    pages = [c.meta.page_numbers[0] for c in chunks]
+    assert pages == sorted(pages) and set(pages) == {0, 1, 2, 5}
+    by_page: dict[int, list[str]] = {}
+    for chunk, page in zip(chunks, pages, strict=True):
+        by_page.setdefault(page, []).append(chunk.text)
+        assert chunk.meta.token_count == chunker.token_counter.count_tokens(chunk.text)
+        assert chunk.meta.token_count <= (max_tokens or chunk.meta.token_count) or chunk.meta.oversized
+    expected = {item.prov[0].page_no: item.text for item in doc.texts}
+    assert {page: "".join(texts) for page, texts in by_page.items()} == expected  # no text lost or moved
+
+
+def test_page_expansion_of_an_element_on_an_undeclared_page():
+    """Hostile finding 3, the expander: a chunk on an undeclared page expands to that page, not the one before."""
+    from docchunk import PageChunkExpander
+
+    doc = _undeclared_pages_doc()
+    chunk = next(c for c in PageChunker(max_tokens=8).chunk(doc) if c.meta.page_numbers == [5])
+    big = PageChunkExpander().expand(chunk, doc)
+    assert big.meta.expanded is True
+    assert big.meta.page_numbers == [5]
+    assert big.text == "Text on page five, which the document does not declare."
+
+
 @pytest.mark.parametrize("max_tokens", [None, 15])
 def test_whitespace_note_gives_no_whitespace_chunk(max_tokens):
     """Regression (issue 45, found by the order-dependent fuzz runs): a note of one space in the

@@ -245,7 +245,8 @@ class PageChunkExpander(ChunkExpander):
     The expanded text is the serializer's text of every element of those pages, in
     reading order, as :class:`docchunk.PageChunker` sees a page: an element belongs
     to the page of its first provenance, and an element without provenance to the
-    page of the element before it (docling-core leaves those out). A document
+    page of the element before it, and an element whose page ``dl_doc.pages`` does
+    not declare to that page (docling-core leaves both out). A document
     without pages (``dl_doc.pages`` empty: a DOCX, HTML or Markdown conversion, whose
     items carry no ``prov``), or a chunk without page provenance, is returned
     unchanged: the chunk itself, ``meta.expanded`` left None (neither expanded nor
@@ -265,7 +266,7 @@ class PageChunkExpander(ChunkExpander):
         self, chunk: Any, dl_doc: DoclingDocument, serializer: BaseDocSerializer, memo: dict[str, Any]
     ) -> tuple[str, list[DocItem]] | None:
         wanted = {p.page_no for it in chunk.meta.doc_items for p in (getattr(it, "prov", None) or ())}
-        if not dl_doc.pages or not wanted:
+        if not wanted:
             return None
         if "pages" not in memo:  # every page serialized once a document, whatever the number of chunks
             memo["pages"] = page_parts(dl_doc, serializer)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from docling_core.transforms.serializer.common import create_ser_result
-from docling_core.types.doc import DoclingDocument, TextItem
+from docling_core.types.doc import ContentLayer, DoclingDocument, TextItem
 
 from docchunk.chunkers.doc.base import DocumentChunker, check_document
 from docchunk.serialization.chunk import DocChunk, DocMeta, page_numbers_of
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from docling_core.transforms.serializer.base import BaseDocSerializer, SerializationResult
     from docling_core.types.doc import DocItem, NodeItem
 
-__all__ = ["PageChunker"]
+__all__ = ["PageChunker", "page_numbers", "page_parts"]
 
 _PART_SEP = "\n\n"  # docling-core's Markdown serializer joins a page's parts with a blank line
 
@@ -36,7 +36,10 @@ class PageChunker(DocumentChunker):
     """Chunks a ``DoclingDocument`` by page: one chunk per page, in page order.
 
     A page's text is the serializer's text of the elements whose first provenance
-    is on that page, joined by a blank line; a document without pages gives one
+    is on that page, joined by a blank line. The pages are those of ``doc.pages``
+    and those of the elements' first provenance (a page missing from ``doc.pages``
+    is a page all the same), so every chunk's ``page_numbers`` holds one page
+    whatever ``max_tokens``. A document with neither pages nor provenance gives one
     chunk with its whole text (split like a page with ``max_tokens``). Chunks
     carry no headings or captions (a page is its own context), and their meta adds
     ``token_count`` (tokens of the tokenizer) and ``page_numbers``.
@@ -45,9 +48,11 @@ class PageChunker(DocumentChunker):
     ``PageChunker`` (texts, doc_items). The default differs only where docling-core
     breaks an invariant (``docs/compat.md``):
 
-    - an element without provenance (or whose page is not in ``doc.pages``) is lost
-      by docling-core; here it goes to the page of the element before it (the first
-      page when there is none), after that page's own elements;
+    - an element without provenance is lost by docling-core; here it goes to the
+      page of the element before it (the first page when there is none), after that
+      page's own elements;
+    - an element whose page is not in ``doc.pages`` is lost by docling-core; here it
+      is on its page, which gets a chunk in page order;
     - a page whose text is only whitespace gives no chunk;
     - with ``max_tokens``, a page whose text has more tokens is split at element
       boundaries, and an element larger than the budget by docchunk's
@@ -101,14 +106,17 @@ class PageChunker(DocumentChunker):
         yield from mode.results(self._chunks(dl_doc, ser), dl_doc, self, ser)
 
     def _chunks(self, dl_doc: DoclingDocument, ser: BaseDocSerializer) -> Iterator[DocChunk]:
-        if not dl_doc.pages:
-            yield from self._pageless(dl_doc, ser)
-            return
-        if self.mode.pages == "serialized":  # docling-core's PageChunker
+        if self.mode.pages == "serialized":  # docling-core's PageChunker: the declared pages only
+            if not dl_doc.pages:
+                yield from self._pageless(dl_doc, ser)
+                return
             for page_no in sorted(dl_doc.pages):
                 res = ser.serialize(pages={page_no})
                 if res.text:
                     yield self._page_chunk(res.text, res.get_unique_doc_items(), dl_doc)
+            return
+        if not page_numbers(dl_doc):
+            yield from self._pageless(dl_doc, ser)
             return
         for parts in page_parts(dl_doc, ser).values():
             text = _PART_SEP.join(p.text for p in parts)
@@ -184,18 +192,22 @@ class PageChunker(DocumentChunker):
 def page_parts(doc: DoclingDocument, serializer: BaseDocSerializer) -> dict[int, list[_Part]]:
     """The serialized top-level elements of each page of ``doc``, in document order.
 
-    An element belongs to the page of its first provenance. An element that no page
-    serializes (no provenance, or a page missing from ``doc.pages``) is placed on the
-    page of the element before it in document order, or on the first page.
+    An element belongs to the page of its first provenance, declared in ``doc.pages``
+    or not. An element that no page serializes (no provenance) is placed on the page
+    of the element before it in document order, or on the first page.
 
     Returns:
-        Page number -> parts, for every page of ``doc.pages`` in ascending order
-        (pages without parts map to an empty list). Parts have non-empty text.
+        Page number -> parts, for every page of :func:`page_numbers` in ascending
+        order (pages without parts map to an empty list). Parts have non-empty text.
+        Empty when ``doc`` has neither pages nor provenance.
     """
     order = _document_order(doc)
     pages: dict[int, list[_Part]] = {}
     seen: set[str] = set()
-    for page_no in sorted(doc.pages):
+    numbers = page_numbers(doc)
+    if not numbers:
+        return pages
+    for page_no in numbers:
         parts = [_part(res, order) for res in serializer.get_parts(pages={page_no}) if _written(res)]
         pages[page_no] = parts
         seen.update(it.self_ref for p in parts for it in p.items)
@@ -207,7 +219,7 @@ def page_parts(doc: DoclingDocument, serializer: BaseDocSerializer) -> dict[int,
         part = _part(res, order)
         refs = {it.self_ref for it in part.items}
         if refs & seen:
-            missing = [it for it in [*_unpaged(doc, part.items), *part.items] if it.self_ref not in seen]
+            missing = [it for it in [*_unpaged(doc, part.items, numbers), *part.items] if it.self_ref not in seen]
             if missing:
                 _place_within(pages, part, missing, seen, serializer, order)
             continue
@@ -227,14 +239,31 @@ def _written(res: SerializationResult) -> bool:
     return bool(res.text.strip()) and bool(res.spans)
 
 
-def _unpaged(doc: DoclingDocument, items: list[DocItem]) -> list[NodeItem]:
-    """The descendants of ``items`` (pictures traversed) with text and no provenance on a page of ``doc``."""
+def page_numbers(doc: DoclingDocument) -> list[int]:
+    """The pages of ``doc``, ascending: those of ``doc.pages`` and the first-provenance page of every item.
+
+    An item's provenance may name a page that ``doc.pages`` does not declare (a
+    document edited or assembled by hand, a page 0); the item is on that page all the
+    same. Empty when ``doc`` has neither pages nor provenance (a DOCX, HTML or Markdown
+    conversion).
+    """
+    numbers = set(doc.pages)
+    layers = set(ContentLayer)
+    for item, _ in doc.iterate_items(with_groups=False, traverse_pictures=True, included_content_layers=layers):
+        prov = getattr(item, "prov", None)
+        if prov:
+            numbers.add(prov[0].page_no)
+    return sorted(numbers)
+
+
+def _unpaged(doc: DoclingDocument, items: list[DocItem], pages: list[int]) -> list[NodeItem]:
+    """The descendants of ``items`` (pictures traversed) with text and no provenance on one of ``pages``."""
     out = []
     for top in items:
         for item, _ in doc.iterate_items(root=top, with_groups=False, traverse_pictures=True):
             if item is top or not getattr(item, "text", None):
                 continue
-            if not any(p.page_no in doc.pages for p in getattr(item, "prov", [])):
+            if not any(p.page_no in pages for p in getattr(item, "prov", [])):
                 out.append(item)
     return out
 
