@@ -126,3 +126,62 @@ def test_page_expansion_of_all_chunks_serializes_each_page_once():
     assert [together[i] for i in sample] == alone
     through_chunker = ExpandingChunker(chunker=HybridChunker(max_tokens=64), expander=PageChunkExpander())
     assert [c.export_json_dict() for c in through_chunker.chunk(doc)] == together
+
+
+def _big_and_small():
+    """``big``: a heading, 20 paragraphs (parent: the body) and a list item (parent: ``#/groups/0``);
+    ``small``: two paragraphs, no groups."""
+    from docling_core.types.doc import DocItemLabel, DoclingDocument
+
+    big = DoclingDocument(name="big")
+    big.add_heading("Section")
+    for i in range(20):
+        big.add_text(DocItemLabel.TEXT, f"Paragraph number {i} of the big document.")
+    group = big.add_list_group()
+    big.add_list_item("A list item at the end of the big document.", parent=group)
+    small = DoclingDocument(name="small")
+    small.add_text(DocItemLabel.TEXT, "The first paragraph.")
+    small.add_text(DocItemLabel.TEXT, "The second paragraph.")
+    return big, small
+
+
+@pytest.mark.parametrize("compat", [False, True])
+@pytest.mark.parametrize("expander_type", [TreeChunkExpander, PageChunkExpander])
+@pytest.mark.parametrize("which", ["list item", "paragraph", "first item"])
+def test_chunk_expanded_against_another_document_is_refused(expander_type, compat, which):
+    """Regression (hostile finding 7): a chunk expanded against a document without its items raised a bare
+    IndexError from docling-core's ``RefItem.resolve`` (an item whose parent is ``#/groups/0``), or, with
+    the body as parent, came back 'expanded' with its own text (Tree) or unchanged (Page), without a word.
+    The first chunk's item is at a ref that ``small`` has too, ``#/texts/1``, but another item there."""
+    big, small = _big_and_small()
+    chunks = list(HybridChunker(max_tokens=16).chunk(big))
+    chunk = {"list item": chunks[-1], "paragraph": chunks[len(chunks) // 2], "first item": chunks[0]}[which]
+    ref = chunk.meta.doc_items[0].self_ref
+    expander = expander_type(docling_compat=compat)
+    with pytest.raises(DocumentError, match="not in the document given") as info:
+        expander.expand(chunk, small)
+    message = str(info.value)
+    assert f"{expander_type.__name__}.expand()" in message and repr(ref) in message and "'small'" in message
+    assert "pass the DoclingDocument the chunk was made from" in message
+    if which == "first item":
+        assert "'#/texts/1' is a text 'The second paragraph.', the chunk's is a text 'Paragraph number 0" in message
+    with pytest.raises(DocumentError, match="not in the document given"):
+        list(expander.expand_all([chunk], small))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # docling-core's page expander warns: big has no pages
+        assert expander.expand(chunk, big).meta.doc_items  # the chunk's own document still expands it
+
+
+def test_chunk_read_back_from_json_expands_as_the_chunk_did():
+    """A chunk read back from JSON holds plain ``DocItem`` copies (no text, no children): the tree expander
+    walked those copies and gave an expansion short of the chunk's (or none) for some chunks. It now expands
+    the document's own items, which the copies stand for."""
+    from docchunk import DocChunk
+
+    doc = load(DATA / "pdf__multi_page.json")
+    expander = TreeChunkExpander()
+    for chunk in HybridChunker(max_tokens=64).chunk(doc):
+        back = DocChunk.model_validate_json(chunk.model_dump_json())
+        assert type(back.meta.doc_items[0]).__name__ == "DocItem"
+        live, read = expander.expand(chunk, doc), expander.expand(back, doc)
+        assert (read.text, read.meta.expanded, _sig(read)) == (live.text, live.meta.expanded, _sig(live))

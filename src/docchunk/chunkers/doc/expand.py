@@ -17,6 +17,7 @@ from pydantic import ConfigDict, PrivateAttr, ValidationError
 
 from docchunk._versions import DOCLING_CORE_VERSION
 from docchunk.chunkers.doc.base import assign_validated
+from docchunk.chunkers.doc.chunk_items import items_in
 from docchunk.chunkers.doc.mode import Mode, mode_for
 from docchunk.chunkers.doc.page import page_parts
 from docchunk.chunkers.doc.provenance import captions_of
@@ -122,7 +123,9 @@ class ChunkExpander(BaseChunkExpander):
             chunk whose expansion would not hold one of its items that has text.
 
         Raises:
-            DocumentError: ``dl_doc`` is not a ``DoclingDocument``.
+            DocumentError: ``dl_doc`` is not a ``DoclingDocument``, or it does not
+                hold the chunk's doc items (an item missing, or another item at its
+                ``self_ref``): the chunk was made from another document.
         """
         if not isinstance(dl_doc, DoclingDocument):
             raise DocumentError(
@@ -137,22 +140,24 @@ class ChunkExpander(BaseChunkExpander):
         self, chunk: BaseChunk, dl_doc: DoclingDocument, serializer: BaseDocSerializer, memo: dict[str, Any]
     ) -> BaseChunk:
         """:meth:`expand` with a serializer; ``memo`` is kept across the chunks of one document."""
+        meta = getattr(chunk, "meta", None)
+        chunk_items: list[DocItem] = list(getattr(meta, "doc_items", None) or [])
+        own = items_in(chunk_items, dl_doc, f"{type(self).__name__}.expand") if chunk_items else []
         if self.mode.expansion == "docling":
             return self._docling(chunk, dl_doc, serializer)
-        meta = getattr(chunk, "meta", None)
-        if meta is None or not getattr(meta, "doc_items", None):
+        if not own:
             return chunk
-        found = self._expansion(chunk, dl_doc, serializer, memo)
+        found = self._expansion(own, dl_doc, serializer, memo)
         if found is None:
             return chunk
         text, items = found
         # the captions of its tables and pictures too: on another page than their item, the page
         # expansion of the item left them out (issue 45)
-        if not _holds_own_items([*meta.doc_items, *captions_of(meta.doc_items, dl_doc)], items):
+        if not _holds_own_items([*own, *captions_of(own, dl_doc)], items):
             return chunk  # an expansion never loses what the chunk held
         expanded = self._build(chunk, text, items)
         if self.max_tokens is not None and (expanded.meta.token_count or 0) > self.max_tokens:
-            unexpanded = self._build(chunk, chunk.text, list(meta.doc_items), expanded=False)
+            unexpanded = self._build(chunk, chunk.text, chunk_items, expanded=False)
             unexpanded.meta.oversized = getattr(meta, "oversized", None)  # the chunk as it was
             return unexpanded
         return expanded
@@ -187,7 +192,7 @@ class ChunkExpander(BaseChunkExpander):
         return new
 
     def _expansion(
-        self, chunk: Any, dl_doc: DoclingDocument, serializer: BaseDocSerializer, memo: dict[str, Any]
+        self, own: list[NodeItem], dl_doc: DoclingDocument, serializer: BaseDocSerializer, memo: dict[str, Any]
     ) -> tuple[str, list[DocItem]] | None:
         raise NotImplementedError
 
@@ -217,9 +222,9 @@ class TreeChunkExpander(ChunkExpander):
     """
 
     def _expansion(
-        self, chunk: Any, dl_doc: DoclingDocument, serializer: BaseDocSerializer, memo: dict[str, Any]
+        self, own: list[NodeItem], dl_doc: DoclingDocument, serializer: BaseDocSerializer, memo: dict[str, Any]
     ) -> tuple[str, list[DocItem]] | None:
-        tops = _top_items(chunk.meta.doc_items, dl_doc)
+        tops = _top_items(own, dl_doc)
         content = ""
         items: list[DocItem] = []
         for top in tops:
@@ -263,9 +268,9 @@ class PageChunkExpander(ChunkExpander):
     """
 
     def _expansion(
-        self, chunk: Any, dl_doc: DoclingDocument, serializer: BaseDocSerializer, memo: dict[str, Any]
+        self, own: list[NodeItem], dl_doc: DoclingDocument, serializer: BaseDocSerializer, memo: dict[str, Any]
     ) -> tuple[str, list[DocItem]] | None:
-        wanted = {p.page_no for it in chunk.meta.doc_items for p in (getattr(it, "prov", None) or ())}
+        wanted = {p.page_no for it in own for p in (getattr(it, "prov", None) or ())}
         if not wanted:
             return None
         if "pages" not in memo:  # every page serialized once a document, whatever the number of chunks
