@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Protocol, TypeVar, cast
+from typing import TypeVar, cast
 
 from docling_core.transforms.serializer.base import BaseDocSerializer
 from docling_core.types.doc import DocItem, DoclingDocument, NodeItem
@@ -25,24 +25,14 @@ from docchunk.chunkers.doc.captions import CaptionPart, CaptionParts
 from docchunk.chunkers.doc.fragments import SegmentRun
 from docchunk.chunkers.doc.piece import CodeStrategy, Piece
 from docchunk.chunkers.doc.provenance import align, anchors_of, join_anchors
+from docchunk.chunkers.doc.text_split import TextSplitter
 from docchunk.serialization.chunk import join_context
 from docchunk.tokenizers import Sizer, Tokenizer
-
-if TYPE_CHECKING:
-    from docchunk.chunkers.text.base import TextChunker
 
 __all__ = ["HybridRun", "RunHooks", "RunSettings", "TextSplitter"]
 
 _CACHE_LIMIT = 500_000
 _T = TypeVar("_T")
-
-
-class TextSplitter(Protocol):
-    """A docchunk text chunker that can be given a tokenizer and a budget (``HybridChunker.text_splitter``)."""
-
-    def with_budget(self, tokenizer: Tokenizer, chunk_size: int) -> TextChunker:
-        """A copy that counts with ``tokenizer`` and packs to ``chunk_size`` tokens."""
-        ...
 
 
 @dataclass(frozen=True)

@@ -5,33 +5,96 @@ segments that fit with its headings and captions: tables line by line with their
 header (:func:`segment`), other text by the mode's segmenter (``RunHooks.segment``) or
 the user's ``text_splitter``. In the default mode a part that cuts a fenced code block
 or a display formula gets the markup that balances it (:func:`segments`). The functions
-take the call's :class:`~docchunk.chunkers.doc.hybrid_run.HybridRun`, whose methods
-``split_text`` and ``split_text_at`` call them.
+take the call's :class:`~docchunk.chunkers.doc.hybrid_run.HybridRun` (as a
+:class:`SplitRun`: this module sits below the run's), whose methods ``split_text`` and
+``split_text_at`` call them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
+from docling_core.transforms.serializer.base import BaseDocSerializer
 from docling_core.types.doc import TableItem
 
 from docchunk.chunkers.doc.compat.table_lines import split_lines, split_table_by_columns
+from docchunk.chunkers.doc.fragments import SegmentRun
 from docchunk.chunkers.doc.piece import Piece
 from docchunk.chunkers.doc.provenance import anchors_of, slice_anchors
 from docchunk.markup.fences import reopened_fences
 from docchunk.markup.formulas import DELIMITER, reopened_math
 from docchunk.serialization import is_chunking_serializer
+from docchunk.tokenizers import Tokenizer
 
 if TYPE_CHECKING:
-    from docchunk.chunkers.doc.hybrid_run import HybridRun, TextSplitter
     from docchunk.chunkers.text.base import TextChunker
 
-__all__ = ["segment", "segments", "split_text", "split_text_at"]
+__all__ = ["SplitRun", "TextSplitter", "segment", "segments", "split_text", "split_text_at"]
 
 
-def split_text(run: HybridRun, piece: Piece, structured: bool = False) -> list[Piece]:
+class TextSplitter(Protocol):
+    """A docchunk text chunker that can be given a tokenizer and a budget (``HybridChunker.text_splitter``)."""
+
+    def with_budget(self, tokenizer: Tokenizer, chunk_size: int) -> TextChunker:
+        """A copy that counts with ``tokenizer`` and packs to ``chunk_size`` tokens."""
+        ...
+
+
+class _SplitSettings(Protocol):
+    """The settings the text split reads (``hybrid_run.RunSettings``)."""
+
+    @property
+    def repeat_table_header(self) -> bool: ...
+    @property
+    def omit_header_on_overflow(self) -> bool: ...
+    @property
+    def text_splitter(self) -> TextSplitter | None: ...
+
+
+class _SplitHooks(Protocol):
+    """The mode's hook the text split calls (``hybrid_run.RunHooks.segment``)."""
+
+    @property
+    def segment(self) -> Callable[[SegmentRun, str, int], list[tuple[int, int]]]: ...
+
+
+class SplitRun(SegmentRun, Protocol):
+    """What the text split reads (and ``line_budget``, sets) of a ``chunk()`` call's state: a ``HybridRun``."""
+
+    max: int
+    line_budget: int | None
+
+    @property
+    def settings(self) -> _SplitSettings:
+        """The chunker's settings (``RunSettings``)."""
+        ...
+
+    @property
+    def hooks(self) -> _SplitHooks:
+        """The mode's hooks (``RunHooks``): its segmenter of oversized text."""
+        ...
+
+    @property
+    def serializer(self) -> BaseDocSerializer:
+        """The mode's serializer of the document."""
+        ...
+
+    def count(self, text: str) -> int:
+        """Tokens of ``text`` (cached)."""
+        ...
+
+    def ctx_count(self, piece: Piece) -> int:
+        """Tokens of ``piece``'s contextualized text."""
+        ...
+
+    def text_count(self, piece: Piece) -> int:
+        """Tokens of ``piece.text``."""
+        ...
+
+
+def split_text(run: SplitRun, piece: Piece, structured: bool = False) -> list[Piece]:
     """Token-bounded segments of an oversized piece (docling-core's ``_split_using_plain_text``).
 
     Without ``structured``, docling-core's segments, exactly: the text budget is what
@@ -69,7 +132,7 @@ def split_text(run: HybridRun, piece: Piece, structured: bool = False) -> list[P
     return segments(run, piece, run.max, fences)
 
 
-def _shrunk(run: HybridRun, piece: Piece, available: int, fences: bool) -> list[Piece] | None:
+def _shrunk(run: SplitRun, piece: Piece, available: int, fences: bool) -> list[Piece] | None:
     """Parts of ``piece`` that fit ``run.max``, the text budget shrunk from ``available`` by each overflow.
 
     None when the budget reaches 0 first (docling-core's loop).
@@ -91,7 +154,7 @@ def _shrunk(run: HybridRun, piece: Piece, available: int, fences: bool) -> list[
     return None
 
 
-def _fitted(run: HybridRun, piece: Piece, fences: bool, first: bool = True) -> list[Piece] | None:
+def _fitted(run: SplitRun, piece: Piece, fences: bool, first: bool = True) -> list[Piece] | None:
     """Parts of ``piece`` that all fit with its headings and captions, or None.
 
     The shrinking (:func:`_shrunk`) starts from what the headings and captions add to the
@@ -115,7 +178,7 @@ def _fitted(run: HybridRun, piece: Piece, fences: bool, first: bool = True) -> l
     return None
 
 
-def _with_shorter_path(run: HybridRun, piece: Piece, fences: bool) -> list[Piece]:
+def _with_shorter_path(run: SplitRun, piece: Piece, fences: bool) -> list[Piece]:
     """The parts of ``piece`` under the longest inner part of its path they all fit with, after the dropped headings.
 
     The path is kept whole if the shrinking converges from its own cost (:func:`_fitted`);
@@ -158,7 +221,7 @@ def _heading_items(piece: Piece, k: int) -> list[Any]:
     return [it for it, h in zip(own, headings, strict=False) if getattr(it, "text", None) == h] or piece.items[:1]
 
 
-def split_text_at(run: HybridRun, piece: Piece, available: int) -> list[Piece]:
+def split_text_at(run: SplitRun, piece: Piece, available: int) -> list[Piece]:
     """``piece`` cut by the mode's text split into parts whose text holds at most ``available`` tokens.
 
     For a pass that wants parts smaller than ``max_tokens`` (``min_tokens``'s
@@ -167,7 +230,7 @@ def split_text_at(run: HybridRun, piece: Piece, available: int) -> list[Piece]:
     return segments(run, piece, available, _has_markup(piece.text))
 
 
-def segments(run: HybridRun, piece: Piece, available: int, close_fences: bool = False) -> list[Piece]:
+def segments(run: SplitRun, piece: Piece, available: int, close_fences: bool = False) -> list[Piece]:
     """``piece`` split by :func:`segment`; each part keeps the anchors of the range it holds.
 
     With ``close_fences``, a part that cuts a fenced block gets the fence lines that
@@ -195,7 +258,7 @@ def segments(run: HybridRun, piece: Piece, available: int, close_fences: bool = 
     return out
 
 
-def _line_fits_unfenced(run: HybridRun, piece: Piece, fenced: str, a: int, b: int) -> bool:
+def _line_fits_unfenced(run: SplitRun, piece: Piece, fenced: str, a: int, b: int) -> bool:
     """Whether ``piece.text[a:b]``, one code line inside a fenced block, fits only without its reopened fences.
 
     Such a line is written without them, whole (as docling-core writes it), rather than
@@ -209,7 +272,7 @@ def _line_fits_unfenced(run: HybridRun, piece: Piece, fenced: str, a: int, b: in
     return run.ctx_count(replace(piece, text=piece.text[a:b], text_tokens=None)) <= run.max
 
 
-def segment(run: HybridRun, piece: Piece, available: int) -> Sequence[tuple[int, int] | str]:
+def segment(run: SplitRun, piece: Piece, available: int) -> Sequence[tuple[int, int] | str]:
     """Parts of at most ``available`` tokens: tables by lines, other text by the mode's segmenter.
 
     A part is a ``(start, end)`` range of ``piece.text``, or a new text (a table's
@@ -233,12 +296,12 @@ def segment(run: HybridRun, piece: Piece, available: int) -> Sequence[tuple[int,
     return run.hooks.segment(run, text, available)
 
 
-def _splitter_for(run: HybridRun, splitter: TextSplitter, available: int) -> TextChunker:
+def _splitter_for(run: SplitRun, splitter: TextSplitter, available: int) -> TextChunker:
     """The user's text chunker, set to our tokenizer and the remaining budget (cached)."""
     return run.cached((id(splitter), available), lambda: splitter.with_budget(run.tok, available))
 
 
-def _segment_table(run: HybridRun, text: str, available: int) -> list[str]:
+def _segment_table(run: SplitRun, text: str, available: int) -> list[str]:
     omit = run.settings.omit_header_on_overflow
     table_serializer = cast(Any, run.serializer).table_serializer  # a ChunkingDocSerializer's
     header, body = table_serializer.get_header_and_body_lines(table_text=text)
