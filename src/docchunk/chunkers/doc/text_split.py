@@ -121,7 +121,7 @@ def split_text(run: SplitRun, piece: Piece, structured: bool = False) -> list[Pi
     if total <= run.max:
         return [piece]
     fences = structured and _has_markup(piece.text)
-    parts = _shrunk(run, piece, run.max - (total - run.text_count(piece)), fences)
+    parts = _fitted(run, piece, fences, again=structured)
     if parts is not None:
         return parts
     if structured and piece.headings:
@@ -154,26 +154,24 @@ def _shrunk(run: SplitRun, piece: Piece, available: int, fences: bool) -> list[P
     return None
 
 
-def _fitted(run: SplitRun, piece: Piece, fences: bool, first: bool = True) -> list[Piece] | None:
+def _fitted(run: SplitRun, piece: Piece, fences: bool, again: bool = True) -> list[Piece] | None:
     """Parts of ``piece`` that all fit with its headings and captions, or None.
 
     The shrinking (:func:`_shrunk`) starts from what the headings and captions add to the
-    whole text (docling-core's estimate; skipped without ``first``), then, if that does
-    not converge, from what they cost alone: for a tokenizer whose count grows faster
-    than the text (``words ** 2``) the first is far too small (at most 0), the second
-    converges.
+    whole text (docling-core's estimate), then, with ``again``, if that does not converge,
+    from what they cost alone: for a tokenizer whose count grows faster than the text
+    (``words ** 2``) the first is far too small (at most 0), the second converges. For an
+    additive tokenizer the two are the same, and the shrinking runs once.
     """
-    if run.ctx_count(piece) <= run.max:
+    total = run.ctx_count(piece)
+    if total <= run.max:
         return [piece]
-    text_tokens = run.text_count(piece)
-    starts = [run.max - (run.ctx_count(piece) - text_tokens)] if first else []
-    starts.append(run.max - run.ctx_count(replace(piece, text="", text_tokens=0)))
-    tried: set[int] = set()
+    first = run.max - (total - run.text_count(piece))
+    starts = [first, run.max - run.ctx_count(replace(piece, text="", text_tokens=0))] if again else [first]
+    if again and starts[1] == first:
+        starts.pop()
     for available in starts:
-        if available in tried or available <= 0:
-            continue
-        tried.add(available)
-        if (parts := _shrunk(run, piece, available, fences)) is not None:
+        if available > 0 and (parts := _shrunk(run, piece, available, fences)) is not None:
             return parts
     return None
 
@@ -181,8 +179,8 @@ def _fitted(run: SplitRun, piece: Piece, fences: bool, first: bool = True) -> li
 def _with_shorter_path(run: SplitRun, piece: Piece, fences: bool) -> list[Piece]:
     """The parts of ``piece`` under the longest inner part of its path they all fit with, after the dropped headings.
 
-    The path is kept whole if the shrinking converges from its own cost (:func:`_fitted`);
-    else its outer headings are dropped one by one, and with all of them gone (and the
+    For a piece whose parts :func:`_fitted` could not fit under its whole path: its outer
+    headings are dropped one by one, and with all of them gone (and the
     captions, as docling-core drops them) the text is split alone. The dropped headings
     are named in each part's ``headings_dropped`` and written, one per line, as a piece
     of their own before the parts (the hostile tester's finding 1 of session 7: a
@@ -191,7 +189,7 @@ def _with_shorter_path(run: SplitRun, piece: Piece, fences: bool) -> list[Piece]
     """
     headings = piece.headings or []
     dropped_before = piece.headings_dropped or []
-    parts = _fitted(run, piece, fences, first=False)
+    parts: list[Piece] | None = None
     k = 0
     while parts is None:
         k += 1
@@ -200,8 +198,6 @@ def _with_shorter_path(run: SplitRun, piece: Piece, fences: bool) -> list[Piece]
             continue
         bare = replace(piece, headings=None, captions=None, plain_only=True)
         parts = _fitted(run, bare, fences) or segments(run, bare, run.max, fences)
-    if k == 0:
-        return parts
     named = [*dropped_before, *headings[:k]]
     written = Piece(text="\n".join(headings[:k]), items=_heading_items(piece, k), headings=None,
                     origin=piece.origin, from_headings=True, headings_dropped=dropped_before or None)  # fmt: skip
