@@ -167,13 +167,12 @@ def _fitted(run: SplitRun, piece: Piece, fences: bool, again: bool = True) -> li
     if total <= run.max:
         return [piece]
     first = run.max - (total - run.text_count(piece))
-    starts = [first, run.max - run.ctx_count(replace(piece, text="", text_tokens=0))] if again else [first]
-    if again and starts[1] == first:
-        starts.pop()
-    for available in starts:
-        if available > 0 and (parts := _shrunk(run, piece, available, fences)) is not None:
-            return parts
-    return None
+    if first > 0 and (parts := _shrunk(run, piece, first, fences)) is not None:
+        return parts
+    if not again:
+        return None
+    alone = run.max - run.ctx_count(replace(piece, text="", text_tokens=0))
+    return _shrunk(run, piece, alone, fences) if alone > 0 and alone != first else None
 
 
 def _with_shorter_path(run: SplitRun, piece: Piece, fences: bool) -> list[Piece]:
