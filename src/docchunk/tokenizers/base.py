@@ -110,6 +110,17 @@ class Tokenizer(ABC):
             'use "character", "word", an "hf:..." or a "tiktoken:..." tokenizer'
         )
 
+    @property
+    def gives_offsets(self) -> bool:
+        """Whether :meth:`token_offsets` says where the tokens are (False for a callable ``str -> int``).
+
+        A chunker that cuts at token starts (a word longer than the budget, in
+        :class:`~docchunk.SentenceChunker` and the default ``HybridChunker``) cuts at
+        characters instead when this is False. True when the class implements
+        :meth:`token_offsets`.
+        """
+        return type(self).token_offsets is not Tokenizer.token_offsets
+
     def token_positions(self, text: str) -> TokenPositions:
         """The offsets of :meth:`token_offsets` behind a :class:`TokenPositions`; backends may compute them lazily.
 

@@ -13,39 +13,26 @@ default mode's own passes, in :mod:`docchunk.chunkers.doc.structure`, take a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
+from typing import TypeVar, cast
 
 from docling_core.transforms.serializer.base import BaseDocSerializer
-from docling_core.types.doc import DocItem, DoclingDocument, NodeItem, TableItem
+from docling_core.types.doc import DocItem, DoclingDocument, NodeItem
 
+from docchunk.chunkers.doc import text_split
 from docchunk.chunkers.doc.captions import CaptionPart, CaptionParts
-from docchunk.chunkers.doc.compat.table_lines import split_lines, split_table_by_columns
 from docchunk.chunkers.doc.fragments import SegmentRun
 from docchunk.chunkers.doc.piece import CodeStrategy, Piece
-from docchunk.chunkers.doc.provenance import align, anchors_of, join_anchors, slice_anchors
-from docchunk.markup.fences import reopened_fences
-from docchunk.markup.formulas import DELIMITER, reopened_math
-from docchunk.serialization import is_chunking_serializer
+from docchunk.chunkers.doc.provenance import align, anchors_of, join_anchors
+from docchunk.chunkers.doc.text_split import TextSplitter
 from docchunk.serialization.chunk import join_context
 from docchunk.tokenizers import Sizer, Tokenizer
-
-if TYPE_CHECKING:
-    from docchunk.chunkers.text.base import TextChunker
 
 __all__ = ["HybridRun", "RunHooks", "RunSettings", "TextSplitter"]
 
 _CACHE_LIMIT = 500_000
 _T = TypeVar("_T")
-
-
-class TextSplitter(Protocol):
-    """A docchunk text chunker that can be given a tokenizer and a budget (``HybridChunker.text_splitter``)."""
-
-    def with_budget(self, tokenizer: Tokenizer, chunk_size: int) -> TextChunker:
-        """A copy that counts with ``tokenizer`` and packs to ``chunk_size`` tokens."""
-        ...
 
 
 @dataclass(frozen=True)
@@ -304,143 +291,14 @@ class HybridRun:
             start -= 1
         return list(headings[start:]) or None
 
-    # -- phase 2: split inside the text ----------------------------------------
+    # -- phase 2: split inside the text (chunkers/doc/text_split.py) ---------
     def split_text(self, piece: Piece, structured: bool = False) -> list[Piece]:
-        """Token-bounded segments of an oversized piece (docling-core's ``_split_using_plain_text``).
-
-        With ``structured`` (the default mode's pass), a segment that cuts a fenced code
-        block closes the fence at its end and reopens it, with its info string, at its
-        start (:func:`~docchunk.markup.fences.reopened_fences`; a display formula its ``$$``,
-        :func:`~docchunk.markup.formulas.reopened_math`; the markup counts against
-        the budget, and the anchors, so ``meta.spans``, still point at the code's own
-        text), and headings dropped because they alone exceed the budget are named in
-        ``headings_dropped``. Without it, docling-core's segments, exactly.
-        """
-        total = self.ctx_count(piece)
-        if total <= self.max:
-            return [piece]
-        fences = structured and _has_markup(piece.text)
-        available = self.max - (total - self.text_count(piece))
-        # a code line that fits the first budget stays whole as the budget shrinks for the
-        # fences of the parts: it is written without them (_line_fits_unfenced)
-        self.line_budget = available if fences else None
-        try:
-            while available > 0:
-                segments = self._segments(piece, available, fences)
-                if not segments:
-                    return []
-                overflow = max(self.ctx_count(s) for s in segments) - self.max
-                if overflow <= 0:
-                    return segments
-                available -= overflow
-        finally:
-            self.line_budget = None
-        if piece.headings is not None or piece.captions is not None:
-            # headings and captions alone exceed the budget: drop them, keep the text
-            bare = replace(piece, headings=None, captions=None, plain_only=True)
-            if structured and piece.headings:
-                bare.headings_dropped = [*(piece.headings_dropped or []), *piece.headings]
-            return self.split_text(bare, structured)
-        return self._segments(piece, self.max, fences)
+        """Token-bounded segments of an oversized piece: :func:`~docchunk.chunkers.doc.text_split.split_text`."""
+        return text_split.split_text(self, piece, structured)
 
     def split_text_at(self, piece: Piece, available: int) -> list[Piece]:
-        """``piece`` cut by the mode's text split into parts whose text holds at most ``available`` tokens.
-
-        For a pass that wants parts smaller than ``max_tokens`` (``min_tokens``'s
-        rebalancing); fenced blocks are closed and reopened as in :meth:`split_text`.
-        """
-        return self._segments(piece, available, _has_markup(piece.text))
-
-    def _segments(self, piece: Piece, available: int, close_fences: bool = False) -> list[Piece]:
-        """``piece`` split by :meth:`segment`; each part keeps the anchors of the range it holds.
-
-        With ``close_fences``, a part that cuts a fenced block gets the fence lines that
-        balance it (:func:`~docchunk.markup.fences.reopened_fences`); its anchors move by
-        the length of the opening fence line put before it.
-        """
-        anchors = anchors_of(piece)
-        out = []
-        for s in self.segment(piece, available):
-            if isinstance(s, str):  # a rewritten text (table lines): aligned from its items when needed
-                out.append(replace(piece, text=s, text_tokens=None))
-                continue
-            a, b = s
-            before, a, after = reopened_fences(piece.text, a, b) if close_fences else ("", a, "")
-            if before:  # a part that starts inside a code block keeps its first line's indentation
-                a = _indented_line_start(piece.text, a)
-            if before and after and self._line_fits_unfenced(piece, before + piece.text[a:b] + after, a, b):
-                before = after = ""
-            elif close_fences and DELIMITER in piece.text:  # a part of a display formula: its $$ balanced
-                before, a, math_after = reopened_math(piece.text, a, b)
-                after = math_after + after
-            text = before + piece.text[a:b] + after
-            kept = tuple((pos + len(before), ref, start, n) for pos, ref, start, n in slice_anchors(anchors, a, b))
-            out.append(replace(piece, text=text, text_tokens=None, anchors=(text, kept)))
-        return out
-
-    def _line_fits_unfenced(self, piece: Piece, fenced: str, a: int, b: int) -> bool:
-        """Whether ``piece.text[a:b]``, one code line inside a fenced block, fits only without its reopened fences.
-
-        Such a line is written without them, whole (as docling-core writes it), rather than
-        cut for the fences' tokens: the round-3 tester's ``html_long_pre`` at MiniLM 64,
-        27 lines of about 55 tokens each, one token too many with the path and the fences;
-        each line lost its last word (a 13-token piece of its own), 1.30 times compat's
-        tokens (issue 46).
-        """
-        if (
-            "\n" in piece.text[a:b].strip("\n")
-            or self.ctx_count(replace(piece, text=fenced, text_tokens=None)) <= self.max
-        ):
-            return False
-        return self.ctx_count(replace(piece, text=piece.text[a:b], text_tokens=None)) <= self.max
-
-    def segment(self, piece: Piece, available: int) -> Sequence[tuple[int, int] | str]:
-        """Parts of at most ``available`` tokens: tables by lines, other text by the mode's segmenter.
-
-        A part is a ``(start, end)`` range of ``piece.text``, or a new text (a table's
-        lines, written again with their header).
-        """
-        items = piece.items
-        if (
-            self.settings.repeat_table_header
-            and not piece.plain_only
-            and is_chunking_serializer(self.serializer)
-            and len(items) == 1
-            and isinstance(items[0], TableItem)
-        ):
-            return self._segment_table(piece.text, available)
-        splitter = self.settings.text_splitter
-        text = piece.text
-        if splitter is not None:
-            chunks = [c for c in self._splitter_for(splitter, available).chunk(text) if c.text.strip()]
-            return [(c.start_index, c.end_index) if text[c.start_index : c.end_index] == c.text else c.text
-                    for c in chunks]  # fmt: skip
-        return self.hooks.segment(self, text, available)
-
-    def _splitter_for(self, splitter: TextSplitter, available: int) -> TextChunker:
-        """The user's text chunker, set to our tokenizer and the remaining budget (cached)."""
-        key = (id(splitter), available)
-        own = self._splitters.get(key)
-        if own is None:
-            own = self._splitters[key] = splitter.with_budget(self.tok, available)
-        return cast("TextChunker", own)
-
-    def _segment_table(self, text: str, available: int) -> list[str]:
-        omit = self.settings.omit_header_on_overflow
-        table_serializer = cast(Any, self.serializer).table_serializer  # a ChunkingDocSerializer's
-        header, body = table_serializer.get_header_and_body_lines(table_text=text)
-        start = text.find(header[0]) if header else 0
-        preamble = text[:start] if start > 0 else ""
-        table_prefix = "".join(header)
-        full_prefix = preamble + table_prefix
-        if body and not omit and any(self.count(table_prefix + line) > available for line in body):
-            by_columns = split_table_by_columns(header, body, preamble, available, self.sizer, omit)
-            if by_columns is not None:
-                return by_columns
-        segments = split_lines(body, available, self.sizer, full_prefix, omit)
-        if preamble:
-            segments = segments[:1] + [s[len(preamble) :] if s.startswith(full_prefix) else s for s in segments[1:]]
-        return segments
+        """``piece`` cut into parts of at most ``available`` tokens: :func:`.text_split.split_text_at`."""
+        return text_split.split_text_at(self, piece, available)
 
     # -- phase 3: merge undersized peers ---------------------------------------
     def merge(self, pieces: list[Piece], as_written: Callable[[Piece], Piece] | None = None) -> list[Piece]:
@@ -499,20 +357,3 @@ class HybridRun:
             lo = fit + 1
         return out
 
-
-def _has_markup(text: str) -> bool:
-    """Whether ``text`` may hold a fenced code block or a display formula, whose parts a split balances."""
-    return "```" in text or "~~~" in text or DELIMITER in text
-
-
-def _indented_line_start(text: str, start: int) -> int:
-    """Where the line of ``text[start]`` starts, when only spaces and tabs are before ``start`` on it; else ``start``.
-
-    The segmenter strips each part's leading whitespace; a part of a code block must keep
-    its first line's indentation (``    return x`` is not ``return x``: the tester's finding 16
-    of issue 45), so the part and its span start at the line's start.
-    """
-    at = start
-    while at > 0 and text[at - 1] in " \t":
-        at -= 1
-    return at if at < start and (at == 0 or text[at - 1] == "\n") else start

@@ -33,8 +33,9 @@ def absorb_whitespace_chunks(
     Args:
         text: The text the chunks are slices of.
         chunks: The chunks, in order.
-        tokenizer: Counts the tokens of the joined chunks; with ``recut`` it must give
-            token offsets (:meth:`~docchunk.tokenizers.Tokenizer.token_offsets`).
+        tokenizer: Counts the tokens of the joined chunks; with ``recut``, a chunk is cut
+            again at its token starts (:meth:`~docchunk.tokenizers.Tokenizer.token_offsets`),
+            or at its characters for a tokenizer without offsets.
         limit: The budget in tokens of ``tokenizer``.
         recut: Whether to cut a neighbour again rather than put it over ``limit``.
     """
@@ -73,7 +74,8 @@ def cut_in_two(chunk: Chunk, tokenizer: Tokenizer, limit: int, latest: bool) -> 
 
     Args:
         chunk: The chunk to cut.
-        tokenizer: Counts the parts; gives the token starts of the chunk's own text.
+        tokenizer: Counts the parts; gives the token starts of the chunk's own text (a
+            tokenizer without offsets, a callable ``str -> int``: every character start is tried).
         limit: The budget in tokens of ``tokenizer``.
         latest: Try the token starts from the last one back (True) or from the first on.
 
@@ -82,7 +84,7 @@ def cut_in_two(chunk: Chunk, tokenizer: Tokenizer, limit: int, latest: bool) -> 
         start tried where both fit, or None where none does.
     """
     s, body = chunk.start_index, chunk.text
-    cuts = sorted({p for p in tokenizer.token_offsets(body) if body[:p].strip() and body[p:].strip()}, reverse=latest)
+    cuts = sorted({p for p in _cut_points(tokenizer, body) if body[:p].strip() and body[p:].strip()}, reverse=latest)
     for p in cuts:
         head, tail = tokenizer.count_tokens(body[:p]), tokenizer.count_tokens(body[p:])
         if head <= limit and tail <= limit:
@@ -90,6 +92,16 @@ def cut_in_two(chunk: Chunk, tokenizer: Tokenizer, limit: int, latest: bool) -> 
                     Chunk(text=body[p:], start_index=s + p, end_index=chunk.end_index, token_count=tail,
                           oversized=False)]  # fmt: skip
     return None
+
+
+def _cut_points(tokenizer: Tokenizer, text: str) -> Iterable[int]:
+    """Where ``text`` may be cut: its token starts, or its character starts (not inside a CRLF).
+
+    The characters for a tokenizer without offsets (:attr:`~docchunk.tokenizers.Tokenizer.gives_offsets`).
+    """
+    if tokenizer.gives_offsets:
+        return tokenizer.token_offsets(text)
+    return (p for p in range(1, len(text)) if text[p - 1 : p + 1] != "\r\n")
 
 
 def _join(text: str, a: Chunk, b: Chunk, tokenizer: Tokenizer) -> Chunk:

@@ -8,7 +8,7 @@ from docchunk.tokenizers import Tokenizer, TokenizerSpec
 from docchunk.types import Chunk
 from docchunk.types.chunk import make_chunks
 
-__all__ = ["TokenChunker", "token_windows"]
+__all__ = ["TokenChunker", "character_windows", "token_windows"]
 
 _REACH = 16  # tokens from an unclean window end or start to look for a clean one (see token_windows)
 
@@ -138,6 +138,39 @@ def _fit_characters(text: str, start: int, stop: int, tokenizer: Tokenizer, chun
         out.append(Chunk(text=text[start:end], start_index=base + start, end_index=base + end,
                          token_count=count, oversized=count > chunk_size))  # fmt: skip
         start = end
+    return out
+
+
+def character_windows(text: str, tokenizer: Tokenizer, chunk_size: int, base: int = 0) -> list[Chunk]:
+    r"""Windows of whole characters of at most ``chunk_size`` tokens, for a tokenizer without token offsets.
+
+    What :func:`token_windows` does for a tokenizer that cannot say where its tokens are
+    (a callable ``str -> int``, :attr:`~docchunk.tokenizers.Tokenizer.gives_offsets`
+    False): each window is the longest run of characters from where the one before
+    ends whose count fits, found by bisection over its end (a count that does not grow
+    with the text may make a window shorter than it could be, never over the budget). A
+    window never ends between ``"\r"`` and ``"\n"``; a single character (or CRLF) larger
+    than ``chunk_size`` is a window of its own, oversized. The windows tile ``text``;
+    offsets are shifted by ``base``; ``token_count`` is each window's exact count.
+    """
+    ends = [e for e in range(1, len(text) + 1) if not (e < len(text) and text[e - 1 : e + 1] == "\r\n")]
+    out: list[Chunk] = []
+    first = 0  # index into ends of the shortest window from start
+    start = 0
+    while first < len(ends):
+        count = tokenizer.count_tokens(text[start : ends[first]])
+        lo, hi = first, len(ends) - 1  # ends[lo] fits (``count``; or is the one-character window), ends[hi + 1:] do not
+        while lo < hi and count <= chunk_size:
+            mid = (lo + hi + 1) // 2
+            n = tokenizer.count_tokens(text[start : ends[mid]])
+            if n <= chunk_size:
+                lo, count = mid, n
+            else:
+                hi = mid - 1
+        end = ends[lo]
+        out.append(Chunk(text=text[start:end], start_index=base + start, end_index=base + end,
+                         token_count=count, oversized=count > chunk_size))  # fmt: skip
+        start, first = end, lo + 1
     return out
 
 
