@@ -147,7 +147,9 @@ def half_rows(doc, chunks, chunker, mode: str) -> tuple[int, int]:
     tok = chunker.token_counter
     small = cut = 0
     for table in doc.tables:
-        holders = [c.text for c in chunks
+        # a chunk's text, and its captions: a one-cell title table heading a table is in the
+        # captions of every piece of that table, which lists it in doc_items (lane46o, stop 57)
+        holders = ["\n".join([c.text, *(c.meta.captions or ())]) for c in chunks
                    if any(isinstance(it, TableItem) and it.self_ref == table.self_ref
                           for it in c.meta.doc_items)]  # fmt: skip
         if not holders:
