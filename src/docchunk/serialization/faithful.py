@@ -9,6 +9,8 @@ pictures, key-value and form items, formulas, unknown items and furniture:
 
 from __future__ import annotations
 
+from typing import get_args
+
 from docling_core.types.doc import DoclingDocument
 
 from docchunk.serialization.charts import ChartRowsMetaSerializer
@@ -26,7 +28,7 @@ __all__ = ["faithful_serializer"]
 _PICTURES = PictureTextSerializer()
 _KEY_VALUES = KeyValueLinesSerializer()
 _FALLBACK = FaithfulFallbackSerializer()
-_META = {name: ChartRowsMetaSerializer(table_format=name) for name in ("records", "triplets", "markdown")}
+_META = {name: ChartRowsMetaSerializer(table_format=name) for name in get_args(TableFormat)}
 
 def faithful_serializer(
     doc: DoclingDocument, table_format: TableFormat = "records", *, include_furniture: bool = False
@@ -51,6 +53,6 @@ def faithful_serializer(
         key_value_serializer=_KEY_VALUES,
         form_serializer=_KEY_VALUES,
         fallback_serializer=_FALLBACK,
-        meta_serializer=_META.get(table_format) or ChartRowsMetaSerializer(table_format=table_format),
+        meta_serializer=_META[table_format],  # (RowTableSerializer above has refused any other format)
         include_furniture=include_furniture,
     )
