@@ -22,7 +22,7 @@ between code items), one named pass each:
 8. merge peers (per page), between and with tables:
    :func:`~docchunk.chunkers.doc.merging.merge_between_tables`,
    :func:`~docchunk.chunkers.doc.merging.merge_with_tables`;
-9. merge pieces under ``min_tokens``: :func:`~docchunk.chunkers.doc.merging.merge_small`;
+9. merge pieces under ``min_tokens``: :func:`~docchunk.chunkers.doc.min_tokens.merge_small`;
 10. a table whole among its list's lines says which rows it holds:
     :func:`~docchunk.chunkers.doc.list_tables.rows_of_listed_tables`.
 
@@ -45,7 +45,8 @@ from docchunk.chunkers.doc.heading_walk import structured_walk
 from docchunk.chunkers.doc.lead_in import attach_lead_ins
 from docchunk.chunkers.doc.list_split import split_list_piece
 from docchunk.chunkers.doc.list_tables import rows_of_listed_tables
-from docchunk.chunkers.doc.merging import merge_between_tables, merge_small, merge_with_tables
+from docchunk.chunkers.doc.merging import merge_between_tables, merge_with_tables
+from docchunk.chunkers.doc.min_tokens import merge_small
 from docchunk.chunkers.doc.piece import Piece, pages_of
 from docchunk.chunkers.doc.provenance import align, anchors_of, slice_anchors
 from docchunk.chunkers.doc.tables.balance import balance_tables

@@ -13,7 +13,7 @@ lead-in, a caption written there, a small piece joined to it) opens the first ne
 the text after the rows of the last (a trailing note) ends the last; every later piece
 opens with the table-wide notes when the window's later pieces did, and carries their
 captions. Rows are never cut or reordered and no text is added or lost.
-:func:`docchunk.chunkers.doc.merging.merge_small` calls it.
+:func:`docchunk.chunkers.doc.min_tokens.merge_small` calls it.
 """
 
 from __future__ import annotations
