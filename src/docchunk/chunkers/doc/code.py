@@ -12,14 +12,17 @@ interface (``chunk_code_item``) and the chunk types; its chunks repeat imports
 and class context and may leave code out, which docchunk's do not (see
 ``docs/compat.md``). To get docling-core's chunks, pass its own strategy to a
 chunker with ``docling_compat=True``.
+
+This module holds the chunk models (:class:`CodeDocMeta`, :class:`CodeChunk`) and the
+strategy: fitting definitions to the budget, the text splitter, the chunks' meta.
+Reading the code's syntax (grammars, parsers, definitions as spans of the code) is
+:mod:`docchunk.chunkers.doc.code_syntax`.
 """
 
 from __future__ import annotations
 
-import bisect
 import hashlib
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import Field
@@ -34,8 +37,6 @@ if TYPE_CHECKING:
     from docling_core.transforms.serializer.base import BaseDocSerializer
     from docling_core.types.doc import CodeItem, DoclingDocument, DocumentOrigin
 
-_CODE_INSTALL = extra_install("code")
-
 try:  # docling-core's chunker package needs tree-sitter (its [chunking] extra, which [code] brings)
     from docling_core.transforms.chunker.code_chunking.base_code_chunking_strategy import BaseCodeChunkingStrategy
     from docling_core.transforms.chunker.code_chunking.code_chunk import CodeChunk as _DLCodeChunk
@@ -44,31 +45,21 @@ try:  # docling-core's chunker package needs tree-sitter (its [chunking] extra, 
 except ImportError as exc:
     raise MissingDependencyError(
         f"code chunking needs docling-core's code chunking and tree-sitter, which are not installed "
-        f"({exc.name or exc}); install the code extra with: {_CODE_INSTALL}"
+        f"({exc.name or exc}); install the code extra with: {extra_install('code')}"
     ) from exc
 
+# (after the check above: code_syntax imports docling-core's code chunking too)
+from docchunk.chunkers.doc.code_syntax import (
+    GRAMMARS,
+    SUPPORTED_LANGUAGES,
+    Span,
+    absorb_whitespace,
+    class_body,
+    definitions,
+    new_parser,
+)
+
 __all__ = ["SUPPORTED_LANGUAGES", "CodeChunk", "CodeChunkType", "CodeChunkingStrategy", "CodeDocMeta"]
-
-# language -> (grammar module, its language function, definition node types by kind)
-_GRAMMARS: dict[str, tuple[str, str]] = {
-    "python": ("tree_sitter_python", "language"),
-    "c": ("tree_sitter_c", "language"),
-    "java": ("tree_sitter_java", "language"),
-    "javascript": ("tree_sitter_javascript", "language"),
-    "typescript": ("tree_sitter_typescript", "language_typescript"),
-}
-SUPPORTED_LANGUAGES = tuple(_GRAMMARS)
-
-_FUNCTIONS = {
-    "function_definition", "function_declaration", "generator_function_declaration", "method_definition",
-    "method_declaration", "constructor_declaration",
-}  # fmt: skip
-_CLASSES = {
-    "class_definition", "class_declaration", "abstract_class_declaration", "interface_declaration",
-    "enum_declaration", "record_declaration",
-}  # fmt: skip
-_WRAPPERS = {"decorated_definition", "export_statement"}  # a definition inside: decorators, `export`
-_BODIES = {"block", "class_body", "declaration_list", "enum_body", "interface_body"}
 
 
 class CodeDocMeta(_DLCodeDocMeta):
@@ -111,15 +102,6 @@ class CodeChunk(_DLCodeChunk):
     """A chunk of a code item: ``text`` and :class:`CodeDocMeta`; a docling-core ``CodeChunk``."""
 
     meta: CodeDocMeta
-
-
-@dataclass
-class _Span:
-    start: int
-    end: int
-    kind: CodeChunkType
-    name: str | None = None
-    node: Any = None
 
 
 class CodeChunkingStrategy(BaseCodeChunkingStrategy):
@@ -224,70 +206,38 @@ class CodeChunkingStrategy(BaseCodeChunkingStrategy):
             item = DoclingDocument(name="code").add_code(text=code)
         language = language.lower()
         fallback = None
-        spans: list[_Span] | None = None
-        if language in _GRAMMARS:
+        spans: list[Span] | None = None
+        if language in GRAMMARS:
             tree = self._parser(language).parse(code.encode("utf-8"))
-            found = self._definitions(tree.root_node, code, 0, len(code))
+            found = definitions(tree.root_node, code, 0, len(code))
             if any(s.kind != CodeChunkType.PREAMBLE for s in found):
                 spans = self._fit(found, code)  # tree-sitter recovers from errors; definitions found are good
             elif tree.root_node.has_error:
                 fallback = f"tree-sitter could not parse this {language} code"
         else:
-            fallback = f"language {language or 'unknown'!r} is not supported by code chunking ({', '.join(_GRAMMARS)})"
+            fallback = f"language {language or 'unknown'!r} is not supported by code chunking ({', '.join(GRAMMARS)})"
         if spans is None:
             kind = CodeChunkType.CODE_BLOCK if fallback else CodeChunkType.PREAMBLE
-            spans = self._split_text(_Span(0, len(code), kind), code, language)
-        return [self._chunk(s, code, language, fallback, item, origin) for s in _absorb_whitespace(spans, code)]
+            spans = self._split_text(Span(0, len(code), kind), code, language)
+        return [self._chunk(s, code, language, fallback, item, origin) for s in absorb_whitespace(spans, code)]
 
     # -- phases ------------------------------------------------------------------
     def _parser(self, language: str) -> Any:
         parser = self._parsers.get(language)
         if parser is None:
-            module, function = _GRAMMARS[language]
-            ts, grammar = _import("tree_sitter", language), _import(module, language)
-            parser = self._parsers[language] = ts.Parser(ts.Language(getattr(grammar, function)()))
+            parser = self._parsers[language] = new_parser(language)
         return parser
 
-    def _definitions(self, container: Any, code: str, start: int, end: int) -> list[_Span]:
-        """Contiguous spans covering ``code[start:end]``, definitions apart.
-
-        One span per definition among the container's children (from the start of its
-        line, with the comments right above it); the code between them as preamble spans.
-        """
-        to_char = _ByteToChar(code)
-        spans: list[_Span] = []
-        pos = start
-        children = list(container.named_children)
-        for i, node in enumerate(children):
-            kind, name = _kind(node)
-            if kind is None:
-                continue
-            first, above = node, i - 1
-            # comments right above a definition (no blank line between) belong to it
-            while above >= 0 and children[above].type == "comment":
-                if children[above].end_point[0] + 1 < first.start_point[0]:
-                    break
-                first, above = children[above], above - 1
-            lo = max(pos, _line_start(code, to_char(first.start_byte)))
-            hi = min(end, _line_end(code, to_char(node.end_byte)))
-            if lo > pos:
-                spans.append(_Span(pos, lo, CodeChunkType.PREAMBLE))
-            spans.append(_Span(lo, hi, kind, name, node))
-            pos = hi
-        if pos < end:
-            spans.append(_Span(pos, end, CodeChunkType.PREAMBLE))
-        return spans
-
-    def _fit(self, spans: list[_Span], code: str) -> list[_Span]:
+    def _fit(self, spans: list[Span], code: str) -> list[Span]:
         """Spans within the budget: a class split into header and methods, then the text splitter."""
-        out: list[_Span] = []
+        out: list[Span] = []
         counts = self._tok.count_tokens_batch([code[s.start : s.end] for s in spans])
         for span, count in zip(spans, counts, strict=True):
             if count <= self.max_tokens:
                 out.append(span)
                 continue
-            body = _body(span.node) if span.kind == CodeChunkType.CLASS and span.node is not None else None
-            members = self._definitions(body, code, span.start, span.end) if body is not None else []
+            body = class_body(span.node) if span.kind == CodeChunkType.CLASS and span.node is not None else None
+            members = definitions(body, code, span.start, span.end) if body is not None else []
             if any(m.kind != CodeChunkType.PREAMBLE for m in members):
                 for m in members:
                     if m.kind == CodeChunkType.FUNCTION:
@@ -299,7 +249,7 @@ class CodeChunkingStrategy(BaseCodeChunkingStrategy):
                 out.extend(self._split_text(span, code, None))
         return out
 
-    def _split_text(self, span: _Span, code: str, language: str | None) -> list[_Span]:
+    def _split_text(self, span: Span, code: str, language: str | None) -> list[Span]:
         from docchunk.chunkers.text import RecursiveChunker
 
         preset = language if language in {"python", "javascript", "typescript", "java"} else None
@@ -307,11 +257,11 @@ class CodeChunkingStrategy(BaseCodeChunkingStrategy):
         pieces = splitter.chunk(code[span.start : span.end])
         out = []
         for piece in pieces:
-            out.append(_Span(span.start + piece.start_index, span.start + piece.end_index, span.kind, span.name))
+            out.append(Span(span.start + piece.start_index, span.start + piece.end_index, span.kind, span.name))
         return out
 
     def _chunk(
-        self, span: _Span, code: str, language: str, fallback: str | None, item: CodeItem, origin: DocumentOrigin | None
+        self, span: Span, code: str, language: str, fallback: str | None, item: CodeItem, origin: DocumentOrigin | None
     ) -> CodeChunk:
         text = code[span.start : span.end]
         count = self._tok.count_tokens(text)
@@ -332,89 +282,3 @@ class CodeChunkingStrategy(BaseCodeChunkingStrategy):
             page_numbers=page_numbers_of([item]),
         )
         return CodeChunk.model_construct(text=text, meta=meta)
-
-
-def _import(module: str, language: str) -> Any:
-    import importlib
-
-    try:
-        return importlib.import_module(module)
-    except ImportError as exc:
-        raise MissingDependencyError(
-            f"code chunking of {language} needs the package {module.replace('_', '-')!r}, which is not installed; "
-            f"install the code extra with: {_CODE_INSTALL}"
-        ) from exc
-
-
-def _kind(node: Any) -> tuple[CodeChunkType | None, str | None]:
-    """The chunk type and name of a definition node (through decorators and ``export``), else (None, None)."""
-    inner = node
-    while inner.type in _WRAPPERS:
-        named = [c for c in inner.named_children if c.type in _FUNCTIONS | _CLASSES | _WRAPPERS]
-        if not named:
-            return None, None
-        inner = named[-1]
-    if inner.type in _FUNCTIONS:
-        kind = CodeChunkType.FUNCTION
-    elif inner.type in _CLASSES:
-        kind = CodeChunkType.CLASS
-    else:
-        return None, None
-    name = inner.child_by_field_name("name")
-    if name is None:  # C: the name sits in the declarator
-        declarator = inner.child_by_field_name("declarator")
-        while declarator is not None and declarator.child_by_field_name("declarator") is not None:
-            declarator = declarator.child_by_field_name("declarator")
-        name = declarator
-    return kind, name.text.decode("utf-8", "replace") if name is not None and name.text else None
-
-
-def _body(node: Any) -> Any:
-    inner = node
-    while inner.type in _WRAPPERS:
-        inner = inner.named_children[-1]
-    body = inner.child_by_field_name("body")
-    return body if body is not None and body.type in _BODIES else None
-
-
-class _ByteToChar:
-    """Maps UTF-8 byte offsets of ``code`` to ``str`` indices."""
-
-    def __init__(self, code: str) -> None:
-        self.ascii = code.isascii()
-        if not self.ascii:
-            self.starts = []
-            pos = 0
-            for ch in code:
-                self.starts.append(pos)
-                pos += len(ch.encode("utf-8"))
-            self.starts.append(pos)
-
-    def __call__(self, byte: int) -> int:
-        return byte if self.ascii else bisect.bisect_left(self.starts, byte)
-
-
-def _line_start(code: str, index: int) -> int:
-    return code.rfind("\n", 0, index) + 1
-
-
-def _line_end(code: str, index: int) -> int:
-    end = code.find("\n", index)
-    return len(code) if end < 0 else end + 1
-
-
-def _absorb_whitespace(spans: list[_Span], code: str) -> list[_Span]:
-    """Join whitespace-only spans to the span before them (or after, at the start)."""
-    out: list[_Span] = []
-    carry: int | None = None
-    for span in spans:
-        if not code[span.start : span.end].strip():
-            if out:
-                out[-1].end = span.end
-            elif carry is None:
-                carry = span.start
-            continue
-        if carry is not None:
-            span.start, carry = carry, None
-        out.append(span)
-    return out
