@@ -10,7 +10,6 @@ joins two pieces for both.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
 from itertools import groupby
 from typing import TYPE_CHECKING
 
@@ -19,7 +18,7 @@ from docling_core.types.doc import TableItem, TextItem
 from docchunk.chunkers.doc.content_headings import heading_once
 from docchunk.chunkers.doc.joining import common_length, join_pieces, table_ref
 from docchunk.chunkers.doc.lead_in import is_paragraph, is_trailing_note
-from docchunk.chunkers.doc.piece import Piece, pages_of
+from docchunk.chunkers.doc.piece import Piece, pages_of, replace
 from docchunk.chunkers.doc.provenance import anchors_of
 from docchunk.chunkers.doc.table_recut import recut_table, whole_rows_of
 from docchunk.chunkers.doc.tables.pieces import only_captions_of
