@@ -10,11 +10,10 @@ once.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from docling_core.types.doc.document import SectionHeaderItem, TitleItem
 
-from docchunk.chunkers.doc.piece import Piece
+from docchunk.chunkers.doc.piece import Piece, replace
 
 __all__ = ["CONTENT_HEADING_WORDS", "LONG_HEADING_WORDS", "heading_once", "is_content_heading", "path_in_text"]
 

@@ -8,12 +8,11 @@ that fit half the budget, and the outer ones are emitted once, as a piece of tex
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
 from docling_core.types.doc import DocItem, ListItem, TableItem, TextItem
 
-from docchunk.chunkers.doc.piece import Piece
+from docchunk.chunkers.doc.piece import Piece, replace
 
 if TYPE_CHECKING:
     from docchunk.chunkers.doc.hybrid_run import HybridRun

@@ -14,7 +14,7 @@ default mode's own passes, in :mod:`docchunk.chunkers.doc.structure`, take a
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TypeVar, cast
 
 from docling_core.transforms.serializer.base import BaseDocSerializer
@@ -23,7 +23,7 @@ from docling_core.types.doc import DocItem, DoclingDocument, NodeItem
 from docchunk.chunkers.doc import text_split
 from docchunk.chunkers.doc.captions import CaptionPart, CaptionParts
 from docchunk.chunkers.doc.fragments import SegmentRun
-from docchunk.chunkers.doc.piece import CodeStrategy, Piece
+from docchunk.chunkers.doc.piece import CodeStrategy, Piece, replace
 from docchunk.chunkers.doc.provenance import align, anchors_of, join_anchors
 from docchunk.chunkers.doc.text_split import TextSplitter
 from docchunk.serialization.chunk import join_context

@@ -52,7 +52,6 @@ or a row split again to leave it room).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from docling_core.types.doc import TableItem
@@ -75,7 +74,7 @@ from docchunk.chunkers.doc.lead_in_rules import (
     is_trailing_note,
     lead_in_sentence,
 )
-from docchunk.chunkers.doc.piece import Piece
+from docchunk.chunkers.doc.piece import Piece, replace
 from docchunk.serialization.inline import plain_inline_text
 from docchunk.serialization.walk import iterate_items
 

@@ -22,11 +22,10 @@ Each returns None when the lead-in does not fit that way; no text is dropped.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from docchunk.chunkers.doc.lead_in_rules import plain
-from docchunk.chunkers.doc.piece import Piece
+from docchunk.chunkers.doc.piece import Piece, replace
 from docchunk.chunkers.doc.tables.pack import table_pieces
 from docchunk.chunkers.doc.tables.paths import under_path
 from docchunk.chunkers.doc.tables.pieces import table_rows_of

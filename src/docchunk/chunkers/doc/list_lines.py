@@ -10,7 +10,7 @@ An item that is a link or an inline group is written as its plain text.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from docling_core.types.doc.document import (
@@ -22,7 +22,7 @@ from docling_core.types.doc.document import (
     TextItem,
 )
 
-from docchunk.chunkers.doc.piece import Piece
+from docchunk.chunkers.doc.piece import Piece, replace
 from docchunk.serialization.inline import inline_group_of, plain_inline_text
 
 if TYPE_CHECKING:

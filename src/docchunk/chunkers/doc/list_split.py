@@ -35,7 +35,6 @@ as before.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from docling_core.types.doc.document import (
@@ -44,7 +43,7 @@ from docling_core.types.doc.document import (
 
 from docchunk.chunkers.doc.list_lines import ListLine, indent_lines, indent_of, list_lines, parent_text
 from docchunk.chunkers.doc.list_tables import table_in_list, tables_over_budget
-from docchunk.chunkers.doc.piece import Piece
+from docchunk.chunkers.doc.piece import Piece, replace
 
 if TYPE_CHECKING:
     from docling_core.types.doc import DoclingDocument

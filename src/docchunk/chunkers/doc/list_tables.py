@@ -15,13 +15,12 @@ rows cut at MiniLM 64).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from docling_core.types.doc.document import ListGroup, ListItem, TableItem
 
 from docchunk.chunkers.doc.layout_cells import by_rows
-from docchunk.chunkers.doc.piece import Piece
+from docchunk.chunkers.doc.piece import Piece, replace
 from docchunk.chunkers.doc.tables.pieces import split_table, table_rows_of
 
 if TYPE_CHECKING:

@@ -14,7 +14,6 @@ piece (:func:`may_join_table`). Not here: merging pieces under ``min_tokens``
 
 from __future__ import annotations
 
-from dataclasses import replace
 from itertools import groupby
 from typing import TYPE_CHECKING
 
@@ -23,7 +22,7 @@ from docling_core.types.doc import TableItem, TextItem
 from docchunk.chunkers.doc.content_headings import heading_once
 from docchunk.chunkers.doc.joining import join_pieces
 from docchunk.chunkers.doc.lead_in import is_paragraph, is_trailing_note
-from docchunk.chunkers.doc.piece import Piece, pages_of
+from docchunk.chunkers.doc.piece import Piece, pages_of, replace
 from docchunk.chunkers.doc.tables.pieces import only_captions_of
 
 if TYPE_CHECKING:

@@ -15,7 +15,6 @@ may join a table piece) are the peer merging's, read from
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from docchunk.chunkers.doc.joining import common_length, join_pieces, table_ref
@@ -26,7 +25,7 @@ from docchunk.chunkers.doc.merging import (
     may_join_table,
     opens_with_lead_in,
 )
-from docchunk.chunkers.doc.piece import Piece, pages_of
+from docchunk.chunkers.doc.piece import Piece, pages_of, replace
 from docchunk.chunkers.doc.provenance import anchors_of
 from docchunk.chunkers.doc.table_recut import recut_table, whole_rows_of
 

@@ -7,15 +7,18 @@ turns each final piece into a :class:`~docchunk.serialization.chunk.DocChunk`.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from docling_core.transforms.chunker.code_chunking.code_chunk import CodeChunk
     from docling_core.types.doc import CodeItem, DocItem, DoclingDocument, DocumentOrigin
 
-__all__ = ["Anchor", "CodeStrategy", "Piece", "listed_items", "pages_of"]
+__all__ = ["Anchor", "CodeStrategy", "Piece", "listed_items", "pages_of", "replace"]
+
+_T = TypeVar("_T")
 
 Anchor = tuple[int, str, int, int]
 """Where an item's text is in a piece's text: ``(position in the piece's text, item ref, start in
@@ -93,6 +96,37 @@ class Piece:
     # (text, anchors): where items' texts are in ``text`` (see chunkers/doc/provenance.py); stale
     # (and aligned again from the items) once ``text`` is not the text they were made for
     anchors: tuple[str, tuple[Anchor, ...]] | None = None
+
+
+_PIECE_FIELDS = frozenset(f.name for f in dataclasses.fields(Piece))
+# every field of Piece is an init field and it has no __post_init__: a copy of its __dict__ is what
+# dataclasses.replace would build (checked at import, so a new field with init=False falls back)
+_FAST = all(f.init for f in dataclasses.fields(Piece)) and not hasattr(Piece, "__post_init__")
+
+
+def replace(obj: _T, /, **changes: Any) -> _T:
+    """``dataclasses.replace(obj, **changes)``, about ten times faster for a :class:`Piece`.
+
+    The passes replace pieces some thousand times a document; ``dataclasses.replace``
+    reads every one of a piece's twenty fields with ``getattr`` and calls ``__init__``.
+    For a :class:`Piece` (no ``__post_init__``, every field an init field) the new piece
+    is a shallow copy of the old one's ``__dict__`` with ``changes`` applied: the same
+    values, shared as ``dataclasses.replace`` shares them. Any other object, or a change
+    naming something that is not a field, goes to ``dataclasses.replace`` (which raises
+    ``TypeError`` for such a name).
+
+    Args:
+        obj: A dataclass instance.
+        **changes: New values of some of its fields.
+
+    Returns:
+        A new instance of ``type(obj)``.
+    """
+    if type(obj) is not Piece or not _FAST or not _PIECE_FIELDS.issuperset(changes):
+        return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
+    new = object.__new__(Piece)
+    new.__dict__ = {**obj.__dict__, **changes}
+    return new  # type: ignore[return-value]
 
 
 def pages_of(piece: Piece) -> frozenset[int]:

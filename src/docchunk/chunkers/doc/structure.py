@@ -32,7 +32,6 @@ The passes import the run's module and never the mode's: the mode
 
 from __future__ import annotations
 
-from dataclasses import replace
 from itertools import groupby, pairwise
 from typing import TYPE_CHECKING, Any
 
@@ -47,7 +46,7 @@ from docchunk.chunkers.doc.list_split import split_list_piece
 from docchunk.chunkers.doc.list_tables import rows_of_listed_tables
 from docchunk.chunkers.doc.merging import merge_between_tables, merge_with_tables
 from docchunk.chunkers.doc.min_tokens import merge_small
-from docchunk.chunkers.doc.piece import Piece, pages_of
+from docchunk.chunkers.doc.piece import Piece, pages_of, replace
 from docchunk.chunkers.doc.provenance import align, anchors_of, slice_anchors
 from docchunk.chunkers.doc.tables.balance import balance_tables
 from docchunk.chunkers.doc.tables.pieces import by_rows, split_table, table_of

@@ -18,12 +18,11 @@ captions. Rows are never cut or reordered and no text is added or lost.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from docling_core.types.doc import DocItem, TableItem
 
-from docchunk.chunkers.doc.piece import Anchor, Piece
+from docchunk.chunkers.doc.piece import Anchor, Piece, replace
 from docchunk.chunkers.doc.provenance import anchors_of
 from docchunk.chunkers.doc.tables.pieces import table_rows_of
 

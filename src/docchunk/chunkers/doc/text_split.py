@@ -13,7 +13,6 @@ take the call's :class:`~docchunk.chunkers.doc.hybrid_run.HybridRun` (as a
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from docling_core.transforms.serializer.base import BaseDocSerializer
@@ -21,7 +20,7 @@ from docling_core.types.doc import TableItem
 
 from docchunk.chunkers.doc.compat.table_lines import split_lines, split_table_by_columns
 from docchunk.chunkers.doc.fragments import SegmentRun
-from docchunk.chunkers.doc.piece import Piece
+from docchunk.chunkers.doc.piece import Piece, replace
 from docchunk.chunkers.doc.provenance import anchors_of, slice_anchors
 from docchunk.markup.fences import reopened_fences
 from docchunk.markup.formulas import DELIMITER, reopened_math

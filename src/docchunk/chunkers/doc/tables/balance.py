@@ -21,12 +21,11 @@ label prefixes the rows below it in records) moves with the boundary.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from docling_core.types.doc import TableItem
 
-from docchunk.chunkers.doc.piece import Piece
+from docchunk.chunkers.doc.piece import Piece, replace
 from docchunk.serialization.tables import rows_as_written
 
 if TYPE_CHECKING:

@@ -13,11 +13,11 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from functools import partial
 
 from docchunk.chunkers.doc.compat.semsplit import semchunk_split
 from docchunk.chunkers.doc.fragments import attach_marks, is_debris
+from docchunk.chunkers.doc.piece import replace
 from docchunk.chunkers.doc.tables.long_rows import packed_row
 from docchunk.serialization.tables.rows import ROW_SEP, TablePiece, TableRow, TableRows, col_ranges, readable
 from docchunk.tokenizers import Sizer

@@ -7,13 +7,12 @@ only without its outer headings), the rejoining of a table a few tokens over
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from docling_core.types.doc import TableItem
 
 from docchunk.chunkers.doc.heading_paths import longest_fitting_path
-from docchunk.chunkers.doc.piece import Piece
+from docchunk.chunkers.doc.piece import Piece, replace
 
 if TYPE_CHECKING:
     from docchunk.chunkers.doc.hybrid_run import HybridRun

@@ -10,13 +10,12 @@ the description, the title lines before the table) is written by :mod:`.titles`.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from docling_core.types.doc import DocItem, TableItem
 
 from docchunk.chunkers.doc.layout_cells import by_rows
-from docchunk.chunkers.doc.piece import Piece
+from docchunk.chunkers.doc.piece import Piece, replace
 from docchunk.chunkers.doc.tables.pack import table_pieces
 from docchunk.chunkers.doc.tables.paths import dropped_path_written, shorter_path
 from docchunk.chunkers.doc.tables.titles import caption_text, heading_titles, heads_next_table

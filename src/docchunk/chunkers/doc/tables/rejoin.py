@@ -7,10 +7,9 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from docchunk.chunkers.doc.piece import Piece
+from docchunk.chunkers.doc.piece import Piece, replace
 from docchunk.chunkers.doc.tables.paths import dropped_path_written, shorter_path
 from docchunk.chunkers.doc.tables.pieces import near_budget, sheet_name_once, table_rows_of
 

@@ -26,13 +26,13 @@ the header line (as ``MarkdownTableSerializer`` writes them); else the pieces ar
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from docling_core.transforms.serializer.markdown import MARKDOWN_SEPARATOR_ROW_RE
 from docling_core.types.doc import TableItem
 
 from docchunk.chunkers.doc.compat.table_lines import markdown_row, parse_cells, split_lines
+from docchunk.chunkers.doc.piece import replace
 from docchunk.serialization import is_chunking_serializer
 from docchunk.serialization.tables import col_ranges
 
