@@ -306,12 +306,23 @@ def chunk_files(
 ) -> Iterator[tuple[Path, str, list[Row], str | None]]:
     """``(path, digest, rows, problem)`` per file: the rows of ``docchunk chunk``, or the problem.
 
-    ``raise_errors`` raises a file's exception instead (``--debug``).
+    ``raise_errors`` raises a file's exception instead (``--debug``). A plain text file
+    (``.txt``) given by name is a problem that says what the index takes (documents) and
+    how to index it, as for one in a folder (:func:`docchunk.batch.local.skip_reason`).
     """
+    from docchunk.batch.local import skip_reason
     from docchunk.batch.rows import chunk_rows, describe_failure
-    from docchunk.loading import load_document
+    from docchunk.batch.text import TEXT_SUFFIXES
+    from docchunk.errors import DocumentError
+    from docchunk.loading import SUPPORTED_SUFFIXES, load_document
 
     for path, digest in todo:
+        if path.suffix.lower() in TEXT_SUFFIXES and path.suffix.lower() not in SUPPORTED_SUFFIXES:
+            problem = f"{path}: {skip_reason(path, text_chunkers=False)}"  # not chunk's hint: --chunker recursive
+            if raise_errors:
+                raise DocumentError(problem)
+            yield path, digest, [], problem
+            continue
         try:
             yield path, digest, chunk_rows(chunker, str(path), load_document(path)), None
         except Exception as exc:  # one bad input never stops the others
