@@ -98,3 +98,29 @@ def test_install_hints_name_the_checkout_not_the_index(path):
     text = path.read_text(encoding="utf-8")
     assert not re.search(r"pip install [\"']?docchunk\[", text)
     assert not re.search(r"pip install [\"']?docchunk\b", text)
+
+
+_NO_TREE_SITTER = "import sys\nsys.modules['tree_sitter'] = None  # as if docling-chunking were not installed\n"
+
+
+def test_the_docling_node_parser_example_names_the_docling_chunking_extra(tmp_path):
+    """Regression (s8 new user, finding 4): integrations.md's install line for llama-index's
+    ``DoclingNodeParser`` left out ``.[docling-chunking]``, and its example then failed with
+    ``No module named 'tree_sitter'``: the package's own import needs docling-core's chunker
+    package, docchunk's chunkers do not (checked here with tree_sitter made unimportable)."""
+    page = (ROOT / "docs" / "integrations.md").read_text(encoding="utf-8")
+    installs = [line for line in page.splitlines() if line.startswith("pip install") and "node-parser-docling" in line]
+    assert installs and all('".[docling-chunking]"' in line for line in installs), installs
+    ours = _NO_TREE_SITTER + (
+        "import docchunk\n"
+        "chunks = list(docchunk.HybridChunker().chunk(docchunk.load_document('examples/docling_paper.json')))\n"
+        "assert chunks and 'tree_sitter' not in [m for m in sys.modules if sys.modules[m] is not None]\n"
+    )
+    done = subprocess.run([sys.executable, "-c", ours], cwd=ROOT, env=offline_env(tmp_path), capture_output=True,
+                          text=True, timeout=600)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    pytest.importorskip("llama_index.node_parser.docling", reason="llama-index-node-parser-docling not installed")
+    theirs = _NO_TREE_SITTER + "import llama_index.node_parser.docling\n"
+    done = subprocess.run([sys.executable, "-c", theirs], cwd=ROOT, env=offline_env(tmp_path), capture_output=True,
+                          text=True, timeout=600)  # fmt: skip
+    assert done.returncode != 0 and "tree_sitter" in done.stderr, done.stderr[-2000:]

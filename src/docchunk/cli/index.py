@@ -66,9 +66,10 @@ def index_command(
     check_settings(settings)
     chunker_obj = make_doc_chunker(settings, debug)
     existed = db.exists()
+    load = functools.partial(_embedder, model, embed_device, embed_cache)
     try:
         check_model(IndexStore(db), model)  # lancedb installed, the same model: before the model loads
-        indexer = Indexer(db, _embedder(model, embed_device, embed_cache), describe_chunker(chunker_obj))
+        indexer = Indexer(db, load, describe_chunker(chunker_obj), model_name=model)
     except DocchunkError as exc:
         if debug:
             raise
@@ -76,6 +77,13 @@ def index_command(
     files, skipped = input_files(paths)
     report_skipped(skipped, functools.partial(skip_reason, text_chunkers=False))
     todo, _ = indexer.plan(files)
+    try:
+        if todo:  # the model loads only when some file needs embedding
+            indexer.embedder  # noqa: B018 (loads it here, so that a model that cannot load is one line)
+    except DocchunkError as exc:
+        if debug:
+            raise
+        raise click.UsageError(str(exc)) from exc
     show = progress if progress is not None else len(todo) >= PROGRESS_MIN_FILES and stderr_is_terminal()
     work: Any = chunk_files(chunker_obj, todo, raise_errors=debug)
     if show:

@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from docchunk.batch.local import skip_reason
 from docchunk.cli.options import (
     DOC_CHUNKERS,
     TEXT_CHUNKERS,
@@ -18,6 +19,7 @@ from docchunk.cli.options import (
     structure_options,
     text_chunker_options,
 )
+from docchunk.cli.process import report_skipped
 from docchunk.cli.settings import ChunkSettings, check_applicable, check_output_path, check_settings
 from docchunk.cli.text import TEXT_SUFFIXES, make_text_chunker, read_text
 
@@ -56,7 +58,8 @@ def inspect_command(ctx: click.Context, paths: tuple[Path, ...], output: Path, t
     chunker_obj = make_text_chunker(settings, debug) if is_text else make_doc_chunker(settings, debug)
     from docchunk.report import inspect_document, render_html
 
-    files = [f for p in paths for f in _input_files(p, is_text)]
+    files, skipped = _input_files(paths, is_text)
+    report_skipped(skipped, skip_reason)  # as chunk and index: the files of a folder left out, named
     views = []
     for path in files:
         try:
@@ -69,7 +72,8 @@ def inspect_command(ctx: click.Context, paths: tuple[Path, ...], output: Path, t
         _error(f"none of the {len(files)} input(s) could be chunked; {output} was not written")
         sys.exit(1)
     page = render_html(views, title=title or "docchunk inspect: " + ", ".join(p.name for p in files[:3])
-                       + (f" and {len(files) - 3} more" if len(files) > 3 else ""))  # fmt: skip
+                       + (f" and {len(files) - 3} more" if len(files) > 3 else ""),
+                       skipped=[(str(path), skip_reason(path)) for path in skipped])  # fmt: skip
     try:
         output.write_text(page, encoding="utf-8", errors="replace")
     except OSError as exc:
@@ -84,14 +88,22 @@ def inspect_command(ctx: click.Context, paths: tuple[Path, ...], output: Path, t
         sys.exit(1)
 
 
-def _input_files(path: Path, is_text: bool) -> list[Path]:
-    """The file itself, or a folder's supported files (and text files for text chunkers), sorted."""
-    from docchunk.loading import SUPPORTED_SUFFIXES
+def _input_files(paths: tuple[Path, ...], is_text: bool) -> tuple[list[Path], list[Path]]:
+    """``(taken, skipped)`` over ``paths``: each file itself, a folder's files, sorted.
 
-    if not path.is_dir():
-        return [path]
-    suffixes = {*SUPPORTED_SUFFIXES, *(TEXT_SUFFIXES if is_text else ())}
-    return sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in suffixes)
+    ``taken``: a folder's supported files (and text files for text chunkers); ``skipped``:
+    its other files (hidden ones aside), which the command names as chunk and index do.
+    """
+    from docchunk.loading import SUPPORTED_SUFFIXES, folder_files
+
+    suffixes = (*SUPPORTED_SUFFIXES, *(TEXT_SUFFIXES if is_text else ()))
+    taken: list[Path] = []
+    skipped: list[Path] = []
+    for path in paths:
+        found, left = folder_files(path, suffixes) if path.is_dir() else ([path], [])
+        taken += found
+        skipped += left
+    return taken, skipped
 
 
 def _read(path: Path, is_text: bool) -> Any:

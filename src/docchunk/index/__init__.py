@@ -12,13 +12,22 @@ Example:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from docchunk.embeddings.models import DEFAULT_MODEL
 from docchunk.errors import ConfigError
-from docchunk.index.build import Indexer, IndexReport, chunk_files, content_hash, embedded_rows, table_rows
+from docchunk.index.build import (
+    Indexer,
+    IndexReport,
+    chunk_files,
+    content_hash,
+    embedded_rows,
+    source_key,
+    table_rows,
+)
 from docchunk.index.searcher import DEFAULT_MODE, Searcher
 from docchunk.index.store import CONTENT_ROLE, MODES, IndexStore, SearchHit, row_schema
 
@@ -38,8 +47,10 @@ __all__ = [
     "index_paths",
     "row_schema",
     "search",
+    "source_key",
     "table_rows",
 ]
+
 
 def index_paths(
     paths: Iterable[str | Path],
@@ -64,8 +75,11 @@ def index_paths(
         device: Torch device for a model name.
 
     Returns:
-        An :class:`IndexReport`. Each file's rows replace its previous rows; a file
-        whose content and settings are unchanged (content hash) is skipped.
+        An :class:`IndexReport` (files by their paths as given). Each file's rows,
+        keyed by :func:`source_key` (its resolved path, relative to the folder that
+        holds ``db``), replace its previous rows, also those written under another
+        spelling of its path; a file whose content and settings are unchanged
+        (content hash) is skipped, and when every file is, no model is loaded.
 
     Raises:
         ConfigError: ``db`` is an index of another model, or a bad model.
@@ -88,10 +102,12 @@ def index_paths(
                 f"index_paths(model={type(model).__name__}) needs model_name='...': the name is recorded in the "
                 "index, so that search embeds queries with the same model (pass search the same model= too)"
             )
-    embedder = model if isinstance(model, EmbeddingsRefinery) else EmbeddingsRefinery(
-        model, model_name=model_name, cache_dir=cache_dir, device=device
-    )  # fmt: skip
-    indexer = Indexer(db, embedder, describe_chunker(chunker))
+    if isinstance(model, EmbeddingsRefinery):
+        indexer = Indexer(db, model, describe_chunker(chunker))
+    else:  # the model loads on the first file to embed: none when every file is unchanged
+        name = model_name if model_name is not None else (model if isinstance(model, str) else None)
+        load = functools.partial(EmbeddingsRefinery, model, model_name=name, cache_dir=cache_dir, device=device)
+        indexer = Indexer(db, load, describe_chunker(chunker), model_name=name)
     files, ignored = input_files(map(Path, paths))
     todo, _ = indexer.plan(files)
     for path, digest, rows, problem in chunk_files(chunker, todo):

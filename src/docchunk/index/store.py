@@ -66,7 +66,7 @@ def row_schema(dimension: int) -> Any:
 
     Columns: ``id`` (``source#chunk_index``, unique), ``vector`` (fixed-size list of
     ``dimension`` float32), ``text``, ``contextualized`` (the embedded string),
-    ``source`` (the path as given), ``chunk_index``, ``headings``, ``captions``,
+    ``source`` (the file's key: :func:`docchunk.index.build.source_key`), ``chunk_index``, ``headings``, ``captions``,
     ``page_numbers``, ``doc_items`` (refs such as ``#/texts/3``), ``table_rows``
     (``[start, end)`` of the table's rows, or null), ``token_count`` (tokens of the
     chunker's tokenizer), ``spans`` (``meta.spans`` as JSON, or null), ``meta`` (the
@@ -179,6 +179,16 @@ class IndexStore:
             return {}
         data = table.search().select(["source", "content_hash"]).limit(None).to_arrow()
         return dict(zip(data.column("source").to_pylist(), data.column("content_hash").to_pylist(), strict=True))
+
+    def rows_of(self, source: str) -> list[Row]:
+        """Every row of the file ``source``, ``vector`` included (``role`` ``"content"`` where the table has none)."""
+        table = self.table()
+        if table is None:
+            return []
+        rows = table.search().where(f"source = {_sql_string(source)}").limit(None).to_arrow().to_pylist()
+        for row in rows:
+            row.setdefault("role", CONTENT_ROLE)
+        return cast("list[Row]", rows)
 
     def count_rows(self) -> int:
         """Rows (chunks) in the table; 0 without one."""

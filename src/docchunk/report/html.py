@@ -31,13 +31,17 @@ _BINS = 10
 _PATH_SEP = " \u203a "  # single right-pointing angle quotation mark between headings
 
 
-def render_html(documents: Sequence[DocumentView], title: str = "docchunk inspect") -> str:
+def render_html(
+    documents: Sequence[DocumentView], title: str = "docchunk inspect", skipped: Sequence[tuple[str, str]] = ()
+) -> str:
     """The report page for the chunks of one or more documents.
 
     Args:
         documents: One :class:`DocumentView` per input, from
             :func:`docchunk.report.inspect_document`.
         title: The page title.
+        skipped: ``(path, reason)`` of the files of the input folders that were not
+            read (``docchunk inspect`` names them on stderr too), listed in the summary.
 
     Returns:
         A complete HTML document (a ``str``; write it as UTF-8). It holds exactly one
@@ -61,7 +65,7 @@ def render_html(documents: Sequence[DocumentView], title: str = "docchunk inspec
         f'<meta http-equiv="Content-Security-Policy" content="{policy}">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<link rel="icon" href="data:,"><title>{escape(title)}</title><style>{_asset("report.css")}</style></head>'
-        f'<body><header class="summary"><h1>{escape(title)}</h1>{_summary(documents)}</header>'
+        f'<body><header class="summary"><h1>{escape(title)}</h1>{_summary(documents)}{_skipped(skipped)}</header>'
         f'<main id="reading">{body}</main>'
         '<aside id="panel" hidden><button type="button" id="panel-close" aria-label="close">&#x2715;</button>'
         '<div id="panel-meta"></div><h3>Contextualized (what is embedded)</h3><pre id="ctx"></pre>'
@@ -113,6 +117,17 @@ def _summary(documents: Sequence[DocumentView]) -> str:
         f'<ul class="sources">{sources}</ul>{_histogram(documents)}'
         + _links("tiny", f"Tiny chunks (under {TINY_FRACTION:.0%} of the budget)", tiny, many)
         + _links("oversized", "Oversized chunks (over the budget)", over, many)
+    )
+
+
+def _skipped(skipped: Sequence[tuple[str, str]]) -> str:
+    """The files of the input folders that were not read, with why: a ``<details class="skipped">``, or ""."""
+    if not skipped:
+        return ""
+    items = "".join(f"<li><code>{escape(path)}</code> ({escape(reason)})</li>" for path, reason in skipped)
+    return (
+        f'<details class="skipped" open><summary>Skipped <b>{len(skipped)}</b> file{"s" * (len(skipped) != 1)} '
+        f'of the input folders (not read)</summary><ul class="sources">{items}</ul></details>'
     )
 
 

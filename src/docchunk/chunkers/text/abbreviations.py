@@ -25,9 +25,11 @@ _TITLES = frozenset(
     "Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec "
     "Inc Ltd Co Corp Bros Dept Univ Assn Ave Blvd Rd S Bd Hg".split()
 )
-# reference words, also in lower case before a number ("fig. 3", "vol. 2", "no. 7")
+# reference words, also in lower case before a number ("fig. 3", "vol. 2", "no. 7", "p. 14", "para. 3"):
+# pages, paragraphs, clauses, notes, lines, columns, parts, schedules, regulations, sections ("s. 12", "ss. 4-6")
 _REFERENCES = frozenset(
-    "No Nos Nr Fig Figs Tab Tbl Eq Eqs Sec Secs Ch Chap Vol Vols Art Abs Ref Refs Ed Eds Ex Ext Tel Apt Rm".split()
+    "No Nos Nr Fig Figs Tab Tbl Eq Eqs Sec Secs Sect Ch Chap Vol Vols Art Arts Abs Ref Refs Ed Eds Ex Ext Tel Apt Rm "
+    "P Pg Pgs Para Paras Cl Cls N Nn Fn Fns L Ll Col Cols Pt Pts Sch Reg Regs App S Ss".split()
 )
 # German months: "am 12. März" is a date (an ordinal day), not a sentence end after "12"
 _GERMAN_MONTHS = frozenset(
