@@ -58,7 +58,7 @@ def test_break_pattern_finds_the_breaks_of_str_splitlines(text, data):
     assert (first.span() if first else None) == ((found[0][0] + lo, found[0][1] + lo) if found else None)
     parts = re.split(f"({BREAK})", text)  # line, break, line, ..., line
     assert "".join(parts) == text
-    assert parts[::2] == (text.splitlines() + [""] if not text or parts[-1] == "" else text.splitlines())
+    assert parts[::2] == ([*text.splitlines(), ""] if not text or parts[-1] == "" else text.splitlines())
 
 
 @pytest.mark.parametrize("sep", ODD_BREAKS)
