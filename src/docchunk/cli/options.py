@@ -237,8 +237,9 @@ def make_doc_chunker(settings: ChunkSettings, debug: bool, warn: bool = True) ->
         chunker = _build_doc_chunker(s.chunker, tokenizer, s.max_tokens, s.merge_peers, warn, structure)
         if s.expand is None:
             return chunker
-        from docchunk.chunkers.doc.expand import ExpandingChunker, get_expander
+        from docchunk.chunkers.doc.expand import ChunkExpander, ExpandingChunker, get_expander
 
+        expander: ChunkExpander
         options: dict[str, Any] = dict(
             tokenizer=chunker.token_counter, max_tokens=s.expand_max_tokens, docling_compat=s.docling_compat,
             include_furniture=s.include_furniture, table_format=s.table_format,
