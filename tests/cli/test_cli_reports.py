@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -173,3 +175,39 @@ def test_no_progress_when_not_asked_and_not_on_a_terminal(tmp_path, capsys):
     code, _, err = run(capsys, "chunk", str(GOOD), "-o", str(tmp_path / "out.jsonl"))
     assert code == 0 and _bar_states(err) == [x for x in err.splitlines() if x.startswith("docchunk: ")]
     assert "phase" not in err
+
+
+def _documents_warning_at_load(folder: Path, count: int) -> list[Path]:
+    """Documents that docling-core warns about as it loads them (a bbox past its page's edge), each its own warning."""
+    from docling_core.types.doc import BoundingBox, DocItemLabel, DoclingDocument, ProvenanceItem, Size
+
+    paths = []
+    for k in range(count):
+        doc = DoclingDocument(name=f"off_page_{k}")
+        doc.add_page(page_no=1, size=Size(width=100, height=100))
+        prov = ProvenanceItem(page_no=1, bbox=BoundingBox(l=0, t=0, r=150 + k, b=10), charspan=(0, 4))
+        doc.add_text(DocItemLabel.TEXT, f"The text of document {k}.", prov=prov)
+        paths.append(folder / f"off_page_{k}.json")
+        paths[-1].write_text(doc.model_dump_json(), encoding="utf-8")
+    return paths
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_regression_workers_count_the_libraries_warnings_as_one_process_does(tmp_path, capsys, debug):
+    """With ``--workers 2``, docling-core's warnings in a worker were printed raw and left out of the count."""
+    paths = _documents_warning_at_load(tmp_path, 4)
+    errs = {}
+    for workers in ("1", "2"):
+        out = tmp_path / "out.jsonl"  # (the same in both runs: the lines name it)
+        code, _, err = run(capsys, "chunk", *map(str, paths), "-o", str(out), "--workers", workers,
+                           "--no-progress", *(["--debug"] if debug else []))  # fmt: skip
+        assert code == 0, err
+        assert "document.py" not in err and "warnings.warn" not in err, err  # nothing raw
+        errs[workers] = err.splitlines()
+    assert errs["2"] == errs["1"], errs
+    shown = [x for x in errs["1"] if x.startswith("docling: WARNING: docling_core.types.doc.document: UserWarning: ")]
+    if debug:  # each shown once, in input order
+        assert [re.search(r"value=(\d+)", x)[1] for x in shown] == ["150", "151", "152", "153"], errs
+    else:
+        counted = "docchunk: 4 warning(s) from docling_core while converting; --debug shows them"
+        assert not shown and counted in errs["1"], errs

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import warnings
 
 import pytest
 
@@ -54,3 +55,28 @@ def test_regression_docling_compat_gives_one_line_not_a_chunk_repr_per_chunk():
     assert result.returncode == 0, result.stderr
     assert "Cannot expand to page" not in result.stderr
     assert len(result.stderr.splitlines()) == 1 and "no page provenance" in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("expand", ["page", "tree", None])
+@pytest.mark.parametrize("compat", [True, False])
+def test_regression_make_doc_chunker_leaves_the_warnings_filters_as_they_were(expand, compat):
+    """A library caller of ``make_doc_chunker`` kept a process-wide filter for docling-core's warning (stop 58)."""
+    from docling_core.types.doc import DoclingDocument
+
+    from docchunk.cli.options import make_doc_chunker
+    from docchunk.cli.settings import ChunkSettings
+
+    doc = DoclingDocument.load_from_json(UNPAGED[0])
+    # first, what adds filters of its own when first imported (a library's import-time filters)
+    list(make_doc_chunker(ChunkSettings(docling_compat=compat), debug=False).chunk(doc))
+    before = list(warnings.filters)
+    chunker = make_doc_chunker(ChunkSettings(expand=expand, docling_compat=compat), debug=False)
+    assert warnings.filters == before
+    assert list(chunker.chunk(doc))
+    assert not [f for f in warnings.filters if f[1] is not None and "Cannot expand" in f[1].pattern]
+    if expand == "page" and compat:  # silenced while the expander runs, and only then
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            list(chunker.chunk(doc))
+            warnings.warn("Cannot expand to page: the caller's own warning", UserWarning, stacklevel=1)
+        assert [str(w.message) for w in caught] == ["Cannot expand to page: the caller's own warning"]

@@ -7,6 +7,8 @@ A new user's finding 14 (stop 57): ``tiktoken:cl100k_base`` was called
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import docchunk
@@ -93,3 +95,27 @@ def test_regression_command_echoes_an_unknown_tiktoken_name(capsys, cl100k):
     code, _, err = run(capsys, "chunk", str(DOC), "--tokenizer", "tiktoken:cl100k", "--max-tokens", "64")
     assert code == 2
     assert "unknown tokenizer 'tiktoken:cl100k'" in err and "did you mean 'tiktoken:cl100k_base'?" in err, err
+
+
+FORMS = ["character", "word", "hf:org/model", "tiktoken:cl100k_base", "tiktoken:a:b", "Character", "word ", "hf:",
+         "tiktoken:", "hf", ":x", "character:", "words", "cl100k_base", "huggingface:org/model", ""]  # fmt: skip
+
+
+@pytest.mark.parametrize("spec", FORMS)
+def test_command_and_get_tokenizer_refuse_the_same_spec_forms(spec):
+    """One form check (``spec_form``) behind both the ``--tokenizer`` usage error and ``get_tokenizer``'s."""
+    import click
+
+    from docchunk.cli.settings import check_tokenizer_spec
+    from docchunk.tokenizers.names import spec_form
+
+    form = spec_form(spec)
+    if form is None:
+        with pytest.raises(click.UsageError, match=f"--tokenizer {re.escape(repr(spec))}: unknown tokenizer spec"):
+            check_tokenizer_spec(spec)
+        with pytest.raises(docchunk.TokenizerError, match=f"unknown tokenizer spec {re.escape(repr(spec))}"):
+            docchunk.get_tokenizer(spec)
+    else:
+        check_tokenizer_spec(spec)  # accepted: the loaders judge the name after the colon
+        kind, ref = form
+        assert spec == (f"{kind}:{ref}" if ref else kind) and kind in ("character", "word", "hf", "tiktoken")

@@ -5,7 +5,8 @@ Holds what ``docchunk chunk`` runs, callable without click: :mod:`~docchunk.batc
 :func:`~docchunk.batch.rows.text_rows`, :func:`~docchunk.batch.rows.describe_failure`),
 :mod:`~docchunk.batch.output` (the JSONL/Parquet row writer),
 :mod:`~docchunk.batch.text` (text inputs for the text chunkers),
-:mod:`~docchunk.batch.local` (the local engine: one process or a process pool) and
+:mod:`~docchunk.batch.local` (the local engine: one process or a process pool),
+:mod:`~docchunk.batch.library_logs` (docling's warnings as log records, also from a worker) and
 :mod:`~docchunk.batch.ray` (the Ray driver). The CLI, the integrations and the index
 call it.
 

@@ -10,12 +10,15 @@ and its model-limit check run there.
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from docchunk.batch.library_logs import captured_records, replay
 
 if TYPE_CHECKING:
     from typing import TypeAlias
@@ -116,7 +119,11 @@ def _results(
         with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init,
                                  initargs=(workers, debug, worker_chunker)) as pool:  # fmt: skip
             # small batches: the last documents spread over the workers too
-            yield from pool.map(_worker_chunk, inputs, chunksize=max(1, min(8, len(inputs) // (workers * 32))))
+            for rows, problem, records in pool.map(
+                _worker_chunk, inputs, chunksize=max(1, min(8, len(inputs) // (workers * 32)))
+            ):
+                replay(records)  # the worker's library warnings, counted or shown here as in one process
+                yield rows, problem
     finally:
         _WORKER_CHUNKER = None
 
@@ -166,8 +173,11 @@ def _worker_init(workers: int, debug: bool, worker_chunker: Callable[[], Chunker
         _WORKER_CHUNKER = worker_chunker()
 
 
-def _worker_chunk(item: Input) -> tuple[Rows, str | None]:
-    return _rows_or_problem(_WORKER_CHUNKER, item, _WORKER_DEBUG)
+def _worker_chunk(item: Input) -> tuple[Rows, str | None, list[logging.LogRecord]]:
+    """In a worker: ``(rows, problem)`` of one input, and the libraries' warnings it gave, for the main process."""
+    with captured_records() as records:
+        rows, problem = _rows_or_problem(_WORKER_CHUNKER, item, _WORKER_DEBUG)
+    return rows, problem, records
 
 
 def _rows_or_problem(

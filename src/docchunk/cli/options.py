@@ -204,8 +204,10 @@ def make_doc_chunker(settings: ChunkSettings, debug: bool, warn: bool = True) ->
     With ``expand`` ("tree" or "page"), the chunker's chunks come out expanded
     (:class:`docchunk.ExpandingChunker`), each at most ``expand_max_tokens`` when
     given, as docling-core expands them with ``docling_compat`` (docling-core's warning
-    for each chunk of a document without pages is silenced: the command warns once a
-    document, :func:`docchunk.cli.chunk.warn_without_pages`). With ``code_chunking``, code items are
+    for each chunk of a document without pages is silenced while the expander runs,
+    :class:`~docchunk.cli.quiet_expand.QuietPageChunkExpander`: the command warns once a
+    document, :func:`docchunk.cli.chunk.warn_without_pages`; the process's warnings
+    filters are left as they were). With ``code_chunking``, code items are
     chunked by :class:`docchunk.CodeChunkingStrategy` (docling-core's
     ``StandardCodeChunkingStrategy`` with ``docling_compat``). The tokenizer loads
     first and the budget is checked against its limit before docling-core is imported.
@@ -235,17 +237,19 @@ def make_doc_chunker(settings: ChunkSettings, debug: bool, warn: bool = True) ->
         chunker = _build_doc_chunker(s.chunker, tokenizer, s.max_tokens, s.merge_peers, warn, structure)
         if s.expand is None:
             return chunker
-        from docchunk.chunkers.doc.expand import ExpandingChunker, get_expander
+        from docchunk.chunkers.doc.expand import ChunkExpander, ExpandingChunker, get_expander
 
-        if s.expand == "page" and s.docling_compat:  # per chunk, with its repr: one line per document instead
-            warnings.filterwarnings("ignore", "Cannot expand to page", UserWarning, r"docling_core\.")
-
-        expander = get_expander(
-            s.expand,  # type: ignore[arg-type]
+        expander: ChunkExpander
+        options: dict[str, Any] = dict(
             tokenizer=chunker.token_counter, max_tokens=s.expand_max_tokens, docling_compat=s.docling_compat,
-            include_furniture=s.include_furniture,
-            table_format=s.table_format,
+            include_furniture=s.include_furniture, table_format=s.table_format,
         )  # fmt: skip
+        if s.expand == "page" and s.docling_compat:  # docling-core warns per chunk, with its repr: one line per
+            from docchunk.cli.quiet_expand import QuietPageChunkExpander  # document instead, filtered while it runs
+
+            expander = QuietPageChunkExpander(**options)
+        else:
+            expander = get_expander(s.expand, **options)  # type: ignore[arg-type]
         return ExpandingChunker(chunker=chunker, expander=expander)
     except DocchunkError as exc:
         if debug:

@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import gc
 import logging
-import os
 import sys
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import click
 
@@ -70,60 +68,6 @@ def report_skipped(skipped: Sequence[Path], reason: Callable[[Path], str]) -> No
     click.echo(f"docchunk: skipped {len(skipped)} file(s) in the input folders: {named}{more}", err=True)
 
 
-LIBRARY_LOGGERS = ("docling", "docling_core", "docling_ibm_models", "docling_parse")
-"""The loggers whose records the command captures: docling's converters warn through them."""
-
-
-class _Collected(logging.Handler):
-    """Keeps the records of the library loggers (warnings and worse), to count or show them."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
-
-
-def _library_module(filename: str) -> str | None:
-    """The dotted name of the module of a library of :data:`LIBRARY_LOGGERS` that ``filename`` is, else None.
-
-    Only libraries already imported can be the source of a warning, so the packages'
-    folders are read from :data:`sys.modules` (no import, no guess from the path's words).
-    """
-    path = Path(filename).resolve()
-    for name in LIBRARY_LOGGERS:
-        package = sys.modules.get(name)
-        for folder in getattr(package, "__path__", None) or []:
-            root = Path(folder).resolve()
-            if path.is_relative_to(root):
-                return ".".join([name, *path.relative_to(root).with_suffix("").parts])
-    return None
-
-
-def _library_warnings_to_logs(shown: Callable[..., None]) -> Callable[..., None]:
-    """A ``warnings.showwarning`` that logs the libraries' warnings to their loggers and shows the rest with ``shown``.
-
-    docling warns through :func:`warnings.warn` too (a ragged CSV's "Inconsistent column
-    lengths"): such a warning becomes a WARNING record of the logger named after its
-    module (``docling.backend.csv_backend: UserWarning: ...``), counted or shown with the
-    log records; a warning of any other code (docchunk's own, the user's) is shown as before.
-    So is one raised in a forked ``--workers`` process: its count would never reach this
-    process, and a warning is not to vanish.
-    """
-    pid = os.getpid()
-
-    def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
-             file: Any = None, line: str | None = None) -> None:  # fmt: skip
-        module = _library_module(filename) if os.getpid() == pid else None
-        if module is None:
-            shown(message, category, filename, lineno, file, line)
-        else:
-            logging.getLogger(module).warning("%s: %s", category.__name__, message)
-
-    return show
-
-
 @contextmanager
 def captured_library_logs(debug: bool) -> Iterator[None]:
     """Catch docling's log records and Python warnings for the run; show them with ``debug``, else count them.
@@ -134,13 +78,17 @@ def captured_library_logs(debug: bool) -> Iterator[None]:
     when it happens. A :func:`warnings.warn` raised in a library's module is such a
     record too (``docling: WARNING: docling.backend.csv_backend: UserWarning: ...``),
     shown under the warnings filters as before (once per place by default). The
-    loggers' own settings and ``warnings.showwarning`` come back afterwards.
+    records of a ``--workers`` process come back with its input's rows and are counted
+    or shown here alike (:mod:`docchunk.batch.library_logs`). The loggers' own
+    settings and ``warnings.showwarning`` come back afterwards.
     """
+    from docchunk.batch.library_logs import LIBRARY_LOGGERS, KeptRecords, library_warnings_to_logs
+
     loggers = [logging.getLogger(name) for name in LIBRARY_LOGGERS]
     saved = [(lg, lg.propagate, list(lg.handlers)) for lg in loggers]
     saved_show = warnings.showwarning
-    warnings.showwarning = _library_warnings_to_logs(saved_show)
-    collected = _Collected()
+    warnings.showwarning = library_warnings_to_logs(saved_show)
+    collected = KeptRecords()
     if debug:
         shown = logging.StreamHandler(sys.stderr)
         shown.setFormatter(logging.Formatter("docling: %(levelname)s: %(name)s: %(message)s"))

@@ -238,12 +238,10 @@ def check_tokenizer_spec(spec: str | None) -> None:
             the message echoes it as given and suggests the accepted spec closest to it
             (``tiktoken:cl100k_base`` for ``cl100k_base``), when one is.
     """
-    if spec is None or spec in ("character", "word"):
+    from docchunk.tokenizers.names import did_you_mean, spec_form  # (the tokenizers themselves do not load)
+
+    if spec is None or spec_form(spec) is not None:
         return
-    kind, sep, ref = spec.partition(":")
-    if sep and ref and kind in ("hf", "tiktoken"):
-        return
-    from docchunk.tokenizers.names import did_you_mean
 
     raise click.UsageError(
         f"--tokenizer {spec!r}: unknown tokenizer spec{did_you_mean(spec)}; give \"character\", \"word\", "

@@ -13,8 +13,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from docchunk.errors import ConfigError
 from docchunk.types import EmbedBatch
+from docchunk.types.embedding import checked_vectors
 
 if TYPE_CHECKING:
     import sqlite3
@@ -51,7 +51,10 @@ class CachedEmbedder:
     the embedding of text i (as ``embed_batch`` returned it, not normalized).
 
     Raises:
-        ConfigError: ``embed_batch`` returned the wrong number of rows.
+        ConfigError: ``embed_batch`` returned vectors that are not one row of ``d >= 1``
+            finite floats per text, all of one length (ragged, the wrong number of rows,
+            NaN or an infinity): nothing of that batch is cached.
+        ConfigTypeError: numpy cannot read what ``embed_batch`` returned as numbers.
     """
 
     def __init__(self, embed_batch: EmbedBatch, model_name: str, cache_dir: str | Path | None = None,
@@ -114,10 +117,7 @@ class CachedEmbedder:
         out: dict[str, np.ndarray] = {}
         for i in range(0, len(texts), self.batch_size):
             batch = texts[i : i + self.batch_size]
-            vectors = np.asarray(self.embed_batch(batch), dtype=np.float32)
-            if vectors.ndim != 2 or len(vectors) != len(batch):
-                raise ConfigError(f"the embedding model returned shape {vectors.shape!r} for {len(batch)} texts; "
-                                  "it must return one row per text, shape (n, d)")  # fmt: skip
+            vectors = checked_vectors(self.embed_batch(batch), batch, np.float32)  # checked before it is cached
             self.embedded += len(batch)
             fresh = dict(zip(keys[i : i + self.batch_size], vectors, strict=False))
             out.update(fresh)

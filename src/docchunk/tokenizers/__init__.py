@@ -16,6 +16,7 @@ from docchunk.embeddings.models import HUB_DEFAULT_MODEL
 from docchunk.errors import TokenizerError
 from docchunk.tokenizers.base import CallableTokenizer, CharacterTokenizer, Tokenizer, WordTokenizer
 from docchunk.tokenizers.hf import HFTokenizer, transformers_limit
+from docchunk.tokenizers.names import did_you_mean, spec_form
 from docchunk.tokenizers.sizer import Sizer
 from docchunk.tokenizers.spans import SpanSizer
 from docchunk.tokenizers.tiktoken import TiktokenTokenizer
@@ -153,19 +154,17 @@ def _resolve(spec: Any, max_tokens: int | None) -> Tokenizer:
 
 
 def _from_string(spec: str, max_tokens: int | None) -> Tokenizer:
-    kind, sep, ref = spec.partition(":")
-    if not sep:
-        if spec == "character":
-            return CharacterTokenizer()
-        if spec == "word":
-            return WordTokenizer()
-    elif kind == "hf" and ref:
+    form = spec_form(spec)
+    if form is None:
+        raise TokenizerError(f"unknown tokenizer spec {spec!r}{did_you_mean(spec)}; accepted forms: {ACCEPTED_SPECS}")
+    kind, ref = form
+    if kind == "character":
+        return CharacterTokenizer()
+    if kind == "word":
+        return WordTokenizer()
+    if kind == "hf":
         return HFTokenizer.from_spec(ref, max_tokens)
-    elif kind == "tiktoken" and ref:
-        return TiktokenTokenizer.from_spec(ref, max_tokens)
-    from docchunk.tokenizers.names import did_you_mean
-
-    raise TokenizerError(f"unknown tokenizer spec {spec!r}{did_you_mean(spec)}; accepted forms: {ACCEPTED_SPECS}")
+    return TiktokenTokenizer.from_spec(ref, max_tokens)
 
 
 def _from_transformers(tok: Any, max_tokens: int | None) -> Tokenizer:

@@ -17,7 +17,7 @@ import difflib
 import re
 from pathlib import Path
 
-__all__ = ["Suggestion", "did_you_mean", "suggest_spec", "suggest_tiktoken_name"]
+__all__ = ["Suggestion", "did_you_mean", "spec_form", "suggest_spec", "suggest_tiktoken_name"]
 
 Suggestion = tuple[str, str]
 """``(spec, reason)``: the spec the user probably meant and why, e.g.
@@ -37,6 +37,32 @@ _MODEL_NAME = re.compile(
 )
 _TIKTOKEN_PREFIX = 'a tiktoken encoding or model name takes the "tiktoken:" prefix'
 _HF_PREFIX = 'a Hugging Face hub name, model directory or tokenizer.json takes the "hf:" prefix'
+
+
+def spec_form(spec: str) -> tuple[str, str] | None:
+    """The form of a string tokenizer spec, read without loading anything: ``(kind, ref)``, or None.
+
+    The one check of the forms :func:`docchunk.get_tokenizer` reads, which the commands'
+    ``--tokenizer`` usage errors make too, before any tokenizer loads. Whether ``ref``
+    names a tokenizer that exists is the loaders' business.
+
+    Args:
+        spec: The string spec exactly as the user gave it.
+
+    Returns:
+        ``("character", "")`` or ``("word", "")`` for those exact words; ``("hf", ref)``
+        or ``("tiktoken", ref)`` for ``hf:<ref>`` or ``tiktoken:<ref>`` with a non-empty
+        ``ref`` (split at the first colon); None for any other string (then
+        :func:`did_you_mean` says what it probably meant).
+
+    Example:
+        >>> spec_form("tiktoken:cl100k_base"), spec_form("cl100k_base")
+        (('tiktoken', 'cl100k_base'), None)
+    """
+    if spec in _PLAIN:
+        return spec, ""
+    kind, sep, ref = spec.partition(":")
+    return (kind, ref) if sep and ref and kind in ("hf", "tiktoken") else None
 
 
 def _is_tiktoken_name(name: str) -> bool:

@@ -12,7 +12,7 @@ dropped, written once as text before the parts.
 from __future__ import annotations
 
 import pytest
-from docling_core.types.doc import DocItemLabel, DoclingDocument
+from docling_core.types.doc import DocItemLabel, DoclingDocument, GroupLabel
 
 import docchunk
 from tests.helpers import squash
@@ -79,3 +79,24 @@ def test_regression_dropped_heading_written_once_with_its_item():
     assert first.text.startswith("Results")
     assert doc.texts[0] in first.meta.doc_items  # the heading item is cited where its text is
     assert all(c.meta.headings_dropped == ["Results"] for c in chunks if "Results" not in c.text)
+
+
+def test_regression_dropped_heading_under_a_sheet_name_cites_its_own_item():
+    """An XLSX-like path (a sheet name, which has no item, then a heading) that the text split drops.
+
+    The piece writing the dropped headings paired its heading items with the path from its
+    first entry, the sheet name: no item matched, and it listed the paragraph instead of
+    the heading it writes.
+    """
+    doc = DoclingDocument(name="workbook")
+    sheet = doc.add_group(label=GroupLabel.SHEET, name="S")
+    heading = doc.add_heading("Results", level=1, parent=sheet)
+    paragraph = doc.add_text(DocItemLabel.TEXT, MATH, parent=sheet)
+    chunker = docchunk.HybridChunker(max_tokens=4)
+    chunks = list(chunker.chunk(doc))
+    written = [c for c in chunks if c.meta.headings_dropped is None and c.text.endswith("Results")]
+    assert len(written) == 1, [(c.text, c.meta.headings, c.meta.headings_dropped) for c in chunks]
+    assert any(c.meta.headings_dropped == ["S", "Results"] for c in chunks)  # dropped by the text split
+    items = written[0].meta.doc_items
+    assert heading in items, [it.self_ref for it in items]
+    assert paragraph not in items  # none of its text is in the written headings

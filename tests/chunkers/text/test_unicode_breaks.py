@@ -8,13 +8,15 @@ the no-break spaces do.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from docchunk import RecursiveChunker, SentenceChunker
 from docchunk.chunkers.text import sentence_spans
-from docchunk.chunkers.text.line_breaks import LINE_BREAKS
+from docchunk.chunkers.text.line_breaks import BREAK, BREAKS, LINE_BREAKS
 from docchunk.chunkers.text.separators import SPACES
 
 P1 = "Heating Repairs In The North Wing Begin Monday"
@@ -27,6 +29,36 @@ def test_reference_list_is_str_splitlines():
     """Every character ``str.splitlines`` breaks at is a line break, and no other."""
     breaking = [chr(c) for c in range(0x3000) if len(("a" + chr(c) + "b").splitlines()) == 2]
     assert sorted(LINE_BREAKS) == sorted(breaking)
+
+
+def _splitlines_breaks(text: str) -> list[tuple[int, int]]:
+    """The spans of the line breaks ``str.splitlines`` finds in ``text``."""
+    spans, pos = [], 0
+    for line in text.splitlines(keepends=True):
+        bare = len(line.splitlines()[0]) if line.splitlines() else 0
+        if bare < len(line):
+            spans.append((pos + bare, pos + len(line)))
+        pos += len(line)
+    return spans
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet=st.sampled_from([*LINE_BREAKS, "a", " "]), max_size=12), data=st.data())
+def test_break_pattern_finds_the_breaks_of_str_splitlines(text, data):
+    """``BREAKS`` (the one pattern the text and document chunkers use) between any ``pos`` and ``endpos``.
+
+    A ``"\r"`` whose ``"\n"`` is past ``endpos`` is a break of its own, as in the slice;
+    the captured form splits into lines and breaks that join back to the text.
+    """
+    lo = data.draw(st.integers(0, len(text)))
+    hi = data.draw(st.integers(lo, len(text)))
+    found = [(m.start() - lo, m.end() - lo) for m in BREAKS.finditer(text, lo, hi)]
+    assert found == _splitlines_breaks(text[lo:hi])
+    first = BREAKS.search(text, lo, hi)
+    assert (first.span() if first else None) == ((found[0][0] + lo, found[0][1] + lo) if found else None)
+    parts = re.split(f"({BREAK})", text)  # line, break, line, ..., line
+    assert "".join(parts) == text
+    assert parts[::2] == ([*text.splitlines(), ""] if not text or parts[-1] == "" else text.splitlines())
 
 
 @pytest.mark.parametrize("sep", ODD_BREAKS)

@@ -15,13 +15,12 @@ from collections.abc import Callable, Hashable
 from functools import partial
 from typing import Any, Literal, Protocol, TypeVar, overload
 
+from docchunk.chunkers.text.line_breaks import BREAKS
 from docchunk.markup.fences import fenced_blocks
 from docchunk.serialization.tables.rows import DEBRIS_CHARS
 from docchunk.tokenizers import Sizer, Tokenizer
 
 _T = TypeVar("_T")
-_LINE_BREAK = re.compile("\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
-"""The line boundaries of ``str.splitlines`` (as in ``heading_walk``)."""
 _LINE = re.compile(r"[^\r\n]+")
 """A line of a fenced code block, without its line break (fences end lines at ``\n`` and ``\r``)."""
 
@@ -163,8 +162,8 @@ def _no_lone_mark_lines(
     i = 1
     while i < len(out):
         (a, b, _), (c, d, _) = out[i - 1], out[i]
-        first = _LINE_BREAK.search(text, c, d)
-        breaks = list(_LINE_BREAK.finditer(text, a, b))
+        first = BREAKS.search(text, c, d)
+        breaks = list(BREAKS.finditer(text, a, b))
         if first is not None and _lone_marks(text, c, first.start()) and text[first.start() : d].strip():
             brk, word = first.start(), _last_word_start(text, a, b)
             if fits(a, brk):  # the previous segment takes the marks

@@ -8,11 +8,11 @@ that fit half the budget, and the outer ones are emitted once, as a piece of tex
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 from docling_core.types.doc import DocItem, ListItem, TableItem, TextItem
 
-from docchunk.chunkers.doc.piece import Piece, replace
+from docchunk.chunkers.doc.piece import Piece, heading_items_of, replace
 
 if TYPE_CHECKING:
     from docchunk.chunkers.doc.hybrid_run import HybridRun
@@ -67,7 +67,7 @@ def fit_headings(run: HybridRun, pieces: Iterable[Piece]) -> list[Piece]:
             outer = headings[: todo[0]]
             path = run.fitting_headings(outer, limit) or []
             out.append(Piece(text="\n".join(headings[k] for k in todo if headings[k]) or headings[todo[-1]],
-                             items=_items_of(piece, todo), headings=path or None, origin=piece.origin,
+                             items=heading_items_of(piece, todo), headings=path or None, origin=piece.origin,
                              from_headings=True, headings_dropped=outer[: len(outer) - len(path)] or None))  # fmt: skip
         if (kept := _without_emitted(piece, emitted)) is not None:  # a content heading's piece: its path went out
             _written(emitted, kept)
@@ -199,20 +199,6 @@ def _heading_keys(piece: Piece) -> tuple[tuple[str, str | None], ...]:
         (text, items[i - sheets].self_ref if 0 <= i - sheets < len(items) else None)
         for i, text in enumerate(headings)
     )
-
-
-def _items_of(piece: Piece, indices: list[int]) -> list[Any]:
-    """The heading items with text of ``piece.headings[i]`` for ``i`` in ``indices`` (sheet names come first).
-
-    These are the items of the piece :func:`fit_headings` emits for those headings,
-    whose text is their texts, one per line: :func:`split_at_pages` then cuts it
-    where their pages change. Only when the headings are sheet names alone (no
-    heading item) is it the piece's first item.
-    """
-    items = piece.heading_items or (piece.items if piece.heading_only else [])
-    sheets = len(piece.headings or []) - len(items)
-    own = [items[i - sheets] for i in indices if i >= sheets]
-    return [it for it in own if heading_text(it)] or own or piece.items[:1]
 
 
 def heading_text(item: DocItem) -> str:

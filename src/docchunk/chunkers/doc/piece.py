@@ -8,7 +8,7 @@ turns each final piece into a :class:`~docchunk.serialization.chunk.DocChunk`.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from docling_core.transforms.chunker.code_chunking.code_chunk import CodeChunk
     from docling_core.types.doc import CodeItem, DocItem, DoclingDocument, DocumentOrigin
 
-__all__ = ["Anchor", "CodeStrategy", "Piece", "listed_items", "pages_of", "replace"]
+__all__ = ["Anchor", "CodeStrategy", "Piece", "heading_items_of", "listed_items", "pages_of", "replace"]
 
 _T = TypeVar("_T")
 
@@ -132,6 +132,34 @@ def replace(obj: _T, /, **changes: Any) -> _T:
 def pages_of(piece: Piece) -> frozenset[int]:
     """The page numbers of a piece's items' provenance (empty without provenance)."""
     return frozenset(p.page_no for it in piece.items for p in (getattr(it, "prov", None) or ()))
+
+
+def heading_items_of(piece: Piece, indices: Sequence[int]) -> list[DocItem]:
+    """The heading items behind ``piece.headings[i]`` for each ``i`` of ``indices``: the items of a piece writing them.
+
+    A piece that writes headings of a path as its text, one per line (the heading-path
+    pass's emitted headings, :func:`~docchunk.chunkers.doc.heading_paths.fit_headings`;
+    the headings a text split drops, :mod:`~docchunk.chunkers.doc.text_split`), lists
+    these items. Sheet names come first in ``headings`` and have no item: the items
+    (``piece.heading_items``, or a heading-only piece's own items) stand for the end of
+    the path, ``headings[i]`` for ``items[i - (len(headings) - len(items))]`` (a path
+    shortened after the walk keeps all of its items, so that difference may be
+    negative).
+
+    Args:
+        piece: The piece whose path the headings are of.
+        indices: Positions in ``piece.headings`` (0-based, each below ``len(piece.headings)``).
+
+    Returns:
+        The items of those headings, in the order of ``indices``, leaving out those without
+        text when any has text; when none of them has an item (sheet names alone), the
+        piece's first item, so that the written piece cites where it comes from (empty
+        only for a piece without items).
+    """
+    items = piece.heading_items or (piece.items if piece.heading_only else [])
+    sheets = len(piece.headings or []) - len(items)
+    own = [items[i - sheets] for i in indices if i >= sheets]
+    return [it for it in own if getattr(it, "text", None)] or own or piece.items[:1]
 
 
 def listed_items(piece: Piece) -> list[DocItem]:

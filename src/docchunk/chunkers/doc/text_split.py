@@ -20,7 +20,7 @@ from docling_core.types.doc import TableItem
 
 from docchunk.chunkers.doc.compat.table_lines import split_lines, split_table_by_columns
 from docchunk.chunkers.doc.fragments import SegmentRun
-from docchunk.chunkers.doc.piece import Piece, replace
+from docchunk.chunkers.doc.piece import Piece, heading_items_of, replace
 from docchunk.chunkers.doc.provenance import anchors_of, slice_anchors
 from docchunk.markup.fences import reopened_fences
 from docchunk.markup.formulas import DELIMITER, reopened_math
@@ -197,22 +197,9 @@ def _with_shorter_path(run: SplitRun, piece: Piece, fences: bool) -> list[Piece]
         bare = replace(piece, headings=None, captions=None, plain_only=True)
         parts = _fitted(run, bare, fences) or segments(run, bare, run.max, fences)
     named = [*dropped_before, *headings[:k]]
-    written = Piece(text="\n".join(headings[:k]), items=_heading_items(piece, k), headings=None,
+    written = Piece(text="\n".join(headings[:k]), items=heading_items_of(piece, range(k)), headings=None,
                     origin=piece.origin, from_headings=True, headings_dropped=dropped_before or None)  # fmt: skip
     return [*split_text(run, written, True), *(replace(p, headings_dropped=named) for p in parts)]
-
-
-def _heading_items(piece: Piece, k: int) -> list[Any]:
-    """The heading items of ``piece.headings[:k]`` (those whose text is the heading), else its first item.
-
-    ``heading_items`` are the items behind the end of the path (a path shortened by
-    :func:`~docchunk.chunkers.doc.heading_paths.fit_headings` keeps the whole path's).
-    """
-    headings = piece.headings or []
-    items = list(piece.heading_items or ())
-    offset = len(items) - len(headings)
-    own = [items[i + offset] for i in range(k) if 0 <= i + offset < len(items)]
-    return [it for it, h in zip(own, headings, strict=False) if getattr(it, "text", None) == h] or piece.items[:1]
 
 
 def split_text_at(run: SplitRun, piece: Piece, available: int) -> list[Piece]:

@@ -9,10 +9,10 @@ from docchunk._extras import require
 from docchunk.chunkers.text.base import TextChunker, check_size
 from docchunk.chunkers.text.recursive import RecursiveChunker
 from docchunk.chunkers.text.sentence import sentence_spans
-from docchunk.chunkers.text.vectors import checked_vectors
 from docchunk.errors import ConfigError
 from docchunk.tokenizers import Sizer, TokenizerSpec
 from docchunk.types import Chunk, EmbedBatch
+from docchunk.types.embedding import checked_vectors
 
 __all__ = ["SDPMChunker", "SemanticChunker"]
 
