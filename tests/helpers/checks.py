@@ -242,7 +242,7 @@ def check_tables(chunker: Any, doc: Any, chunks: list[Any]) -> None:
         rows = table_rows(table, doc, serializer)
         if not rows.text:
             continue
-        if heads_next_table(table, doc):  # a one-cell title: the next table's captions hold it (its chunks list it)
+        if heads_next_table(table, doc, serializer):  # a one-cell title: the next table's captions hold it (its chunks list it)
             assert any(rows.text in (c.meta.captions or [""])[0] for c in chunks), table.self_ref
             continue
         holders = [c for c in table_chunks(chunks, table) if c.meta.table_rows is not None]
