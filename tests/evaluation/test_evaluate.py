@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import hashlib
 import re
 
@@ -226,3 +227,27 @@ def test_eval_context_stops_at_blank_lines_between_dialogues():
     assert crossing  # some chunks do sit next to a dialogue boundary
     with pytest.raises(docchunk.ConfigError, match="stop_at"):
         ChunkingConfig("recursive", "word", context_stop=("paragraph",))
+
+
+NO_INT = "reference .* has no integer start_index and end_index"
+
+
+@pytest.mark.parametrize(
+    ("references", "message"),
+    [
+        ('[{"content": null, "start_index": null, "end_index": null}]', NO_INT),
+        ('[{"content": "hello", "start_index": 0}]', NO_INT),
+        ('[{"content": "hello", "start_index": "zero", "end_index": 5}]', NO_INT),
+        ('["hello"]', r"reference 'hello' has no integer start_index"),
+        ('{"content": "hello", "start_index": 0, "end_index": 5}', "references is a JSON dict .* not a list"),
+        ('[{"start_index": 0, "end_index": 5}]', r"reference \(0, 5\) does not slice its content out of 'c'"),
+    ],
+)
+def test_regression_a_malformed_reference_names_its_line(tmp_path, references, message):
+    """Regression (s8 hostile finding 4): null offsets gave a raw ``TypeError`` (a missing one: ``KeyError``)."""
+    (tmp_path / "corpora").mkdir()
+    (tmp_path / "corpora" / "c.md").write_text("hello world", encoding="utf-8")
+    with (tmp_path / "questions_df.csv").open("w", encoding="utf-8", newline="") as handle:
+        csv.writer(handle).writerows([["question", "references", "corpus_id"], ["q", references, "c"]])
+    with pytest.raises(DocumentError, match=r"questions_df.csv:2: " + message):
+        load_eval_set(tmp_path)

@@ -231,7 +231,8 @@ def check_tables(chunker: Any, doc: Any, chunks: list[Any]) -> None:
     from docchunk.serialization.tables import table_rows
 
     tok, max_tokens = chunker.token_counter, chunker.max_tokens
-    serializer = serializer_for(ChunkingSerializerProvider(), doc)
+    furniture = bool(getattr(chunker, "include_furniture", False))  # (a title heads only a table it writes)
+    serializer = serializer_for(ChunkingSerializerProvider(), doc, include_furniture=furniture)
     contexts = [chunker.contextualize(c) for c in chunks]
     for chunk, ctx in zip(chunks, contexts, strict=False):
         room = max_tokens - tok.count_tokens(ctx) + tok.count_tokens(chunk.text)  # the budget left for the text
@@ -242,7 +243,7 @@ def check_tables(chunker: Any, doc: Any, chunks: list[Any]) -> None:
         rows = table_rows(table, doc, serializer)
         if not rows.text:
             continue
-        if heads_next_table(table, doc):  # a one-cell title: the next table's captions hold it (its chunks list it)
+        if heads_next_table(table, doc, serializer):  # a title: the next table's captions hold it (its chunks list it)
             assert any(rows.text in (c.meta.captions or [""])[0] for c in chunks), table.self_ref
             continue
         holders = [c for c in table_chunks(chunks, table) if c.meta.table_rows is not None]

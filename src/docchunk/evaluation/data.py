@@ -125,10 +125,13 @@ def _question(row: dict[str, str], corpora: dict[str, str], where: str) -> Quest
     corpus = corpora.get(corpus_id)
     if corpus is None:
         raise DocumentError(f"{where}: corpus_id {corpus_id!r} has no file {CORPORA_DIR}/{corpus_id}.md")
+    if not isinstance(refs, list):
+        raise DocumentError(f"{where}: references is a JSON {type(refs).__name__} ({refs!r}), not a list; it must be "
+                            'a JSON list of {"content", "start_index", "end_index"} objects')  # fmt: skip
     spans = []
     for ref in refs:
-        start, end = int(ref["start_index"]), int(ref["end_index"])
-        if not 0 <= start < end <= len(corpus) or corpus[start:end] != ref["content"]:
+        start, end = _offsets(ref, where)
+        if not 0 <= start < end <= len(corpus) or corpus[start:end] != ref.get("content"):
             raise DocumentError(
                 f"{where}: reference ({start!r}, {end!r}) does not slice its content out of {corpus_id!r}; "
                 "offsets must be Python str indices into the corpus text"
@@ -137,3 +140,19 @@ def _question(row: dict[str, str], corpora: dict[str, str], where: str) -> Quest
     if not spans:
         raise DocumentError(f"{where}: question {text!r} has no references")
     return Question(text=text, corpus_id=corpus_id, references=tuple(spans))
+
+
+def _offsets(ref: object, where: str) -> tuple[int, int]:
+    """``(start_index, end_index)`` of one reference of a ``references`` list, as integers.
+
+    Raises:
+        DocumentError: ``ref`` is not an object with both offsets, or one is not an
+            integer (null, a word); the message names ``where`` (``FILE:LINE``).
+    """
+    try:
+        return int(ref["start_index"]), int(ref["end_index"])  # type: ignore[index]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise DocumentError(
+            f"{where}: reference {ref!r} has no integer start_index and end_index; each reference must be "
+            '{"content": TEXT, "start_index": N, "end_index": M}, Python str indices into the corpus text'
+        ) from exc

@@ -8,14 +8,13 @@ cells (``{"ref", "kind": "cell", "row", "col"}``, grid coordinates).
 
 from __future__ import annotations
 
-import gzip
 import hashlib
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict
 
-from docchunk.errors import ConfigError
+from docchunk.errors import ConfigError, DocumentError
+from docchunk.evaluation.docqa_checks import check_evidence, read_doc_lines, read_question_lines, to_document
 
 if TYPE_CHECKING:
     from docling_core.types.doc import DoclingDocument
@@ -94,13 +93,16 @@ def load_docqa(data_dir: str | Path, genres: Sequence[str] | None = None, limit:
     Raises:
         ConfigError: The folder, a genre or its files are missing, ``offset`` is negative
             or ``half`` is not one of :data:`HALVES`.
+        DocumentError: A line of a file is malformed (:mod:`~docchunk.evaluation.docqa_checks`:
+            the message starts with ``FILE:LINE:``): not JSON, a document that is not a
+            DoclingDocument, a question without text or evidence, about a ``doc_id`` the
+            genre's ``docs.jsonl.gz`` does not hold, or with evidence that is not in its
+            document (checked for the questions read); or no question is read at all.
     """
     if offset < 0:
         raise ConfigError(f"offset must be >= 0 documents, got {offset}")
     if half not in HALVES:
         raise ConfigError(f"half must be one of {', '.join(HALVES)}, got {half!r}")
-    from docling_core.types.doc import DoclingDocument
-
     root = Path(data_dir)
     found = sorted(p.name for p in root.iterdir() if (p / "docs.jsonl.gz").is_file()) if root.is_dir() else []
     if not found:
@@ -111,24 +113,38 @@ def load_docqa(data_dir: str | Path, genres: Sequence[str] | None = None, limit:
         raise ConfigError(f"unknown genre {unknown[0]!r} in {root}; the genres there are {', '.join(found)}")
     out: DocQaData = {}
     for genre in chosen:
-        docs: dict[str, DoclingDocument] = {}
-        with gzip.open(root / genre / "docs.jsonl.gz", "rt", encoding="utf-8") as fh:
-            number = 0
-            for line in fh:
-                row = json.loads(line)
-                if half != "all" and docqa_half(row["doc_id"]) != half:
-                    continue
-                number += 1
-                if number <= offset:
-                    continue
-                if limit is not None and len(docs) >= limit:
-                    break
-                docs[row["doc_id"]] = DoclingDocument.model_validate(row["doc"])
-        questions: list[DocQaQuestion] = []
-        with open(root / genre / "questions.jsonl", encoding="utf-8") as fh:
-            for line in fh:
-                q = json.loads(line)
-                if q["doc_id"] in docs:
-                    questions.append(q)
-        out[genre] = (docs, questions)
+        out[genre] = _read_genre(root / genre, half, offset, limit)
+    if not any(questions for _, questions in out.values()):
+        raise DocumentError(f"{root}: no question about the documents read (genres {', '.join(chosen)}; half "
+                            f"{half!r}, offset {offset}, limit {limit}): nothing to score; each genre's "
+                            "questions.jsonl needs a line per question about a document of its docs.jsonl.gz")
     return out
+
+
+def _read_genre(
+    folder: Path, half: str, offset: int, limit: int | None
+) -> tuple[dict[str, DoclingDocument], list[DocQaQuestion]]:
+    """The chosen documents of one genre's folder and the questions about them, each line checked."""
+    docs: dict[str, DoclingDocument] = {}
+    known: set[str] = set()  # every doc_id of the file, chosen or not
+    docs_path, questions_path = folder / "docs.jsonl.gz", folder / "questions.jsonl"
+    number = 0
+    for line, doc_id, doc in read_doc_lines(docs_path):
+        known.add(doc_id)
+        if (half != "all" and docqa_half(doc_id) != half) or (limit is not None and len(docs) >= limit):
+            continue
+        number += 1
+        if number > offset:
+            docs[doc_id] = to_document(doc, doc_id, f"{docs_path}:{line}")
+    if not questions_path.is_file():
+        raise ConfigError(f"{folder}: no questions.jsonl beside docs.jsonl.gz; put the genre's questions there")
+    questions: list[DocQaQuestion] = []
+    for line, q in read_question_lines(questions_path):
+        if q["doc_id"] not in known:
+            raise DocumentError(f"{questions_path}:{line}: question {q['qid']!r} is about doc_id "
+                                f"{q['doc_id']!r}, which is on no line of {docs_path}; give the doc_id of one of "
+                                "its documents")  # fmt: skip
+        if q["doc_id"] in docs:
+            check_evidence(q, docs[q["doc_id"]], f"{questions_path}:{line}")
+            questions.append(q)
+    return docs, questions

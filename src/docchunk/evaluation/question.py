@@ -11,8 +11,6 @@ is in the chunk's text (:func:`evidence_marks`), for the page
 
 from __future__ import annotations
 
-import gzip
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +20,7 @@ import numpy as np
 
 from docchunk.errors import ConfigError
 from docchunk.evaluation.docqa import KS, DocQaQuestion, Evidence, Held, build_chunker, held_by_chunk, score_held
+from docchunk.evaluation.docqa_checks import check_evidence, read_doc_lines, read_question_lines, to_document
 from docchunk.types import EmbedBatch, JSONObject
 
 if TYPE_CHECKING:
@@ -102,22 +101,23 @@ def find_question(
     Raises:
         ConfigError: No genre of the folder (or of ``genres``) has that question, or its
             document is missing.
+        DocumentError: A line read is malformed, or the question's evidence is not in its
+            document (:mod:`~docchunk.evaluation.docqa_checks`).
     """
-    from docling_core.types.doc import DoclingDocument
-
     root = Path(data_dir)
     found = sorted(p.name for p in root.iterdir() if (p / "questions.jsonl").is_file()) if root.is_dir() else []
     for genre in [g for g in found if not genres or g in genres]:
-        with open(root / genre / "questions.jsonl", encoding="utf-8") as fh:
-            question: DocQaQuestion | None = next((q for q in map(json.loads, fh) if q["qid"] == qid), None)
-        if question is None:
+        questions_path, docs_path = root / genre / "questions.jsonl", root / genre / "docs.jsonl.gz"
+        at = next(((line, q) for line, q in read_question_lines(questions_path) if q["qid"] == qid), None)
+        if at is None:
             continue
-        with gzip.open(root / genre / "docs.jsonl.gz", "rt", encoding="utf-8") as fh:
-            for line in fh:
-                if f'"{question["doc_id"]}"' in line[:300]:
-                    row = json.loads(line)
-                    if row["doc_id"] == question["doc_id"]:
-                        return genre, question, DoclingDocument.model_validate(row["doc"])
+        line, question = at
+        if docs_path.is_file():
+            for doc_line, doc_id, raw in read_doc_lines(docs_path):
+                if doc_id == question["doc_id"]:
+                    doc = to_document(raw, doc_id, f"{docs_path}:{doc_line}")
+                    check_evidence(question, doc, f"{questions_path}:{line}")
+                    return genre, question, doc
         raise ConfigError(f"{root / genre}: the document {question['doc_id']!r} of question {qid!r} is missing")
     raise ConfigError(f"no question {qid!r} in {root} (genres {', '.join(found) or 'none'}); see its questions.jsonl")
 

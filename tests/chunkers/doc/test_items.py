@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 from docling_core.transforms.chunker.hierarchical_chunker import ChunkingDocSerializer, ChunkingSerializerProvider
+from docling_core.transforms.serializer.common import create_ser_result
 from docling_core.transforms.serializer.markdown import MarkdownParams
 from docling_core.types.doc import ContentLayer, DocItemLabel, DoclingDocument
 
@@ -200,3 +201,34 @@ def test_cli_reports_no_chunk_as_one_line(tmp_path, capsys):
     assert "include_furniture=True" in first
     code, out, _ = run(capsys, "chunk", "--include-furniture", str(path))
     assert code == 0 and '"Footer"' in out
+
+
+class _TitlesOnly(ChunkingSerializerProvider):
+    def get_serializer(self, doc):
+        return ChunkingDocSerializer(doc=doc, params=MarkdownParams(labels={DocItemLabel.TITLE}))
+
+
+class _WritesNothing(ChunkingSerializerProvider):
+    class _Serializer(ChunkingDocSerializer):
+        def serialize(self, *, item=None, **kwargs):
+            return create_ser_result()
+
+    def get_serializer(self, doc):
+        return self._Serializer(doc=doc)
+
+
+def test_regression_no_chunk_error_blames_the_settings_only_when_they_exclude():
+    """The message said "excluded by the serializer's settings" of text that no setting excluded.
+
+    (A title table lost before a furniture table, session 8's hostile finding 1, raised it.)
+    Now it says so only for items among the serializer's excluded references.
+    """
+    doc = DoclingDocument(name="plain")
+    doc.add_text(label=DocItemLabel.TEXT, text="A paragraph.")
+    with pytest.raises(DocumentError, match=r"all 1 text items are excluded by the serializer's settings \(its labels"):
+        list(docchunk.HybridChunker(serializer_provider=_TitlesOnly()).chunk(doc))
+    with pytest.raises(DocumentError) as caught:
+        list(docchunk.HybridChunker(serializer_provider=_WritesNothing()).chunk(doc))
+    message = str(caught.value)
+    assert "all 1 text items are written as no text by the serializer" in message, message
+    assert "excluded by" not in message, message

@@ -237,3 +237,53 @@ def test_caption_on_another_page_than_its_code_item_in_a_list_over_two_pages():
         assert "\n".join(texts).count("the code's caption") == 1, texts
         assert "\n".join(texts).count("unplaced words") == 1, texts
         assert sum(t.count("first item") for t in texts) == 1
+
+
+def _unpaged_between_doc():
+    """Pages 1 and 2: a long paragraph on page 1, a text without provenance, a text on page 1, one on page 2."""
+    from docling_core.types.doc import DocItemLabel
+
+    doc = _two_pages("unpaged-between")
+    doc.add_text(label=DocItemLabel.TEXT, text="Page one opens with a paragraph about the warranty terms. " * 6,
+                 prov=prov(1))  # fmt: skip
+    doc.add_text(label=DocItemLabel.TEXT, text="A note converted without provenance.")
+    doc.add_text(label=DocItemLabel.TEXT, text="Page one closes.", prov=prov(1))
+    doc.add_text(label=DocItemLabel.TEXT, text="Page two text.", prov=prov(2))
+    return doc
+
+
+@pytest.mark.parametrize(("tokenizer", "max_tokens"), [(None, None), (None, 512), (None, 64), ("word", 3)])
+def test_regression_element_without_provenance_keeps_its_page_whatever_the_budget(tokenizer, max_tokens):
+    """Regression (s8 hostile finding 3): once ``max_tokens`` split its page, the element without
+    provenance was a chunk with ``page_numbers`` None; and it was written after the page's later elements."""
+    chunker = PageChunker(max_tokens=max_tokens) if tokenizer is None else PageChunker(tokenizer=tokenizer,
+                                                                                       max_tokens=max_tokens)
+    chunks = list(chunker.chunk(_unpaged_between_doc()))
+    holders = [c for c in chunks if "without" in c.text]
+    assert holders and all(c.meta.page_numbers == [1] for c in holders), [(c.text, c.meta.page_numbers) for c in chunks]
+    assert all(c.meta.page_numbers is not None and len(c.meta.page_numbers) == 1 for c in chunks)
+    words = " ".join(c.text for c in chunks).split()  # document order: the note before "Page one closes."
+    assert words.index("provenance.") < words.index("closes.") < words.index("two")
+
+
+@pytest.mark.parametrize("max_tokens", [None, 4])
+def test_regression_a_first_element_without_provenance_opens_the_page_after_it(max_tokens):
+    """Regression (s8 hostile finding 3): a first element without provenance (no element before it) was
+    put after the first page's elements; it goes to the page of the element after it, first."""
+    from docling_core.transforms.chunker.page_chunker import PageChunker as DLPageChunker
+    from docling_core.types.doc import DocItemLabel
+
+    doc = _two_pages("title-first")
+    doc.add_text(label=DocItemLabel.TEXT, text="Title without provenance")
+    doc.add_text(label=DocItemLabel.TEXT, text="Body on page one.", prov=prov(1))
+    chunks = list(PageChunker(max_tokens=max_tokens).chunk(doc))
+    assert " ".join(c.text for c in chunks).split() == "Title without provenance Body on page one.".split()
+    assert [c.meta.page_numbers for c in chunks] == [[1]] * len(chunks)
+    # page 1 declared but empty: the title opens page 2, the page of the element after it
+    doc = _two_pages("title-before-page-two")
+    doc.add_text(label=DocItemLabel.TEXT, text="Title without provenance")
+    doc.add_text(label=DocItemLabel.TEXT, text="Body on page two.", prov=prov(2))
+    chunks = list(PageChunker().chunk(doc))
+    assert [(c.text, c.meta.page_numbers) for c in chunks] == [("Title without provenance\n\nBody on page two.", [2])]
+    compat = [c.text for c in PageChunker(docling_compat=True).chunk(doc)]
+    assert compat == [c.text for c in DLPageChunker().chunk(doc)] == ["Body on page two."]  # docling-core drops it

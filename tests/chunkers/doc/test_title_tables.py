@@ -9,7 +9,7 @@ the first title, heading only the second title, was written in no chunk at all.
 from __future__ import annotations
 
 import pytest
-from docling_core.types.doc import DoclingDocument
+from docling_core.types.doc import ContentLayer, DocItemLabel, DoclingDocument
 
 import docchunk
 from tests.helpers import lost_tables, make_table
@@ -87,3 +87,74 @@ def test_title_tables_are_among_the_doc_items_of_every_piece_of_a_split_table():
         assert chunk.meta.captions == ["Ledger of the Harbour Office"]
         assert _refs(chunk) == [title.self_ref, table.self_ref], _refs(chunk)
     assert lost_tables(doc, chunks) == []
+
+
+def _title_before_furniture(heading: bool = True, paragraphs: bool = True) -> DoclingDocument:
+    """A one-cell title table (body) whose next sibling is a furniture table (session 8, hostile finding 1)."""
+    doc = DoclingDocument(name="sheet")
+    if heading:
+        doc.add_heading("Sheet1")
+    if paragraphs:
+        doc.add_text(label=DocItemLabel.TEXT, text="Intro paragraph.")
+    make_table([["Quarterly revenue"]], doc=doc)
+    _, furniture = make_table([["Name", "Value"], ["alpha", "1"]], doc=doc)
+    furniture.content_layer = ContentLayer.FURNITURE
+    if paragraphs:
+        doc.add_text(label=DocItemLabel.TEXT, text="Closing paragraph.")
+    return doc
+
+
+@pytest.mark.parametrize("heading", [True, False])
+@pytest.mark.parametrize("max_tokens", [8, 256])
+@pytest.mark.parametrize("table_format", ["records", "triplets", "markdown"])
+def test_regression_title_before_a_furniture_table_is_written(heading, max_tokens, table_format):
+    """The title headed the furniture table, which the default mode never chunks: its text was in no chunk.
+
+    Without a heading the document gave no chunk at all; with the heading alone above the
+    two tables the chunker raised a ``DocumentError`` blaming the serializer's settings.
+    """
+    doc = _title_before_furniture(heading, paragraphs=False)
+    chunker = docchunk.HybridChunker(max_tokens=max_tokens, table_format=table_format)
+    chunks = list(chunker.chunk(doc))
+    written = "\n".join(chunker.contextualize(c) for c in chunks)
+    assert "Quarterly revenue" in written, written
+    assert "alpha" not in written  # the furniture table stays out
+    assert lost_tables(doc, chunks) == []  # (body tables only: the furniture table is not counted)
+
+
+def test_regression_title_between_paragraphs_before_a_furniture_table():
+    """The repro's document: the title between the paragraphs, the furniture table left out."""
+    doc = _title_before_furniture()
+    chunker = docchunk.HybridChunker()
+    texts = [chunker.contextualize(c) for c in chunker.chunk(doc)]
+    assert texts == ["Sheet1\nIntro paragraph.\nQuarterly revenue\nClosing paragraph."]
+    compat = docchunk.HybridChunker(docling_compat=True)
+    assert [compat.contextualize(c) for c in compat.chunk(doc)] == texts  # here both modes agree
+
+
+def test_title_heads_a_furniture_table_with_include_furniture():
+    """With ``include_furniture=True`` the furniture table is chunked, and the title heads it, as any table."""
+    doc = _title_before_furniture(heading=False, paragraphs=False)
+    chunker = docchunk.HybridChunker(include_furniture=True)
+    (chunk,) = chunker.chunk(doc)
+    assert chunk.meta.captions == ["Quarterly revenue"]
+    assert [it.self_ref for it in chunk.meta.doc_items] == [t.self_ref for t in doc.tables]
+
+
+def test_a_furniture_title_does_not_head_a_body_table():
+    """A furniture title between a body title and a body table: left out, and it ends the block of titles.
+
+    Before: the body title headed the furniture title, and the body table's captions wrote both,
+    the furniture text in a body chunk of the default mode.
+    """
+    doc = DoclingDocument(name="sheet")
+    make_table([["Quarterly revenue"]], doc=doc)
+    _, stamp = make_table([["Printed by the ledger tool"]], doc=doc)
+    stamp.content_layer = ContentLayer.FURNITURE
+    make_table([["Name", "Value"], ["alpha", "1"]], doc=doc)
+    chunker = docchunk.HybridChunker()
+    texts = [chunker.contextualize(c) for c in chunker.chunk(doc)]
+    assert texts == ["Quarterly revenue", "alpha (Name): Value = 1"]
+    with_furniture = docchunk.HybridChunker(include_furniture=True)
+    (chunk,) = with_furniture.chunk(doc)
+    assert chunk.meta.captions == ["Quarterly revenue\nPrinted by the ledger tool"]

@@ -59,15 +59,19 @@ def _reachable(doc: DoclingDocument) -> dict[str, bool]:
     return found
 
 
-def _where(item: DocItem, reachable: dict[str, bool], include_furniture: bool, layers: set[ContentLayer]) -> str:
-    """Why ``item`` may be in no chunk: the first reason that applies."""
+def _where(
+    item: DocItem, reachable: dict[str, bool], include_furniture: bool, layers: set[ContentLayer], excluded: set[str]
+) -> str:
+    """Why ``item`` may be in no chunk: the first reason that applies (``excluded``: the serializer's excluded refs)."""
     if not include_furniture and is_furniture(item):
         return "furniture"
     if item.content_layer not in layers:
         return f"layer {item.content_layer.value}"
     if item.self_ref not in reachable:
         return "outside body"
-    return "picture" if reachable[item.self_ref] else "other"
+    if reachable[item.self_ref]:
+        return "picture"
+    return "excluded" if item.self_ref in excluded else "unwritten"
 
 
 _REASONS = {
@@ -84,9 +88,14 @@ _REASONS = {
         "inside a picture, and the serializer wrote none of them",
         "use docchunk's default serializer_provider, or one whose picture serializer writes a picture's children",
     ),
-    "other": (
-        "excluded by the serializer's settings, or written as no text by it",
-        "check the serializer_provider's labels, layers and pages settings",
+    "excluded": (
+        "excluded by the serializer's settings (its labels, pages or start_idx/stop_idx)",
+        "check the serializer_provider's labels, pages and index range settings",
+    ),
+    "unwritten": (
+        "written as no text by the serializer, though none of its settings excludes them",
+        "check the serializer_provider's item serializers; with docchunk's default serializer this is a "
+        "docchunk bug: please report it with the document",
     ),
 }
 
@@ -99,7 +108,9 @@ def no_chunk_error(
     Args:
         doc: The document that gave no chunk.
         chunker: The chunker (its class name and ``include_furniture`` are read).
-        serializer: The serializer used (its ``params.layers`` are read); default: the body layer.
+        serializer: The serializer used (its ``params.layers`` and ``get_excluded_refs()`` are read);
+            default: the body layer, nothing excluded. The message says an item is excluded by
+            the serializer's settings only when its reference is among the excluded ones.
     """
     items = text_items(doc)
     if not items:
@@ -110,7 +121,9 @@ def no_chunk_error(
     if include_furniture:
         layers.add(ContentLayer.FURNITURE)
     reachable = _reachable(doc)
-    counts = Counter(_where(it, reachable, include_furniture, layers) for it in items)
+    get_excluded = getattr(serializer, "get_excluded_refs", None)
+    excluded: set[str] = set(get_excluded()) if get_excluded is not None else set()
+    counts = Counter(_where(it, reachable, include_furniture, layers, excluded) for it in items)
     n = len(items)
     parts = []
     for kind, k in counts.most_common():

@@ -49,8 +49,9 @@ class PageChunker(DocumentChunker):
     breaks an invariant (``docs/compat.md``):
 
     - an element without provenance is lost by docling-core; here it goes to the
-      page of the element before it (the first page when there is none), after that
-      page's own elements;
+      page of the element before it (of the element after it when there is none, the
+      first page when no element has a page), in document order among that page's
+      elements, and its chunks have that page in ``page_numbers``;
     - an element whose page is not in ``doc.pages`` is lost by docling-core; here it
       is on its page, which gets a chunk in page order;
     - a page whose text is only whitespace gives no chunk;
@@ -118,16 +119,16 @@ class PageChunker(DocumentChunker):
         if not page_numbers(dl_doc):
             yield from self._pageless(dl_doc, ser)
             return
-        for parts in page_parts(dl_doc, ser).values():
+        for page_no, parts in page_parts(dl_doc, ser).items():
             text = _PART_SEP.join(p.text for p in parts)
             if not text.strip():
                 continue
             items = _unique([it for p in parts for it in p.items])
-            chunk = self._page_chunk(text, items, dl_doc)
+            chunk = self._page_chunk(text, items, dl_doc, page=page_no)
             if self.max_tokens is None or (chunk.meta.token_count or 0) <= self.max_tokens:
                 yield chunk
             else:
-                yield from self._split_page(parts, dl_doc)
+                yield from self._split_page(parts, dl_doc, page_no)
 
     def _pageless(self, doc: DoclingDocument, ser: BaseDocSerializer) -> Iterator[DocChunk]:
         """A document without pages: one chunk of its whole text, split like a page over ``max_tokens``."""
@@ -142,7 +143,14 @@ class PageChunker(DocumentChunker):
         order = _document_order(doc)
         yield from self._split_page([_part(part, order) for part in ser.get_parts() if _written(part)], doc)
 
-    def _page_chunk(self, text: str, items: list[DocItem], doc: DoclingDocument, oversized: bool = False) -> DocChunk:
+    def _page_chunk(
+        self, text: str, items: list[DocItem], doc: DoclingDocument, oversized: bool = False, page: int | None = None
+    ) -> DocChunk:
+        """A chunk of ``text`` from ``items``; ``page_numbers``: the items' pages, else ``[page]`` (None: none).
+
+        A piece of a page whose items have no provenance of their own (an element placed on
+        the page by :func:`page_parts`) is on ``page`` all the same.
+        """
         count = self._tok.count_tokens(text)
         meta = DocMeta(
             doc_items=items,
@@ -150,13 +158,13 @@ class PageChunker(DocumentChunker):
             captions=None,
             origin=doc.origin,
             token_count=count,
-            page_numbers=page_numbers_of(items),
+            page_numbers=page_numbers_of(items) or ([page] if page is not None else None),
             oversized=True if oversized else None,
         )
         return DocChunk(text=text, meta=meta)
 
-    def _split_page(self, parts: list[_Part], doc: DoclingDocument) -> Iterator[DocChunk]:
-        """Pack whole parts up to ``max_tokens``; split a part that alone is larger."""
+    def _split_page(self, parts: list[_Part], doc: DoclingDocument, page: int | None = None) -> Iterator[DocChunk]:
+        """Pack whole parts of ``page`` (None: a document without pages) up to ``max_tokens``; split a larger part."""
         limit = self.max_tokens
         assert limit is not None
         counts = self._tok.count_tokens_batch([p.text for p in parts])
@@ -164,29 +172,30 @@ class PageChunker(DocumentChunker):
         for part, count in zip(parts, counts, strict=True):
             if count > limit:
                 if run:
-                    yield self._run_chunk(run, doc)
+                    yield self._run_chunk(run, doc, page)
                     run = []
-                yield from self._split_part(part, doc)
+                yield from self._split_part(part, doc, page)
                 continue
             if run and self._tok.count_tokens(_PART_SEP.join([*(p.text for p in run), part.text])) > limit:
-                yield self._run_chunk(run, doc)
+                yield self._run_chunk(run, doc, page)
                 run = []
             run.append(part)
         if run:
-            yield self._run_chunk(run, doc)
+            yield self._run_chunk(run, doc, page)
 
-    def _run_chunk(self, run: list[_Part], doc: DoclingDocument) -> DocChunk:
+    def _run_chunk(self, run: list[_Part], doc: DoclingDocument, page: int | None) -> DocChunk:
         text = _PART_SEP.join(p.text for p in run)
-        return self._page_chunk(text, _unique([it for p in run for it in p.items]), doc)
+        return self._page_chunk(text, _unique([it for p in run for it in p.items]), doc, page=page)
 
-    def _split_part(self, part: _Part, doc: DoclingDocument) -> Iterator[DocChunk]:
+    def _split_part(self, part: _Part, doc: DoclingDocument, page: int | None) -> Iterator[DocChunk]:
         from docchunk.chunkers.text import RecursiveChunker
 
         assert self.max_tokens is not None
         splitter = RecursiveChunker(chunk_size=self.max_tokens, tokenizer=self._tok, language="markdown")
         for piece in splitter.chunk(part.text):
             if piece.text.strip():
-                yield self._page_chunk(piece.text, part.items, doc, oversized=piece.token_count > self.max_tokens)
+                oversized = piece.token_count > self.max_tokens
+                yield self._page_chunk(piece.text, part.items, doc, oversized=oversized, page=page)
 
 
 def page_parts(doc: DoclingDocument, serializer: BaseDocSerializer) -> dict[int, list[_Part]]:
@@ -194,7 +203,10 @@ def page_parts(doc: DoclingDocument, serializer: BaseDocSerializer) -> dict[int,
 
     An element belongs to the page of its first provenance, declared in ``doc.pages``
     or not. An element that no page serializes (no provenance) is placed on the page
-    of the element before it in document order, or on the first page.
+    of the element before it in document order; an element with none before it (a
+    title without provenance opening the document) on the page of the element after
+    it, so that it is written with what it opens; on the first page when no element
+    has a page. Either way it takes its place in document order among that page's parts.
 
     Returns:
         Page number -> parts, for every page of :func:`page_numbers` in ascending
@@ -224,8 +236,15 @@ def page_parts(doc: DoclingDocument, serializer: BaseDocSerializer) -> dict[int,
                 _place_within(pages, part, missing, seen, serializer, order)
             continue
         before = [page_no for pos, page_no in placed if pos < part.order]
-        pages[before[-1] if before else first_page].append(part)
+        after = [page_no for pos, page_no in placed if pos > part.order]
+        _insert_in_order(pages[before[-1] if before else after[0] if after else first_page], part)
     return pages
+
+
+def _insert_in_order(parts: list[_Part], part: _Part) -> None:
+    """Insert ``part`` into a page's ``parts`` before the first part that comes after it in document order."""
+    at = next((i for i, p in enumerate(parts) if p.order > part.order), len(parts))
+    parts.insert(at, part)
 
 
 def _written(res: SerializationResult) -> bool:

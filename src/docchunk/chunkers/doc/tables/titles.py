@@ -6,6 +6,9 @@ the table's caption (or that of the table it continues, a page-broken table's se
 part), its ``meta.description`` and, in the hybrid chunker, the one-cell title tables or
 the title paragraph directly before it (:func:`titles_before`). A one-cell title table
 that so heads the next table gives no piece of its own (:func:`heads_next_table`).
+A title only heads a table the serializer writes (:func:`written_by`): one left out
+(page furniture in the default mode, a content layer or page not chunked, an excluded
+reference) would take the title's text with it (session 8's hostile finding 1).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from docchunk.serialization.tables.continued import continued_from, sibling
 from docchunk.serialization.tables.grid import more_cells_than
 from docchunk.serialization.tables.rules import TITLE_ROWS, is_title_table
 
-__all__ = ["caption_text", "heading_titles", "heads_next_table", "titles_before"]
+__all__ = ["caption_text", "heading_titles", "heads_next_table", "titles_before", "written_by"]
 
 
 def caption_text(table: TableItem, serializer: Any, titled: bool = False) -> str:
@@ -42,7 +45,7 @@ def caption_text(table: TableItem, serializer: Any, titled: bool = False) -> str
     else:
         caption = named.caption_text(serializer.doc).strip()
     description = table_description(table)
-    titles = heading_titles(table, doc) if titled else []
+    titles = heading_titles(table, doc, serializer) if titled else []
     title_text = "\n".join(
         rows_as_written(title, serializer).text if isinstance(title, TableItem)
         else (serializer.serialize(item=title).text or "").strip()  # a title paragraph, as the serializer writes it
@@ -51,13 +54,28 @@ def caption_text(table: TableItem, serializer: Any, titled: bool = False) -> str
     return "\n".join(t for t in (title_text, caption, description) if t)
 
 
-def heading_titles(table: TableItem, doc: Any) -> list[TableItem | TextItem]:
+def heading_titles(table: TableItem, doc: Any, serializer: Any = None) -> list[TableItem | TextItem]:
     """What :func:`caption_text` writes first with ``titled``: :func:`titles_before` the table it continues, or it.
 
     A page-broken table's second part (:func:`~docchunk.serialization.tables.continued.continued_from`)
-    is headed by the first part's titles. Empty for none.
+    is headed by the first part's titles. Empty for none. ``serializer``: as for :func:`titles_before`.
     """
-    return titles_before(continued_from(table, doc) or table, doc)
+    return titles_before(continued_from(table, doc) or table, doc, serializer)
+
+
+def written_by(item: Any, serializer: Any) -> bool:
+    """Whether ``serializer`` writes ``item`` when the chunker walks the document (None: every item).
+
+    The item is in one of the serializer's content layers (``params.layers``) and not
+    among its excluded references (``get_excluded_refs()``: labels, pages, index range,
+    and in docchunk's default mode page furniture unless ``include_furniture``).
+    """
+    if serializer is None:
+        return True
+    layers = getattr(getattr(serializer, "params", None), "layers", None)
+    if layers is not None and item.content_layer not in layers:
+        return False
+    return bool(item.self_ref not in serializer.get_excluded_refs())
 
 
 def _is_title(table: Any, doc: Any) -> bool:
@@ -77,7 +95,7 @@ def _is_title(table: Any, doc: Any) -> bool:
     return is_title_table(model.grid, model.text_of)
 
 
-def titles_before(table: TableItem, doc: Any) -> list[TableItem | TextItem]:
+def titles_before(table: TableItem, doc: Any, serializer: Any = None) -> list[TableItem | TextItem]:
     """The one-cell title tables directly before ``table`` (no caption of their own), which name it, first first.
 
     An XLSX sheet's title cell converted as a table of its own (docling#2396): its
@@ -90,10 +108,14 @@ def titles_before(table: TableItem, doc: Any) -> list[TableItem | TextItem]:
     heading (:func:`~..lead_in_rules.title_paragraph_before`: a DOCX form's title cell,
     converted as a paragraph), which heads every piece alike; the paragraph stays content
     (``merge_peers`` joins it to the first piece, writing it once). Empty for none.
+
+    With ``serializer``, only titles it writes (:func:`written_by`) count, and one it
+    leaves out ends the block: the same rule as :func:`heads_next_table`'s, so that a
+    title is written either in the captions of the table it heads or as a piece of its own.
     """
     titles: list[TableItem | TextItem] = []
     first = before = sibling(table, doc, -1)
-    while isinstance(before, TableItem) and _is_title(before, doc):
+    while isinstance(before, TableItem) and written_by(before, serializer) and _is_title(before, doc):
         titles.insert(0, before)
         before = sibling(before, doc, -1)
     if titles or isinstance(first, TableItem) or doc is None:
@@ -102,11 +124,24 @@ def titles_before(table: TableItem, doc: Any) -> list[TableItem | TextItem]:
     return [paragraph] if paragraph is not None else []
 
 
-def heads_next_table(table: TableItem, doc: Any) -> bool:
-    """Whether ``table`` is a one-cell title table whose text heads the table directly after it (one with text)."""
+def heads_next_table(table: TableItem, doc: Any, serializer: Any) -> bool:
+    """Whether ``table`` is a one-cell title table whose text heads the table directly after it.
+
+    That table has cell text and is one ``serializer`` writes (:func:`written_by`): a
+    title before a table the chunker leaves out (a furniture table in the default mode,
+    a table on a page the serializer's ``pages`` leave out) is a piece of its own, not
+    the caption of chunks that are never made. Page furniture between them is not
+    passed over: a page footer between a title and a table ends the title's block.
+
+    Args:
+        table: A docling-core ``TableItem``.
+        doc: The ``DoclingDocument`` holding it (None: False).
+        serializer: The chunker's serializer of ``doc`` (None: every table counts as written).
+    """
     after = sibling(table, doc, 1)
     return (
         isinstance(after, TableItem)
         and any(cell.text.strip() for cell in after.data.table_cells)
+        and written_by(after, serializer)
         and _is_title(table, doc)
     )
