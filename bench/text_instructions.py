@@ -1,9 +1,9 @@
-"""``RecursiveChunker`` with cl100k on the text bench's mixed text, docchunk against chonkie, in instructions counted by callgrind.
+"""``RecursiveChunker`` with cl100k on the text bench's input, docchunk against chonkie, in callgrind instructions.
 
 Usage:
-    python bench/text_instructions.py [--mb 1] [--size 512] [--seeds 0]
-                                      [--corpus ../shared/corpus/docling] [--mixed ../shared/eval/chroma-general/corpora]
-                                      [--runners docchunk chonkie]
+    python bench/text_instructions.py [--mb 1] [--size 512] [--seeds 0] [--runners docchunk chonkie]
+                                      [--corpus ../shared/corpus/docling]
+                                      [--mixed ../shared/eval/chroma-general/corpora]
 
 On a shared host CPU times move by tens of percent between runs; the number of
 instructions a call executes does not depend on the load. The input is the same mixed
