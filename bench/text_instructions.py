@@ -12,8 +12,10 @@ temporary file. Each runner and seed runs one subprocess under
 ``valgrind --tool=callgrind --instr-atstart=no`` (``PYTHONHASHSEED=<seed>``; the parent's
 ``PYTHONPATH``, so run it with ``PYTHONPATH=<tree>/src`` to count a tree) that reads the
 text, warms up (imports, tiktoken's tables and docchunk's per-encoding token tables, one
-chunking of the first 20k characters),
-then builds a fresh tokenizer and chunker and switches instrumentation on
+chunking of the first 20k characters), then builds a fresh tokenizer and chunker, collects
+garbage (``gc.collect()``, as ``text_run.py`` does before each run: else the token tables,
+two lists of 100k ints built in the warm-up, are still young and every collection in the
+measured call walks them, 6 M instructions) and switches instrumentation on
 (``callgrind_control -i on <pid>``) around one call on the whole text only:
 
 - docchunk: ``RecursiveChunker(chunk_size=512, tokenizer=<fresh cl100k tokenizer>)``;
@@ -34,6 +36,7 @@ and chonkie (``pip install chonkie``) for its runner.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import re
 import shutil
@@ -72,6 +75,7 @@ def worker(runner: str, text_file: Path, size: int) -> None:
         docchunk.get_tokenizer(enc).token_positions(text[:20_000])
     run_text = text[:-1] + ("Z" if text[-1] != "Z" else "Y")
     fn = make()
+    gc.collect()  # as text_run does before each run: what the warm-up built is not young in the measured call
     control = ["callgrind_control", "-i"]
     subprocess.run([*control, "on", str(os.getpid())], check=True, capture_output=True)
     chunks = fn(run_text)
