@@ -132,6 +132,28 @@ class _ArrayPositions(TokenPositions):
         return min(b, self.n) - a
 
 
+_NO_SPECIAL: frozenset[str] = frozenset()  # allowed special tokens: none, so special-token text is ordinary text
+
+
+def _counts_by_buffer(encoding: Any) -> bool:
+    """Whether ``encoding`` counts tokens without a Python int per token (see :meth:`TiktokenTokenizer.count_tokens`).
+
+    tiktoken's core ``encode_to_tiktoken_buffer(text, allowed_special)`` returns the tokens
+    as a buffer of 4-byte ids; with no special token allowed it encodes as
+    ``encode_ordinary``. It is a private attribute of ``Encoding``, so it is used only when
+    present and agreeing with ``encode_ordinary`` on a probe; else counts come from
+    ``encode_ordinary``.
+    """
+    encode = getattr(getattr(encoding, "_core_bpe", None), "encode_to_tiktoken_buffer", None)
+    if not callable(encode):
+        return False
+    probe = "a <|endoftext|> b"
+    try:
+        return bool(memoryview(encode(probe, _NO_SPECIAL)).nbytes == 4 * len(encoding.encode_ordinary(probe)))
+    except Exception:  # another tiktoken: the public path
+        return False
+
+
 def _numpy() -> Any:
     """The numpy module when it is installed (it is not a dependency), else None."""
     try:
@@ -159,6 +181,7 @@ class TiktokenTokenizer(Tokenizer):
         self.name = name or f"tiktoken:{encoding.name}"
         family = encoding.name.removesuffix("_offline")
         self._known, self._cl100k = family in _KNOWN_ENCODINGS, family in _CL100K
+        self._by_buffer = _counts_by_buffer(encoding)
 
     @property
     def backend(self) -> Any:
@@ -189,7 +212,16 @@ class TiktokenTokenizer(Tokenizer):
         return self._known
 
     def count_tokens(self, text: str) -> int:
-        """The number of tokens in ``text`` (see :class:`docchunk.Tokenizer`)."""
+        """The number of tokens in ``text`` (see :class:`docchunk.Tokenizer`).
+
+        That of ``encode_ordinary``; read from tiktoken's token buffer where it has one
+        (no Python int per token: about 2% of the counting's time), else from the list.
+        """
+        if self._by_buffer:
+            try:
+                return memoryview(self._enc._core_bpe.encode_to_tiktoken_buffer(text, _NO_SPECIAL)).nbytes >> 2
+            except (TypeError, UnicodeEncodeError):  # not text, or a lone surrogate: encode_ordinary says or repairs
+                pass
         try:
             return len(self._enc.encode_ordinary(text))
         except TypeError as exc:
@@ -303,6 +335,12 @@ class TiktokenTokenizer(Tokenizer):
     def count_tokens_batch(self, texts: Sequence[str]) -> list[int]:
         """The number of tokens of each text, in order (see :class:`docchunk.Tokenizer`)."""
         # tiktoken's own batch call starts a thread pool per call, slower than a loop here
+        if self._by_buffer:
+            buffer, view = self._enc._core_bpe.encode_to_tiktoken_buffer, memoryview
+            try:
+                return [view(buffer(t, _NO_SPECIAL)).nbytes >> 2 for t in texts]
+            except (TypeError, UnicodeEncodeError):  # not text, or a lone surrogate: encode_ordinary says or repairs
+                pass
         encode = self._enc.encode_ordinary
         try:
             return [len(encode(t)) for t in texts]

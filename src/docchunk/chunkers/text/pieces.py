@@ -97,8 +97,8 @@ class PieceSizer(SpanSizer):
                 pieces = [sep + p for p in todo] if start_mode else [p + sep for p in todo]
                 for p, n in zip(todo, self.sizer.tokenizer.count_tokens_batch(pieces), strict=True):
                     sizes[memo[p]] = n
-        ids = [memo[p] for p in body]
-        found = [sizes[uid] for uid in ids]
+        ids = list(map(memo.__getitem__, body))
+        found = list(map(sizes.__getitem__, ids))
         if None in found:  # long pieces
             for k in [k for k, n in enumerate(found) if n is None]:
                 known = sizes[ids[k]]  # measured already when the piece repeats
@@ -155,12 +155,11 @@ class PieceSizer(SpanSizer):
                 tails[uid] = (delta[end], p - b, q)
         cuts: list[int] = []
         hits: list[Fix] = []
-        for k in range(len(ids) - 1):
-            tail = tails[ids[k]]
+        for k, tail in enumerate(map(tails.__getitem__, ids[:-1]), 1):  # k: the bound after the piece
             if tail is not None:
-                cuts.append(bounds[k + 1])
+                cuts.append(bounds[k])
                 # the window ends after sep only when the next piece's sep|part join is clean
-                hits.append(tail if inside is not None or heads[ids[k + 1]] else UNKNOWN)
+                hits.append(tail if inside is not None or heads[ids[k]] else UNKNOWN)
         return JoinFixes(len(text), cuts, hits)
 
 

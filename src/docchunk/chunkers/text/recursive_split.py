@@ -60,7 +60,7 @@ class Call(Cuts):
                 self.group_sentences(lo, hi, cut.next_level)
             return
         parts, sep, next_level = cut
-        lengths = [len(p) for p in parts]
+        lengths = list(map(len, parts))
         if self.keep and not self.overlap:
             bounds = piece_bounds(lo, lengths, len(sep), self.keep == "start")
             if self.spans.by_length:
