@@ -38,17 +38,16 @@ from __future__ import annotations
 import argparse
 import gc
 import os
-import re
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import warnings
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-_COLLECTED = re.compile(r"Collected : (\d+)")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from callgrind import counted, instrumented  # noqa: E402
 
 
 def worker(runner: str, text_file: Path, size: int) -> None:
@@ -76,10 +75,7 @@ def worker(runner: str, text_file: Path, size: int) -> None:
     run_text = text[:-1] + ("Z" if text[-1] != "Z" else "Y")
     fn = make()
     gc.collect()  # as text_run does before each run: what the warm-up built is not young in the measured call
-    control = ["callgrind_control", "-i"]
-    subprocess.run([*control, "on", str(os.getpid())], check=True, capture_output=True)
-    chunks = fn(run_text)
-    subprocess.run([*control, "off", str(os.getpid())], check=True, capture_output=True)
+    chunks = instrumented(lambda: fn(run_text))
     if runner == "docchunk":
         tiles = "".join(c.text for c in chunks) == run_text
         exact = all(run_text[c.start_index : c.end_index] == c.text for c in chunks)
@@ -89,18 +85,11 @@ def worker(runner: str, text_file: Path, size: int) -> None:
     print(f"chunks {len(chunks)}")
 
 
-def counted(runner: str, text_file: Path, size: int, seed: int, out_dir: str) -> tuple[int, str]:
+def counted_runner(runner: str, text_file: Path, size: int, seed: int, out_dir: str) -> tuple[int, str]:
     """(instructions of the instrumented call, the worker's chunk line) for one runner and seed."""
-    out = Path(out_dir) / f"cg.{runner}.{seed}.out"
-    cmd = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}", sys.executable,
-           __file__, "--worker", runner, "--text-file", str(text_file), "--size", str(size)]  # fmt: skip
+    args = [__file__, "--worker", runner, "--text-file", str(text_file), "--size", str(size)]
     env = dict(os.environ, PYTHONHASHSEED=str(seed), RAYON_NUM_THREADS="1")
-    done = subprocess.run(cmd, env=env, capture_output=True, text=True)
-    found = _COLLECTED.findall(done.stderr)
-    chunks = [line for line in done.stdout.splitlines() if line.startswith("chunks ")]
-    if done.returncode or not found or not chunks:
-        sys.exit(f"{runner}: callgrind run failed (exit {done.returncode})\n{done.stdout[-500:]}{done.stderr[-2000:]}")
-    return int(found[-1]), chunks[-1]
+    return counted(args, env, Path(out_dir) / f"cg.{runner}.{seed}.out", runner)
 
 
 def main() -> None:
@@ -119,7 +108,6 @@ def main() -> None:
         return
     if shutil.which("valgrind") is None:
         sys.exit("valgrind is not installed: apt-get install valgrind")
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
     from text_run import build_text
 
     text = build_text(args.corpus, args.mixed, args.mb)
@@ -129,7 +117,7 @@ def main() -> None:
         text_file = Path(out_dir) / "text.txt"
         text_file.write_bytes(text.encode("utf-8"))
         for runner in args.runners:
-            runs = [counted(runner, text_file, args.size, seed, out_dir) for seed in args.seeds]
+            runs = [counted_runner(runner, text_file, args.size, seed, out_dir) for seed in args.seeds]
             means[runner] = statistics.mean(c for c, _ in runs)
             lines = "; ".join(sorted({line for _, line in runs}))
             print(f"{runner}: {', '.join(f'{c:,}' for c, _ in runs)} instructions; {lines}", flush=True)

@@ -26,17 +26,17 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import warnings
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from callgrind import counted, instrumented
+
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "docling"
-_COLLECTED = re.compile(r"Collected : (\d+)")
 
 
 def worker(corpus: Path, budget: int) -> None:
@@ -51,25 +51,15 @@ def worker(corpus: Path, budget: int) -> None:
     chunker = docchunk.HybridChunker(max_tokens=budget)
     for doc in docs:
         list(chunker.chunk(doc))
-    control = ["callgrind_control", "-i"]
-    subprocess.run([*control, "on", str(os.getpid())], check=True, capture_output=True)
-    count = sum(len(list(chunker.chunk(doc))) for doc in docs)
-    subprocess.run([*control, "off", str(os.getpid())], check=True, capture_output=True)
+    count = instrumented(lambda: sum(len(list(chunker.chunk(doc))) for doc in docs))
     print(f"chunks {count}")
 
 
-def counted(tree: str, corpus: Path, budget: int, seed: int, out_dir: str) -> tuple[int, str]:
+def counted_tree(tree: str, corpus: Path, budget: int, seed: int, out_dir: str) -> tuple[int, str]:
     """(instructions of the instrumented pass, the worker's chunk line) for one tree, budget and seed."""
-    out = Path(out_dir) / f"cg.{os.getpid()}.{budget}.{seed}.out"
-    cmd = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}",
-           sys.executable, __file__, "--worker", "--corpus", str(corpus), "--max-tokens", str(budget)]  # fmt: skip
+    args = [__file__, "--worker", "--corpus", str(corpus), "--max-tokens", str(budget)]
     env = dict(os.environ, PYTHONPATH=f"{tree}/src", PYTHONHASHSEED=str(seed))
-    done = subprocess.run(cmd, env=env, capture_output=True, text=True)
-    found = _COLLECTED.findall(done.stderr)
-    chunks = [line for line in done.stdout.splitlines() if line.startswith("chunks ")]
-    if done.returncode or not found or not chunks:
-        sys.exit(f"{tree} at {budget}: callgrind run failed (exit {done.returncode})\n{done.stderr[-2000:]}")
-    return int(found[-1]), chunks[-1]
+    return counted(args, env, Path(out_dir) / f"cg.{os.getpid()}.{budget}.{seed}.out", f"{tree} at {budget}")
 
 
 def main() -> None:
@@ -92,7 +82,7 @@ def main() -> None:
         for n in args.max_tokens:
             counts: dict[str, list[int]] = {}
             for tree in trees:
-                runs = [counted(tree, args.corpus, n, seed, out_dir) for seed in args.seeds]
+                runs = [counted_tree(tree, args.corpus, n, seed, out_dir) for seed in args.seeds]
                 counts[tree] = [c for c, _ in runs]
                 lines = sorted({line for _, line in runs})
                 print(f"max_tokens {n} {tree}: {', '.join(f'{c:,}' for c in counts[tree])} instructions; "
