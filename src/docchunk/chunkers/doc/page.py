@@ -116,10 +116,11 @@ class PageChunker(DocumentChunker):
                 if res.text:
                     yield self._page_chunk(res.text, res.get_unique_doc_items(), dl_doc)
             return
-        if not page_numbers(dl_doc):
+        pages = page_parts(dl_doc, ser)  # empty only when the document has neither pages nor provenance
+        if not pages:
             yield from self._pageless(dl_doc, ser)
             return
-        for page_no, parts in page_parts(dl_doc, ser).items():
+        for page_no, parts in pages.items():
             text = _PART_SEP.join(p.text for p in parts)
             if not text.strip():
                 continue
