@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-__all__ = ["LIBRARY_LOGGERS", "KeptRecords", "captured_records", "library_warnings_to_logs", "replay"]
+__all__ = ["LIBRARY_LOGGERS", "KeptRecords", "captured_records", "library_warnings_to_logs", "replay", "routed_to"]
 
 LIBRARY_LOGGERS = ("docling", "docling_core", "docling_ibm_models", "docling_parse")
 """The loggers whose records the command captures: docling's converters warn through them."""
@@ -79,18 +79,14 @@ class KeptRecords(logging.Handler):
 
 
 @contextmanager
-def captured_records() -> Iterator[list[logging.LogRecord]]:
-    """The records of :data:`LIBRARY_LOGGERS` (WARNING and above) and the libraries' warnings, kept while it runs.
+def routed_to(handler: logging.Handler) -> Iterator[None]:
+    """While it runs, the records of :data:`LIBRARY_LOGGERS` and the libraries' warnings go to ``handler`` alone.
 
-    Yields the list the records are added to; on exit, the loggers and
-    ``warnings.showwarning`` are as before, and each record is made picklable (its
-    message formatted, an exception's traceback turned into text) for the trip back
-    from a worker process. A library warning is a record as in
-    :func:`library_warnings_to_logs`; it is shown under the warnings filters of this
-    process (once per place by default).
+    The loggers stop propagating and have ``handler`` as their only handler, and
+    ``warnings.showwarning`` turns a library's warning into a record
+    (:func:`library_warnings_to_logs`); on exit the loggers' settings and
+    ``warnings.showwarning`` are as before.
     """
-    handler = KeptRecords()
-    records = handler.records
     loggers = [logging.getLogger(name) for name in LIBRARY_LOGGERS]
     saved = [(lg, lg.propagate, list(lg.handlers)) for lg in loggers]
     saved_show = warnings.showwarning
@@ -99,11 +95,30 @@ def captured_records() -> Iterator[list[logging.LogRecord]]:
         lg.propagate = False
         lg.handlers = [handler]
     try:
-        yield records
+        yield
     finally:
         warnings.showwarning = saved_show
         for lg, propagate, handlers in saved:
             lg.propagate, lg.handlers = propagate, handlers
+
+
+@contextmanager
+def captured_records() -> Iterator[list[logging.LogRecord]]:
+    """The records of :data:`LIBRARY_LOGGERS` (WARNING and above) and the libraries' warnings, kept while it runs.
+
+    Yields the list the records are added to; on exit, the loggers and
+    ``warnings.showwarning`` are as before (:func:`routed_to`), and each record is made
+    picklable (its message formatted, an exception's traceback turned into text) for the
+    trip back from a worker process. A library warning is a record as in
+    :func:`library_warnings_to_logs`; it is shown under the warnings filters of this
+    process (once per place by default).
+    """
+    handler = KeptRecords()
+    records = handler.records
+    try:
+        with routed_to(handler):
+            yield records
+    finally:
         for record in records:
             record.msg, record.args = record.getMessage(), None
             if record.exc_info:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import gc
 import logging
 import sys
-import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -82,12 +81,8 @@ def captured_library_logs(debug: bool) -> Iterator[None]:
     or shown here alike (:mod:`docchunk.batch.library_logs`). The loggers' own
     settings and ``warnings.showwarning`` come back afterwards.
     """
-    from docchunk.batch.library_logs import LIBRARY_LOGGERS, KeptRecords, library_warnings_to_logs
+    from docchunk.batch.library_logs import KeptRecords, routed_to
 
-    loggers = [logging.getLogger(name) for name in LIBRARY_LOGGERS]
-    saved = [(lg, lg.propagate, list(lg.handlers)) for lg in loggers]
-    saved_show = warnings.showwarning
-    warnings.showwarning = library_warnings_to_logs(saved_show)
     collected = KeptRecords()
     if debug:
         shown = logging.StreamHandler(sys.stderr)
@@ -95,15 +90,10 @@ def captured_library_logs(debug: bool) -> Iterator[None]:
         handler: logging.Handler = shown
     else:
         handler = collected
-    for lg in loggers:
-        lg.propagate = False
-        lg.handlers = [handler]
     try:
-        yield
+        with routed_to(handler):
+            yield
     finally:
-        warnings.showwarning = saved_show
-        for lg, propagate, handlers in saved:
-            lg.propagate, lg.handlers = propagate, handlers
         if collected.records:
             sources = sorted({r.name.split(".")[0] for r in collected.records})
             click.echo(
