@@ -20,6 +20,7 @@ __all__ = [
     "closing_fences",
     "fence_lines",
     "fenced_blocks",
+    "fenced_parts",
     "in_blocks",
     "keep_fences_closed",
     "line_start",
@@ -30,8 +31,13 @@ __all__ = [
 # a fence line (CommonMark): indentation, then three or more backticks or tildes; lines end at
 # "\r\n", "\r" or "\n", and a fence line's match ends before its line break. Indented by more
 # than three spaces it is a fence only inside a list item (indented by the list's width, see
-# _in_list_item), else indented code
-_FENCE = re.compile(r"(?:\A|(?<=\n)|(?<=\r)(?!\n))[ \t]*(`{3,}|~{3,})([^\r\n]*)")
+# _in_list_item), else indented code. In a block quote (CommonMark 5.1) the line starts with its
+# quote markers ("> ", "> > "; "lead" holds them with the indentation), and a byte-order mark
+# may come before the text's first line
+_FENCE = re.compile(
+    r"(?:\A\ufeff?|(?<=\n)|(?<=\r)(?!\n))(?P<lead>(?:[ \t]*>[ \t]?)*[ \t]*)(?P<marks>`{3,}|~{3,})(?P<info>[^\r\n]*)"
+)
+_BREAK_AT = re.compile(r"\r\n|\r|\n")
 _LIST_ITEM = re.compile(r"[ \t]*(?:[-+*]|\d{1,9}[.)])[ \t]")
 
 
@@ -53,38 +59,79 @@ def _in_list_item(text: str, start: int, indent: int) -> bool:
     return False
 
 
-def _fence_pairs(text: str) -> list[tuple[re.Match[str], re.Match[str] | None]]:
-    """Each fence's opening line and its closing line (None when unclosed), in order (CommonMark 4.5)."""
-    out: list[tuple[re.Match[str], re.Match[str] | None]] = []
+def _indents(lead: str) -> tuple[int, int, int]:
+    """``(depth, indent, inner)`` of a fence line's lead: its quote markers, the indentation before
+    the first of them (or before the marks), the indentation after the last one's optional space."""
+    depth = lead.count(">")
+    inner = len(lead) - lead.rindex(">") - 2 if depth else 0
+    return depth, len(lead) - len(lead.lstrip(" \t")), inner
+
+
+def _quote_end(text: str, at: int, depth: int) -> int:
+    """Where the block quote of ``depth`` markers that holds the line ending at ``at`` ends.
+
+    The end of its last line (before the line break of the first line after it that lacks
+    the markers: fenced code has no lazy continuation lines), or ``len(text)`` when the
+    quote runs to the end of the text (an empty last line included).
+    """
+    markers = re.compile(r"(?:[ \t]*>){%d}" % depth)
+    while (brk := _BREAK_AT.match(text, at)) is not None:
+        if brk.end() < len(text) and not markers.match(text, brk.end()):
+            return at
+        nxt = _BREAK_AT.search(text, brk.end())
+        at = nxt.start() if nxt is not None else len(text)
+    return len(text)
+
+
+def _fence_pairs(text: str) -> list[tuple[re.Match[str], re.Match[str] | None, int]]:
+    """Each fence's opening line, its closing line (None when unclosed) and the block's end, in order.
+
+    CommonMark 4.5: a closing fence has the opening's character, at least as many, nothing
+    but spaces after them, and the opening's quote markers (5.1): a fence in a block quote
+    is closed in the same quote, and the end of the quote (a line without its markers)
+    ends the block unclosed; a ``> ```` line inside an unquoted block is code.
+    """
+    out: list[tuple[re.Match[str], re.Match[str] | None, int]] = []
     opening: re.Match[str] | None = None
+    depth = open_indent = 0
+    block_end = len(text)
     for match in _FENCE.finditer(text):
-        marks, rest = match.group(1), match.group(2)
-        indent = match.start(1) - match.start()
-        if indent > 3 and (opening.start(1) - opening.start() <= 3 if opening is not None
-                           else not _in_list_item(text, match.start(), indent)):  # fmt: skip
+        if opening is not None and match.start() > block_end:  # the quote ended: so did its block
+            out.append((opening, None, block_end))
+            opening, block_end = None, len(text)
+        marks, rest = match.group("marks"), match.group("info")
+        level, indent, inner = _indents(match.group("lead"))
+        if inner > 3 or (indent > 3 and (open_indent <= 3 if opening is not None
+                                          else not _in_list_item(text, match.start(), indent))):  # fmt: skip
             continue  # indented code, or a line inside a block that is not in a list
         if opening is None:
             if marks[0] == "`" and "`" in rest:
                 continue  # not a fence: an info string of a backtick fence has no backtick
-            opening = match
+            opening, depth, open_indent = match, level, indent
+            block_end = _quote_end(text, match.end(), level) if level else len(text)
             continue
-        fence = opening.group(1)
-        if marks[0] == fence[0] and len(marks) >= len(fence) and not rest.strip():
-            out.append((opening, match))
-            opening = None
+        fence = opening.group("marks")
+        if level == depth and marks[0] == fence[0] and len(marks) >= len(fence) and not rest.strip():
+            out.append((opening, match, match.end()))
+            opening, block_end = None, len(text)
     if opening is not None:
-        out.append((opening, None))
+        out.append((opening, None, block_end))
     return out
 
 
 def closing_fences(text: str) -> list[tuple[int, int]]:
-    """``(start, end)`` of each closing fence line of ``text``, without its line break.
+    """``(start, end)`` of each closing fence line of ``text``, without its line break and trailing whitespace.
 
     Fences pair as in CommonMark: a closing fence uses the opening fence's character,
     at least as many of them, and has nothing but spaces after them. An unclosed fence
     runs to the end of the text and has no closing line.
     """
-    return [(close.start(), close.end()) for _, close in _fence_pairs(text) if close is not None]
+    return [(close.start(), _marks_end(close)) for _, close, _ in _fence_pairs(text) if close is not None]
+
+
+def _marks_end(line: re.Match[str]) -> int:
+    """The end of a fence line's marks and info string: its trailing spaces and tabs are not its."""
+    return line.start("info") + len(line.group("info").rstrip(" \t"))
 
 
 def fenced_blocks(text: str) -> list[tuple[int, int]]:
@@ -96,19 +143,29 @@ def fenced_blocks(text: str) -> list[tuple[int, int]]:
     tildes, indented by at most three spaces, or more inside a list item, closed by a
     fence of the same character at least as long). The blocks do not overlap.
     """
-    return [(open_.start(), close.end() if close is not None else len(text)) for open_, close in _fence_pairs(text)]
+    return [(open_.start(), end) for open_, _, end in _fence_pairs(text)]
+
+
+def fenced_parts(text: str) -> list[tuple[int, int, int, int]]:
+    """``(start, body_start, body_end, end)`` of each fenced code block of ``text``, in order.
+
+    ``start`` and ``end`` are the block's as in :func:`fenced_blocks`; its body (the code)
+    runs from the end of the opening fence line to the start of the closing one, or to
+    ``end`` when unclosed (at the end of the text, or of the block quote that holds it).
+    """
+    return [(o.start(), o.end(), c.start() if c is not None else end, end) for o, c, end in _fence_pairs(text)]
 
 
 def fence_lines(text: str) -> list[tuple[int, int, bool]]:
-    """``(start, end, opening)`` of each fence line of a block, without its line break, in order.
+    """``(start, end, opening)`` of each fence line of a block, without its line break and trailing whitespace, in order.
 
     ``opening`` is True for the line that opens a block, False for the one that closes it.
     """
     out: list[tuple[int, int, bool]] = []
-    for opening, closing in _fence_pairs(text):
-        out.append((opening.start(), opening.end(), True))
+    for opening, closing, _ in _fence_pairs(text):
+        out.append((opening.start(), _marks_end(opening), True))
         if closing is not None:
-            out.append((closing.start(), closing.end(), False))
+            out.append((closing.start(), _marks_end(closing), False))
     return out
 
 
@@ -136,7 +193,7 @@ def reopened_fences(text: str, start: int, end: int) -> tuple[str, int, str]:
         ('```python\n', 16, '')
     """
     before = after = ""
-    for opening, closing in _fence_pairs(text):
+    for opening, closing, _ in _fence_pairs(text):
         if closing is None or opening.start() >= end:
             break
         if closing.end() <= start:
@@ -146,9 +203,9 @@ def reopened_fences(text: str, start: int, end: int) -> tuple[str, int, str]:
                 space = _SPACE.match(text, closing.end())
                 start = min(end, space.end() if space is not None else closing.end())
                 continue
-            before = opening.group(0).lstrip(" ") + ("" if text.startswith("\n", start) else "\n")
+            before = opening.group(0).lstrip(" \ufeff") + ("" if text.startswith("\n", start) else "\n")
         if opening.end() <= end < closing.end() and (before or start <= opening.start()):
-            after = ("" if text[:end].endswith("\n") else "\n") + opening.group(1)
+            after = ("" if text[:end].endswith("\n") else "\n") + opening.group("marks")
     return before, start, after
 
 
@@ -281,6 +338,8 @@ def _fence_at_start(text: str, chunk: Chunk, fences: dict[int, int]) -> tuple[in
     at, end = _offsets(chunk)
     space = _SPACE.match(text, at)
     first = space.end() if space else at  # the first non-space character
+    if first >= end:
+        return None  # only whitespace: it goes to a neighbour afterwards
     line = line_start(text, first)  # the start of its line (a fence may be indented)
     if line in fences and fences[line] <= end:
         return line, fences[line]
