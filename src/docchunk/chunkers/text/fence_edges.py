@@ -1,6 +1,6 @@
 """A phase after packing: no chunk starts with the fence that closes a code block.
 
-:func:`docchunk.markup.fences.keep_fences_closed` moves a cut next to a closing fence
+:func:`docchunk.chunkers.text.fence_cuts.keep_fences_closed` moves a cut next to a closing fence
 when a neighbour has room for the fence and the line next to it; at tiny budgets
 (a few tokens) neither has, and a chunk would start with a bare ```` ``` ````. This
 phase gives such a fence the end of the block before it instead.
@@ -98,7 +98,7 @@ def _give_fence_a_line(text: str, prev: Chunk, fence_end: int, tokenizer: Tokeni
             break
         if text[c - 1 : c + 1] == "\r\n" or not text[start:c].strip():
             continue  # never inside a CRLF, never leaving only whitespace before
-        if text[c:prev.end_index].strip() and (cut is None or text[c - 1].isspace() or not text[cut - 1].isspace()):
+        if text[c : prev.end_index].strip() and (cut is None or text[c - 1].isspace() or not text[cut - 1].isspace()):
             cut = c
     if cut is None:
         return [_span(text, start, fence_end, tokenizer, limit)]

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Literal
 
 from docchunk.chunkers.text.base import TextChunker, absorb_whitespace_chunks, check_size
+from docchunk.chunkers.text.fence_cuts import keep_fences_closed
 from docchunk.chunkers.text.fence_edges import no_fence_first
 from docchunk.chunkers.text.recursive_pack import pack
 from docchunk.chunkers.text.recursive_split import Call, split
@@ -32,7 +33,6 @@ from docchunk.chunkers.text.separators import (
     separators_for,
 )
 from docchunk.errors import ConfigError, ConfigTypeError
-from docchunk.markup.fences import keep_fences_closed
 from docchunk.tokenizers import Sizer, TokenizerSpec
 from docchunk.types import Chunk
 from docchunk.types.chunk import make_chunks
