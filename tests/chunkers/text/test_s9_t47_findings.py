@@ -124,3 +124,27 @@ def test_finding4_property_no_chunk_starts_with_a_closing_fence_whatever_its_tra
     chunks = chunker(text)
     exact(text, chunks, chunker.tokenizer)
     assert not closer_starts(text, chunks), [c.text for c in chunks]
+
+
+# finding 2: a byte-order mark at the text's start
+
+
+@pytest.mark.parametrize("size", range(4, 30))
+def test_finding2_a_fence_after_a_byte_order_mark_is_fenced_code_to_the_markdown_preset(size):
+    text = "\ufeff```\n# x\n```\nAfter"
+    assert fenced_blocks(text) == [(0, 12)]
+    chunks = RecursiveChunker(chunk_size=size, language="markdown")(text)
+    exact(text, chunks, RecursiveChunker().tokenizer)
+    assert "".join(c.text for c in chunks) == text  # the mark stays in the chunk text
+    assert not closer_starts(text, chunks)
+    if size >= 12:
+        assert chunks[0].text.startswith("\ufeff```\n# x\n```")
+
+
+def test_finding2_setext_and_thematic_break_after_a_byte_order_mark():
+    from docchunk.markup.breaks import thematic_breaks
+    from docchunk.markup.setext import setext_headings
+
+    assert [(h.start, h.title) for h in setext_headings("\ufeffGuide\n=====\n\nBody")] == [(0, "Guide")]
+    assert setext_headings("\ufeff# A\n---\n") == []  # an ATX heading is no Setext paragraph
+    assert thematic_breaks("\ufeff***\nOne.") == [0]
