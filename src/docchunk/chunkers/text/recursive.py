@@ -76,7 +76,9 @@ class RecursiveChunker(TextChunker):
     (``""`` keeps a ``"\r\n"`` whole); chunks are in order and, apart from overlap and
     (with ``keep_separator=False``) separators at chunk boundaries, cover the whole
     text; no chunk is only whitespace unless the input is: whitespace joins a
-    neighbour, over ``chunk_size`` if need be (then flagged ``oversized``).
+    neighbour, over ``chunk_size`` if need be (then flagged ``oversized``); with
+    ``keep_separator="start"`` a finer level never cuts inside the whitespace a piece
+    starts with (a blank line stays whole at the start of the chunk after it).
     Text that fits comes back whole as one chunk; ``""`` gives no chunk. With
     ``keep_separator=False``, text that does not fit and consists only of separators
     (e.g. 200 spaces at ``chunk_size=1``) gives no chunk: every piece is a dropped
