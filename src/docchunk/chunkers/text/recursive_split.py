@@ -80,14 +80,18 @@ class Call(Cuts):
         A finer level does not cut there: a cut inside the separator a piece starts with
         (``"\n"`` inside ``"\n\n"``) would leave a whitespace-only piece, which then goes
         to a neighbour, over the limit when neither has room, although a tiling within it
-        exists (the cut before the whole separator). ``lo`` when there is none to keep.
+        exists (the cut before the whole separator). ``lo`` when there is none to keep, or
+        when the whitespace may leave no room for anything after it (as many characters as
+        ``chunk_size`` or more, a ``"\r\n"`` one; ``chunk_size=1``): then a piece holding it could be over the
+        limit whatever follows it. (Characters, not tokens: counting the whitespace would
+        tokenize a piece twice.)
         """
         if self.keep != "start" or not self.text[lo].isspace():
             return lo
         text, end = self.text, lo
         while end < hi and text[end].isspace():
             end += 1
-        return lo if end >= hi else end
+        return lo if end >= hi or end - lo - text.count("\r\n", lo, end) >= self.size else end
 
     def group_pieces(self, pieces: list[tuple[int, int]], next_level: int) -> None:
         """Greedy groups of pieces that may have dropped separators between them.
