@@ -65,6 +65,12 @@ class RecursiveChunker(TextChunker):
             ``python``, ``clojure``, ``javascript``, ``typescript``, ``java``, ``go``,
             ``rust``, ``html``, ``latex``, ``c``, ``cpp``, ``csharp``, ``kotlin``,
             ``php``, ``ruby``, ``scala``, ``swift``); not together with ``separators``.
+            ``"langchain"`` gives LangChain's exact chunks: its separators
+            ``["\n\n", "\n", " ", ""]`` and its algorithm
+            (:mod:`~docchunk.chunkers.text.recursive_langchain`): each chunk is stripped of
+            the whitespace at its edges, and that whitespace between chunks is left out;
+            ``chunk_overlap`` and ``keep_separator`` (``"start"`` is LangChain's ``True``)
+            are LangChain's parameters of the same names.
         tokenizer: Any spec :func:`docchunk.get_tokenizer` accepts, or a callable
             ``str -> int``.
 
@@ -77,7 +83,11 @@ class RecursiveChunker(TextChunker):
     (``""`` keeps a ``"\r\n"`` whole); chunks are in order and, apart from overlap and
     (with ``keep_separator=False``) separators at chunk boundaries, cover the whole
     text; no chunk is only whitespace unless the input is: whitespace joins a
-    neighbour, over ``chunk_size`` if need be (then flagged ``oversized``).
+    neighbour, over ``chunk_size`` if need be (then flagged ``oversized``). With
+    ``language="langchain"`` the offsets and counts are as exact, but the whitespace
+    at chunk edges is left out and no chunk is only whitespace (whitespace-only input
+    gives none); a chunk whose LangChain sizes, summed piece by piece, let it pass
+    ``chunk_size`` is flagged ``oversized``.
     Text that fits comes back whole as one chunk; ``""`` gives no chunk. With
     ``keep_separator=False``, text that does not fit and consists only of separators
     (e.g. 200 spaces at ``chunk_size=1``) gives no chunk: every piece is a dropped
@@ -164,10 +174,9 @@ class RecursiveChunker(TextChunker):
         chunks = absorb_whitespace_chunks(text, chunks, self.tokenizer, self.chunk_size)
         return no_fence_first(text, chunks, self.tokenizer, self.chunk_size)  # after: whitespace given to a fence
 
-
     def _langchain_chunks(self, text: str, sizer: Sizer) -> list[Chunk]:
         """LangChain's chunks of ``text`` (:mod:`~docchunk.chunkers.text.recursive_langchain`), exact and sized."""
         spans = langchain_spans(text, self.separators, self.keep_separator, self.chunk_size, self.chunk_overlap,
                                 sizer.count)  # fmt: skip
         counts = sizer.count_batch([text[s:e] for s, e in spans])
-        return make_chunks(text, ((s, e, n, n > self.chunk_size) for (s, e), n in zip(spans, counts)))
+        return make_chunks(text, ((s, e, n, n > self.chunk_size) for (s, e), n in zip(spans, counts, strict=True)))

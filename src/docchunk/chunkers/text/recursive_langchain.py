@@ -29,6 +29,7 @@ which is left out as the whitespace between chunks is.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import pairwise
 from typing import Literal
 
 __all__ = ["langchain_spans", "merge", "pick_separator", "split_at"]
@@ -88,10 +89,10 @@ def split_at(text: str, start: int, end: int, sep: str, keep: Keep) -> list[Span
             bounds.append(a)
     bounds.append(end)
     if keep:
-        spans = list(zip(bounds, bounds[1:]))
+        spans = list(pairwise(bounds))
     else:
         edges = [start, *(x for cut in cuts for x in cut), end]
-        spans = list(zip(edges[::2], edges[1::2]))
+        spans = list(zip(edges[::2], edges[1::2], strict=True))
     return [(a, b) for a, b in spans if b > a]
 
 
@@ -148,12 +149,12 @@ def langchain_spans(
     chunk_overlap: int,
     count: Callable[[str], int],
 ) -> list[Span]:
-    """The spans of LangChain's chunks of ``text``: ``RecursiveCharacterTextSplitter.split_text``.
+    r"""The spans of LangChain's chunks of ``text``: ``RecursiveCharacterTextSplitter.split_text``.
 
     Args:
         text: The text.
         separators: Literal separators, coarsest first (LangChain's default
-            ``["\\n\\n", "\\n", " ", ""]`` for the ``langchain`` preset).
+            ``["\n\n", "\n", " ", ""]`` for the ``langchain`` preset).
         keep: Where a separator goes: ``"start"`` (LangChain's ``True``), ``"end"``, or
             ``False`` (left out, its size counted between two packed pieces).
         chunk_size: The budget, in tokens of ``count``; >= 1.
