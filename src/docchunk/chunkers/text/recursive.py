@@ -177,6 +177,6 @@ class RecursiveChunker(TextChunker):
     def _langchain_chunks(self, text: str, sizer: Sizer) -> list[Chunk]:
         """LangChain's chunks of ``text`` (:mod:`~docchunk.chunkers.text.recursive_langchain`), exact and sized."""
         spans = langchain_spans(text, self.separators, self.keep_separator, self.chunk_size, self.chunk_overlap,
-                                sizer.count)  # fmt: skip
+                                sizer.count, sizer.by_length)  # fmt: skip
         counts = sizer.count_batch([text[s:e] for s, e in spans])
         return make_chunks(text, ((s, e, n, n > self.chunk_size) for (s, e), n in zip(spans, counts, strict=True)))

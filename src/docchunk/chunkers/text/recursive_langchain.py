@@ -29,7 +29,6 @@ which is left out as the whitespace between chunks is.
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import pairwise
 from typing import Literal
 
 __all__ = ["langchain_spans", "merge", "pick_separator", "split_at"]
@@ -76,24 +75,22 @@ def split_at(text: str, start: int, end: int, sep: str, keep: Keep) -> list[Span
     """
     if not sep:
         return [(i, i + 1) for i in range(start, end)]
-    cuts: list[Span] = []  # (start, end) of each occurrence
-    at = text.find(sep, start, end)
-    while at >= 0:
-        cuts.append((at, at + len(sep)))
-        at = text.find(sep, at + len(sep), end)
-    bounds = [start]
-    for a, b in cuts:
-        if keep == "end":
-            bounds.append(b)
-        elif keep == "start":
-            bounds.append(a)
-    bounds.append(end)
-    if keep:
-        spans = list(pairwise(bounds))
-    else:
-        edges = [start, *(x for cut in cuts for x in cut), end]
-        spans = list(zip(edges[::2], edges[1::2], strict=True))
-    return [(a, b) for a, b in spans if b > a]
+    parts = text[start:end].split(sep)  # str.split: the occurrences re.split finds for a literal
+    n, last = len(sep), len(parts) - 1
+    spans: list[Span] = []
+    a = start  # start of the current part, between two occurrences
+    for i, part in enumerate(parts):
+        b = a + len(part)
+        if keep == "start":
+            span = (a - n if i else a, b)
+        elif keep == "end":
+            span = (a, b + n if i < last else b)
+        else:
+            span = (a, b)
+        if span[1] > span[0]:
+            spans.append(span)
+        a = b + n
+    return spans
 
 
 def merge(pieces: list[Span], sizes: list[int], sep_size: int, chunk_size: int, chunk_overlap: int) -> list[Span]:
@@ -116,18 +113,17 @@ def merge(pieces: list[Span], sizes: list[int], sep_size: int, chunk_size: int, 
         (overlapping by the repeated pieces), not stripped.
     """
     out: list[Span] = []
-    current: list[int] = []  # indices into pieces
+    first = 0  # the current chunk holds pieces first .. i - 1
     total = 0
     for i, size in enumerate(sizes):
-        if total + size + (sep_size if current else 0) > chunk_size and current:
-            out.append((pieces[current[0]][0], pieces[current[-1]][1]))
-            while total > chunk_overlap or (total + size + (sep_size if current else 0) > chunk_size and total > 0):
-                total -= sizes[current[0]] + (sep_size if len(current) > 1 else 0)
-                current = current[1:]
-        current.append(i)
-        total += size + (sep_size if len(current) > 1 else 0)
-    if current:
-        out.append((pieces[current[0]][0], pieces[current[-1]][1]))
+        if i > first and total + size + sep_size > chunk_size:
+            out.append((pieces[first][0], pieces[i - 1][1]))
+            while total > chunk_overlap or (total + size + (sep_size if i > first else 0) > chunk_size and total > 0):
+                total -= sizes[first] + (sep_size if i - first > 1 else 0)
+                first += 1
+        total += size + (sep_size if i > first else 0)
+    if sizes:
+        out.append((pieces[first][0], pieces[-1][1]))
     return out
 
 
@@ -148,6 +144,7 @@ def langchain_spans(
     chunk_size: int,
     chunk_overlap: int,
     count: Callable[[str], int],
+    by_length: bool = False,
 ) -> list[Span]:
     r"""The spans of LangChain's chunks of ``text``: ``RecursiveCharacterTextSplitter.split_text``.
 
@@ -161,6 +158,8 @@ def langchain_spans(
         chunk_overlap: LangChain's ``chunk_overlap``, in the same tokens; >= 0.
         count: The size of a piece: LangChain's ``length_function`` (the chunker's
             tokenizer), applied to each piece and summed.
+        by_length: Whether ``count`` is ``len`` (a token is a character): pieces are then
+            sized from their spans, without slicing them out.
 
     Returns:
         ``(start, end)`` of each chunk, in order: ``text[start:end]`` is LangChain's chunk
@@ -168,13 +167,14 @@ def langchain_spans(
         only whitespace. Chunks overlap only by ``chunk_overlap``'s repeated pieces.
     """
     out: list[Span] = []
-    _split(text, 0, len(text), separators, keep, chunk_size, chunk_overlap, count, out)
+    size_of = (lambda a, b: b - a) if by_length else (lambda a, b: count(text[a:b]))
+    _split(text, 0, len(text), separators, keep, chunk_size, chunk_overlap, count, size_of, out)
     return out
 
 
 def _split(
     text: str, start: int, end: int, separators: list[str], keep: Keep, chunk_size: int, chunk_overlap: int,
-    count: Callable[[str], int], out: list[Span],
+    count: Callable[[str], int], size_of: Callable[[int, int], int], out: list[Span],
 ) -> None:  # fmt: skip
     """Append the chunks of ``text[start:end]`` to ``out``: LangChain's ``_split_text``."""
     sep, finer = pick_separator(text, start, end, separators)
@@ -190,14 +190,14 @@ def _split(
         good_sizes.clear()
 
     for a, b in split_at(text, start, end, sep, keep):
-        size = count(text[a:b])
+        size = size_of(a, b)
         if size < chunk_size:
             good.append((a, b))
             good_sizes.append(size)
             continue
         flush()
         if finer:
-            _split(text, a, b, finer, keep, chunk_size, chunk_overlap, count, out)
+            _split(text, a, b, finer, keep, chunk_size, chunk_overlap, count, size_of, out)
         elif not text[a:b].isspace():  # LangChain keeps it unstripped; whitespace alone is left out
             out.append((a, b))
     flush()
