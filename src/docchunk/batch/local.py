@@ -159,8 +159,10 @@ def _stdin_document(data: bytes) -> Any:
     head = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
     if head and head not in b"{[":
         start = data.strip()[:20].decode("utf-8", "replace").lstrip("\ufeff")
-        raise DocumentError(f"{STDIN}: not DoclingDocument JSON (it starts with {start!r}); plain text "
-                            "is read by a text chunker: docchunk chunk - --chunker recursive, token or sentence")  # fmt: skip
+        raise DocumentError(
+            f"{STDIN}: not DoclingDocument JSON (it starts with {start!r}); plain text is read by a text "
+            "chunker: docchunk chunk - --chunker recursive, token or sentence"
+        )
     return load_document(data, format="json")
 
 

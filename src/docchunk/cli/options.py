@@ -179,8 +179,10 @@ def _parse_stops(ctx: click.Context, param: click.Parameter, value: str) -> tupl
         return ()
     unknown = [w for w in words if w not in STOPS]
     if unknown or not words:
-        raise click.BadParameter(f"{unknown[0] if unknown else value!r}: give a comma-separated list of "
-                                 f"{', '.join(STOPS)}, or none (e.g. --context-stop {CONTEXT_STOP_DEFAULT})")  # fmt: skip
+        raise click.BadParameter(
+            f"{unknown[0] if unknown else value!r}: give a comma-separated list of {', '.join(STOPS)}, "
+            f"or none (e.g. --context-stop {CONTEXT_STOP_DEFAULT})"
+        )
     return tuple(s for s in STOPS if s in words)
 
 
