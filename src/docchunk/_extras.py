@@ -8,9 +8,11 @@ with the ``pip install`` command to run.
 
 from __future__ import annotations
 
+from types import ModuleType
+
 from docchunk.errors import MissingDependencyError
 
-__all__ = ["EXTRAS", "TORCH_EXTRAS", "extra_install", "require"]
+__all__ = ["EXTRAS", "TORCH_EXTRAS", "extra_install", "optional", "require"]
 
 EXTRAS: dict[str, tuple[str, ...]] = {
     "hf": ("tokenizers", "transformers"),
@@ -94,3 +96,13 @@ def require(module: str, extra: str | None, purpose: str):
         raise MissingDependencyError(
             f"{purpose} needs the package {package!r}, which is not installed; install it with: {how}"
         ) from exc
+
+
+def optional(module: str) -> ModuleType | None:
+    """The module ``module`` (a dotted name) when it can be imported, else None: for a speed-up, not a need."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        return None

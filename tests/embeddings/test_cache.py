@@ -8,12 +8,13 @@ returned and written to the cache, where every later run read them back.
 from __future__ import annotations
 
 import re
+import sys
 
 import numpy as np
 import pytest
 
 from docchunk.embeddings import CachedEmbedder
-from docchunk.errors import ConfigError, ConfigTypeError
+from docchunk.errors import ConfigError, ConfigTypeError, MissingDependencyError
 
 TEXTS = ["first text", "second text", "third text"]
 
@@ -54,3 +55,11 @@ def test_well_formed_vectors_are_returned_as_float32_and_cached(tmp_path):
     assert out.dtype == np.float32 and np.array_equal(out, np.asarray(vectors, dtype=np.float32))
     again = CachedEmbedder(lambda xs: pytest.fail("the cache was not read"), "fine", cache_dir=tmp_path)
     assert np.array_equal(again(TEXTS), out)
+
+
+def test_regression_missing_numpy_names_the_eval_extra_not_semantic(monkeypatch):
+    embedder = CachedEmbedder(lambda xs: np.ones((len(xs), 2)), "fine")
+    monkeypatch.setitem(sys.modules, "numpy", None)  # import fails as if not installed
+    with pytest.raises(MissingDependencyError, match=r"^The embedding cache \(CachedEmbedder\) needs") as info:
+        embedder(TEXTS)
+    assert '".[eval]"' in str(info.value) and "semantic" not in str(info.value)

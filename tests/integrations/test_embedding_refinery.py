@@ -11,6 +11,7 @@ import pytest
 import docchunk
 from docchunk import ConfigError, EmbeddingsRefinery, MissingDependencyError, ModelLimitWarning
 from docchunk.embeddings import CachedEmbedder
+from docchunk.integrations.embedding_refinery import embedding_text
 from tests.helpers import DATA, HashEmbeddings
 
 DOC = DATA / "pdf__multi_page.json"
@@ -99,7 +100,7 @@ def test_model_over_input_limit_warns_with_the_counts(doc_chunks):
         (lambda texts: np.zeros(len(texts)), "shape (3,)"),  # one number per text
         (lambda texts: np.zeros((len(texts) - 1, 4)), "shape (2, 4)"),  # a row missing
         (lambda texts: np.zeros((len(texts), 0)), "shape (3, 0)"),  # empty vectors
-        (lambda texts: [["a", "b"]] * len(texts), "not numbers"),
+        (lambda texts: [["a", "b"]] * len(texts), "cannot read as floats"),
     ],
 )
 def test_callable_with_the_wrong_shape_is_a_config_error(output, what):
@@ -108,6 +109,30 @@ def test_callable_with_the_wrong_shape_is_a_config_error(output, what):
         EmbeddingsRefinery(output)(chunks)
     assert what in str(info.value)
     assert all(c.embedding is None for c in chunks)
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, 1e39])  # 1e39: an infinity as float32
+def test_regression_nan_or_infinite_vectors_name_the_refinerys_model_not_embed_batch(tmp_path, bad):
+    chunks = docchunk.RecursiveChunker(chunk_size=8)(TEXT)[:3]
+
+    def broken(texts: list[str]):
+        vectors = np.ones((len(texts), 4)).tolist()
+        vectors[1][2] = bad
+        return vectors
+
+    refinery = EmbeddingsRefinery(broken, cache_dir=tmp_path, model_name="broken")
+    with pytest.raises(ConfigError, match=r"NaN or an infinity") as info:
+        refinery(chunks)
+    message = str(info.value)
+    assert "the model 'broken' given to EmbeddingsRefinery must return an array of shape (3, d)" in message
+    assert repr(embedding_text(chunks[1])[:60]) in message and "embed_batch" not in message
+    assert all(c.embedding is None for c in chunks)
+    asked: list[str] = []
+    good = EmbeddingsRefinery(lambda texts: asked.extend(texts) or np.ones((len(texts), 4)),
+                              cache_dir=tmp_path, model_name="broken")  # fmt: skip
+    good(chunks)
+    assert asked == [embedding_text(c) for c in chunks]  # nothing of the bad batch was cached
+    assert all(c.embedding == [1.0] * 4 for c in chunks)
 
 
 def test_vectors_of_another_length_in_a_later_batch_are_a_config_error():

@@ -57,3 +57,33 @@ def test_a_text_that_is_not_a_str_still_names_it(cl100k, call):
     tok = get_tokenizer(cl100k)
     with pytest.raises(TokenizerError, match="counts str texts"):
         tok.count_tokens(b"bytes") if call == "count_tokens" else tok.count_tokens_batch(["a", b"bytes"])
+
+
+class _CountingCore:
+    """tiktoken's core, counting the calls of ``encode_to_tiktoken_buffer``."""
+
+    def __init__(self, core):
+        self.core, self.calls = core, 0
+
+    def encode_to_tiktoken_buffer(self, text, allowed_special):
+        self.calls += 1
+        return self.core.encode_to_tiktoken_buffer(text, allowed_special)
+
+
+class _Encoding:
+    """An encoding of its own name over cl100k's core (so no other test shares its cache entry)."""
+
+    def __init__(self, enc, name):
+        self.name, self.n_vocab, self._core_bpe = name, enc.n_vocab, _CountingCore(enc._core_bpe)
+        self.encode_ordinary = enc.encode_ordinary
+
+
+def test_regression_buffer_is_probed_once_per_encoding_not_per_tokenizer(cl100k, request):
+    if not tiktoken_module._counts_by_buffer(cl100k):
+        pytest.skip("this tiktoken has no token buffer to probe")
+    encoding = _Encoding(cl100k, f"probe-once-{request.node.nodeid}")
+    tokenizers = [tiktoken_module.TiktokenTokenizer(encoding) for _ in range(3)]
+    assert encoding._core_bpe.calls == 1  # the probe; each construction probed again
+    text = TEXTS[0]
+    assert [tok.count_tokens(text) for tok in tokenizers] == [len(cl100k.encode_ordinary(text))] * 3
+    assert encoding._core_bpe.calls == 4  # every count is read from the buffer

@@ -141,9 +141,29 @@ def _chunk_rows(chunker: Chunker, item: Input, phase: Callable[[str], None] = _n
         return text_rows(chunker.chunk(text), source, chunker.tokenizer)
     from docchunk.loading import load_document
 
-    doc = load_document(item, format="json") if isinstance(item, bytes) else load_document(item)
+    doc = _stdin_document(item) if isinstance(item, bytes) else load_document(item)
     phase("chunk")
     return chunk_rows(chunker, source, doc)
+
+
+def _stdin_document(data: bytes) -> Any:
+    """The DoclingDocument JSON read from standard input.
+
+    Raises:
+        DocumentError: It is not JSON: plain text gets the advice a ``.txt`` file gets (a
+            text chunker); JSON that is no DoclingDocument says what is wrong with it.
+    """
+    from docchunk.errors import DocumentError
+    from docchunk.loading import load_document
+
+    head = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
+    if head and head not in b"{[":
+        start = data.strip()[:20].decode("utf-8", "replace").lstrip("\ufeff")
+        raise DocumentError(
+            f"{STDIN}: not DoclingDocument JSON (it starts with {start!r}); plain text is read by a text "
+            "chunker: docchunk chunk - --chunker recursive, token or sentence"
+        )
+    return load_document(data, format="json")
 
 
 _WORKER_CHUNKER: Any = None  # the Chunker of this worker process, set by _worker_init

@@ -37,6 +37,10 @@ class RefinerySettings(Protocol):
         """``"token"`` or ``"recursive"``."""
 
     @property
+    def context_stop(self) -> tuple[str, ...]:
+        """Where that context stops (``OverlapRefinery``'s ``stop_at``; ``()``: it does not)."""
+
+    @property
     def table_header(self) -> str:
         """``"none"``, ``"row"`` or ``"caption"``."""
 
@@ -79,7 +83,7 @@ class TextChunking:
             for method in ("prefix", "suffix"):
                 if s.context_side in ("both", method):
                     OverlapRefinery(tokenizer=self.tokenizer, context_size=s.context_size, mode=mode,
-                                    method=method, merge=False)(chunks)  # fmt: skip
+                                    method=method, merge=False, stop_at=s.context_stop)(chunks)  # fmt: skip
         if s.table_header != "none":
             from docchunk.refineries.table_header import TableHeaderRefinery
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from docchunk.cli.options import stderr_is_terminal
+from docchunk.cli.options import context_stop_option, stderr_is_terminal
 from docchunk.cli.settings import check_applicable, check_tokenizer_spec
 from docchunk.embeddings.models import DEFAULT_MODEL
 from docchunk.errors import DocchunkError
@@ -52,9 +52,7 @@ ranker_option = click.option(
 @click.option("--context-side", type=click.Choice(["both", "prefix", "suffix"]), default="both", show_default=True)
 @click.option("--context-mode", type=click.Choice(["token", "recursive"]), default="token", show_default=True,
               help="token: exactly --context-size tokens; recursive: whole sentences/words that fit.")  # fmt: skip
-@click.option("--context-stop", default="blank_line,heading,table", show_default=True, metavar="STOPS",
-              help="Where --context-size context stops (OverlapRefinery stop_at): comma-separated "
-              "blank_line, heading, table, or none.")  # fmt: skip
+@context_stop_option
 @click.option("--table-header", type=click.Choice(["none", "row", "caption"]), default="none", show_default=True,
               help="Embed a pipe table's header row (row) and the sentence before it (caption) with chunks "
               "inside the table (TableHeaderRefinery).")  # fmt: skip
@@ -119,8 +117,6 @@ def _run(data_dir: Path, model: str, k: int, budget: int, corpus_ids: tuple[str,
     from docchunk.evaluation import ChunkingConfig, evaluate, load_eval_set
 
     settings["tokenizer"] = settings.pop("tokenizer_spec")
-    stops = settings.pop("context_stop").strip()
-    settings["context_stop"] = () if stops == "none" else tuple(s.strip() for s in stops.split(",") if s.strip())
     config = ChunkingConfig(**settings)
     eval_set = load_eval_set(data_dir, list(corpus_ids) or None)
     cache = None if no_cache else (cache_dir or default_cache_dir())

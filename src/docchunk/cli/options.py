@@ -34,6 +34,7 @@ __all__ = [
     "TEXT_CHUNKERS",
     "ModelLimitCheck",
     "chunker_option",
+    "context_stop_option",
     "doc_chunker_options",
     "expand_option",
     "make_chunker",
@@ -165,6 +166,35 @@ def semantic_options(func: F) -> F:
                         help="semantic/sdpm: sentence-transformers model (offline) or its folder.")(func)  # fmt: skip
 
 
+CONTEXT_STOP_DEFAULT = "blank_line,heading,table"
+"""``--context-stop``'s default: the README's recommended context (OverlapRefinery ``stop_at="documents"``)."""
+
+
+def _parse_stops(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str, ...]:
+    """``--context-stop``'s value as ``OverlapRefinery``'s ``stop_at`` tuple (``none``: ``()``)."""
+    from docchunk.refineries.boundaries import STOPS
+
+    words = [w.strip() for w in value.split(",") if w.strip()]
+    if words == ["none"]:
+        return ()
+    unknown = [w for w in words if w not in STOPS]
+    if unknown or not words:
+        raise click.BadParameter(
+            f"{unknown[0] if unknown else value!r}: give a comma-separated list of {', '.join(STOPS)}, "
+            f"or none (e.g. --context-stop {CONTEXT_STOP_DEFAULT})"
+        )
+    return tuple(s for s in STOPS if s in words)
+
+
+context_stop_option = click.option(
+    "--context-stop", default=CONTEXT_STOP_DEFAULT, show_default=True, metavar="STOPS", callback=_parse_stops,
+    help="Where --context-size context stops (OverlapRefinery stop_at): comma-separated blank_line, heading, "
+    "table, or none (context whatever the neighbour holds). The default is docchunk eval's and the README's "
+    "recommended context, so eval's options give the same chunks and context here.",
+)  # fmt: skip
+"""``--context-stop``, shared by ``chunk`` and ``eval``: the same values and default."""
+
+
 def refinery_options(func: F) -> F:
     """The refineries' options (text chunkers): context embedded with a chunk but not part of its text."""
     func = click.option("--context-size", type=click.IntRange(min=0), default=0, show_default=True,
@@ -175,6 +205,7 @@ def refinery_options(func: F) -> F:
     func = click.option("--context-mode", type=click.Choice(["token", "recursive"]), default="token",
                         show_default=True, help="token: exactly --context-size tokens; "
                         "recursive: whole sentences/words that fit.")(func)  # fmt: skip
+    func = context_stop_option(func)
     func = click.option("--table-header", type=click.Choice(["none", "row", "caption"]), default="none",
                         show_default=True, help="Embed a pipe table's header row (row) and the sentence before it "
                         "(caption) with chunks inside a table (TableHeaderRefinery; text chunkers).")(func)  # fmt: skip

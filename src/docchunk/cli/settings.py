@@ -61,6 +61,7 @@ APPLIES: dict[str, tuple[str, ...]] = {
     "context_size": TEXT_KINDS,
     "context_side": TEXT_KINDS,
     "context_mode": TEXT_KINDS,
+    "context_stop": TEXT_KINDS,
     "headings": TEXT_KINDS,
     "table_header": TEXT_KINDS,
     "embed": (*DOC_KINDS, *TEXT_KINDS),  # every row has contextualized; --embed-device needs --embed (check_settings)
@@ -88,8 +89,8 @@ class ChunkSettings:
     Sizes are in tokens of ``tokenizer`` (a :func:`docchunk.get_tokenizer` spec; None
     is the bundled all-MiniLM-L6-v2). Document chunkers take ``max_tokens`` and the
     structure options; text chunkers ``chunk_size``, ``chunk_overlap``, the semantic
-    options and the refineries' (``context_size`` tokens of each neighbour,
-    ``headings``, ``table_header``). ``embed`` (a sentence-transformers model) and
+    options and the refineries' (``context_size`` tokens of each neighbour, stopping at
+    the ``context_stop`` boundaries, ``headings``, ``table_header``). ``embed`` (a sentence-transformers model) and
     ``embed_device`` add the vector of each row's ``contextualized``, whatever the
     chunker (``docchunk chunk --embed``). Small and picklable: it is what worker processes
     get to build their own chunker.
@@ -116,6 +117,7 @@ class ChunkSettings:
     context_size: int = 0
     context_side: str = "both"
     context_mode: str = "token"
+    context_stop: tuple[str, ...] = ("blank_line", "heading", "table")
     headings: bool = False
     table_header: str = "none"
     embed: str | None = None

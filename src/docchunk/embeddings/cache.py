@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from docchunk._extras import require
 from docchunk.types import EmbedBatch
 from docchunk.types.embedding import checked_vectors
 
@@ -22,6 +23,8 @@ if TYPE_CHECKING:
     import numpy as np
 
 __all__ = ["CachedEmbedder", "default_cache_dir"]
+
+_NUMPY = ("eval", "The embedding cache (CachedEmbedder)")  # the missing-numpy hint: the extra of docchunk eval's cache
 
 
 def default_cache_dir() -> Path:
@@ -55,6 +58,8 @@ class CachedEmbedder:
             finite floats per text, all of one length (ragged, the wrong number of rows,
             NaN or an infinity): nothing of that batch is cached.
         ConfigTypeError: numpy cannot read what ``embed_batch`` returned as numbers.
+        MissingDependencyError: numpy is not installed (the message names the ``eval``
+            extra, which installs it with the default model).
     """
 
     def __init__(self, embed_batch: EmbedBatch, model_name: str, cache_dir: str | Path | None = None,
@@ -80,7 +85,7 @@ class CachedEmbedder:
 
     def __call__(self, texts: list[str]) -> np.ndarray:
         """Embeddings of ``texts``, shape ``(n, d)``: cached rows read, the others embedded and stored."""
-        import numpy as np  # numpy loads with the first texts: importing the room stays light
+        np = require("numpy", *_NUMPY)  # numpy loads with the first texts: importing the room stays light
 
         texts = list(texts)
         keys = [self.key(t) for t in texts]
@@ -117,7 +122,8 @@ class CachedEmbedder:
         out: dict[str, np.ndarray] = {}
         for i in range(0, len(texts), self.batch_size):
             batch = texts[i : i + self.batch_size]
-            vectors = checked_vectors(self.embed_batch(batch), batch, np.float32)  # checked before it is cached
+            vectors = checked_vectors(self.embed_batch(batch), batch, np.float32,  # checked before it is cached
+                                      extra=_NUMPY[0], feature=_NUMPY[1])  # fmt: skip
             self.embedded += len(batch)
             fresh = dict(zip(keys[i : i + self.batch_size], vectors, strict=False))
             out.update(fresh)

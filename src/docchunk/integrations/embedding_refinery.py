@@ -18,6 +18,7 @@ from docchunk.embeddings.models import DEFAULT_MODEL
 from docchunk.errors import ConfigError, ModelLimitWarning
 from docchunk.types.chunk import Chunk, ChunkLike
 from docchunk.types.config import StrictConfig, check_size
+from docchunk.types.embedding import checked_vectors
 
 if TYPE_CHECKING:
     import numpy as np
@@ -76,7 +77,9 @@ class EmbeddingsRefinery(StrictConfig):
     Raises:
         ConfigError: ``model`` is neither a name, a model nor a callable; a model name
             that cannot be loaded offline; ``cache_dir`` without a ``model_name``; later,
-            from :meth:`embed`, a model that returns the wrong shape.
+            from :meth:`embed`, a model that returns the wrong shape (not one vector per
+            text, ragged, ``d == 0``, a ``d`` other than its earlier vectors') or a vector
+            holding NaN or an infinity (the message names the model and the text).
         MissingDependencyError: numpy or sentence-transformers is missing (the
             message names the extra, ``semantic``).
 
@@ -132,23 +135,17 @@ class EmbeddingsRefinery(StrictConfig):
         return self._dimension
 
     def _checked_batch(self, texts: list[str]) -> Any:
+        """The model's vectors of ``texts``, checked (:func:`checked_vectors`), all of one length ``d``."""
         import numpy as np
 
-        raw = self._embed_batch(texts)
-        try:
-            vectors = np.asarray(raw, dtype=np.float32)
-        except (TypeError, ValueError) as exc:
-            raise ConfigError(
-                f"EmbeddingsRefinery: the model {self._describe()} returned {type(raw).__name__} for {len(texts)} "
-                f"texts, not numbers of shape ({len(texts)}, d): {exc}"
-            ) from exc
-        expected = f"({len(texts)}, {self._dimension if self._dimension is not None else 'd'})"
-        if vectors.ndim != 2 or len(vectors) != len(texts) or vectors.shape[1] < 1 or (
-            self._dimension is not None and vectors.shape[1] != self._dimension
-        ):  # fmt: skip
+        source = f"the model {self._describe()} given to EmbeddingsRefinery"  # what its user called
+        vectors = checked_vectors(self._embed_batch(texts), texts, np.float32, source=source,
+                                  extra="semantic", feature="EmbeddingsRefinery")  # fmt: skip
+        if self._dimension is not None and vectors.shape[1] != self._dimension:
             raise ConfigError(
                 f"EmbeddingsRefinery: the model {self._describe()} returned shape {vectors.shape!r} for "
-                f"{len(texts)} texts; it must return one vector per text, all of one length: shape {expected}"
+                f"{len(texts)} texts; it must return one vector per text, all of one length: shape "
+                f"({len(texts)}, {self._dimension}), the length of its earlier vectors"
             )
         self._dimension = int(vectors.shape[1])
         return vectors
@@ -163,7 +160,8 @@ class EmbeddingsRefinery(StrictConfig):
         ``batch_size`` (and stored when there is a cache).
 
         Raises:
-            ConfigError: The model returned the wrong shape.
+            ConfigError: The model returned the wrong shape, or NaN or an infinity (nothing
+                of that batch is cached).
         """
         import numpy as np
 
@@ -200,7 +198,8 @@ class EmbeddingsRefinery(StrictConfig):
         """Write the vector of :func:`embedding_text` to each chunk's ``embedding``; returns the same list.
 
         Raises:
-            ConfigError: The model returned the wrong shape (no chunk is changed then).
+            ConfigError: The model returned the wrong shape, or NaN or an infinity (no
+                chunk is changed then).
         """
         chunks = list(chunks)
         self.check_limit([_token_count(c) for c in chunks])

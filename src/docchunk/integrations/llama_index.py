@@ -213,7 +213,10 @@ def embedded_nodes(rows: Iterable[Row], metadata: MetadataForm = "flat") -> list
         metadata (``source``, ``chunk_index``, ``headings``, ``captions``,
         ``page_numbers``, ``token_count``, ``doc_items``, ``table_rows``, ``table_cols``, ``spans``,
         ``page_boxes``; in the flat form also ``heading``, ``first_page``, ``last_page``), hidden from
-        the embedding and the LLM except ``headings`` and ``heading``.
+        the embedding and the LLM except ``headings`` and ``heading``. A text chunker's
+        row (with ``start_index``/``end_index``) gives ``start_char_idx``/``end_char_idx``,
+        its exact offsets in the source text, as :class:`DocchunkNodeParser`; a document
+        chunk's are None.
 
     Raises:
         ConfigError: ``metadata`` is no metadata form.
@@ -241,6 +244,7 @@ def embedded_nodes(rows: Iterable[Row], metadata: MetadataForm = "flat") -> list
                 id_=f"{row['source']}#{row['chunk_index']}", text=row["text"], embedding=list(row["embedding"]),
                 metadata=store_metadata(structured) if form == "flat" else structured,
                 excluded_embed_metadata_keys=hidden, excluded_llm_metadata_keys=hidden,
+                start_char_idx=row.get("start_index"), end_char_idx=row.get("end_index"),
             )
         )  # fmt: skip
     return nodes

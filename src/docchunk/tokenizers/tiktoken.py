@@ -5,11 +5,12 @@ from __future__ import annotations
 import unicodedata
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
+from functools import partial
 from itertools import accumulate
 from operator import itemgetter, sub
 from typing import Any
 
-from docchunk._extras import extra_install, require
+from docchunk._extras import extra_install, optional, require
 from docchunk.embeddings.models import INPUT_LIMITS
 from docchunk.errors import TokenizerError
 from docchunk.tokenizers.base import Tokenizer, TokenPositions, not_text_error
@@ -51,6 +52,8 @@ _CONTINUATION = bytes(range(0x80, 0xC0))  # the bytes that continue a UTF-8 char
 _CHAR_TABLES: dict[tuple[str, int], tuple[list[int], list[int]]] = {}  # by encoding: see _char_tables
 _CHAR_ARRAYS: dict[tuple[str, int, str], tuple[Any, Any]] = {}  # the same as numpy arrays
 _MAX_TOKEN_BYTES: dict[tuple[str, int], int | None] = {}  # by encoding: see TiktokenTokenizer.max_token_chars
+_BY_BUFFER: dict[tuple[str, int], bool] = {}  # by encoding: see _counts_by_buffer
+_numpy = partial(optional, "numpy")  # the numpy module when it is installed (it is not a dependency), else None
 
 
 def _token_bytes(enc: Any) -> Iterator[tuple[bytes, int]]:
@@ -142,8 +145,15 @@ def _counts_by_buffer(encoding: Any) -> bool:
     as a buffer of 4-byte ids; with no special token allowed it encodes as
     ``encode_ordinary``. It is a private attribute of ``Encoding``, so it is used only when
     present and agreeing with ``encode_ordinary`` on a probe; else counts come from
-    ``encode_ordinary``.
+    ``encode_ordinary``. Probed once per encoding (the verdict is kept in ``_BY_BUFFER``).
     """
+    key = (encoding.name, encoding.n_vocab)
+    if key not in _BY_BUFFER:
+        _BY_BUFFER[key] = _probe_buffer(encoding)
+    return _BY_BUFFER[key]
+
+
+def _probe_buffer(encoding: Any) -> bool:
     encode = getattr(getattr(encoding, "_core_bpe", None), "encode_to_tiktoken_buffer", None)
     if not callable(encode):
         return False
@@ -152,15 +162,6 @@ def _counts_by_buffer(encoding: Any) -> bool:
         return bool(memoryview(encode(probe, _NO_SPECIAL)).nbytes == 4 * len(encoding.encode_ordinary(probe)))
     except Exception:  # another tiktoken: the public path
         return False
-
-
-def _numpy() -> Any:
-    """The numpy module when it is installed (it is not a dependency), else None."""
-    try:
-        import numpy
-    except ImportError:  # pragma: no cover - numpy comes with most installs
-        return None
-    return numpy
 
 
 class TiktokenTokenizer(Tokenizer):

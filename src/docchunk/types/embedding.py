@@ -23,11 +23,20 @@ EmbedBatch: TypeAlias = "Callable[[list[str]], ArrayLike]"
 Anything ``numpy.asarray`` turns into an ``(n, d)`` float array: a numpy array (a
 sentence-transformers model's ``encode``), a list of lists of floats. The semantic
 chunkers and :class:`~docchunk.embeddings.CachedEmbedder` (``docchunk eval``, ``index``)
-check it with :func:`checked_vectors`; :class:`docchunk.EmbeddingsRefinery` checks the shape.
+check it with :func:`checked_vectors`; :class:`docchunk.EmbeddingsRefinery` checks its model's
+output with it too (naming the model instead of ``embed_batch``).
 """
 
 
-def checked_vectors(raw: Any, batch: list[str], dtype: Any = float) -> Any:
+def checked_vectors(
+    raw: Any,
+    batch: list[str],
+    dtype: Any = float,
+    *,
+    source: str = "embed_batch",
+    extra: str = "semantic",
+    feature: str = "Semantic chunking",
+) -> Any:
     """``raw``, what ``embed_batch(batch)`` returned, as a float array of shape ``(len(batch), d)``.
 
     Args:
@@ -37,6 +46,13 @@ def checked_vectors(raw: Any, batch: list[str], dtype: Any = float) -> Any:
             when its vector is not finite).
         dtype: The numpy float type of the array returned (``float``: float64); a value
             too large for it (``1e39`` as float32) is an infinity.
+        source: What returned ``raw``, as the caller's user knows it: every message says
+            ``"{source} must return ..."`` (``"embed_batch"``, the parameter of the
+            semantic chunkers and :class:`~docchunk.embeddings.CachedEmbedder`; e.g.
+            ``"the model 'm' given to EmbeddingsRefinery"`` for the refinery).
+        extra: The docchunk extra (a key of ``docchunk._extras.EXTRAS`` that installs
+            numpy) that the missing-numpy message tells the caller's user to install.
+        feature: What needed numpy, as that message says it (``"Semantic chunking"``).
 
     Returns:
         A numpy array of ``dtype`` of shape ``(n, d)`` with ``d >= 1``, every value finite.
@@ -45,16 +61,18 @@ def checked_vectors(raw: Any, batch: list[str], dtype: Any = float) -> Any:
         ConfigError: The vectors are ragged (of unequal lengths), of the wrong shape
             (not one vector per text, or ``d == 0``), or one holds NaN or an infinity.
         ConfigTypeError: numpy cannot read ``raw`` as numbers at all (a generator per
-            text, an object). Every message names ``embed_batch`` and the shape it
-            must return.
+            text, an object). Every message names ``source`` and the shape it must
+            return.
+        MissingDependencyError: numpy is not installed (the message names ``feature``
+            and the ``pip install`` of ``extra``).
 
     Example:
         >>> checked_vectors([[1.0, 0.0], [0.0, 1.0]], ["a", "b"]).shape
         (2, 2)
     """
-    np = require("numpy", "semantic", "Semantic chunking")
+    np = require("numpy", extra, feature)
     n = len(batch)
-    expected = (f"embed_batch must return an array of shape ({n}, d) for {n} texts: one vector of d >= 1 "
+    expected = (f"{source} must return an array of shape ({n}, d) for {n} texts: one vector of d >= 1 "
                 "finite floats per text, all of one length (a numpy array or a list of lists of floats)")  # fmt: skip
     try:
         with np.errstate(over="ignore", invalid="ignore"):  # a value too large for dtype: an infinity, refused below
@@ -70,4 +88,3 @@ def checked_vectors(raw: Any, batch: list[str], dtype: Any = float) -> Any:
         raise ConfigError(f"{expected}; the vector of text {i} of the batch ({batch[i][:60]!r}) holds NaN or an "
                           "infinity: check the model's output for that text")  # fmt: skip
     return out
-

@@ -226,13 +226,14 @@ def page_parts(doc: DoclingDocument, serializer: BaseDocSerializer) -> dict[int,
         seen.update(it.self_ref for p in parts for it in p.items)
     placed = sorted(((p.order, page_no) for page_no, parts in pages.items() for p in parts))
     first_page = min(pages)
+    paged = set(numbers)
     for res in serializer.get_parts():
         if not _written(res):
             continue
         part = _part(res, order)
         refs = {it.self_ref for it in part.items}
         if refs & seen:
-            missing = [it for it in [*_unpaged(doc, part.items, numbers), *part.items] if it.self_ref not in seen]
+            missing = [it for it in [*_unpaged(doc, part.items, paged), *part.items] if it.self_ref not in seen]
             if missing:
                 _place_within(pages, part, missing, seen, serializer, order)
             continue
@@ -276,7 +277,7 @@ def page_numbers(doc: DoclingDocument) -> list[int]:
     return sorted(numbers)
 
 
-def _unpaged(doc: DoclingDocument, items: list[DocItem], pages: list[int]) -> list[NodeItem]:
+def _unpaged(doc: DoclingDocument, items: list[DocItem], pages: set[int]) -> list[NodeItem]:
     """The descendants of ``items`` (pictures traversed) with text and no provenance on one of ``pages``."""
     out = []
     for top in items:

@@ -52,6 +52,10 @@ _ABBREVIATIONS = frozenset(
 # ... except these, which end a sentence when a capital letter follows ("pens, etc. The")
 _ENDING_ABBREVIATIONS = frozenset({"etc"})
 _SECTION_NUMBER = re.compile(r"\d+(\.\d+)*\Z")  # "5", "5.3": before the final period
+# what may stand before a section number on its line: nothing, a Markdown ATX heading mark ("## 2. Warranty")
+# or a MediaWiki one ("== 3. Scope ==", whose line ends with "=" marks too: _MEDIAWIKI_END)
+_NUMBER_LEAD = re.compile(r"(?:[ \t]*|[ ]{0,3}#{1,6}[ \t]+|(=+)[ \t]*)\Z")
+_MEDIAWIKI_END = re.compile(r"[^\r\n]*=[ \t]*(?:\r\n|\r|\n|\Z)")
 
 
 def is_abbreviation(text: str, stop: int, sentence_start: int = 0, after: int | None = None) -> bool:
@@ -62,7 +66,8 @@ def is_abbreviation(text: str, stop: int, sentence_start: int = 0, after: int | 
     (:func:`_capitalised`); titles, abbreviations, initials, dotted
     abbreviations, spaced ones (``z. B.``), a day before a German month (``am 12. März``), and section numbers
     (``"5.3."``) that begin their sentence (the sentence starts at ``sentence_start``)
-    or their line. ``etc.`` followed by a capital letter ends a sentence.
+    or their line, alone or after a Markdown or MediaWiki heading mark (``## 2. Warranty``,
+    ``== 3. Scope ==``). ``etc.`` followed by a capital letter ends a sentence.
     """
     floor = max(0, stop - 40)
     match = _WORD_BEFORE_REVERSED.match(text[floor:stop][::-1])  # matched backwards: no search from every start
@@ -96,8 +101,20 @@ def is_abbreviation(text: str, stop: int, sentence_start: int = 0, after: int | 
     if _SECTION_NUMBER.match(word) and (len(word) <= 3 or "." in word):  # "4.2. Results", not a year: "1884. The"
         if not text[sentence_start:word_start].strip():
             return True
-        return not text[line_start(text, word_start) : word_start].strip()
+        return _numbers_its_line(text, word_start)
     return False
+
+
+def _numbers_its_line(text: str, word_start: int) -> bool:
+    """Whether the section number at ``text[word_start]`` opens its line, alone or after a heading mark.
+
+    ``5.3. Scope``, ``## 2. Warranty`` and ``== 3. Scope ==`` (a MediaWiki heading: its line
+    ends with ``=`` marks too) number their line; ``in 2003. The`` does not.
+    """
+    lead = _NUMBER_LEAD.match(text, line_start(text, word_start), word_start)
+    if lead is None:
+        return False
+    return lead.group(1) is None or _MEDIAWIKI_END.match(text, word_start) is not None
 
 
 CAPITALS_BLOCK = 4096

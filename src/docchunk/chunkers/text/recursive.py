@@ -23,6 +23,7 @@ from typing import Literal
 from docchunk.chunkers.text.base import TextChunker, absorb_whitespace_chunks, check_size
 from docchunk.chunkers.text.fence_cuts import keep_fences_closed
 from docchunk.chunkers.text.fence_edges import no_fence_first
+from docchunk.chunkers.text.recursive_langchain import langchain_spans
 from docchunk.chunkers.text.recursive_pack import pack
 from docchunk.chunkers.text.recursive_split import Call, split
 from docchunk.chunkers.text.separators import (
@@ -64,6 +65,12 @@ class RecursiveChunker(TextChunker):
             ``python``, ``clojure``, ``javascript``, ``typescript``, ``java``, ``go``,
             ``rust``, ``html``, ``latex``, ``c``, ``cpp``, ``csharp``, ``kotlin``,
             ``php``, ``ruby``, ``scala``, ``swift``); not together with ``separators``.
+            ``"langchain"`` gives LangChain's exact chunks: its separators
+            ``["\n\n", "\n", " ", ""]`` and its algorithm
+            (:mod:`~docchunk.chunkers.text.recursive_langchain`): each chunk is stripped of
+            the whitespace at its edges, and that whitespace between chunks is left out;
+            ``chunk_overlap`` and ``keep_separator`` (``"start"`` is LangChain's ``True``)
+            are LangChain's parameters of the same names.
         tokenizer: Any spec :func:`docchunk.get_tokenizer` accepts, or a callable
             ``str -> int``.
 
@@ -78,7 +85,11 @@ class RecursiveChunker(TextChunker):
     text; no chunk is only whitespace unless the input is: whitespace joins a
     neighbour, over ``chunk_size`` if need be (then flagged ``oversized``); with
     ``keep_separator="start"`` a finer level never cuts inside the whitespace a piece
-    starts with (a blank line stays whole at the start of the chunk after it).
+    starts with (a blank line stays whole at the start of the chunk after it). With
+    ``language="langchain"`` the offsets and counts are as exact, but the whitespace
+    at chunk edges is left out and no chunk is only whitespace (whitespace-only input
+    gives none); a chunk whose LangChain sizes, summed piece by piece, let it pass
+    ``chunk_size`` is flagged ``oversized``.
     Text that fits comes back whole as one chunk; ``""`` gives no chunk. With
     ``keep_separator=False``, text that does not fit and consists only of separators
     (e.g. 200 spaces at ``chunk_size=1``) gives no chunk: every piece is a dropped
@@ -132,10 +143,15 @@ class RecursiveChunker(TextChunker):
         )
         # Markdown rules among the separators: fenced code is opaque to them
         self._markdown = self._fences or SETEXT_HEADING in self.separators
+        # the langchain preset runs LangChain's own algorithm (recursive_langchain)
+        self._langchain = isinstance(language, str) and language.lower() == "langchain"
 
 
     def with_budget(self, tokenizer: TokenizerSpec, chunk_size: int) -> RecursiveChunker:
         """A copy with another tokenizer and ``chunk_size`` (the overlap capped below it)."""
+        if self._langchain:  # the preset, not its separators: LangChain's algorithm goes with it
+            return RecursiveChunker(chunk_size, min(self.chunk_overlap, chunk_size - 1), None,
+                                    self.keep_separator, self.language, tokenizer)  # fmt: skip
         return RecursiveChunker(chunk_size, min(self.chunk_overlap, chunk_size - 1), list(self.separators),
                                 self.keep_separator, None, tokenizer)  # fmt: skip
 
@@ -151,6 +167,8 @@ class RecursiveChunker(TextChunker):
         text = self._check_text(text)
         if not text:
             return []
+        if self._langchain:
+            return self._langchain_chunks(text, sizer or Sizer(self.tokenizer))
         call = Call(self, text, sizer or Sizer(self.tokenizer))
         chunks = make_chunks(text, pack(call, split(call)))
         if self._fences:
@@ -158,3 +176,9 @@ class RecursiveChunker(TextChunker):
         chunks = absorb_whitespace_chunks(text, chunks, self.tokenizer, self.chunk_size)
         return no_fence_first(text, chunks, self.tokenizer, self.chunk_size)  # after: whitespace given to a fence
 
+    def _langchain_chunks(self, text: str, sizer: Sizer) -> list[Chunk]:
+        """LangChain's chunks of ``text`` (:mod:`~docchunk.chunkers.text.recursive_langchain`), exact and sized."""
+        spans = langchain_spans(text, self.separators, self.keep_separator, self.chunk_size, self.chunk_overlap,
+                                sizer.count, sizer.by_length)  # fmt: skip
+        counts = sizer.count_batch([text[s:e] for s, e in spans])
+        return make_chunks(text, ((s, e, n, n > self.chunk_size) for (s, e), n in zip(spans, counts, strict=True)))

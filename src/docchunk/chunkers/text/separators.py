@@ -8,9 +8,13 @@ Markdown fenced code blocks) and :data:`THEMATIC_BREAK` (Markdown ``***``, ``---
 The prose presets (the default,
 ``markdown``, ``html``, ``latex``) end with the paragraph, line, sentence, word (space, then
 tab), character tail :data:`DEFAULT_SEPARATORS`; the code presets end with LangChain's tail
-:data:`LANGCHAIN_SEPARATORS` (no sentence level) and follow LangChain's
-``RecursiveCharacterTextSplitter.get_separators_for_language`` and chunk-clj. The
-``langchain`` preset is LangChain's default list itself.
+:data:`LANGCHAIN_SEPARATORS` (no sentence level) and start from LangChain's
+``RecursiveCharacterTextSplitter.get_separators_for_language`` and chunk-clj: only ``go``'s
+list equals LangChain's, the others add definitions (``python``'s methods and ``async def``,
+``javascript``'s ``export`` ...) or leave out statements (docs/recursive.md, "Presets", lists
+each). The ``langchain`` preset is LangChain's default list itself, which
+:class:`docchunk.RecursiveChunker` runs with LangChain's algorithm
+(:mod:`~docchunk.chunkers.text.recursive_langchain`).
 """
 
 from __future__ import annotations
