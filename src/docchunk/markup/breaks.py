@@ -19,7 +19,7 @@ from docchunk.markup.setext import setext_headings
 __all__ = ["thematic_breaks"]
 
 _BREAK = re.compile(
-    r"(?:\A|(?<=\n)|(?<=\r)) {0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})(?=\r|\n|\Z)"
+    r"(?:\A\ufeff?|(?<=\n)|(?<=\r)) {0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})(?=\r|\n|\Z)"
 )
 
 

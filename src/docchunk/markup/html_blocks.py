@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from docchunk.markup.fences import fence_lines, fenced_blocks, in_blocks
+from docchunk.markup.fences import fenced_blocks, fenced_parts, in_blocks
 
 __all__ = ["html_blocks", "opaque_blocks", "opaque_interiors", "open_block_line"]
 
@@ -79,10 +79,10 @@ def open_block_line(text: str) -> str:
     if html and not html[-1][2]:
         return text[html[-1][0] : _line_end(text, html[-1][0])]
     spans = [(a, b) for a, b, _ in html]
-    lines = [line for line in fence_lines(text) if not in_blocks(spans, line[0])]
-    if not lines or not lines[-1][2]:
+    parts = [part for part in fenced_parts(text) if not in_blocks(spans, part[0])]
+    if not parts or parts[-1][2] < len(text):  # closed, or ended with its block quote
         return ""
-    return text[lines[-1][0] : lines[-1][1]]
+    return text[parts[-1][0] : parts[-1][1]]
 
 
 def opaque_blocks(text: str) -> list[tuple[int, int]]:
@@ -108,10 +108,7 @@ def opaque_interiors(text: str) -> list[tuple[int, int]]:
     html = html_blocks(text) if "<" in text else []
     out = [(_line_end(text, a), b) for a, b in html]
     if "```" in text or "~~~" in text:
-        lines = [line for line in fence_lines(text) if not in_blocks(html, line[0])]
-        for k, (_, end, opening) in enumerate(lines):
-            if opening:
-                out.append((end, lines[k + 1][0] if k + 1 < len(lines) and not lines[k + 1][2] else len(text)))
+        out += [(body, body_end) for start, body, body_end, _ in fenced_parts(text) if not in_blocks(html, start)]
     return sorted(out)
 
 

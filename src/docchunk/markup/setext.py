@@ -52,7 +52,8 @@ def setext_headings(text: str) -> list[SetextHeading]:
     ``=`` or ``-`` (up to three spaces of indent); none of its lines lies inside a
     fenced code block, and they do not continue a list item, a quote or an HTML block
     (lazy continuation lines: ``- item\n  more\n---`` has no heading, as in CommonMark).
-    ``---`` after a blank line is a thematic break, not a heading. As in CommonMark, YAML
+    ``---`` after a blank line is a thematic break, not a heading. A byte-order mark
+    (U+FEFF) at the text's start is read past: it is in no title. As in CommonMark, YAML
     front matter (``---\ntitle: x\n---``) reads as a Setext heading: its lines are a
     paragraph over ``---``.
 
@@ -63,6 +64,8 @@ def setext_headings(text: str) -> list[SetextHeading]:
     if "==" not in text and "--" not in text and "\n=" not in text and "\n-" not in text:
         return []
     lines = [m.span(1) for m in _LINE.finditer(text) if m.end() > m.start() or m.start() < len(text)]
+    if text.startswith("\ufeff"):  # a byte-order mark is no part of the first line (its start stays 0)
+        lines[0] = (1, lines[0][1])
     blocks: list[tuple[int, int]] | None = None
     out: list[SetextHeading] = []
     for k in range(1, len(lines)):
@@ -78,7 +81,7 @@ def setext_headings(text: str) -> list[SetextHeading]:
             continue  # no paragraph, or lazy lines of a list item, quote or HTML block: "---" is a rule
         if blocks is None:
             blocks = opaque_blocks(text)
-        start = lines[first][0]
+        start = 0 if first == 0 else lines[first][0]
         if in_blocks(blocks, start) or in_blocks(blocks, s):
             continue
         title = " ".join(text[a:b].strip() for a, b in lines[first:k])

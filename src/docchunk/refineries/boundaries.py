@@ -29,7 +29,9 @@ STOP_PRESETS: dict[str, tuple[str, ...]] = {"none": (), "documents": STOPS}
 neighbour whatever it holds) and ``"documents"`` (all of :data:`STOPS`: for chat logs and
 concatenated documents, whose blank lines and headings separate dialogues or documents)."""
 
-_BLANK = re.compile(r"(?:\r\n|\r(?!\n)|\n)[ \t]*(?:\r\n|\r|\n)")  # two line breaks ("\r\n" is one)
+# a blank line: two line breaks ("\r\n" is one), or a U+2029 PARAGRAPH SEPARATOR (with the line breaks and
+# spaces around it), a paragraph break wherever a blank line is (as to the chunkers and sentence_spans)
+_BLANK = re.compile(r"(?:\r\n|\r(?!\n)|\n)[ \t]*(?:\r\n|\r|\n)|[\r\n \t]*\u2029[\r\n \t]*")
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
 EDGE = 400  # characters of the chunk itself looked at next to the junction
 

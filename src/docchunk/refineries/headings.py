@@ -16,8 +16,9 @@ __all__ = ["HeadingContextRefinery"]
 
 SYNTAXES = ("markdown", "mediawiki")
 # ATX headings: up to 3 spaces, 1-6 '#', a space, the title, optional closing '#'s (CommonMark 4.2)
-# (an empty one, '#' or '# #', counts as no heading); a '\r' before the line end is ignored
-_MARKDOWN = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))??(?:[ \t]+#+)?[ \t]*\r?$", re.MULTILINE)
+# (an empty one, '#' or '# #', counts as no heading); a '\r' before the line end is ignored, and so is
+# a byte-order mark (U+FEFF) before the text's first line (a file saved with one, read as UTF-8)
+_MARKDOWN = re.compile(r"^(?:\A\ufeff)? {0,3}(#{1,6})(?:[ \t]+(.*?))??(?:[ \t]+#+)?[ \t]*\r?$", re.MULTILINE)
 # MediaWiki headings: '== Title ==' (level = number of '='), also as tokenized in WikiText-103: ' = = Title = = '
 _MEDIAWIKI = re.compile(r"^[ \t]*((?:=[ \t]*){1,6})([^=\n]*?[^=\s][^=\n]*?)[ \t]*((?:=[ \t]*){1,6})\r?$", re.MULTILINE)
 

@@ -80,7 +80,8 @@ class OverlapRefinery(Refinery):
             (all three, for chat logs and concatenated documents, where a blank line
             or a heading separates one dialogue or document from the next) or
             ``"none"`` (``()``). ``"blank_line"``:
-            a blank line, which separates documents, dialogues and paragraphs, also
+            a blank line (two line breaks, or a U+2029 PARAGRAPH SEPARATOR),
+            which separates documents, dialogues and paragraphs, also
             one that falls at the junction of the two chunks; ``"heading"``: a
             Markdown (``#``) or MediaWiki (``= x =``) heading line: context after a
             chunk stops before it, context before a chunk starts at it;
@@ -245,7 +246,6 @@ class OverlapRefinery(Refinery):
             if "".join(taken).strip():  # whitespace alone (the "\n\n" a chunk starts with) is no context
                 return "".join(taken)
         return ""
-
 
 
 def _check_chunks(chunks: list[Any]) -> bool:

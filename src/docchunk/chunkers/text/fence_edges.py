@@ -1,6 +1,6 @@
 """A phase after packing: no chunk starts with the fence that closes a code block.
 
-:func:`docchunk.markup.fences.keep_fences_closed` moves a cut next to a closing fence
+:func:`docchunk.chunkers.text.fence_cuts.keep_fences_closed` moves a cut next to a closing fence
 when a neighbour has room for the fence and the line next to it; at tiny budgets
 (a few tokens) neither has, and a chunk would start with a bare ```` ``` ````. This
 phase gives such a fence the end of the block before it instead.
@@ -39,9 +39,10 @@ def no_fence_first(text: str, chunks: list[Chunk], tokenizer: Tokenizer, limit: 
         tokenizer: Counts ``token_count``.
         limit: Most tokens per chunk.
     """
-    # a chunk starting with a closing fence, or cut inside its marks, starts (after whitespace) with a mark:
-    # only then is there anything to do (the fence scan of the whole text is the costly part)
-    if len(chunks) < 2 or not any(c.text.lstrip().startswith(("`", "~")) for c in chunks[1:]):
+    # a chunk starting with a closing fence, or cut inside its marks, starts (after whitespace) with a mark
+    # (or a quote marker, in a block quote): only then is there anything to do (the fence scan of the whole
+    # text is the costly part)
+    if len(chunks) < 2 or not any(c.text.lstrip().startswith(("`", "~", ">")) for c in chunks[1:]):
         return chunks
     ends = {start: end for start, end in closing_fences(text)}
     if not ends:
@@ -52,7 +53,7 @@ def no_fence_first(text: str, chunks: list[Chunk], tokenizer: Tokenizer, limit: 
         prev = out[-1]
         lead = chunk.start_index + len(chunk.text) - len(chunk.text.lstrip())
         fence_end = ends.get(line_start(text, lead))  # an indented fence's line starts before it
-        if fence_end is None or not _touch(text, prev, chunk) or fence_end > chunk.end_index:
+        if fence_end is None or lead == chunk.end_index or not _touch(text, prev, chunk) or fence_end > chunk.end_index:
             out.append(chunk)
             continue
         while not prev.text.strip() and len(out) > 1 and _touch(text, out[-2], prev):
@@ -71,6 +72,9 @@ def _whole_fences(text: str, chunks: list[Chunk], ends: dict[int, int], tokenize
                   limit: int) -> list[Chunk]:  # fmt: skip
     """``chunks`` joined where a cut falls inside the marks of a closing fence line (``ends``: line start to end).
 
+    The marks run from the line's first non-space character (a quote marker ``>`` in a
+    block quote) to its end; a space dropped there (``keep_separator=False``) joins too.
+
     A fence longer than ``limit`` (```` ~~~~~~~ ```` at 6 characters, ```` ``` ```` at 2
     MiniLM tokens) is then one chunk's, over the limit by the fence, flagged ``oversized``.
     """
@@ -78,7 +82,8 @@ def _whole_fences(text: str, chunks: list[Chunk], ends: dict[int, int], tokenize
     out: list[Chunk] = []
     for chunk in chunks:
         i = bisect.bisect_right(marks, chunk.start_index, key=lambda m: m[0]) - 1
-        if out and i >= 0 and marks[i][0] < chunk.start_index < marks[i][1] and out[-1].end_index == chunk.start_index:
+        inside = i >= 0 and marks[i][0] < chunk.start_index < marks[i][1]
+        if out and inside and marks[i][0] < out[-1].end_index and _touch(text, out[-1], chunk):
             out[-1] = _span(text, out[-1].start_index, chunk.end_index, tokenizer, limit)
         else:
             out.append(chunk)
@@ -93,7 +98,7 @@ def _give_fence_a_line(text: str, prev: Chunk, fence_end: int, tokenizer: Tokeni
             break
         if text[c - 1 : c + 1] == "\r\n" or not text[start:c].strip():
             continue  # never inside a CRLF, never leaving only whitespace before
-        if text[c:prev.end_index].strip() and (cut is None or text[c - 1].isspace() or not text[cut - 1].isspace()):
+        if text[c : prev.end_index].strip() and (cut is None or text[c - 1].isspace() or not text[cut - 1].isspace()):
             cut = c
     if cut is None:
         return [_span(text, start, fence_end, tokenizer, limit)]

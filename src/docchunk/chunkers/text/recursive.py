@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Literal
 
 from docchunk.chunkers.text.base import TextChunker, absorb_whitespace_chunks, check_size
+from docchunk.chunkers.text.fence_cuts import keep_fences_closed
 from docchunk.chunkers.text.fence_edges import no_fence_first
 from docchunk.chunkers.text.recursive_langchain import langchain_spans
 from docchunk.chunkers.text.recursive_pack import pack
@@ -33,7 +34,6 @@ from docchunk.chunkers.text.separators import (
     separators_for,
 )
 from docchunk.errors import ConfigError, ConfigTypeError
-from docchunk.markup.fences import keep_fences_closed
 from docchunk.tokenizers import Sizer, TokenizerSpec
 from docchunk.types import Chunk
 from docchunk.types.chunk import make_chunks
@@ -83,7 +83,9 @@ class RecursiveChunker(TextChunker):
     (``""`` keeps a ``"\r\n"`` whole); chunks are in order and, apart from overlap and
     (with ``keep_separator=False``) separators at chunk boundaries, cover the whole
     text; no chunk is only whitespace unless the input is: whitespace joins a
-    neighbour, over ``chunk_size`` if need be (then flagged ``oversized``). With
+    neighbour, over ``chunk_size`` if need be (then flagged ``oversized``); with
+    ``keep_separator="start"`` a finer level never cuts inside the whitespace a piece
+    starts with (a blank line stays whole at the start of the chunk after it). With
     ``language="langchain"`` the offsets and counts are as exact, but the whitespace
     at chunk edges is left out and no chunk is only whitespace (whitespace-only input
     gives none); a chunk whose LangChain sizes, summed piece by piece, let it pass
