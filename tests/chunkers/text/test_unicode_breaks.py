@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from docchunk import RecursiveChunker, SentenceChunker
 from docchunk.chunkers.text import sentence_spans
-from docchunk.chunkers.text.line_breaks import BREAK, BREAKS, LINE_BREAKS
+from docchunk.markup.line_breaks import BREAK, BREAKS, LINE_BREAKS
 from docchunk.chunkers.text.separators import SPACES
 
 P1 = "Heating Repairs In The North Wing Begin Monday"

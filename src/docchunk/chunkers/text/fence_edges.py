@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 
-from docchunk.chunkers.text.sentences import line_start
+from docchunk.markup.sentences import line_start
 from docchunk.markup.fences import closing_fences
 from docchunk.tokenizers import Tokenizer
 from docchunk.types import Chunk

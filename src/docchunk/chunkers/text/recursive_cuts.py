@@ -17,7 +17,7 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
-from docchunk.chunkers.text.line_breaks import other_breaks
+from docchunk.markup.line_breaks import other_breaks
 from docchunk.chunkers.text.pieces import WHOLE_CHARS_PER_TOKEN, PieceSizer, drop_empty_end
 from docchunk.chunkers.text.recursive_levels import (
     Cut,
@@ -33,7 +33,7 @@ from docchunk.chunkers.text.recursive_levels import (
     split_breaks,
     split_once,
 )  # fmt: skip
-from docchunk.chunkers.text.sentences import (
+from docchunk.markup.sentences import (
     CLOSERS,
     FULL_STOPS,
     SENTENCE_MARK,
