@@ -12,6 +12,7 @@ from itertools import pairwise
 from typing import NamedTuple
 
 from docchunk.markup.chat_logs import TURN, is_chat_log
+from docchunk.markup.fences import in_blocks
 from docchunk.markup.line_breaks import (
     BREAK,
     BREAK_CHARS,
@@ -23,7 +24,6 @@ from docchunk.markup.line_breaks import (
     line_start,
     other_breaks,
 )  # fmt: skip
-from docchunk.markup.fences import in_blocks
 
 __all__ = ["LineWraps", "line_ends"]
 
