@@ -45,7 +45,8 @@ class OverlapRefinery(Refinery):
         method: ``"suffix"`` adds the start of the next chunk to each chunk (the
             last chunk gets none); ``"prefix"`` adds the end of the previous chunk
             (the first gets none).
-        rules: Units for ``mode="recursive"``.
+        rules: Units for ``mode="recursive"``; default: paragraphs, sentences by
+            docchunk's sentence rules (not cut in ``12.5`` or after ``Dr.``), words.
         merge: Text chunks (:class:`docchunk.Chunk`): True makes the context part
             of the chunk when the neighbour is adjacent in the source (as with every
             chunker whose chunks tile the text): ``text`` and the offsets extend over

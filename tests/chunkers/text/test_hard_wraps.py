@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from docchunk import RecursiveChunker, SentenceChunker
-from docchunk.chunkers.text.sentences import sentence_spans
+from docchunk.markup.sentences import sentence_spans
 
 BAKERIES = (
     "Our survey of local bakeries found that most of them open before six in\n"

@@ -16,8 +16,8 @@ import pytest
 
 import docchunk
 from docchunk import HeadingContextRefinery, OverlapRefinery, RecursiveChunker, TokenChunker, WindowChunker
-from docchunk.chunkers.text.sentences import sentence_spans
 from docchunk.errors import ConfigError
+from docchunk.markup.sentences import sentence_spans
 from docchunk.markup.setext import setext_headings
 
 CLOSERS = [

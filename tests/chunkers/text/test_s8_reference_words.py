@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from docchunk import HybridChunker, SentenceChunker
-from docchunk.chunkers.text.sentences import sentence_spans
+from docchunk.markup.sentences import sentence_spans
 
 
 def _sentences(text: str) -> list[str]:

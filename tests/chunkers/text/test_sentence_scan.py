@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import docchunk
 from docchunk.chunkers.text import recursive_split
 from docchunk.chunkers.text.recursive_levels import sentence_hits
-from docchunk.chunkers.text.sentences import sentence_cut_after, sentence_cut_before
+from docchunk.markup.sentences import sentence_cut_after, sentence_cut_before
 
 # sentences with the cases the rules care about: abbreviations, initials, section numbers,
 # decimals, closing quotes and brackets, runs of marks, "etc." before a capital, tabs

@@ -14,7 +14,7 @@ from docling_core.types.doc import DocItemLabel, DoclingDocument
 
 import docchunk
 from docchunk.chunkers.text import sentence_spans
-from docchunk.chunkers.text.sentences import FULL_STOPS
+from docchunk.markup.sentences import FULL_STOPS
 
 # one sentence of each script (our own wording), ending in the script's full stop
 SENTENCES = {

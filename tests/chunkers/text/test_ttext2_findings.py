@@ -7,10 +7,10 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from docchunk import OverlapRefinery, RecursiveChunker, SentenceChunker, TokenChunker
-from docchunk.chunkers.text.sentences import sentence_spans
 from docchunk.chunkers.text.separators import DEFAULT_SEPARATORS, describe_separators
 from docchunk.errors import ConfigError, ConfigTypeError
 from docchunk.markup.fences import closing_fences
+from docchunk.markup.sentences import sentence_spans
 
 
 # F1: the paragraph reader's blank line also took a single CRLF for two line breaks

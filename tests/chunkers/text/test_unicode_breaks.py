@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from docchunk import RecursiveChunker, SentenceChunker
 from docchunk.chunkers.text import sentence_spans
-from docchunk.chunkers.text.line_breaks import BREAK, BREAKS, LINE_BREAKS
 from docchunk.chunkers.text.separators import SPACES
+from docchunk.markup.line_breaks import BREAK, BREAKS, LINE_BREAKS
 
 P1 = "Heating Repairs In The North Wing Begin Monday"
 P2 = "Contractors will shut off the boilers at six and the work lasts two days"

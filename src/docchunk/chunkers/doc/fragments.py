@@ -15,8 +15,8 @@ from collections.abc import Callable, Hashable
 from functools import partial
 from typing import Any, Literal, Protocol, TypeVar, overload
 
-from docchunk.chunkers.text.line_breaks import BREAKS
 from docchunk.markup.fences import fenced_blocks
+from docchunk.markup.line_breaks import BREAKS
 from docchunk.serialization.tables.rows import DEBRIS_CHARS
 from docchunk.tokenizers import Sizer, Tokenizer
 

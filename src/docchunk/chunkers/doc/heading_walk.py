@@ -54,7 +54,7 @@ from docchunk.chunkers.doc.content_headings import is_content_heading
 from docchunk.chunkers.doc.layout_cells import LayoutCell, in_reading_order
 from docchunk.chunkers.doc.piece import Piece
 from docchunk.chunkers.doc.satellites import held_satellites, satellite_holders, unserialized_satellites
-from docchunk.chunkers.text.line_breaks import BREAK
+from docchunk.markup.line_breaks import BREAK
 from docchunk.serialization.inline import inline_group_of, plain_inline_text
 from docchunk.serialization.tables import table_rows
 from docchunk.serialization.walk import iterate_items
@@ -67,7 +67,7 @@ _DEBRIS = re.compile(r"[|\-: \t]*[|\-:][|\-: \t]*")
 # marker, so a line "-" without one is an item's own text (after a line break in it)
 _MARKER_ONLY = re.compile(r"[ \t]*-[ \t]+")
 _LINE_BREAK = re.compile(f"({BREAK})")
-"""A line break of ``str.splitlines`` (:data:`~docchunk.chunkers.text.line_breaks.BREAK`), captured for ``split``."""
+"""A line break of ``str.splitlines`` (:data:`~docchunk.markup.line_breaks.BREAK`), captured for ``split``."""
 
 
 _Heading = TitleItem | SectionHeaderItem

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import bisect
 
-from docchunk.chunkers.text.sentences import line_start
 from docchunk.markup.fences import closing_fences
+from docchunk.markup.sentences import line_start
 from docchunk.tokenizers import Tokenizer
 from docchunk.types import Chunk
 

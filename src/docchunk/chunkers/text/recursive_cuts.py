@@ -17,7 +17,6 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
-from docchunk.chunkers.text.line_breaks import other_breaks
 from docchunk.chunkers.text.pieces import WHOLE_CHARS_PER_TOKEN, PieceSizer, drop_empty_end
 from docchunk.chunkers.text.recursive_levels import (
     Cut,
@@ -33,14 +32,6 @@ from docchunk.chunkers.text.recursive_levels import (
     split_breaks,
     split_once,
 )  # fmt: skip
-from docchunk.chunkers.text.sentences import (
-    CLOSERS,
-    FULL_STOPS,
-    SENTENCE_MARK,
-    WESTERN_MARKS,
-    LineWraps,
-    line_ends,
-)  # fmt: skip
 from docchunk.chunkers.text.separators import (
     FENCED_CODE,
     LANGCHAIN_SEPARATORS,
@@ -53,6 +44,15 @@ from docchunk.chunkers.text.separators import (
 from docchunk.markup.breaks import thematic_breaks
 from docchunk.markup.fences import fenced_blocks, in_blocks
 from docchunk.markup.html_blocks import opaque_interiors
+from docchunk.markup.line_breaks import other_breaks
+from docchunk.markup.sentences import (
+    CLOSERS,
+    FULL_STOPS,
+    SENTENCE_MARK,
+    WESTERN_MARKS,
+    LineWraps,
+    line_ends,
+)  # fmt: skip
 from docchunk.markup.setext import SetextHeading, setext_headings
 from docchunk.tokenizers import Sizer
 from docchunk.tokenizers.base import TokenPositions

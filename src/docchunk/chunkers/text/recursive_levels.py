@@ -2,7 +2,7 @@ r"""One split of a span at one separator level of :class:`docchunk.RecursiveChun
 
 :func:`split_once` cuts at the first literal separator present; :func:`split_breaks`
 does the same in text with other line breaks than ``"\n"`` (``"\r\n"``, ``"\r"``, U+2028 ...:
-:data:`~docchunk.chunkers.text.line_breaks.LINE_BREAKS`), where every kind of line
+:data:`~docchunk.markup.line_breaks.LINE_BREAKS`), where every kind of line
 break matches ``"\n"`` and a U+2029 matches ``"\n\n"``.
 The pieces keep their separator at their start or end (``keep_separator``).
 """
@@ -14,8 +14,8 @@ from functools import lru_cache
 from itertools import accumulate, pairwise
 from typing import Literal, NamedTuple
 
-from docchunk.chunkers.text.line_breaks import BREAK, PARAGRAPH_SEPARATOR
-from docchunk.chunkers.text.sentences import sentence_ends
+from docchunk.markup.line_breaks import BREAK, PARAGRAPH_SEPARATOR
+from docchunk.markup.sentences import sentence_ends
 from docchunk.markup.setext import SetextHeading
 
 __all__ = [

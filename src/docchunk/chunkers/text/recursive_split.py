@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 
 from docchunk.chunkers.text.recursive_cuts import Cuts
 from docchunk.chunkers.text.recursive_levels import Pieces, Scan, piece_bounds, pieces_of
-from docchunk.chunkers.text.sentences import LineWraps, sentence_cut_after, sentence_cut_before
 from docchunk.chunkers.text.separators import LINE, SENTENCE
+from docchunk.markup.sentences import LineWraps, sentence_cut_after, sentence_cut_before
 from docchunk.tokenizers import Sizer
 from docchunk.tokenizers.spans import JoinFixes
 

@@ -6,9 +6,9 @@ from itertools import pairwise
 
 from docchunk.chunkers.text.base import TextChunker, absorb_whitespace_chunks, check_size
 from docchunk.chunkers.text.recursive import RecursiveChunker
-from docchunk.chunkers.text.sentences import sentence_spans
 from docchunk.chunkers.text.token import character_windows, token_windows
 from docchunk.errors import ConfigError
+from docchunk.markup.sentences import sentence_spans
 from docchunk.tokenizers import Sizer, TokenizerSpec
 from docchunk.tokenizers.spans import JoinFixes
 from docchunk.types import Chunk

@@ -28,7 +28,7 @@ __all__ = [
 
 SENTENCE = "\x00sentence"
 """The sentence level: cuts after each sentence end of
-:func:`~docchunk.chunkers.text.sentences.sentence_spans` (``.``, ``!``, ``?``, ``…`` before
+:func:`~docchunk.markup.sentences.sentence_spans` (``.``, ``!``, ``?``, ``…`` before
 whitespace, not after ``Dr.`` or ``e.g.``; CJK full stops); the whitespace between two
 sentences starts the next piece (``keep_separator="start"``) or ends the one before. A
 named rule, not a literal string (``"\x00"`` never occurs in text)."""
@@ -51,8 +51,8 @@ LangChain's regexes (``\\*\\*\\*+``, ``---+``, ``___+`` between line breaks) cut
 paragraph is a Setext heading's underline, not a break."""
 LINE = "\x00line"
 """The line level: cuts at each line break that ends a line, not at a hard wrap inside a
-sentence (:func:`~docchunk.chunkers.text.sentences.line_ends`, the rule of
-:func:`~docchunk.chunkers.text.sentences.sentence_spans`: a new block, a chat turn, a
+sentence (:func:`~docchunk.markup.sentences.line_ends`, the rule of
+:func:`~docchunk.markup.sentences.sentence_spans`: a new block, a chat turn, a
 short line, narrow lines or verse end a line); a wrapped paragraph is cut at its
 sentence ends by the next level. Inside fenced code every line break cuts."""
 RULES = (SENTENCE, SETEXT_HEADING, FENCED_CODE, THEMATIC_BREAK, LINE)

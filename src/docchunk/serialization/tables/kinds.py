@@ -137,7 +137,7 @@ def is_layout_table(grid: list[list[Any]], start: int, text_of: Callable[[Any], 
 _SENTENCE_END = re.compile(r"[.!?\u061f\u06d4\u3002\uff01\uff1f\u0964\u0965][\"'\u201d\u2019\u00bb)\]]*$")
 """A text's last sentence end: ``.``, ``!``, ``?`` or a full stop (Arabic, Urdu, CJK, Devanagari), closers after.
 
-The marks of ``chunkers/text/sentences.py``'s ``FULL_STOPS`` that end a cell's text;
+The marks of ``markup/sentences.py``'s ``FULL_STOPS`` that end a cell's text;
 the serialization room may not import the chunkers' (``docs/architecture.md``).
 """
 

@@ -1,7 +1,7 @@
 """A table row with an entry larger than the budget: its text packed into as few pieces as the budget allows.
 
 :func:`packed_row` cuts each entry too large for a piece at sentence ends (the text
-chunkers' sentence rules, :func:`docchunk.chunkers.text.sentences.sentence_spans`,
+chunkers' sentence rules, :func:`docchunk.markup.sentences.sentence_spans`,
 which know that ``no. 4`` or ``e.g. a`` end no sentence), a sentence too large at
 words, and packs these units, with the row's entries that fit whole, in order into
 pieces that each open with the row's lead (a record's label) and, for a fragment of
@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable
 
 from docchunk.chunkers.doc.compat.semsplit import semchunk_split
-from docchunk.chunkers.text.sentences import sentence_spans
+from docchunk.markup.sentences import sentence_spans
 from docchunk.serialization.tables.rows import TableRow
 from docchunk.tokenizers import Sizer
 

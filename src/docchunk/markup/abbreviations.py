@@ -1,6 +1,6 @@
 """Periods that end an abbreviation rather than a sentence: the word lists and the rules of :func:`is_abbreviation`.
 
-Used by :func:`~docchunk.chunkers.text.sentences.sentence_spans` and the sentence cuts
+Used by :func:`~docchunk.markup.sentences.sentence_spans` and the sentence cuts
 of :class:`docchunk.RecursiveChunker`.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from docchunk.chunkers.text.line_breaks import line_start
+from docchunk.markup.line_breaks import line_start
 
 __all__ = ["is_abbreviation"]
 

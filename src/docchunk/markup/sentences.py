@@ -3,11 +3,11 @@
 :func:`sentence_spans` is used by :class:`docchunk.SentenceChunker`, the semantic
 chunkers and the sentence level of :class:`docchunk.RecursiveChunker`. Here: the
 punctuation candidates and the sentence cuts. The rules it applies live beside it:
-:mod:`~docchunk.chunkers.text.abbreviations` (a period that ends no sentence),
-:mod:`~docchunk.chunkers.text.line_wraps` (a line break that is a hard wrap; its
+:mod:`~docchunk.markup.abbreviations` (a period that ends no sentence),
+:mod:`~docchunk.markup.line_wraps` (a line break that is a hard wrap; its
 :class:`LineWraps` and :func:`line_ends` are re-exported here),
-:mod:`~docchunk.chunkers.text.chat_logs` (turns) and
-:mod:`~docchunk.chunkers.text.line_breaks` (the kinds of line break).
+:mod:`~docchunk.markup.chat_logs` (turns) and
+:mod:`~docchunk.markup.line_breaks` (the kinds of line break).
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from docchunk.chunkers.text.abbreviations import is_abbreviation
-from docchunk.chunkers.text.line_breaks import BREAK_CHARS, BREAKS, line_start, paragraph_break
-from docchunk.chunkers.text.line_wraps import LineWraps, line_ends
+from docchunk.markup.abbreviations import is_abbreviation
+from docchunk.markup.line_breaks import BREAK_CHARS, BREAKS, line_start, paragraph_break
+from docchunk.markup.line_wraps import LineWraps, line_ends
 
 __all__ = [
     "CLOSERS", "FULL_STOPS", "SENTENCE_MARK", "WESTERN_MARKS", "LineWraps", "line_ends", "line_start",

@@ -1,7 +1,7 @@
 """The chat-log rule of the line level: which lines start a turn, and which paragraphs are chat logs.
 
 A line break before a turn ends a line in a chat log (see
-:class:`~docchunk.chunkers.text.line_wraps.LineWraps`); docs/sentence.md states the rule.
+:class:`~docchunk.markup.line_wraps.LineWraps`); docs/sentence.md states the rule.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Hard wraps: tells a line break inside a sentence from one that ends a line (the line level's rule).
 
 :class:`LineWraps` judges one break; :func:`line_ends` lists the breaks of a span that end
-a line. The rule is :func:`~docchunk.chunkers.text.sentences.sentence_spans`'s (a new
+a line. The rule is :func:`~docchunk.markup.sentences.sentence_spans`'s (a new
 block, a chat turn, a short line, narrow lines, verse); docs/sentence.md states it.
 """
 
@@ -11,8 +11,9 @@ import re
 from itertools import pairwise
 from typing import NamedTuple
 
-from docchunk.chunkers.text.chat_logs import TURN, is_chat_log
-from docchunk.chunkers.text.line_breaks import (
+from docchunk.markup.chat_logs import TURN, is_chat_log
+from docchunk.markup.fences import in_blocks
+from docchunk.markup.line_breaks import (
     BREAK,
     BREAK_CHARS,
     BREAKS,
@@ -23,7 +24,6 @@ from docchunk.chunkers.text.line_breaks import (
     line_start,
     other_breaks,
 )  # fmt: skip
-from docchunk.markup.fences import in_blocks
 
 __all__ = ["LineWraps", "line_ends"]
 
@@ -198,7 +198,7 @@ def line_ends(text: str, lo: int, hi: int, wraps: LineWraps | None = None,
     r"""``(start, end)`` of each line break in ``text[lo:hi]`` that ends a line, not a hard wrap.
 
     A line break is ``"\n"``, ``"\r\n"``, ``"\r"`` or another of
-    :data:`~docchunk.chunkers.text.line_breaks.LINE_BREAKS`; each break of a blank line
+    :data:`~docchunk.markup.line_breaks.LINE_BREAKS`; each break of a blank line
     (and U+2029) ends one; a single break ends one by :func:`sentence_spans`'s rule (a new block, a chat
     turn, a short line, narrow lines, verse), else it is a wrap inside running text.
     The line level of :class:`docchunk.RecursiveChunker`.
