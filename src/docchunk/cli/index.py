@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import shutil
 import sys
 import textwrap
@@ -69,7 +70,7 @@ def index_command(
     settings = ChunkSettings.from_params(options)  # --chunker, --tokenizer, --max-tokens, --no-merge-peers
     check_settings(settings)
     chunker_obj = make_doc_chunker(settings, debug)
-    existed = db.exists()
+    existed = os.path.exists(db)  # False, not an OSError, for a name the system refuses (IndexStore says why)
     load = functools.partial(_embedder, model, embed_device, embed_cache)
     files, skipped = input_files(paths)  # an index inside a folder of PATHS is left out (loading.folder_files)
     try:

@@ -134,7 +134,7 @@ class IndexStore:
             ConfigError: The folder is not a docchunk index (unreadable record).
         """
         path = self.folder / RECORD_NAME
-        if not path.is_file():
+        if not os.path.isfile(path):  # os.path: False for a name the system refuses, as for a missing file
             return None
         try:
             record = json.loads(path.read_text(encoding="utf-8"))
@@ -167,10 +167,10 @@ class IndexStore:
                 system refuses (no such place, no permission, read-only); the message
                 names the path and the reason.
         """
-        if self.folder.is_dir():
+        if os.path.isdir(self.folder):  # os.path: False, not an OSError, for a name the system refuses
             return
-        above = next((p for p in self.folder.parents if p.exists()), None)  # the nearest existing folder above it
-        if self.folder.exists() or (above is not None and not above.is_dir()):
+        above = next((p for p in self.folder.parents if os.path.exists(p)), None)  # the nearest existing path above
+        if os.path.exists(self.folder) or (above is not None and not os.path.isdir(above)):
             blocker = self.folder if self.folder.exists() else above
             raise ConfigError(
                 f"--db {str(self.folder)!r}: cannot create the index folder there: {str(blocker)!r} is a file, not a "
