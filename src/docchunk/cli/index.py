@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import shutil
 import sys
 import textwrap
@@ -53,7 +54,11 @@ def index_command(
     doc items, table rows, chunker settings). A changed file's rows are replaced;
     an unchanged file (same content hash and settings) is skipped. Each file is
     written in one transaction: an interrupted run keeps the files already written,
-    and running it again completes the index.
+    and running it again completes the index. The files of an index folder inside
+    a folder of PATHS (docchunk-index.json and chunks.lance/, e.g. --db docs/idx
+    for docs) are never read as input, so the index may live among its documents.
+    A missing or unreadable input, or a --db that cannot be created, is refused
+    before anything is written (exit 2).
     """
     from docchunk.batch.local import skip_reason
     from docchunk.cli.process import report_skipped
@@ -65,18 +70,20 @@ def index_command(
     settings = ChunkSettings.from_params(options)  # --chunker, --tokenizer, --max-tokens, --no-merge-peers
     check_settings(settings)
     chunker_obj = make_doc_chunker(settings, debug)
-    existed = db.exists()
+    existed = os.path.exists(db)  # False, not an OSError, for a name the system refuses (IndexStore says why)
     load = functools.partial(_embedder, model, embed_device, embed_cache)
+    files, skipped = input_files(paths)  # an index inside a folder of PATHS is left out (loading.folder_files)
     try:
         check_model(IndexStore(db), model)  # lancedb installed, the same model: before the model loads
         indexer = Indexer(db, load, describe_chunker(chunker_obj), model_name=model)
+        todo, _ = indexer.plan(files)  # a missing or unreadable input: one line, exit 2, nothing written
     except DocchunkError as exc:
+        if not existed:  # opening the index made the folder: a refused run leaves none
+            shutil.rmtree(db, ignore_errors=True)
         if debug:
             raise
         raise click.UsageError(str(exc)) from exc
-    files, skipped = input_files(paths)
     report_skipped(skipped, functools.partial(skip_reason, text_chunkers=False))
-    todo, _ = indexer.plan(files)
     try:
         if todo:  # the model loads only when some file needs embedding
             indexer.embedder  # noqa: B018 (loads it here, so that a model that cannot load is one line)

@@ -82,7 +82,9 @@ def index_paths(
         (content hash) is skipped, and when every file is, no model is loaded.
 
     Raises:
-        ConfigError: ``db`` is an index of another model, or a bad model.
+        ConfigError: ``db`` is an index of another model, cannot be created (a file
+            on its path, no permission), or a bad model.
+        DocumentError: A file of ``paths`` does not exist or cannot be read.
         MissingDependencyError: lancedb/pyarrow (``index``) or sentence-transformers
             (``semantic``) is missing.
     """

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from docchunk.errors import ConfigError
+from docchunk.errors import ConfigError, DocumentError
 from docchunk.index.store import CONTENT_ROLE, IndexRecord, IndexStore
 
 if TYPE_CHECKING:
@@ -44,11 +44,23 @@ def content_hash(path: str | Path, settings: str) -> str:
 
     ``settings`` names the chunker's settings and the model, so a file is indexed
     again when either changes, not only when its content does.
+
+    Raises:
+        DocumentError: ``path`` does not exist or cannot be read (the message names it and why).
     """
     digest = hashlib.sha256(settings.encode("utf-8", "surrogatepass") + b"\0")
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(READ_BLOCK), b""):
-            digest.update(block)
+    try:
+        with open(path, "rb") as handle:
+            for block in iter(lambda: handle.read(READ_BLOCK), b""):
+                digest.update(block)
+    except FileNotFoundError:
+        raise DocumentError(
+            f"{path}: no such file or folder; check the path (a relative one is read from the working directory)"
+        ) from None
+    except OSError as exc:
+        raise DocumentError(
+            f"{path}: cannot be read: {exc.strerror or exc}; give a readable file or a folder of them"
+        ) from exc
     return digest.hexdigest()
 
 
@@ -146,7 +158,8 @@ class Indexer:
         model_name: The model's name; required with a function, else the embedder's.
 
     Raises:
-        ConfigError: No model name, or the folder is an index of another model.
+        ConfigError: No model name, the folder is an index of another model, or it
+            cannot be created (a file on its path, no permission).
         MissingDependencyError: lancedb or pyarrow is missing (``pip install ".[index]"``).
     """
 
@@ -198,6 +211,9 @@ class Indexer:
         under another spelling of its path (by older docchunk, keyed by the path as given) are
         moved to its key when they hold its content hash (no embedding), else
         replaced when it is indexed: either way the file has one set of rows.
+
+        Raises:
+            DocumentError: A file does not exist or cannot be read (:func:`content_hash`).
         """
         todo, skipped, seen = [], [], set()
         for path in files:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 from docchunk._extras import require
+from docchunk._index_layout import RECORD_NAME, TABLE_NAME
 from docchunk.errors import ConfigError
 from docchunk.index.fusion import CANDIDATES, RRF_K, hybrid_fusion
 
@@ -31,8 +32,6 @@ if TYPE_CHECKING:
 __all__ = ["CONTENT_ROLE", "FTS_COLUMN", "MODES", "RECORD_NAME", "RRF_K", "TABLE_NAME", "IndexRecord", "IndexStore",
            "SearchHit", "row_schema"]  # fmt: skip
 
-TABLE_NAME = "chunks"
-RECORD_NAME = "docchunk-index.json"
 RECORD_VERSION = 2
 MODES = ("dense", "lexical", "hybrid")
 """The ranking modes of :meth:`IndexStore.search`: vectors, the full-text index, or both fused."""
@@ -135,7 +134,7 @@ class IndexStore:
             ConfigError: The folder is not a docchunk index (unreadable record).
         """
         path = self.folder / RECORD_NAME
-        if not path.is_file():
+        if not os.path.isfile(path):  # os.path: False for a name the system refuses, as for a missing file
             return None
         try:
             record = json.loads(path.read_text(encoding="utf-8"))
@@ -147,8 +146,12 @@ class IndexStore:
         return cast("IndexRecord", dict(record))
 
     def write_record(self, model: str, dimension: int, chunker: str) -> None:
-        """Write the record atomically (a temporary file renamed over the old one)."""
-        self.folder.mkdir(parents=True, exist_ok=True)
+        """Write the record atomically (a temporary file renamed over the old one).
+
+        Raises:
+            ConfigError: The index folder cannot be created (:meth:`make_folder`).
+        """
+        self.make_folder()
         data = {"version": RECORD_VERSION, "model": model, "dimension": dimension, "chunker": chunker,
                 "table": TABLE_NAME}  # fmt: skip
         tmp = self.folder / f".{RECORD_NAME}.{os.getpid()}.tmp"
@@ -156,8 +159,36 @@ class IndexStore:
         os.replace(tmp, self.folder / RECORD_NAME)
 
     # -- the table -----------------------------------------------------------------------
+    def make_folder(self) -> None:
+        """Create the index folder (and the folders above it) when missing.
+
+        Raises:
+            ConfigError: It cannot be created: a folder on its path is a file, or the
+                system refuses (no such place, no permission, read-only); the message
+                names the path and the reason.
+        """
+        if os.path.isdir(self.folder):  # os.path: False, not an OSError, for a name the system refuses
+            return
+        above = next((p for p in self.folder.parents if os.path.exists(p)), None)  # the nearest existing path above
+        if os.path.exists(self.folder) or (above is not None and not os.path.isdir(above)):
+            blocker = self.folder if self.folder.exists() else above
+            raise ConfigError(
+                f"--db {str(self.folder)!r}: cannot create the index folder there: {str(blocker)!r} is a file, not a "
+                "folder; give --db a new or existing folder (e.g. my-index beside the documents)"
+            )
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            where = f" ({exc.filename})" if exc.filename and str(exc.filename) != str(self.folder) else ""
+            raise ConfigError(
+                f"--db {str(self.folder)!r}: cannot create the index folder: {reason}{where}; give --db a folder "
+                "in a place you can write (e.g. my-index in the working directory)"
+            ) from exc
+
     def _connect(self) -> Any:
         if self._db is None:
+            self.make_folder()  # lancedb creates it too, with a raw OSError when it cannot
             self._db = self._lancedb.connect(str(self.folder))
         return self._db
 

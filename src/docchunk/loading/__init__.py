@@ -15,6 +15,7 @@ from typing import Any
 from docling_core.types.doc import DoclingDocument
 from pydantic import ValidationError
 
+from docchunk._index_layout import RECORD_NAME, TABLE_FOLDER
 from docchunk.errors import DocumentError
 from docchunk.loading.convert import CONVERTIBLE, PDF_SUFFIXES, convert_bytes, convert_file
 from docchunk.types.json_value import JSONObject
@@ -190,17 +191,31 @@ def input_files(paths: Iterable[Path]) -> tuple[list[Path], list[Path]]:
     return taken, skipped
 
 
+def _index_file(path: Path, indexes: set[Path], tables: set[Path]) -> bool:
+    """Whether ``path`` is the record of one of the index folders ``indexes`` or a file of one of their ``tables``."""
+    return (path.name == RECORD_NAME and path.parent in indexes) or not tables.isdisjoint(path.parents)
+
+
 def folder_files(folder: Path, suffixes: tuple[str, ...] = SUPPORTED_SUFFIXES) -> tuple[list[Path], list[Path]]:
     """The files under ``folder`` (recursively, sorted): ``(taken, skipped)``.
 
     ``taken`` end in one of ``suffixes`` (case-insensitive); ``skipped`` are the
     others, so that a command can say what it left out. Hidden files (a name
-    starting with ``.``, such as ``.DS_Store``) are in neither.
+    starting with ``.``, such as ``.DS_Store``) are in neither, nor are the own
+    files of a docchunk index under ``folder`` (a folder holding
+    ``docchunk-index.json``: that record and its LanceDB table ``chunks.lance/``),
+    wherever it is (``--db`` inside the folder being indexed, hidden or not, or
+    ``folder`` itself), so that indexing a folder again never reads its index.
     """
+    paths = sorted(folder.rglob("*"))
+    indexes = {path.parent for path in paths if path.name == RECORD_NAME and path.is_file()}
+    tables = {index / TABLE_FOLDER for index in indexes}
     taken: list[Path] = []
     skipped: list[Path] = []
-    for path in sorted(folder.rglob("*")):
+    for path in paths:
         if not path.is_file() or path.name.startswith("."):
+            continue
+        if indexes and _index_file(path, indexes, tables):
             continue
         (taken if path.suffix.lower() in suffixes else skipped).append(path)
     return taken, skipped
