@@ -85,7 +85,8 @@ class RecursiveChunker(TextChunker):
     text; no chunk is only whitespace unless the input is: whitespace joins a
     neighbour, over ``chunk_size`` if need be (then flagged ``oversized``); with
     ``keep_separator="start"`` a finer level never cuts inside the whitespace a piece
-    starts with (a blank line stays whole at the start of the chunk after it). With
+    starts with in character mode (a blank line stays whole at the start of the
+    chunk after it). With
     ``language="langchain"`` the offsets and counts are as exact, but the whitespace
     at chunk edges is left out and no chunk is only whitespace (whitespace-only input
     gives none); a chunk whose LangChain sizes, summed piece by piece, let it pass

@@ -50,7 +50,9 @@ class Call(Cuts):
         if cut is None:
             self.groups.append((lo, hi, self.spans.count(lo, hi), True))
             return
-        floor = self.lead_end(lo, hi)  # no cut inside the whitespace a span starts with
+        # no cut inside the whitespace a span starts with; in character mode only: with a tokenizer
+        # the glued pieces miss the count cache (cl100k bench: 736 M -> 1,026 M instructions)
+        floor = self.lead_end(lo, hi) if self.spans.by_length else lo
         if isinstance(cut, Pieces):
             self.group_pieces(glue_lead(cut.spans, floor), cut.next_level)
             return
