@@ -16,7 +16,6 @@ refused) loads no model.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -25,7 +24,7 @@ pytest.importorskip("lancedb")
 
 from docchunk import EmbeddingsRefinery
 from docchunk.index import IndexStore, index_paths
-from tests.helpers import DATA, HashEmbeddings, rows, run
+from tests.helpers import HashEmbeddings, docs_project, rows, run
 
 DOCS = ["pdf__multi_page.json", "docx__word_sample.docx.json"]
 
@@ -37,12 +36,7 @@ def _embedder() -> EmbeddingsRefinery:
 @pytest.fixture
 def project(tmp_path, monkeypatch):
     """``tmp_path/proj`` holding ``docs/`` (two documents), the working directory."""
-    root = tmp_path / "proj"
-    (root / "docs").mkdir(parents=True)
-    for name in DOCS:
-        shutil.copy(DATA / name, root / "docs" / name)
-    monkeypatch.chdir(root)
-    return root
+    return docs_project(tmp_path, monkeypatch, DOCS)
 
 
 # (working directory under the project, the input path, --db): the index inside the folder it indexes

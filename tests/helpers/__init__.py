@@ -28,7 +28,7 @@ from tests.helpers.checks import (
     table_chunks,
     walked_tables,
 )
-from tests.helpers.cli import rows, run
+from tests.helpers.cli import docs_project, rows, run
 from tests.helpers.documents import (
     CODE_EXT,
     CORPUS,
@@ -78,6 +78,7 @@ __all__ = [
     "debris_lines",
     "doc_digest",
     "doc_params",
+    "docs_project",
     "examples",
     "is_subsequence",
     "letter_counts",

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import shutil
+from pathlib import Path
 
 
 def run(capsys, *args: str) -> tuple[int, str, str]:
@@ -21,3 +23,15 @@ def run(capsys, *args: str) -> tuple[int, str, str]:
 def rows(text: str) -> list[dict]:
     """The records of JSON lines output."""
     return [json.loads(line) for line in text.splitlines()]
+
+
+def docs_project(tmp_path: Path, monkeypatch, names: list[str]) -> Path:
+    """``tmp_path/proj`` holding ``docs/``, copies of the shipped documents ``names``; the working directory."""
+    from tests.helpers.documents import DATA
+
+    root = tmp_path / "proj"
+    (root / "docs").mkdir(parents=True)
+    for name in names:
+        shutil.copy(DATA / name, root / "docs" / name)
+    monkeypatch.chdir(root)
+    return root

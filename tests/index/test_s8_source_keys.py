@@ -28,7 +28,7 @@ from docchunk.batch.rows import chunk_rows
 from docchunk.embeddings.models import DEFAULT_MODEL
 from docchunk.index import IndexStore, content_hash, index_paths, search, table_rows
 from docchunk.report.views import describe_chunker
-from tests.helpers import DATA, ROOT, HashEmbeddings
+from tests.helpers import DATA, ROOT, HashEmbeddings, docs_project
 
 DOCS = ["pdf__multi_page.json", "docx__word_sample.docx.json"]
 
@@ -44,12 +44,7 @@ def _sources(db) -> list[str]:
 @pytest.fixture
 def project(tmp_path, monkeypatch):
     """``tmp_path/proj`` holding ``docs/`` (two documents), the working directory; the index goes in ``proj/db``."""
-    root = tmp_path / "proj"
-    (root / "docs").mkdir(parents=True)
-    for name in DOCS:
-        shutil.copy(DATA / name, root / "docs" / name)
-    monkeypatch.chdir(root)
-    return root
+    return docs_project(tmp_path, monkeypatch, DOCS)
 
 
 def test_every_spelling_of_a_files_path_names_the_same_rows(project, tmp_path, monkeypatch):
