@@ -16,8 +16,9 @@ everything a document says reaches some chunk:
 - :class:`FaithfulFallbackSerializer`: an unknown item as its own text, never ``missing-text``.
 - :class:`FaithfulChunkingSerializer`: the chunking serializer with formulas as their
   LaTeX ``text``, else their ``orig``, else nothing; notes (footnotes and endnotes) of
-  the furniture layer written as body text; and page headers and footers left out
-  unless ``include_furniture``.
+  the furniture layer written as body text; page headers and footers left out
+  unless ``include_furniture``; and a body caption or footnote of an item left out
+  (a furniture table) written alone after the body (:mod:`docchunk.serialization.orphans`).
 
 ``docling_compat=True`` uses none of them (docling-core's text, exactly).
 """
@@ -62,6 +63,7 @@ from docling_core.types.doc.labels import GraphLinkLabel
 from docchunk.serialization.charts import chart_rows
 from docchunk.serialization.chunking import ChunkingSerializer
 from docchunk.serialization.fast import children_results
+from docchunk.serialization.orphans import orphan_parts
 from docchunk.serialization.tables.rows import TableFormat
 
 __all__ = [
@@ -366,6 +368,14 @@ class FaithfulChunkingSerializer(ChunkingSerializer):
             if block is not None:  # "**```\n...\n```**": the marks would leave both fence lines unbalanced
                 return SerializationResult(text=block.group(1), spans=res.spans)
         return res
+
+    def get_parts(self, item: NodeItem | None = None, **kwargs: Any) -> list[SerializationResult]:
+        """docling-core's parts; of the body, then the captions and footnotes of items not written (:func:`orphan_parts`)."""
+        parts = super().get_parts(item, **kwargs)
+        if item is None:
+            extra = {k: v for k, v in kwargs.items() if k not in ("traverse_pictures", "list_level", "is_inline_scope")}
+            parts += orphan_parts(self, **extra)
+        return parts
 
     def _excluded_from_nodes(self, params: Any) -> set[str]:
         """docling-core's excluded references, plus furniture (:func:`is_furniture`) unless ``include_furniture``."""
