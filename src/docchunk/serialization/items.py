@@ -34,7 +34,7 @@ from docling_core.transforms.serializer.base import (
     BaseKeyValueSerializer,
     SerializationResult,
 )
-from docling_core.transforms.serializer.common import create_ser_result
+from docling_core.transforms.serializer.common import DocSerializer, create_ser_result
 from docling_core.transforms.serializer.markdown import (
     MarkdownFallbackSerializer,
     MarkdownPictureSerializer,
@@ -312,6 +312,10 @@ def _visit(item: NodeItem, visited: set[str] | None) -> None:
         visited.add(item.self_ref)
 
 
+_PART_ARGS = ("traverse_pictures", "list_level", "is_inline_scope", "visited")
+"""``get_parts`` arguments that are no serializer settings (not passed on to :func:`orphan_parts`)."""
+
+
 class FaithfulChunkingSerializer(ChunkingSerializer):
     """The default mode's document serializer: :class:`ChunkingSerializer` without placeholders or furniture.
 
@@ -371,10 +375,14 @@ class FaithfulChunkingSerializer(ChunkingSerializer):
 
     def get_parts(self, item: NodeItem | None = None, **kwargs: Any) -> list[SerializationResult]:
         """docling-core's parts; of the body, then the captions and footnotes of items not written (:func:`orphan_parts`)."""
+        given = kwargs.get("visited")
+        before = set(given) if given is not None else set()  # (the walk marks the skipped captions visited too)
         parts = super().get_parts(item, **kwargs)
         if item is None:
-            extra = {k: v for k, v in kwargs.items() if k not in ("traverse_pictures", "list_level", "is_inline_scope")}
-            parts += orphan_parts(self, **extra)
+            extra = {k: v for k, v in kwargs.items() if k not in _PART_ARGS}
+            parts += orphan_parts(self, before, **extra)
+            if given is not None:
+                given.update(before)
         return parts
 
     def _excluded_from_nodes(self, params: Any) -> set[str]:
@@ -383,3 +391,7 @@ class FaithfulChunkingSerializer(ChunkingSerializer):
         if not self.include_furniture:
             refs.update(node.self_ref for node in self._nodes if isinstance(node, DocItem) and is_furniture(node))
         return refs
+
+
+# its get_parts adds parts to the body's only: every item's parts are docling-core's (fast path kept)
+FaithfulChunkingSerializer.item_parts_as_docling = (DocSerializer.get_parts, FaithfulChunkingSerializer.get_parts)
