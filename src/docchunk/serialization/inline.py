@@ -67,7 +67,7 @@ def plain_inline_text(group: InlineGroup, doc: DoclingDocument) -> str:
 
 
 def plain_run_text(items: Sequence[NodeItem], doc: DoclingDocument) -> str:
-    """The text of a run of fragments (one of :func:`inline_runs`) as one line, as :func:`plain_inline_text` joins them."""
+    """A run of fragments (one of :func:`inline_runs`) as one line, joined as by :func:`plain_inline_text`."""
     return _joined([frag for item in items for frag in _fragments_of(item, doc)])
 
 
@@ -133,11 +133,11 @@ def _fragments_of(child: Any, doc: DoclingDocument) -> list[tuple[str, bool]]:
 
 
 def _is_block(item: NodeItem) -> bool:
-    """Whether ``item``, a child of an inline group, is a block: neither an inline group nor a text item without children."""
+    """Whether ``item``, in an inline group, is a block: not an inline group, nor a text item without children."""
     return not isinstance(item, InlineGroup) and not (isinstance(item, TextItem) and not item.children)
 
 
-def inline_runs(group: InlineGroup, doc: DoclingDocument) -> list[list[NodeItem]] | None:
+def inline_runs(group: InlineGroup, doc: DoclingDocument) -> list[list[TextItem]] | None:
     """The runs of fragments of ``group`` between the blocks nested in it, or None when it holds no block.
 
     ``group``'s items are read depth first through nested inline groups; a block
@@ -150,19 +150,19 @@ def inline_runs(group: InlineGroup, doc: DoclingDocument) -> list[list[NodeItem]
         The runs, in document order, each a non-empty list of text items; None when
         every item of ``group`` is a fragment (write it with :func:`plain_inline_text`).
     """
-    runs: list[list[NodeItem]] = [[]]
+    runs: list[list[TextItem]] = [[]]
     found = False
     stack = [ref.resolve(doc) for ref in reversed(group.children)]
     while stack:
         child = stack.pop()
         if isinstance(child, InlineGroup):
             stack.extend(ref.resolve(doc) for ref in reversed(child.children))
-        elif _is_block(child):
+        elif isinstance(child, TextItem) and not child.children:
+            runs[-1].append(child)
+        else:  # a block (:func:`_is_block`)
             found = True
             if runs[-1]:
                 runs.append([])
-        else:
-            runs[-1].append(child)
     return [run for run in runs if run] if found else None
 
 

@@ -374,7 +374,7 @@ class FaithfulChunkingSerializer(ChunkingSerializer):
         return res
 
     def get_parts(self, item: NodeItem | None = None, **kwargs: Any) -> list[SerializationResult]:
-        """docling-core's parts; of the body, then the captions and footnotes of items not written (:func:`orphan_parts`)."""
+        """docling-core's parts; for the body, then captions and footnotes of unwritten items (:func:`orphan_parts`)."""
         given = kwargs.get("visited")
         before = set(given) if given is not None else set()  # (the walk marks the skipped captions visited too)
         parts = super().get_parts(item, **kwargs)

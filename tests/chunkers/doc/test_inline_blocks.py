@@ -22,6 +22,13 @@ CHUNKERS = [
 ]
 
 
+def _cell(text: str, i: int) -> TableCell:
+    """The ``i``-th cell of a 2x2 grid, row by row."""
+    row, col = divmod(i, 2)
+    return TableCell(text=text, start_row_offset_idx=row, end_row_offset_idx=row + 1,
+                     start_col_offset_idx=col, end_col_offset_idx=col + 1)  # fmt: skip
+
+
 def _doc(kind: str) -> DoclingDocument:
     """An inline group: ``Before`` **words** ``.``, then a block of ``kind``, then ``After words.``."""
     doc = DoclingDocument(name="inline-block")
@@ -38,11 +45,7 @@ def _doc(kind: str) -> DoclingDocument:
         doc.add_code(text="renew(warranty)", parent=section)
     else:
         texts = ["Plan", "Warranty", "Gold", "two years"]
-        cells = [
-            TableCell(text=t, start_row_offset_idx=i // 2, end_row_offset_idx=i // 2 + 1,
-                      start_col_offset_idx=i % 2, end_col_offset_idx=i % 2 + 1)  # fmt: skip
-            for i, t in enumerate(texts)
-        ]
+        cells = [_cell(t, i) for i, t in enumerate(texts)]
         doc.add_table(data=TableData(num_rows=2, num_cols=2, table_cells=cells), parent=group)
     doc.add_text(label=DocItemLabel.TEXT, text="After words.", parent=group)
     return doc
@@ -54,8 +57,8 @@ def test_regression_block_inside_inline_group_is_not_lost(kind, make):
     doc = _doc(kind)
     chunks = list(make().chunk(doc))
     text = "\n".join(c.text for c in chunks)
-    nested = {"list": ["The warranty lasts two years."], "section": ["The warranty lasts two years.", "renew(warranty)"],
-              "table": ["Warranty", "two years"]}[kind]  # fmt: skip
+    warranty = "The warranty lasts two years."
+    nested = {"list": [warranty], "section": [warranty, "renew(warranty)"], "table": ["Warranty", "two years"]}[kind]
     words = ["Before words.", *nested, "After words."]
     places = [text.find(w) for w in words]
     assert -1 not in places, (words, text)

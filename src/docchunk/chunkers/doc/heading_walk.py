@@ -138,7 +138,7 @@ def structured_walk(
     covered: set[str] = set()
     satellites: list[TextItem] = []  # captions and footnotes met in the walk, in order
     visited: set[str] = set()
-    runs: dict[str, list[NodeItem]] = {}  # first fragment -> its run, of inline groups that hold a block
+    runs: dict[str, list[DocItem]] = {}  # first fragment -> its run, of inline groups that hold a block
     holders: set[str] | None = None  # read when first needed (satellite_holders)
     doc_ser = serializer if isinstance(serializer, DocSerializer) else None
     excluded = serializer.get_excluded_refs()
@@ -216,7 +216,7 @@ def structured_walk(
 
 
 def _split_inline(
-    item: NodeItem, doc: DoclingDocument, visited: set[str], runs: dict[str, list[NodeItem]], excluded: set[str]
+    item: NodeItem, doc: DoclingDocument, visited: set[str], runs: dict[str, list[DocItem]], excluded: set[str]
 ) -> bool:
     """Whether ``item`` is an inline group (or a paragraph read through one) that holds a block.
 
@@ -235,7 +235,7 @@ def _split_inline(
     if found is None:
         return False
     for run in found:
-        kept = [it for it in run if it.self_ref not in excluded]
+        kept: list[DocItem] = [it for it in run if it.self_ref not in excluded]
         if kept:
             runs[kept[0].self_ref] = kept
     visited.add(item.self_ref)

@@ -119,7 +119,7 @@ def split_table(run: HybridRun, piece: Piece, table: TableItem) -> list[Piece]:
         context, or text for the caption's own piece, holds the caption).
     """
     same_page = not run.settings.merge_across_pages  # a title on another page heads nothing then
-    if heads_next_table(table, run.doc, run.serializer, same_page):  # a one-cell title: the next table's pieces carry its text
+    if heads_next_table(table, run.doc, run.serializer, same_page):  # a one-cell title: the next table carries it
         return []
     rows = rows_as_written(table, run.serializer)
     caption = caption_text(table, run.serializer, titled=True, same_page=same_page)

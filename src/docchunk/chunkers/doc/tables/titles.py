@@ -76,7 +76,7 @@ def on_other_pages(title: Any, table: Any) -> bool:
 
     An item without provenance is on no page of its own: it is on the page of either.
     """
-    title_prov, table_prov = getattr(title, "prov", None), getattr(table, "prov", None)
+    title_prov, table_prov = getattr(title, "prov", None) or [], getattr(table, "prov", None) or []
     return bool(title_prov and table_prov) and title_prov[0].page_no != table_prov[0].page_no
 
 
