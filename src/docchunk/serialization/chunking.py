@@ -22,7 +22,7 @@ import copy
 import sys
 from collections.abc import Callable
 from functools import cached_property
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 from docling_core.transforms.serializer.base import (
     BaseDocSerializer,
@@ -118,6 +118,10 @@ class ChunkingSerializer(MarkdownDocSerializer):
     params: MarkdownParams = _CHUNKING_PARAMS
     fast_path: bool = True
 
+    item_parts_as_docling: ClassVar[tuple[Any, ...]] = (DocSerializer.get_parts,)
+    """``get_parts`` functions that give docling-core's parts of every item but the body: the fast path
+    writes an item's children itself, so it stays on only when the class's ``get_parts`` is one of them."""
+
     _excluded: dict[tuple, set[str]] = PrivateAttr(default_factory=dict)
     _own_excluded: tuple[Any, tuple, set[str]] | None = PrivateAttr(default=None)
     _fast_ok: tuple[Any, Any, Any, bool] | None = PrivateAttr(default=None)
@@ -176,7 +180,7 @@ class ChunkingSerializer(MarkdownDocSerializer):
             type(self.text_serializer) is MarkdownTextSerializer
             and type(self.list_serializer) is MarkdownListSerializer
             and cls.post_process is MarkdownDocSerializer.post_process
-            and cls.get_parts is DocSerializer.get_parts
+            and cls.get_parts in cls.item_parts_as_docling
             and cls._skip_in_walk is DocSerializer._skip_in_walk
             and self.params.model_dump() == _CHUNKING_DUMP
         )

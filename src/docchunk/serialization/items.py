@@ -16,8 +16,9 @@ everything a document says reaches some chunk:
 - :class:`FaithfulFallbackSerializer`: an unknown item as its own text, never ``missing-text``.
 - :class:`FaithfulChunkingSerializer`: the chunking serializer with formulas as their
   LaTeX ``text``, else their ``orig``, else nothing; notes (footnotes and endnotes) of
-  the furniture layer written as body text; and page headers and footers left out
-  unless ``include_furniture``.
+  the furniture layer written as body text; page headers and footers left out
+  unless ``include_furniture``; and a body caption or footnote of an item left out
+  (a furniture table) written alone after the body (:mod:`docchunk.serialization.orphans`).
 
 ``docling_compat=True`` uses none of them (docling-core's text, exactly).
 """
@@ -33,7 +34,7 @@ from docling_core.transforms.serializer.base import (
     BaseKeyValueSerializer,
     SerializationResult,
 )
-from docling_core.transforms.serializer.common import create_ser_result
+from docling_core.transforms.serializer.common import DocSerializer, create_ser_result
 from docling_core.transforms.serializer.markdown import (
     MarkdownFallbackSerializer,
     MarkdownPictureSerializer,
@@ -62,6 +63,7 @@ from docling_core.types.doc.labels import GraphLinkLabel
 from docchunk.serialization.charts import chart_rows
 from docchunk.serialization.chunking import ChunkingSerializer
 from docchunk.serialization.fast import children_results
+from docchunk.serialization.orphans import orphan_parts
 from docchunk.serialization.tables.rows import TableFormat
 
 __all__ = [
@@ -310,6 +312,10 @@ def _visit(item: NodeItem, visited: set[str] | None) -> None:
         visited.add(item.self_ref)
 
 
+_PART_ARGS = ("traverse_pictures", "list_level", "is_inline_scope", "visited")
+"""``get_parts`` arguments that are no serializer settings (not passed on to :func:`orphan_parts`)."""
+
+
 class FaithfulChunkingSerializer(ChunkingSerializer):
     """The default mode's document serializer: :class:`ChunkingSerializer` without placeholders or furniture.
 
@@ -367,9 +373,25 @@ class FaithfulChunkingSerializer(ChunkingSerializer):
                 return SerializationResult(text=block.group(1), spans=res.spans)
         return res
 
+    def get_parts(self, item: NodeItem | None = None, **kwargs: Any) -> list[SerializationResult]:
+        """docling-core's parts; for the body, then captions and footnotes of unwritten items (:func:`orphan_parts`)."""
+        given = kwargs.get("visited")
+        before = set(given) if given is not None else set()  # (the walk marks the skipped captions visited too)
+        parts = super().get_parts(item, **kwargs)
+        if item is None:
+            extra = {k: v for k, v in kwargs.items() if k not in _PART_ARGS}
+            parts += orphan_parts(self, before, **extra)
+            if given is not None:
+                given.update(before)
+        return parts
+
     def _excluded_from_nodes(self, params: Any) -> set[str]:
         """docling-core's excluded references, plus furniture (:func:`is_furniture`) unless ``include_furniture``."""
         refs = super()._excluded_from_nodes(params)
         if not self.include_furniture:
             refs.update(node.self_ref for node in self._nodes if isinstance(node, DocItem) and is_furniture(node))
         return refs
+
+
+# its get_parts adds parts to the body's only: every item's parts are docling-core's (fast path kept)
+FaithfulChunkingSerializer.item_parts_as_docling = (DocSerializer.get_parts, FaithfulChunkingSerializer.get_parts)

@@ -55,7 +55,7 @@ from docchunk.chunkers.doc.layout_cells import LayoutCell, in_reading_order
 from docchunk.chunkers.doc.piece import Piece
 from docchunk.chunkers.doc.satellites import held_satellites, satellite_holders, unserialized_satellites
 from docchunk.markup.line_breaks import BREAK
-from docchunk.serialization.inline import inline_group_of, plain_inline_text
+from docchunk.serialization.inline import inline_group_of, inline_runs, plain_inline_text, plain_run_text
 from docchunk.serialization.tables import table_rows
 from docchunk.serialization.walk import iterate_items
 
@@ -138,6 +138,7 @@ def structured_walk(
     covered: set[str] = set()
     satellites: list[TextItem] = []  # captions and footnotes met in the walk, in order
     visited: set[str] = set()
+    runs: dict[str, list[DocItem]] = {}  # first fragment -> its run, of inline groups that hold a block
     holders: set[str] | None = None  # read when first needed (satellite_holders)
     doc_ser = serializer if isinstance(serializer, DocSerializer) else None
     excluded = serializer.get_excluded_refs()
@@ -156,6 +157,18 @@ def structured_walk(
                         heading_items=scope.path_items(), layout_cell=True)  # fmt: skip
             continue
         if item.self_ref in excluded or (doc_ser is not None and doc_ser._skip_in_walk(node=item, root=None)):
+            continue
+        if item.self_ref not in visited and _split_inline(item, doc, visited, runs, excluded):
+            continue  # an inline group holding a block: its runs and blocks come as the walk meets them
+        run = runs.pop(item.self_ref, None)
+        if run is not None:  # the first fragment of a run of an inline group that holds a block
+            text = plain_run_text(run, doc)
+            if text:
+                yield from _content_headings(scope, doc)
+                scope.use()
+                covered.update(it.self_ref for it in run)
+                yield Piece(text=text, items=run, headings=scope.path(), origin=doc.origin,
+                            heading_items=scope.path_items())  # fmt: skip
             continue
         if isinstance(item, (TitleItem, SectionHeaderItem)):
             if item.self_ref not in visited:  # (one written inside a list item is text of its list)
@@ -200,6 +213,35 @@ def structured_walk(
     yield from _close_all(scope, always_emit_headings, doc)
     left = [s for s in satellites if s.self_ref not in covered and s.text.strip()]
     yield from _text_piece(left, None, doc)
+
+
+def _split_inline(
+    item: NodeItem, doc: DoclingDocument, visited: set[str], runs: dict[str, list[DocItem]], excluded: set[str]
+) -> bool:
+    """Whether ``item`` is an inline group (or a paragraph read through one) that holds a block.
+
+    Then its runs of fragments (:func:`inline_runs`) go into ``runs`` by their first
+    fragment, written each as one line when the walk meets it, and ``item`` and its
+    inline groups are visited: the walk goes on into them, so that a nested list,
+    table, section or code block is walked as any other block, between the runs
+    before and after it (``Before words.``, the list, ``After words.``: three pieces
+    in document order, which the hybrid chunker merges when they fit). Written as one
+    sentence, the block's text was lost (hostile finding s9-1).
+    """
+    group = inline_group_of(item, doc)
+    if group is None:
+        return False
+    found = inline_runs(group, doc)
+    if found is None:
+        return False
+    for run in found:
+        kept: list[DocItem] = [it for it in run if it.self_ref not in excluded]
+        if kept:
+            runs[kept[0].self_ref] = kept
+    visited.add(item.self_ref)
+    visited.update(node.self_ref for node, _ in doc.iterate_items(root=group, with_groups=True)
+                   if isinstance(node, InlineGroup))  # fmt: skip
+    return True
 
 
 def without_debris(item: NodeItem, text: str, items: Sequence[NodeItem] | None = None) -> str:

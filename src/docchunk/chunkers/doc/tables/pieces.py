@@ -118,12 +118,13 @@ def split_table(run: HybridRun, piece: Piece, table: TableItem) -> list[Piece]:
         and list it in ``meta.doc_items`` (``Piece.table_titles``: each piece whose
         context, or text for the caption's own piece, holds the caption).
     """
-    if heads_next_table(table, run.doc, run.serializer):  # a one-cell title: the next table's pieces carry its text
+    same_page = not run.settings.merge_across_pages  # a title on another page heads nothing then
+    if heads_next_table(table, run.doc, run.serializer, same_page):  # a one-cell title: the next table carries it
         return []
     rows = rows_as_written(table, run.serializer)
-    caption = caption_text(table, run.serializer, titled=True)
+    caption = caption_text(table, run.serializer, titled=True, same_page=same_page)
     # the title tables its caption opens with: listed in the chunks whose context holds that caption
-    named = heading_titles(table, getattr(run.serializer, "doc", None), run.serializer)
+    named = heading_titles(table, getattr(run.serializer, "doc", None), run.serializer, same_page)
     titles: list[tuple[DocItem, DocItem]] | None = [(t, table) for t in named if isinstance(t, TableItem)] or None
     base = replace(piece, text="", captions=[caption] if caption else None, text_tokens=None, table_titles=titles)
     if not rows.text:

@@ -9,6 +9,10 @@ that so heads the next table gives no piece of its own (:func:`heads_next_table`
 A title only heads a table the serializer writes (:func:`written_by`): one left out
 (page furniture in the default mode, a content layer or page not chunked, an excluded
 reference) would take the title's text with it (session 8's hostile finding 1).
+With ``same_page`` (``HybridChunker(merge_across_pages=False)``) a title only heads a
+table on its own page (:func:`on_other_pages`): across a page change it is a piece of its
+own on its page, as the setting keeps items of different pages apart (session 9's
+hostile finding 5: a page-1 title table was in the chunk of the page-2 table it heads).
 """
 
 from __future__ import annotations
@@ -23,10 +27,10 @@ from docchunk.serialization.tables.continued import continued_from, sibling
 from docchunk.serialization.tables.grid import more_cells_than
 from docchunk.serialization.tables.rules import TITLE_ROWS, is_title_table
 
-__all__ = ["caption_text", "heading_titles", "heads_next_table", "titles_before", "written_by"]
+__all__ = ["caption_text", "heading_titles", "heads_next_table", "on_other_pages", "titles_before", "written_by"]
 
 
-def caption_text(table: TableItem, serializer: Any, titled: bool = False) -> str:
+def caption_text(table: TableItem, serializer: Any, titled: bool = False, same_page: bool = False) -> str:
     """The table's caption and ``meta.description``: what ``contextualize()`` shows with every piece.
 
     With ``titled``, the text of a one-cell title table directly before it
@@ -35,7 +39,7 @@ def caption_text(table: TableItem, serializer: Any, titled: bool = False) -> str
     otherwise), then the description, each on a line of its own. A table that continues
     the one before it (:func:`~docchunk.serialization.tables.continued.continued_from`: a
     page-broken table's second part, no caption of its own) has the first part's caption
-    and title, which name it and its unit.
+    and title, which name it and its unit. ``same_page``: as for :func:`titles_before`.
     """
     doc = getattr(serializer, "doc", None)
     named = continued_from(table, doc) or table
@@ -45,7 +49,7 @@ def caption_text(table: TableItem, serializer: Any, titled: bool = False) -> str
     else:
         caption = named.caption_text(serializer.doc).strip()
     description = table_description(table)
-    titles = heading_titles(table, doc, serializer) if titled else []
+    titles = heading_titles(table, doc, serializer, same_page) if titled else []
     title_text = "\n".join(
         rows_as_written(title, serializer).text if isinstance(title, TableItem)
         else (serializer.serialize(item=title).text or "").strip()  # a title paragraph, as the serializer writes it
@@ -54,13 +58,26 @@ def caption_text(table: TableItem, serializer: Any, titled: bool = False) -> str
     return "\n".join(t for t in (title_text, caption, description) if t)
 
 
-def heading_titles(table: TableItem, doc: Any, serializer: Any = None) -> list[TableItem | TextItem]:
+def heading_titles(
+    table: TableItem, doc: Any, serializer: Any = None, same_page: bool = False
+) -> list[TableItem | TextItem]:
     """What :func:`caption_text` writes first with ``titled``: :func:`titles_before` the table it continues, or it.
 
     A page-broken table's second part (:func:`~docchunk.serialization.tables.continued.continued_from`)
-    is headed by the first part's titles. Empty for none. ``serializer``: as for :func:`titles_before`.
+    is headed by the first part's titles (with ``same_page``, those on its own page). Empty
+    for none. ``serializer`` and ``same_page``: as for :func:`titles_before`.
     """
-    return titles_before(continued_from(table, doc) or table, doc, serializer)
+    titles = titles_before(continued_from(table, doc) or table, doc, serializer, same_page)
+    return [t for t in titles if not on_other_pages(t, table)] if same_page else titles
+
+
+def on_other_pages(title: Any, table: Any) -> bool:
+    """Whether ``title`` and ``table`` are on different pages: each has provenance, and their first pages differ.
+
+    An item without provenance is on no page of its own: it is on the page of either.
+    """
+    title_prov, table_prov = getattr(title, "prov", None) or [], getattr(table, "prov", None) or []
+    return bool(title_prov and table_prov) and title_prov[0].page_no != table_prov[0].page_no
 
 
 def written_by(item: Any, serializer: Any) -> bool:
@@ -95,7 +112,9 @@ def _is_title(table: Any, doc: Any) -> bool:
     return is_title_table(model.grid, model.text_of)
 
 
-def titles_before(table: TableItem, doc: Any, serializer: Any = None) -> list[TableItem | TextItem]:
+def titles_before(
+    table: TableItem, doc: Any, serializer: Any = None, same_page: bool = False
+) -> list[TableItem | TextItem]:
     """The one-cell title tables directly before ``table`` (no caption of their own), which name it, first first.
 
     An XLSX sheet's title cell converted as a table of its own (docling#2396): its
@@ -112,19 +131,27 @@ def titles_before(table: TableItem, doc: Any, serializer: Any = None) -> list[Ta
     With ``serializer``, only titles it writes (:func:`written_by`) count, and one it
     leaves out ends the block: the same rule as :func:`heads_next_table`'s, so that a
     title is written either in the captions of the table it heads or as a piece of its own.
+    With ``same_page``, a title on another page than the table after it (:func:`on_other_pages`)
+    ends the block too (and a title paragraph on another page heads nothing).
     """
     titles: list[TableItem | TextItem] = []
     first = before = sibling(table, doc, -1)
-    while isinstance(before, TableItem) and written_by(before, serializer) and _is_title(before, doc):
+    after: Any = table
+    while (
+        isinstance(before, TableItem)
+        and written_by(before, serializer)
+        and not (same_page and on_other_pages(before, after))
+        and _is_title(before, doc)
+    ):
         titles.insert(0, before)
-        before = sibling(before, doc, -1)
+        before, after = sibling(before, doc, -1), before
     if titles or isinstance(first, TableItem) or doc is None:
         return titles
     paragraph = title_paragraph_before(table, doc)
-    return [paragraph] if paragraph is not None else []
+    return [paragraph] if paragraph is not None and not (same_page and on_other_pages(paragraph, table)) else []
 
 
-def heads_next_table(table: TableItem, doc: Any, serializer: Any) -> bool:
+def heads_next_table(table: TableItem, doc: Any, serializer: Any, same_page: bool = False) -> bool:
     """Whether ``table`` is a one-cell title table whose text heads the table directly after it.
 
     That table has cell text and is one ``serializer`` writes (:func:`written_by`): a
@@ -137,11 +164,14 @@ def heads_next_table(table: TableItem, doc: Any, serializer: Any) -> bool:
         table: A docling-core ``TableItem``.
         doc: The ``DoclingDocument`` holding it (None: False).
         serializer: The chunker's serializer of ``doc`` (None: every table counts as written).
+        same_page: A title heads no table on another page (:func:`on_other_pages`;
+            ``merge_across_pages=False``).
     """
     after = sibling(table, doc, 1)
     return (
         isinstance(after, TableItem)
         and any(cell.text.strip() for cell in after.data.table_cells)
         and written_by(after, serializer)
+        and not (same_page and on_other_pages(table, after))
         and _is_title(table, doc)
     )
