@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from itertools import pairwise
-
 import pytest
-from hypothesis import example, given
+from hypothesis import given
 from hypothesis import strategies as st
 
 import docchunk
@@ -150,47 +148,3 @@ def test_finding2_setext_and_thematic_break_after_a_byte_order_mark():
     assert [(h.start, h.title) for h in setext_headings("\ufeffGuide\n=====\n\nBody")] == [(0, "Guide")]
     assert setext_headings("\ufeff# A\n---\n") == []  # an ATX heading is no Setext paragraph
     assert thematic_breaks("\ufeff***\nOne.") == [0]
-
-
-# finding 5: a blank line split in two, the chunk before over the limit by its first line break
-
-HARRISON = "I'm Harrison.\n\nHow? Are? You?"  # LangChain's test_iterative_text_splitter text
-
-
-def test_finding5_no_chunk_over_the_limit_where_a_tiling_within_it_exists():
-    chunks = RecursiveChunker(chunk_size=10)(HARRISON)
-    assert [c.text for c in chunks] == ["I'm", " Harrison.", "\n\nHow?", " Are? You?"]
-    assert all(c.token_count <= 10 and not c.oversized for c in chunks)
-
-
-def test_finding5_the_blank_line_stays_whole_when_the_chunk_after_it_fits():
-    chunks = RecursiveChunker(chunk_size=11)(HARRISON)
-    assert "\n\nHow? Are?" in [c.text for c in chunks]
-
-
-def split_blank_lines(chunks: list[docchunk.Chunk], size: int) -> list[tuple[str, str]]:
-    """Pairs of chunks where one over the limit ends with line breaks that the next one goes on with.
-
-    A run of line breaks is a blank line (a separator the default list holds whole): a cut
-    inside it put the chunk before over the limit where the cut before the whole run keeps
-    both within it.
-    """
-    return [(a.text, b.text) for a, b in pairwise(chunks)
-            if a.token_count > size and a.text.endswith("\n") and b.text.startswith("\n")
-            and a.end_index == b.start_index and a.text.strip()]  # fmt: skip
-
-
-_WORDS = st.sampled_from(["I'm", "Harrison.", "How?", "Are?", "You?", "ok", "\n\n", "\n", " ", ". ", "\n\n\n"])
-
-
-# sizes above the longest whitespace run (5 characters): below, the over-limit chunk may be unavoidable
-@given(text=st.lists(_WORDS, min_size=1, max_size=14).map(" ".join), size=st.integers(6, 24),
-       tok=st.sampled_from(["character", "word"]))  # fmt: skip
-@example(text=HARRISON, size=10, tok="character")
-@example(text="I'm I'm \n\n\n I'm", size=6, tok="character")
-def test_finding5_property_no_chunk_over_the_limit_by_part_of_a_blank_line(text, size, tok):
-    chunker = RecursiveChunker(chunk_size=size, tokenizer=tok)
-    chunks = chunker(text)
-    exact(text, chunks, chunker.tokenizer)
-    assert "".join(c.text for c in chunks) == text
-    assert not split_blank_lines(chunks, size)

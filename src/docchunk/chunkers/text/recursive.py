@@ -83,10 +83,7 @@ class RecursiveChunker(TextChunker):
     (``""`` keeps a ``"\r\n"`` whole); chunks are in order and, apart from overlap and
     (with ``keep_separator=False``) separators at chunk boundaries, cover the whole
     text; no chunk is only whitespace unless the input is: whitespace joins a
-    neighbour, over ``chunk_size`` if need be (then flagged ``oversized``); with
-    ``keep_separator="start"`` a finer level never cuts inside the whitespace a piece
-    starts with in character mode (a blank line stays whole at the start of the
-    chunk after it). With
+    neighbour, over ``chunk_size`` if need be (then flagged ``oversized``). With
     ``language="langchain"`` the offsets and counts are as exact, but the whitespace
     at chunk edges is left out and no chunk is only whitespace (whitespace-only input
     gives none); a chunk whose LangChain sizes, summed piece by piece, let it pass

@@ -50,15 +50,12 @@ class Call(Cuts):
         if cut is None:
             self.groups.append((lo, hi, self.spans.count(lo, hi), True))
             return
-        # no cut inside the whitespace a span starts with; in character mode only: with a tokenizer
-        # the glued pieces miss the count cache (cl100k bench: 736 M -> 1,026 M instructions)
-        floor = self.lead_end(lo, hi) if self.spans.by_length else lo
         if isinstance(cut, Pieces):
-            self.group_pieces(glue_lead(cut.spans, floor), cut.next_level)
+            self.group_pieces(cut.spans, cut.next_level)
             return
         if isinstance(cut, Scan):
             if self.spans.by_length:
-                self.group_by_search(lo, hi, cut.sep, cut.next_level, floor)
+                self.group_by_search(lo, hi, cut.sep, cut.next_level)
             else:
                 self.group_sentences(lo, hi, cut.next_level)
             return
@@ -66,34 +63,12 @@ class Call(Cuts):
         lengths = list(map(len, parts))
         if self.keep and not self.overlap:
             bounds = piece_bounds(lo, lengths, len(sep), self.keep == "start")
-            pieces = [(a, b) for a, b in pairwise(bounds) if a < b] if floor > lo else []
-            if pieces and pieces[0][1] <= floor:  # the first piece is only whitespace
-                self.group_pieces(glue_lead(pieces, floor), next_level)
-            elif self.spans.by_length:
+            if self.spans.by_length:
                 self.group_by_length(bounds, next_level)
             else:
                 self.group_contiguous(bounds, parts, sep, next_level)
             return
-        self.group_pieces(glue_lead(pieces_of(lo, lengths, len(sep), self.keep), floor), next_level)
-
-    def lead_end(self, lo: int, hi: int) -> int:
-        r"""The end of the whitespace ``text[lo:hi]`` starts with, when separators are kept at piece starts.
-
-        A finer level does not cut there: a cut inside the separator a piece starts with
-        (``"\n"`` inside ``"\n\n"``) would leave a whitespace-only piece, which then goes
-        to a neighbour, over the limit when neither has room, although a tiling within it
-        exists (the cut before the whole separator). ``lo`` when there is none to keep, or
-        when the whitespace may leave no room for anything after it (as many characters as
-        ``chunk_size`` or more, a ``"\r\n"`` one; ``chunk_size=1``): then a piece holding it could be over the
-        limit whatever follows it. (Characters, not tokens: counting the whitespace would
-        tokenize a piece twice.)
-        """
-        if self.keep != "start" or not self.text[lo].isspace():
-            return lo
-        text, end = self.text, lo
-        while end < hi and text[end].isspace():
-            end += 1
-        return lo if end >= hi or end - lo - text.count("\r\n", lo, end) >= self.size else end
+        self.group_pieces(pieces_of(lo, lengths, len(sep), self.keep), next_level)
 
     def group_pieces(self, pieces: list[tuple[int, int]], next_level: int) -> None:
         """Greedy groups of pieces that may have dropped separators between them.
@@ -137,14 +112,13 @@ class Call(Cuts):
             total = exact
         self.groups.append((s, e, total, False))
 
-    def group_by_search(self, lo: int, hi: int, sep: str, next_level: int, floor: int = 0) -> None:
+    def group_by_search(self, lo: int, hi: int, sep: str, next_level: int) -> None:
         """Character mode, ``sep`` kept at the start of each piece: greedy groups found with ``str.rfind``.
 
         Each group runs from its start to the last occurrence of ``sep`` within
         ``chunk_size`` characters of it, found by one search instead of a split of the
         whole span: the cost follows the number of groups, not of pieces. A piece with no
         occurrence within reach runs to the next occurrence and is split at ``next_level``.
-        No group ends at or before ``floor`` (:meth:`lead_end`).
         """
         text, size, width, start = self.text, self.size, len(sep), lo
         sentences, lines = sep == SENTENCE, sep == LINE
@@ -160,16 +134,16 @@ class Call(Cuts):
                 p = self.wraps.end_before(start, start + size, self.interiors)
             else:
                 p = text.rfind(sep, start + 1, start + size + width)
-            if p > start and p > floor:
+            if p > start:
                 self.groups.append((start, p, p - start, False))
                 start = p
                 continue
             if sentences:
                 end = sentence_cut_after(text, start, hi)
             elif lines and self.wraps is not None:
-                end = self.wraps.end_after(max(start, floor), hi, self.interiors)
+                end = self.wraps.end_after(start, hi, self.interiors)
             else:
-                q = text.find(sep, max(start, floor) + 1, hi)
+                q = text.find(sep, start + 1, hi)
                 end = hi if q == -1 else q
             self.visit(start, end, next_level)
             start = end
@@ -275,14 +249,6 @@ def split(call: Call) -> list[Group]:
         return [(0, len(text), n, False)]
     call.visit(0, len(text), 0)
     return call.groups
-
-
-def glue_lead(pieces: list[tuple[int, int]], floor: int) -> list[tuple[int, int]]:
-    """``pieces`` with those that end by ``floor`` (whitespace a span starts with) joined to the next one."""
-    k = 0
-    while k + 1 < len(pieces) and pieces[k][1] <= floor and pieces[k][1] == pieces[k + 1][0]:
-        k += 1
-    return [(pieces[0][0], pieces[k][1]), *pieces[k + 1 :]] if k else pieces
 
 
 def _greedy_plan(counts: list[int], prefix: list[int], size: int) -> list[tuple[int, int]]:
