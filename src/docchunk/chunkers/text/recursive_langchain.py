@@ -31,6 +31,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Literal
 
+from docchunk.chunkers.text.recursive_levels import pieces_of
+
 __all__ = ["langchain_spans", "merge", "pick_separator", "split_at"]
 
 Span = tuple[int, int]
@@ -76,21 +78,7 @@ def split_at(text: str, start: int, end: int, sep: str, keep: Keep) -> list[Span
     if not sep:
         return [(i, i + 1) for i in range(start, end)]
     parts = text[start:end].split(sep)  # str.split: the occurrences re.split finds for a literal
-    n, last = len(sep), len(parts) - 1
-    spans: list[Span] = []
-    a = start  # start of the current part, between two occurrences
-    for i, part in enumerate(parts):
-        b = a + len(part)
-        if keep == "start":
-            span = (a - n if i else a, b)
-        elif keep == "end":
-            span = (a, b + n if i < last else b)
-        else:
-            span = (a, b)
-        if span[1] > span[0]:
-            spans.append(span)
-        a = b + n
-    return spans
+    return pieces_of(start, list(map(len, parts)), len(sep), keep)
 
 
 def merge(pieces: list[Span], sizes: list[int], sep_size: int, chunk_size: int, chunk_overlap: int) -> list[Span]:
