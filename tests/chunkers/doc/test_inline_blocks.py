@@ -10,23 +10,17 @@ document order: each run of fragments one line, the block as any other block.
 from __future__ import annotations
 
 import pytest
-from docling_core.types.doc import DocItemLabel, DoclingDocument, GroupLabel, TableCell, TableData
+from docling_core.types.doc import DocItemLabel, DoclingDocument, GroupLabel
 from docling_core.types.doc.document import Formatting
 
 import docchunk
+from tests.helpers import table_data
 
 CHUNKERS = [
     pytest.param(lambda: docchunk.HybridChunker(), id="hybrid"),
     pytest.param(lambda: docchunk.HybridChunker(max_tokens=16), id="hybrid-16"),
     pytest.param(lambda: docchunk.HierarchicalChunker(), id="hierarchical"),
 ]
-
-
-def _cell(text: str, i: int) -> TableCell:
-    """The ``i``-th cell of a 2x2 grid, row by row."""
-    row, col = divmod(i, 2)
-    return TableCell(text=text, start_row_offset_idx=row, end_row_offset_idx=row + 1,
-                     start_col_offset_idx=col, end_col_offset_idx=col + 1)  # fmt: skip
 
 
 def _doc(kind: str) -> DoclingDocument:
@@ -45,8 +39,7 @@ def _doc(kind: str) -> DoclingDocument:
         doc.add_code(text="renew(warranty)", parent=section)
     else:
         texts = ["Plan", "Warranty", "Gold", "two years"]
-        cells = [_cell(t, i) for i, t in enumerate(texts)]
-        doc.add_table(data=TableData(num_rows=2, num_cols=2, table_cells=cells), parent=group)
+        doc.add_table(data=table_data([texts[:2], texts[2:]], header_rows=0), parent=group)
     doc.add_text(label=DocItemLabel.TEXT, text="After words.", parent=group)
     return doc
 

@@ -17,11 +17,10 @@ from docling_core.types.doc import (
     DoclingDocument,
     ProvenanceItem,
     Size,
-    TableCell,
-    TableData,
 )
 
 import docchunk
+from tests.helpers import table_data
 
 NOTE = "Table 1: revenue by quarter"
 
@@ -30,21 +29,13 @@ def _prov(page: int) -> dict:
     return {"prov": ProvenanceItem(page_no=page, bbox=BoundingBox(l=0, t=0, r=1, b=1), charspan=(0, 1))}
 
 
-def _cell(text: str, i: int) -> TableCell:
-    """The ``i``-th cell of a 2x2 grid, row by row."""
-    row, col = divmod(i, 2)
-    return TableCell(text=text, start_row_offset_idx=row, end_row_offset_idx=row + 1,
-                     start_col_offset_idx=col, end_col_offset_idx=col + 1)  # fmt: skip
-
-
 def _doc(kind: str) -> DoclingDocument:
     """Page 1: text, a furniture table or picture with a body caption or footnote, text; page 2: text."""
     doc = DoclingDocument(name="orphans")
     for page in (1, 2):
         doc.add_page(page_no=page, size=Size(width=600, height=800))
     doc.add_text(label=DocItemLabel.TEXT, text="Body paragraph.", **_prov(1))
-    cells = [_cell(t, i) for i, t in enumerate("abcd")]
-    data = TableData(num_rows=2, num_cols=2, table_cells=cells)
+    data = table_data([["a", "b"], ["c", "d"]], header_rows=0)
     if kind == "table caption":
         cap = doc.add_text(label=DocItemLabel.CAPTION, text=NOTE, **_prov(1))
         doc.add_table(data=data, caption=cap, content_layer=ContentLayer.FURNITURE, **_prov(1))
