@@ -31,6 +31,14 @@ def closer_starts(text: str, chunks: list[docchunk.Chunk]) -> list[str]:
             out.append(holder.text)
     return out
 
+def no_closer_starts_a_chunk(text: str, tok: str, keep, sizes: range) -> None:
+    """The ``markdown`` preset's chunks of ``text`` at each size: exact, and no closing fence starts one."""
+    for size in sizes:
+        chunker = RecursiveChunker(chunk_size=size, tokenizer=tok, language="markdown", keep_separator=keep)
+        chunks = chunker(text)
+        exact(text, chunks, chunker.tokenizer)
+        assert not closer_starts(text, chunks), (size, [c.text for c in chunks])
+
 
 # finding 1: fenced code inside a block quote is fenced code
 
@@ -62,11 +70,7 @@ def test_finding1_a_quoted_block_that_fits_stays_whole(size):
                                   "> > ~~~\n> > a b c\n> > ~~~~\t\n> after"])  # fmt: skip
 def test_finding1_a_quoted_closing_fence_never_starts_a_chunk_at_any_size(tok, keep, text):
     assert len(closing_fences(text)) == 1
-    for size in range(1, 36):
-        chunker = RecursiveChunker(chunk_size=size, tokenizer=tok, language="markdown", keep_separator=keep)
-        chunks = chunker(text)
-        exact(text, chunks, chunker.tokenizer)
-        assert not closer_starts(text, chunks), (size, [c.text for c in chunks])
+    no_closer_starts_a_chunk(text, tok, keep, range(1, 36))
 
 
 def test_finding1_code_in_a_quoted_fence_is_no_table_header():
@@ -86,11 +90,7 @@ def test_finding1_code_in_a_quoted_fence_is_no_table_header():
                                   "- a\n  ```\n  code\n  ``` \n- b",
                                   "Intro.\n\n```\nx\n   ```   \n\nAfter."])  # fmt: skip
 def test_finding4_a_closing_fence_with_trailing_whitespace_never_starts_a_chunk(tok, keep, text):
-    for size in range(1, 30):
-        chunker = RecursiveChunker(chunk_size=size, tokenizer=tok, language="markdown", keep_separator=keep)
-        chunks = chunker(text)
-        exact(text, chunks, chunker.tokenizer)
-        assert not closer_starts(text, chunks), (size, [c.text for c in chunks])
+    no_closer_starts_a_chunk(text, tok, keep, range(1, 30))
 
 
 def test_finding4_an_indented_closer_with_trailing_spaces_stays_with_the_line_before():
